@@ -1,0 +1,125 @@
+# cython: language_level=3
+"""The open-list heap every compiled search shares.
+
+A binary min-heap of fixed-size entries ordered by ``(key, tie, order)``:
+
+- ``key``: the priority (f = g + w*h for A*, g for Dijkstra, h for greedy);
+- ``tie``: the tie-breaker among equal keys (``-g`` to prefer larger g, a random
+  number for random tie-breaking, 0 for first-in first-out);
+- ``order``: a counter assigned at push time, unique per heap, so the order is total
+  and every search is deterministic. It is the same rule as the pure-Python search's
+  ``(f, tie, counter)`` heap tuples, so both pop nodes in the same order.
+
+All functions are ``inline`` and ``nogil``: kernels ``cimport`` them and call them with
+the GIL released. Memory comes from ``malloc``/``realloc``; a push that cannot grow the
+heap returns -1 and leaves the heap unchanged, so a kernel can report MemoryError.
+"""
+
+from libc.stdlib cimport free, malloc, realloc
+
+
+cdef struct HeapEntry:
+    double key
+    double tie
+    long long order
+    Py_ssize_t item
+
+
+cdef struct Heap:
+    HeapEntry* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+    long long counter
+
+
+cdef inline bint entry_less(const HeapEntry* a, const HeapEntry* b) noexcept nogil:
+    if a.key != b.key:
+        return a.key < b.key
+    if a.tie != b.tie:
+        return a.tie < b.tie
+    return a.order < b.order
+
+
+cdef inline int heap_init(Heap* h, Py_ssize_t capacity) noexcept nogil:
+    """Allocate room for ``capacity`` entries (at least 16). Return 0, or -1 on failure."""
+    if capacity < 16:
+        capacity = 16
+    h.data = <HeapEntry*> malloc(capacity * sizeof(HeapEntry))
+    h.size = 0
+    h.counter = 0
+    if h.data == NULL:
+        h.capacity = 0
+        return -1
+    h.capacity = capacity
+    return 0
+
+
+cdef inline void heap_free(Heap* h) noexcept nogil:
+    free(h.data)
+    h.data = NULL
+    h.size = 0
+    h.capacity = 0
+
+
+cdef inline void heap_clear(Heap* h) noexcept nogil:
+    """Empty the heap and restart the order counter; keep the memory."""
+    h.size = 0
+    h.counter = 0
+
+
+cdef inline int heap_push(Heap* h, double key, double tie, Py_ssize_t item) noexcept nogil:
+    """Insert an entry. Return 0, or -1 when memory ran out (heap unchanged)."""
+    cdef Py_ssize_t i, parent, new_capacity
+    cdef HeapEntry* grown
+    cdef HeapEntry entry
+    if h.size == h.capacity:
+        new_capacity = h.capacity * 2 if h.capacity > 0 else 16
+        grown = <HeapEntry*> realloc(h.data, new_capacity * sizeof(HeapEntry))
+        if grown == NULL:
+            return -1
+        h.data = grown
+        h.capacity = new_capacity
+    entry.key = key
+    entry.tie = tie
+    entry.order = h.counter
+    entry.item = item
+    h.counter += 1
+    i = h.size
+    h.size += 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if entry_less(&entry, &h.data[parent]):
+            h.data[i] = h.data[parent]
+            i = parent
+        else:
+            break
+    h.data[i] = entry
+    return 0
+
+
+cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
+    """Remove the smallest entry into ``out``. Return 0, or -1 when the heap is empty."""
+    cdef Py_ssize_t i, child, n
+    cdef HeapEntry last
+    if h.size == 0:
+        return -1
+    out[0] = h.data[0]
+    h.size -= 1
+    n = h.size
+    if n == 0:
+        return 0
+    last = h.data[n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
+            child += 1
+        if entry_less(&h.data[child], &last):
+            h.data[i] = h.data[child]
+            i = child
+        else:
+            break
+    h.data[i] = last
+    return 0

@@ -1,0 +1,65 @@
+"""Argument checks shared by every front door; each error names the argument."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Collection
+from typing import Any
+
+__all__ = ["check_callable", "check_choice", "check_limit", "check_weight"]
+
+
+def check_choice(name: str, value: Any, choices: Collection[str]) -> str:
+    """Return ``value`` if it is one of ``choices``; otherwise raise with the list.
+
+    >>> check_choice("tie_break", "fifo", ("g", "fifo"))
+    'fifo'
+    >>> check_choice("tie_break", "lifo", ("g", "fifo"))
+    Traceback (most recent call last):
+    ...
+    ValueError: tie_break must be one of 'g', 'fifo'; got 'lifo'
+    """
+    listed = ", ".join(repr(c) for c in choices)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, one of {listed}; got {value!r}")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {listed}; got {value!r}")
+    return value
+
+
+def check_callable(name: str, value: Any, *, optional: bool = False) -> None:
+    """Raise ``TypeError`` unless ``value`` is callable (or None when ``optional``)."""
+    if value is None and optional:
+        return
+    if not callable(value):
+        kind = "a callable or None" if optional else "a callable"
+        raise TypeError(f"{name} must be {kind}; got {type(value).__name__} {value!r}")
+
+
+def check_weight(weight: Any) -> float:
+    """Return ``weight`` as a float if it is a finite real number >= 1."""
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+        raise TypeError(f"weight must be a real number >= 1; got {weight!r}")
+    value = float(weight)
+    if not (math.isfinite(value) and value >= 1.0):
+        raise ValueError(f"weight must be a finite number >= 1; got {weight!r}")
+    return value
+
+
+def check_limit(name: str, value: Any, *, integer: bool) -> float | int | None:
+    """Return a ``max_*`` limit: None (no limit) or a number >= 0, never NaN."""
+    if value is None:
+        return None
+    if integer:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer >= 0 or None; got {value!r}")
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0 or None; got {value!r}")
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number >= 0 or None; got {value!r}")
+    number = float(value)
+    if math.isnan(number) or number < 0:
+        raise ValueError(f"{name} must be a number >= 0 or None; got {value!r}")
+    return number

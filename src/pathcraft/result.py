@@ -1,0 +1,139 @@
+"""The one result type every search returns: :class:`PathResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["Explored", "PathResult", "Reason"]
+
+#: Why a search ended without reaching its goal.
+#: ``"unreachable"``: every node reachable from the start was searched;
+#: ``"max_expansions"`` / ``"max_cost"`` / ``"max_depth"``: it gave up at that limit.
+Reason = Literal["unreachable", "max_expansions", "max_cost", "max_depth"]
+
+
+@dataclass(frozen=True, slots=True)
+class Explored:
+    """What a recorded search expanded, in expansion order (``record=True``).
+
+    Attributes
+    ----------
+    nodes : sequence
+        The expanded nodes, first expanded first. Generic searches give a list of
+        nodes; grid searches give an ``(n, 2)`` array of ``(row, col)`` cells.
+    g : sequence of float
+        ``g[i]`` is the cost from the start of ``nodes[i]`` when it was expanded.
+    """
+
+    nodes: Sequence[Any]
+    g: Sequence[float]
+
+    def __len__(self) -> int:
+        return len(self.g)
+
+
+@dataclass(frozen=True, slots=True)
+class PathResult:
+    """The outcome of a search: a path, or the reason there is none.
+
+    A result is truthy exactly when the goal was reached (``found``). "No path" is an
+    answer, never an exception: ``reason`` then says whether the goal is unreachable or
+    the search gave up at a limit.
+
+    Attributes
+    ----------
+    path : sequence
+        The nodes from start to goal, both included (``[start]`` when the start is the
+        goal). Empty when nothing was found, unless the search was asked for a
+        ``partial`` path, which then leads to the explored node closest to the goal.
+        Generic searches give a list of nodes; grid searches an ``(n, 2)`` int array.
+    cost : float
+        The sum of the step costs along ``path``; ``inf`` when ``path`` is empty.
+    found : bool
+        Whether the goal was reached (for a Dijkstra search without a goal: whether
+        every reachable node was settled).
+    reason : str or None
+        ``None`` when found; otherwise ``"unreachable"`` (every node reachable was
+        searched) or the limit that stopped the search: ``"max_expansions"``,
+        ``"max_cost"`` or ``"max_depth"`` (breadth-first search).
+    expanded : int
+        How many nodes were expanded (popped from the open list and searched).
+    generated : int
+        How many nodes were pushed on the open list, the start included.
+    elapsed : float
+        Wall-clock seconds the search took.
+    explored : Explored or None
+        The expansion order and the g-cost of each expanded node, when the search was
+        called with ``record=True``; ``None`` otherwise.
+    distances : mapping or None
+        For a Dijkstra search without a goal: the cost from the start of every settled
+        node. ``None`` otherwise.
+
+    Examples
+    --------
+    >>> from pathcraft import PathResult
+    >>> result = PathResult(path=["a", "b"], cost=2.0, found=True)
+    >>> bool(result), result.cost
+    (True, 2.0)
+    >>> nothing = PathResult.not_found("unreachable", expanded=7)
+    >>> bool(nothing), nothing.reason, nothing.cost
+    (False, 'unreachable', inf)
+    """
+
+    path: Sequence[Any]
+    cost: float
+    found: bool
+    reason: Reason | None = None
+    expanded: int = 0
+    generated: int = 0
+    elapsed: float = 0.0
+    explored: Explored | None = None
+    distances: Mapping[Hashable, float] | None = None
+    _parents: Mapping[Hashable, Hashable] | None = field(default=None, repr=False, compare=False)
+
+    def __bool__(self) -> bool:
+        return self.found
+
+    def __len__(self) -> int:
+        """The number of nodes on the path."""
+        return len(self.path)
+
+    @classmethod
+    def not_found(cls, reason: Reason, **metrics: Any) -> PathResult:
+        """An empty result for a search that ended without a path, with its reason."""
+        return cls(path=[], cost=float("inf"), found=False, reason=reason, **metrics)
+
+    def path_to(self, node: Hashable) -> list[Any]:
+        """The path from the start to ``node`` in a Dijkstra search without a goal.
+
+        Parameters
+        ----------
+        node : hashable
+            A node the search settled (a key of :attr:`distances`).
+
+        Returns
+        -------
+        list
+            The nodes from the start to ``node``, both included.
+
+        Raises
+        ------
+        ValueError
+            If the search kept no shortest-path tree (it had a goal) or did not settle
+            ``node``.
+        """
+        if self._parents is None or self.distances is None:
+            raise ValueError(
+                "path_to needs the shortest-path tree of a Dijkstra search run with "
+                "goal=None; this result has none"
+            )
+        if node not in self.distances:
+            raise ValueError(f"node {node!r} was not settled by this search")
+        path = [node]
+        parents = self._parents
+        while path[-1] in parents:
+            path.append(parents[path[-1]])
+        path.reverse()
+        return path

@@ -1,0 +1,389 @@
+"""Generic best-first search over any hashable node: A*, Dijkstra, greedy, BFS.
+
+This module is the reference semantics for every specialised search in pathcraft:
+the same tie-breaking, the same meaning of ``weight``, of the limits and of "no path",
+and the same :class:`~pathcraft.result.PathResult`.
+
+A graph is described by callables, never stored: ``neighbors(node)`` yields
+``(neighbor, step_cost)`` pairs and ``heuristic(node)`` estimates the cost left to the
+goal. All search state (costs, parents, the open list) lives inside the call, so any
+number of searches may run at once, in any number of threads, over the same graph.
+
+Examples
+--------
+A 4-connected 3x3 grid whose centre is a wall:
+
+>>> from pathcraft.search import astar
+>>> free = {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
+>>> def neighbors(cell):
+...     r, c = cell
+...     for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+...         if nxt in free:
+...             yield nxt, 1.0
+>>> def manhattan(cell):
+...     return abs(cell[0] - 2) + abs(cell[1] - 2)
+>>> result = astar((0, 0), (2, 2), neighbors, manhattan)
+>>> result.cost, len(result.path), result.path[0], result.path[-1]
+(4.0, 5, (0, 0), (2, 2))
+
+No path is an answer, not an exception:
+
+>>> walled = astar((0, 0), (9, 9), neighbors, manhattan)
+>>> bool(walled), walled.reason, walled.path
+(False, 'unreachable', [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Literal, TypeVar
+
+from pathcraft._bloom import BloomClosed
+from pathcraft._engine import run as _run
+from pathcraft._validation import check_callable, check_choice, check_limit, check_weight
+from pathcraft.result import PathResult
+
+__all__ = ["BloomClosed", "astar", "bfs", "dijkstra", "greedy"]
+
+N = TypeVar("N", bound=Hashable)
+Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
+Heuristic = Callable[[Any], float]
+Goal = Any  # a node, a predicate ``is_goal(node) -> bool``, or None (dijkstra only)
+TieBreak = Literal["g", "fifo", "random"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+TIE_BREAKS = ("g", "fifo", "random")
+CLOSED_SETS = ("exact", "bloom")
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_common(
+    neighbors: Any,
+    heuristic: Any,
+    tie_break: Any,
+    closed: Any,
+    max_expansions: Any,
+    max_cost: Any,
+    *,
+    tie_breaks: tuple[str, ...] = TIE_BREAKS,
+    cost_limit_name: str = "max_cost",
+) -> tuple[int | None, float | None, BloomClosed | None]:
+    check_callable("neighbors", neighbors)
+    check_callable("heuristic", heuristic, optional=True)
+    check_choice("tie_break", tie_break, tie_breaks)
+    bloom: BloomClosed | None
+    if isinstance(closed, BloomClosed):
+        bloom = closed
+    else:
+        check_choice("closed", closed, CLOSED_SETS)
+        bloom = BloomClosed() if closed == "bloom" else None
+    max_exp = check_limit("max_expansions", max_expansions, integer=True)
+    max_c = check_limit(cost_limit_name, max_cost, integer=False)
+    return (
+        None if max_exp is None else int(max_exp),
+        None if max_c is None else float(max_c),
+        bloom,
+    )
+
+
+# --------------------------------------------------------------------------- public
+
+_SHARED_PARAMS = """
+    max_expansions : int or None
+        Expand at most this many nodes (the goal counts when it is expanded); when the
+        limit is hit the result is falsy with ``reason="max_expansions"``.
+    max_cost : float or None
+        Never reach a node whose cost from the start exceeds this; when that is what
+        kept the goal out of reach the result is falsy with ``reason="max_cost"``.
+    record : bool
+        Keep every expanded node and its g in expansion order in ``result.explored``
+        (for pictures). It costs nothing when off.
+    closed : {"exact", "bloom"} or BloomClosed
+        ``"exact"`` (default) remembers every reached node. ``"bloom"`` remembers only
+        the open nodes exactly and the expanded ones in a scalable Bloom filter (the
+        ``bloom`` extra), for state spaces too large to keep: memory then grows with
+        the open list, about 4 bytes per expanded node for an error rate of 1e-6.
+        **What it can cost:** a node wrongly taken for an expanded one (a false
+        positive, probability at most the filter's error rate per test) is never
+        reached through that edge, so a returned path may be longer than optimal, and
+        a goal whose every route passes such a node is reported unreachable. Expanded
+        nodes are never reopened, so with an inconsistent heuristic the path may also
+        be longer. ``record=True`` keeps every expanded node again.
+"""
+
+_RETURNS_RAISES = """
+Returns
+    -------
+    PathResult
+        Truthy with ``path`` (start to goal, both included) and ``cost`` when the goal
+        was reached; falsy with ``reason`` otherwise. Never raises for "no path".
+
+    Raises
+    ------
+    TypeError
+        ``neighbors`` or ``heuristic`` is not callable, or an option has the wrong type.
+    ValueError
+        An unknown option value; ``weight < 1``; a negative, NaN or infinite step cost
+        (naming the edge) or a negative or NaN heuristic value (naming the node), found
+        during the search. An exception raised by a callback propagates unchanged.
+"""
+
+
+def _fill_doc(func: F) -> F:
+    """Put the shared parameter, return and raise sections into a docstring."""
+    doc = func.__doc__ or ""
+    doc = doc.replace("    {shared}", _SHARED_PARAMS.strip("\n"))
+    doc = doc.replace("{returns}\n", _RETURNS_RAISES.lstrip("\n"))
+    func.__doc__ = doc
+    return func
+
+
+@_fill_doc
+def astar(
+    start: Any,
+    goal: Goal,
+    neighbors: Neighbors,
+    heuristic: Heuristic | None = None,
+    *,
+    weight: float = 1.0,
+    tie_break: TieBreak = "g",
+    seed: Any = None,
+    max_expansions: int | None = None,
+    max_cost: float | None = None,
+    partial: bool = False,
+    record: bool = False,
+    closed: str | BloomClosed = "exact",
+) -> PathResult:
+    """A* search from ``start`` to ``goal``; weighted A* when ``weight > 1``.
+
+    Parameters
+    ----------
+    start : hashable
+        The first node.
+    goal : hashable or callable
+        The node to reach, or a predicate ``is_goal(node) -> bool`` (any callable is
+        taken for a predicate).
+    neighbors : callable
+        ``neighbors(node)`` yields ``(neighbor, step_cost)`` pairs; costs are finite
+        and >= 0.
+    heuristic : callable or None
+        ``heuristic(node)`` estimates the cost from ``node`` to the goal; >= 0, ``inf``
+        for a node known not to reach it. With an admissible heuristic (never above the
+        true cost) the path is optimal; None means 0 (Dijkstra's order).
+    weight : float
+        ``>= 1``; the priority is ``g + weight * h`` and the returned cost is at most
+        ``weight`` times the optimal cost (with an admissible heuristic).
+    tie_break : {"g", "fifo", "random"}
+        Among equal priorities: ``"g"`` (default) prefers the larger g (fewer
+        expansions, deterministic); ``"fifo"`` the first pushed; ``"random"`` picks at
+        random, reproducibly for a given ``seed``, so agents vary their paths.
+    seed : int or None
+        Seed of the ``"random"`` tie-breaking.
+    partial : bool
+        When the goal is not reached, return in ``path`` the way to the expanded node
+        with the smallest heuristic (the closest to the goal); the result stays falsy.
+    {shared}
+    {returns}
+    Examples
+    --------
+    A line of five nodes where every step costs 2:
+
+    >>> from pathcraft.search import astar
+    >>> line = lambda n: [(m, 2.0) for m in (n - 1, n + 1) if 0 <= m < 5]
+    >>> result = astar(0, 4, line, heuristic=lambda n: 2.0 * (4 - n))
+    >>> result.path, result.cost, result.expanded
+    ([0, 1, 2, 3, 4], 8.0, 5)
+
+    Limits end a search with a falsy result, and ``partial`` keeps the best prefix:
+
+    >>> stopped = astar(0, 4, line, lambda n: 2.0 * (4 - n), max_expansions=2, partial=True)
+    >>> bool(stopped), stopped.reason, stopped.path
+    (False, 'max_expansions', [0, 1])
+
+    A negative step cost is an error that names the edge:
+
+    >>> astar(0, 4, lambda n: [(n + 1, -1.0)])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: neighbors(0) gave step cost -1.0 for the edge 0 -> 1; step costs must be ...
+    """
+    w = check_weight(weight)
+    max_exp, max_c, bloom = _check_common(
+        neighbors, heuristic, tie_break, closed, max_expansions, max_cost
+    )
+    if goal is None:
+        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
+    return _run(
+        start, goal, neighbors, heuristic, mode="astar", weight=w, tie_break=tie_break,
+        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=bool(partial),
+        record=bool(record), bloom=bloom,
+    )  # fmt: skip
+
+
+@_fill_doc
+def dijkstra(
+    start: Any,
+    goal: Goal,
+    neighbors: Neighbors,
+    *,
+    tie_break: TieBreak = "g",
+    seed: Any = None,
+    max_expansions: int | None = None,
+    max_cost: float | None = None,
+    record: bool = False,
+    closed: str | BloomClosed = "exact",
+) -> PathResult:
+    """Dijkstra's search: the cheapest path to ``goal``, or to every reachable node.
+
+    Parameters
+    ----------
+    start : hashable
+        The first node.
+    goal : hashable, callable or None
+        The node to reach, a predicate ``is_goal(node) -> bool``, or None to settle
+        every node reachable from ``start`` (within ``max_cost``, if given). With None
+        the result's ``distances`` maps every settled node to its cost, ``path_to(node)``
+        gives its path, ``path`` is empty, and ``found`` is True once the search ran out
+        of nodes (False with ``reason="max_expansions"`` if that limit stopped it).
+    neighbors : callable
+        ``neighbors(node)`` yields ``(neighbor, step_cost)`` pairs; costs are finite
+        and >= 0.
+    tie_break : {"g", "fifo", "random"}
+        As in :func:`astar`.
+    seed : int or None
+        Seed of the ``"random"`` tie-breaking.
+    {shared}
+    {returns}
+    Examples
+    --------
+    >>> from pathcraft.search import dijkstra
+    >>> roads = {"a": [("b", 4.0), ("c", 1.0)], "c": [("b", 1.0)], "b": [("d", 1.0)]}
+    >>> nbrs = lambda n: roads.get(n, [])
+    >>> dijkstra("a", "d", nbrs).path
+    ['a', 'c', 'b', 'd']
+    >>> everything = dijkstra("a", None, nbrs)
+    >>> dict(everything.distances), everything.path_to("b")
+    ({'a': 0.0, 'c': 1.0, 'b': 2.0, 'd': 3.0}, ['a', 'c', 'b'])
+    """
+    max_exp, max_c, bloom = _check_common(
+        neighbors, None, tie_break, closed, max_expansions, max_cost
+    )
+    if goal is None and bloom is not None:
+        raise ValueError(
+            'closed="bloom" needs a goal: dijkstra(goal=None) returns the cost of every '
+            'settled node, which a Bloom filter cannot keep; use closed="exact"'
+        )
+    return _run(
+        start, goal, neighbors, None, mode="astar", weight=1.0, tie_break=tie_break,
+        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=False,
+        record=bool(record), bloom=bloom,
+    )  # fmt: skip
+
+
+@_fill_doc
+def greedy(
+    start: Any,
+    goal: Goal,
+    neighbors: Neighbors,
+    heuristic: Heuristic,
+    *,
+    tie_break: TieBreak = "g",
+    seed: Any = None,
+    max_expansions: int | None = None,
+    max_cost: float | None = None,
+    partial: bool = False,
+    record: bool = False,
+    closed: str | BloomClosed = "exact",
+) -> PathResult:
+    """Greedy best-first search: always expand the node that looks closest to the goal.
+
+    Fast on open maps and usually far from optimal: the priority is the heuristic
+    alone, and a node keeps the parent it was first reached from. ``cost`` is the
+    real cost of the path found.
+
+    Parameters
+    ----------
+    start, goal, neighbors, tie_break, seed, partial
+        As in :func:`astar`.
+    heuristic : callable
+        ``heuristic(node)`` estimates the cost from ``node`` to the goal; required.
+    {shared}
+    {returns}
+    Examples
+    --------
+    >>> from pathcraft.search import greedy
+    >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m < 10]
+    >>> result = greedy(0, 9, line, heuristic=lambda n: 9 - n)
+    >>> result.cost, result.expanded
+    (9.0, 10)
+    """
+    if heuristic is None:
+        raise TypeError("greedy needs a heuristic: a callable heuristic(node) -> float")
+    max_exp, max_c, bloom = _check_common(
+        neighbors, heuristic, tie_break, closed, max_expansions, max_cost
+    )
+    if goal is None:
+        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
+    return _run(
+        start, goal, neighbors, heuristic, mode="greedy", weight=1.0, tie_break=tie_break,
+        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=bool(partial),
+        record=bool(record), bloom=bloom,
+    )  # fmt: skip
+
+
+@_fill_doc
+def bfs(
+    start: Any,
+    goal: Goal,
+    neighbors: Neighbors,
+    *,
+    tie_break: Literal["fifo", "random"] = "fifo",
+    seed: Any = None,
+    max_expansions: int | None = None,
+    max_depth: int | None = None,
+    record: bool = False,
+    closed: str | BloomClosed = "exact",
+) -> PathResult:
+    """Breadth-first search: the path with the fewest steps, whatever they cost.
+
+    Step costs are still checked and summed: ``cost`` is the real cost of the path,
+    which need not be the cheapest. ``explored.g`` holds step counts.
+
+    Parameters
+    ----------
+    start, goal, neighbors, seed
+        As in :func:`astar`.
+    tie_break : {"fifo", "random"}
+        Which of the equally short paths is returned: the first found (default), or
+        one picked at random, reproducibly for a given ``seed``.
+    max_expansions : int or None
+        As in :func:`astar`.
+    max_depth : int or None
+        Never go more than this many steps from the start; when that kept the goal out
+        of reach the result is falsy with ``reason="max_depth"``.
+    record, closed
+        As in :func:`astar`.
+    {returns}
+    Examples
+    --------
+    >>> from pathcraft.search import bfs
+    >>> edges = {0: [(1, 1.0), (2, 10.0)], 1: [(3, 1.0)], 3: [(2, 1.0)]}
+    >>> result = bfs(0, 2, lambda n: edges.get(n, []))
+    >>> result.path, result.cost
+    ([0, 2], 10.0)
+    """
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)):
+        raise TypeError(f"max_depth must be an integer >= 0 or None; got {max_depth!r}")
+    max_exp, max_c, bloom = _check_common(
+        neighbors, None, tie_break, closed, max_expansions, max_depth,
+        tie_breaks=("fifo", "random"), cost_limit_name="max_depth",
+    )  # fmt: skip
+    if goal is None:
+        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
+    return _run(
+        start, goal, neighbors, None, mode="bfs", weight=1.0, tie_break=tie_break,
+        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=False,
+        record=bool(record), bloom=bloom, cost_reason="max_depth",
+    )  # fmt: skip
