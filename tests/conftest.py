@@ -1,0 +1,57 @@
+"""Shared test configuration: hypothesis profiles and the Moving AI data fixture."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing varies on shared machines: no per-example deadline. CI runs derandomized so
+# a red run can be replayed exactly.
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+REPO = Path(__file__).resolve().parents[1]
+MOVINGAI_ENV = "PATHCRAFT_MOVINGAI"
+
+
+def _movingai_dir() -> Path | None:
+    candidates = []
+    if os.environ.get(MOVINGAI_ENV):
+        candidates.append(Path(os.environ[MOVINGAI_ENV]))
+    candidates.append(REPO.parent / "shared" / "benchmarks" / "movingai")
+    for path in candidates:
+        if (path / "maps").is_dir() and (path / "scen").is_dir():
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def movingai() -> Path:
+    """The Moving AI benchmark folder (``maps/`` and ``scen/``).
+
+    Found at ``$PATHCRAFT_MOVINGAI`` or at ``../shared/benchmarks/movingai`` beside the
+    repository. Where it is absent (a user's clone) the tests that need it are skipped
+    with a message saying so; under CI (``CI`` set) its absence is a failure, since CI
+    always has it.
+    """
+    path = _movingai_dir()
+    if path is None:
+        message = (
+            "Moving AI benchmark data not found: set PATHCRAFT_MOVINGAI to a folder with "
+            "maps/ and scen/, or place shared/benchmarks/movingai beside the repository"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
