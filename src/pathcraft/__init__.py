@@ -10,12 +10,14 @@ search returns a :class:`PathResult`.
 """
 
 from pathcraft._version import __version__
+from pathcraft.grid import Grid
 from pathcraft.result import Explored, PathResult
 from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
 
 __all__ = [
     "BloomClosed",
     "Explored",
+    "Grid",
     "PathResult",
     "__version__",
     "astar",

@@ -6,7 +6,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
+
 __all__ = ["Explored", "PathResult", "Reason"]
+
+#: A path or a list of nodes: a list for generic searches, an ``(n, 2)`` array for grids.
+Nodes = Sequence[Any] | npt.NDArray[np.intp]
 
 #: Why a search ended without reaching its goal.
 #: ``"unreachable"``: every node reachable from the start was searched;
@@ -27,8 +33,8 @@ class Explored:
         ``g[i]`` is the cost from the start of ``nodes[i]`` when it was expanded.
     """
 
-    nodes: Sequence[Any]
-    g: Sequence[float]
+    nodes: Nodes
+    g: Sequence[float] | npt.NDArray[np.float64]
 
     def __len__(self) -> int:
         return len(self.g)
@@ -82,7 +88,7 @@ class PathResult:
     (False, 'unreachable', inf)
     """
 
-    path: Sequence[Any]
+    path: Nodes
     cost: float
     found: bool
     reason: Reason | None = None

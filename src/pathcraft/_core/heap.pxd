@@ -33,10 +33,16 @@ cdef struct Heap:
 
 
 cdef inline bint entry_less(const HeapEntry* a, const HeapEntry* b) noexcept nogil:
-    if a.key != b.key:
-        return a.key < b.key
-    if a.tie != b.tie:
-        return a.tie < b.tie
+    # Written with < and > only: no NaN ever enters, and these compile to plain
+    # compare-and-branch, without the parity checks that != needs.
+    if a.key < b.key:
+        return True
+    if a.key > b.key:
+        return False
+    if a.tie < b.tie:
+        return True
+    if a.tie > b.tie:
+        return False
     return a.order < b.order
 
 
@@ -98,8 +104,14 @@ cdef inline int heap_push(Heap* h, double key, double tie, Py_ssize_t item) noex
 
 
 cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
-    """Remove the smallest entry into ``out``. Return 0, or -1 when the heap is empty."""
-    cdef Py_ssize_t i, child, n
+    """Remove the smallest entry into ``out``. Return 0, or -1 when the heap is empty.
+
+    Bottom-up deletion: the hole left at the root walks down to a leaf along the
+    smaller children (one comparison per level), then the last entry is sifted up from
+    there, which is usually a step or two. About half the comparisons of the textbook
+    sift-down, with the same result order.
+    """
+    cdef Py_ssize_t i, child, parent, n
     cdef HeapEntry last
     if h.size == 0:
         return -1
@@ -116,9 +128,13 @@ cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
             break
         if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
             child += 1
-        if entry_less(&h.data[child], &last):
-            h.data[i] = h.data[child]
-            i = child
+        h.data[i] = h.data[child]
+        i = child
+    while i > 0:
+        parent = (i - 1) >> 1
+        if entry_less(&last, &h.data[parent]):
+            h.data[i] = h.data[parent]
+            i = parent
         else:
             break
     h.data[i] = last

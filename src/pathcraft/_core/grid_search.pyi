@@ -1,0 +1,53 @@
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FOUND: int
+UNREACHABLE: int
+MAX_EXPANSIONS: int
+MAX_COST: int
+EXHAUSTED: int
+
+class Workspace:
+    capacity: int
+    def __init__(self, capacity: int) -> None: ...
+    @property
+    def bytes_per_cell(self) -> int: ...
+
+def search(
+    padded: npt.NDArray[np.float64],
+    ws: Workspace,
+    sources: npt.NDArray[np.intp],
+    goal: int,
+    goal_set: npt.NDArray[np.intp] | None,
+    *,
+    diagonal: int,
+    hkind: int,
+    mode: int,
+    tie: int,
+    hscale: float,
+    weight: float,
+    max_expansions: int,
+    max_cost: float,
+    partial: bool,
+    record: bool,
+    seed: int,
+) -> tuple[
+    int,
+    npt.NDArray[np.intp],
+    float,
+    int,
+    int,
+    npt.NDArray[np.intp] | None,
+    npt.NDArray[np.float64] | None,
+]: ...
+def field(
+    padded: npt.NDArray[np.float64],
+    ws: Workspace,
+    sources: npt.NDArray[np.intp],
+    out_costs: npt.NDArray[np.float64],
+    *,
+    diagonal: int,
+    max_cost: float,
+) -> Any: ...

@@ -1,0 +1,551 @@
+# cython: language_level=3
+"""Compiled best-first search on grids: A*, greedy, Dijkstra and distance fields.
+
+The grid is a flat ``float64`` cost array padded with a border of walls (``inf``), so
+neighbour offsets are constants and the inner loop has no bounds checks. A step into
+cell ``v`` costs ``cost[v]`` straight and ``cost[v] * sqrt(2)`` diagonally.
+
+Search state lives in a :class:`Workspace` (one per thread, never shared): g-costs,
+parents and a generation mark per cell, plus the open-list heap. A query bumps the
+generation instead of clearing anything, so it costs what it explores, not the map's
+size. The search loop runs with the GIL released.
+
+The expansion order follows :mod:`pathcraft._engine` exactly: heap entries ordered by
+``(f, tie, order)``, neighbours visited in the order straight (up, down, left, right)
+then diagonal (up-left, up-right, down-left, down-right), a node reopened when a
+cheaper path to it is found (A* and Dijkstra), kept at its first parent (greedy).
+
+Everything here trusts its arguments: :mod:`pathcraft.grid` validates them first.
+"""
+
+from libc.math cimport INFINITY, fabs, sqrt
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+
+import numpy as np
+
+from pathcraft._core.heap cimport (
+    Heap,
+    HeapEntry,
+    heap_clear,
+    heap_free,
+    heap_init,
+    heap_pop,
+    heap_push,
+)
+
+# Option codes shared with pathcraft.grid (keep in sync with the tables there).
+cdef enum:
+    NEVER = 0
+    NO_CORNER_CUT = 1
+    ONE_FREE = 2
+    ALWAYS = 3
+
+cdef enum:
+    H_ZERO = 0
+    H_MANHATTAN = 1
+    H_OCTILE = 2
+    H_EUCLIDEAN = 3
+    H_CHEBYSHEV = 4
+
+cdef enum:
+    MODE_ASTAR = 0
+    MODE_GREEDY = 1
+    MODE_DIJKSTRA = 2
+
+cdef enum:
+    TIE_G = 0
+    TIE_FIFO = 1
+    TIE_RANDOM = 2
+
+# Outcomes reported to Python.
+cdef enum:
+    ST_FOUND = 0
+    ST_UNREACHABLE = 1
+    ST_MAX_EXPANSIONS = 2
+    ST_MAX_COST = 3
+    ST_EXHAUSTED = 4  # no goal was asked for and every reachable cell was settled
+
+FOUND = ST_FOUND
+UNREACHABLE = ST_UNREACHABLE
+MAX_EXPANSIONS = ST_MAX_EXPANSIONS
+MAX_COST = ST_MAX_COST
+EXHAUSTED = ST_EXHAUSTED
+
+cdef double SQRT2 = sqrt(2.0)
+cdef double OCTILE_DIAG = sqrt(2.0) - 1.0
+
+
+cdef struct Query:
+    const double* cost
+    Py_ssize_t width          # padded width: columns + 2
+    int diagonal
+    int hkind
+    int mode
+    int tie
+    double hscale             # the heuristic is multiplied by this (the smallest cost)
+    double weight
+    Py_ssize_t goal           # padded flat index of the single goal, or -1
+    Py_ssize_t goal_r
+    Py_ssize_t goal_c
+    bint use_goal_set         # goals marked in the workspace's goal marks
+    int64_t max_expansions    # -1: no limit
+    double max_cost           # INFINITY: no limit
+    bint partial
+    bint record
+    uint64_t rng
+
+
+cdef struct Outcome:
+    int status
+    Py_ssize_t reached
+    Py_ssize_t best           # expanded cell closest to the goal (partial paths)
+    int64_t expanded
+    int64_t generated
+
+
+cdef struct CellState:
+    double g                  # cost from the nearest source
+    int32_t parent            # padded flat index of the parent, -1 for a source
+    uint32_t mark             # == gen: reached this query; == gen + 1: expanded
+
+
+cdef class Workspace:
+    """Per-thread search state for grids of up to ``capacity`` (padded) cells."""
+
+    cdef readonly Py_ssize_t capacity
+    cdef CellState* cell      # one cache line holds four cells' whole state
+    cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
+    cdef uint32_t gen
+    cdef Heap heap
+    cdef Py_ssize_t* rec_cells
+    cdef double* rec_g
+    cdef Py_ssize_t rec_size
+    cdef Py_ssize_t rec_capacity
+
+    def __cinit__(self, Py_ssize_t capacity):
+        if capacity >= 2147483647:
+            raise ValueError(f"grids of {capacity} cells are too large (2**31 at most)")
+        self.capacity = capacity
+        self.cell = <CellState*> malloc(capacity * sizeof(CellState))
+        self.goal_mark = NULL
+        self.rec_cells = NULL
+        self.rec_g = NULL
+        self.rec_size = 0
+        self.rec_capacity = 0
+        self.gen = 2
+        if (
+            self.cell == NULL or heap_init(&self.heap, 1024) != 0
+        ):
+            raise MemoryError(f"could not allocate a search workspace of {capacity} cells")
+        cdef Py_ssize_t i
+        for i in range(capacity):
+            self.cell[i].mark = 0
+
+    def __dealloc__(self):
+        free(self.cell)
+        free(self.goal_mark)
+        free(self.rec_cells)
+        free(self.rec_g)
+        heap_free(&self.heap)
+
+    @property
+    def bytes_per_cell(self):
+        """Bytes of per-cell state: g (8), parent (4), mark (4), goal mark if used (4)."""
+        return 16 + (4 if self.goal_mark != NULL else 0)
+
+    cdef int next_generation(self) noexcept nogil:
+        """Start a query: a new generation, or a reset of the marks when they wrap."""
+        cdef Py_ssize_t i
+        if self.gen >= 4294967290u:
+            for i in range(self.capacity):
+                self.cell[i].mark = 0
+            if self.goal_mark != NULL:
+                for i in range(self.capacity):
+                    self.goal_mark[i] = 0
+            self.gen = 2
+        else:
+            self.gen += 2
+        heap_clear(&self.heap)
+        self.rec_size = 0
+        return 0
+
+    cdef int ensure_goal_marks(self):
+        cdef Py_ssize_t i
+        if self.goal_mark == NULL:
+            self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+            if self.goal_mark == NULL:
+                raise MemoryError("could not allocate the goal marks")
+            for i in range(self.capacity):
+                self.goal_mark[i] = 0
+        return 0
+
+    cdef int record(self, Py_ssize_t cell, double g) noexcept nogil:
+        cdef Py_ssize_t new_capacity
+        cdef Py_ssize_t* cells
+        cdef double* gs
+        if self.rec_size == self.rec_capacity:
+            new_capacity = self.rec_capacity * 2 if self.rec_capacity > 0 else 1024
+            cells = <Py_ssize_t*> realloc(self.rec_cells, new_capacity * sizeof(Py_ssize_t))
+            if cells == NULL:
+                return -1
+            self.rec_cells = cells
+            gs = <double*> realloc(self.rec_g, new_capacity * sizeof(double))
+            if gs == NULL:
+                return -1
+            self.rec_g = gs
+            self.rec_capacity = new_capacity
+        self.rec_cells[self.rec_size] = cell
+        self.rec_g[self.rec_size] = g
+        self.rec_size += 1
+        return 0
+
+
+cdef inline double heuristic_rc(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
+    """The heuristic from the padded cell ``(r, c)`` to the goal."""
+    cdef double dr, dc, lo, hi
+    if q.hkind == H_ZERO:
+        return 0.0
+    dr = fabs(<double> (r - q.goal_r))
+    dc = fabs(<double> (c - q.goal_c))
+    if dr < dc:
+        lo = dr
+        hi = dc
+    else:
+        lo = dc
+        hi = dr
+    if q.hkind == H_OCTILE:
+        return (hi + OCTILE_DIAG * lo) * q.hscale
+    if q.hkind == H_MANHATTAN:
+        return (hi + lo) * q.hscale
+    if q.hkind == H_EUCLIDEAN:
+        return sqrt(dr * dr + dc * dc) * q.hscale
+    return hi * q.hscale  # H_CHEBYSHEV
+
+
+cdef inline double heuristic(const Query* q, Py_ssize_t cell) noexcept nogil:
+    return heuristic_rc(q, cell // q.width, cell % q.width)
+
+
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    cdef uint64_t z
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline double tie_value(Query* q, double d) noexcept nogil:
+    if q.tie == TIE_G:
+        return -d
+    if q.tie == TIE_RANDOM:
+        return <double> (splitmix64(&q.rng) >> 11) * (1.0 / 9007199254740992.0)
+    return 0.0
+
+
+cdef inline int relax(
+    Query* q, Workspace ws, Outcome* out, bint* pruned,
+    Py_ssize_t u, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
+) noexcept nogil:
+    """Offer the step u -> v (v at padded row vr, column vc); push v when it is new
+    or, for A* and Dijkstra, reached more cheaply than before."""
+    cdef double d = gu + step
+    cdef double h, f
+    if ws.cell[v].mark >= ws.gen:  # reached this query (marks of older queries are smaller)
+        if q.mode == MODE_GREEDY or d >= ws.cell[v].g:
+            return 0
+    if d > q.max_cost:
+        pruned[0] = True
+        return 0
+    h = heuristic_rc(q, vr, vc)
+    ws.cell[v].g = d
+    ws.cell[v].parent = <int32_t> u
+    ws.cell[v].mark = ws.gen
+    if q.mode == MODE_GREEDY:
+        f = h
+    elif q.weight == 1.0:
+        f = d + h
+    else:
+        f = d + q.weight * h
+    if heap_push(&ws.heap, f, tie_value(q, d), v) != 0:
+        return -1
+    out.generated += 1
+    return 0
+
+
+cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
+    """The search loop. Sources are already pushed; returns -1 when memory ran out."""
+    cdef HeapEntry e
+    cdef Py_ssize_t u, v, ur, uc
+    cdef Py_ssize_t W = q.width
+    cdef double gu, h, best_h = INFINITY, c
+    cdef const double* cost = q.cost
+    cdef bint pruned = False
+    cdef bint free_a, free_b
+    cdef int k
+    # Neighbours: up, down, left, right, then up-left, up-right, down-left, down-right.
+    cdef Py_ssize_t dr[8]
+    cdef Py_ssize_t dc[8]
+    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
+    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
+
+    out.status = ST_UNREACHABLE
+    out.reached = -1
+    out.best = -1
+    while heap_pop(&ws.heap, &e) == 0:
+        u = e.item
+        if ws.cell[u].mark != ws.gen:
+            continue  # expanded already: a stale entry
+        if out.expanded == q.max_expansions:
+            out.status = ST_MAX_EXPANSIONS
+            return 0
+        ws.cell[u].mark = ws.gen + 1
+        out.expanded += 1
+        gu = ws.cell[u].g
+        if q.record and ws.record(u, gu) != 0:
+            return -1
+        if u == q.goal or (q.use_goal_set and ws.goal_mark[u] == ws.gen):
+            out.status = ST_FOUND
+            out.reached = u
+            return 0
+        ur = u // W
+        uc = u - ur * W
+        if q.partial:
+            h = heuristic_rc(q, ur, uc)
+            if h < best_h:
+                best_h = h
+                out.best = u
+        for k in range(4):
+            v = u + dr[k] * W + dc[k]
+            c = cost[v]
+            if c != INFINITY:
+                if relax(q, ws, out, &pruned, u, gu, v, ur + dr[k], uc + dc[k], c) != 0:
+                    return -1
+        if q.diagonal == NEVER:
+            continue
+        for k in range(4, 8):
+            v = u + dr[k] * W + dc[k]
+            c = cost[v]
+            if c == INFINITY:
+                continue
+            if q.diagonal != ALWAYS:
+                free_a = cost[u + dr[k] * W] != INFINITY
+                free_b = cost[u + dc[k]] != INFINITY
+                if q.diagonal == NO_CORNER_CUT:
+                    if not (free_a and free_b):
+                        continue
+                elif not (free_a or free_b):
+                    continue
+            if relax(q, ws, out, &pruned, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
+                return -1
+    if q.goal < 0 and not q.use_goal_set:
+        out.status = ST_EXHAUSTED
+    elif pruned:
+        out.status = ST_MAX_COST
+    return 0
+
+
+cdef Workspace _checked(Workspace ws, Py_ssize_t n):
+    if ws.capacity < n:
+        raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
+    return ws
+
+
+def search(
+    const double[:, ::1] padded not None,
+    Workspace ws not None,
+    const Py_ssize_t[:] sources not None,
+    Py_ssize_t goal,
+    const Py_ssize_t[:] goal_set,
+    *,
+    int diagonal,
+    int hkind,
+    int mode,
+    int tie,
+    double hscale,
+    double weight,
+    int64_t max_expansions,
+    double max_cost,
+    bint partial,
+    bint record,
+    uint64_t seed,
+):
+    """Run one search. Cells are flat indices into the padded array.
+
+    Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
+    ``path_cells`` is a flat-index array (start to goal; the way to the best expanded
+    cell for a partial path; empty otherwise) and ``rec_*`` are None unless recording.
+    """
+    cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
+    cdef Query q
+    cdef Outcome out
+    cdef Py_ssize_t i, s, length, cell
+    cdef int failed = 0
+    cdef double total
+    _checked(ws, n)
+    q.cost = &padded[0, 0]
+    q.width = padded.shape[1]
+    q.diagonal = diagonal
+    q.hkind = hkind
+    q.mode = mode
+    q.tie = tie
+    q.hscale = hscale
+    q.weight = weight
+    q.goal = goal
+    q.goal_r = goal // q.width if goal >= 0 else 0
+    q.goal_c = goal % q.width if goal >= 0 else 0
+    q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
+    q.max_expansions = max_expansions
+    q.max_cost = max_cost
+    q.partial = partial
+    q.record = record
+    q.rng = seed
+    out.expanded = 0
+    out.generated = 0
+    if q.use_goal_set:
+        ws.ensure_goal_marks()
+    with nogil:
+        ws.next_generation()
+        if q.use_goal_set:
+            for i in range(goal_set.shape[0]):
+                ws.goal_mark[goal_set[i]] = ws.gen
+        for i in range(sources.shape[0]):
+            s = sources[i]
+            if ws.cell[s].mark == ws.gen:
+                continue  # a repeated source
+            ws.cell[s].g = 0.0
+            ws.cell[s].parent = -1
+            ws.cell[s].mark = ws.gen
+            if mode == MODE_GREEDY:
+                total = heuristic(&q, s)
+            else:
+                total = weight * heuristic(&q, s)
+            if heap_push(&ws.heap, total, tie_value(&q, 0.0), s) != 0:
+                failed = 1
+                break
+            out.generated += 1
+        if not failed:
+            failed = run_search(&q, ws, &out)
+    if failed:
+        raise MemoryError("the grid search ran out of memory")
+
+    if out.status == ST_FOUND:
+        cell = out.reached
+    elif partial and out.status != ST_EXHAUSTED:
+        cell = out.best if out.best >= 0 else sources[0]
+    else:
+        cell = -1
+    path = _walk_back(ws, padded, cell)
+    total = _path_cost(padded, path)
+
+    rec_cells = rec_g = None
+    if record:
+        rec_cells = np.empty(ws.rec_size, dtype=np.intp)
+        rec_g = np.empty(ws.rec_size, dtype=np.float64)
+        _copy_record(ws, rec_cells, rec_g)
+    return out.status, path, total, out.expanded, out.generated, rec_cells, rec_g
+
+
+cdef object _walk_back(Workspace ws, const double[:, ::1] padded, Py_ssize_t cell):
+    cdef Py_ssize_t length = 0, i, c = cell
+    if cell < 0:
+        return np.empty(0, dtype=np.intp)
+    while c >= 0:
+        length += 1
+        c = ws.cell[c].parent
+    path = np.empty(length, dtype=np.intp)
+    cdef Py_ssize_t[::1] view = path
+    c = cell
+    for i in range(length - 1, -1, -1):
+        view[i] = c
+        c = ws.cell[c].parent
+    return path
+
+
+cdef double _path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path):
+    """The sum of the steps along ``path``, added up from start to goal."""
+    cdef const double* cost = &padded[0, 0]
+    cdef Py_ssize_t W = padded.shape[1], i, delta
+    cdef double total = 0.0
+    if path.shape[0] == 0:
+        return INFINITY
+    for i in range(1, path.shape[0]):
+        delta = path[i] - path[i - 1]
+        if delta == 1 or delta == -1 or delta == W or delta == -W:
+            total = total + cost[path[i]]
+        else:
+            total = total + cost[path[i]] * SQRT2
+    return total
+
+
+cdef void _copy_record(Workspace ws, Py_ssize_t[::1] cells, double[::1] gs) noexcept:
+    cdef Py_ssize_t i
+    for i in range(ws.rec_size):
+        cells[i] = ws.rec_cells[i]
+        gs[i] = ws.rec_g[i]
+
+
+def field(
+    const double[:, ::1] padded not None,
+    Workspace ws not None,
+    const Py_ssize_t[:] sources not None,
+    double[:, ::1] out_costs not None,
+    *,
+    int diagonal,
+    double max_cost,
+):
+    """Dijkstra from every source at once; write each interior cell's cost to the
+    nearest source into ``out_costs`` (shape: the padded shape minus the border),
+    ``inf`` where no source is reachable (within ``max_cost``). Returns expansions."""
+    cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
+    cdef Query q
+    cdef Outcome out
+    cdef Py_ssize_t i, s, r, c, W = padded.shape[1]
+    cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
+    cdef int failed = 0
+    _checked(ws, n)
+    q.cost = &padded[0, 0]
+    q.width = W
+    q.diagonal = diagonal
+    q.hkind = H_ZERO
+    q.mode = MODE_DIJKSTRA
+    q.tie = TIE_G
+    q.hscale = 0.0
+    q.weight = 1.0
+    q.goal = -1
+    q.goal_r = 0
+    q.goal_c = 0
+    q.use_goal_set = False
+    q.max_expansions = -1
+    q.max_cost = max_cost
+    q.partial = False
+    q.record = False
+    q.rng = 0
+    out.expanded = 0
+    out.generated = 0
+    with nogil:
+        ws.next_generation()
+        for i in range(sources.shape[0]):
+            s = sources[i]
+            if ws.cell[s].mark == ws.gen:
+                continue
+            ws.cell[s].g = 0.0
+            ws.cell[s].parent = -1
+            ws.cell[s].mark = ws.gen
+            if heap_push(&ws.heap, 0.0, 0.0, s) != 0:
+                failed = 1
+                break
+        if not failed:
+            failed = run_search(&q, ws, &out)
+        if not failed:
+            for r in range(rows):
+                for c in range(cols):
+                    s = (r + 1) * W + c + 1
+                    if ws.cell[s].mark == ws.gen + 1:
+                        out_costs[r, c] = ws.cell[s].g
+                    else:
+                        out_costs[r, c] = INFINITY
+    if failed:
+        raise MemoryError("the distance field ran out of memory")
+    return out.expanded
