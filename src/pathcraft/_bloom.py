@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import numbers
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,30 +31,66 @@ class BloomClosed:
         Capacity ratio between consecutive filters; >= 2.
     tightening : float
         Error-rate ratio between consecutive filters; 0 < tightening < 1.
+    key : callable or None
+        Maps a node to what the filter stores; None stores the node itself. A Bloom
+        filter sees only ``hash()``, so nodes with equal hashes are one node to it. In
+        CPython ``hash(-1) == hash(-2)``, so ``(x, -1)`` and ``(x, -2)`` collide: on a
+        lattice around the origin, pass a key that keeps them apart, for example
+        ``key=lambda n: (2 * n[0] + 1, 2 * n[1] + 1)`` (odd numbers never hash to -2).
+        Equal nodes must give equal keys.
+
+    Examples
+    --------
+    >>> from pathcraft import BloomClosed, astar
+    >>> def lattice(n):  # an unbounded 4-connected lattice
+    ...     x, y = n
+    ...     return [((x + 1, y), 1.0), ((x - 1, y), 1.0), ((x, y + 1), 1.0), ((x, y - 1), 1.0)]
+    >>> h = lambda n: abs(n[0] - 3) + abs(n[1] + 4)
+    >>> odd = BloomClosed(key=lambda n: (2 * n[0] + 1, 2 * n[1] + 1))
+    >>> astar((0, 0), (3, -4), lattice, h, closed=odd).cost
+    7.0
     """
 
     error_rate: float = 1e-6
     initial_capacity: int = 1 << 16
     growth: int = 2
     tightening: float = 0.5
+    key: Callable[[Any], Hashable] | None = None
 
     def __post_init__(self) -> None:
-        if not 0.0 < self.error_rate < 1.0:
-            raise ValueError(f"error_rate must be in (0, 1); got {self.error_rate!r}")
-        if not isinstance(self.initial_capacity, int) or self.initial_capacity < 1:
-            raise ValueError(
-                f"initial_capacity must be an integer >= 1; got {self.initial_capacity!r}"
-            )
-        if not isinstance(self.growth, int) or self.growth < 2:
-            raise ValueError(f"growth must be an integer >= 2; got {self.growth!r}")
-        if not 0.0 < self.tightening < 1.0:
-            raise ValueError(f"tightening must be in (0, 1); got {self.tightening!r}")
+        if self.key is not None and not callable(self.key):
+            raise TypeError(f"key must be a callable or None; got {self.key!r}")
+        for name in ("error_rate", "tightening"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{name} must be a number in (0, 1); got {value!r}")
+            if not 0.0 < float(value) < 1.0:
+                raise ValueError(f"{name} must be in (0, 1); got {value!r}")
+        for name, least in (("initial_capacity", 1), ("growth", 2)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{name} must be an integer >= {least}; got {value!r}")
+            if int(value) < least:
+                raise ValueError(f"{name} must be an integer >= {least}; got {value!r}")
+            object.__setattr__(self, name, int(value))  # numpy integers become ints
 
 
 class ScalableBloom:
-    """A set-like chain of Bloom filters that keeps its false-positive bound as it grows."""
+    """A set-like chain of Bloom filters that keeps its false-positive bound as it grows.
 
-    __slots__ = ("_bloom_type", "_capacity", "_count", "_error", "_filters", "_settings")
+    A node is stored as the integer ``hash((key(node),))``, computed once per add or
+    test. rbloom derives its k bit positions from a linear congruential sequence seeded
+    with ``hash(item)``, and ``hash(0) == 0``, ``hash(1) == 1`` put node 0's positions
+    one step before node 1's: k - 1 of them are shared, so once 1 is in a filter, 0 was
+    reported present with a probability near the filter's fill (about 1/2 at capacity),
+    not its error rate. The 1-tuple's hash mixes the node's hash into 64 well-spread
+    bits. Nodes whose own hashes are equal (``-1`` and ``-2`` in CPython) stay
+    indistinguishable unless ``key`` keeps them apart: a Bloom filter only sees hashes.
+    """
+
+    __slots__ = (
+        "_bloom_type", "_capacity", "_count", "_error", "_filters", "_key", "_settings",
+    )  # fmt: skip
 
     def __init__(self, settings: BloomClosed) -> None:
         try:
@@ -64,6 +101,7 @@ class ScalableBloom:
             ) from exc
         self._bloom_type = Bloom
         self._settings = settings
+        self._key = settings.key
         self._filters: list[Any] = []
         # The errors of the filters form a geometric series summing to error_rate.
         self._error = settings.error_rate * (1.0 - settings.tightening)
@@ -77,11 +115,19 @@ class ScalableBloom:
             self._error *= self._settings.tightening
             self._filters.append(self._bloom_type(self._capacity, self._error))
             self._count = 0
-        self._filters[-1].add(node)
+        self._filters[-1].add(self._hash(node))
         self._count += 1
 
     def __contains__(self, node: Hashable) -> bool:
-        return any(node in f for f in self._filters)
+        h = self._hash(node)
+        for f in reversed(self._filters):  # noqa: SIM110 - a plain loop beats any() here
+            # the newest filter holds the most nodes: test it first
+            if h in f:
+                return True
+        return False
+
+    def _hash(self, node: Hashable) -> int:
+        return hash((node if self._key is None else self._key(node),))
 
     @property
     def nbytes(self) -> int:

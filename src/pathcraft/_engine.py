@@ -115,22 +115,23 @@ def run(
     hv: float
     f: float
     tie: float
-    # best[node] = (g, parent, step cost): one dict for the costs and the tree.
-    best: dict[Any, tuple[float, Any, float]] = {start: (0.0, _ROOT, 0.0)}
+    # best[node] = (g, parent, step cost, h): one dict for the costs, the tree and the
+    # heuristic values (computed once per node, like networkx does).
+    best: dict[Any, tuple[float, Any, float, float]] = {start: (0.0, _ROOT, 0.0, h_start)}
     counter = 1
     tie0 = rand() if rand is not None else 0.0
     # Heap entries: (f, tie, counter, node, g); the counter keeps nodes uncompared.
     heap: list[tuple[float, float, int, Any, float]] = [
         (weight * h_start, tie0, 0, start, 0.0)
     ]
-    hs: dict[Any, float] = {start: h_start}  # heuristic values, kept for partial paths
     expanded = 0
     pruned = False
     best_node: Any = start
     best_h: float = h_start
     rec_nodes: list[Any] = []
     rec_g: list[float] = []
-    reached: Any = None
+    reached: Any = None  # the goal node expanded; only meaningful when found
+    found = False  # a flag, not `reached is not None`: None may be the user's goal
     reason: str | None = None
     settled: dict[Any, float] | None = {} if not has_goal else None
 
@@ -150,9 +151,10 @@ def run(
             rec_g.append(gn)
         if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
             reached = node
+            found = True
             break
         if partial:
-            hn = hs[node]
+            hn = best[node][3]
             if hn < best_h:
                 best_node = node
                 best_h = hn
@@ -161,19 +163,20 @@ def run(
                 raise _bad_step(node, nb, w)
             d = gn + 1.0 if unit_steps else gn + w
             old = best_get(nb)
-            if old is not None and (d >= old[0] or not reopen):
-                continue
-            if d > limit_cost:
-                pruned = True
-                continue
-            hv = heuristic(nb) if heuristic is not None else 0.0
-            if not hv >= 0.0:
-                raise _bad_heuristic(nb, hv)
-            if hv == inf:
-                continue
-            best[nb] = (d, node, w)
-            if partial:
-                hs[nb] = hv
+            if old is not None:
+                if d >= old[0] or not reopen:
+                    continue
+                hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
+            else:
+                if d > limit_cost:
+                    pruned = True
+                    continue
+                hv = heuristic(nb) if heuristic is not None else 0.0
+                if not hv >= 0.0:
+                    raise _bad_heuristic(nb, hv)
+                if hv == inf:
+                    continue
+            best[nb] = (d, node, w, hv)
             if prefer_g:
                 tie = -d
             elif rand is not None:
@@ -193,22 +196,24 @@ def run(
             explored=explored, distances=settled,
             _parents={n: best[n][1] for n in settled if n != start},
         )  # fmt: skip
-    if reached is not None:
+    if found:
         path, cost = _walk_back(reached, best)
     elif partial:
         path, cost = _walk_back(best_node, best)
     else:
         path, cost = [], _INF
-    if reached is None and reason is None:
+    if not found and reason is None:
         reason = cost_reason if pruned else "unreachable"
     return PathResult(
-        path=path, cost=cost, found=reached is not None, reason=reason,  # type: ignore[arg-type]
+        path=path, cost=cost, found=found, reason=reason,  # type: ignore[arg-type]
         expanded=expanded, generated=counter, elapsed=time.perf_counter() - t0,
         explored=explored,
     )  # fmt: skip
 
 
-def _walk_back(node: Any, best: dict[Any, tuple[float, Any, float]]) -> tuple[list[Any], float]:
+def _walk_back(
+    node: Any, best: dict[Any, tuple[float, Any, float, float]]
+) -> tuple[list[Any], float]:
     """The path from the start to ``node`` and its cost, summed from start to node."""
     path = [node]
     steps: list[float] = []
@@ -257,8 +262,7 @@ def _run_bloom(
     rand = _tie_source(tie_break, seed)
     prefer_g = tie_break == "g"
     greedy_mode = mode == "greedy"
-    # Search distance d = g + w * step_scale + step_add: the step cost, or 1 in BFS.
-    step_scale, step_add = (0.0, 1.0) if mode == "bfs" else (1.0, 0.0)
+    unit_steps = mode == "bfs"  # BFS orders by the number of steps, not their cost
     reopen = mode == "astar"
     limit_exp = -1 if max_expansions is None else max_expansions
     limit_cost = _INF if max_cost is None else max_cost
@@ -304,7 +308,7 @@ def _run_bloom(
                 raise _bad_step(node, nb, w)
             if nb in closed:
                 continue
-            d = gn + w * step_scale + step_add
+            d = gn + 1.0 if unit_steps else gn + w
             old = open_g.get(nb)
             if old is not None and (d >= old or not reopen):
                 continue

@@ -116,14 +116,16 @@ def _as_cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
     return out
 
 
-def _check_cost_values(values: npt.NDArray[np.float64], name: str) -> None:
+def _check_cost_values(
+    values: npt.NDArray[np.float64], name: str, where_label: str = "at cell"
+) -> None:
     bad = np.isnan(values) | (values <= 0) | np.isneginf(values)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0]) if values.ndim else ()
         value = float(values[where] if values.ndim else values)
         raise ValueError(
             f"{name} must be > 0 and not NaN (np.inf marks a wall); got {value!r}"
-            + (f" at cell {where}" if where else "")
+            + (f" {where_label} {where}" if where else "")
         )
 
 
@@ -320,8 +322,19 @@ class Grid:
 
         Never change a grid while another thread searches it.
         """
-        values = np.asarray(value, dtype=np.float64)
-        _check_cost_values(np.atleast_1d(values), "value")
+        wrong_kind = (
+            f"value must be a number or an array of numbers (np.inf: a wall); got {value!r}"
+        )
+        try:
+            given = np.asarray(value)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(wrong_kind) from exc
+        if given.dtype == np.bool_ or not (
+            np.issubdtype(given.dtype, np.floating) or np.issubdtype(given.dtype, np.integer)
+        ):
+            raise TypeError(wrong_kind)
+        values = given.astype(np.float64)
+        _check_cost_values(values, "value", where_label="at index")
         self._padded[1:-1, 1:-1][key] = values
         self._min_cost = self._smallest_cost()
 
@@ -397,10 +410,9 @@ class Grid:
             ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
         heuristic : str or None
             Overrides the grid's default heuristic for this query. Only admissible
-            ones guarantee optimal paths: ``"manhattan"`` and ``"chebyshev"`` overestimate
-            with diagonal moves (``chebyshev`` stays admissible when 4-connected, but is
-            looser than ``manhattan``); ``"euclidean"`` and ``"zero"`` are always
-            admissible.
+            ones guarantee optimal paths: ``"manhattan"`` overestimates with diagonal
+            moves; ``"octile"``, ``"euclidean"``, ``"chebyshev"`` and ``"zero"`` are
+            admissible under every rule. The default is the tightest admissible one.
         tie_break : {"g", "fifo", "random"}
             As in :func:`pathcraft.search.astar`; ``"random"`` is reproducible by
             ``seed`` (a seed of None draws fresh entropy).
@@ -567,11 +579,15 @@ class Grid:
         limit_cost = check_limit("max_cost", max_cost, integer=False)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
             raise TypeError(f"seed must be an integer or None; got {seed!r}")
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")
         many = mode == "dijkstra"
         sources = self._cells("start", start, many=many)
         goals = self._cells("goal", goal, many=many)
         single_goal = goals.shape[0] == 1
-        rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+        rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
+        if tie_break == "random":
+            rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
         status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
             self._padded,
             _workspace(self._padded.size),

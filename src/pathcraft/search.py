@@ -106,7 +106,8 @@ _SHARED_PARAMS = """
         ``bloom`` extra), for state spaces too large to keep: memory then grows with
         the open list, about 4 bytes per expanded node for an error rate of 1e-6.
         **What it can cost:** a node wrongly taken for an expanded one (a false
-        positive, probability at most the filter's error rate per test) is never
+        positive, probability at most the filter's error rate per test, but certain
+        for two nodes with equal ``hash()``, such as ``-1`` and ``-2``) is never
         reached through that edge, so a returned path may be longer than optimal, and
         a goal whose every route passes such a node is reported unreachable. Expanded
         nodes are never reopened, so with an inconsistent heuristic the path may also
