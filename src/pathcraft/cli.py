@@ -60,9 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument(
         "--limit", type=_positive_int, default=None, metavar="N", help="solve the first N only"
     )
-    solve.add_argument(
-        "--no-progress", action="store_true", help="do not draw the progress bar"
-    )
+    solve.add_argument("--no-progress", action="store_true", help="do not draw the progress bar")
     solve.set_defaults(handler=_solve)
     return parser
 

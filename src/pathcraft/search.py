@@ -103,15 +103,18 @@ _SHARED_PARAMS = """
     closed : {"exact", "bloom"} or BloomClosed
         ``"exact"`` (default) remembers every reached node. ``"bloom"`` remembers only
         the open nodes exactly and the expanded ones in a scalable Bloom filter (the
-        ``bloom`` extra), for state spaces too large to keep: memory then grows with
-        the open list, about 4 bytes per expanded node for an error rate of 1e-6.
-        **What it can cost:** a node wrongly taken for an expanded one (a false
-        positive, probability at most the filter's error rate per test, but certain
-        for two nodes with equal ``hash()``, such as ``-1`` and ``-2``) is never
+        ``bloom`` extra), for state spaces too large to keep: on a large lattice search
+        it peaked at about 21 bytes per expanded node against about 300 for the exact
+        set, and ran 2-3x slower (``bench/results/generic_search.md``).
+        **What it can cost:** a node wrongly taken for an expanded one is never
         reached through that edge, so a returned path may be longer than optimal, and
-        a goal whose every route passes such a node is reported unreachable. Expanded
-        nodes are never reopened, so with an inconsistent heuristic the path may also
-        be longer. ``record=True`` keeps every expanded node again.
+        a goal whose every route passes such a node is reported unreachable. Such a
+        false positive has a probability of at most the filter's error rate per test,
+        but is certain for two nodes with equal ``hash()``: in CPython ``-1`` and
+        ``-2``, and so ``(x, -1)`` and ``(x, -2)``; give ``BloomClosed(key=...)`` a key
+        that keeps them apart for lattices around the origin. Expanded nodes are
+        never reopened, so with an inconsistent heuristic the path may also be longer.
+        ``record=True`` keeps every expanded node again.
 """
 
 _RETURNS_RAISES = """
