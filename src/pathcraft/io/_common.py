@@ -1,0 +1,12 @@
+"""What the Moving AI readers share: the path type and the file-and-line error."""
+
+from __future__ import annotations
+
+import os
+
+StrPath = str | os.PathLike[str]
+
+
+def _error(path: StrPath, line: int, message: str, column: int | None = None) -> ValueError:
+    where = f"line {line}" if column is None else f"line {line}, column {column}"
+    return ValueError(f"{os.fspath(path)}, {where}: {message}")
