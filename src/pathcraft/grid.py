@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import textwrap
 import threading
 import time
 from collections.abc import Sequence
@@ -52,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._grid_checks import cell_indices, cost_array, cost_values, parse_ascii
 from pathcraft._validation import check_choice, check_limit, check_weight
 from pathcraft.result import Explored, PathResult
 
@@ -89,44 +89,6 @@ def _workspace(cells: int) -> Any:
         ws = _kernel.Workspace(cells)
         _local.workspace = ws
     return ws
-
-
-def _as_cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
-    """Check a cost array and return it as a new float64 array."""
-    if isinstance(cost, np.ndarray):
-        arr = cost
-    else:
-        try:
-            arr = np.asarray(cost)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must be a 2-D array of numbers; got {cost!r}") from exc
-    if arr.dtype == np.bool_:
-        raise TypeError(
-            f"{name} must hold numbers (np.inf for walls); got a boolean array: "
-            "use Grid.from_walkable for walkable masks"
-        )
-    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
-        raise TypeError(f"{name} must be an integer or float array; got dtype {arr.dtype}")
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (rows, cols); got {arr.ndim}-D shape {arr.shape}")
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"{name} must have at least one row and one column; got {arr.shape}")
-    out = np.array(arr, dtype=np.float64, copy=True)
-    _check_cost_values(out, name)
-    return out
-
-
-def _check_cost_values(
-    values: npt.NDArray[np.float64], name: str, where_label: str = "at cell"
-) -> None:
-    bad = np.isnan(values) | (values <= 0) | np.isneginf(values)
-    if bad.any():
-        where = tuple(int(i) for i in np.argwhere(bad)[0]) if values.ndim else ()
-        value = float(values[where] if values.ndim else values)
-        raise ValueError(
-            f"{name} must be > 0 and not NaN (np.inf marks a wall); got {value!r}"
-            + (f" {where_label} {where}" if where else "")
-        )
 
 
 class Grid:
@@ -182,7 +144,7 @@ class Grid:
         check_choice("diagonal", diagonal, tuple(DIAGONAL_RULES))
         if heuristic is not None:
             check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
-        values = _as_cost_array(cost)
+        values = cost_array(cost)
         rows, cols = values.shape
         padded = np.full((rows + 2, cols + 2), np.inf)
         padded[1:-1, 1:-1] = values
@@ -238,30 +200,7 @@ class Grid:
         ...
         ValueError: text line 1, column 2: unknown cell 'x'; use '#' (wall), '.' (floor) or 1-9
         """
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a str; got {type(text).__name__}")
-        lines = textwrap.dedent(text).strip("\n").splitlines()
-        lines = [line.rstrip() for line in lines]
-        if not lines or not lines[0]:
-            raise ValueError("text holds no grid rows")
-        width = len(lines[0])
-        table = {"#": math.inf, ".": 1.0} | {str(d): float(d) for d in range(1, 10)}
-        cost = np.empty((len(lines), width))
-        for r, line in enumerate(lines):
-            if len(line) != width:
-                raise ValueError(
-                    f"text line {r + 1} has {len(line)} cells; line 1 has {width}: "
-                    "every row must have the same length"
-                )
-            for c, ch in enumerate(line):
-                value = table.get(ch)
-                if value is None:
-                    raise ValueError(
-                        f"text line {r + 1}, column {c + 1}: unknown cell {ch!r}; "
-                        "use '#' (wall), '.' (floor) or 1-9"
-                    )
-                cost[r, c] = value
-        return cls(cost, diagonal=diagonal, heuristic=heuristic)
+        return cls(parse_ascii(text), diagonal=diagonal, heuristic=heuristic)
 
     @classmethod
     def from_movingai(
@@ -322,19 +261,7 @@ class Grid:
 
         Never change a grid while another thread searches it.
         """
-        wrong_kind = (
-            f"value must be a number or an array of numbers (np.inf: a wall); got {value!r}"
-        )
-        try:
-            given = np.asarray(value)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(wrong_kind) from exc
-        if given.dtype == np.bool_ or not (
-            np.issubdtype(given.dtype, np.floating) or np.issubdtype(given.dtype, np.integer)
-        ):
-            raise TypeError(wrong_kind)
-        values = given.astype(np.float64)
-        _check_cost_values(values, "value", where_label="at index")
+        values = cost_values(value)
         self._padded[1:-1, 1:-1][key] = values
         self._min_cost = self._smallest_cost()
 
@@ -352,37 +279,9 @@ class Grid:
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
-    # ------------------------------------------------------------------ checks
-
-    def _flat(self, name: str, cells: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-        """Check ``(k, 2)`` cells: in bounds and walkable; return padded flat indices."""
-        rows, cols = self.shape
-        r, c = cells[:, 0], cells[:, 1]
-        outside = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
-        if outside.any():
-            cell = tuple(int(x) for x in cells[np.argmax(outside)])
-            raise ValueError(f"{name} {cell} is outside the grid of shape {self.shape}")
-        flat = (r + 1) * (cols + 2) + (c + 1)
-        walls = ~np.isfinite(self._padded.ravel()[flat])
-        if walls.any():
-            cell = tuple(int(x) for x in cells[np.argmax(walls)])
-            raise ValueError(f"{name} {cell} is a wall")
-        return np.ascontiguousarray(flat, dtype=np.intp)
-
     def _cells(self, name: str, value: Any, *, many: bool) -> npt.NDArray[np.intp]:
-        """One ``(row, col)`` cell, or with ``many`` also a ``(k, 2)`` array of cells."""
-        try:
-            arr = np.asarray(value)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must be (row, col) integers; got {value!r}") from exc
-        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"{name} must be (row, col) integers; got {value!r}")
-        if arr.ndim == 1 and arr.shape == (2,):
-            arr = arr.reshape(1, 2)
-        elif not (many and arr.ndim == 2 and arr.shape[1] == 2 and arr.shape[0] > 0):
-            kind = "a (row, col) pair or a (k, 2) array of cells" if many else "a (row, col) pair"
-            raise ValueError(f"{name} must be {kind}; got shape {arr.shape}")
-        return self._flat(name, arr.astype(np.intp))
+        """Checked cells as flat indices into the padded cost array."""
+        return cell_indices(name, value, self._padded, many=many)
 
     # ------------------------------------------------------------------ searches
 

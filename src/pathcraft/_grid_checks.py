@@ -1,0 +1,127 @@
+"""Input checks of :class:`pathcraft.grid.Grid`: cost arrays, cell values, cells, text.
+
+Each raises before any compiled code runs, with a message naming the argument.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["cell_indices", "cost_array", "cost_values", "parse_ascii"]
+
+
+def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
+    """Check a cost array and return it as a new float64 array."""
+    if isinstance(cost, np.ndarray):
+        arr = cost
+    else:
+        try:
+            arr = np.asarray(cost)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be a 2-D array of numbers; got {cost!r}") from exc
+    if arr.dtype == np.bool_:
+        raise TypeError(
+            f"{name} must hold numbers (np.inf for walls); got a boolean array: "
+            "use Grid.from_walkable for walkable masks"
+        )
+    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        raise TypeError(f"{name} must be an integer or float array; got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (rows, cols); got {arr.ndim}-D shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} must have at least one row and one column; got {arr.shape}")
+    out = np.array(arr, dtype=np.float64, copy=True)
+    check_cost_values(out, name)
+    return out
+
+
+def check_cost_values(
+    values: npt.NDArray[np.float64], name: str, where_label: str = "at cell"
+) -> None:
+    bad = np.isnan(values) | (values <= 0) | np.isneginf(values)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0]) if values.ndim else ()
+        value = float(values[where] if values.ndim else values)
+        raise ValueError(
+            f"{name} must be > 0 and not NaN (np.inf marks a wall); got {value!r}"
+            + (f" {where_label} {where}" if where else "")
+        )
+
+
+def cost_values(value: Any) -> npt.NDArray[np.float64]:
+    """Check the value of ``grid[key] = value``: numbers > 0 or ``np.inf``."""
+    wrong_kind = f"value must be a number or an array of numbers (np.inf: a wall); got {value!r}"
+    try:
+        given = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(wrong_kind) from exc
+    if given.dtype == np.bool_ or not (
+        np.issubdtype(given.dtype, np.floating) or np.issubdtype(given.dtype, np.integer)
+    ):
+        raise TypeError(wrong_kind)
+    values = given.astype(np.float64)
+    check_cost_values(values, "value", where_label="at index")
+    return values
+
+
+def cell_indices(
+    name: str, value: Any, padded: npt.NDArray[np.float64], *, many: bool
+) -> npt.NDArray[np.intp]:
+    """One ``(row, col)`` cell, or with ``many`` also a ``(k, 2)`` array of cells,
+    checked to be in bounds and walkable, as flat indices into the padded array."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be (row, col) integers; got {value!r}") from exc
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must be (row, col) integers; got {value!r}")
+    if arr.ndim == 1 and arr.shape == (2,):
+        arr = arr.reshape(1, 2)
+    elif not (many and arr.ndim == 2 and arr.shape[1] == 2 and arr.shape[0] > 0):
+        kind = "a (row, col) pair or a (k, 2) array of cells" if many else "a (row, col) pair"
+        raise ValueError(f"{name} must be {kind}; got shape {arr.shape}")
+    cells = arr.astype(np.intp)
+    rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
+    r, c = cells[:, 0], cells[:, 1]
+    outside = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
+    if outside.any():
+        cell = tuple(int(x) for x in cells[np.argmax(outside)])
+        raise ValueError(f"{name} {cell} is outside the grid of shape {(rows, cols)}")
+    flat = (r + 1) * (cols + 2) + (c + 1)
+    walls = ~np.isfinite(padded.ravel()[flat])
+    if walls.any():
+        cell = tuple(int(x) for x in cells[np.argmax(walls)])
+        raise ValueError(f"{name} {cell} is a wall")
+    return np.ascontiguousarray(flat, dtype=np.intp)
+
+
+def parse_ascii(text: Any) -> npt.NDArray[np.float64]:
+    """Costs from text: ``#`` wall, ``.`` floor (1), digits ``1``-``9`` (their value)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__}")
+    lines = [line.rstrip() for line in textwrap.dedent(text).strip("\n").splitlines()]
+    if not lines or not lines[0]:
+        raise ValueError("text holds no grid rows")
+    width = len(lines[0])
+    table = {"#": math.inf, ".": 1.0} | {str(d): float(d) for d in range(1, 10)}
+    cost = np.empty((len(lines), width))
+    for r, line in enumerate(lines):
+        if len(line) != width:
+            raise ValueError(
+                f"text line {r + 1} has {len(line)} cells; line 1 has {width}: "
+                "every row must have the same length"
+            )
+        for c, ch in enumerate(line):
+            value = table.get(ch)
+            if value is None:
+                raise ValueError(
+                    f"text line {r + 1}, column {c + 1}: unknown cell {ch!r}; "
+                    "use '#' (wall), '.' (floor) or 1-9"
+                )
+            cost[r, c] = value
+    return cost
