@@ -346,6 +346,26 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
     return 0
 
 
+cdef int push_sources(
+    Query* q, Workspace ws, const Py_ssize_t[:] sources, Outcome* out
+) noexcept nogil:
+    """Open every source at g = 0 (repeats ignored); -1 when memory ran out."""
+    cdef Py_ssize_t i, s
+    cdef double f
+    for i in range(sources.shape[0]):
+        s = sources[i]
+        if ws.cell[s].mark == ws.gen:
+            continue  # a repeated source
+        ws.cell[s].g = 0.0
+        ws.cell[s].parent = -1
+        ws.cell[s].mark = ws.gen
+        f = heuristic(q, s) if q.mode == MODE_GREEDY else q.weight * heuristic(q, s)
+        if heap_push(&ws.heap, f, tie_value(q, 0.0), s) != 0:
+            return -1
+        out.generated += 1
+    return 0
+
+
 cdef Workspace _checked(Workspace ws, Py_ssize_t n):
     if ws.capacity < n:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
@@ -380,7 +400,7 @@ def search(
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
     cdef Query q
     cdef Outcome out
-    cdef Py_ssize_t i, s, length, cell
+    cdef Py_ssize_t i, cell
     cdef int failed = 0
     cdef double total
     _checked(ws, n)
@@ -410,21 +430,7 @@ def search(
         if q.use_goal_set:
             for i in range(goal_set.shape[0]):
                 ws.goal_mark[goal_set[i]] = ws.gen
-        for i in range(sources.shape[0]):
-            s = sources[i]
-            if ws.cell[s].mark == ws.gen:
-                continue  # a repeated source
-            ws.cell[s].g = 0.0
-            ws.cell[s].parent = -1
-            ws.cell[s].mark = ws.gen
-            if mode == MODE_GREEDY:
-                total = heuristic(&q, s)
-            else:
-                total = weight * heuristic(&q, s)
-            if heap_push(&ws.heap, total, tie_value(&q, 0.0), s) != 0:
-                failed = 1
-                break
-            out.generated += 1
+        failed = push_sources(&q, ws, sources, &out)
         if not failed:
             failed = run_search(&q, ws, &out)
     if failed:
@@ -501,7 +507,7 @@ def field(
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
     cdef Query q
     cdef Outcome out
-    cdef Py_ssize_t i, s, r, c, W = padded.shape[1]
+    cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
     _checked(ws, n)
@@ -526,16 +532,7 @@ def field(
     out.generated = 0
     with nogil:
         ws.next_generation()
-        for i in range(sources.shape[0]):
-            s = sources[i]
-            if ws.cell[s].mark == ws.gen:
-                continue
-            ws.cell[s].g = 0.0
-            ws.cell[s].parent = -1
-            ws.cell[s].mark = ws.gen
-            if heap_push(&ws.heap, 0.0, 0.0, s) != 0:
-                failed = 1
-                break
+        failed = push_sources(&q, ws, sources, &out)
         if not failed:
             failed = run_search(&q, ws, &out)
         if not failed:
