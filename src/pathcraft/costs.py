@@ -167,6 +167,18 @@ def _zones(
         yield k, (slice(r0, r1 + 1), slice(c0, c1 + 1)), inside, t
 
 
+def _zone_arguments(
+    cost: Any, centers: Any, radius: Any, falloff: Any
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The checked cost array, centres and per-centre radii of a zone layer."""
+    check_choice("falloff", falloff, FALLOFFS)
+    values = _check_cost(cost)
+    spots = _check_centers(centers)
+    radii = _per_center(radius, "radius", len(spots))
+    _check_range(radii, "radius", np.isfinite(radii) & (radii >= 0), "finite and >= 0")
+    return values, spots, radii
+
+
 def add_danger(
     cost: npt.ArrayLike,
     centers: npt.ArrayLike,
@@ -236,12 +248,8 @@ def add_danger(
     ...
     ValueError: falloff must be one of 'none', 'linear'; got 'quadratic'
     """
-    check_choice("falloff", falloff, FALLOFFS)
-    values = _check_cost(cost)
-    spots = _check_centers(centers)
+    values, spots, radii = _zone_arguments(cost, centers, radius, falloff)
     k = len(spots)
-    radii = _per_center(radius, "radius", k)
-    _check_range(radii, "radius", np.isfinite(radii) & (radii >= 0), "finite and >= 0")
     penalties = _per_center(penalty, "penalty", k)
     _check_range(penalties, "penalty", np.isfinite(penalties) & (penalties >= 0), "finite and >= 0")
     extra = np.zeros_like(values)
@@ -323,12 +331,8 @@ def add_reward(
     ...
     ValueError: multiplier must be in (0, 1]; got 0.0
     """
-    check_choice("falloff", falloff, FALLOFFS)
-    values = _check_cost(cost)
-    spots = _check_centers(centers)
+    values, spots, radii = _zone_arguments(cost, centers, radius, falloff)
     k = len(spots)
-    radii = _per_center(radius, "radius", k)
-    _check_range(radii, "radius", np.isfinite(radii) & (radii >= 0), "finite and >= 0")
     multipliers = _per_center(multiplier, "multiplier", k)
     _check_range(multipliers, "multiplier", (multipliers > 0) & (multipliers <= 1), "in (0, 1]")
     factor = np.ones_like(values)
