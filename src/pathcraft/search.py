@@ -104,8 +104,8 @@ _SHARED_PARAMS = """
         ``"exact"`` (default) remembers every reached node. ``"bloom"`` remembers only
         the open nodes exactly and the expanded ones in a scalable Bloom filter (the
         ``bloom`` extra), for state spaces too large to keep: on a large lattice search
-        it peaked at about 21 bytes per expanded node against about 300 for the exact
-        set, and ran 2-3x slower (``bench/results/generic_search.md``).
+        it peaked at about 21 bytes per expanded node against about 350 for the exact
+        set, and took 1.7x as long (``bench/results/generic_search.md``).
         **What it can cost:** a node wrongly taken for an expanded one is never
         reached through that edge, so a returned path may be longer than optimal, and
         a goal whose every route passes such a node is reported unreachable. Such a
