@@ -6,7 +6,9 @@ neighbour offsets are constants and the inner loop has no bounds checks. A step 
 cell ``v`` costs ``cost[v]`` straight and ``cost[v] * sqrt(2)`` diagonally.
 
 Search state lives in a :class:`Workspace` (one per thread, never shared): g-costs,
-parents and a generation mark per cell, plus the open-list heap. A query bumps the
+parents, a generation mark and a heap position per cell, plus the open-list heap. The
+heap is indexed: a cell reached more cheaply while open has its entry updated in place
+rather than pushed again, which halves the pops on open maps. A query bumps the
 generation instead of clearing anything, so it costs what it explores, not the map's
 size. The search loop runs with the GIL released.
 
@@ -30,8 +32,9 @@ from pathcraft._core.heap cimport (
     heap_clear,
     heap_free,
     heap_init,
-    heap_pop,
-    heap_push,
+    iheap_pop,
+    iheap_push,
+    iheap_update,
 )
 
 # Option codes shared with pathcraft.grid (keep in sync with the tables there).
@@ -115,6 +118,7 @@ cdef class Workspace:
 
     cdef readonly Py_ssize_t capacity
     cdef CellState* cell      # one cache line holds four cells' whole state
+    cdef int32_t* pos         # place in the heap of each open cell (mark == gen)
     cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
     cdef uint32_t gen
     cdef Heap heap
@@ -128,6 +132,7 @@ cdef class Workspace:
             raise ValueError(f"grids of {capacity} cells are too large (2**31 at most)")
         self.capacity = capacity
         self.cell = <CellState*> malloc(capacity * sizeof(CellState))
+        self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
         self.goal_mark = NULL
         self.rec_cells = NULL
         self.rec_g = NULL
@@ -135,7 +140,7 @@ cdef class Workspace:
         self.rec_capacity = 0
         self.gen = 2
         if (
-            self.cell == NULL or heap_init(&self.heap, 1024) != 0
+            self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0
         ):
             raise MemoryError(f"could not allocate a search workspace of {capacity} cells")
         cdef Py_ssize_t i
@@ -144,6 +149,7 @@ cdef class Workspace:
 
     def __dealloc__(self):
         free(self.cell)
+        free(self.pos)
         free(self.goal_mark)
         free(self.rec_cells)
         free(self.rec_g)
@@ -151,8 +157,9 @@ cdef class Workspace:
 
     @property
     def bytes_per_cell(self):
-        """Bytes of per-cell state: g (8), parent (4), mark (4), goal mark if used (4)."""
-        return 16 + (4 if self.goal_mark != NULL else 0)
+        """Bytes of per-cell state: g (8), parent (4), mark (4), heap place (4), and a
+        goal mark (4) once a many-goal search has used this workspace."""
+        return 20 + (4 if self.goal_mark != NULL else 0)
 
     cdef int next_generation(self) noexcept nogil:
         """Start a query: a new generation, or a reset of the marks when they wrap."""
@@ -249,10 +256,12 @@ cdef inline int relax(
     Py_ssize_t u, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
 ) noexcept nogil:
     """Offer the step u -> v (v at padded row vr, column vc); push v when it is new
-    or, for A* and Dijkstra, reached more cheaply than before."""
+    or, for A* and Dijkstra, reached more cheaply than before: an open v has its heap
+    entry updated in place, an expanded one is reopened."""
     cdef double d = gu + step
     cdef double h, f
-    if ws.cell[v].mark >= ws.gen:  # reached this query (marks of older queries are smaller)
+    cdef uint32_t m = ws.cell[v].mark
+    if m >= ws.gen:  # reached this query (marks of older queries are smaller)
         if q.mode == MODE_GREEDY or d >= ws.cell[v].g:
             return 0
     if d > q.max_cost:
@@ -268,9 +277,11 @@ cdef inline int relax(
         f = d + h
     else:
         f = d + q.weight * h
-    if heap_push(&ws.heap, f, tie_value(q, d), v) != 0:
+    if m == ws.gen:  # open: in the heap already
+        iheap_update(&ws.heap, ws.pos[v], f, tie_value(q, d), ws.pos)
+    elif iheap_push(&ws.heap, f, tie_value(q, d), v, ws.pos) != 0:
         return -1
-    out.generated += 1
+    out.generated += 1  # counted as a push, as the generic search counts them
     return 0
 
 
@@ -293,10 +304,8 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
     out.status = ST_UNREACHABLE
     out.reached = -1
     out.best = -1
-    while heap_pop(&ws.heap, &e) == 0:
-        u = e.item
-        if ws.cell[u].mark != ws.gen:
-            continue  # expanded already: a stale entry
+    while iheap_pop(&ws.heap, &e, ws.pos) == 0:
+        u = e.item  # open: the indexed heap holds each open cell once, nothing stale
         if out.expanded == q.max_expansions:
             out.status = ST_MAX_EXPANSIONS
             return 0
@@ -360,7 +369,7 @@ cdef int push_sources(
         ws.cell[s].parent = -1
         ws.cell[s].mark = ws.gen
         f = heuristic(q, s) if q.mode == MODE_GREEDY else q.weight * heuristic(q, s)
-        if heap_push(&ws.heap, f, tie_value(q, 0.0), s) != 0:
+        if iheap_push(&ws.heap, f, tie_value(q, 0.0), s, ws.pos) != 0:
             return -1
         out.generated += 1
     return 0

@@ -15,6 +15,7 @@ the GIL released. Memory comes from ``malloc``/``realloc``; a push that cannot g
 heap returns -1 and leaves the heap unchanged, so a kernel can report MemoryError.
 """
 
+from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc, realloc
 
 
@@ -138,4 +139,118 @@ cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
         else:
             break
     h.data[i] = last
+    return 0
+
+
+# ---------------------------------------------------------------- indexed heap
+# The same heap with a position index: ``pos[item]`` is the item's place in the heap,
+# kept up to date on every move, so a search can lower an open item's key in place
+# instead of pushing a second entry and skipping the stale one later. Each item is
+# in the heap at most once; ``pos`` is owned by the caller and needs no clearing
+# (the caller knows from its own marks which items are in the heap).
+
+
+cdef inline void iheap_sift_up(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
+    cdef Py_ssize_t parent
+    cdef HeapEntry entry = h.data[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if entry_less(&entry, &h.data[parent]):
+            h.data[i] = h.data[parent]
+            pos[h.data[i].item] = <int32_t> i
+            i = parent
+        else:
+            break
+    h.data[i] = entry
+    pos[entry.item] = <int32_t> i
+
+
+cdef inline void iheap_sift_down(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
+    cdef Py_ssize_t child, n = h.size
+    cdef HeapEntry entry = h.data[i]
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
+            child += 1
+        if entry_less(&h.data[child], &entry):
+            h.data[i] = h.data[child]
+            pos[h.data[i].item] = <int32_t> i
+            i = child
+        else:
+            break
+    h.data[i] = entry
+    pos[entry.item] = <int32_t> i
+
+
+cdef inline int iheap_push(
+    Heap* h, double key, double tie, Py_ssize_t item, int32_t* pos
+) noexcept nogil:
+    """Insert an item that is not in the heap. Return 0, or -1 when memory ran out."""
+    cdef Py_ssize_t new_capacity
+    cdef HeapEntry* grown
+    if h.size == h.capacity:
+        new_capacity = h.capacity * 2 if h.capacity > 0 else 16
+        grown = <HeapEntry*> realloc(h.data, new_capacity * sizeof(HeapEntry))
+        if grown == NULL:
+            return -1
+        h.data = grown
+        h.capacity = new_capacity
+    h.data[h.size].key = key
+    h.data[h.size].tie = tie
+    h.data[h.size].order = h.counter
+    h.data[h.size].item = item
+    h.counter += 1
+    h.size += 1
+    iheap_sift_up(h, h.size - 1, pos)
+    return 0
+
+
+cdef inline void iheap_update(
+    Heap* h, Py_ssize_t i, double key, double tie, int32_t* pos
+) noexcept nogil:
+    """Give the entry at place ``i`` a new key and tie and a fresh order number, as if
+    it were pushed anew (the order then matches a push of a second entry)."""
+    cdef Py_ssize_t item = h.data[i].item
+    h.data[i].key = key
+    h.data[i].tie = tie
+    h.data[i].order = h.counter
+    h.counter += 1
+    iheap_sift_up(h, i, pos)
+    iheap_sift_down(h, pos[item], pos)
+
+
+cdef inline int iheap_pop(Heap* h, HeapEntry* out, int32_t* pos) noexcept nogil:
+    """Remove the smallest entry into ``out`` (bottom-up, as heap_pop); -1 if empty."""
+    cdef Py_ssize_t i, child, parent, n
+    cdef HeapEntry last
+    if h.size == 0:
+        return -1
+    out[0] = h.data[0]
+    h.size -= 1
+    n = h.size
+    if n == 0:
+        return 0
+    last = h.data[n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
+            child += 1
+        h.data[i] = h.data[child]
+        pos[h.data[i].item] = <int32_t> i
+        i = child
+    while i > 0:
+        parent = (i - 1) >> 1
+        if entry_less(&last, &h.data[parent]):
+            h.data[i] = h.data[parent]
+            pos[h.data[i].item] = <int32_t> i
+            i = parent
+        else:
+            break
+    h.data[i] = last
+    pos[last.item] = <int32_t> i
     return 0
