@@ -74,18 +74,23 @@ cdef inline void heap_clear(Heap* h) noexcept nogil:
     h.counter = 0
 
 
+cdef inline int heap_grow(Heap* h) noexcept nogil:
+    """Double the heap's room. Return 0, or -1 when memory ran out (heap unchanged)."""
+    cdef Py_ssize_t new_capacity = h.capacity * 2 if h.capacity > 0 else 16
+    cdef HeapEntry* grown = <HeapEntry*> realloc(h.data, new_capacity * sizeof(HeapEntry))
+    if grown == NULL:
+        return -1
+    h.data = grown
+    h.capacity = new_capacity
+    return 0
+
+
 cdef inline int heap_push(Heap* h, double key, double tie, Py_ssize_t item) noexcept nogil:
     """Insert an entry. Return 0, or -1 when memory ran out (heap unchanged)."""
-    cdef Py_ssize_t i, parent, new_capacity
-    cdef HeapEntry* grown
+    cdef Py_ssize_t i, parent
     cdef HeapEntry entry
-    if h.size == h.capacity:
-        new_capacity = h.capacity * 2 if h.capacity > 0 else 16
-        grown = <HeapEntry*> realloc(h.data, new_capacity * sizeof(HeapEntry))
-        if grown == NULL:
-            return -1
-        h.data = grown
-        h.capacity = new_capacity
+    if h.size == h.capacity and heap_grow(h) != 0:
+        return -1
     entry.key = key
     entry.tie = tie
     entry.order = h.counter
@@ -188,15 +193,8 @@ cdef inline int iheap_push(
     Heap* h, double key, double tie, Py_ssize_t item, int32_t* pos
 ) noexcept nogil:
     """Insert an item that is not in the heap. Return 0, or -1 when memory ran out."""
-    cdef Py_ssize_t new_capacity
-    cdef HeapEntry* grown
-    if h.size == h.capacity:
-        new_capacity = h.capacity * 2 if h.capacity > 0 else 16
-        grown = <HeapEntry*> realloc(h.data, new_capacity * sizeof(HeapEntry))
-        if grown == NULL:
-            return -1
-        h.data = grown
-        h.capacity = new_capacity
+    if h.size == h.capacity and heap_grow(h) != 0:
+        return -1
     h.data[h.size].key = key
     h.data[h.size].tie = tie
     h.data[h.size].order = h.counter
