@@ -132,3 +132,57 @@ def test_equal_keys_and_ties_come_out_first_in_first_out() -> None:
         heap.push(1.0, 0.0, item)
     heap.push(1.0, -1.0, 99)  # a smaller tie goes first
     assert [heap.pop()[3] for _ in range(4)] == [99, 30, 10, 20]
+
+
+# --------------------------------------------------------------------- indexed heap
+
+_IH_OPS = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("push"),
+            st.integers(0, 5).map(float),  # few keys: many ties
+            st.sampled_from([0.0, -1.0, 0.5]),
+            st.integers(0, 19),
+        ),
+        st.tuples(st.just("pop")),
+    ),
+    max_size=200,
+)
+
+
+@given(_IH_OPS)
+def test_indexed_heap_pops_like_a_reference_that_replaces_entries(ops: list[tuple]) -> None:
+    """push() of an item already inside replaces its entry (fresh order number), as if
+    the old entry were deleted and a new one pushed; pops follow (key, tie, order)."""
+    from pathcraft._core.heap import IndexedHeap
+
+    heap = IndexedHeap(20)
+    reference: dict[int, tuple[float, float, int]] = {}
+    order = 0
+    for op in ops:
+        if op[0] == "push":
+            _, key, tie, item = op
+            heap.push(key, tie, item)
+            reference[item] = (key, tie, order)
+            order += 1
+        elif reference:
+            want_item = min(reference, key=lambda i: reference[i])
+            key, tie, got_order = reference.pop(want_item)
+            assert heap.pop() == (key, tie, got_order, want_item)
+        else:
+            with pytest.raises(IndexError):
+                heap.pop()
+        assert len(heap) == len(reference)
+        for item in reference:  # the index points at each item's real place
+            assert item in heap
+            assert heap.item_at(heap.position(item)) == item
+
+
+def test_indexed_heap_rejects_items_outside_its_capacity() -> None:
+    from pathcraft._core.heap import IndexedHeap
+
+    heap = IndexedHeap(4)
+    with pytest.raises(IndexError, match="item 4 outside"):
+        heap.push(1.0, 0.0, 4)
+    with pytest.raises(ValueError, match="capacity must be"):
+        IndexedHeap(0)
