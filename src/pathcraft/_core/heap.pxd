@@ -85,40 +85,60 @@ cdef inline int heap_grow(Heap* h) noexcept nogil:
     return 0
 
 
-cdef inline int heap_push(Heap* h, double key, double tie, Py_ssize_t item) noexcept nogil:
-    """Insert an entry. Return 0, or -1 when memory ran out (heap unchanged)."""
-    cdef Py_ssize_t i, parent
-    cdef HeapEntry entry
-    if h.size == h.capacity and heap_grow(h) != 0:
-        return -1
-    entry.key = key
-    entry.tie = tie
-    entry.order = h.counter
-    entry.item = item
-    h.counter += 1
-    i = h.size
-    h.size += 1
+cdef inline void _place(Heap* h, Py_ssize_t i, const HeapEntry* e, int32_t* pos) noexcept nogil:
+    """Store ``e`` at place ``i``, and note the place in ``pos`` when there is one."""
+    h.data[i] = e[0]
+    if pos != NULL:
+        pos[e.item] = <int32_t> i
+
+
+cdef inline void _sift_up(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
+    cdef Py_ssize_t parent
+    cdef HeapEntry entry = h.data[i]
     while i > 0:
         parent = (i - 1) >> 1
-        if entry_less(&entry, &h.data[parent]):
-            h.data[i] = h.data[parent]
-            i = parent
-        else:
+        if not entry_less(&entry, &h.data[parent]):
             break
-    h.data[i] = entry
+        _place(h, i, &h.data[parent], pos)
+        i = parent
+    _place(h, i, &entry, pos)
+
+
+cdef inline void _sift_down(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
+    cdef Py_ssize_t child, n = h.size
+    cdef HeapEntry entry = h.data[i]
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
+            child += 1
+        if not entry_less(&h.data[child], &entry):
+            break
+        _place(h, i, &h.data[child], pos)
+        i = child
+    _place(h, i, &entry, pos)
+
+
+cdef inline int _push(Heap* h, double key, double tie, Py_ssize_t item, int32_t* pos) noexcept nogil:
+    if h.size == h.capacity and heap_grow(h) != 0:
+        return -1
+    h.data[h.size].key = key
+    h.data[h.size].tie = tie
+    h.data[h.size].order = h.counter
+    h.data[h.size].item = item
+    h.counter += 1
+    h.size += 1
+    _sift_up(h, h.size - 1, pos)
     return 0
 
 
-cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
-    """Remove the smallest entry into ``out``. Return 0, or -1 when the heap is empty.
-
-    Bottom-up deletion: the hole left at the root walks down to a leaf along the
+cdef inline int _pop(Heap* h, HeapEntry* out, int32_t* pos) noexcept nogil:
+    """Bottom-up deletion: the hole left at the root walks down to a leaf along the
     smaller children (one comparison per level), then the last entry is sifted up from
     there, which is usually a step or two. About half the comparisons of the textbook
-    sift-down, with the same result order.
-    """
-    cdef Py_ssize_t i, child, parent, n
-    cdef HeapEntry last
+    sift-down, with the same result order."""
+    cdef Py_ssize_t i, child, n
     if h.size == 0:
         return -1
     out[0] = h.data[0]
@@ -126,7 +146,6 @@ cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
     n = h.size
     if n == 0:
         return 0
-    last = h.data[n]
     i = 0
     while True:
         child = 2 * i + 1
@@ -134,17 +153,21 @@ cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
             break
         if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
             child += 1
-        h.data[i] = h.data[child]
+        _place(h, i, &h.data[child], pos)
         i = child
-    while i > 0:
-        parent = (i - 1) >> 1
-        if entry_less(&last, &h.data[parent]):
-            h.data[i] = h.data[parent]
-            i = parent
-        else:
-            break
-    h.data[i] = last
+    h.data[i] = h.data[n]
+    _sift_up(h, i, pos)
     return 0
+
+
+cdef inline int heap_push(Heap* h, double key, double tie, Py_ssize_t item) noexcept nogil:
+    """Insert an entry. Return 0, or -1 when memory ran out (heap unchanged)."""
+    return _push(h, key, tie, item, NULL)
+
+
+cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
+    """Remove the smallest entry into ``out``. Return 0, or -1 when the heap is empty."""
+    return _pop(h, out, NULL)
 
 
 # ---------------------------------------------------------------- indexed heap
@@ -155,54 +178,11 @@ cdef inline int heap_pop(Heap* h, HeapEntry* out) noexcept nogil:
 # (the caller knows from its own marks which items are in the heap).
 
 
-cdef inline void iheap_sift_up(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
-    cdef Py_ssize_t parent
-    cdef HeapEntry entry = h.data[i]
-    while i > 0:
-        parent = (i - 1) >> 1
-        if entry_less(&entry, &h.data[parent]):
-            h.data[i] = h.data[parent]
-            pos[h.data[i].item] = <int32_t> i
-            i = parent
-        else:
-            break
-    h.data[i] = entry
-    pos[entry.item] = <int32_t> i
-
-
-cdef inline void iheap_sift_down(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
-    cdef Py_ssize_t child, n = h.size
-    cdef HeapEntry entry = h.data[i]
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
-            child += 1
-        if entry_less(&h.data[child], &entry):
-            h.data[i] = h.data[child]
-            pos[h.data[i].item] = <int32_t> i
-            i = child
-        else:
-            break
-    h.data[i] = entry
-    pos[entry.item] = <int32_t> i
-
-
 cdef inline int iheap_push(
     Heap* h, double key, double tie, Py_ssize_t item, int32_t* pos
 ) noexcept nogil:
     """Insert an item that is not in the heap. Return 0, or -1 when memory ran out."""
-    if h.size == h.capacity and heap_grow(h) != 0:
-        return -1
-    h.data[h.size].key = key
-    h.data[h.size].tie = tie
-    h.data[h.size].order = h.counter
-    h.data[h.size].item = item
-    h.counter += 1
-    h.size += 1
-    iheap_sift_up(h, h.size - 1, pos)
-    return 0
+    return _push(h, key, tie, item, pos)
 
 
 cdef inline void iheap_update(
@@ -215,40 +195,10 @@ cdef inline void iheap_update(
     h.data[i].tie = tie
     h.data[i].order = h.counter
     h.counter += 1
-    iheap_sift_up(h, i, pos)
-    iheap_sift_down(h, pos[item], pos)
+    _sift_up(h, i, pos)
+    _sift_down(h, pos[item], pos)
 
 
 cdef inline int iheap_pop(Heap* h, HeapEntry* out, int32_t* pos) noexcept nogil:
-    """Remove the smallest entry into ``out`` (bottom-up, as heap_pop); -1 if empty."""
-    cdef Py_ssize_t i, child, parent, n
-    cdef HeapEntry last
-    if h.size == 0:
-        return -1
-    out[0] = h.data[0]
-    h.size -= 1
-    n = h.size
-    if n == 0:
-        return 0
-    last = h.data[n]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
-            child += 1
-        h.data[i] = h.data[child]
-        pos[h.data[i].item] = <int32_t> i
-        i = child
-    while i > 0:
-        parent = (i - 1) >> 1
-        if entry_less(&last, &h.data[parent]):
-            h.data[i] = h.data[parent]
-            pos[h.data[i].item] = <int32_t> i
-            i = parent
-        else:
-            break
-    h.data[i] = last
-    pos[last.item] = <int32_t> i
-    return 0
+    """Remove the smallest entry into ``out``; -1 if empty."""
+    return _pop(h, out, pos)
