@@ -375,10 +375,34 @@ cdef int push_sources(
     return 0
 
 
-cdef Workspace _checked(Workspace ws, Py_ssize_t n):
+cdef Query _query(
+    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, int mode, int tie,
+    double hscale, double weight, Py_ssize_t goal, bint use_goal_set,
+    int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
+) except *:
+    """The settings of one query, after checking that the workspace is large enough."""
+    cdef Query q
+    cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
     if ws.capacity < n:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
-    return ws
+    q.cost = &padded[0, 0]
+    q.width = padded.shape[1]
+    q.diagonal = diagonal
+    q.hkind = hkind
+    q.mode = mode
+    q.tie = tie
+    q.hscale = hscale
+    q.weight = weight
+    q.goal = goal
+    q.goal_r = goal // q.width if goal >= 0 else 0
+    q.goal_c = goal % q.width if goal >= 0 else 0
+    q.use_goal_set = use_goal_set
+    q.max_expansions = max_expansions
+    q.max_cost = max_cost
+    q.partial = partial
+    q.record = record
+    q.rng = seed
+    return q
 
 
 def search(
@@ -406,30 +430,15 @@ def search(
     ``path_cells`` is a flat-index array (start to goal; the way to the best expanded
     cell for a partial path; empty otherwise) and ``rec_*`` are None unless recording.
     """
-    cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
-    cdef Query q
     cdef Outcome out
     cdef Py_ssize_t i, cell
     cdef int failed = 0
     cdef double total
-    _checked(ws, n)
-    q.cost = &padded[0, 0]
-    q.width = padded.shape[1]
-    q.diagonal = diagonal
-    q.hkind = hkind
-    q.mode = mode
-    q.tie = tie
-    q.hscale = hscale
-    q.weight = weight
-    q.goal = goal
-    q.goal_r = goal // q.width if goal >= 0 else 0
-    q.goal_c = goal % q.width if goal >= 0 else 0
-    q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
-    q.max_expansions = max_expansions
-    q.max_cost = max_cost
-    q.partial = partial
-    q.record = record
-    q.rng = seed
+    cdef Query q = _query(
+        padded, ws, diagonal, hkind, mode, tie, hscale, weight, goal,
+        goal_set is not None and goal_set.shape[0] > 0, max_expansions, max_cost,
+        partial, record, seed,
+    )
     out.expanded = 0
     out.generated = 0
     if q.use_goal_set:
@@ -513,30 +522,14 @@ def field(
     """Dijkstra from every source at once; write each interior cell's cost to the
     nearest source into ``out_costs`` (shape: the padded shape minus the border),
     ``inf`` where no source is reachable (within ``max_cost``). Returns expansions."""
-    cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
-    cdef Query q
     cdef Outcome out
     cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
-    _checked(ws, n)
-    q.cost = &padded[0, 0]
-    q.width = W
-    q.diagonal = diagonal
-    q.hkind = H_ZERO
-    q.mode = MODE_DIJKSTRA
-    q.tie = TIE_G
-    q.hscale = 0.0
-    q.weight = 1.0
-    q.goal = -1
-    q.goal_r = 0
-    q.goal_c = 0
-    q.use_goal_set = False
-    q.max_expansions = -1
-    q.max_cost = max_cost
-    q.partial = False
-    q.record = False
-    q.rng = 0
+    cdef Query q = _query(
+        padded, ws, diagonal, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0, -1, False, -1,
+        max_cost, False, False, 0,
+    )
     out.expanded = 0
     out.generated = 0
     with nogil:
