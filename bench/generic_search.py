@@ -53,6 +53,7 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+from _machine import cpu_model, git_rev, reset_peak_rss, vm_status
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.csgraph import dijkstra as scipy_dijkstra
@@ -64,7 +65,6 @@ from pathcraft.search import BloomClosed, astar
 SQRT2 = math.sqrt(2.0)
 OCTILE_K = SQRT2 - 2.0  # octile = dr + dc + (sqrt(2) - 2) * min(dr, dc)
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 DEFAULT_OUT = HERE / "results" / "generic_search.md"
 SHIFT_TILES = 40  # part 2's second origin: (40 * 251, 40 * 241)
 REL_TOL = 1e-9  # equal-cost paths sum their steps in different orders
@@ -515,30 +515,6 @@ def half_octile_to(goal: tuple[int, int]) -> Callable[[tuple[int, int]], float]:
     return h
 
 
-def _vm_status() -> dict[str, int] | None:
-    """VmRSS and VmHWM (peak) of this process in bytes, from /proc; None elsewhere."""
-    try:
-        lines = Path("/proc/self/status").read_text().splitlines()
-    except OSError:
-        return None
-    out = {}
-    for line in lines:
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = int(value.split()[0]) * 1024  # kB
-    return out if len(out) == 2 else None
-
-
-def _reset_peak_rss() -> bool:
-    """Reset VmHWM to the current RSS (Linux >= 4.0); False when that is not possible."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        return False
-    return True
-
-
 def memory_child(args: argparse.Namespace) -> None:
     """One search in this fresh process; prints one JSON line."""
     mode, measure, distance = args.memory_child, args.measure, args.distance
@@ -558,14 +534,14 @@ def memory_child(args: argparse.Namespace) -> None:
     # ru_maxrss of a process started by subprocess begins at the *parent's* peak (Linux
     # carries the old memory map's high-water mark over exec), so a delta of it can read
     # 0. VmHWM is this memory map's own peak, and clear_refs "5" resets it to VmRSS.
-    hwm_reset = _reset_peak_rss()
-    status = _vm_status()
+    hwm_reset = reset_peak_rss()
+    status = vm_status()
     maxrss_base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
     rss_base = status["VmRSS"] if status else maxrss_base
     t0 = time.perf_counter()
     result = astar(start, goal, space.neighbors, h, closed=mode, max_expansions=limit)
     seconds = time.perf_counter() - t0
-    status = _vm_status()
+    status = vm_status()
     maxrss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     rss_peak = status["VmHWM"] if status and hwm_reset else maxrss_peak
     record = {
@@ -642,33 +618,14 @@ def machine_facts(load_start: tuple[float, ...]) -> list[str]:
 
     import scipy
 
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     engine = pathcraft.search._run.__module__
     import pathcraft._engine as eng
 
     compiled = not eng.__file__.endswith(".py")
     built_at = dt.datetime.fromtimestamp(Path(eng.__file__).stat().st_mtime, dt.timezone.utc)
     built = f"{built_at:%Y-%m-%d %H:%M}"
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-            capture_output=True, text=True, check=False,
-        ).stdout.strip()  # fmt: skip
-        dirty = subprocess.run(
-            ["git", "-C", str(REPO), "status", "--porcelain", "src"],
-            capture_output=True, text=True, check=False,
-        ).stdout.strip()  # fmt: skip
-    except OSError:
-        commit, dirty = "?", ""
     return [
-        f"- CPU: {cpu}; `nproc` = {os.cpu_count()}; load average (1 / 5 / 15 min) at start "
+        f"- CPU: {cpu_model()}; `nproc` = {os.cpu_count()}; load average (1 / 5 / 15 min) at start "
         f"{' / '.join(f'{x:.2f}' for x in load_start)}, at the end "
         f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())} (a shared, noisy machine: "
         "ratios within a run are steadier than absolute times)",
@@ -676,8 +633,7 @@ def machine_facts(load_start: tuple[float, ...]) -> list[str]:
         f"{platform.system()} {platform.release()}",
         f"- numpy {np.__version__}, scipy {scipy.__version__}, networkx {nx.__version__}, "
         f"rbloom {version('rbloom')}",
-        f"- pathcraft {pathcraft.__version__} at commit {commit}"
-        f"{' (src/ has uncommitted changes)' if dirty else ''}; search loop `{engine}` "
+        f"- pathcraft {pathcraft.__version__} at commit {git_rev()}; search loop `{engine}` "
         + (
             f"compiled by Cython ({Path(eng.__file__).name}, built {built} UTC)"
             if compiled

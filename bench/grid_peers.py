@@ -38,7 +38,6 @@ import importlib.metadata
 import json
 import math
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -48,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _machine import git_rev, machine, reset_peak_rss, vm_status
 
 import pathcraft
 from pathcraft import Grid
@@ -215,6 +215,21 @@ def pathcraft_peer(walk: np.ndarray, rule: str, method: str) -> Peer:
     return Peer(label, rule, False, search, lambda r: (r.cost, r.path), is_pathcraft=True)
 
 
+def _tcod_solver(graph: Any) -> Callable[[tuple, tuple], Any]:
+    """One query on a tcod graph: the path and its integer distance."""
+    import tcod.path
+
+    pf = tcod.path.Pathfinder(graph)
+
+    def solve(s: tuple, g: tuple) -> Any:
+        pf.clear()
+        pf.add_root(s)
+        path = pf.path_to(g)
+        return path, int(pf.distance[g])
+
+    return solve
+
+
 def tcod_custom_peer(walk: np.ndarray) -> Peer:
     """tcod ``CustomGraph``: cardinal edges plus diagonal edges whose ``condition``
     arrays hold where both orthogonal neighbours are free (the Moving AI rule)."""
@@ -230,14 +245,7 @@ def tcod_custom_peer(walk: np.ndarray) -> Peer:
         both = pad[1 + dr : 1 + dr + rows, 1 : 1 + cols] & pad[1 : 1 + rows, 1 + dc : 1 + dc + cols]
         graph.add_edge((dr, dc), DIAG, cost=cost, condition=both.astype(np.int8))
     graph.set_heuristic(cardinal=CARD, diagonal=DIAG)
-    pf = tcod.path.Pathfinder(graph)
-
-    def solve(s: tuple, g: tuple) -> Any:
-        pf.clear()
-        pf.add_root(s)
-        path = pf.path_to(g)
-        return path, int(pf.distance[g])
-
+    solve = _tcod_solver(graph)
     return Peer("tcod CustomGraph", MAI, False, solve, lambda r: (r[1] / CARD, r[0]))
 
 
@@ -248,14 +256,7 @@ def tcod_simple_peer(walk: np.ndarray, rule: str) -> Peer:
     graph = tcod.path.SimpleGraph(
         cost=walk.astype(np.int8), cardinal=CARD, diagonal=0 if rule == "never" else DIAG
     )
-    pf = tcod.path.Pathfinder(graph)
-
-    def solve(s: tuple, g: tuple) -> Any:
-        pf.clear()
-        pf.add_root(s)
-        path = pf.path_to(g)
-        return path, int(pf.distance[g])
-
+    solve = _tcod_solver(graph)
     return Peer("tcod SimpleGraph", rule, False, solve, lambda r: (r[1] / CARD, r[0]))
 
 
@@ -444,17 +445,9 @@ def oracles(m: MapData, fast: np.ndarray, slow: np.ndarray) -> tuple[dict, dict]
 # ---------------------------------------------------------------------- memory
 
 
-def _rss_kb(field_name: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field_name + ":"):
-                return int(line.split()[1])
-    return -1
-
-
-def _reset_peak() -> None:
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")  # resets VmHWM (the peak resident size) to the current size
+def _kb(field_name: str) -> int:
+    status = vm_status()
+    return status[field_name] // 1024 if status else -1
 
 
 def memory_child(name: str, lib: str, k: int) -> None:
@@ -470,19 +463,19 @@ def memory_child(name: str, lib: str, k: int) -> None:
     del tiny
     gc.collect()
     out: dict[str, Any] = {}
-    _reset_peak()
-    base = _rss_kb("VmRSS")
+    reset_peak_rss()
+    base = _kb("VmRSS")
     peer = make(m.walkable)
-    out["build_peak_kb"] = _rss_kb("VmHWM") - base
+    out["build_peak_kb"] = _kb("VmHWM") - base
     gc.collect()
-    _reset_peak()
-    base = _rss_kb("VmRSS")
+    reset_peak_rss()
+    base = _kb("VmRSS")
     generated = 0
     for s, g in queries:
         r = peer.solve(s, g)
         if lib == "pathcraft":
             generated = max(generated, r.generated)
-    out["query_peak_kb"] = _rss_kb("VmHWM") - base
+    out["query_peak_kb"] = _kb("VmHWM") - base
     out["max_generated"] = generated
     out["bytes_per_cell"] = grid_search.Workspace(16).bytes_per_cell
     print(json.dumps(out))
@@ -615,41 +608,6 @@ def versions(dists: tuple[str, ...] = PEER_DISTS) -> list[tuple[str, str]]:
         except importlib.metadata.PackageNotFoundError:
             out.append((dist, "not installed"))
     return out
-
-
-def git_rev() -> str:
-    try:
-        rev = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-        dirty = subprocess.run(
-            ["git", "-C", str(REPO), "status", "--porcelain", "src"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-        return rev + ("+local changes in src/" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    mem = ""
-    try:
-        with open("/proc/meminfo") as f:
-            kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
-        mem = f", {kb / 2**20:.0f} GiB RAM"
-    except (OSError, StopIteration):
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores{mem}; {platform.system()} {platform.release()}; "
-        f"CPython {platform.python_version()}"
-    )
 
 
 def header(

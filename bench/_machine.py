@@ -1,0 +1,82 @@
+"""What every benchmark report states about its run: machine, commit, peak memory.
+
+Imported by the scripts in this folder (run as ``python bench/NAME.py``, which puts
+this folder on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def git_rev() -> str:
+    """The short commit of the repository, marked when ``src/`` has local changes."""
+    try:
+        rev = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "src"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return rev + ("+local changes in src/" if dirty else "")
+
+
+def cpu_model() -> str:
+    """The processor's model name from /proc/cpuinfo (or what platform knows)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
+    except (OSError, StopIteration):
+        return platform.processor() or "unknown CPU"
+
+
+def machine() -> str:
+    """One line: processor, cores, memory, operating system, Python."""
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
+        mem = f", {kb / 2**20:.0f} GiB RAM"
+    except (OSError, StopIteration):
+        pass
+    return (
+        f"{cpu_model()}, {os.cpu_count()} cores{mem}; {platform.system()} "
+        f"{platform.release()}; CPython {platform.python_version()}"
+    )
+
+
+def vm_status() -> dict[str, int] | None:
+    """VmRSS and VmHWM (peak) of this process in bytes, from /proc; None elsewhere."""
+    try:
+        lines = Path("/proc/self/status").read_text().splitlines()
+    except OSError:
+        return None
+    out = {}
+    for line in lines:
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0]) * 1024  # kB
+    return out if len(out) == 2 else None
+
+
+def reset_peak_rss() -> bool:
+    """Reset VmHWM to the current RSS (Linux >= 4.0); False when that is not possible.
+
+    ``ru_maxrss`` is no use in a child process: it starts at the parent's peak, since
+    exec carries the old memory map's high-water mark over.
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        return False
+    return True
