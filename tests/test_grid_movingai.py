@@ -145,3 +145,27 @@ def test_scenario_totals() -> None:
     matched = sum(m for _, m in TALLY.values())
     print(f"\nMoving AI: {matched} of {checked} scenarios matched on {len(TALLY)} maps")
     assert matched == checked >= SAMPLE * len(MAPS)
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_jps_matches_the_published_lengths(movingai: Path, name: str) -> None:
+    """Jump point search on the same sample as A*, against the published lengths; and
+    with corner cutting allowed, against A* under that rule on a few problems."""
+    grid = read_map(movingai / "maps" / f"{name}.map")
+    scen = read_scen(movingai / "scen" / f"{name}.map.scen")
+    walkable = grid.walkable
+    misses = []
+    for i in sample_indices(scen.optimal, name):
+        result = grid.jps(scen.starts[i], scen.goals[i])
+        if not (result and matches(result.cost, float(scen.optimal[i]))):
+            misses.append((int(i), result.cost, float(scen.optimal[i])))
+            continue
+        assert_legal_octile(walkable, result.path, scen.starts[i], scen.goals[i])
+        assert result.cost == pytest.approx(path_length(result.path), rel=1e-12)
+    assert not misses, f"{name}: (problem, got, want) {misses}"
+
+    cutting = read_map(movingai / "maps" / f"{name}.map", diagonal="always")
+    for i in sample_indices(scen.optimal, name)[-5:]:
+        want = cutting.astar(scen.starts[i], scen.goals[i])
+        got = cutting.jps(scen.starts[i], scen.goals[i])
+        assert got.cost == pytest.approx(want.cost, rel=1e-12), i

@@ -74,6 +74,10 @@ def cell_indices(
 ) -> npt.NDArray[np.intp]:
     """One ``(row, col)`` cell, or with ``many`` also a ``(k, 2)`` array of cells,
     checked to be in bounds and walkable, as flat indices into the padded array."""
+    if type(value) is tuple and len(value) == 2:  # the common case, checked without NumPy
+        flat = _one_cell(value, padded)
+        if flat >= 0:
+            return np.array([flat], dtype=np.intp)
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError) as exc:
@@ -98,6 +102,22 @@ def cell_indices(
         cell = tuple(int(x) for x in cells[np.argmax(walls)])
         raise ValueError(f"{name} {cell} is a wall")
     return np.ascontiguousarray(flat, dtype=np.intp)
+
+
+def _one_cell(cell: tuple[Any, Any], padded: npt.NDArray[np.float64]) -> int:
+    """The flat padded index of a ``(row, col)`` tuple of Python ints inside the grid
+    and walkable; -1 for anything else (the array path then checks and reports it)."""
+    r, c = cell
+    flat: int
+    if type(r) is not int or type(c) is not int:
+        return -1
+    rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
+    if not (0 <= r < rows and 0 <= c < cols):
+        return -1
+    flat = (r + 1) * (cols + 2) + c + 1
+    if padded.flat[flat] == math.inf:
+        return -1
+    return flat
 
 
 def parse_ascii(text: Any) -> npt.NDArray[np.float64]:

@@ -51,7 +51,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._core import jps as _jps_kernel
 from pathcraft._grid_checks import cell_indices, cost_array, cost_values, parse_ascii
+from pathcraft._packed import PackedLines, cost_range, pack_lines
 from pathcraft._validation import check_choice, check_limit, check_weight
 from pathcraft.result import Explored, PathResult
 
@@ -132,7 +134,7 @@ class Grid:
     ValueError: cost must be > 0 and not NaN (np.inf marks a wall); got 0.0 at cell (0, 0)
     """
 
-    __slots__ = ("_diagonal", "_heuristic", "_min_cost", "_padded")
+    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded")
 
     def __init__(
         self,
@@ -152,6 +154,7 @@ class Grid:
         self._diagonal: str = diagonal
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
         self._min_cost = self._smallest_cost()
+        self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -264,6 +267,7 @@ class Grid:
         values = cost_values(value)
         self._padded[1:-1, 1:-1][key] = values
         self._min_cost = self._smallest_cost()
+        self._jps = None
 
     def __repr__(self) -> str:
         rows, cols = self.shape
@@ -273,7 +277,9 @@ class Grid:
         )
 
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_jps"] = None  # a cache, rebuilt on first use: ship less
+        return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
@@ -420,6 +426,119 @@ class Grid:
             record=record,
         )  # fmt: skip
 
+    def jps(
+        self,
+        start: Cell,
+        goal: Cell,
+        *,
+        weight: float = 1.0,
+        max_expansions: int | None = None,
+        record: bool = False,
+    ) -> PathResult:
+        """Jump point search from ``start`` to ``goal``, both ``(row, col)``.
+
+        A* that pushes only *jump points*, the cells where an optimal path may turn,
+        and skips the symmetric paths between them: the same optimal cost as
+        :meth:`astar`, often ten times faster or more on open maps. It needs an
+        8-connected grid (``diagonal="no_corner_cut"`` or ``"always"``) of uniform
+        cost (every open cell costs the same); use :meth:`astar` on other grids.
+
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)``.
+        weight : float
+            ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
+        max_expansions : int or None
+            Give up after expanding this many jump points.
+        record : bool
+            Keep the expanded jump points and their g-costs in ``result.explored``.
+
+        Returns
+        -------
+        PathResult
+            ``path`` is the full ``(n, 2)`` array of cells from start to goal (any of
+            the optimal paths: it may differ from A*'s, its cost does not);
+            ``jump_points`` the jump points on it, between which it runs diagonally
+            first, then straight; ``expanded`` counts jump points expanded.
+
+        Raises
+        ------
+        ValueError
+            A 4-connected or ``"one_free"`` grid, a grid with more than one cell cost,
+            a cell outside the grid or on a wall, ``weight < 1``, a negative limit.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ........
+        ... ..####..
+        ... ........
+        ... ''')
+        >>> r = grid.jps((1, 0), (1, 7))
+        >>> round(r.cost, 4), len(r.path), r.jump_points.tolist()
+        (7.8284, 8, [[1, 0], [0, 6], [1, 7]])
+        >>> round(grid.astar((1, 0), (1, 7)).cost, 4)
+        7.8284
+        >>> Grid.from_ascii("..2").jps((0, 0), (0, 2))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: jps needs a grid of uniform cost, ... from 1.0 to 2.0; use astar
+        """
+        t0 = time.perf_counter()
+        settings = self._jps_settings(
+            weight=check_weight(weight), max_expansions=max_expansions, record=record
+        )
+        start_cell = int(self._cells("start", start, many=False)[0])
+        goal_cell = int(self._cells("goal", goal, many=False)[0])
+        return self._solve_jps(start_cell, goal_cell, settings, t0)
+
+    def _jps_settings(
+        self, *, weight: float, max_expansions: int | None, record: bool, block: bool = True
+    ) -> dict[str, Any]:
+        """The checked options of a jump point search (``block``: jump by 64-cell
+        blocks rather than cell by cell), as the kernel's keyword arguments."""
+        if self._diagonal not in ("no_corner_cut", "always"):
+            raise ValueError(
+                "jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; "
+                f"this grid has diagonal={self._diagonal!r}: use astar"
+            )
+        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
+        cache = self._jps
+        if cache is None:
+            cache = (
+                cost_range(self._padded),
+                pack_lines(self._padded, corner_cut=self._diagonal == "always"),
+            )
+            self._jps = cache
+        costs, lines = cache
+        if costs is not None and costs[0] != costs[1]:
+            raise ValueError(
+                "jps needs a grid of uniform cost, and this one has cells costing from "
+                f"{costs[0]!r} to {costs[1]!r}; use astar"
+            )
+        return {
+            "lines": lines,
+            "diagonal": DIAGONAL_RULES[self._diagonal],
+            "unit": 1.0 if costs is None else costs[0],
+            "weight": weight,
+            "max_expansions": -1 if limit_exp is None else int(limit_exp),
+            "record": bool(record),
+            "block": bool(block),
+        }
+
+    def _solve_jps(self, start: int, goal: int, settings: dict[str, Any], t0: float) -> PathResult:
+        """One jump point search between checked flat cells, with checked settings."""
+        options = dict(settings)
+        lines = options.pop("lines")
+        status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
+            self._padded, _workspace(self._padded.size), start, goal, lines, **options
+        )
+        return self._result(
+            status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
+        )
+
     def distance_field(
         self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
     ) -> npt.NDArray[np.float64]:
@@ -460,6 +579,18 @@ class Grid:
         mode: str,
         start: Any,
         goal: Any,
+        **options: Any,
+    ) -> PathResult:
+        t0 = time.perf_counter()
+        settings = self._settings(mode, **options)
+        many = mode == "dijkstra"
+        sources = self._cells("start", start, many=many)
+        goals = self._cells("goal", goal, many=many)
+        return self._solve(sources, goals, settings, t0)
+
+    def _settings(
+        self,
+        mode: str,
         *,
         weight: float,
         heuristic: str | None,
@@ -469,8 +600,8 @@ class Grid:
         max_cost: float | None,
         partial: bool,
         record: bool,
-    ) -> PathResult:
-        t0 = time.perf_counter()
+    ) -> dict[str, Any]:
+        """The checked options of a search, as the kernel's keyword arguments."""
         check_choice("tie_break", tie_break, tuple(_TIES))
         if heuristic is not None:
             check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
@@ -480,37 +611,61 @@ class Grid:
             raise TypeError(f"seed must be an integer or None; got {seed!r}")
         if seed is not None and seed < 0:
             raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")
-        many = mode == "dijkstra"
-        sources = self._cells("start", start, many=many)
-        goals = self._cells("goal", goal, many=many)
-        single_goal = goals.shape[0] == 1
         rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
         if tie_break == "random":
             rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+        return {
+            "diagonal": DIAGONAL_RULES[self._diagonal],
+            "hkind": GRID_HEURISTICS[heuristic or self._heuristic],
+            "mode": _MODES[mode],
+            "tie": _TIES[tie_break],
+            "hscale": self._min_cost,
+            "weight": weight,
+            "max_expansions": -1 if limit_exp is None else int(limit_exp),
+            "max_cost": math.inf if limit_cost is None else float(limit_cost),
+            "partial": bool(partial),
+            "record": bool(record),
+            "seed": int(rng_seed),
+        }
+
+    def _solve(
+        self,
+        sources: npt.NDArray[np.intp],
+        goals: npt.NDArray[np.intp],
+        settings: dict[str, Any],
+        t0: float,
+    ) -> PathResult:
+        """One search between checked flat cells, with checked settings."""
+        single_goal = goals.shape[0] == 1
         status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
             self._padded,
             _workspace(self._padded.size),
             sources,
             int(goals[0]) if single_goal else -1,
             None if single_goal else goals,
-            diagonal=DIAGONAL_RULES[self._diagonal],
-            hkind=GRID_HEURISTICS[heuristic or self._heuristic],
-            mode=_MODES[mode],
-            tie=_TIES[tie_break],
-            hscale=self._min_cost,
-            weight=weight,
-            max_expansions=-1 if limit_exp is None else int(limit_exp),
-            max_cost=math.inf if limit_cost is None else float(limit_cost),
-            partial=bool(partial),
-            record=bool(record),
-            seed=int(rng_seed),
+            **settings,
         )
+        return self._result(status, path, cost, expanded, generated, rec_cells, rec_g, t0)
+
+    def _result(
+        self,
+        status: int,
+        path: npt.NDArray[np.intp],
+        cost: float,
+        expanded: int,
+        generated: int,
+        rec_cells: npt.NDArray[np.intp] | None,
+        rec_g: npt.NDArray[np.float64] | None,
+        t0: float,
+        jumps: npt.NDArray[np.intp] | None = None,
+    ) -> PathResult:
+        """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
         explored = None
         if rec_cells is not None and rec_g is not None:
-            explored = Explored(self._to_cells(rec_cells), rec_g)
+            explored = Explored(rec_cells, rec_g)
         found = status == _kernel.FOUND
         return PathResult(
-            path=self._to_cells(path),
+            path=path,
             cost=float(cost),
             found=found,
             reason=None if found else _REASONS[status],  # type: ignore[arg-type]
@@ -518,9 +673,5 @@ class Grid:
             generated=int(generated),
             elapsed=time.perf_counter() - t0,
             explored=explored,
+            jump_points=jumps,
         )
-
-    def _to_cells(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-        """Padded flat indices to an ``(n, 2)`` array of ``(row, col)`` cells."""
-        rows, cols = np.divmod(flat, self._padded.shape[1])
-        return np.stack((rows - 1, cols - 1), axis=1)

@@ -76,6 +76,11 @@ class PathResult:
     distances : mapping or None
         For a Dijkstra search without a goal: the cost from the start of every settled
         node. ``None`` otherwise.
+    jump_points : sequence or None
+        For a jump point search: the jump points on the path, from start to goal (the
+        cells where it turns or leaves a wall behind), an ``(n, 2)`` array; between
+        consecutive ones the path runs diagonally first, then straight. ``None`` for
+        other searches.
 
     Examples
     --------
@@ -97,6 +102,7 @@ class PathResult:
     elapsed: float = 0.0
     explored: Explored | None = None
     distances: Mapping[Hashable, float] | None = None
+    jump_points: Nodes | None = None
     _parents: Mapping[Hashable, Hashable] | None = field(default=None, repr=False, compare=False)
 
     def __bool__(self) -> bool:

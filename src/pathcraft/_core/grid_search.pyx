@@ -20,54 +20,20 @@ cheaper path to it is found (A* and Dijkstra), kept at its first parent (greedy)
 Everything here trusts its arguments: :mod:`pathcraft.grid` validates them first.
 """
 
-from libc.math cimport INFINITY, fabs, sqrt
+from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
 from pathcraft._core.heap cimport (
-    Heap,
     HeapEntry,
     heap_clear,
     heap_free,
     heap_init,
     iheap_pop,
     iheap_push,
-    iheap_update,
 )
-
-# Option codes shared with pathcraft.grid (keep in sync with the tables there).
-cdef enum:
-    NEVER = 0
-    NO_CORNER_CUT = 1
-    ONE_FREE = 2
-    ALWAYS = 3
-
-cdef enum:
-    H_ZERO = 0
-    H_MANHATTAN = 1
-    H_OCTILE = 2
-    H_EUCLIDEAN = 3
-    H_CHEBYSHEV = 4
-
-cdef enum:
-    MODE_ASTAR = 0
-    MODE_GREEDY = 1
-    MODE_DIJKSTRA = 2
-
-cdef enum:
-    TIE_G = 0
-    TIE_FIFO = 1
-    TIE_RANDOM = 2
-
-# Outcomes reported to Python.
-cdef enum:
-    ST_FOUND = 0
-    ST_UNREACHABLE = 1
-    ST_MAX_EXPANSIONS = 2
-    ST_MAX_COST = 3
-    ST_EXHAUSTED = 4  # no goal was asked for and every reachable cell was settled
 
 FOUND = ST_FOUND
 UNREACHABLE = ST_UNREACHABLE
@@ -75,57 +41,8 @@ MAX_EXPANSIONS = ST_MAX_EXPANSIONS
 MAX_COST = ST_MAX_COST
 EXHAUSTED = ST_EXHAUSTED
 
-cdef double SQRT2 = sqrt(2.0)
-cdef double OCTILE_DIAG = sqrt(2.0) - 1.0
-
-
-cdef struct Query:
-    const double* cost
-    Py_ssize_t width          # padded width: columns + 2
-    int diagonal
-    int hkind
-    int mode
-    int tie
-    double hscale             # the heuristic is multiplied by this (the smallest cost)
-    double weight
-    Py_ssize_t goal           # padded flat index of the single goal, or -1
-    Py_ssize_t goal_r
-    Py_ssize_t goal_c
-    bint use_goal_set         # goals marked in the workspace's goal marks
-    int64_t max_expansions    # -1: no limit
-    double max_cost           # INFINITY: no limit
-    bint partial
-    bint record
-    uint64_t rng
-
-
-cdef struct Outcome:
-    int status
-    Py_ssize_t reached
-    Py_ssize_t best           # expanded cell closest to the goal (partial paths)
-    int64_t expanded
-    int64_t generated
-
-
-cdef struct CellState:
-    double g                  # cost from the nearest source
-    int32_t parent            # padded flat index of the parent, -1 for a source
-    uint32_t mark             # == gen: reached this query; == gen + 1: expanded
-
-
 cdef class Workspace:
     """Per-thread search state for grids of up to ``capacity`` (padded) cells."""
-
-    cdef readonly Py_ssize_t capacity
-    cdef CellState* cell      # one cache line holds four cells' whole state
-    cdef int32_t* pos         # place in the heap of each open cell (mark == gen)
-    cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
-    cdef uint32_t gen
-    cdef Heap heap
-    cdef Py_ssize_t* rec_cells
-    cdef double* rec_g
-    cdef Py_ssize_t rec_size
-    cdef Py_ssize_t rec_capacity
 
     def __cinit__(self, Py_ssize_t capacity):
         if capacity >= 2147483647:
@@ -177,7 +94,7 @@ cdef class Workspace:
         self.rec_size = 0
         return 0
 
-    cdef int ensure_goal_marks(self):
+    cdef int ensure_goal_marks(self) except -1:
         cdef Py_ssize_t i
         if self.goal_mark == NULL:
             self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
@@ -206,83 +123,6 @@ cdef class Workspace:
         self.rec_g[self.rec_size] = g
         self.rec_size += 1
         return 0
-
-
-cdef inline double heuristic_rc(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
-    """The heuristic from the padded cell ``(r, c)`` to the goal."""
-    cdef double dr, dc, lo, hi
-    if q.hkind == H_ZERO:
-        return 0.0
-    dr = fabs(<double> (r - q.goal_r))
-    dc = fabs(<double> (c - q.goal_c))
-    if dr < dc:
-        lo = dr
-        hi = dc
-    else:
-        lo = dc
-        hi = dr
-    if q.hkind == H_OCTILE:
-        return (hi + OCTILE_DIAG * lo) * q.hscale
-    if q.hkind == H_MANHATTAN:
-        return (hi + lo) * q.hscale
-    if q.hkind == H_EUCLIDEAN:
-        return sqrt(dr * dr + dc * dc) * q.hscale
-    return hi * q.hscale  # H_CHEBYSHEV
-
-
-cdef inline double heuristic(const Query* q, Py_ssize_t cell) noexcept nogil:
-    return heuristic_rc(q, cell // q.width, cell % q.width)
-
-
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline double tie_value(Query* q, double d) noexcept nogil:
-    if q.tie == TIE_G:
-        return -d
-    if q.tie == TIE_RANDOM:
-        return <double> (splitmix64(&q.rng) >> 11) * (1.0 / 9007199254740992.0)
-    return 0.0
-
-
-cdef inline int relax(
-    Query* q, Workspace ws, Outcome* out, bint* pruned,
-    Py_ssize_t u, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
-) noexcept nogil:
-    """Offer the step u -> v (v at padded row vr, column vc); push v when it is new
-    or, for A* and Dijkstra, reached more cheaply than before: an open v has its heap
-    entry updated in place, an expanded one is reopened."""
-    cdef double d = gu + step
-    cdef double h, f
-    cdef uint32_t m = ws.cell[v].mark
-    if m >= ws.gen:  # reached this query (marks of older queries are smaller)
-        if q.mode == MODE_GREEDY or d >= ws.cell[v].g:
-            return 0
-    if d > q.max_cost:
-        pruned[0] = True
-        return 0
-    h = heuristic_rc(q, vr, vc)
-    ws.cell[v].g = d
-    ws.cell[v].parent = <int32_t> u
-    ws.cell[v].mark = ws.gen
-    if q.mode == MODE_GREEDY:
-        f = h
-    elif q.weight == 1.0:
-        f = d + h
-    else:
-        f = d + q.weight * h
-    if m == ws.gen:  # open: in the heap already
-        iheap_update(&ws.heap, ws.pos[v], f, tie_value(q, d), ws.pos)
-    elif iheap_push(&ws.heap, f, tie_value(q, d), v, ws.pos) != 0:
-        return -1
-    out.generated += 1  # counted as a push, as the generic search counts them
-    return 0
 
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
@@ -375,7 +215,7 @@ cdef int push_sources(
     return 0
 
 
-cdef Query _query(
+cdef Query make_query(
     const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, int mode, int tie,
     double hscale, double weight, Py_ssize_t goal, bint use_goal_set,
     int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
@@ -427,14 +267,15 @@ def search(
     """Run one search. Cells are flat indices into the padded array.
 
     Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
-    ``path_cells`` is a flat-index array (start to goal; the way to the best expanded
-    cell for a partial path; empty otherwise) and ``rec_*`` are None unless recording.
+    ``path_cells`` is an ``(n, 2)`` array of ``(row, col)`` cells (start to goal; the
+    way to the best expanded cell for a partial path; empty otherwise) and ``rec_*``
+    are None unless recording.
     """
     cdef Outcome out
     cdef Py_ssize_t i, cell
     cdef int failed = 0
     cdef double total
-    cdef Query q = _query(
+    cdef Query q = make_query(
         padded, ws, diagonal, hkind, mode, tie, hscale, weight, goal,
         goal_set is not None and goal_set.shape[0] > 0, max_expansions, max_cost,
         partial, record, seed,
@@ -460,18 +301,18 @@ def search(
         cell = out.best if out.best >= 0 else sources[0]
     else:
         cell = -1
-    path = _walk_back(ws, padded, cell)
-    total = _path_cost(padded, path)
-
-    rec_cells = rec_g = None
-    if record:
-        rec_cells = np.empty(ws.rec_size, dtype=np.intp)
-        rec_g = np.empty(ws.rec_size, dtype=np.float64)
-        _copy_record(ws, rec_cells, rec_g)
-    return out.status, path, total, out.expanded, out.generated, rec_cells, rec_g
+    path = walk_back(ws, cell)
+    total = path_cost(padded, path)
+    rec_cells, rec_g = copy_record(ws, q.width) if record else (None, None)
+    return (
+        out.status, to_cells(path, q.width), total, out.expanded, out.generated,
+        rec_cells, rec_g,
+    )
 
 
-cdef object _walk_back(Workspace ws, const double[:, ::1] padded, Py_ssize_t cell):
+cdef object walk_back(Workspace ws, Py_ssize_t cell):
+    """The parents from ``cell`` back to a source, as a flat-index array in path order
+    (empty when ``cell`` is -1)."""
     cdef Py_ssize_t length = 0, i, c = cell
     if cell < 0:
         return np.empty(0, dtype=np.intp)
@@ -487,7 +328,7 @@ cdef object _walk_back(Workspace ws, const double[:, ::1] padded, Py_ssize_t cel
     return path
 
 
-cdef double _path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path):
+cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept:
     """The sum of the steps along ``path``, added up from start to goal."""
     cdef const double* cost = &padded[0, 0]
     cdef Py_ssize_t W = padded.shape[1], i, delta
@@ -503,11 +344,30 @@ cdef double _path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path):
     return total
 
 
-cdef void _copy_record(Workspace ws, Py_ssize_t[::1] cells, double[::1] gs) noexcept:
+cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width):
+    """Padded flat indices (``width`` columns) as an ``(n, 2)`` array of the grid's
+    ``(row, col)`` cells."""
+    cdef Py_ssize_t i, r
+    cells = np.empty((flat.shape[0], 2), dtype=np.intp)
+    cdef Py_ssize_t[:, ::1] view = cells
+    for i in range(flat.shape[0]):
+        r = flat[i] // width
+        view[i, 0] = r - 1
+        view[i, 1] = flat[i] - r * width - 1
+    return cells
+
+
+cdef object copy_record(Workspace ws, Py_ssize_t width):
+    """The recorded expansions: an ``(n, 2)`` array of cells and their g-costs."""
     cdef Py_ssize_t i
+    cells = np.empty(ws.rec_size, dtype=np.intp)
+    gs = np.empty(ws.rec_size, dtype=np.float64)
+    cdef Py_ssize_t[::1] cv = cells
+    cdef double[::1] gv = gs
     for i in range(ws.rec_size):
-        cells[i] = ws.rec_cells[i]
-        gs[i] = ws.rec_g[i]
+        cv[i] = ws.rec_cells[i]
+        gv[i] = ws.rec_g[i]
+    return to_cells(cells, width), gs
 
 
 def field(
@@ -526,7 +386,7 @@ def field(
     cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
-    cdef Query q = _query(
+    cdef Query q = make_query(
         padded, ws, diagonal, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0, -1, False, -1,
         max_cost, False, False, 0,
     )

@@ -1,0 +1,31 @@
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core.grid_search import Workspace
+
+def jps(
+    padded: npt.NDArray[np.float64],
+    ws: Workspace,
+    start: int,
+    goal: int,
+    rows: npt.NDArray[np.uint64],
+    rrows: npt.NDArray[np.uint64],
+    cols: npt.NDArray[np.uint64],
+    rcols: npt.NDArray[np.uint64],
+    *,
+    diagonal: int,
+    unit: float,
+    weight: float,
+    max_expansions: int,
+    record: bool,
+    block: bool,
+) -> tuple[
+    int,
+    npt.NDArray[np.intp],
+    npt.NDArray[np.intp],
+    float,
+    int,
+    int,
+    npt.NDArray[np.intp] | None,
+    npt.NDArray[np.float64] | None,
+]: ...

@@ -1,0 +1,441 @@
+# cython: language_level=3
+"""Compiled jump point search on 8-connected grids of uniform cost.
+
+Jump point search (Harabor & Grastien, AAAI 2011) is A* that does not push every
+neighbour: from each expanded cell it moves ("jumps") in straight and diagonal lines
+until it meets a *jump point*, the goal or a cell with a *forced neighbour* (one that
+no other optimal path reaches as well), and pushes only those. On open maps most cells
+are never pushed at all. The optimal cost is A*'s, because on a grid where every
+step into a cell costs the same, the paths it skips are symmetric copies of the ones
+it keeps.
+
+Two diagonal rules are supported:
+
+- ``NO_CORNER_CUT`` (the Moving AI rule): a diagonal step needs both orthogonal
+  neighbours free. Forced neighbours arise only on straight moves: moving right, a
+  free cell above whose left neighbour (the cell above the previous one) is blocked.
+  The successors there are the straight move up and the diagonal up-right.
+- ``ALWAYS``: a diagonal step needs only its target free (Harabor & Grastien's original
+  rules). Moving right, a blocked cell above with a free cell above-right forces the
+  diagonal up-right; moving diagonally, a blocked cell behind one side forces the
+  diagonal on that side.
+
+Straight jumps are the inner loop. They come in two flavours, chosen per query:
+
+- cell by cell over the cost array;
+- by blocks (Harabor & Grastien, ICAPS 2014, "Improving Jump Point Search"): the
+  walkable cells are packed into 64-bit words per row and per column (and mirrored,
+  for jumps left and up), and one jump reads three words (the line and its two
+  neighbours), finds every forced neighbour and the first wall of 64 cells with bit
+  operations, and the first of either with a count of trailing zeros.
+
+The search keeps its state in the grid kernel's :class:`Workspace` and uses the same
+indexed heap and ``relax``; ``expanded`` counts jump points popped. Everything here
+trusts its arguments: :meth:`pathcraft.Grid.jps` validates them first.
+"""
+
+from libc.math cimport INFINITY
+from libc.stdint cimport int64_t, uint64_t
+
+import numpy as np
+
+from pathcraft._core.grid_search cimport (
+    ALWAYS,
+    H_OCTILE,
+    MODE_ASTAR,
+    NO_CORNER_CUT,
+    SQRT2,
+    ST_FOUND,
+    ST_MAX_EXPANSIONS,
+    ST_UNREACHABLE,
+    TIE_G,
+    Outcome,
+    Query,
+    Workspace,
+    copy_record,
+    heuristic,
+    make_query,
+    path_cost,
+    relax,
+    to_cells,
+    walk_back,
+)
+from pathcraft._core.heap cimport HeapEntry, iheap_pop, iheap_push
+
+cdef extern from *:
+    """
+    #define PATHCRAFT_CTZ64(x) ((Py_ssize_t) __builtin_ctzll(x))
+    """
+    Py_ssize_t ctz64 "PATHCRAFT_CTZ64"(uint64_t x) nogil
+
+
+cdef struct Lines:
+    # Cells packed in bits: bit j of word w of line i is position 64 w + j. For each
+    # orientation, the free cells and the forced ones (a jump point candidate for a
+    # jump moving toward higher positions).
+    const uint64_t* free[4]   # rows, rows mirrored, columns, columns mirrored
+    const uint64_t* forced[4]
+    Py_ssize_t row_words      # words per row line
+    Py_ssize_t col_words      # words per column line
+    Py_ssize_t height         # padded rows H
+    bint block                # jump by blocks of 64 cells (else cell by cell)
+
+
+cdef inline bint is_free(const double* cost, Py_ssize_t i) noexcept nogil:
+    return cost[i] != INFINITY
+
+
+cdef inline uint64_t window(const uint64_t* line, Py_ssize_t start) noexcept nogil:
+    """Bits ``start`` to ``start + 63`` of a packed line, ``start`` in the lowest bit."""
+    cdef Py_ssize_t w = start >> 6
+    cdef int s = start & 63
+    if s == 0:
+        return line[w]
+    return (line[w] >> s) | (line[w + 1] << (64 - s))
+
+
+cdef Py_ssize_t scan_line(
+    const uint64_t* free, const uint64_t* forced, Py_ssize_t p, Py_ssize_t goal_p
+) noexcept nogil:
+    """Jump along a packed line from position ``p`` toward higher positions: the
+    position of the first jump point (a forced cell, or the goal at ``goal_p``, -1 if
+    the goal is not on the line), or -1 when a wall comes first."""
+    cdef Py_ssize_t start = p + 1, i_forced, i_stop
+    cdef uint64_t hits, stop
+    while True:
+        hits = window(forced, start)
+        if start <= goal_p < start + 64:
+            hits |= (<uint64_t> 1) << (goal_p - start)
+        stop = ~window(free, start)
+        if hits != 0 or stop != 0:
+            i_forced = ctz64(hits) if hits != 0 else 64
+            i_stop = ctz64(stop) if stop != 0 else 64
+            if i_forced < i_stop:
+                return start + i_forced
+            if i_stop < 64:
+                return -1
+        start += 64
+
+
+cdef Py_ssize_t jump_straight(
+    const Query* q, const Lines* lines, Py_ssize_t n, Py_ssize_t dr, Py_ssize_t dc
+) noexcept nogil:
+    """The jump point reached from cell ``n`` moving straight by ``(dr, dc)``, or -1."""
+    cdef const double* cost = q.cost
+    cdef Py_ssize_t W = q.width, H = lines.height
+    cdef Py_ssize_t d = dr * W + dc
+    cdef Py_ssize_t side = W if dr == 0 else 1
+    cdef Py_ssize_t m, r, c, p
+    cdef Py_ssize_t words
+    if lines.block:
+        r = n // W
+        c = n - r * W
+        if dr == 0:
+            words = lines.row_words
+            if dc > 0:
+                p = scan_line(lines.free[0] + r * words, lines.forced[0] + r * words, c,
+                              q.goal_c if q.goal_r == r else -1)
+                return -1 if p < 0 else r * W + p
+            p = scan_line(lines.free[1] + r * words, lines.forced[1] + r * words, W - 1 - c,
+                          W - 1 - q.goal_c if q.goal_r == r else -1)
+            return -1 if p < 0 else r * W + (W - 1 - p)
+        words = lines.col_words
+        if dr > 0:
+            p = scan_line(lines.free[2] + c * words, lines.forced[2] + c * words, r,
+                          q.goal_r if q.goal_c == c else -1)
+            return -1 if p < 0 else p * W + c
+        p = scan_line(lines.free[3] + c * words, lines.forced[3] + c * words, H - 1 - r,
+                      H - 1 - q.goal_r if q.goal_c == c else -1)
+        return -1 if p < 0 else (H - 1 - p) * W + c
+    while True:
+        m = n + d
+        if not is_free(cost, m):
+            return -1
+        if m == q.goal:
+            return m
+        if q.diagonal == NO_CORNER_CUT:
+            if (is_free(cost, m + side) and not is_free(cost, n + side)) or (
+                is_free(cost, m - side) and not is_free(cost, n - side)
+            ):
+                return m
+        elif (not is_free(cost, m + side) and is_free(cost, m + side + d)) or (
+            not is_free(cost, m - side) and is_free(cost, m - side + d)
+        ):
+            return m
+        n = m
+
+
+cdef inline Py_ssize_t sign(Py_ssize_t x) noexcept nogil:
+    return (x > 0) - (x < 0)
+
+
+cdef inline Py_ssize_t iabs(Py_ssize_t x) noexcept nogil:
+    return x if x >= 0 else -x
+
+
+cdef int successors(
+    const Query* q, Py_ssize_t u, Py_ssize_t parent, Py_ssize_t* dirs
+) noexcept nogil:
+    """The directions to jump in from ``u``, reached from ``parent`` (-1 for the
+    start): the natural ones and the forced ones. Fills ``dirs`` with (dr, dc) pairs
+    and returns how many."""
+    cdef const double* cost = q.cost
+    cdef Py_ssize_t W = q.width
+    cdef Py_ssize_t ur = u // W, uc = u - (u // W) * W, pr, pc, dr, dc, s
+    cdef int k = 0
+    if parent < 0:
+        for dr in range(-1, 2):
+            for dc in range(-1, 2):
+                if dr != 0 or dc != 0:
+                    dirs[2 * k] = dr
+                    dirs[2 * k + 1] = dc
+                    k += 1
+        return k
+    # The way ``u`` was reached: a parent's ray runs diagonally first, then straight,
+    # so the last step is along the longer leg (diagonal when both are equal).
+    pr = parent // W
+    pc = parent - pr * W
+    dr = sign(ur - pr)
+    dc = sign(uc - pc)
+    if iabs(ur - pr) > iabs(uc - pc):
+        dc = 0
+    elif iabs(ur - pr) < iabs(uc - pc):
+        dr = 0
+    if dr != 0 and dc != 0:
+        dirs[0] = 0
+        dirs[1] = dc
+        dirs[2] = dr
+        dirs[3] = 0
+        dirs[4] = dr
+        dirs[5] = dc
+        k = 3
+        if q.diagonal == ALWAYS:
+            if not is_free(cost, u - dc):
+                dirs[2 * k] = dr
+                dirs[2 * k + 1] = -dc
+                k += 1
+            if not is_free(cost, u - dr * W):
+                dirs[2 * k] = -dr
+                dirs[2 * k + 1] = dc
+                k += 1
+        return k
+    dirs[0] = dr
+    dirs[1] = dc
+    k = 1
+    for s in range(-1, 2, 2):
+        if dr == 0:  # moving along a row: the sides are the rows above and below
+            if q.diagonal == NO_CORNER_CUT:
+                if is_free(cost, u + s * W) and not is_free(cost, u + s * W - dc):
+                    dirs[2 * k] = s
+                    dirs[2 * k + 1] = 0
+                    dirs[2 * k + 2] = s
+                    dirs[2 * k + 3] = dc
+                    k += 2
+            elif not is_free(cost, u + s * W) and is_free(cost, u + s * W + dc):
+                dirs[2 * k] = s
+                dirs[2 * k + 1] = dc
+                k += 1
+        else:  # moving along a column: the sides are the columns left and right
+            if q.diagonal == NO_CORNER_CUT:
+                if is_free(cost, u + s) and not is_free(cost, u + s - dr * W):
+                    dirs[2 * k] = 0
+                    dirs[2 * k + 1] = s
+                    dirs[2 * k + 2] = dr
+                    dirs[2 * k + 3] = s
+                    k += 2
+            elif not is_free(cost, u + s) and is_free(cost, u + s + dr * W):
+                dirs[2 * k] = dr
+                dirs[2 * k + 1] = s
+                k += 1
+    return k
+
+
+cdef int diagonal_ray(
+    Query* q, const Lines* lines, Workspace ws, Outcome* out, bint* pruned,
+    Py_ssize_t u, double gu, Py_ssize_t dr, Py_ssize_t dc,
+) noexcept nogil:
+    """Jump diagonally from ``u`` by ``(dr, dc)``, offering ``u``'s successors on the
+    way without pushing the cells of the ray itself: at each diagonal step, the jump
+    points found by straight jumps along both components are offered with ``u`` as
+    their parent (intermediate jump points pruned, as in Harabor & Grastien 2014). A
+    cell of the ray is offered itself only when it is the goal or has a forced
+    neighbour (``ALWAYS``); its expansion then goes on along the ray. Returns -1 when
+    memory ran out."""
+    cdef const double* cost = q.cost
+    cdef Py_ssize_t W = q.width
+    cdef Py_ssize_t v = dr * W, h = dc
+    cdef Py_ssize_t n = u, m, j, steps = 0, mr, mc
+    cdef double diag = q.hscale * SQRT2, unit = q.hscale, gm
+    mr = u // W
+    mc = u - mr * W
+    while True:
+        m = n + v + h
+        if not is_free(cost, m):
+            return 0
+        if q.diagonal == NO_CORNER_CUT and not (is_free(cost, n + v) and is_free(cost, n + h)):
+            return 0
+        steps += 1
+        mr += dr
+        mc += dc
+        gm = steps * diag
+        if m == q.goal or (q.diagonal == ALWAYS and (
+            (not is_free(cost, m - h) and is_free(cost, m - h + v))
+            or (not is_free(cost, m - v) and is_free(cost, m - v + h))
+        )):
+            return relax(q, ws, out, pruned, u, gu, m, mr, mc, gm)
+        j = jump_straight(q, lines, m, 0, dc)
+        if j >= 0 and relax(
+            q, ws, out, pruned, u, gu, j, mr, j - mr * W, gm + iabs(j - m) * unit
+        ) != 0:
+            return -1
+        j = jump_straight(q, lines, m, dr, 0)
+        if j >= 0 and relax(
+            q, ws, out, pruned, u, gu, j, j // W, mc, gm + iabs(j // W - mr) * unit
+        ) != 0:
+            return -1
+        n = m
+
+
+cdef int run_jps(Query* q, const Lines* lines, Workspace ws, Outcome* out) noexcept nogil:
+    """The search loop; the start is already pushed. Returns -1 when memory ran out."""
+    cdef HeapEntry e
+    cdef Py_ssize_t u, j, ur, uc, jr, jc, dr, dc
+    cdef Py_ssize_t W = q.width
+    cdef Py_ssize_t dirs[16]
+    cdef double gu, unit = q.hscale
+    cdef bint pruned = False
+    cdef int k, count
+    out.status = ST_UNREACHABLE
+    out.reached = -1
+    out.best = -1
+    while iheap_pop(&ws.heap, &e, ws.pos) == 0:
+        u = e.item
+        if out.expanded == q.max_expansions:
+            out.status = ST_MAX_EXPANSIONS
+            return 0
+        ws.cell[u].mark = ws.gen + 1
+        out.expanded += 1
+        gu = ws.cell[u].g
+        if q.record and ws.record(u, gu) != 0:
+            return -1
+        if u == q.goal:
+            out.status = ST_FOUND
+            out.reached = u
+            return 0
+        ur = u // W
+        uc = u - ur * W
+        count = successors(q, u, ws.cell[u].parent, dirs)
+        for k in range(count):
+            dr = dirs[2 * k]
+            dc = dirs[2 * k + 1]
+            if dr != 0 and dc != 0:
+                if diagonal_ray(q, lines, ws, out, &pruned, u, gu, dr, dc) != 0:
+                    return -1
+                continue
+            j = jump_straight(q, lines, u, dr, dc)
+            if j < 0:
+                continue
+            jr = j // W
+            jc = j - jr * W
+            if relax(q, ws, out, &pruned, u, gu, j, jr, jc,
+                     (iabs(jr - ur) + iabs(jc - uc)) * unit) != 0:
+                return -1
+    return 0
+
+
+def jps(
+    const double[:, ::1] padded not None,
+    Workspace ws not None,
+    Py_ssize_t start,
+    Py_ssize_t goal,
+    lines not None,
+    *,
+    int diagonal,
+    double unit,
+    double weight,
+    int64_t max_expansions,
+    bint record,
+    bint block,
+):
+    """Run one jump point search between padded flat cells ``start`` and ``goal`` on a
+    grid whose free cells all cost ``unit``; ``lines`` are its eight packed line sets
+    (:class:`pathcraft._packed.PackedLines`, made for the same diagonal rule).
+
+    Returns ``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
+    rec_g)``: the path cell by cell and the jump points on it, as ``(n, 2)`` arrays of
+    ``(row, col)`` cells (empty when not found); ``rec_*`` are None unless recording.
+    """
+    cdef Outcome out
+    cdef Lines packed
+    cdef int failed = 0
+    cdef Query q = make_query(
+        padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
+        max_expansions, INFINITY, False, record, 0,
+    )
+    cdef const uint64_t[:, ::1] view
+    cdef int i
+    for i in range(8):
+        view = lines[i]
+        if view.shape[0] != (padded.shape[0] if i % 4 < 2 else padded.shape[1]):
+            raise ValueError("the packed lines do not match the grid")
+        if view.shape[1] < ((padded.shape[1] if i % 4 < 2 else padded.shape[0]) >> 6) + 2:
+            raise ValueError("the packed lines are too short for the grid")
+        if i < 4:
+            packed.free[i] = &view[0, 0]
+        else:
+            packed.forced[i - 4] = &view[0, 0]
+    packed.row_words = lines[0].shape[1]
+    packed.col_words = lines[2].shape[1]
+    packed.height = padded.shape[0]
+    packed.block = block
+    out.expanded = 0
+    out.generated = 1
+    with nogil:
+        ws.next_generation()
+        ws.cell[start].g = 0.0
+        ws.cell[start].parent = -1
+        ws.cell[start].mark = ws.gen
+        if iheap_push(&ws.heap, weight * heuristic(&q, start), 0.0, start, ws.pos) != 0:
+            failed = 1
+        else:
+            failed = run_jps(&q, &packed, ws, &out)
+    if failed:
+        raise MemoryError("the jump point search ran out of memory")
+
+    jumps = walk_back(ws, out.reached if out.status == ST_FOUND else -1)
+    path = _fill(jumps, q.width)
+    rec_cells, rec_g = copy_record(ws, q.width) if record else (None, None)
+    return (
+        out.status, to_cells(path, q.width), to_cells(jumps, q.width),
+        path_cost(padded, path), out.expanded, out.generated, rec_cells, rec_g,
+    )
+
+
+cdef object _fill(const Py_ssize_t[::1] jumps, Py_ssize_t W):
+    """The cell-by-cell path through consecutive jump points: between two, the way
+    the search went, diagonally first, then straight."""
+    cdef Py_ssize_t n = jumps.shape[0], i, k, length = 1, total, dr, dc, diag, cell
+    if n == 0:
+        return np.empty(0, dtype=np.intp)
+    for i in range(1, n):
+        dr = jumps[i] // W - jumps[i - 1] // W
+        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
+        length += max(iabs(dr), iabs(dc))
+    path = np.empty(length, dtype=np.intp)
+    cdef Py_ssize_t[::1] view = path
+    view[0] = jumps[0]
+    total = 1
+    for i in range(1, n):
+        dr = jumps[i] // W - jumps[i - 1] // W
+        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
+        diag = min(iabs(dr), iabs(dc))
+        cell = jumps[i - 1]
+        for k in range(diag):
+            cell += sign(dr) * W + sign(dc)
+            view[total] = cell
+            total += 1
+        for k in range(max(iabs(dr), iabs(dc)) - diag):
+            cell += sign(dr) * W if iabs(dr) > iabs(dc) else sign(dc)
+            view[total] = cell
+            total += 1
+    return path
