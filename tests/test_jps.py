@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid, PathResult
+from pathcraft._grid_run import jps_settings, solve_jps
 
 JPS_RULES = ("no_corner_cut", "always")
 
@@ -49,14 +50,15 @@ def uniform_cases(draw: Any, max_side: int = 150) -> Case:
 
 def jps_run(grid: Grid, start: Any, goal: Any, *, block: bool, **options: Any) -> PathResult:
     """A jump point search with the block or the cell-by-cell jump kernel."""
-    settings_ = grid._jps_settings(
+    settings_ = jps_settings(
+        grid,
         weight=options.get("weight", 1.0),
         max_expansions=options.get("max_expansions"),
         record=options.get("record", False),
         block=block,
     )
     cells = grid._cells("start", start, many=False), grid._cells("goal", goal, many=False)
-    return grid._solve_jps(int(cells[0][0]), int(cells[1][0]), settings_, 0.0)
+    return solve_jps(grid, int(cells[0][0]), int(cells[1][0]), settings_, 0.0)
 
 
 def assert_jump_points(result: PathResult) -> None:

@@ -40,9 +40,7 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 import os
-import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -51,46 +49,25 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
-from pathcraft._core import jps as _jps_kernel
 from pathcraft._grid_checks import cell_indices, cost_array, cost_values, parse_ascii
-from pathcraft._packed import PackedLines, cost_range, pack_lines
+from pathcraft._grid_run import (
+    DIAGONAL_RULES,
+    GRID_HEURISTICS,
+    jps_settings,
+    search_settings,
+    solve,
+    solve_jps,
+    workspace,
+)
+from pathcraft._packed import PackedLines
 from pathcraft._validation import check_choice, check_limit, check_weight
-from pathcraft.result import Explored, PathResult
+from pathcraft.result import PathResult
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
 Diagonal = Literal["never", "no_corner_cut", "one_free", "always"]
 HeuristicName = Literal["manhattan", "octile", "euclidean", "chebyshev", "zero"]
 Cell = Sequence[int] | npt.NDArray[np.integer[Any]]
-
-#: The diagonal-move rules and their kernel codes.
-DIAGONAL_RULES: dict[str, int] = {"never": 0, "no_corner_cut": 1, "one_free": 2, "always": 3}
-#: The grid heuristics and their kernel codes.
-GRID_HEURISTICS: dict[str, int] = {
-    "zero": 0,
-    "manhattan": 1,
-    "octile": 2,
-    "euclidean": 3,
-    "chebyshev": 4,
-}
-_MODES = {"astar": 0, "greedy": 1, "dijkstra": 2}
-_TIES = {"g": 0, "fifo": 1, "random": 2}
-_REASONS = {
-    _kernel.UNREACHABLE: "unreachable",
-    _kernel.MAX_EXPANSIONS: "max_expansions",
-    _kernel.MAX_COST: "max_cost",
-}
-
-_local = threading.local()
-
-
-def _workspace(cells: int) -> Any:
-    """This thread's workspace, grown to hold at least ``cells`` cells."""
-    ws = getattr(_local, "workspace", None)
-    if ws is None or ws.capacity < cells:
-        ws = _kernel.Workspace(cells)
-        _local.workspace = ws
-    return ws
 
 
 class Grid:
@@ -487,57 +464,12 @@ class Grid:
         ValueError: jps needs a grid of uniform cost, ... from 1.0 to 2.0; use astar
         """
         t0 = time.perf_counter()
-        settings = self._jps_settings(
-            weight=check_weight(weight), max_expansions=max_expansions, record=record
+        settings = jps_settings(
+            self, weight=check_weight(weight), max_expansions=max_expansions, record=record
         )
         start_cell = int(self._cells("start", start, many=False)[0])
         goal_cell = int(self._cells("goal", goal, many=False)[0])
-        return self._solve_jps(start_cell, goal_cell, settings, t0)
-
-    def _jps_settings(
-        self, *, weight: float, max_expansions: int | None, record: bool, block: bool = True
-    ) -> dict[str, Any]:
-        """The checked options of a jump point search (``block``: jump by 64-cell
-        blocks rather than cell by cell), as the kernel's keyword arguments."""
-        if self._diagonal not in ("no_corner_cut", "always"):
-            raise ValueError(
-                "jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; "
-                f"this grid has diagonal={self._diagonal!r}: use astar"
-            )
-        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-        cache = self._jps
-        if cache is None:
-            cache = (
-                cost_range(self._padded),
-                pack_lines(self._padded, corner_cut=self._diagonal == "always"),
-            )
-            self._jps = cache
-        costs, lines = cache
-        if costs is not None and costs[0] != costs[1]:
-            raise ValueError(
-                "jps needs a grid of uniform cost, and this one has cells costing from "
-                f"{costs[0]!r} to {costs[1]!r}; use astar"
-            )
-        return {
-            "lines": lines,
-            "diagonal": DIAGONAL_RULES[self._diagonal],
-            "unit": 1.0 if costs is None else costs[0],
-            "weight": weight,
-            "max_expansions": -1 if limit_exp is None else int(limit_exp),
-            "record": bool(record),
-            "block": bool(block),
-        }
-
-    def _solve_jps(self, start: int, goal: int, settings: dict[str, Any], t0: float) -> PathResult:
-        """One jump point search between checked flat cells, with checked settings."""
-        options = dict(settings)
-        lines = options.pop("lines")
-        status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
-            self._padded, _workspace(self._padded.size), start, goal, lines, **options
-        )
-        return self._result(
-            status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
-        )
+        return solve_jps(self, start_cell, goal_cell, settings, t0)
 
     def distance_field(
         self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
@@ -568,7 +500,7 @@ class Grid:
         limit = check_limit("max_cost", max_cost, integer=False)
         out = np.empty(self.shape)
         _kernel.field(
-            self._padded, _workspace(self._padded.size), flat, out,
+            self._padded, workspace(self._padded.size), flat, out,
             diagonal=DIAGONAL_RULES[self._diagonal],
             max_cost=math.inf if limit is None else float(limit),
         )  # fmt: skip
@@ -582,96 +514,8 @@ class Grid:
         **options: Any,
     ) -> PathResult:
         t0 = time.perf_counter()
-        settings = self._settings(mode, **options)
+        settings = search_settings(self, mode, **options)
         many = mode == "dijkstra"
         sources = self._cells("start", start, many=many)
         goals = self._cells("goal", goal, many=many)
-        return self._solve(sources, goals, settings, t0)
-
-    def _settings(
-        self,
-        mode: str,
-        *,
-        weight: float,
-        heuristic: str | None,
-        tie_break: str,
-        seed: int | None,
-        max_expansions: int | None,
-        max_cost: float | None,
-        partial: bool,
-        record: bool,
-    ) -> dict[str, Any]:
-        """The checked options of a search, as the kernel's keyword arguments."""
-        check_choice("tie_break", tie_break, tuple(_TIES))
-        if heuristic is not None:
-            check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
-        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-        limit_cost = check_limit("max_cost", max_cost, integer=False)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise TypeError(f"seed must be an integer or None; got {seed!r}")
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")
-        rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
-        if tie_break == "random":
-            rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-        return {
-            "diagonal": DIAGONAL_RULES[self._diagonal],
-            "hkind": GRID_HEURISTICS[heuristic or self._heuristic],
-            "mode": _MODES[mode],
-            "tie": _TIES[tie_break],
-            "hscale": self._min_cost,
-            "weight": weight,
-            "max_expansions": -1 if limit_exp is None else int(limit_exp),
-            "max_cost": math.inf if limit_cost is None else float(limit_cost),
-            "partial": bool(partial),
-            "record": bool(record),
-            "seed": int(rng_seed),
-        }
-
-    def _solve(
-        self,
-        sources: npt.NDArray[np.intp],
-        goals: npt.NDArray[np.intp],
-        settings: dict[str, Any],
-        t0: float,
-    ) -> PathResult:
-        """One search between checked flat cells, with checked settings."""
-        single_goal = goals.shape[0] == 1
-        status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
-            self._padded,
-            _workspace(self._padded.size),
-            sources,
-            int(goals[0]) if single_goal else -1,
-            None if single_goal else goals,
-            **settings,
-        )
-        return self._result(status, path, cost, expanded, generated, rec_cells, rec_g, t0)
-
-    def _result(
-        self,
-        status: int,
-        path: npt.NDArray[np.intp],
-        cost: float,
-        expanded: int,
-        generated: int,
-        rec_cells: npt.NDArray[np.intp] | None,
-        rec_g: npt.NDArray[np.float64] | None,
-        t0: float,
-        jumps: npt.NDArray[np.intp] | None = None,
-    ) -> PathResult:
-        """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
-        explored = None
-        if rec_cells is not None and rec_g is not None:
-            explored = Explored(rec_cells, rec_g)
-        found = status == _kernel.FOUND
-        return PathResult(
-            path=path,
-            cost=float(cost),
-            found=found,
-            reason=None if found else _REASONS[status],  # type: ignore[arg-type]
-            expanded=int(expanded),
-            generated=int(generated),
-            elapsed=time.perf_counter() - t0,
-            explored=explored,
-            jump_points=jumps,
-        )
+        return solve(self, sources, goals, settings, t0)

@@ -1,0 +1,191 @@
+"""How a :class:`~pathcraft.grid.Grid` runs its kernels: checked options turned into
+kernel settings, the per-thread workspaces, one query run and its answer wrapped in a
+:class:`~pathcraft.result.PathResult`. Single and batch queries both go through here.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import grid_search as _kernel
+from pathcraft._core import jps as _jps_kernel
+from pathcraft._packed import cost_range, pack_lines
+from pathcraft._validation import check_choice, check_limit
+from pathcraft.result import Explored, PathResult
+
+if TYPE_CHECKING:
+    from pathcraft.grid import Grid
+
+#: The diagonal-move rules and their kernel codes.
+DIAGONAL_RULES: dict[str, int] = {"never": 0, "no_corner_cut": 1, "one_free": 2, "always": 3}
+#: The grid heuristics and their kernel codes.
+GRID_HEURISTICS: dict[str, int] = {
+    "zero": 0,
+    "manhattan": 1,
+    "octile": 2,
+    "euclidean": 3,
+    "chebyshev": 4,
+}
+MODES = {"astar": 0, "greedy": 1, "dijkstra": 2}
+TIES = {"g": 0, "fifo": 1, "random": 2}
+_REASONS = {
+    _kernel.UNREACHABLE: "unreachable",
+    _kernel.MAX_EXPANSIONS: "max_expansions",
+    _kernel.MAX_COST: "max_cost",
+}
+
+_local = threading.local()
+
+
+def workspace(cells: int) -> Any:
+    """This thread's workspace, grown to hold at least ``cells`` cells."""
+    ws = getattr(_local, "workspace", None)
+    if ws is None or ws.capacity < cells:
+        ws = _kernel.Workspace(cells)
+        _local.workspace = ws
+    return ws
+
+
+def search_settings(
+    grid: Grid,
+    mode: str,
+    *,
+    weight: float,
+    heuristic: str | None,
+    tie_break: str,
+    seed: int | None,
+    max_expansions: int | None,
+    max_cost: float | None,
+    partial: bool,
+    record: bool,
+) -> dict[str, Any]:
+    """The checked options of a search, as the kernel's keyword arguments."""
+    check_choice("tie_break", tie_break, tuple(TIES))
+    if heuristic is not None:
+        check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
+    limit_exp = check_limit("max_expansions", max_expansions, integer=True)
+    limit_cost = check_limit("max_cost", max_cost, integer=False)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise TypeError(f"seed must be an integer or None; got {seed!r}")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")
+    rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
+    if tie_break == "random":
+        rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+    return {
+        "diagonal": DIAGONAL_RULES[grid._diagonal],
+        "hkind": GRID_HEURISTICS[heuristic or grid._heuristic],
+        "mode": MODES[mode],
+        "tie": TIES[tie_break],
+        "hscale": grid._min_cost,
+        "weight": weight,
+        "max_expansions": -1 if limit_exp is None else int(limit_exp),
+        "max_cost": math.inf if limit_cost is None else float(limit_cost),
+        "partial": bool(partial),
+        "record": bool(record),
+        "seed": int(rng_seed),
+    }
+
+
+def solve(
+    grid: Grid,
+    sources: npt.NDArray[np.intp],
+    goals: npt.NDArray[np.intp],
+    settings: dict[str, Any],
+    t0: float,
+) -> PathResult:
+    """One search between checked flat cells, with checked settings."""
+    single_goal = goals.shape[0] == 1
+    status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
+        grid._padded,
+        workspace(grid._padded.size),
+        sources,
+        int(goals[0]) if single_goal else -1,
+        None if single_goal else goals,
+        **settings,
+    )
+    return to_result(grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0)
+
+
+def to_result(
+    grid: Grid,
+    status: int,
+    path: npt.NDArray[np.intp],
+    cost: float,
+    expanded: int,
+    generated: int,
+    rec_cells: npt.NDArray[np.intp] | None,
+    rec_g: npt.NDArray[np.float64] | None,
+    t0: float,
+    jumps: npt.NDArray[np.intp] | None = None,
+) -> PathResult:
+    """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
+    explored = None
+    if rec_cells is not None and rec_g is not None:
+        explored = Explored(rec_cells, rec_g)
+    found = status == _kernel.FOUND
+    return PathResult(
+        path=path,
+        cost=float(cost),
+        found=found,
+        reason=None if found else _REASONS[status],  # type: ignore[arg-type]
+        expanded=int(expanded),
+        generated=int(generated),
+        elapsed=time.perf_counter() - t0,
+        explored=explored,
+        jump_points=jumps,
+    )
+
+
+def jps_settings(
+    grid: Grid, *, weight: float, max_expansions: int | None, record: bool, block: bool = True
+) -> dict[str, Any]:
+    """The checked options of a jump point search (``block``: jump by 64-cell
+    blocks rather than cell by cell), as the kernel's keyword arguments."""
+    if grid._diagonal not in ("no_corner_cut", "always"):
+        raise ValueError(
+            "jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; "
+            f"this grid has diagonal={grid._diagonal!r}: use astar"
+        )
+    limit_exp = check_limit("max_expansions", max_expansions, integer=True)
+    cache = grid._jps
+    if cache is None:
+        cache = (
+            cost_range(grid._padded),
+            pack_lines(grid._padded, corner_cut=grid._diagonal == "always"),
+        )
+        grid._jps = cache
+    costs, lines = cache
+    if costs is not None and costs[0] != costs[1]:
+        raise ValueError(
+            "jps needs a grid of uniform cost, and this one has cells costing from "
+            f"{costs[0]!r} to {costs[1]!r}; use astar"
+        )
+    return {
+        "lines": lines,
+        "diagonal": DIAGONAL_RULES[grid._diagonal],
+        "unit": 1.0 if costs is None else costs[0],
+        "weight": weight,
+        "max_expansions": -1 if limit_exp is None else int(limit_exp),
+        "record": bool(record),
+        "block": bool(block),
+    }
+
+
+def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: float) -> PathResult:
+    """One jump point search between checked flat cells, with checked settings."""
+    options = dict(settings)
+    lines = options.pop("lines")
+    status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
+        grid._padded, workspace(grid._padded.size), start, goal, lines, **options
+    )
+    return to_result(
+        grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
+    )
