@@ -1,9 +1,12 @@
-"""Shared test configuration: hypothesis profiles and the Moving AI data fixture."""
+"""Shared test configuration: hypothesis profiles, the Moving AI data fixture and a
+local Dask cluster."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -55,3 +58,16 @@ def movingai() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture(scope="session")
+def dask_client() -> Iterator[Any]:
+    """A Dask client on a real LocalCluster of two single-threaded worker processes."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

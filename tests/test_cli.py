@@ -3,11 +3,13 @@
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import pathcraft
 from pathcraft.cli import main
+from pathcraft.io import bundled_map, bundled_scen
 
 
 def test_version_flag_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,3 +103,37 @@ def test_bad_option_values_are_refused_by_the_parser(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         main(["solve", "a.map", "a.scen", "--algorithm", "bogus"])
     assert "invalid choice: 'bogus'" in capsys.readouterr().err
+
+
+def test_solve_as_a_batch_on_threads(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["solve", str(bundled_map()), str(bundled_scen()), "--limit", "60", "--no-progress"]
+    for algorithm in ("astar", "jps", "dijkstra"):
+        assert main([*args, "--algorithm", algorithm, "--workers", "2"]) == 0
+        out = capsys.readouterr().out
+        assert f"{algorithm} on arena2.map: solved 60 of 910 scenarios, 0 mismatches" in out
+        assert "queries/s on 2 threads" in out
+
+
+def test_solve_on_a_dask_scheduler(capsys: pytest.CaptureFixture[str], dask_client: Any) -> None:
+    address = dask_client.scheduler.address
+    args = ["solve", str(bundled_map()), str(bundled_scen()), "--limit", "40"]
+    assert main([*args, "--algorithm", "jps", "--scheduler", address]) == 0
+    captured = capsys.readouterr()
+    assert "solved 40 of 910 scenarios, 0 mismatches" in captured.out
+    assert f"on Dask cluster {address}" in captured.out
+    assert "jps" in captured.err  # the progress bar
+
+
+def test_solve_scheduler_without_dask_names_the_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    args = ["solve", str(bundled_map()), str(bundled_scen()), "--scheduler", "tcp://x:1"]
+    assert main(args) == 2
+    assert "pip install 'pathcraft[dask]'" in capsys.readouterr().err
+
+
+def test_workers_and_scheduler_are_exclusive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["solve", "a.map", "a.scen", "--workers", "2", "--scheduler", "tcp://x:1"])
+    assert "not allowed with argument" in capsys.readouterr().err

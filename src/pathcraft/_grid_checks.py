@@ -70,10 +70,11 @@ def cost_values(value: Any) -> npt.NDArray[np.float64]:
 
 
 def cell_indices(
-    name: str, value: Any, padded: npt.NDArray[np.float64], *, many: bool
+    name: str, value: Any, padded: npt.NDArray[np.float64], *, many: bool, indexed: bool = False
 ) -> npt.NDArray[np.intp]:
     """One ``(row, col)`` cell, or with ``many`` also a ``(k, 2)`` array of cells,
-    checked to be in bounds and walkable, as flat indices into the padded array."""
+    checked to be in bounds and walkable, as flat indices into the padded array.
+    ``indexed``: errors name the bad cell's row in the array (``starts[3]``)."""
     if type(value) is tuple and len(value) == 2:  # the common case, checked without NumPy
         flat = _one_cell(value, padded)
         if flat >= 0:
@@ -94,13 +95,17 @@ def cell_indices(
     r, c = cells[:, 0], cells[:, 1]
     outside = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
     if outside.any():
-        cell = tuple(int(x) for x in cells[np.argmax(outside)])
-        raise ValueError(f"{name} {cell} is outside the grid of shape {(rows, cols)}")
+        at = int(np.argmax(outside))
+        cell = tuple(int(x) for x in cells[at])
+        label = f"{name}[{at}]" if indexed else name
+        raise ValueError(f"{label} {cell} is outside the grid of shape {(rows, cols)}")
     flat = (r + 1) * (cols + 2) + (c + 1)
     walls = ~np.isfinite(padded.ravel()[flat])
     if walls.any():
-        cell = tuple(int(x) for x in cells[np.argmax(walls)])
-        raise ValueError(f"{name} {cell} is a wall")
+        at = int(np.argmax(walls))
+        cell = tuple(int(x) for x in cells[at])
+        label = f"{name}[{at}]" if indexed else name
+        raise ValueError(f"{label} {cell} is a wall")
     return np.ascontiguousarray(flat, dtype=np.intp)
 
 

@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._grid_batch import BatchQueries
 from pathcraft._grid_checks import cell_indices, cost_array, cost_values, parse_ascii
 from pathcraft._grid_run import (
     DIAGONAL_RULES,
@@ -70,7 +71,7 @@ HeuristicName = Literal["manhattan", "octile", "euclidean", "chebyshev", "zero"]
 Cell = Sequence[int] | npt.NDArray[np.integer[Any]]
 
 
-class Grid:
+class Grid(BatchQueries):
     """A 2-D grid of step costs, searched by compiled A*, Dijkstra and greedy kernels.
 
     Parameters

@@ -98,8 +98,11 @@ cdef class Workspace:
     cdef double* rec_g
     cdef Py_ssize_t rec_size
     cdef Py_ssize_t rec_capacity
+    cdef Py_ssize_t* trail    # scratch: the last path traced, start first
+    cdef Py_ssize_t trail_capacity
 
     cdef int next_generation(self) noexcept nogil
+    cdef Py_ssize_t trace(self, Py_ssize_t cell) noexcept nogil
     cdef int ensure_goal_marks(self) except -1
     cdef int record(self, Py_ssize_t cell, double g) noexcept nogil
 
@@ -112,6 +115,9 @@ cdef Query make_query(
 
 cdef object walk_back(Workspace ws, Py_ssize_t cell)
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept
+cdef double steps_cost(
+    const double* cost, Py_ssize_t width, const Py_ssize_t* path, Py_ssize_t n
+) noexcept nogil
 cdef object copy_record(Workspace ws, Py_ssize_t width)
 cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width)
 

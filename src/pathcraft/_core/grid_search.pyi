@@ -51,3 +51,22 @@ def field(
     diagonal: int,
     max_cost: float,
 ) -> Any: ...
+def search_costs(
+    padded: npt.NDArray[np.float64],
+    ws: Workspace,
+    starts: npt.NDArray[np.intp],
+    goals: npt.NDArray[np.intp],
+    costs: npt.NDArray[np.float64],
+    *,
+    diagonal: int,
+    hkind: int,
+    mode: int,
+    tie: int,
+    hscale: float,
+    weight: float,
+    max_expansions: int,
+    max_cost: float,
+    partial: bool,
+    record: bool,
+    seed: int,
+) -> None: ...

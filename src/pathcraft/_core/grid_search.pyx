@@ -55,6 +55,8 @@ cdef class Workspace:
         self.rec_g = NULL
         self.rec_size = 0
         self.rec_capacity = 0
+        self.trail = NULL
+        self.trail_capacity = 0
         self.gen = 2
         if (
             self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0
@@ -70,6 +72,7 @@ cdef class Workspace:
         free(self.goal_mark)
         free(self.rec_cells)
         free(self.rec_g)
+        free(self.trail)
         heap_free(&self.heap)
 
     @property
@@ -103,6 +106,26 @@ cdef class Workspace:
             for i in range(self.capacity):
                 self.goal_mark[i] = 0
         return 0
+
+    cdef Py_ssize_t trace(self, Py_ssize_t cell) noexcept nogil:
+        """Write the path from a source to ``cell`` into ``trail``, start first; return
+        its length, or -1 when memory ran out."""
+        cdef Py_ssize_t n = 0, i, c = cell
+        cdef Py_ssize_t* grown
+        while c >= 0:
+            n += 1
+            c = self.cell[c].parent
+        if n > self.trail_capacity:
+            grown = <Py_ssize_t*> realloc(self.trail, n * sizeof(Py_ssize_t))
+            if grown == NULL:
+                return -1
+            self.trail = grown
+            self.trail_capacity = n
+        c = cell
+        for i in range(n - 1, -1, -1):
+            self.trail[i] = c
+            c = self.cell[c].parent
+        return n
 
     cdef int record(self, Py_ssize_t cell, double g) noexcept nogil:
         cdef Py_ssize_t new_capacity
@@ -310,6 +333,65 @@ def search(
     )
 
 
+def search_costs(
+    const double[:, ::1] padded not None,
+    Workspace ws not None,
+    const Py_ssize_t[::1] starts not None,
+    const Py_ssize_t[::1] goals not None,
+    double[::1] costs not None,
+    *,
+    int diagonal,
+    int hkind,
+    int mode,
+    int tie,
+    double hscale,
+    double weight,
+    int64_t max_expansions,
+    double max_cost,
+    bint partial,
+    bint record,
+    uint64_t seed,
+):
+    """Run one search per ``(starts[i], goals[i])`` pair, all with the GIL released,
+    and write each path's cost (the sum of its steps, as :func:`search` reports it) to
+    ``costs[i]``, ``inf`` where none was found. ``partial`` and ``record`` must be
+    False."""
+    cdef Outcome out
+    cdef Py_ssize_t i, n
+    cdef int failed = 0
+    cdef Query q = make_query(
+        padded, ws, diagonal, hkind, mode, tie, hscale, weight, 0, False, max_expansions,
+        max_cost, False, False, seed,
+    )
+    if partial or record:
+        raise ValueError("search_costs keeps neither partial paths nor records")
+    if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
+        raise ValueError("starts, goals and costs must have the same length")
+    with nogil:
+        for i in range(starts.shape[0]):
+            q.goal = goals[i]
+            q.goal_r = q.goal // q.width
+            q.goal_c = q.goal % q.width
+            q.rng = seed
+            out.expanded = 0
+            out.generated = 0
+            ws.next_generation()
+            failed = push_sources(&q, ws, starts[i : i + 1], &out)
+            if not failed:
+                failed = run_search(&q, ws, &out)
+            if failed:
+                break
+            costs[i] = INFINITY
+            if out.status == ST_FOUND:
+                n = ws.trace(out.reached)
+                if n < 0:
+                    failed = 1
+                    break
+                costs[i] = steps_cost(q.cost, q.width, ws.trail, n)
+    if failed:
+        raise MemoryError("the grid search ran out of memory")
+
+
 cdef object walk_back(Workspace ws, Py_ssize_t cell):
     """The parents from ``cell`` back to a source, as a flat-index array in path order
     (empty when ``cell`` is -1)."""
@@ -330,14 +412,20 @@ cdef object walk_back(Workspace ws, Py_ssize_t cell):
 
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept:
     """The sum of the steps along ``path``, added up from start to goal."""
-    cdef const double* cost = &padded[0, 0]
-    cdef Py_ssize_t W = padded.shape[1], i, delta
-    cdef double total = 0.0
     if path.shape[0] == 0:
         return INFINITY
-    for i in range(1, path.shape[0]):
+    return steps_cost(&padded[0, 0], padded.shape[1], &path[0], path.shape[0])
+
+
+cdef double steps_cost(
+    const double* cost, Py_ssize_t width, const Py_ssize_t* path, Py_ssize_t n
+) noexcept nogil:
+    """The sum of the steps along the ``n`` cells of ``path``, from start to goal."""
+    cdef Py_ssize_t i, delta
+    cdef double total = 0.0
+    for i in range(1, n):
         delta = path[i] - path[i - 1]
-        if delta == 1 or delta == -1 or delta == W or delta == -W:
+        if delta == 1 or delta == -1 or delta == width or delta == -width:
             total = total + cost[path[i]]
         else:
             total = total + cost[path[i]] * SQRT2

@@ -1,3 +1,5 @@
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -8,10 +10,7 @@ def jps(
     ws: Workspace,
     start: int,
     goal: int,
-    rows: npt.NDArray[np.uint64],
-    rrows: npt.NDArray[np.uint64],
-    cols: npt.NDArray[np.uint64],
-    rcols: npt.NDArray[np.uint64],
+    lines: Sequence[npt.NDArray[np.uint64]],
     *,
     diagonal: int,
     unit: float,
@@ -29,3 +28,18 @@ def jps(
     npt.NDArray[np.intp] | None,
     npt.NDArray[np.float64] | None,
 ]: ...
+def jps_costs(
+    padded: npt.NDArray[np.float64],
+    ws: Workspace,
+    starts: npt.NDArray[np.intp],
+    goals: npt.NDArray[np.intp],
+    lines: Sequence[npt.NDArray[np.uint64]],
+    costs: npt.NDArray[np.float64],
+    *,
+    diagonal: int,
+    unit: float,
+    weight: float,
+    max_expansions: int,
+    record: bool,
+    block: bool,
+) -> None: ...

@@ -343,6 +343,107 @@ cdef int run_jps(Query* q, const Lines* lines, Workspace ws, Outcome* out) noexc
     return 0
 
 
+cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1:
+    """Point ``packed`` at the eight arrays of ``lines``, after checking their shapes."""
+    cdef const uint64_t[:, ::1] view
+    cdef int i
+    for i in range(8):
+        view = lines[i]
+        if view.shape[0] != (padded.shape[0] if i % 4 < 2 else padded.shape[1]):
+            raise ValueError("the packed lines do not match the grid")
+        if view.shape[1] < ((padded.shape[1] if i % 4 < 2 else padded.shape[0]) >> 6) + 2:
+            raise ValueError("the packed lines are too short for the grid")
+        if i < 4:
+            packed.free[i] = &view[0, 0]
+        else:
+            packed.forced[i - 4] = &view[0, 0]
+    packed.row_words = lines[0].shape[1]
+    packed.col_words = lines[2].shape[1]
+    packed.height = padded.shape[0]
+    return 0
+
+
+cdef int _start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept nogil:
+    """Begin a query at ``start``; -1 when memory ran out."""
+    ws.next_generation()
+    out.expanded = 0
+    out.generated = 1
+    ws.cell[start].g = 0.0
+    ws.cell[start].parent = -1
+    ws.cell[start].mark = ws.gen
+    return iheap_push(&ws.heap, q.weight * heuristic(q, start), 0.0, start, ws.pos)
+
+
+cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit) noexcept nogil:
+    """The cost of the path through ``n`` jump points, added up step by step from the
+    start, as :func:`path_cost` adds up the filled path on a grid of uniform cost."""
+    cdef Py_ssize_t i, k, dr, dc, diag, straight
+    cdef double total = 0.0, step = unit * SQRT2
+    for i in range(1, n):
+        dr = iabs(jumps[i] // W - jumps[i - 1] // W)
+        dc = iabs((jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W))
+        diag = dr if dr < dc else dc
+        straight = (dr if dr > dc else dc) - diag
+        for k in range(diag):
+            total = total + step
+        for k in range(straight):
+            total = total + unit
+    return total
+
+
+def jps_costs(
+    const double[:, ::1] padded not None,
+    Workspace ws not None,
+    const Py_ssize_t[::1] starts not None,
+    const Py_ssize_t[::1] goals not None,
+    lines not None,
+    double[::1] costs not None,
+    *,
+    int diagonal,
+    double unit,
+    double weight,
+    int64_t max_expansions,
+    bint record,
+    bint block,
+):
+    """Run one jump point search per ``(starts[i], goals[i])`` pair, all with the GIL
+    released, and write each path's cost (as :func:`jps` reports it) to ``costs[i]``,
+    ``inf`` where none was found. ``record`` must be False."""
+    cdef Outcome out
+    cdef Lines packed
+    cdef Py_ssize_t i, n
+    cdef int failed = 0
+    cdef Query q = make_query(
+        padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, 0, False,
+        max_expansions, INFINITY, False, False, 0,
+    )
+    if record:
+        raise ValueError("jps_costs keeps no records")
+    if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
+        raise ValueError("starts, goals and costs must have the same length")
+    _unpack(lines, padded, &packed)
+    packed.block = block
+    with nogil:
+        for i in range(starts.shape[0]):
+            q.goal = goals[i]
+            q.goal_r = q.goal // q.width
+            q.goal_c = q.goal % q.width
+            failed = _start(&q, ws, starts[i], &out)
+            if not failed:
+                failed = run_jps(&q, &packed, ws, &out)
+            if failed:
+                break
+            costs[i] = INFINITY
+            if out.status == ST_FOUND:
+                n = ws.trace(out.reached)
+                if n < 0:
+                    failed = 1
+                    break
+                costs[i] = _jumps_cost(ws.trail, n, q.width, unit)
+    if failed:
+        raise MemoryError("the jump point search ran out of memory")
+
+
 def jps(
     const double[:, ::1] padded not None,
     Workspace ws not None,
@@ -372,32 +473,11 @@ def jps(
         padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
         max_expansions, INFINITY, False, record, 0,
     )
-    cdef const uint64_t[:, ::1] view
-    cdef int i
-    for i in range(8):
-        view = lines[i]
-        if view.shape[0] != (padded.shape[0] if i % 4 < 2 else padded.shape[1]):
-            raise ValueError("the packed lines do not match the grid")
-        if view.shape[1] < ((padded.shape[1] if i % 4 < 2 else padded.shape[0]) >> 6) + 2:
-            raise ValueError("the packed lines are too short for the grid")
-        if i < 4:
-            packed.free[i] = &view[0, 0]
-        else:
-            packed.forced[i - 4] = &view[0, 0]
-    packed.row_words = lines[0].shape[1]
-    packed.col_words = lines[2].shape[1]
-    packed.height = padded.shape[0]
+    _unpack(lines, padded, &packed)
     packed.block = block
-    out.expanded = 0
-    out.generated = 1
     with nogil:
-        ws.next_generation()
-        ws.cell[start].g = 0.0
-        ws.cell[start].parent = -1
-        ws.cell[start].mark = ws.gen
-        if iheap_push(&ws.heap, weight * heuristic(&q, start), 0.0, start, ws.pos) != 0:
-            failed = 1
-        else:
+        failed = _start(&q, ws, start, &out)
+        if not failed:
             failed = run_jps(&q, &packed, ws, &out)
     if failed:
         raise MemoryError("the jump point search ran out of memory")
