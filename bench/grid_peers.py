@@ -24,7 +24,7 @@ Usage::
 
     python bench/grid_peers.py            # default: 7 maps, ~100 queries each (~5 min)
     python bench/grid_peers.py --quick    # a smoke run: 20 / 4 queries, nothing written
-    python bench/grid_peers.py --all      # all 16 maps, every scenario, pathcraft A* only (~8 min)
+    python bench/grid_peers.py --all      # all 16 maps, every scenario, pathcraft A* and JPS
 
 Results go to ``bench/results/grid_peers.md`` (``--all``: ``grid_peers_all.md``).
 """
@@ -211,7 +211,9 @@ def cells_of(flat: Any, cols: int) -> np.ndarray:
 def pathcraft_peer(walk: np.ndarray, rule: str, method: str) -> Peer:
     grid = Grid.from_walkable(walk, diagonal=rule)  # type: ignore[arg-type]
     search = getattr(grid, method)
-    label = {"astar": "pathcraft A*", "dijkstra": "pathcraft Dijkstra"}[method]
+    label = {"astar": "pathcraft A*", "dijkstra": "pathcraft Dijkstra", "jps": "pathcraft JPS"}[
+        method
+    ]
     return Peer(label, rule, False, search, lambda r: (r.cost, r.path), is_pathcraft=True)
 
 
@@ -389,6 +391,7 @@ def build_peers(walk: np.ndarray) -> list[Peer]:
     makers: list[Callable[[], Peer | list[Peer]]] = [
         lambda: pathcraft_peer(walk, MAI, "astar"),
         lambda: pathcraft_peer(walk, MAI, "dijkstra"),
+        lambda: pathcraft_peer(walk, MAI, "jps"),
         lambda: tcod_custom_peer(walk),
         lambda: pathfinding_peer(walk),
         lambda: networkx_peer(walk),
@@ -398,6 +401,7 @@ def build_peers(walk: np.ndarray) -> list[Peer]:
         lambda: pyastar2d_peer(walk),
         lambda: tcod_simple_peer(walk, "never"),
         lambda: pathcraft_peer(walk, "always", "astar"),
+        lambda: pathcraft_peer(walk, "always", "jps"),
         lambda: tcod_simple_peer(walk, "always"),
         lambda: tcod_path2d_peer(walk),
     ]
@@ -797,54 +801,65 @@ def run_all(load_start: tuple[float, ...]) -> str:
         for p in (root / "scen").glob("*/*.map.scen")
     )
     rows = []
-    total = matched = 0
+    total = 0
+    matched = {"astar": 0, "jps": 0}
     t_all = time.perf_counter()
     for name in names:
         m = load(name)
         grid = Grid.from_walkable(m.walkable)
         t0 = time.perf_counter()
-        bad = []
-        expanded = 0
-        times = np.empty(len(m.optimal))
-        for i in range(len(m.optimal)):
+        n = len(m.optimal)
+        bad: dict[str, list[tuple[int, float, float]]] = {"astar": [], "jps": []}
+        expanded = {"astar": 0, "jps": 0}
+        times = {"astar": np.empty(n), "jps": np.empty(n)}
+        for i in range(n):
             s = (int(m.starts[i][0]), int(m.starts[i][1]))
             g = (int(m.goals[i][0]), int(m.goals[i][1]))
-            q0 = time.perf_counter()
-            r = grid.astar(s, g)
-            times[i] = time.perf_counter() - q0
-            expanded += r.expanded
-            if not (r.found and tolerance_ok(r.cost, m.optimal[i])):
-                bad.append((i, r.cost, m.optimal[i]))
+            for method in ("astar", "jps"):
+                q0 = time.perf_counter()
+                r = getattr(grid, method)(s, g)
+                times[method][i] = time.perf_counter() - q0
+                expanded[method] += r.expanded
+                if not (r.found and tolerance_ok(r.cost, m.optimal[i])):
+                    bad[method].append((i, r.cost, m.optimal[i]))
         elapsed = time.perf_counter() - t0
-        n = len(m.optimal)
         total += n
-        matched += n - len(bad)
-        rows.append((name, m.walkable.shape, n, n - len(bad), times, expanded, elapsed, bad))
-        print(f"{name}: {n - len(bad)}/{n} in {elapsed:.1f} s", flush=True)
-    L = header("Grid search: every Moving AI scenario, pathcraft A*", load_start)
+        for method in matched:
+            matched[method] += n - len(bad[method])
+        rows.append((name, m.walkable.shape, n, times, expanded, elapsed, bad))
+        print(
+            f"{name}: A* {n - len(bad['astar'])}/{n}, JPS {n - len(bad['jps'])}/{n} "
+            f"in {elapsed:.1f} s",
+            flush=True,
+        )
+    L = header("Grid search: every Moving AI scenario, pathcraft A* and JPS", load_start)
     L += [
-        f"**{matched:,} of {total:,} scenarios matched** the published optimal length "
+        rf"**A\*: {matched['astar']:,} of {total:,} scenarios matched; JPS: "
+        f"{matched['jps']:,} of {total:,}** the published optimal length "
         f"(`abs(got - want) <= 1e-5 * max(1, want)`), {len(names)} maps, "
         f"{time.perf_counter() - t_all:.0f} s in all. `Grid.from_walkable(mask)` with the "
-        "default rule (8-connected, no corner cutting), one `grid.astar(start, goal)` per "
-        "scenario line, each timed.",
+        "default rule (8-connected, no corner cutting); per scenario line one "
+        "`grid.astar(start, goal)` and one `grid.jps(start, goal)`, each timed.",
         "",
-        "| map | size (rows x cols) | scenarios | matched | median us | p95 us | max ms "
-        "| mean expanded | seconds |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| map | size (rows x cols) | scenarios | A* matched | JPS matched | A* median us "
+        "| JPS median us | A* / JPS | A* p95 us | JPS p95 us | A* mean expanded "
+        "| JPS mean expanded | seconds |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, shape, n, ok, times, expanded, elapsed, _bad in rows:
+    for name, shape, n, times, expanded, elapsed, bad in rows:
+        a, j = np.median(times["astar"]), np.median(times["jps"])
         L.append(
-            f"| {name} | {shape[0]} x {shape[1]} | {n:,} | {ok:,} | {us(np.median(times))} "
-            f"| {us(np.percentile(times, 95))} | {times.max() * 1e3:.1f} "
-            f"| {expanded / n:,.0f} | {elapsed:.1f} |"
+            f"| {name} | {shape[0]} x {shape[1]} | {n:,} | {n - len(bad['astar']):,} "
+            f"| {n - len(bad['jps']):,} | {us(a)} | {us(j)} | {a / j:.1f} "
+            f"| {us(np.percentile(times['astar'], 95))} | {us(np.percentile(times['jps'], 95))} "
+            f"| {expanded['astar'] / n:,.0f} | {expanded['jps'] / n:,.0f} | {elapsed:.1f} |"
         )
-    bad_lines = [(name, b) for name, *_, bad in rows for b in bad]
+    bad_lines = [(name, method, b) for name, *_, bad in rows for method in bad for b in bad[method]]
     if bad_lines:
         L += ["", "Mismatches (first 20):", ""]
         L += [
-            f"- {name}, line {i + 2}: got {got!r}, want {want!r}"
-            for name, (i, got, want) in bad_lines[:20]
+            f"- {name} {method}, line {i + 2}: got {got!r}, want {want!r}"
+            for name, method, (i, got, want) in bad_lines[:20]
         ]
     L.append("")
     return "\n".join(L)
@@ -862,7 +877,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--maps", nargs="+", default=list(MAPS), help="family/name ...")
     parser.add_argument("--quick", action="store_true", help="20 / 4 queries, print only")
     parser.add_argument(
-        "--all", action="store_true", help="every scenario of every map, pathcraft A* only"
+        "--all", action="store_true", help="every scenario of every map, pathcraft A* and JPS"
     )
     parser.add_argument("--out", type=Path, help="where to write the markdown")
     parser.add_argument("--_memory", nargs=3, help=argparse.SUPPRESS)
