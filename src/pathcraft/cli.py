@@ -231,9 +231,10 @@ def _demo(args: argparse.Namespace) -> int:
 def _pyplot() -> Any:
     """pyplot on the Agg backend (the command line only writes files), or ImportError
     naming the viz extra."""
-    import matplotlib
+    from pathcraft.viz._deps import require
 
-    import pathcraft.viz  # noqa: F401  (raises the ImportError that names the extra)
+    require()  # first: without the extra, the ImportError that names it
+    import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
