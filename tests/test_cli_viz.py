@@ -71,7 +71,7 @@ def test_demo_writes_astar_beside_dijkstra(
     assert f"Wrote {out.resolve()}: A* beside Dijkstra from (" in printed
     picture = read_png(out)
     width, height = _panel_size((209, 281))
-    assert picture.shape == (round(height * 100), round((2 * width + 1) * 100), 3)
+    assert picture.shape == pytest.approx((height * 100, (2 * width + 1) * 100, 3), abs=1)
     astar, dijkstra = halves(picture)
     assert 0 < astar < dijkstra
     assert has(picture, PATH_RGB) > 100 and has(picture, WALL_RGB) > 10_000

@@ -21,8 +21,6 @@ graphs, navigation meshes) belong in their own modules of this package beside
 
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> from pathcraft import Grid
 >>> from pathcraft.viz import plot_search
 >>> grid = Grid.from_ascii('''

@@ -74,10 +74,12 @@ def _check_vmax(vmax: Any, default: float) -> float:
 
 
 def _panel_size(shape: tuple[int, int]) -> tuple[float, float]:
-    """Width and height in inches of one map panel with its title."""
+    """Width and height in inches of one map panel with its title: about the area of a
+    4.8-inch square, wider for wide maps and taller for tall ones, within limits."""
     rows, cols = shape
-    height = min(max(_PANEL_INCHES * rows / cols, 2.0), 2.0 * _PANEL_INCHES)
-    return _PANEL_INCHES, height + 0.6
+    width = min(max(_PANEL_INCHES * math.sqrt(cols / rows), 3.6), 1.5 * _PANEL_INCHES)
+    height = min(max(width * rows / cols, 2.0), 2.0 * _PANEL_INCHES)
+    return width, height + 0.6
 
 
 def _draw(ax: Axes, layout: SearchLayers, vmax: float) -> None:
@@ -175,8 +177,6 @@ def plot_search(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pathcraft import Grid
     >>> from pathcraft.viz import plot_search
     >>> grid = Grid.from_ascii('''
@@ -245,8 +245,6 @@ def compare(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pathcraft.io import bundled_map, read_map
     >>> from pathcraft.viz import compare
     >>> grid = read_map(bundled_map())
