@@ -88,7 +88,7 @@ def _draw(ax: Axes, layout: SearchLayers, vmax: float) -> None:
 
     rows, cols = layout.terrain.shape
     ax.imshow(
-        rgba(layout.codes(vmax)),
+        rgba(layout.codes(vmax, path=False)),  # the path is the line drawn on top
         extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
         interpolation="nearest",
         origin="upper",
