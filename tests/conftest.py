@@ -1,5 +1,5 @@
-"""Shared test configuration: hypothesis profiles, the Moving AI data fixture and a
-local Dask cluster."""
+"""Shared test configuration: hypothesis profiles, the Moving AI data fixture, the
+matplotlib backend and a local Dask cluster."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# Pictures are drawn off screen: matplotlib's Agg backend, chosen before it is imported.
+os.environ["MPLBACKEND"] = "Agg"
 
 REPO = Path(__file__).resolve().parents[1]
 MOVINGAI_ENV = "PATHCRAFT_MOVINGAI"

@@ -35,9 +35,9 @@ def test_console_entry_point_runs_as_a_module() -> None:
 
 
 def test_demo_solves_the_bundled_map_and_matches_every_length(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert main(["demo", "--scenarios", "6"]) == 0
+    assert main(["demo", "--scenarios", "6", "-o", str(tmp_path / "demo.png")]) == 0
     out = capsys.readouterr().out
     assert "arena2.map" in out
     assert "6/6 lengths equal the published optimum" in out

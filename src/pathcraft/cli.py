@@ -1,4 +1,5 @@
-"""The ``pathcraft`` command line: ``demo`` on the bundled map, ``solve`` a scenario file."""
+"""The ``pathcraft`` command line: ``demo`` on the bundled map, ``solve`` a scenario file,
+``show`` a search as a picture."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from pathcraft._version import __version__
 __all__ = ["build_parser", "main"]
 
 ALGORITHMS = ("astar", "dijkstra", "jps")
+#: The searches ``pathcraft show`` can draw.
+SHOW_ALGORITHMS = ("astar", "dijkstra", "greedy")
+#: Where ``pathcraft demo`` writes its picture by default (the current directory).
+DEMO_PICTURE = "pathcraft-demo.png"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,6 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=12,
         metavar="N",
         help="how many scenarios, spread from the shortest to the longest (default 12)",
+    )
+    demo.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path(DEMO_PICTURE),
+        metavar="FILE",
+        help=(
+            f"where to write the picture of A* beside Dijkstra (default {DEMO_PICTURE} in "
+            "the current directory; needs the viz extra)"
+        ),
     )
     demo.set_defaults(handler=_demo)
 
@@ -76,6 +92,49 @@ def build_parser() -> argparse.ArgumentParser:
         help="solve the scenarios as one batch on a Dask cluster (needs pathcraft[dask])",
     )
     solve.set_defaults(handler=_solve)
+
+    show = commands.add_parser(
+        "show",
+        help="draw a search on a map: what it explored and its path (needs the viz extra)",
+        description=(
+            "Search a map from START to GOAL and draw it: walls, explored cells coloured "
+            "by their cost from the start, the path. Several algorithms are drawn side by "
+            "side; --gif animates one search instead. Cells are ROW,COL (0-based, row 0 at "
+            'the top). Needs the viz extra: pip install "pathcraft[viz]".'
+        ),
+    )
+    show.add_argument(
+        "map", type=Path, help="a Moving AI .map file, or a text map ('#' wall, '.' floor, 1-9)"
+    )
+    show.add_argument("--start", type=_cell_arg, required=True, metavar="ROW,COL")
+    show.add_argument("--goal", type=_cell_arg, required=True, metavar="ROW,COL")
+    show.add_argument(
+        "--algorithm",
+        type=_algorithms_arg,
+        default=("astar",),
+        metavar="NAME[,NAME...]",
+        help=f"one or more of {', '.join(SHOW_ALGORITHMS)}, comma-separated (default astar)",
+    )
+    show.add_argument(
+        "--diagonal",
+        choices=("never", "no_corner_cut", "one_free", "always"),
+        default="no_corner_cut",
+        help="the diagonal-move rule (default no_corner_cut, the Moving AI rule)",
+    )
+    show.add_argument("--gif", action="store_true", help="write a GIF of the search growing")
+    show.add_argument(
+        "--frames", type=_positive_int, default=48, metavar="N",
+        help="growth frames of the GIF (default 48)",
+    )  # fmt: skip
+    show.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the picture to write (default MAPNAME-ALGORITHM.png, or .gif with --gif)",
+    )
+    show.set_defaults(handler=_show)
     return parser
 
 
@@ -89,6 +148,29 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _cell_arg(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        row, col = (int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected ROW,COL (two whole numbers, e.g. 12,40), got {text!r}"
+        ) from None
+    return row, col
+
+
+def _algorithms_arg(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if name not in SHOW_ALGORITHMS:
+            raise argparse.ArgumentTypeError(
+                f"unknown algorithm {name!r}; choose from {', '.join(SHOW_ALGORITHMS)}"
+            )
+    return names
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     parser = build_parser()
@@ -98,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         code: int = args.handler(args)
-    except (OSError, ValueError) as exc:
+    except (ImportError, OSError, ValueError) as exc:
         print(f"pathcraft {args.command}: error: {exc}", file=sys.stderr)
         return 2
     return code
@@ -154,7 +236,46 @@ def _demo(args: argparse.Namespace) -> int:
         f"\n{matched}/{len(picks)} lengths equal the published optimum (both searches); "
         f"A* expanded {saved:.0%} fewer cells than Dijkstra."
     )
+    # The picture: the query where A* saves Dijkstra the most cells.
+    best = picks[int(np.argmax(np.subtract(dijkstra_exp, astar_exp)))]
+    _demo_picture(grid, tuple(scen.starts[best]), tuple(scen.goals[best]), args.output)
     return 0 if matched == len(picks) else 1
+
+
+def _pyplot() -> Any:
+    """pyplot on the Agg backend (the command line only writes files), or ImportError
+    naming the viz extra."""
+    from pathcraft.viz._deps import require
+
+    require()  # first: without the extra, the ImportError that names it
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _demo_picture(grid: Any, start: Any, goal: Any, output: Path) -> None:
+    """Write A* beside Dijkstra on one query, if the viz extra is installed."""
+    try:
+        plt = _pyplot()
+    except ImportError:
+        from pathcraft.viz._deps import INSTALL_HINT
+
+        print(f"To also draw A* beside Dijkstra in {output}, install the viz extra: {INSTALL_HINT}")
+        return
+    from pathcraft.viz import compare
+
+    fig = compare(grid, start, goal)
+    try:
+        fig.savefig(output)
+    finally:
+        plt.close(fig)
+    print(
+        f"Wrote {output.resolve()}: A* beside Dijkstra from {_cell(start)} to {_cell(goal)}, "
+        "explored cells coloured by their cost from the start."
+    )
 
 
 def _cell(cell: tuple[Any, ...]) -> str:
@@ -239,3 +360,53 @@ def _solve_batch(
             client.close()
     rate = len(starts) / seconds if seconds > 0 else float("inf")
     return costs, f"{rate:,.0f} queries/s on {where} ({seconds:.2f} s)"
+
+
+def _show(args: argparse.Namespace) -> int:
+    from pathcraft.grid import Grid
+    from pathcraft.io import read_map
+
+    plt = _pyplot()
+    from pathcraft.viz import animate_search, compare
+
+    names: tuple[str, ...] = args.algorithm
+    suffix = ".gif" if args.gif else ".png"
+    output: Path = args.output or Path(f"{args.map.stem}-{'-'.join(names)}{suffix}")
+    if args.gif and len(names) != 1:
+        raise ValueError(f"--gif animates one search; got {len(names)}: {','.join(names)}")
+    if args.gif and output.suffix.lower() != ".gif":
+        raise ValueError(f"--gif writes a .gif file; got --output {str(output)!r}")
+    if not args.gif and output.suffix.lower() == ".gif":
+        raise ValueError(f"add --gif to write a GIF ({str(output)!r})")
+    if args.map.suffix.lower() == ".map":
+        grid = read_map(args.map, diagonal=args.diagonal)
+    else:
+        grid = Grid.from_ascii(args.map.read_text(), diagonal=args.diagonal)
+    if args.gif:
+        result = getattr(grid, names[0])(args.start, args.goal, record=True)
+        animate_search(grid, result, output, frames=args.frames)
+        summary = _summary(names[0], result)
+    else:
+        fig = compare(grid, args.start, args.goal, names)
+        try:
+            formats = fig.canvas.get_supported_filetypes()
+            if output.suffix.lower().lstrip(".") not in formats:
+                raise ValueError(
+                    f"--output must end in one of .gif (with --gif), "
+                    f"{', '.join('.' + f for f in sorted(formats))}; got {str(output)!r}"
+                )
+            fig.savefig(output)
+        finally:
+            plt.close(fig)
+        summary = "; ".join(ax.get_title() for ax in fig.axes[: len(names)])
+    print(
+        f"Wrote {output.resolve()}: {args.map.name} from {_cell(args.start)} to "
+        f"{_cell(args.goal)}; {summary}"
+    )
+    return 0
+
+
+def _summary(name: str, result: Any) -> str:
+    from pathcraft.viz.grid import ALGORITHMS, describe
+
+    return f"{ALGORITHMS[name]}: {describe(result)}"
