@@ -524,3 +524,28 @@ def test_a_planner_serves_many_plans_and_caches_its_compilation() -> None:
         plan = planner.plan({**HUNGRY, "hunger": hunger}, {"hunger": 0})
         assert plan.final["hunger"] == 0
     assert len(planner._cache) == 1
+
+
+def test_one_planner_serves_many_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    planner = hunger_planner()
+    goals = [{"hunger": le(h)} for h in range(3)] * 20
+    expected = [planner.plan(HUNGRY, g).names for g in goals]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda g: planner.plan(HUNGRY, g).names, goals))
+    assert got == expected
+
+
+def test_compilation_cache_stays_bounded() -> None:
+    planner = Planner([Action("up", {"x": lt(100)}, {"x": add(1)})])
+    for target in range(80):
+        assert planner.plan({"x": 0}, {"x": ge(target % 3)}).cost == target % 3
+        planner.plan({"x": 0}, {"x": eq(target)})
+    assert len(planner._cache) <= 64
+
+
+def test_goap_is_reachable_from_the_package() -> None:
+    import pathcraft
+
+    assert pathcraft.goap.Planner is Planner

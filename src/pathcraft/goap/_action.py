@@ -251,7 +251,8 @@ class Action:
         TypeError
             ``add(n)`` on a fact that is not an int.
         """
-        facts = dict(state)
+        facts = state._facts.copy() if isinstance(state, State) else dict(state)
+        added = False
         for fact, effect in self._effects.items():
             if isinstance(effect, Add):
                 if fact not in facts:
@@ -267,8 +268,13 @@ class Action:
                     )
                 facts[fact] = old + effect.delta  # type: ignore[operator]
             else:
+                added = added or fact not in facts
                 facts[fact] = effect
-        return State._trusted(dict(sorted(facts.items())))
+        if not isinstance(state, State):
+            return State(facts)  # checks the caller's facts
+        if added:
+            facts = dict(sorted(facts.items()))
+        return State._trusted(facts)
 
     def __repr__(self) -> str:
         cost = self._cost if not self._dynamic else getattr(self._cost, "__name__", "callable")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcraft.goap._action import Action
-from pathcraft.goap._facts import Add, Condition, State, Value, kind_of
+from pathcraft.goap._facts import OPERATORS, Add, Condition, State, Value, kind_of
 
 __all__ = ["MISSING", "Problem", "Step", "compile_problem", "heuristic", "state_of", "successor"]
 
@@ -36,7 +36,7 @@ class Step:
     """An action compiled against the tracked facts (indices into the node tuple)."""
 
     action: Action
-    pre: list[tuple[int, Condition]]
+    pre: list[tuple[int, Callable[[Any, Any], bool], Value]]  # fact index, compare, value
     sets: list[tuple[int, Value]]
     adds: list[tuple[int, int]]
     static: float | None  # the cost, or None for a dynamic one
@@ -49,6 +49,8 @@ class _GoalFact:
 
     index: int
     cond: Condition
+    compare: Callable[[Any, Any], bool]  # the condition's operator
+    value: Value  # the condition's value
     set_bound: float  # cheapest way to meet it with a set effect among the actions used
     up: float  # cheapest cost per unit increase by add effects (inf: none)
     down: float  # cheapest cost per unit decrease
@@ -157,7 +159,7 @@ def compile_problem(
         steps.append(
             Step(
                 action,
-                [(index[f], c) for f, c in action.preconditions.items()],
+                [(index[f], OPERATORS[c.op], c.value) for f, c in action.preconditions.items()],
                 sets,
                 adds,
                 None if action.dynamic else action.min_cost,
@@ -186,7 +188,9 @@ def compile_problem(
         # With add effects, a set to any value may be followed by adds that finish the
         # job; without them the last set must itself meet the condition.
         set_bound = set_any if any_add < _INF else set_sat
-        goal_facts.append(_GoalFact(i, cond, set_bound, up, down, any_add))
+        goal_facts.append(
+            _GoalFact(i, cond, OPERATORS[cond.op], cond.value, set_bound, up, down, any_add)
+        )
 
     goal_index = {g.index for g in goal_facts}
     per_action, min_goal = 0, _INF
@@ -236,7 +240,7 @@ def heuristic(problem: Problem) -> Callable[[tuple[Any, ...]], float]:
         worst = 0.0
         for g in goal:
             x = values[g.index]
-            if x is not MISSING and g.cond.test(x):
+            if x is not MISSING and g.compare(x, g.value):
                 continue
             unmet += 1
             bound = _fact_bound(g, x)
@@ -261,9 +265,9 @@ def state_of(names: tuple[str, ...], values: tuple[Any, ...]) -> State:
 
 def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The values after ``step`` when its preconditions hold, else None."""
-    for i, cond in step.pre:
+    for i, compare, value in step.pre:
         x = values[i]
-        if x is MISSING or not cond.test(x):
+        if x is MISSING or not compare(x, value):
             return None
     new = list(values)
     for i, v in step.sets:

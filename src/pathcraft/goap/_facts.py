@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 __all__ = [
+    "OPERATORS",
     "Add",
     "Condition",
     "State",
@@ -141,7 +142,8 @@ def check_fact(name: Any, value: Any, where: str = "") -> None:
 
 # --------------------------------------------------------------------------- conditions
 
-_OPS: Final[dict[str, Callable[[Any, Any], bool]]] = {
+#: The comparison behind each condition operator.
+OPERATORS: Final[dict[str, Callable[[Any, Any], bool]]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -168,8 +170,8 @@ class Condition:
     value: Value
 
     def __post_init__(self) -> None:
-        if self.op not in _OPS:
-            listed = ", ".join(repr(o) for o in _OPS)
+        if self.op not in OPERATORS:
+            listed = ", ".join(repr(o) for o in OPERATORS)
             raise ValueError(f"a condition's op must be one of {listed}; got {self.op!r}")
         kind = kind_of(self.value)
         if kind is None:
@@ -184,7 +186,7 @@ class Condition:
 
     def test(self, value: Value) -> bool:
         """Whether a fact with ``value`` meets the condition."""
-        return _OPS[self.op](value, self.value)
+        return OPERATORS[self.op](value, self.value)
 
     def __repr__(self) -> str:
         return f"{_NAMES[self.op]}({self.value!r})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
@@ -20,7 +21,7 @@ from pathcraft.goap._compile import (
     state_of,
     successor,
 )
-from pathcraft.goap._facts import Condition, State, Value, kind_of
+from pathcraft.goap._facts import OPERATORS, Condition, State, Value, kind_of
 from pathcraft.result import Reason
 from pathcraft.search import TIE_BREAKS, astar
 
@@ -253,12 +254,12 @@ class Planner:
         rng = random.Random(seed) if tie_break == "random" else None
         expand, cut = _expander(problem, rng)
         h = heuristic(problem)
-        goal_tests = [(g.index, g.cond) for g in problem.goal]
+        goal_tests = [(g.index, OPERATORS[g.cond.op], g.cond.value) for g in problem.goal]
 
         def is_goal(vals: tuple[Any, ...]) -> bool:
-            for i, cond in goal_tests:
+            for i, compare, value in goal_tests:
                 x = vals[i]
-                if x is MISSING or not cond.test(x):
+                if x is MISSING or not compare(x, value):
                     return False
             return True
 
@@ -309,13 +310,14 @@ class Planner:
         )  # fmt: skip
 
     def _problem(self, start: State, goal: dict[str, Condition], prune: bool) -> Problem:
-        kinds = {fact: kind_of(value) for fact, value in start.items()}
+        kinds = {fact: kind_of(value) for fact, value in start._facts.items()}
         key = (tuple(kinds.items()), tuple(goal.items()), prune)
         problem = self._cache.get(key)
         if problem is None:
             problem = compile_problem(self._actions, kinds, goal, prune)  # type: ignore[arg-type]
-            if len(self._cache) >= _CACHE_SIZE:
-                self._cache.pop(next(iter(self._cache)))
+            if len(self._cache) >= _CACHE_SIZE:  # forget the oldest; threads may race here
+                with contextlib.suppress(StopIteration, RuntimeError):
+                    self._cache.pop(next(iter(self._cache)), None)
             self._cache[key] = problem
         return problem
 
