@@ -549,3 +549,29 @@ def test_goap_is_reachable_from_the_package() -> None:
     import pathcraft
 
     assert pathcraft.goap.Planner is Planner
+
+
+def test_action_applicable_and_apply_on_plain_mappings() -> None:
+    eat = Action("eat", {"food": ge(1), "mood": "calm"}, {"food": add(-1), "fed": True},
+                 check=lambda s: s["food"] < 10)  # fmt: skip
+    assert eat.applicable({"food": 1, "mood": "calm"})
+    assert not eat.applicable({"food": 0, "mood": "calm"})
+    assert not eat.applicable({"food": 12, "mood": "calm"})  # the check says no
+    assert not eat.applicable({"mood": "calm"})  # a missing fact meets no condition
+    assert not eat.applicable({"food": "1", "mood": "calm"})  # another kind never matches
+    after = eat.apply({"food": 2, "mood": "calm"})
+    assert after == {"food": 1, "mood": "calm", "fed": True} and isinstance(after, State)
+    assert list(after) == ["fed", "food", "mood"]
+    assert eat.apply(State(food=2, mood="calm")) == after
+    with pytest.raises(ValueError, match=r"action 'eat' adds to fact 'food', which the state"):
+        eat.apply({"mood": "calm"})
+    with pytest.raises(TypeError, match=r"action 'eat' adds to fact 'food', whose value 'x'"):
+        eat.apply({"food": "x"})
+    assert eat.min_cost == 1.0 and not eat.dynamic and eat.reads is None
+    assert eat.check is not None and eat.cost == 1.0
+
+
+def test_plan_reports_metrics() -> None:
+    plan = hunger_planner().plan(HUNGRY, {"hunger": 0})
+    assert plan.expanded >= len(plan) + 1 and plan.generated >= plan.expanded
+    assert plan.considered == 3 and plan.elapsed > 0.0
