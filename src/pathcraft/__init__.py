@@ -1,7 +1,8 @@
 """pathcraft: pathfinding and planning for games and simulations.
 
 The generic search over any hashable node lives in :mod:`pathcraft.search`; every
-search returns a :class:`PathResult`.
+search returns a :class:`PathResult`. Goal-oriented action planning, on the same
+search, lives in :mod:`pathcraft.goap`.
 
 >>> import pathcraft
 >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m <= 3]
@@ -9,6 +10,7 @@ search returns a :class:`PathResult`.
 [0, 1, 2, 3]
 """
 
+from pathcraft import goap
 from pathcraft._version import __version__
 from pathcraft.grid import Grid
 from pathcraft.result import Explored, PathResult
@@ -23,5 +25,6 @@ __all__ = [
     "astar",
     "bfs",
     "dijkstra",
+    "goap",
     "greedy",
 ]

@@ -1,0 +1,277 @@
+"""Compiling a planning problem: checks, relevant actions, the heuristic's tables.
+
+A search node is the tuple of the tracked facts' values (sorted by name), not a
+:class:`~pathcraft.goap.State`: tuples hash and compare fast, and only the facts some
+considered action or the goal depends on are tracked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pathcraft.goap._action import Action
+from pathcraft.goap._facts import OPERATORS, Add, Condition, State, Value, kind_of
+
+__all__ = ["MISSING", "Problem", "Step", "compile_problem", "heuristic", "state_of", "successor"]
+
+_INF = math.inf
+
+class _Missing:
+    """The value of a fact the state does not have (yet): it meets no condition."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(slots=True)
+class Step:
+    """An action compiled against the tracked facts (indices into the node tuple)."""
+
+    action: Action
+    pre: list[tuple[int, Callable[[Any, Any], bool], Value]]  # fact index, compare, value
+    sets: list[tuple[int, Value]]
+    adds: list[tuple[int, int]]
+    static: float | None  # the cost, or None for a dynamic one
+    needs_state: bool  # check or dynamic cost: build a State for it
+
+
+@dataclass(slots=True)
+class _GoalFact:
+    """A goal condition with the tables its cost bound needs."""
+
+    index: int
+    cond: Condition
+    compare: Callable[[Any, Any], bool]  # the condition's operator
+    value: Value  # the condition's value
+    set_bound: float  # cheapest way to meet it with a set effect among the actions used
+    up: float  # cheapest cost per unit increase by add effects (inf: none)
+    down: float  # cheapest cost per unit decrease
+    any_add: float  # cheapest add effect of any nonzero delta
+
+
+@dataclass(slots=True)
+class Problem:
+    names: tuple[str, ...]  # the tracked facts, sorted
+    steps: list[Step]
+    goal: list[_GoalFact]
+    per_action_goals: int  # most goal facts one considered action changes
+    min_goal_cost: float  # cheapest considered action that changes a goal fact
+
+
+def compile_problem(
+    actions: tuple[Action, ...], kinds: dict[str, str], goal: dict[str, Condition], prune: bool
+) -> Problem:
+    """Check the problem, choose the relevant actions and compile them.
+
+    ``kinds`` maps each fact of the start state to its kind.
+    """
+    # Every fact known to the state or to an action's effect, with one kind each.
+    kinds = dict(kinds)
+    for action in actions:
+        for fact, effect in action.effects.items():
+            if isinstance(effect, Add):
+                if fact not in kinds:
+                    raise ValueError(
+                        f"action {action.name!r} adds to fact {fact!r}, which the start "
+                        "state lacks; give the fact a starting value"
+                    )
+                if kinds[fact] != "int":
+                    raise TypeError(
+                        f"action {action.name!r} adds to fact {fact!r}, which is a "
+                        f"{kinds[fact]}; add(n) works on int facts"
+                    )
+                continue
+            kind = kind_of(effect)
+            assert kind is not None  # Action checked it
+            known = kinds.setdefault(fact, kind)
+            if known != kind:
+                raise TypeError(
+                    f"action {action.name!r} sets fact {fact!r} to {effect!r} (a {kind}), "
+                    f"but the fact is a {known} elsewhere"
+                )
+
+    def check_conditions(owner: str, conds: Mapping[str, Condition], what: str) -> None:
+        for fact, cond in conds.items():
+            if fact not in kinds:
+                raise ValueError(
+                    f"{owner}: the {what} names fact {fact!r}, which neither the start "
+                    "state nor any action's effects know"
+                )
+            kind = kind_of(cond.value)
+            if kind != kinds[fact]:
+                raise TypeError(
+                    f"{owner}: the {what} {cond!r} on fact {fact!r} compares a "
+                    f"{kinds[fact]} fact with a {kind}"
+                )
+            if cond.op not in ("==", "!=") and kinds[fact] == "bool":
+                raise TypeError(f"{owner}: the {what} {cond!r} orders the bool fact {fact!r}")
+
+    check_conditions("goal", goal, "goal")
+    for action in actions:
+        owner = f"action {action.name!r}"
+        check_conditions(owner, action.preconditions, "precondition")
+        for fact in action.reads or ():
+            if fact not in kinds:
+                raise ValueError(
+                    f"{owner}: reads names fact {fact!r}, which neither the start state "
+                    "nor any action's effects know"
+                )
+
+    # Relevant actions: those changing a needed fact, closed through what they read.
+    every = set(kinds)
+    if prune:
+        needed = set(goal)
+        used = [False] * len(actions)
+        changed = True
+        while changed:
+            changed = False
+            for i, action in enumerate(actions):
+                if used[i] or needed.isdisjoint(action.effects):
+                    continue
+                used[i] = changed = True
+                needed.update(action.preconditions)
+                if action.check is not None or action.dynamic:
+                    needed.update(every if action.reads is None else action.reads)
+        chosen = [a for a, u in zip(actions, used, strict=True) if u]
+    else:
+        needed, chosen = every, list(actions)
+
+    names = tuple(sorted(needed))
+    index = {name: i for i, name in enumerate(names)}
+    steps = []
+    for action in chosen:
+        sets: list[tuple[int, Value]] = []
+        adds: list[tuple[int, int]] = []
+        for fact, effect in action.effects.items():
+            if fact in index:  # effects on untracked facts matter to no tracked action
+                if isinstance(effect, Add):
+                    adds.append((index[fact], effect.delta))
+                else:
+                    sets.append((index[fact], effect))
+        steps.append(
+            Step(
+                action,
+                [(index[f], OPERATORS[c.op], c.value) for f, c in action.preconditions.items()],
+                sets,
+                adds,
+                None if action.dynamic else action.min_cost,
+                action.check is not None or action.dynamic,
+            )
+        )
+
+    goal_facts = []
+    for fact, cond in goal.items():
+        i = index[fact]
+        set_any = set_sat = up = down = any_add = _INF
+        for step in steps:
+            lb = step.action.min_cost
+            for j, value in step.sets:
+                if j == i:
+                    set_any = min(set_any, lb)
+                    if cond.test(value):
+                        set_sat = min(set_sat, lb)
+            for j, delta in step.adds:
+                if j == i and delta != 0:
+                    any_add = min(any_add, lb)
+                    if delta > 0:
+                        up = min(up, lb / delta)
+                    else:
+                        down = min(down, lb / -delta)
+        # With add effects, a set to any value may be followed by adds that finish the
+        # job; without them the last set must itself meet the condition.
+        set_bound = set_any if any_add < _INF else set_sat
+        goal_facts.append(
+            _GoalFact(i, cond, OPERATORS[cond.op], cond.value, set_bound, up, down, any_add)
+        )
+
+    goal_index = {g.index for g in goal_facts}
+    per_action, min_goal = 0, _INF
+    for step in steps:
+        touched = {j for j, _ in step.sets} | {j for j, d in step.adds if d != 0}
+        count = len(touched & goal_index)
+        if count:
+            per_action = max(per_action, count)
+            min_goal = min(min_goal, step.action.min_cost)
+    return Problem(names, steps, goal_facts, per_action, min_goal)
+
+
+def _fact_bound(g: _GoalFact, x: Any) -> float:
+    """A lower bound on the cost of meeting an unmet goal condition from value ``x``."""
+    best = g.set_bound
+    if x is MISSING or g.any_add == _INF:
+        return best
+    op, v = g.cond.op, g.cond.value
+    if op == "!=":
+        return min(best, g.any_add)
+    target = int(v)  # an int fact: add effects exist only for those
+    if op == ">":
+        target += 1
+    elif op == "<":
+        target -= 1
+    need = target - int(x)
+    by_adds = need * g.up if need > 0 else -need * g.down
+    return min(best, by_adds)
+
+
+def heuristic(problem: Problem) -> Callable[[tuple[Any, ...]], float]:
+    """An admissible, cheap bound on the cost left from a node's fact values.
+
+    Each unmet goal condition needs at least one action changing its fact, so the
+    bound is the larger of (a) the dearest single condition, each bounded by its
+    cheapest set effect or, for ints, the distance left times the cheapest cost per
+    unit of its add effects, and (b) ceil(unmet / k) actions of the cheapest cost
+    among those changing a goal fact, where one action changes at most k goal facts.
+    Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
+    """
+    goal = problem.goal
+    k = problem.per_action_goals
+    cheapest = problem.min_goal_cost
+
+    def h(values: tuple[Any, ...]) -> float:
+        unmet = 0
+        worst = 0.0
+        for g in goal:
+            x = values[g.index]
+            if x is not MISSING and g.compare(x, g.value):
+                continue
+            unmet += 1
+            bound = _fact_bound(g, x)
+            if bound > worst:
+                worst = bound
+        if not unmet:
+            return 0.0
+        if k == 0:
+            return _INF  # no considered action changes a goal fact
+        count_bound = -(-unmet // k) * cheapest
+        return worst if worst > count_bound else count_bound
+
+    return h
+
+
+def state_of(names: tuple[str, ...], values: tuple[Any, ...]) -> State:
+    """The tracked facts of a node as a State (names are sorted, so is the dict)."""
+    return State._trusted(
+        {n: v for n, v in zip(names, values, strict=True) if v is not MISSING}
+    )
+
+
+def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The values after ``step`` when its preconditions hold, else None."""
+    for i, compare, value in step.pre:
+        x = values[i]
+        if x is MISSING or not compare(x, value):
+            return None
+    new = list(values)
+    for i, v in step.sets:
+        new[i] = v
+    for i, d in step.adds:
+        new[i] += d
+    return tuple(new)
