@@ -128,7 +128,11 @@ def _run(
     chunk_size: int | None,
     progress: bool,
 ) -> list[PathResult] | Costs:
-    """Split ``tasks`` into chunks, solve them where asked, join the answers in order."""
+    """Split ``tasks`` into chunks, solve them where asked, join the answers in order.
+
+    Chunk ``j`` of ``k`` takes tasks ``j, j + k, j + 2k, ...``: callers often sort
+    their queries (by length, by region), and slicing a sorted list into runs would
+    give the last chunk all the long queries and leave the other workers idle."""
     workers = _check_count("workers", workers)
     chunk_size = _check_count("chunk_size", chunk_size)
     if executor is not None and workers is not None:
@@ -146,7 +150,8 @@ def _run(
     parallel = executor is not None or (workers or os.cpu_count() or 1) > 1
     slots = getattr(executor, "_max_workers", None) or workers or os.cpu_count() or 1
     size = chunk_size or max(1, math.ceil(n / (4 * slots)))
-    chunks = [tasks[i : i + size] for i in range(0, n, size)]
+    count = math.ceil(n / size)
+    chunks = [tasks[j::count] for j in range(count)]
     parts: list[Any] = [None] * len(chunks)
     bar = tqdm(total=n, desc=kind, unit="query", disable=not progress, leave=False)
     try:
@@ -159,10 +164,14 @@ def _run(
     finally:
         bar.close()
     if paths and kind != "field":
-        return [result for part in parts for result in part]
-    if not parts:
-        return np.empty((0, *grid.shape) if kind == "field" else 0)
-    return np.concatenate(parts)
+        results: list[PathResult] = [None] * n  # type: ignore[list-item]
+        for j, part in enumerate(parts):
+            results[j::count] = part
+        return results
+    out = np.empty((n, *grid.shape) if kind == "field" else n)
+    for j, part in enumerate(parts):
+        out[j::count] = part
+    return out
 
 
 def _run_parallel(

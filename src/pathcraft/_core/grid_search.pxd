@@ -122,6 +122,13 @@ cdef object copy_record(Workspace ws, Py_ssize_t width)
 cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width)
 
 
+cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
+    """Set the single goal of a query (a padded flat index, or -1 for none)."""
+    q.goal = goal
+    q.goal_r = goal // q.width if goal >= 0 else 0
+    q.goal_c = goal % q.width if goal >= 0 else 0
+
+
 cdef inline double heuristic_rc(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
     """The heuristic from the padded cell ``(r, c)`` to the goal."""
     cdef double dr, dc, lo, hi

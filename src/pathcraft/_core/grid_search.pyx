@@ -256,9 +256,7 @@ cdef Query make_query(
     q.tie = tie
     q.hscale = hscale
     q.weight = weight
-    q.goal = goal
-    q.goal_r = goal // q.width if goal >= 0 else 0
-    q.goal_c = goal % q.width if goal >= 0 else 0
+    aim(&q, goal)
     q.use_goal_set = use_goal_set
     q.max_expansions = max_expansions
     q.max_cost = max_cost
@@ -369,9 +367,7 @@ def search_costs(
         raise ValueError("starts, goals and costs must have the same length")
     with nogil:
         for i in range(starts.shape[0]):
-            q.goal = goals[i]
-            q.goal_r = q.goal // q.width
-            q.goal_c = q.goal % q.width
+            aim(&q, goals[i])
             q.rng = seed
             out.expanded = 0
             out.generated = 0

@@ -52,6 +52,7 @@ from pathcraft._core.grid_search cimport (
     Outcome,
     Query,
     Workspace,
+    aim,
     copy_record,
     heuristic,
     make_query,
@@ -425,9 +426,7 @@ def jps_costs(
     packed.block = block
     with nogil:
         for i in range(starts.shape[0]):
-            q.goal = goals[i]
-            q.goal_r = q.goal // q.width
-            q.goal_c = q.goal % q.width
+            aim(&q, goals[i])
             failed = _start(&q, ws, starts[i], &out)
             if not failed:
                 failed = run_jps(&q, &packed, ws, &out)
