@@ -10,6 +10,7 @@ search returns a :class:`PathResult`.
 """
 
 from pathcraft._version import __version__
+from pathcraft.graph import Graph
 from pathcraft.grid import Grid
 from pathcraft.result import Explored, PathResult
 from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
@@ -17,6 +18,7 @@ from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
 __all__ = [
     "BloomClosed",
     "Explored",
+    "Graph",
     "Grid",
     "PathResult",
     "__version__",
