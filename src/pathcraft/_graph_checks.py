@@ -37,7 +37,7 @@ def node_count(num_nodes: Any) -> int:
     """Check the number of nodes: an integer in ``[0, 2**31 - 2]``."""
     if isinstance(num_nodes, bool) or not isinstance(num_nodes, numbers.Integral):
         raise TypeError(f"num_nodes must be an integer >= 0; got {num_nodes!r}")
-    if not 0 <= num_nodes <= _MAX_NODES:
+    if not 0 <= int(num_nodes) <= _MAX_NODES:
         raise ValueError(f"num_nodes must be in [0, {_MAX_NODES}]; got {num_nodes!r}")
     return int(num_nodes)
 
@@ -96,7 +96,7 @@ def weight_array(
         if sources is not None and targets is not None:
             edge = f" (edge {sources[i]} -> {targets[i]})"
         raise ValueError(
-            f"{name}[{i}] = {out[i]!r}{edge}: weights must be >= 0 and not NaN "
+            f"{name}[{i}] = {float(out[i])!r}{edge}: weights must be >= 0 and not NaN "
             "(np.inf closes an edge)"
         )
     return out
@@ -121,7 +121,8 @@ def coordinate_array(values: Any, n: int) -> npt.NDArray[np.float64] | None:
     if bad.size:
         i = int(bad[0])
         raise ValueError(f"coords[{i}] = {arr[i].tolist()} is not finite")
-    return np.ascontiguousarray(arr).copy()
+    out: npt.NDArray[np.float64] = np.ascontiguousarray(arr).copy()
+    return out
 
 
 def label_index(labels: Sequence[Hashable] | None, n: int) -> dict[Hashable, int] | None:
@@ -144,9 +145,7 @@ def label_index(labels: Sequence[Hashable] | None, n: int) -> dict[Hashable, int
     return index
 
 
-def _mapping_coords(
-    coords: Any, nodes: list[Hashable], index: dict[Hashable, int]
-) -> Any:
+def _mapping_coords(coords: Any, nodes: list[Hashable], index: dict[Hashable, int]) -> Any:
     """Coordinates given as a mapping label -> point, as a list in node order."""
     if not isinstance(coords, Mapping):
         return coords
