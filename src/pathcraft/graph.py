@@ -290,7 +290,7 @@ class Graph:
         """The graph as a networkx ``Graph``/``DiGraph`` (``Multi*`` when it has parallel
         edges), with the labels, a ``weight`` attribute and, with coordinates, a
         ``coords`` node attribute."""
-        import networkx as nx  # type: ignore[import-untyped]
+        import networkx as nx
 
         pairs = self._edge_sources * max(self.num_nodes, 1) + self._edge_targets
         if not self._directed:
