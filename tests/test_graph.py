@@ -468,3 +468,61 @@ def test_threads_sharing_one_graph_get_the_serial_answers() -> None:
         results = list(pool.map(chunk, range(4)))
     for k, got in enumerate(results):
         assert got == serial[k::4]
+
+
+# --------------------------------------------------------------------------- virtual ends
+
+
+@settings(max_examples=150)
+@given(geometric(), st.integers(1, 4), st.integers(1, 4), st.sampled_from(("g", "fifo")))
+def test_run_with_start_and_exit_costs_expands_like_the_generic_search(
+    case: Any, n_sources: int, n_goals: int, tie_break: str
+) -> None:
+    # Graph.run's virtual start (source costs) and virtual goal (exit costs), as used by
+    # waypoint and navmesh queries, is the generic search on a graph with a root joined
+    # to the sources and the goals joined to an end node, the heuristic aiming at a point.
+    graph, start, goal = case
+    n = graph.num_nodes
+    coords = graph.coords
+    assert coords is not None
+    rng = np.random.default_rng(start * 97 + goal + n_sources * 13 + n_goals)
+    sources = rng.integers(n, size=n_sources)
+    goals = rng.integers(n, size=n_goals)
+    source_costs = rng.integers(0, 5, size=n_sources).astype(float)
+    exit_costs = rng.integers(0, 5, size=n_goals).astype(float)
+    target = coords[goal] + rng.integers(-2, 3, size=coords.shape[1])
+    scale = graph.heuristic_scale
+    root, end = "root", n
+
+    def h(node: Any) -> float:
+        if node in (root, end):
+            return 0.0
+        p = coords[node].tolist()
+        return math.sqrt(sum((a - b) * (a - b) for a, b in zip(p, target, strict=True))) * scale
+
+    exits: dict[int, float] = {}
+    for g, c in zip(goals.tolist(), exit_costs.tolist(), strict=True):
+        exits[g] = min(c, exits.get(g, math.inf))
+
+    def nbrs(node: Any) -> list[tuple[Any, float]]:
+        if node == root:
+            return list(zip(sources.tolist(), source_costs.tolist(), strict=True))
+        if node == end:
+            return []
+        out = graph.neighbors(node)
+        return [*out, (end, exits[node])] if node in exits else out
+
+    got = graph.run(
+        "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
+        target=target, heuristic="euclidean", tie_break=tie_break, record=True,
+    )  # fmt: skip
+    status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = got
+    # The generic search from the root pushes the sources in the order given; a repeated
+    # source is pushed again only when cheaper, as the kernel does.
+    want = search.astar(root, end, nbrs, h, tie_break=tie_break, record=True)
+    assert (status == 0) == want.found
+    assert path.tolist() == list(want.path[1:])
+    assert expanded == want.expanded - 1 and generated == want.generated - 1
+    assert rec_g.tolist() == list(want.explored.g[1:])
+    assert rec_nodes.tolist() == list(want.explored.nodes[1:])
+    assert cost == want.cost or (math.isinf(cost) and math.isinf(want.cost))

@@ -401,3 +401,18 @@ def test_import_without_shapely_names_the_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install pathcraft[geometry]" in out.stdout
+
+
+def test_pickle_round_trip_keeps_links_paths_and_updates() -> None:
+    import pickle
+
+    points, obstacles = float_scene(21)
+    wg = WaypointGraph(points, obstacles, max_distance=40.0)
+    copy = pickle.loads(pickle.dumps(wg))
+    np.testing.assert_array_equal(copy.links, wg.links)
+    free = [p for p in points if oracle_clear(p, p, obstacles)]
+    a, b = wg.find_path(free[0], free[1]), copy.find_path(free[0], free[1])
+    assert (a.cost, a.path.tolist()) == (b.cost, b.path.tolist())
+    wall = box(40, 40, 60, 60)
+    assert copy.add_obstacle(wall) == wg.add_obstacle(wall)
+    np.testing.assert_array_equal(copy.links, wg.links)

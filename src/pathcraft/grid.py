@@ -40,7 +40,6 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import threading
 import time
@@ -52,7 +51,7 @@ import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._grid_checks import cell_indices, cost_array, cost_values, parse_ascii
-from pathcraft._validation import check_choice, check_limit, check_weight
+from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
 from pathcraft.result import Explored, PathResult
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
@@ -476,10 +475,7 @@ class Grid:
             check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
         limit_exp = check_limit("max_expansions", max_expansions, integer=True)
         limit_cost = check_limit("max_cost", max_cost, integer=False)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise TypeError(f"seed must be an integer or None; got {seed!r}")
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")
+        check_seed(seed)
         many = mode == "dijkstra"
         sources = self._cells("start", start, many=many)
         goals = self._cells("goal", goal, many=many)

@@ -13,6 +13,9 @@ Obstacles are tested one by one, so two obstacles that share an edge leave a
 zero-width seam a segment can follow; merge them with ``shapely.union_all`` or give
 ``agent_radius > 0`` (each obstacle is then grown by the radius, and they overlap).
 
+A waypoint strictly inside an obstacle gets no links (until the obstacle is removed).
+Change a waypoint graph (add or remove obstacles) only while no thread searches it.
+
 The test is vectorised over all candidate segments (an STRtree query of the obstacles,
 a compiled pre-test against disks around each obstacle, then shapely predicates for
 the close calls; see :mod:`pathcraft._visibility`). There are ``n (n - 1) / 2``
