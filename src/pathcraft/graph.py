@@ -757,7 +757,7 @@ class Graph:
         heuristic: str = "zero",
         tie_break: str = "g",
         seed: int | None = None,
-        max_expansions: float | None = None,
+        max_expansions: int | float | None = None,
         max_cost: float | None = None,
         partial: bool = False,
         record: bool = False,
