@@ -416,3 +416,21 @@ def test_pickle_round_trip_keeps_links_paths_and_updates() -> None:
     wall = box(40, 40, 60, 60)
     assert copy.add_obstacle(wall) == wg.add_obstacle(wall)
     np.testing.assert_array_equal(copy.links, wg.links)
+
+
+def test_threads_sharing_one_waypoint_graph_get_the_serial_answers() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    points, obstacles = float_scene(33, n_points=80)
+    wg = WaypointGraph(points, obstacles)
+    rng = np.random.default_rng(33)
+    free = [p for p in rng.random((200, 2)) * 100 if oracle_clear(p, p, obstacles)]
+    pairs = list(zip(free[0::2], free[1::2], strict=False))
+
+    def answer(pair: Any) -> tuple[Any, ...]:
+        r = wg.find_path(*pair)
+        return (r.path.tobytes(), r.cost, r.expanded)
+
+    serial = [answer(p) for p in pairs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(answer, pairs)) == serial

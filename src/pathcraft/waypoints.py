@@ -190,7 +190,7 @@ class WaypointGraph:
         self._set_ids = np.array(list(self._obstacles), dtype=np.intp)
         self._pairs = self._candidate_pairs()
         self._blocked = self._count_blocking()
-        self._graph: Graph | None = None
+        self._graph = self._link_graph()
 
     # ------------------------------------------------------------------ building
 
@@ -239,18 +239,21 @@ class WaypointGraph:
             out[k] = 0 if seen else 1
         return out
 
+    def _link_graph(self) -> Graph:
+        """The links as an undirected graph over the waypoint indices."""
+        links = self.links
+        a, b = self._points[links[:, 0]], self._points[links[:, 1]]
+        lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
+        return Graph(
+            self._points.shape[0], links[:, 0], links[:, 1], lengths,
+            directed=False, coords=self._points,
+        )  # fmt: skip
+
     @property
     def graph(self) -> Graph:
         """The links as an undirected :class:`~pathcraft.Graph` over the waypoint
-        indices, with coordinates (built on first use after a change)."""
-        if self._graph is None:
-            links = self.links
-            a, b = self._points[links[:, 0]], self._points[links[:, 1]]
-            lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
-            self._graph = Graph(
-                self._points.shape[0], links[:, 0], links[:, 1], lengths,
-                directed=False, coords=self._points,
-            )  # fmt: skip
+        indices, weighted by length, with the waypoints as coordinates. Rebuilt (in
+        NumPy, without retesting any link) after an obstacle changes."""
         return self._graph
 
     # ------------------------------------------------------------------ state
@@ -328,7 +331,7 @@ class WaypointGraph:
         )  # fmt: skip
         if seg.shape[0]:
             self._blocked[seg] += delta
-            self._graph = None
+            self._graph = self._link_graph()
 
     # ------------------------------------------------------------------ queries
 
