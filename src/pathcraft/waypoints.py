@@ -63,8 +63,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 
 from pathcraft import _visibility as vis
 from pathcraft._core import graph_search as _kernel
+from pathcraft._graph_queries import REASONS
 from pathcraft._validation import check_callable, check_limit, check_weight
-from pathcraft.graph import _REASONS, Graph
+from pathcraft.graph import Graph
 from pathcraft.result import PathResult
 
 __all__ = ["WaypointGraph"]
@@ -440,7 +441,7 @@ class WaypointGraph:
             cost = math.inf
         return PathResult(
             path=path, cost=float(cost), found=found,
-            reason=None if found else _REASONS[status],  # type: ignore[arg-type]
+            reason=None if found else REASONS[status],  # type: ignore[arg-type]
             expanded=int(expanded), generated=int(generated),
             elapsed=time.perf_counter() - t0,
         )  # fmt: skip
