@@ -30,6 +30,8 @@ extensions = [
     kernel("heap"),
     kernel("grid_search"),
     kernel("jps"),
+    kernel("graph_search"),
+    kernel("visibility"),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES))

@@ -10,17 +10,36 @@ search, lives in :mod:`pathcraft.goap`.
 [0, 1, 2, 3]
 """
 
+from typing import TYPE_CHECKING, Any
+
 from pathcraft import goap
 from pathcraft._version import __version__
+from pathcraft.graph import Graph
 from pathcraft.grid import Grid
 from pathcraft.result import Explored, PathResult
 from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
 
+if TYPE_CHECKING:
+    from pathcraft.waypoints import WaypointGraph
+
+
+def __getattr__(name: str) -> Any:
+    # WaypointGraph needs shapely (the geometry extra): imported on first use, so that
+    # `import pathcraft` works without it.
+    if name == "WaypointGraph":
+        from pathcraft.waypoints import WaypointGraph
+
+        return WaypointGraph
+    raise AttributeError(f"module 'pathcraft' has no attribute {name!r}")
+
+
 __all__ = [
     "BloomClosed",
     "Explored",
+    "Graph",
     "Grid",
     "PathResult",
+    "WaypointGraph",
     "__version__",
     "astar",
     "bfs",

@@ -6,7 +6,6 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 from __future__ import annotations
 
 import math
-import numbers
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,7 @@ import numpy.typing as npt
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._packed import cost_range, pack_lines
-from pathcraft._validation import check_choice, check_limit
+from pathcraft._validation import check_choice, check_limit, check_seed
 from pathcraft.result import Explored, PathResult
 
 if TYPE_CHECKING:
@@ -72,10 +71,7 @@ def search_settings(
         check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
     limit_exp = check_limit("max_expansions", max_expansions, integer=True)
     limit_cost = check_limit("max_cost", max_cost, integer=False)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be an integer or None; got {seed!r}")
-    if seed is not None and seed < 0:
-        raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")
+    check_seed(seed)
     rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
     if tie_break == "random":
         rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]

@@ -11,8 +11,10 @@ import numpy.typing as npt
 
 __all__ = ["Explored", "PathResult", "Reason"]
 
-#: A path or a list of nodes: a list for generic searches, an ``(n, 2)`` array for grids.
-Nodes = Sequence[Any] | npt.NDArray[np.intp]
+#: A path or a list of nodes: a list for generic and graph searches, an ``(n, 2)`` int
+#: array of cells for grids, an ``(n, 2)`` or ``(n, 3)`` float array of positions for
+#: continuous space (waypoint graphs).
+Nodes = Sequence[Any] | npt.NDArray[np.intp] | npt.NDArray[np.float64]
 
 #: Why a search ended without reaching its goal.
 #: ``"unreachable"``: every node reachable from the start was searched;
@@ -54,7 +56,8 @@ class PathResult:
         The nodes from start to goal, both included (``[start]`` when the start is the
         goal). Empty when nothing was found, unless the search was asked for a
         ``partial`` path, which then leads to the explored node closest to the goal.
-        Generic searches give a list of nodes; grid searches an ``(n, 2)`` int array.
+        Generic and graph searches give a list of nodes; grid searches an ``(n, 2)`` int
+        array; waypoint graphs an ``(n, 2)`` or ``(n, 3)`` float array of positions.
     cost : float
         The sum of the step costs along ``path``; ``inf`` when ``path`` is empty.
     found : bool

@@ -1,0 +1,444 @@
+"""Weighted graphs stored as CSR arrays and searched by the compiled core.
+
+A :class:`Graph` is directed or undirected, with weights ``>= 0`` (``np.inf`` closes an
+edge) and optional node coordinates ``(x, y)`` or ``(x, y, z)``. Nodes have labels:
+any hashable values, or by default the indices ``0 .. n-1``. Build one from edge arrays,
+an adjacency mapping, a networkx graph or a scipy sparse matrix.
+
+Searches have the semantics of :mod:`pathcraft.search` (tie-breaking, ``weight``,
+limits, partial paths, recording, "no path" as a falsy result) and return a
+:class:`~pathcraft.result.PathResult` whose ``path`` is a list of node labels. They
+expand exactly the nodes the generic search expands on ``graph.neighbors``. A graph
+holds no search state: each thread searches with its own workspace, and the compiled
+loop releases the GIL.
+
+**The heuristic.** With coordinates, A* and greedy use the Euclidean distance to the
+goal times :attr:`Graph.heuristic_scale`, the smallest ratio ``weight / length`` over
+the edges (length: the Euclidean distance between the edge's ends), lowered by a
+relative 1e-12 against rounding. No path can then cost less than the straight-line
+distance times the scale, so the heuristic is admissible (and consistent) whatever
+the weights. It is recomputed whenever weights change. ``heuristic="zero"`` turns it
+off.
+
+Examples
+--------
+>>> from pathcraft import Graph
+>>> roads = Graph.from_adjacency(
+...     {"a": {"b": 4.0, "c": 1.0}, "b": {"d": 1.0}, "c": {"b": 1.0}, "d": {}},
+... )
+>>> result = roads.astar("a", "d")
+>>> result.path, result.cost
+(['a', 'c', 'b', 'd'], 3.0)
+>>> roads.set_weight("c", "b", 5.0)        # change a weight: no rebuild
+>>> roads.astar("a", "d").path
+['a', 'b', 'd']
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft import _graph_checks as checks
+from pathcraft._graph_queries import GRAPH_HEURISTICS, GraphQueries
+
+#: The heuristic scale is lowered by this relative margin against rounding.
+_SCALE_MARGIN = 1e-12
+
+__all__ = ["GRAPH_HEURISTICS", "Graph"]
+
+
+class Graph(GraphQueries):
+    """A weighted graph in CSR arrays, searched by compiled A*, Dijkstra and greedy.
+
+    Parameters
+    ----------
+    num_nodes : int
+        The number of nodes; nodes are the indices ``0 .. num_nodes - 1`` inside.
+    sources, targets : array_like of int
+        The edges, ``sources[i] -> targets[i]``, as node indices.
+    weights : array_like of float or None
+        One per edge, ``>= 0``; ``np.inf`` closes an edge. None: all 1.
+    directed : bool
+        False makes every edge usable both ways (stored once per direction).
+    coords : array_like, shape (num_nodes, 2) or (num_nodes, 3), or None
+        The position ``(x, y)`` or ``(x, y, z)`` of each node, for the Euclidean
+        heuristic (see the module documentation).
+    labels : sequence of hashable, or None
+        One label per node: searches take and return labels. None: the indices.
+
+    Raises
+    ------
+    TypeError
+        Non-integer endpoints, non-numeric weights or coordinates, unhashable labels.
+    ValueError
+        An endpoint that is not a node, a negative or NaN weight, non-finite
+        coordinates, a wrong shape, repeated labels.
+
+    Examples
+    --------
+    >>> from pathcraft import Graph
+    >>> g = Graph(4, [0, 1, 2, 0], [1, 2, 3, 3], [1.0, 1.0, 1.0, 5.0])
+    >>> g.dijkstra(0, 3).path, g.num_edges
+    ([0, 1, 2, 3], 4)
+    >>> Graph(2, [0], [5])
+    Traceback (most recent call last):
+    ...
+    ValueError: targets[0] = 5 is not a node: node indices run from 0 to 1 (the graph has 2 nodes)
+    """
+
+    __slots__ = (
+        "_backward",
+        "_coords",
+        "_directed",
+        "_edge_sources",
+        "_edge_targets",
+        "_forward",
+        "_heuristic",
+        "_hscale",
+        "_index",
+        "_labels",
+        "_lengths",
+        "_offsets",
+        "_targets",
+        "_weights",
+        "_weights_in",
+    )
+
+    def __init__(
+        self,
+        num_nodes: int,
+        sources: npt.ArrayLike,
+        targets: npt.ArrayLike,
+        weights: npt.ArrayLike | None = None,
+        *,
+        directed: bool = True,
+        coords: npt.ArrayLike | None = None,
+        labels: Sequence[Hashable] | None = None,
+    ) -> None:
+        n = checks.node_count(num_nodes)
+        src = checks.edge_endpoints("sources", sources, n)
+        dst = checks.edge_endpoints("targets", targets, n)
+        if src.shape != dst.shape:
+            raise ValueError(
+                f"sources and targets must have the same length; got {src.shape[0]} "
+                f"and {dst.shape[0]}"
+            )
+        m = src.shape[0]
+        w = checks.weight_array(weights, m, sources=src, targets=dst)
+        self._coords = checks.coordinate_array(coords, n)
+        self._index = checks.label_index(labels, n)
+        self._labels: list[Hashable] | None = None if labels is None else list(labels)
+        self._directed = bool(directed)
+        self._edge_sources = src
+        self._edge_targets = dst
+        self._weights_in = w
+        # CSR: the edges leaving each node, in input order (for an undirected graph,
+        # the edges given as (u, v) first, then those given as (v, u)).
+        tails = src if directed else np.concatenate((src, dst))
+        heads = dst if directed else np.concatenate((dst, src))
+        order = np.argsort(tails, kind="stable")
+        place = np.empty(order.shape[0], dtype=np.intp)
+        place[order] = np.arange(order.shape[0])
+        self._forward = place[:m]
+        self._backward = None if directed else place[m:]
+        self._offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(tails, minlength=n), out=self._offsets[1:])
+        self._targets = heads[order].astype(np.int32)
+        self._weights = np.empty(order.shape[0])
+        self._lengths = None
+        if self._coords is not None:
+            delta = self._coords[src] - self._coords[dst]
+            self._lengths = np.sqrt((delta * delta).sum(axis=1))
+        self._heuristic: str = "euclidean" if self._coords is not None else "zero"
+        self._hscale = 0.0
+        self._store_weights()
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def from_adjacency(
+        cls,
+        adjacency: Mapping[Hashable, Mapping[Hashable, float] | Iterable[Hashable]],
+        *,
+        directed: bool = True,
+        coords: Mapping[Hashable, Sequence[float]] | npt.ArrayLike | None = None,
+    ) -> Graph:
+        """A graph from ``{node: {neighbor: weight}}`` or ``{node: [neighbor, ...]}``.
+
+        Every node must be a key (with an empty mapping if it has no edges). Undirected
+        graphs may list an edge from both ends, with the same weight.
+
+        Parameters
+        ----------
+        adjacency : mapping
+            Node label to a mapping of neighbor to weight, or to a list of neighbors
+            (weight 1).
+        directed : bool
+            As in :class:`Graph`.
+        coords : mapping or array_like or None
+            Node label to ``(x, y)`` or ``(x, y, z)``, or an array in key order.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph.from_adjacency({"a": ["b"], "b": ["a"]}, directed=False).num_edges
+        1
+        >>> Graph.from_adjacency({"a": {"z": 1.0}})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: adjacency['a'] has an edge to 'z', which is not a node ...
+        """
+        nodes, (src, dst, w), xy = checks.adjacency_edges(adjacency, coords, directed=directed)
+        return cls(len(nodes), src, dst, w, directed=directed, coords=xy, labels=nodes)
+
+    @classmethod
+    def from_networkx(
+        cls,
+        graph: Any,
+        *,
+        weight: str = "weight",
+        default_weight: float = 1.0,
+        coords: str | Mapping[Hashable, Sequence[float]] | npt.ArrayLike | None = None,
+    ) -> Graph:
+        """A graph from a networkx graph: its nodes (as labels), edges and weights.
+
+        Directed and multi-graphs keep their kind and parallel edges.
+
+        Parameters
+        ----------
+        graph : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph
+        weight : str
+            The edge attribute holding the weight.
+        default_weight : float
+            The weight of edges without that attribute.
+        coords : str or mapping or array_like or None
+            A node attribute holding ``(x, y)`` or ``(x, y, z)`` (e.g. ``"pos"``), a
+            mapping node -> position, or an array in ``graph.nodes`` order.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from pathcraft import Graph
+        >>> g = Graph.from_networkx(nx.path_graph(["x", "y", "z"]))
+        >>> g.directed, g.labels, g.astar("x", "z").cost
+        (False, ['x', 'y', 'z'], 2.0)
+        """
+        nodes, (src, dst, w), xy = checks.networkx_edges(graph, weight, default_weight, coords)
+        directed = bool(graph.is_directed())
+        return cls(len(nodes), src, dst, w, directed=directed, coords=xy, labels=nodes)
+
+    @classmethod
+    def from_scipy(
+        cls,
+        matrix: Any,
+        *,
+        directed: bool = True,
+        coords: npt.ArrayLike | None = None,
+        labels: Sequence[Hashable] | None = None,
+    ) -> Graph:
+        """A graph from a square scipy sparse matrix: each stored entry ``[i, j]`` is an
+        edge ``i -> j`` of that weight (explicit zeros included, as in
+        ``scipy.sparse.csgraph``). With ``directed=False`` every entry is usable both
+        ways (a symmetric matrix then gives each edge twice, which changes nothing for
+        the searches).
+
+        Examples
+        --------
+        >>> from scipy.sparse import csr_array
+        >>> from pathcraft import Graph
+        >>> g = Graph.from_scipy(csr_array([[0, 2.0], [0, 0]]))
+        >>> g.num_nodes, g.num_edges, g.astar(0, 1).cost
+        (2, 1, 2.0)
+        """
+        n, (src, dst, w) = checks.scipy_edges(matrix)
+        return cls(n, src, dst, w, directed=directed, coords=coords, labels=labels)
+
+    def to_networkx(self, *, weight: str = "weight", coords: str = "pos") -> Any:
+        """The graph as a networkx ``Graph``/``DiGraph`` (``Multi*`` when it has parallel
+        edges), with the labels, a ``weight`` attribute and, with coordinates, a
+        ``coords`` node attribute."""
+        import networkx as nx
+
+        pairs = self._edge_sources * max(self.num_nodes, 1) + self._edge_targets
+        if not self._directed:
+            lo = np.minimum(self._edge_sources, self._edge_targets)
+            hi = np.maximum(self._edge_sources, self._edge_targets)
+            pairs = lo * max(self.num_nodes, 1) + hi
+        multi = np.unique(pairs).shape[0] != pairs.shape[0]
+        kinds = {(True, True): nx.MultiDiGraph, (True, False): nx.DiGraph,
+                 (False, True): nx.MultiGraph, (False, False): nx.Graph}  # fmt: skip
+        out = kinds[(self._directed, multi)]()
+        labels = self.labels
+        for i, label in enumerate(labels):
+            if self._coords is None:
+                out.add_node(label)
+            else:
+                out.add_node(label, **{coords: tuple(self._coords[i].tolist())})
+        for u, v, w in zip(
+            self._edge_sources.tolist(),
+            self._edge_targets.tolist(),
+            self._weights_in.tolist(),
+            strict=True,
+        ):
+            out.add_edge(labels[u], labels[v], **{weight: w})
+        return out
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def num_edges(self) -> int:
+        """The number of edges as given (an undirected edge counts once)."""
+        return int(self._edge_sources.shape[0])
+
+    @property
+    def directed(self) -> bool:
+        """Whether edges are one-way."""
+        return self._directed
+
+    @property
+    def labels(self) -> list[Hashable]:
+        """The node labels, in index order (the indices when none were given)."""
+        if self._labels is None:
+            return list(range(self.num_nodes))
+        return list(self._labels)
+
+    @property
+    def coords(self) -> npt.NDArray[np.float64] | None:
+        """A read-only view of the node coordinates, or None."""
+        if self._coords is None:
+            return None
+        view: npt.NDArray[np.float64] = self._coords.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def heuristic(self) -> str:
+        """The default heuristic: ``"euclidean"`` with coordinates, else ``"zero"``."""
+        return self._heuristic
+
+    @property
+    def heuristic_scale(self) -> float:
+        """The Euclidean heuristic's factor: the smallest ``weight / length`` over the
+        edges of positive length, less a relative 1e-12 (0 without coordinates)."""
+        return self._hscale
+
+    @property
+    def edges(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """Copies of ``(sources, targets, weights)`` in input order, as node indices;
+        the edge ids of :meth:`set_weights` are places in these arrays."""
+        return self._edge_sources.copy(), self._edge_targets.copy(), self._weights_in.copy()
+
+    @property
+    def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """Read-only views of the CSR arrays ``(offsets, targets, weights)``: the edges
+        leaving node ``u`` are the places ``offsets[u] .. offsets[u + 1] - 1``."""
+        views = (self._offsets.view(), self._targets.view(), self._weights.view())
+        for view in views:
+            view.flags.writeable = False
+        return views
+
+    def index(self, node: Hashable) -> int:
+        """The index of the node labelled ``node``.
+
+        >>> from pathcraft import Graph
+        >>> Graph.from_adjacency({"a": [], "b": []}).index("b")
+        1
+        """
+        return self._node("node", node)
+
+    def label(self, index: int) -> Hashable:
+        """The label of the node at ``index``."""
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+            raise TypeError(f"index must be an integer; got {index!r}")
+        i = int(index)
+        if not 0 <= i < self.num_nodes:
+            raise ValueError(f"index {index} is not in [0, {self.num_nodes})")
+        return i if self._labels is None else self._labels[i]
+
+    def neighbors(self, node: Hashable) -> list[tuple[Hashable, float]]:
+        """``(neighbor, weight)`` pairs of the open edges leaving ``node``, in the order
+        the searches visit them: a ``neighbors`` function for :mod:`pathcraft.search`.
+
+        >>> from pathcraft import Graph
+        >>> Graph(3, [0, 0], [2, 1], [2.0, 1.0]).neighbors(0)
+        [(2, 2.0), (1, 1.0)]
+        """
+        u = self._node("node", node)
+        lo, hi = int(self._offsets[u]), int(self._offsets[u + 1])
+        labels = self._labels
+        out = []
+        for v, w in zip(self._targets[lo:hi].tolist(), self._weights[lo:hi].tolist(), strict=True):
+            if w != math.inf:
+                out.append((v if labels is None else labels[v], w))
+        return out
+
+    def set_weights(self, weights: npt.ArrayLike, edges: npt.ArrayLike | None = None) -> None:
+        """Change edge weights between queries, without a rebuild.
+
+        Parameters
+        ----------
+        weights : array_like of float
+            The new weights (``>= 0``; ``np.inf`` closes an edge): one per edge of
+            :attr:`edges` when ``edges`` is None, else one per id in ``edges``.
+        edges : array_like of int or None
+            Edge ids: places in the input order of :attr:`edges`.
+
+        Never change a graph while another thread searches it.
+
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0])
+        >>> g.set_weights([np.inf], edges=[1])
+        >>> g.astar(0, 2).path
+        [0, 2]
+        """
+        if edges is None:
+            self._weights_in = checks.weight_array(
+                weights, self.num_edges, sources=self._edge_sources, targets=self._edge_targets
+            )
+        else:
+            ids = checks.edge_endpoints("edges", edges, self.num_edges)
+            new = checks.weight_array(weights, ids.shape[0])
+            self._weights_in[ids] = new
+        self._store_weights()
+
+    def set_weight(self, u: Hashable, v: Hashable, weight: float) -> None:
+        """Set the weight of every edge ``u -> v`` (either way when undirected)."""
+        a, b = self._node("u", u), self._node("v", v)
+        new = checks.weight_array([weight], 1, name="weight")[0]
+        hit = (self._edge_sources == a) & (self._edge_targets == b)
+        if not self._directed:
+            hit |= (self._edge_sources == b) & (self._edge_targets == a)
+        if not hit.any():
+            raise ValueError(f"there is no edge {u!r} -> {v!r}")
+        self._weights_in[hit] = new
+        self._store_weights()
+
+    def _store_weights(self) -> None:
+        """Copy the input-order weights into the CSR array; recompute the scale."""
+        self._weights[self._forward] = self._weights_in
+        if self._backward is not None:
+            self._weights[self._backward] = self._weights_in
+        self._hscale = 0.0
+        if self._lengths is not None:
+            usable = (self._lengths > 0) & np.isfinite(self._weights_in)
+            if usable.any():
+                ratio = float((self._weights_in[usable] / self._lengths[usable]).min())
+                self._hscale = ratio * (1.0 - _SCALE_MARGIN)
+
+    def __repr__(self) -> str:
+        kind = "directed" if self._directed else "undirected"
+        xy = "" if self._coords is None else f", coords={self._coords.shape[1]}-D"
+        return f"Graph({self.num_nodes} nodes, {self.num_edges} edges, {kind}{xy})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)

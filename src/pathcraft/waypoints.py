@@ -1,0 +1,447 @@
+"""Waypoint graphs: points linked where they see each other, searched by the CSR core.
+
+Positions are ``(x, y)`` (or ``(x, y, z)`` with your own line of sight). Two waypoints
+are linked when the segment between them is clear (and, if given, no longer than
+``max_distance``); a link costs its Euclidean length. :meth:`WaypointGraph.find_path`
+takes any two positions: the straight line when they see each other, else a search
+from the waypoints the start sees to those the goal sees.
+
+**What blocks.** A segment is blocked when its interior meets the interior of an
+obstacle. Touching the boundary is clear: a segment may graze a corner, run along an
+edge or end on the boundary, which is where the shortest paths around obstacles run.
+Obstacles are tested one by one, so two obstacles that share an edge leave a
+zero-width seam a segment can follow; merge them with ``shapely.union_all`` or give
+``agent_radius > 0`` (each obstacle is then grown by the radius, and they overlap).
+
+A waypoint strictly inside an obstacle gets no links (until the obstacle is removed).
+Change a waypoint graph (add or remove obstacles) only while no thread searches it.
+
+The test is vectorised over all candidate segments (an STRtree query of the obstacles,
+a compiled pre-test against disks around each obstacle, then shapely predicates for
+the close calls; see :mod:`pathcraft._visibility`). There are ``n (n - 1) / 2``
+candidate pairs without ``max_distance``: 2,000 waypoints are two million segments.
+
+Needs shapely (``pip install pathcraft[geometry]``).
+
+Examples
+--------
+>>> from shapely import box
+>>> from pathcraft import WaypointGraph
+>>> wall = box(4, -5, 6, 5)
+>>> corners = [(4, 5), (6, 5), (4, -5), (6, -5)]
+>>> wg = WaypointGraph(corners, [wall])
+>>> result = wg.find_path((0, 0), (10, 0))
+>>> result.path.tolist()
+[[0.0, 0.0], [4.0, 5.0], [6.0, 5.0], [10.0, 0.0]]
+>>> round(result.cost, 4)
+14.8062
+>>> wg.find_path((0, 0), (3, 1)).path.tolist()       # in sight: a straight line
+[[0.0, 0.0], [3.0, 1.0]]
+>>> wg.find_path((5, 0), (10, 0))
+Traceback (most recent call last):
+...
+ValueError: start (5.0, 0.0) is inside obstacle 0
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import shapely
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "pathcraft.WaypointGraph needs shapely: pip install pathcraft[geometry]"
+    ) from exc
+
+from pathcraft import _visibility as vis
+from pathcraft._core import graph_search as _kernel
+from pathcraft._graph_queries import REASONS
+from pathcraft._validation import check_callable, check_limit, check_weight
+from pathcraft.graph import Graph
+from pathcraft.result import PathResult
+
+__all__ = ["WaypointGraph"]
+
+LineOfSight = Callable[[tuple[float, ...], tuple[float, ...]], bool]
+
+
+def _points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:
+    """A new ``(n, d)`` float array of finite points, ``d`` in ``dims``."""
+    try:
+        arr = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of points (x, y); got {values!r}") from exc
+    if arr.ndim == 1 and arr.shape[0] == 0:
+        arr = arr.reshape(0, dims[0])
+    if arr.ndim != 2 or arr.shape[1] not in dims:
+        shapes = " or ".join(f"(n, {d})" for d in dims)
+        raise ValueError(f"{name} must have shape {shapes}; got {arr.shape}")
+    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{name}[{i}] = {arr[i].tolist()} is not finite")
+    return arr
+
+
+def _position(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
+    """One finite position of ``dim`` coordinates."""
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a position of {dim} numbers; got {value!r}") from exc
+    if arr.shape != (dim,):
+        axes = "(x, y)" if dim == 2 else "(x, y, z)"
+        raise ValueError(f"{name} must be a position {axes}; got {value!r}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} {tuple(arr.tolist())} is not finite")
+    return arr
+
+
+def _obstacle(name: str, geom: Any, radius: float) -> Any:
+    """Check one obstacle and return it grown by ``radius``."""
+    if not isinstance(geom, shapely.Geometry):
+        raise TypeError(f"{name} must be a shapely geometry; got {type(geom).__name__}")
+    if geom.is_empty:
+        raise ValueError(f"{name} is an empty geometry")
+    if not shapely.is_valid(geom):
+        reason = shapely.is_valid_reason(geom)
+        raise ValueError(f"{name} is not a valid geometry ({reason}): {vis.describe(geom)}")
+    if not np.isfinite(shapely.get_coordinates(geom)).all():
+        raise ValueError(f"{name} has non-finite coordinates")
+    if radius > 0:
+        return shapely.buffer(geom, radius)
+    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        raise ValueError(
+            f"{name} is a {geom.geom_type}; obstacles must be polygons (or give "
+            "agent_radius > 0, which grows lines and points into polygons)"
+        )
+    return geom
+
+
+class WaypointGraph:
+    """Waypoints linked by line of sight, with searches between arbitrary positions.
+
+    Parameters
+    ----------
+    points : array_like, shape (n, 2) or (n, 3)
+        The waypoints, ``(x, y)``; ``(x, y, z)`` needs ``line_of_sight``.
+    obstacles : iterable of shapely geometries
+        Polygons or multipolygons (any geometry when ``agent_radius > 0``). Each gets
+        an id, its place in this list; see :meth:`add_obstacle`.
+    agent_radius : float
+        Grow every obstacle by this radius (``shapely.buffer``), so paths keep the
+        agent's centre this far from them.
+    max_distance : float or None
+        Link only waypoints at most this far apart (also the reach of the start and
+        goal of :meth:`find_path`). None: no limit.
+    line_of_sight : callable or None
+        ``line_of_sight(a, b) -> bool`` for two positions (tuples); replaces the
+        obstacles (give one or the other). It is called once per candidate pair, in
+        Python.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric points, an obstacle that is not a shapely geometry, a
+        ``line_of_sight`` that is not callable.
+    ValueError
+        Non-finite points, a wrong shape, an invalid or empty obstacle (the message
+        gives shapely's reason), a non-polygonal obstacle without a radius, a negative
+        radius or distance, 3-D points without ``line_of_sight``, both obstacles and
+        ``line_of_sight``.
+    """
+
+    def __init__(
+        self,
+        points: npt.ArrayLike,
+        obstacles: Iterable[Any] = (),
+        *,
+        agent_radius: float = 0.0,
+        max_distance: float | None = None,
+        line_of_sight: LineOfSight | None = None,
+    ) -> None:
+        check_callable("line_of_sight", line_of_sight, optional=True)
+        self._points = _points("points", points, (2, 3))
+        self._dim = int(self._points.shape[1])
+        radius = check_limit("agent_radius", agent_radius, integer=False)
+        self._radius = float(radius or 0.0)
+        if not math.isfinite(self._radius):
+            raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
+        limit = check_limit("max_distance", max_distance, integer=False)
+        self._max_distance = None if limit is None else float(limit)
+        self._los = line_of_sight
+        given = list(obstacles)
+        if line_of_sight is not None and given:
+            raise ValueError("give obstacles or line_of_sight, not both")
+        if self._dim == 3 and line_of_sight is None:
+            raise ValueError("3-D points (x, y, z) need line_of_sight=callable(a, b) -> bool")
+        self._obstacles: dict[int, Any] = {
+            i: _obstacle(f"obstacles[{i}]", g, self._radius) for i, g in enumerate(given)
+        }
+        self._next_id = len(given)
+        self._set = vis.ObstacleSet.of(list(self._obstacles.values()))
+        self._set_ids = np.array(list(self._obstacles), dtype=np.intp)
+        self._pairs = self._candidate_pairs()
+        self._blocked = self._count_blocking()
+        self._graph = self._link_graph()
+
+    # ------------------------------------------------------------------ building
+
+    def _candidate_pairs(self) -> npt.NDArray[np.intp]:
+        """Every pair ``i < j`` within ``max_distance``, as a ``(k, 2)`` array."""
+        n = self._points.shape[0]
+        if self._max_distance is None:
+            i, j = np.triu_indices(n, 1)
+            return np.stack((i, j), axis=1).astype(np.intp)
+        if self._dim == 2:
+            geoms = shapely.points(self._points)
+            tree = shapely.STRtree(geoms)
+            i, j = tree.query(geoms, predicate="dwithin", distance=self._max_distance)
+        else:  # 3-D: by rows, to bound the memory
+            parts = []
+            for part in vis.chunks(n, 512):
+                d = np.linalg.norm(self._points[part, None, :] - self._points[None], axis=2)
+                r, c = np.nonzero(d <= self._max_distance)
+                parts.append(np.stack((r + part.start, c), axis=1))
+            both = np.concatenate(parts) if parts else np.empty((0, 2), dtype=np.intp)
+            i, j = both[:, 0], both[:, 1]
+        keep = i < j
+        pairs = np.stack((i[keep], j[keep]), axis=1).astype(np.intp)
+        order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+        return pairs[order]
+
+    def _count_blocking(self) -> npt.NDArray[np.int32]:
+        """How many obstacles block each candidate pair (or 0/1 from line_of_sight)."""
+        pairs = self._pairs
+        if self._los is not None:
+            return self._call_los(self._points[pairs[:, 0]], self._points[pairs[:, 1]])
+        seg, _ = vis.blocking_pairs(self._points[pairs[:, 0]], self._points[pairs[:, 1]], self._set)
+        return np.bincount(seg, minlength=pairs.shape[0]).astype(np.int32)
+
+    def _call_los(
+        self, a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.int32]:
+        """1 where the user's line_of_sight says blocked, 0 where clear."""
+        los = self._los
+        assert los is not None
+        out = np.zeros(a.shape[0], dtype=np.int32)
+        for k, (p, q) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+            seen = los(tuple(p), tuple(q))
+            if not isinstance(seen, (bool, np.bool_)):
+                raise TypeError(f"line_of_sight must return a bool; got {seen!r} for {p}, {q}")
+            out[k] = 0 if seen else 1
+        return out
+
+    def _link_graph(self) -> Graph:
+        """The links as an undirected graph over the waypoint indices."""
+        links = self.links
+        a, b = self._points[links[:, 0]], self._points[links[:, 1]]
+        lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
+        return Graph(
+            self._points.shape[0], links[:, 0], links[:, 1], lengths,
+            directed=False, coords=self._points,
+        )  # fmt: skip
+
+    @property
+    def graph(self) -> Graph:
+        """The links as an undirected :class:`~pathcraft.Graph` over the waypoint
+        indices, weighted by length, with the waypoints as coordinates. Rebuilt (in
+        NumPy, without retesting any link) after an obstacle changes."""
+        return self._graph
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def points(self) -> npt.NDArray[np.float64]:
+        """A read-only view of the waypoints."""
+        view: npt.NDArray[np.float64] = self._points.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def links(self) -> npt.NDArray[np.intp]:
+        """The linked pairs ``(i, j)``, ``i < j``, sorted, as a ``(k, 2)`` array."""
+        out: npt.NDArray[np.intp] = self._pairs[self._blocked == 0]
+        return out
+
+    @property
+    def obstacles(self) -> dict[int, Any]:
+        """The obstacles by id, as tested (grown by the agent radius)."""
+        return dict(self._obstacles)
+
+    def __repr__(self) -> str:
+        return (
+            f"WaypointGraph({self._points.shape[0]} points, {len(self._obstacles)} obstacles, "
+            f"{int((self._blocked == 0).sum())} links)"
+        )
+
+    # ------------------------------------------------------------------ changes
+
+    def add_obstacle(self, geom: Any) -> int:
+        """Add an obstacle; only the links it blocks are removed. Returns its id.
+
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (10, 0)])
+        >>> len(wg.links), wg.add_obstacle(box(4, -1, 6, 1)), len(wg.links)
+        (1, 0, 0)
+        """
+        self._require_obstacles("add_obstacle")
+        grown = _obstacle("geom", geom, self._radius)
+        key = self._next_id
+        self._next_id += 1
+        self._obstacles[key] = grown
+        self._rebuild_set()
+        self._update(key, +1)
+        return key
+
+    def remove_obstacle(self, key: int) -> None:
+        """Remove the obstacle with id ``key``; only the pairs it blocked are retested."""
+        self._require_obstacles("remove_obstacle")
+        if isinstance(key, bool) or not isinstance(key, numbers.Integral):
+            raise TypeError(f"key must be an obstacle id (an integer); got {key!r}")
+        if key not in self._obstacles:
+            raise ValueError(f"key {key!r} is not an obstacle id; ids: {sorted(self._obstacles)}")
+        self._update(int(key), -1)
+        del self._obstacles[int(key)]
+        self._rebuild_set()
+
+    def _require_obstacles(self, what: str) -> None:
+        if self._los is not None:
+            raise ValueError(f"{what} needs obstacles; this graph uses line_of_sight")
+
+    def _rebuild_set(self) -> None:
+        self._set = vis.ObstacleSet.of(list(self._obstacles.values()))
+        self._set_ids = np.array(list(self._obstacles), dtype=np.intp)
+
+    def _update(self, key: int, delta: int) -> None:
+        """Add ``delta`` to the count of every pair obstacle ``key`` blocks."""
+        place = int(np.flatnonzero(self._set_ids == key)[0])
+        pairs = self._pairs
+        seg, _ = vis.blocking_pairs(
+            self._points[pairs[:, 0]], self._points[pairs[:, 1]], self._set,
+            which=np.array([place], dtype=np.intp),
+        )  # fmt: skip
+        if seg.shape[0]:
+            self._blocked[seg] += delta
+            self._graph = self._link_graph()
+
+    # ------------------------------------------------------------------ queries
+
+    def visible(self, position: Sequence[float]) -> npt.NDArray[np.intp]:
+        """The waypoints seen from ``position`` (within ``max_distance``), by index.
+
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (10, 0)], [box(4, -1, 6, 1)]).visible((5, 3)).tolist()
+        [0, 1]
+        """
+        p = _position("position", position, self._dim)
+        return self._sight(p)[0]
+
+    def _sight(
+        self, p: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """The waypoints ``p`` sees and their distances."""
+        d = np.sqrt(((self._points - p) ** 2).sum(axis=1))
+        cand = np.arange(self._points.shape[0], dtype=np.intp)
+        if self._max_distance is not None:
+            cand = cand[d <= self._max_distance]
+        clear = self._clear(np.broadcast_to(p, (cand.shape[0], self._dim)), self._points[cand])
+        seen = cand[clear]
+        return seen, d[seen]
+
+    def _clear(self, a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> Any:
+        """A boolean array: whether each segment ``a[i] -> b[i]`` is clear."""
+        if self._los is not None:
+            return self._call_los(a, b) == 0
+        seg, _ = vis.blocking_pairs(np.ascontiguousarray(a), b, self._set)
+        blocked = np.zeros(a.shape[0], dtype=bool)
+        blocked[seg] = True
+        return ~blocked
+
+    def _check_free(self, name: str, p: npt.NDArray[np.float64]) -> None:
+        if self._los is not None or not self._obstacles:
+            return
+        _, inside = vis.blocking_pairs(p[None], p[None], self._set)
+        if inside.shape[0]:
+            key = int(self._set_ids[inside[0]])
+            raise ValueError(f"{name} {tuple(p.tolist())} is inside obstacle {key}")
+
+    def find_path(
+        self,
+        start: Sequence[float],
+        goal: Sequence[float],
+        *,
+        weight: float = 1.0,
+        max_expansions: int | None = None,
+        max_cost: float | None = None,
+    ) -> PathResult:
+        """The shortest path from ``start`` to ``goal`` through the waypoints.
+
+        Parameters
+        ----------
+        start, goal : (x, y) or (x, y, z)
+            Any positions outside the obstacles (they need not be waypoints).
+        weight : float
+            ``>= 1``: weighted A*, at most ``weight`` times the best cost.
+        max_expansions, max_cost
+            As in :func:`pathcraft.search.astar`.
+
+        Returns
+        -------
+        PathResult
+            ``path`` is an ``(m, 2)`` (or ``(m, 3)``) float array of positions from
+            start to goal; ``cost`` its length. When start sees goal the path is the
+            straight line (``expanded == 0``), whatever ``max_distance``; otherwise
+            A* searches from the waypoints the start sees to those the goal sees.
+
+        Raises
+        ------
+        ValueError
+            A non-finite position or one inside an obstacle, a bad option.
+        """
+        t0 = time.perf_counter()
+        w = check_weight(weight)
+        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
+        limit_cost = check_limit("max_cost", max_cost, integer=False)
+        s = _position("start", start, self._dim)
+        g = _position("goal", goal, self._dim)
+        self._check_free("start", s)
+        self._check_free("goal", g)
+        direct = float(np.sqrt(((s - g) ** 2).sum()))
+        if bool(self._clear(s[None], g[None])[0]) and (limit_cost is None or direct <= limit_cost):
+            path = s[None].copy() if direct == 0.0 else np.stack((s, g))
+            return PathResult(path=path, cost=direct, found=True, elapsed=time.perf_counter() - t0)
+        sources, source_costs = self._sight(s)
+        goals, exit_costs = self._sight(g)
+        if not (sources.shape[0] and goals.shape[0]):
+            return PathResult(
+                path=np.empty((0, self._dim)), cost=math.inf, found=False,
+                reason="unreachable", elapsed=time.perf_counter() - t0,
+            )  # fmt: skip
+        status, nodes, _e, cost, expanded, generated, _rn, _rg = self.graph.run(
+            "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
+            target=g, weight=w, heuristic="euclidean", max_expansions=limit_exp,
+            max_cost=limit_cost,
+        )  # fmt: skip
+        found = status == _kernel.FOUND
+        if found:
+            path = np.concatenate((s[None], self._points[nodes[:-1]], g[None]))
+        else:
+            path = np.empty((0, self._dim))
+            cost = math.inf
+        return PathResult(
+            path=path, cost=float(cost), found=found,
+            reason=None if found else REASONS[status],  # type: ignore[arg-type]
+            expanded=int(expanded), generated=int(generated),
+            elapsed=time.perf_counter() - t0,
+        )  # fmt: skip
