@@ -32,6 +32,8 @@ extensions = [
     kernel("jps"),
     kernel("graph_search"),
     kernel("visibility"),
+    kernel("navmesh"),
+    kernel("polyanya"),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES))

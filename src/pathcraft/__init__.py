@@ -20,16 +20,21 @@ from pathcraft.result import Explored, PathResult
 from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
 
 if TYPE_CHECKING:
+    from pathcraft.navmesh import NavMesh
     from pathcraft.waypoints import WaypointGraph
 
 
 def __getattr__(name: str) -> Any:
-    # WaypointGraph needs shapely (the geometry extra): imported on first use, so that
-    # `import pathcraft` works without it.
+    # WaypointGraph and NavMesh need shapely (the geometry extra): imported on first
+    # use, so that `import pathcraft` works without it.
     if name == "WaypointGraph":
         from pathcraft.waypoints import WaypointGraph
 
         return WaypointGraph
+    if name == "NavMesh":
+        from pathcraft.navmesh import NavMesh
+
+        return NavMesh
     raise AttributeError(f"module 'pathcraft' has no attribute {name!r}")
 
 
@@ -38,6 +43,7 @@ __all__ = [
     "Explored",
     "Graph",
     "Grid",
+    "NavMesh",
     "PathResult",
     "WaypointGraph",
     "__version__",

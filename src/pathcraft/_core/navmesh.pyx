@@ -1,0 +1,248 @@
+# cython: language_level=3
+"""Compiled walks over a navigation mesh: corridor portals, the funnel, raycasts and
+connected components.
+
+The mesh is the same flat arrays as in :mod:`pathcraft._core.polyanya`: ``xy``,
+``poff``/``pv`` (counter-clockwise polygons as CSR) and ``nbr`` (the polygon across
+each edge, -1 on the boundary). Arguments are trusted: :mod:`pathcraft.navmesh`
+checks them first.
+
+The funnel is the "simple stupid funnel algorithm" described by Mikko Mononen
+(digestingduck.blogspot.com, 2010), written from that description: walk the portals
+keeping an apex and a left and a right boundary; a portal end that tightens the funnel
+replaces its side; one that crosses the other side makes that side's point the next
+corner of the path, which restarts the walk from there.
+"""
+
+from libc.math cimport sqrt
+from libc.stdint cimport int32_t, int64_t
+
+import numpy as np
+
+
+cdef inline double cross(double ox, double oy, double ax, double ay, double bx, double by) noexcept nogil:
+    return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
+
+
+def corridor_portals(
+    const double[:, ::1] xy not None,
+    const int64_t[::1] poff not None,
+    const int32_t[::1] pv not None,
+    const int32_t[::1] nbr not None,
+    const int32_t[::1] corridor not None,
+    double[:, ::1] left not None,
+    double[:, ::1] right not None,
+):
+    """Write the portal from ``corridor[i]`` into ``corridor[i + 1]`` as seen by a walker
+    (``left[i]``, ``right[i]``). Where two polygons share several collinear edges the
+    portal spans all of them. Returns the number of portals written (-1 if two
+    consecutive polygons are not neighbours)."""
+    cdef Py_ssize_t i, k, n, first, lastk, c
+    cdef int64_t beg
+    cdef int32_t p, q
+    cdef bint broken = False
+    with nogil:
+        for i in range(corridor.shape[0] - 1):
+            p = corridor[i]
+            q = corridor[i + 1]
+            beg = poff[p]
+            n = poff[p + 1] - beg
+            first = -1
+            for k in range(n):
+                if nbr[beg + k] == q and nbr[beg + (k + n - 1) % n] != q:
+                    first = k
+                    break
+            if first < 0:
+                # Every edge leads to q (impossible in a valid mesh) or none does.
+                for k in range(n):
+                    if nbr[beg + k] == q:
+                        first = k
+                        break
+                if first < 0:
+                    broken = True
+                    break
+            lastk = first
+            c = 0
+            while c < n - 1 and nbr[beg + (lastk + 1) % n] == q:
+                lastk = (lastk + 1) % n
+                c += 1
+            # Edges first .. lastk run A -> B counter-clockwise in p: crossing into q,
+            # the far end B is on the walker's left and A on the right.
+            right[i, 0] = xy[pv[beg + first], 0]
+            right[i, 1] = xy[pv[beg + first], 1]
+            left[i, 0] = xy[pv[beg + (lastk + 1) % n], 0]
+            left[i, 1] = xy[pv[beg + (lastk + 1) % n], 1]
+    if broken:
+        return -1
+    return corridor.shape[0] - 1
+
+
+def string_pull(
+    const double[:, ::1] left not None,
+    const double[:, ::1] right not None,
+    double[:, ::1] out not None,
+):
+    """The funnel over portals ``(left[i], right[i])``; the first portal is the start
+    (both ends equal) and the last the goal. Writes the path corners into ``out`` (room
+    for ``len(left)`` points) and returns how many."""
+    cdef Py_ssize_t n = left.shape[0]
+    cdef Py_ssize_t i, count = 0, apex_i = 0, left_i = 0, right_i = 0
+    cdef double ax, ay, lx, ly, rx, ry, plx, ply, prx, pry
+    if n == 0:
+        return 0
+    with nogil:
+        ax = left[0, 0]
+        ay = left[0, 1]
+        lx, ly = ax, ay
+        rx, ry = ax, ay
+        out[0, 0] = ax
+        out[0, 1] = ay
+        count = 1
+        i = 1
+        while i < n:
+            plx = left[i, 0]
+            ply = left[i, 1]
+            prx = right[i, 0]
+            pry = right[i, 1]
+            # The right side: tighten when the new right end is left of (or on) it.
+            if cross(ax, ay, rx, ry, prx, pry) >= 0:
+                if (ax == rx and ay == ry) or cross(ax, ay, lx, ly, prx, pry) < 0:
+                    rx, ry = prx, pry
+                    right_i = i
+                else:
+                    # It crosses the left side: the left end is the next corner.
+                    ax, ay = lx, ly
+                    apex_i = left_i
+                    if out[count - 1, 0] != ax or out[count - 1, 1] != ay:
+                        out[count, 0] = ax
+                        out[count, 1] = ay
+                        count += 1
+                    rx, ry = ax, ay
+                    right_i = apex_i
+                    i = apex_i + 1
+                    continue
+            # The left side, the same mirrored.
+            if cross(ax, ay, lx, ly, plx, ply) <= 0:
+                if (ax == lx and ay == ly) or cross(ax, ay, rx, ry, plx, ply) > 0:
+                    lx, ly = plx, ply
+                    left_i = i
+                else:
+                    ax, ay = rx, ry
+                    apex_i = right_i
+                    if out[count - 1, 0] != ax or out[count - 1, 1] != ay:
+                        out[count, 0] = ax
+                        out[count, 1] = ay
+                        count += 1
+                    lx, ly = ax, ay
+                    left_i = apex_i
+                    i = apex_i + 1
+                    continue
+            i += 1
+        plx = left[n - 1, 0]
+        ply = left[n - 1, 1]
+        if out[count - 1, 0] != plx or out[count - 1, 1] != ply:
+            out[count, 0] = plx
+            out[count, 1] = ply
+            count += 1
+    return count
+
+
+def raycast(
+    const double[:, ::1] xy not None,
+    const int64_t[::1] poff not None,
+    const int32_t[::1] pv not None,
+    const int32_t[::1] nbr not None,
+    int32_t poly,
+    double sx, double sy, double ex, double ey,
+    int32_t[::1] visited not None,
+):
+    """Walk the segment from ``(sx, sy)`` (in polygon ``poly``) towards ``(ex, ey)``.
+
+    Returns ``(t, count)``: ``t`` in [0, 1] is the fraction of the segment inside the
+    mesh before it first leaves it (1.0 when it stays inside to the end) and the first
+    ``count`` entries of ``visited`` are the polygons crossed, in order (the walk stops
+    if ``visited`` fills up, returning ``count = -1``).
+    """
+    cdef double dx = ex - sx, dy = ey - sy
+    cdef double t = 0.0, best, tt, nx, ny, den, ux, uy, vx, vy
+    cdef Py_ssize_t count = 0, cap = visited.shape[0]
+    cdef int64_t beg, n, k, best_k
+    cdef int32_t u, v, nxt
+    if dx == 0 and dy == 0:
+        visited[0] = poly
+        return 1.0, 1
+    with nogil:
+        while True:
+            if count == cap:
+                count = -1
+                break
+            visited[count] = poly
+            count += 1
+            beg = poff[poly]
+            n = poff[poly + 1] - beg
+            best = 1e300
+            best_k = -1
+            for k in range(n):
+                u = pv[beg + k]
+                v = pv[beg + (k + 1) % n]
+                ux = xy[u, 0]
+                uy = xy[u, 1]
+                vx = xy[v, 0]
+                vy = xy[v, 1]
+                # Outward normal of a counter-clockwise edge u -> v.
+                nx = vy - uy
+                ny = -(vx - ux)
+                den = nx * dx + ny * dy
+                if den <= 0:
+                    continue
+                tt = (nx * (ux - sx) + ny * (uy - sy)) / den
+                if tt < best or (tt == best and best_k >= 0 and nbr[beg + best_k] < 0
+                                 and nbr[beg + k] >= 0):
+                    best = tt
+                    best_k = k
+            if best_k < 0 or best >= 1.0:
+                t = 1.0
+                break
+            if best < t:
+                best = t
+            nxt = nbr[beg + best_k]
+            if nxt < 0:
+                t = best
+                break
+            t = best
+            poly = nxt
+    return t, count
+
+
+def components(
+    const int64_t[::1] poff not None,
+    const int32_t[::1] nbr not None,
+    int32_t[::1] label not None,
+):
+    """Label each polygon with its connected component (0, 1, ...); returns the count."""
+    cdef Py_ssize_t npoly = poff.shape[0] - 1
+    cdef Py_ssize_t p, top, c = 0
+    cdef int64_t k
+    cdef int32_t q, r
+    stack_arr = np.empty(max(npoly, 1), dtype=np.int32)
+    cdef int32_t[::1] stack = stack_arr
+    with nogil:
+        for p in range(npoly):
+            label[p] = -1
+        for p in range(npoly):
+            if label[p] >= 0:
+                continue
+            label[p] = <int32_t> c
+            stack[0] = <int32_t> p
+            top = 1
+            while top > 0:
+                top -= 1
+                r = stack[top]
+                for k in range(poff[r], poff[r + 1]):
+                    q = nbr[k]
+                    if q >= 0 and label[q] < 0:
+                        label[q] = <int32_t> c
+                        stack[top] = q
+                        top += 1
+            c += 1
+    return c

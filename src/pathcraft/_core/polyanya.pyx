@@ -1,0 +1,538 @@
+# cython: language_level=3
+"""Polyanya: optimal any-angle search over a navigation mesh, with no preprocessing.
+
+After M. Cui, D. Harabor, A. Grastien, "Compromise-free Pathfinding on a Navigation
+Mesh", IJCAI 2017. Written from the paper's description (no code copied).
+
+A search node is an *interval* ``[pa, pb]`` on one edge of the mesh, a *root* (the
+start point or a mesh vertex) that sees every point of the interval, and the polygon
+on the far side of the interval from the root (the polygon the node expands into).
+``g`` is the length of the taut path from the start to the root, and
+
+    f = g + h,   h = the shortest distance from the root through the interval to the
+                     goal (the goal mirrored across the interval's line when it lies on
+                     the root's side; through an endpoint when the straight line misses
+                     the interval),
+
+a lower bound, so the first goal node popped is optimal.
+
+Expanding a node projects the two rays root -> pa and root -> pb through its polygon.
+The part of the polygon's far boundary between the rays is *observable*: successors
+there keep the root. When an interval endpoint is a *corner* vertex (a vertex on the
+mesh boundary, where a taut path may turn) the boundary beyond the ray on its side
+gets *non-observable* successors rooted at that vertex. When the root lies on the
+interval's own edge (a root at one of its vertices) the whole polygon is observable.
+
+Pruning: a node entering a dead-end polygon (one neighbour) that holds no goal is
+dropped; a node whose root vertex was reached before with a smaller g is dropped
+(root-level pruning, with generation stamps so nothing is cleared per query).
+
+Mesh arrays (trusted; :mod:`pathcraft.navmesh` builds and checks them): ``xy``
+(vertex coordinates), ``poff``/``pv`` (polygon vertex lists as CSR, counter-clockwise),
+``nbr`` (the polygon across each polygon edge ``pv[k] -> pv[k + 1]``, -1 on the
+boundary), ``twin`` (that edge's place in the neighbour's list) and ``corner`` (1 for
+vertices on the boundary).
+"""
+
+from libc.math cimport sqrt
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
+
+import numpy as np
+
+from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
+
+cdef enum:
+    ST_FOUND = 0
+    ST_UNREACHABLE = 1
+    ST_MAX_EXPANSIONS = 2
+    ST_MEMORY = 3
+
+FOUND = ST_FOUND
+UNREACHABLE = ST_UNREACHABLE
+MAX_EXPANSIONS = ST_MAX_EXPANSIONS
+
+# Kinds of node: an interval, or a goal node that reaches the goal straight from its
+# root, or by turning at the interval's a-end or b-end first.
+cdef enum:
+    K_INTERVAL = 0
+    K_GOAL_STRAIGHT = 1
+    K_GOAL_VIA_A = 2
+    K_GOAL_VIA_B = 3
+
+
+cdef struct Node:
+    double ax, ay          # interval end towards the entry edge's first vertex (A)
+    double bx, by          # interval end towards its second vertex (B)
+    double rx, ry          # the root
+    double g               # path length from the start to the root
+    int32_t root           # vertex index, -1 for the start
+    int32_t poly           # the polygon this node expands into
+    int64_t edge           # the entry edge's place in pv (edge A -> B of poly)
+    int32_t parent         # index in the node pool, -1 for the first nodes
+    int32_t kind
+    int32_t pre            # the root this node turned at before its own (-2: none)
+    double px, py          # that earlier root
+
+
+cdef inline double cross(double ox, double oy, double ax, double ay, double bx, double by) noexcept nogil:
+    """Twice the signed area of (o, a, b): > 0 when b is left of the ray o -> a."""
+    return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
+
+
+cdef inline double dist(double ax, double ay, double bx, double by) noexcept nogil:
+    return sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by))
+
+
+cdef class Workspace:
+    """Per-thread search state for meshes of up to ``vertices`` vertices and
+    ``polygons`` polygons."""
+
+    cdef readonly Py_ssize_t vertices
+    cdef readonly Py_ssize_t polygons
+    cdef double* best_g
+    cdef uint32_t* root_mark
+    cdef uint32_t* goal_mark
+    cdef uint32_t gen
+    cdef Node* nodes
+    cdef Py_ssize_t size
+    cdef Py_ssize_t capacity
+    cdef Heap heap
+
+    def __cinit__(self, Py_ssize_t vertices, Py_ssize_t polygons):
+        cdef Py_ssize_t i
+        self.vertices = max(vertices, 1)
+        self.polygons = max(polygons, 1)
+        self.best_g = <double*> malloc(self.vertices * sizeof(double))
+        self.root_mark = <uint32_t*> malloc(self.vertices * sizeof(uint32_t))
+        self.goal_mark = <uint32_t*> malloc(self.polygons * sizeof(uint32_t))
+        self.capacity = 1024
+        self.size = 0
+        self.nodes = <Node*> malloc(self.capacity * sizeof(Node))
+        self.gen = 1
+        if (self.best_g == NULL or self.root_mark == NULL or self.goal_mark == NULL
+                or self.nodes == NULL or heap_init(&self.heap, 1024) != 0):
+            raise MemoryError("could not allocate a Polyanya workspace")
+        for i in range(self.vertices):
+            self.root_mark[i] = 0
+        for i in range(self.polygons):
+            self.goal_mark[i] = 0
+
+    def __dealloc__(self):
+        free(self.best_g)
+        free(self.root_mark)
+        free(self.goal_mark)
+        free(self.nodes)
+        heap_free(&self.heap)
+
+    cdef void next_generation(self) noexcept nogil:
+        cdef Py_ssize_t i
+        if self.gen >= 4294967290u:
+            for i in range(self.vertices):
+                self.root_mark[i] = 0
+            for i in range(self.polygons):
+                self.goal_mark[i] = 0
+            self.gen = 0
+        self.gen += 1
+        self.size = 0
+        heap_clear(&self.heap)
+
+    cdef Node* new_node(self) noexcept nogil:
+        """A fresh node at the end of the pool (NULL when memory ran out)."""
+        cdef Py_ssize_t cap
+        cdef Node* grown
+        if self.size == self.capacity:
+            cap = self.capacity * 2
+            grown = <Node*> realloc(self.nodes, cap * sizeof(Node))
+            if grown == NULL:
+                return NULL
+            self.nodes = grown
+            self.capacity = cap
+        self.size += 1
+        return &self.nodes[self.size - 1]
+
+
+cdef struct Mesh:
+    const double* xy
+    const int64_t* poff
+    const int32_t* pv
+    const int32_t* nbr
+    const int64_t* twin
+    const int32_t* poly_of
+    const uint8_t* corner
+    const int32_t* degree     # neighbours of each polygon
+    double gx, gy             # the goal
+
+
+cdef inline double heuristic(
+    double rx, double ry, double ax, double ay, double bx, double by,
+    double ex, double ey, double fx, double fy, double gx, double gy,
+    int* via,
+) noexcept nogil:
+    """Shortest distance from root r through the interval [a, b] (on the edge line
+    e -> f) to the goal g; ``via`` tells whether the straight line passes (0) or the
+    path turns at a (1) or b (2)."""
+    cdef double sr = cross(ex, ey, fx, fy, rx, ry)
+    cdef double sg = cross(ex, ey, fx, fy, gx, gy)
+    cdef double dx, dy, t, ll, da, db, ca, cb
+    if (sr > 0 and sg > 0) or (sr < 0 and sg < 0):
+        # Mirror the goal across the edge line.
+        dx = fx - ex
+        dy = fy - ey
+        ll = dx * dx + dy * dy
+        t = ((gx - ex) * dx + (gy - ey) * dy) / ll
+        gx, gy = 2.0 * (ex + t * dx) - gx, 2.0 * (ey + t * dy) - gy
+    if sr != 0:
+        # a is on the root's left, b on its right (looking through the interval).
+        ca = cross(rx, ry, ax, ay, gx, gy)
+        cb = cross(rx, ry, bx, by, gx, gy)
+        if ca <= 0 and cb >= 0:
+            via[0] = 0
+            return dist(rx, ry, gx, gy)
+        if ca > 0:
+            via[0] = 1
+            return dist(rx, ry, ax, ay) + dist(ax, ay, gx, gy)
+        via[0] = 2
+        return dist(rx, ry, bx, by) + dist(bx, by, gx, gy)
+    da = dist(rx, ry, ax, ay) + dist(ax, ay, gx, gy)
+    db = dist(rx, ry, bx, by) + dist(bx, by, gx, gy)
+    if da <= db:
+        via[0] = 1
+        return da
+    via[0] = 2
+    return db
+
+
+cdef inline int push_successor(
+    Workspace ws, Mesh* m, int32_t parent, int32_t root, double rx, double ry, double g,
+    int64_t fe, double sx, double sy, double tx, double ty, int64_t* generated,
+) noexcept nogil:
+    """Push the node for the interval [s, t] on polygon edge ``fe`` (s towards the
+    edge's first vertex), seen from the root, into the polygon across. 0, or -1 when
+    memory ran out."""
+    cdef int32_t q = m.nbr[fe]
+    cdef int32_t u, v
+    cdef int64_t tw, beg, n
+    cdef double c, h, ux, uy, vx, vy
+    cdef int via = 0
+    cdef int32_t pre = -2
+    cdef double px = 0, py = 0
+    cdef Node* node
+    if q < 0:
+        return 0
+    if sx == tx and sy == ty:
+        return 0
+    if m.degree[q] == 1 and ws.goal_mark[q] != ws.gen:
+        return 0
+    u = m.pv[fe]
+    beg = m.poff[m.poly_of[fe]]
+    n = m.poff[m.poly_of[fe] + 1] - beg
+    v = m.pv[beg + (fe - beg + 1) % n]
+    ux = m.xy[2 * u]
+    uy = m.xy[2 * u + 1]
+    vx = m.xy[2 * v]
+    vy = m.xy[2 * v + 1]
+    c = cross(ux, uy, vx, vy, rx, ry)
+    if c == 0 and root != u and root != v:
+        # Seen edge-on: nothing beyond the edge is visible through it, but a path can
+        # run along it to its nearer end and turn there, if that end is a corner.
+        pre = root
+        px, py = rx, ry
+        if dist(rx, ry, sx, sy) <= dist(rx, ry, tx, ty):
+            if not (sx == ux and sy == uy and m.corner[u]):
+                return 0
+            g = g + dist(rx, ry, ux, uy)
+            root = u
+            rx, ry = ux, uy
+        else:
+            if not (tx == vx and ty == vy and m.corner[v]):
+                return 0
+            g = g + dist(rx, ry, vx, vy)
+            root = v
+            rx, ry = vx, vy
+    if root >= 0:
+        if ws.root_mark[root] == ws.gen:
+            if g > ws.best_g[root] * (1.0 + 1e-12) + 1e-12:
+                return 0
+            if g < ws.best_g[root]:
+                ws.best_g[root] = g
+        else:
+            ws.root_mark[root] = ws.gen
+            ws.best_g[root] = g
+    tw = m.twin[fe]
+    # In q the edge runs v -> u: its a-end is towards v (our t), its b-end towards u.
+    h = heuristic(rx, ry, tx, ty, sx, sy, vx, vy, ux, uy, m.gx, m.gy, &via)
+    node = ws.new_node()
+    if node == NULL:
+        return -1
+    node.ax = tx
+    node.ay = ty
+    node.bx = sx
+    node.by = sy
+    node.rx = rx
+    node.ry = ry
+    node.g = g
+    node.root = root
+    node.poly = q
+    node.edge = tw
+    node.parent = parent
+    node.kind = K_INTERVAL
+    node.pre = pre
+    node.px = px
+    node.py = py
+    generated[0] += 1
+    if heap_push(&ws.heap, g + h, -g, ws.size - 1) != 0:
+        return -1
+    return 0
+
+
+cdef inline void vertex_at(Mesh* m, int64_t beg, int64_t n, int64_t j, double* x, double* y) noexcept nogil:
+    cdef int32_t w = m.pv[beg + j % n]
+    x[0] = m.xy[2 * w]
+    y[0] = m.xy[2 * w + 1]
+
+
+cdef int expand(Workspace ws, Mesh* m, int32_t idx, int64_t* generated, double* cr, double* cl) noexcept nogil:
+    """Generate the successors of node ``idx``. 0, or -1 when memory ran out."""
+    cdef Node nd = ws.nodes[idx]
+    cdef int32_t P = nd.poly
+    cdef int64_t beg = m.poff[P]
+    cdef int64_t n = m.poff[P + 1] - beg
+    cdef int64_t j = nd.edge - beg        # the entry edge A -> B is edge j of P
+    cdef int32_t A = m.pv[nd.edge]
+    cdef int32_t B = m.pv[beg + (j + 1) % n]
+    cdef double Ax = m.xy[2 * A], Ay = m.xy[2 * A + 1]
+    cdef double Bx = m.xy[2 * B], By = m.xy[2 * B + 1]
+    cdef double wx, wy, w2x, w2y, rxx, rxy, lxx, lxy, t, g2
+    cdef int64_t i, k, k2, last
+    # The far boundary: vertices w_0 = B, w_1, ..., w_{n-1} = A and edges
+    # E_i = w_i -> w_{i+1} (i < n - 1), at places beg + (j + 1 + i) % n.
+    last = n - 1
+    if nd.root == A or nd.root == B or cross(Ax, Ay, Bx, By, nd.rx, nd.ry) == 0:
+        for i in range(last):
+            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
+            if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g, beg + (j + 1 + i) % n,
+                              wx, wy, w2x, w2y, generated) != 0:
+                return -1
+        return 0
+    for i in range(n):
+        vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+        cr[i] = cross(nd.rx, nd.ry, nd.bx, nd.by, wx, wy)
+        cl[i] = cross(nd.rx, nd.ry, nd.ax, nd.ay, wx, wy)
+    # Right ray (root -> b) leaves P on edge E_k; left ray (root -> a) on E_{k2 - 1}.
+    k = 0
+    while k + 1 < last and cr[k + 1] <= 0:
+        k += 1
+    k2 = last
+    while k2 - 1 >= 1 and cl[k2 - 1] >= 0:
+        k2 -= 1
+    vertex_at(m, beg, n, j + 1 + k, &wx, &wy)
+    if cr[k] == 0:
+        rxx, rxy = wx, wy
+    else:
+        vertex_at(m, beg, n, j + 2 + k, &w2x, &w2y)
+        t = cr[k] / (cr[k] - cr[k + 1])
+        rxx, rxy = wx + t * (w2x - wx), wy + t * (w2y - wy)
+    vertex_at(m, beg, n, j + 1 + k2, &w2x, &w2y)
+    if cl[k2] == 0:
+        lxx, lxy = w2x, w2y
+    else:
+        vertex_at(m, beg, n, j + k2, &wx, &wy)
+        t = cl[k2 - 1] / (cl[k2 - 1] - cl[k2])
+        lxx, lxy = wx + t * (w2x - wx), wy + t * (w2y - wy)
+    # Observable successors: edges E_k .. E_{k2-1}, clipped to the rays.
+    for i in range(k, k2):
+        if i == k:
+            wx, wy = rxx, rxy
+        else:
+            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+        if i == k2 - 1:
+            w2x, w2y = lxx, lxy
+        else:
+            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
+        if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g, beg + (j + 1 + i) % n,
+                          wx, wy, w2x, w2y, generated) != 0:
+            return -1
+    # Non-observable successors, turning at a corner at an end of the interval.
+    if nd.bx == Bx and nd.by == By and m.corner[B]:
+        g2 = nd.g + dist(nd.rx, nd.ry, Bx, By)
+        for i in range(k + 1):
+            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+            if i == k:
+                w2x, w2y = rxx, rxy
+            else:
+                vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
+            if push_successor(ws, m, idx, B, Bx, By, g2, beg + (j + 1 + i) % n,
+                              wx, wy, w2x, w2y, generated) != 0:
+                return -1
+    if nd.ax == Ax and nd.ay == Ay and m.corner[A]:
+        g2 = nd.g + dist(nd.rx, nd.ry, Ax, Ay)
+        for i in range(k2 - 1, last):
+            if i == k2 - 1:
+                wx, wy = lxx, lxy
+            else:
+                vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
+            if push_successor(ws, m, idx, A, Ax, Ay, g2, beg + (j + 1 + i) % n,
+                              wx, wy, w2x, w2y, generated) != 0:
+                return -1
+    return 0
+
+
+cdef int push_goal(Workspace ws, Mesh* m, int32_t idx, int64_t* generated) noexcept nogil:
+    """The node that ends the path: from ``idx``'s root through its interval to the goal
+    in its polygon, with its exact cost as f."""
+    cdef Node nd = ws.nodes[idx]
+    cdef int64_t beg = m.poff[nd.poly]
+    cdef int64_t n = m.poff[nd.poly + 1] - beg
+    cdef int32_t A = m.pv[nd.edge]
+    cdef int32_t B = m.pv[beg + (nd.edge - beg + 1) % n]
+    cdef int via = 0
+    cdef double cost
+    cdef Node* goal
+    cost = nd.g + heuristic(nd.rx, nd.ry, nd.ax, nd.ay, nd.bx, nd.by,
+                            m.xy[2 * A], m.xy[2 * A + 1], m.xy[2 * B], m.xy[2 * B + 1],
+                            m.gx, m.gy, &via)
+    goal = ws.new_node()
+    if goal == NULL:
+        return -1
+    goal[0] = nd
+    goal.parent = idx
+    goal.pre = -2
+    goal.kind = K_GOAL_STRAIGHT if via == 0 else (K_GOAL_VIA_A if via == 1 else K_GOAL_VIA_B)
+    goal.g = cost
+    generated[0] += 1
+    if heap_push(&ws.heap, cost, -cost, ws.size - 1) != 0:
+        return -1
+    return 0
+
+
+def search(
+    const double[:, ::1] xy not None,
+    const int64_t[::1] poff not None,
+    const int32_t[::1] pv not None,
+    const int32_t[::1] nbr not None,
+    const int64_t[::1] twin not None,
+    const int32_t[::1] poly_of not None,
+    const uint8_t[::1] corner not None,
+    const int32_t[::1] degree not None,
+    Workspace ws not None,
+    double sx, double sy,
+    const int32_t[::1] start_polys not None,
+    double gx, double gy,
+    const int32_t[::1] goal_polys not None,
+    int64_t max_expansions,
+):
+    """The shortest path from ``(sx, sy)`` to ``(gx, gy)``; the start lies in (on) every
+    polygon of ``start_polys``, the goal in every polygon of ``goal_polys``.
+
+    Returns ``(status, path, cost, expanded, generated)``: ``path`` an ``(k, 2)`` array
+    from start to goal (empty unless found).
+    """
+    cdef Mesh m
+    cdef int status = ST_UNREACHABLE
+    cdef int64_t expanded = 0, generated = 0
+    cdef Py_ssize_t i, s, nmax = 0
+    cdef int64_t beg, n, e
+    cdef int32_t p, found_idx = -1
+    cdef HeapEntry top
+    cdef Node* nd
+    cdef double* cr
+    cdef double* cl
+    cdef bint direct = False
+    m.xy = &xy[0, 0]
+    m.poff = &poff[0]
+    m.pv = &pv[0]
+    m.nbr = &nbr[0]
+    m.twin = &twin[0]
+    m.poly_of = &poly_of[0]
+    m.corner = &corner[0]
+    m.degree = &degree[0]
+    m.gx = gx
+    m.gy = gy
+    for i in range(poff.shape[0] - 1):
+        if poff[i + 1] - poff[i] > nmax:
+            nmax = poff[i + 1] - poff[i]
+    cr = <double*> malloc((nmax + 1) * sizeof(double))
+    cl = <double*> malloc((nmax + 1) * sizeof(double))
+    if cr == NULL or cl == NULL:
+        free(cr)
+        free(cl)
+        raise MemoryError("could not allocate the Polyanya buffers")
+    with nogil:
+        ws.next_generation()
+        for i in range(goal_polys.shape[0]):
+            ws.goal_mark[goal_polys[i]] = ws.gen
+        for i in range(start_polys.shape[0]):
+            if ws.goal_mark[start_polys[i]] == ws.gen:
+                direct = True
+        if direct:
+            status = ST_FOUND
+        else:
+            for s in range(start_polys.shape[0]):
+                p = start_polys[s]
+                beg = poff[p]
+                n = poff[p + 1] - beg
+                for i in range(n):
+                    e = beg + i
+                    if push_successor(
+                        ws, &m, -1, -1, sx, sy, 0.0, e,
+                        xy[pv[e], 0], xy[pv[e], 1],
+                        xy[pv[beg + (i + 1) % n], 0], xy[pv[beg + (i + 1) % n], 1],
+                        &generated,
+                    ) != 0:
+                        status = ST_MEMORY
+            while status == ST_UNREACHABLE and heap_pop(&ws.heap, &top) == 0:
+                nd = &ws.nodes[top.item]
+                if nd.kind != K_INTERVAL:
+                    found_idx = <int32_t> top.item
+                    status = ST_FOUND
+                    break
+                if nd.root >= 0 and nd.g > ws.best_g[nd.root] * (1.0 + 1e-12) + 1e-12:
+                    continue  # its root was reached more cheaply since
+                if max_expansions >= 0 and expanded >= max_expansions:
+                    status = ST_MAX_EXPANSIONS
+                    break
+                expanded += 1
+                if ws.goal_mark[nd.poly] == ws.gen:
+                    if push_goal(ws, &m, <int32_t> top.item, &generated) != 0:
+                        status = ST_MEMORY
+                    continue
+                if expand(ws, &m, <int32_t> top.item, &generated, cr, cl) != 0:
+                    status = ST_MEMORY
+    free(cr)
+    free(cl)
+    if status == ST_MEMORY:
+        raise MemoryError("Polyanya ran out of memory")
+    if status != ST_FOUND:
+        return status, np.empty((0, 2)), float("inf"), expanded, generated
+    if direct:
+        if sx == gx and sy == gy:
+            return status, np.array([[sx, sy]]), 0.0, expanded, generated
+        return status, np.array([[sx, sy], [gx, gy]]), dist(sx, sy, gx, gy), expanded, generated
+    # Walk back: the goal, a turn at an interval end if any, then each new root.
+    points = [(gx, gy)]
+    nd = &ws.nodes[found_idx]
+    cost = nd.g
+    if nd.kind == K_GOAL_VIA_A and not (nd.ax == nd.rx and nd.ay == nd.ry):
+        points.append((nd.ax, nd.ay))
+    elif nd.kind == K_GOAL_VIA_B and not (nd.bx == nd.rx and nd.by == nd.ry):
+        points.append((nd.bx, nd.by))
+    cdef int32_t cur = found_idx
+    cdef int32_t last_root = -2
+    while cur >= 0:
+        nd = &ws.nodes[cur]
+        if nd.root != last_root:
+            last_root = nd.root
+            if nd.root >= 0:
+                points.append((nd.rx, nd.ry))
+        if nd.pre != -2 and (nd.parent < 0 or nd.pre != ws.nodes[nd.parent].root):
+            points.append((nd.px, nd.py))
+        cur = nd.parent
+    points.append((sx, sy))
+    path = np.array(points[::-1], dtype=np.float64)
+    keep = np.ones(path.shape[0], dtype=bool)
+    keep[1:] = (path[1:] != path[:-1]).any(axis=1)
+    path = path[keep]
+    return status, path, cost, expanded, generated

@@ -1,0 +1,43 @@
+"""Navigation meshes: walkable space as convex polygons, searched as a corridor of
+polygons and a string pulled taut through their shared edges.
+
+Continuous positions are ``(x, y)``. A :class:`NavMesh` is built from convex polygons
+(:class:`NavMesh` itself), from walkable shapely geometry (:meth:`NavMesh.from_geometry`:
+constrained Delaunay triangles merged into convex polygons) or from a grid's walkable
+cells (:meth:`NavMesh.from_grid`: rectangles, every Moving AI map becomes a mesh).
+
+Queries: :meth:`~NavMesh.locate` (vectorised point in polygon through an STRtree),
+:meth:`~NavMesh.nearest_point`, :meth:`~NavMesh.raycast`, :meth:`~NavMesh.corridor` and
+:meth:`~NavMesh.find_path` in two modes:
+
+- ``"funnel"``, what game engines ship: A* over the polygon graph (the compiled CSR
+  search of :class:`pathcraft.Graph`), then the "simple stupid funnel algorithm"
+  (Mikko Mononen) through the corridor's portals, compiled;
+- ``"optimal"``: the Euclidean shortest path by Polyanya (Cui, Harabor and Grastien,
+  IJCAI 2017), compiled, with no preprocessing.
+
+Needs shapely (``pip install pathcraft[geometry]``).
+
+Examples
+--------
+>>> from shapely import box
+>>> from pathcraft import NavMesh
+>>> level = box(0, 0, 20, 10).difference(box(8, 0, 12, 7))
+>>> mesh = NavMesh.from_geometry(level)
+>>> result = mesh.find_path((2, 2), (18, 2), mode="optimal")
+>>> result.path.tolist()
+[[2.0, 2.0], [8.0, 7.0], [12.0, 7.0], [18.0, 2.0]]
+>>> round(result.cost, 3)
+19.62
+"""
+
+from __future__ import annotations
+
+try:
+    import shapely  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError("pathcraft.NavMesh needs shapely: pip install pathcraft[geometry]") from exc
+
+from pathcraft.navmesh._mesh import NavMesh, RaycastHit
+
+__all__ = ["NavMesh", "RaycastHit"]

@@ -1,0 +1,516 @@
+"""The :class:`NavMesh` class: convex polygons, their portals and the queries on them."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from pathcraft._core import navmesh as _walk
+from pathcraft._validation import check_choice, check_limit
+from pathcraft.graph import Graph
+from pathcraft.navmesh import _build, _query, _sources
+from pathcraft.result import PathResult
+from pathcraft.waypoints import _points, _position
+
+__all__ = ["NavMesh", "RaycastHit"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class RaycastHit:
+    """Where a straight move from a start towards an end leaves the mesh.
+
+    Attributes
+    ----------
+    fraction : float
+        The part of the segment inside the mesh before it first leaves it, in [0, 1]:
+        1.0 when the whole segment is on the mesh.
+    point : ndarray, shape (2,)
+        ``start + fraction * (end - start)``, ``(x, y)``.
+    hit : bool
+        Whether the segment leaves the mesh (``fraction < 1``).
+    polygons : ndarray of int
+        The polygons the segment crosses, in order, from the start's.
+    """
+
+    fraction: float
+    point: FloatArray
+    hit: bool
+    polygons: npt.NDArray[np.intp]
+
+
+class NavMesh:
+    """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
+
+    Parameters
+    ----------
+    vertices : array_like, shape (V, 2)
+        The vertex coordinates ``(x, y)``, each point once.
+    polygons : sequence of sequences of int
+        One vertex-index list per polygon, in order around it. Each polygon must be
+        convex (straight angles allowed) and simple; clockwise ones are reversed, so
+        every polygon is stored counter-clockwise. Polygons connect where they share a
+        whole edge; they must not overlap, and a vertex may not sit inside another
+        polygon's edge (a T-junction: split the edge there).
+
+    Raises
+    ------
+    TypeError
+        Non-numeric vertices, polygons that are not index lists.
+    ValueError
+        Non-finite or repeated vertices, an empty mesh, an index out of range, a
+        non-convex, self-intersecting or degenerate polygon, overlapping polygons, a
+        T-junction. Each message names the polygon or vertex.
+
+    See Also
+    --------
+    NavMesh.from_geometry : a mesh of walkable shapely geometry.
+    NavMesh.from_grid : a mesh of a grid's walkable cells.
+
+    Examples
+    --------
+    Two squares side by side share the edge from vertex 1 to vertex 4:
+
+    >>> from pathcraft import NavMesh
+    >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+    ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+    >>> mesh.num_polygons, mesh.locate([(0.5, 0.5), (1.5, 0.2), (3, 3)]).tolist()
+    (2, [0, 1, -1])
+    >>> mesh.find_path((0.2, 0.5), (1.8, 0.5)).path.tolist()
+    [[0.2, 0.5], [1.8, 0.5]]
+    >>> NavMesh([(0, 0), (2, 0), (1, 1), (2, 2), (0, 2)], [[0, 1, 2, 3, 4]])
+    Traceback (most recent call last):
+    ...
+    ValueError: polygons[0] is not convex: it turns the wrong way at vertex 2 (1.0, 1.0)
+    """
+
+    def __init__(self, vertices: npt.ArrayLike, polygons: Any) -> None:
+        xy = _build.check_vertices(vertices)
+        polys = _build.check_convex(xy, _build.check_polygons(polygons, xy.shape[0]))
+        self._setup(_build.topology(xy, polys), check=True)
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def _trusted(cls, xy: FloatArray, polys: list[npt.NDArray[np.intp]]) -> NavMesh:
+        """A mesh of counter-clockwise convex polygons known to be valid."""
+        mesh = cls.__new__(cls)
+        mesh._setup(_build.topology(xy, polys), check=False)
+        return mesh
+
+    @classmethod
+    def from_geometry(cls, walkable: Any, *, agent_radius: float = 0.0) -> NavMesh:
+        """A mesh covering walkable shapely geometry (an outline with holes).
+
+        The area is triangulated (constrained Delaunay, by shapely) and the triangles
+        merged into convex polygons (Hertel-Mehlhorn; see :mod:`pathcraft.navmesh`).
+
+        Parameters
+        ----------
+        walkable : shapely Polygon or MultiPolygon
+            The walkable space in ``(x, y)``; holes are obstacles.
+        agent_radius : float
+            Shrink the walkable space by this radius first (``shapely.buffer`` with a
+            negative distance), so paths keep an agent's centre this far from walls.
+
+        Raises
+        ------
+        TypeError
+            ``walkable`` is not a shapely geometry.
+        ValueError
+            An invalid, empty or non-polygonal geometry, non-finite coordinates, a
+            negative radius, or nothing left after shrinking.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> room = box(0, 0, 10, 10).difference(box(4, 0, 6, 8))
+        >>> mesh = NavMesh.from_geometry(room)
+        >>> result = mesh.find_path((1, 1), (9, 1), mode="optimal")
+        >>> result.path.tolist()
+        [[1.0, 1.0], [4.0, 8.0], [6.0, 8.0], [9.0, 1.0]]
+        """
+        if not isinstance(walkable, shapely.Geometry):
+            raise TypeError(f"walkable must be a shapely geometry; got {type(walkable).__name__}")
+        radius = check_limit("agent_radius", agent_radius, integer=False)
+        if radius is not None and not math.isfinite(radius):
+            raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
+        if walkable.is_empty:
+            raise ValueError("walkable is an empty geometry: a mesh needs some walkable area")
+        if walkable.geom_type not in ("Polygon", "MultiPolygon"):
+            raise ValueError(
+                f"walkable must be a Polygon or MultiPolygon; got a {walkable.geom_type}"
+            )
+        if not np.isfinite(shapely.get_coordinates(walkable)).all():
+            raise ValueError("walkable has non-finite coordinates")
+        if not shapely.is_valid(walkable):
+            reason = shapely.is_valid_reason(walkable)
+            raise ValueError(f"walkable is not a valid geometry ({reason})")
+        geom = walkable
+        if radius:
+            geom = shapely.buffer(walkable, -float(radius))
+            if geom.is_empty or shapely.area(geom) == 0:
+                raise ValueError(
+                    f"nothing is walkable after shrinking by agent_radius={agent_radius!r}"
+                )
+        return cls._trusted(*_sources.from_geometry(geom))
+
+    @classmethod
+    def from_grid(cls, grid: Any) -> NavMesh:
+        """A mesh of a grid's walkable cells (a :class:`~pathcraft.Grid` or a boolean
+        ``(rows, cols)`` array, True where walkable).
+
+        Cell ``(row, col)`` becomes the unit square ``[col, col + 1] x [row, row + 1]``
+        in ``(x, y)``, so its centre is ``(col + 0.5, row + 0.5)``. Cells are merged
+        into rectangles whose sides are split where neighbours' corners meet them (no
+        T-junctions); cells that touch only at a corner are not connected. Terrain
+        costs are not kept: the mesh is walkable or not.
+
+        Raises
+        ------
+        TypeError
+            Neither a Grid nor a 2-D boolean array.
+        ValueError
+            No walkable cell.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid, NavMesh
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .###.
+        ... .....
+        ... ''')
+        >>> mesh = NavMesh.from_grid(grid)
+        >>> mesh.num_polygons
+        4
+        >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), mode="optimal").cost, 4)
+        5.1167
+        """
+        from pathcraft.grid import Grid
+
+        if isinstance(grid, Grid):
+            walkable = grid.walkable
+        else:
+            walkable = np.asarray(grid)
+            if walkable.dtype != np.bool_ or walkable.ndim != 2:
+                raise TypeError(
+                    "grid must be a pathcraft.Grid or a 2-D boolean array (True: walkable); "
+                    f"got {type(grid).__name__} of dtype {walkable.dtype} and shape "
+                    f"{walkable.shape}"
+                )
+        if not walkable.any():
+            raise ValueError("grid has no walkable cell: a mesh needs at least one")
+        return cls._trusted(*_sources.from_walkable(walkable))
+
+    def _setup(self, top: _build.Topology, *, check: bool) -> None:
+        self._top = top
+        self._shapes = _build.shapes(top)
+        self._tree = shapely.STRtree(self._shapes)
+        if check:
+            _build.check_overlaps(top, self._shapes, self._tree)
+        self._centroids = shapely.get_coordinates(shapely.centroid(self._shapes))
+        labels = np.empty(self.num_polygons, dtype=np.int32)
+        _walk.components(top.poff, top.nbr, labels)
+        self._component = labels
+        has = top.nbr >= 0
+        src = top.poly_of[has]
+        dst = top.nbr[has]
+        length = np.sqrt(((self._centroids[src] - self._centroids[dst]) ** 2).sum(axis=1))
+        self._graph = Graph(self.num_polygons, src, dst, length, coords=self._centroids)
+        self._scale = float(np.abs(top.xy).max()) + 1.0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        polys = [
+            self._top.pv[a:b].astype(np.intp)
+            for a, b in zip(self._top.poff[:-1].tolist(), self._top.poff[1:].tolist(), strict=True)
+        ]
+        return (NavMesh._trusted, (self._top.xy, polys))
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def vertices(self) -> FloatArray:
+        """The vertex coordinates, ``(V, 2)`` ``(x, y)`` (a read-only view)."""
+        view = self._top.xy.view()
+        view.flags.writeable = False
+        return view  # type: ignore[no-any-return]
+
+    @property
+    def polygons(self) -> list[npt.NDArray[np.intp]]:
+        """Each polygon's vertex indices, counter-clockwise (new arrays)."""
+        top = self._top
+        return [
+            top.pv[a:b].astype(np.intp)
+            for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
+        ]
+
+    @property
+    def num_polygons(self) -> int:
+        """The number of polygons."""
+        return int(self._top.poff.shape[0] - 1)
+
+    @property
+    def neighbours(self) -> list[npt.NDArray[np.intp]]:
+        """For each polygon, the polygon across each of its edges (-1: a wall); edge
+        ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1``."""
+        top = self._top
+        return [
+            top.nbr[a:b].astype(np.intp)
+            for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
+        ]
+
+    @property
+    def shapes(self) -> npt.NDArray[Any]:
+        """The polygons as shapely Polygons (an object array)."""
+        shapes: npt.NDArray[Any] = self._shapes.copy()
+        return shapes
+
+    @property
+    def area(self) -> float:
+        """The walkable area."""
+        return float(shapely.area(self._shapes).sum())
+
+    def __repr__(self) -> str:
+        portals = int((self._top.nbr >= 0).sum()) // 2
+        return (
+            f"NavMesh({self.num_polygons} polygons, {self._top.xy.shape[0]} vertices, "
+            f"{portals} portals)"
+        )
+
+    # ------------------------------------------------------------------ queries
+
+    def locate(self, points: npt.ArrayLike) -> Any:
+        """The polygon holding each point ``(x, y)``; -1 off the mesh.
+
+        A point on an edge or vertex shared by several polygons gets the lowest index.
+
+        Parameters
+        ----------
+        points : (x, y) or array_like of shape (n, 2)
+
+        Returns
+        -------
+        int or ndarray of int
+            One index for one point, an ``(n,)`` array for ``n`` points.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.locate((0.5, 0.5)), mesh.locate([(2, 0), (1, 1)]).tolist()
+        (0, [-1, 0])
+        """
+        pts, single = self._many("points", points)
+        out = self._locate(pts)
+        return int(out[0]) if single else out
+
+    def _many(self, name: str, points: npt.ArrayLike) -> tuple[FloatArray, bool]:
+        try:
+            arr = np.array(points, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be a point (x, y) or an array of them") from exc
+        single = arr.ndim == 1
+        return _points(name, arr[None] if single else arr, (2,)), single
+
+    def _locate(self, pts: FloatArray) -> npt.NDArray[np.intp]:
+        out = np.full(pts.shape[0], -1, dtype=np.intp)
+        if pts.shape[0]:
+            which, poly = self._tree.query(shapely.points(pts), predicate="intersects")
+            order = np.lexsort((-poly, which))  # the smallest polygon written last
+            out[which[order]] = poly[order]
+        return out
+
+    def _containing(self, p: FloatArray) -> npt.NDArray[np.int32]:
+        """Every polygon holding point ``p`` (on shared edges and vertices, several)."""
+        found = self._tree.query(shapely.points(p), predicate="intersects")
+        return np.sort(found).astype(np.int32)
+
+    def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
+        """The point of the mesh nearest each point ``(x, y)`` (itself when on it).
+
+        Returns an ``(2,)`` array for one point, ``(n, 2)`` for ``n``. A point snapped
+        onto the boundary is nudged inside by a hair (about 1e-9 of the coordinates'
+        size) if rounding left it just outside, so it always locates.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.nearest_point((3, 0.5)).tolist()
+        [1.0, 0.5]
+        """
+        pts, single = self._many("points", points)
+        out = self._nearest(pts)
+        return out[0].copy() if single else out
+
+    def _nearest(self, pts: FloatArray) -> FloatArray:
+        out: FloatArray = np.array(pts, dtype=np.float64)
+        off = np.flatnonzero(self._locate(pts) < 0)
+        if off.size:
+            geoms = shapely.points(pts[off])
+            near = self._tree.query_nearest(geoms, all_matches=False)
+            poly = near[1][np.argsort(near[0], kind="stable")]
+            lines = shapely.shortest_line(self._shapes[poly], geoms)
+            snapped = shapely.get_coordinates(lines)[0::2]
+            for step in (0.0, 1e-9, 1e-7, 1e-5):
+                bad = np.flatnonzero(self._locate(snapped) < 0)
+                if not bad.size:
+                    break
+                towards = self._centroids[poly[bad]] - snapped[bad]
+                snapped[bad] += towards * step
+            out[off] = snapped
+        return out
+
+    def raycast(self, start: Any, end: Any) -> RaycastHit:
+        """How far the straight move from ``start`` to ``end`` (both ``(x, y)``) gets
+        before it leaves the mesh.
+
+        Raises
+        ------
+        ValueError
+            ``start`` is off the mesh, or a position is not finite.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> hit = mesh.raycast((0.5, 0.5), (4.5, 0.5))
+        >>> hit.hit, hit.fraction, hit.point.tolist(), hit.polygons.tolist()
+        (True, 0.375, [2.0, 0.5], [0, 1])
+        """
+        s = _position("start", start, 2)
+        e = _position("end", end, 2)
+        poly = self._locate(s[None])[0]
+        if poly < 0:
+            raise ValueError(f"start {tuple(s.tolist())} is off the mesh")
+        visited = np.empty(self.num_polygons * 2 + 2, dtype=np.int32)
+        t, count = _walk.raycast(
+            self._top.xy, self._top.poff, self._top.pv, self._top.nbr, int(poly),
+            float(s[0]), float(s[1]), float(e[0]), float(e[1]), visited,
+        )  # fmt: skip
+        t = min(max(float(t), 0.0), 1.0)
+        polys = visited[: max(int(count), 0)].astype(np.intp)
+        return RaycastHit(fraction=t, point=s + t * (e - s), hit=t < 1.0, polygons=polys)
+
+    def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> npt.NDArray[np.intp]:
+        """The polygons a funnel path crosses from ``start`` to ``goal`` (``(x, y)``), in
+        order: A* over the polygon graph (see :meth:`find_path`). Empty when the goal
+        cannot be reached.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.corridor((0.5, 0.5), (1.5, 0.5)).tolist()
+        [0, 1]
+        """
+        s, sp = self._place("start", start, snap)
+        g, gp = self._place("goal", goal, snap)
+        path, _status, _exp, _gen = _query.corridor(self, s, sp, g, gp, None)
+        return path.astype(np.intp)
+
+    def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
+        """A checked position and the polygons holding it (snapped on if asked)."""
+        p = _position(name, value, 2)
+        polys = self._containing(p)
+        if polys.size == 0:
+            if not snap:
+                raise ValueError(
+                    f"{name} {tuple(p.tolist())} is off the mesh; pass snap=True to move "
+                    "it to the nearest point on the mesh"
+                )
+            p = self._nearest(p[None])[0]
+            polys = self._containing(p)
+        return p, polys
+
+    def find_path(
+        self,
+        start: Any,
+        goal: Any,
+        *,
+        mode: str = "funnel",
+        snap: bool = False,
+        partial: bool = False,
+        max_expansions: int | None = None,
+    ) -> PathResult:
+        """A path from ``start`` to ``goal``, both ``(x, y)``.
+
+        Parameters
+        ----------
+        start, goal : (x, y)
+            Positions on the mesh (on a polygon or its boundary).
+        mode : {"funnel", "optimal"}
+            ``"funnel"`` (what game engines ship): A* over the polygon graph, then the
+            string pulled taut through the portals of that corridor. The graph's nodes
+            are polygons placed at their centroids, its edges cost the distance between
+            centroids, and the start and goal join their polygons by their distance to
+            the centroid (start costs and exit costs of the compiled graph search, so
+            no graph is rebuilt per query); the Euclidean heuristic between centroids is
+            admissible and consistent *for that graph*. The corridor is the best one by
+            centroid distance, not necessarily the one holding the shortest path, so a
+            funnel path can be longer than optimal (never shorter). ``"optimal"``:
+            the Euclidean shortest path, by Polyanya (Cui, Harabor and Grastien, 2017).
+        snap : bool
+            Move a start or goal that is off the mesh to the nearest point on it;
+            without it such a position is an error.
+        partial : bool
+            When the goal cannot be reached, return the path to the reachable point of
+            the mesh nearest the goal (the result is still falsy, reason
+            ``"unreachable"``).
+        max_expansions : int or None
+            Give up after expanding this many search nodes (polygons in funnel mode,
+            intervals in optimal mode): a falsy result with reason
+            ``"max_expansions"``.
+
+        Returns
+        -------
+        PathResult
+            ``path`` is an ``(n, 2)`` float array from start to goal, both included
+            (``[start]`` when they are the same point); ``cost`` its length;
+            ``expanded`` and ``generated`` count search nodes.
+
+        Raises
+        ------
+        ValueError
+            A non-finite position, one off the mesh without ``snap``, an unknown mode.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
+        >>> fast = mesh.find_path((1, 9), (9, 9))
+        >>> best = mesh.find_path((1, 9), (9, 9), mode="optimal")
+        >>> best.path.tolist()
+        [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
+        >>> fast.cost >= best.cost
+        True
+        >>> mesh.find_path((1, 9), (20, 9))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: goal (20.0, 9.0) is off the mesh; pass snap=True to move it to the ...
+        >>> mesh.find_path((1, 9), (20, 9), snap=True).path[-1].tolist()
+        [10.0, 9.0]
+        """
+        t0 = time.perf_counter()
+        check_choice("mode", mode, ("funnel", "optimal"))
+        limit = check_limit("max_expansions", max_expansions, integer=True)
+        for name, flag in (("snap", snap), ("partial", partial)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False; got {flag!r}")
+        s, sp = self._place("start", start, snap)
+        g, gp = self._place("goal", goal, snap)
+        cap = None if limit is None else int(limit)
+        result = _query.find_path(self, s, sp, g, gp, mode, bool(partial), cap)
+        return _query.timed(result, time.perf_counter() - t0)

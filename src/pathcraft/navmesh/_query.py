@@ -1,0 +1,162 @@
+"""Path queries on a :class:`~pathcraft.navmesh.NavMesh`: the funnel and Polyanya.
+
+Positions arrive checked and located (with every polygon holding them); this module
+calls the kernels and wraps their output in :class:`~pathcraft.result.PathResult`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from pathcraft._core import graph_search as _graph_kernel
+from pathcraft._core import navmesh as _walk
+from pathcraft._core import polyanya as _polyanya
+from pathcraft.result import PathResult
+
+if TYPE_CHECKING:
+    from pathcraft.navmesh._mesh import NavMesh
+
+__all__ = ["corridor", "find_path", "timed"]
+
+FloatArray = npt.NDArray[np.float64]
+Polys = npt.NDArray[np.int32]
+_REASONS = {
+    _polyanya.UNREACHABLE: "unreachable",
+    _polyanya.MAX_EXPANSIONS: "max_expansions",
+}
+_local = threading.local()
+
+
+def _workspace(vertices: int, polygons: int) -> Any:
+    """This thread's Polyanya workspace, grown to fit the mesh."""
+    ws = getattr(_local, "polyanya", None)
+    if ws is None or ws.vertices < vertices or ws.polygons < polygons:
+        ws = _polyanya.Workspace(vertices, polygons)
+        _local.polyanya = ws
+    return ws
+
+
+def timed(result: PathResult, elapsed: float) -> PathResult:
+    """``result`` with its wall-clock time."""
+    return dataclasses.replace(result, elapsed=elapsed)
+
+
+def _length(path: FloatArray) -> float:
+    return float(np.sqrt((np.diff(path, axis=0) ** 2).sum(axis=1)).sum())
+
+
+def corridor(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+) -> tuple[Polys, int, int, int]:
+    """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
+    status, expanded, generated)``."""
+    c = mesh._centroids
+    status, nodes, _e, _cost, expanded, generated, _rn, _rg = mesh._graph.run(
+        "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
+        source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
+        exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
+        target=g, heuristic="euclidean", max_expansions=limit,
+    )  # fmt: skip
+    if status != _graph_kernel.FOUND:
+        return np.empty(0, dtype=np.int32), int(status), int(expanded), int(generated)
+    return (
+        np.ascontiguousarray(nodes[:-1], dtype=np.int32),
+        int(status),
+        int(expanded),
+        int(generated),
+    )
+
+
+def _funnel(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+) -> PathResult:
+    polys, status, expanded, generated = corridor(mesh, s, sp, g, gp, limit)
+    if status != _graph_kernel.FOUND:
+        return _nothing(_REASONS[status], expanded, generated)
+    top = mesh._top
+    k = polys.shape[0]
+    left = np.empty((k + 1, 2))
+    right = np.empty((k + 1, 2))
+    left[0] = right[0] = s
+    left[k] = right[k] = g
+    if k > 1:
+        done = _walk.corridor_portals(
+            top.xy, top.poff, top.pv, top.nbr, polys, left[1:k], right[1:k]
+        )
+        if done < 0:  # pragma: no cover - the graph only links neighbours
+            raise RuntimeError("the corridor links polygons that are not neighbours")
+    out = np.empty((k + 1, 2))
+    n = _walk.string_pull(left, right, out)
+    path = out[:n].copy()
+    return PathResult(
+        path=path, cost=_length(path), found=True, expanded=expanded, generated=generated
+    )
+
+
+def _optimal(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+) -> PathResult:
+    top = mesh._top
+    ws = _workspace(top.xy.shape[0], mesh.num_polygons)
+    status, path, cost, expanded, generated = _polyanya.search(
+        top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner, top.degree, ws,
+        float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
+        -1 if limit is None else int(limit),
+    )  # fmt: skip
+    if status != _polyanya.FOUND:
+        return _nothing(_REASONS[status], expanded, generated)
+    return PathResult(
+        path=path, cost=float(cost), found=True, expanded=expanded, generated=generated
+    )
+
+
+def _nothing(reason: str, expanded: int, generated: int) -> PathResult:
+    return PathResult(
+        path=np.empty((0, 2)), cost=math.inf, found=False, reason=reason,  # type: ignore[arg-type]
+        expanded=int(expanded), generated=int(generated),
+    )  # fmt: skip
+
+
+def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
+    """The point nearest ``g`` among the polygons connected to the start's."""
+    members = np.flatnonzero(np.isin(mesh._component, mesh._component[sp]))
+    point = shapely.points(g)
+    best = members[int(np.argmin(shapely.distance(mesh._shapes[members], point)))]
+    line = shapely.shortest_line(mesh._shapes[best], point)
+    near = shapely.get_coordinates(line)[0]
+    polys = mesh._containing(near)
+    if not np.isin(polys, members).any():  # rounding left it a hair outside
+        near = near + (mesh._centroids[best] - near) * 1e-9
+        polys = np.array([best], dtype=np.int32)
+    return near, polys[np.isin(polys, members)].astype(np.int32)
+
+
+def find_path(
+    mesh: NavMesh,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    mode: str,
+    partial: bool,
+    limit: int | None,
+) -> PathResult:
+    """A path between located positions (see :meth:`NavMesh.find_path`)."""
+    search = _funnel if mode == "funnel" else _optimal
+    comp = mesh._component
+    if not np.isin(comp[gp], comp[sp]).any():
+        if not partial:
+            return _nothing("unreachable", 0, 0)
+        near, np_ = _nearest_reachable(mesh, sp, g)
+        found = search(mesh, s, sp, near, np_, limit)
+        if not found:
+            return found
+        return dataclasses.replace(found, found=False, reason="unreachable")
+    return search(mesh, s, sp, g, gp, limit)

@@ -1,0 +1,147 @@
+"""Convex polygons from other descriptions of walkable space: shapely geometry and grids.
+
+- :func:`from_geometry`: a constrained Delaunay triangulation of the walkable area
+  (``shapely.constrained_delaunay_triangles``), then triangles merged into larger convex
+  polygons by Hertel and Mehlhorn's rule (remove a diagonal when both of its ends stay
+  convex; diagonals tried longest first). Hertel-Mehlhorn keeps at most four times the
+  optimal number of convex pieces; on game levels it typically leaves several times
+  fewer polygons than triangles.
+- :func:`from_walkable`: the walkable cells of a grid merged into rectangles (each row
+  cut into runs, a run stacked on the identical run above), then every rectangle side
+  split at the corners of its neighbours, so neighbouring rectangles share whole edges
+  (no T-junctions) and every portal is exact. Cell ``(row, col)`` is the unit square
+  ``[col, col + 1] x [row, row + 1]`` in ``(x, y)``; its centre is
+  ``(col + 0.5, row + 0.5)``. Cells touching only at a corner are not connected (the
+  mesh cannot squeeze through a point), the any-angle analogue of no corner cutting.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+__all__ = ["from_geometry", "from_walkable", "merge_convex"]
+
+Polygons = tuple[npt.NDArray[np.float64], list[npt.NDArray[np.intp]]]
+
+
+def from_geometry(geom: Any) -> Polygons:
+    """Vertices and convex polygons covering a polygonal shapely geometry."""
+    tris = shapely.get_parts(shapely.constrained_delaunay_triangles(geom))
+    coords = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
+    xy, inverse = np.unique(coords.reshape(-1, 2), axis=0, return_inverse=True)
+    idx = inverse.reshape(-1, 3)
+    p = xy[idx]
+    area2 = (p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1]) - (p[:, 1, 1] - p[:, 0, 1]) * (
+        p[:, 2, 0] - p[:, 0, 0]
+    )
+    idx = idx[area2 != 0]
+    flip = area2[area2 != 0] < 0
+    idx[flip] = idx[flip][:, ::-1]
+    return xy, merge_convex(xy, idx)
+
+
+def _turn(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> float:
+    return float(
+        (xy[b, 0] - xy[a, 0]) * (xy[c, 1] - xy[b, 1])
+        - (xy[b, 1] - xy[a, 1]) * (xy[c, 0] - xy[b, 0])
+    )
+
+
+def merge_convex(
+    xy: npt.NDArray[np.float64], tris: npt.NDArray[np.intp]
+) -> list[npt.NDArray[np.intp]]:
+    """Hertel-Mehlhorn: merge counter-clockwise triangles across their shared edges
+    while the merged polygon stays convex (straight angles allowed)."""
+    polys: dict[int, list[int]] = {i: [int(v) for v in t] for i, t in enumerate(tris)}
+    owner: dict[tuple[int, int], int] = {}
+    for i, t in polys.items():
+        for k in range(3):
+            owner[(t[k], t[(k + 1) % 3])] = i
+    diagonals = [(u, v) for (u, v) in owner if u < v and (v, u) in owner]
+    lengths = [float(np.hypot(*(xy[u] - xy[v]))) for u, v in diagonals]
+    for d in np.argsort(lengths)[::-1]:
+        u, v = diagonals[int(d)]
+        p = owner.get((u, v))
+        q = owner.get((v, u))
+        if p is None or q is None or p == q:
+            continue
+        pp, qq = polys[p], polys[q]
+        i = pp.index(u)
+        j = qq.index(v)
+        np_, nq = len(pp), len(qq)
+        around_p = [pp[(i + 1 + k) % np_] for k in range(np_)]  # v ... u
+        rest_q = [qq[(j + 2 + k) % nq] for k in range(nq - 2)]  # after u ... before v
+        if _turn(xy, around_p[-2], u, rest_q[0]) < 0 or _turn(xy, rest_q[-1], v, around_p[1]) < 0:
+            continue
+        polys[p] = around_p + rest_q
+        del polys[q], owner[(u, v)], owner[(v, u)]
+        for k in range(nq):
+            edge = (qq[k], qq[(k + 1) % nq])
+            if edge != (v, u):
+                owner[edge] = p
+    return [np.array(poly, dtype=np.intp) for poly in polys.values()]
+
+
+def _rectangles(walkable: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Walkable cells as rectangles ``(c0, c1, r0, r1)`` (cells c0..c1-1, r0..r1-1)."""
+    rects: list[list[int]] = []
+    open_runs: dict[tuple[int, int], int] = {}
+    pad = np.zeros(walkable.shape[1] + 2, dtype=np.int8)
+    for r in range(walkable.shape[0]):
+        pad[1:-1] = walkable[r]
+        d = np.diff(pad)
+        runs = zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True)
+        still: dict[tuple[int, int], int] = {}
+        for run in runs:
+            k = open_runs.get(run)
+            if k is None:
+                rects.append([run[0], run[1], r, r + 1])
+                k = len(rects) - 1
+            else:
+                rects[k][3] = r + 1
+            still[run] = k
+        open_runs = still
+    return np.array(rects, dtype=np.int64).reshape(-1, 4)
+
+
+def _line_points(
+    keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64]
+) -> dict[int, list[int]]:
+    """For each line (key), the sorted distinct positions of the corners on it."""
+    out: dict[int, list[int]] = {}
+    pairs = np.unique(np.stack((keys, values), axis=1), axis=0)
+    for k, v in pairs.tolist():
+        out.setdefault(k, []).append(v)
+    return out
+
+
+def _between(line: list[int], lo: int, hi: int) -> list[int]:
+    return line[bisect.bisect_right(line, lo) : bisect.bisect_left(line, hi)]
+
+
+def from_walkable(walkable: npt.NDArray[np.bool_]) -> Polygons:
+    """Vertices and rectangles (with their sides split at neighbours' corners)."""
+    rects = _rectangles(walkable)
+    c0, c1, r0, r1 = rects.T
+    # Corners on each horizontal line y = r and each vertical line x = c.
+    on_row = _line_points(np.concatenate((r0, r0, r1, r1)), np.concatenate((c0, c1, c0, c1)))
+    on_col = _line_points(np.concatenate((c0, c1, c0, c1)), np.concatenate((r0, r0, r1, r1)))
+    index: dict[tuple[int, int], int] = {}
+    polys: list[npt.NDArray[np.intp]] = []
+    for a0, a1, b0, b1 in rects.tolist():
+        ring = [(a0, b0)]
+        ring += [(x, b0) for x in _between(on_row[b0], a0, a1)]
+        ring.append((a1, b0))
+        ring += [(a1, y) for y in _between(on_col[a1], b0, b1)]
+        ring.append((a1, b1))
+        ring += [(x, b1) for x in reversed(_between(on_row[b1], a0, a1))]
+        ring.append((a0, b1))
+        ring += [(a0, y) for y in reversed(_between(on_col[a0], b0, b1))]
+        polys.append(np.array([index.setdefault(pt, len(index)) for pt in ring], dtype=np.intp))
+    xy = np.array(list(index), dtype=np.float64).reshape(-1, 2)
+    return xy, polys
