@@ -114,7 +114,9 @@ def check_convex(xy: FloatArray, polys: list[IntArray]) -> list[IntArray]:
         nxt = np.roll(pts, -1, axis=0)
         area = 0.5 * float((pts[:, 0] * nxt[:, 1] - nxt[:, 0] * pts[:, 1]).sum())
         if abs(area) <= 1e-12 * scale * scale:
-            raise ValueError(f"polygons[{p}] has no area (its vertices are collinear)")
+            raise ValueError(
+                f"polygons[{p}] has no area: its vertices are collinear or it crosses itself"
+            )
         if area < 0:
             idx = idx[::-1].copy()
             pts = xy[idx]

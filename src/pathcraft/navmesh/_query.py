@@ -94,10 +94,23 @@ def _funnel(
             raise RuntimeError("the corridor links polygons that are not neighbours")
     out = np.empty((k + 1, 2))
     n = _walk.string_pull(left, right, out)
-    path = out[:n].copy()
+    path = _drop_straight(out[:n])
     return PathResult(
         path=path, cost=_length(path), found=True, expanded=expanded, generated=generated
     )
+
+
+def _drop_straight(path: FloatArray) -> FloatArray:
+    """The path without corners where it goes straight on (a portal end exactly on the
+    line, which the funnel keeps as a corner)."""
+    if path.shape[0] < 3:
+        return path.copy()
+    a, b, c = path[:-2], path[1:-1], path[2:]
+    turn = (b[:, 0] - a[:, 0]) * (c[:, 1] - b[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - b[:, 0])
+    ahead = ((b - a) * (c - b)).sum(axis=1) > 0
+    keep = np.ones(path.shape[0], dtype=bool)
+    keep[1:-1] = (turn != 0) | ~ahead
+    return path[keep]
 
 
 def _optimal(

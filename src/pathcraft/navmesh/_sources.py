@@ -30,7 +30,9 @@ Polygons = tuple[npt.NDArray[np.float64], list[npt.NDArray[np.intp]]]
 
 
 def from_geometry(geom: Any) -> Polygons:
-    """Vertices and convex polygons covering a polygonal shapely geometry."""
+    """Vertices and convex polygons covering a polygonal shapely geometry (its
+    straight-angle vertices dropped first, ``shapely.simplify(geom, 0)``)."""
+    geom = shapely.simplify(geom, 0.0)
     tris = shapely.get_parts(shapely.constrained_delaunay_triangles(geom))
     coords = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
     xy, inverse = np.unique(coords.reshape(-1, 2), axis=0, return_inverse=True)

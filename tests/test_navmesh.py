@@ -1,0 +1,256 @@
+"""pathcraft.NavMesh queries: Polyanya against the visibility-graph oracle, the funnel's
+validity, locate / nearest_point / raycast against shapely, unreachable goals, snapping,
+limits, threads and pickling."""
+
+from __future__ import annotations
+
+import math
+import pickle
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+import shapely
+from _scenes import (
+    assert_path_inside,
+    cells_geometry,
+    oracle_length,
+    path_length,
+    pinch_free_grid,
+    polygon_scene,
+    sample_points,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely import box
+
+from pathcraft import NavMesh
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def check_against_oracle(mesh: NavMesh, walk: object, rng: np.random.Generator, n: int) -> None:
+    points = sample_points(walk, rng, 2 * n)
+    for start, goal in zip(points[:n], points[n:], strict=True):
+        best = oracle_length(walk, start, goal)
+        optimal = mesh.find_path(start, goal, mode="optimal")
+        funnel = mesh.find_path(start, goal, mode="funnel")
+        if math.isinf(best):
+            assert not optimal and not funnel
+            assert optimal.reason == funnel.reason == "unreachable"
+            continue
+        assert optimal and funnel
+        assert optimal.cost == pytest.approx(best, abs=1e-6)
+        assert optimal.cost == pytest.approx(path_length(optimal.path), abs=1e-9)
+        assert funnel.cost == pytest.approx(path_length(funnel.path), abs=1e-9)
+        assert funnel.cost >= optimal.cost - 1e-9
+        assert_path_inside(optimal.path, walk, start, goal)
+        assert_path_inside(funnel.path, walk, start, goal)
+
+
+@settings(max_examples=12)
+@given(seeds)
+def test_optimal_matches_visibility_graph_on_polygon_scenes(seed: int) -> None:
+    walk = polygon_scene(seed)
+    check_against_oracle(NavMesh.from_geometry(walk), walk, np.random.default_rng(seed), 4)
+
+
+@settings(max_examples=12)
+@given(seeds)
+def test_optimal_matches_visibility_graph_on_grid_meshes(seed: int) -> None:
+    # Grid meshes are full of collinear edges and split vertices: the hard cases for
+    # Polyanya's interval projection.
+    walkable = pinch_free_grid(seed)
+    walk = cells_geometry(walkable)
+    check_against_oracle(NavMesh.from_grid(walkable), walk, np.random.default_rng(seed), 4)
+
+
+def test_optimal_through_a_vertex_shared_by_four_polygons() -> None:
+    # Four squares around (1, 1): the straight diagonal passes exactly through it.
+    vertices = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)]
+    squares = [[0, 1, 4, 3], [1, 2, 5, 4], [3, 4, 7, 6], [4, 5, 8, 7]]
+    mesh = NavMesh(vertices, squares)
+    for mode in ("optimal", "funnel"):
+        result = mesh.find_path((0.5, 0.5), (1.5, 1.5), mode=mode)
+        assert result.path.tolist() == [[0.5, 0.5], [1.5, 1.5]]
+        assert result.cost == pytest.approx(math.sqrt(2))
+
+
+def test_path_along_a_wall_turns_at_both_ends() -> None:
+    # A U-shaped corridor on a grid: the path hugs the wall corners.
+    walkable = np.array(
+        [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]], dtype=bool
+    )
+    mesh = NavMesh.from_grid(walkable)
+    result = mesh.find_path((0.5, 2.5), (4.5, 2.5), mode="optimal")
+    assert result.path.tolist() == [[0.5, 2.5], [1.0, 3.0], [4.0, 3.0], [4.5, 2.5]]
+    assert result.cost == pytest.approx(3 + 2 * math.sqrt(0.5))
+
+
+def test_start_equals_goal_and_same_polygon() -> None:
+    mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 4, 6, 6)))
+    for mode in ("funnel", "optimal"):
+        same = mesh.find_path((1, 1), (1, 1), mode=mode)
+        assert same.path.tolist() == [[1.0, 1.0]] and same.cost == 0.0 and same
+        # A corner of the hole: on the boundary, still on the mesh.
+        corner = mesh.find_path((4, 4), (6, 6), mode=mode)
+        assert corner and corner.cost == pytest.approx(4.0)
+        assert corner.path[0].tolist() == [4.0, 4.0] and corner.path[-1].tolist() == [6.0, 6.0]
+
+
+def test_funnel_is_longer_on_a_misleading_corridor() -> None:
+    # Long thin triangles make centroid distances a poor guide: the funnel's corridor
+    # can differ from the optimal one; it is still a valid path and never shorter.
+    walk = polygon_scene(7, holes=14)
+    mesh = NavMesh.from_geometry(walk)
+    rng = np.random.default_rng(3)
+    points = sample_points(walk, rng, 40)
+    ratios = []
+    for start, goal in zip(points[:20], points[20:], strict=True):
+        optimal = mesh.find_path(start, goal, mode="optimal")
+        funnel = mesh.find_path(start, goal, mode="funnel")
+        assert bool(optimal) == bool(funnel)
+        if optimal:
+            assert_path_inside(funnel.path, walk, start, goal)
+            ratios.append(funnel.cost / optimal.cost)
+    assert min(ratios) >= 1.0 - 1e-12
+
+
+def test_unreachable_goal_is_falsy_and_partial_reaches_nearest_point() -> None:
+    two_rooms = shapely.union_all([box(0, 0, 4, 4), box(6, 0, 10, 4)])
+    mesh = NavMesh.from_geometry(two_rooms)
+    for mode in ("funnel", "optimal"):
+        nothing = mesh.find_path((1, 1), (9, 1), mode=mode)
+        assert not nothing and nothing.reason == "unreachable"
+        assert nothing.path.shape == (0, 2) and math.isinf(nothing.cost)
+        part = mesh.find_path((1, 1), (9, 1), mode=mode, partial=True)
+        assert not part and part.reason == "unreachable"
+        assert part.path[0].tolist() == [1.0, 1.0]
+        assert part.path[-1].tolist() == pytest.approx([4.0, 1.0])
+        assert part.cost == pytest.approx(3.0)
+
+
+def test_off_mesh_positions_error_or_snap() -> None:
+    mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 4, 6, 6)))
+    with pytest.raises(ValueError, match=r"start \(5.0, 5.0\) is off the mesh; pass snap=True"):
+        mesh.find_path((5, 5), (1, 1))
+    with pytest.raises(ValueError, match=r"goal \(-1.0, 1.0\) is off the mesh"):
+        mesh.find_path((1, 1), (-1, 1), mode="optimal")
+    for mode in ("funnel", "optimal"):
+        result = mesh.find_path((5, 4.5), (1, 12), mode=mode, snap=True)
+        assert result
+        assert result.path[0].tolist() == pytest.approx([5.0, 4.0])
+        assert result.path[-1].tolist() == pytest.approx([1.0, 10.0])
+
+
+def test_max_expansions_gives_up() -> None:
+    walkable = pinch_free_grid(5, n=30)
+    mesh = NavMesh.from_grid(walkable)
+    free = np.argwhere(walkable)
+    start, goal = free[0][::-1] + 0.5, free[-1][::-1] + 0.5
+    for mode in ("funnel", "optimal"):
+        full = mesh.find_path(start, goal, mode=mode)
+        assert full.expanded > 1
+        capped = mesh.find_path(start, goal, mode=mode, max_expansions=1)
+        assert not capped and capped.reason == "max_expansions"
+        assert capped.expanded <= 1
+
+
+def test_corridor_is_a_chain_of_neighbours() -> None:
+    walk = polygon_scene(11)
+    mesh = NavMesh.from_geometry(walk)
+    start, goal = sample_points(walk, np.random.default_rng(1), 2)
+    corridor = mesh.corridor(start, goal)
+    neighbours = mesh.neighbours
+    assert corridor[0] == mesh.locate(start) and corridor[-1] == mesh.locate(goal)
+    for a, b in zip(corridor[:-1], corridor[1:], strict=True):
+        assert b in neighbours[a]
+
+
+@settings(max_examples=10)
+@given(seeds)
+def test_locate_and_nearest_point_agree_with_shapely(seed: int) -> None:
+    walk = polygon_scene(seed)
+    mesh = NavMesh.from_geometry(walk)
+    rng = np.random.default_rng(seed)
+    points = rng.uniform(-20, 120, (300, 2))
+    found = mesh.locate(points)
+    shapes = mesh.shapes
+    inside = shapely.covers(walk, shapely.points(points))
+    np.testing.assert_array_equal(found >= 0, inside)
+    hit = found >= 0
+    assert shapely.covers(shapes[found[hit]], shapely.points(points[hit])).all()
+    near = mesh.nearest_point(points)
+    np.testing.assert_array_equal(near[hit], points[hit])
+    expected = shapely.distance(walk, shapely.points(points))
+    got = np.sqrt(((near - points) ** 2).sum(axis=1))
+    np.testing.assert_allclose(got, expected, atol=1e-6)
+    assert (mesh.locate(near) >= 0).all()
+
+
+@settings(max_examples=10)
+@given(seeds)
+def test_raycast_agrees_with_shapely(seed: int) -> None:
+    walk = polygon_scene(seed)
+    mesh = NavMesh.from_geometry(walk)
+    rng = np.random.default_rng(seed)
+    starts = sample_points(walk, rng, 20)
+    ends = rng.uniform(-20, 120, (20, 2))
+    for s, e in zip(starts, ends, strict=True):
+        ray = mesh.raycast(s, e)
+        segment = shapely.LineString([s, e])
+        if shapely.covers(walk, segment):
+            assert not ray.hit and ray.fraction == 1.0
+            continue
+        assert ray.hit
+        # The part before the hit is on the mesh; a little further is not.
+        assert shapely.covers(walk.buffer(1e-9), shapely.LineString([s, ray.point]))
+        beyond = s + min(ray.fraction + 1e-6, 1.0) * (e - s)
+        piece = shapely.LineString([s, beyond])
+        assert not shapely.covers(walk, piece)
+
+
+def test_raycast_reports_the_polygons_crossed() -> None:
+    mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)], [[0, 1, 4, 5], [1, 2, 3, 4]])
+    inside = mesh.raycast((0.5, 0.5), (1.5, 0.5))
+    assert not inside.hit and inside.polygons.tolist() == [0, 1]
+    assert inside.point.tolist() == [1.5, 0.5]
+    up = mesh.raycast((0.5, 0.5), (0.5, 3.0))
+    assert up.hit and up.fraction == pytest.approx(0.2) and up.polygons.tolist() == [0]
+    with pytest.raises(ValueError, match="start .* is off the mesh"):
+        mesh.raycast((5, 5), (0, 0))
+
+
+def test_threads_share_one_mesh() -> None:
+    walk = polygon_scene(4)
+    mesh = NavMesh.from_geometry(walk)
+    points = sample_points(walk, np.random.default_rng(4), 40)
+    pairs = list(zip(points[:20], points[20:], strict=True))
+    expected = [mesh.find_path(s, g, mode="optimal").cost for s, g in pairs]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda p: mesh.find_path(p[0], p[1], mode="optimal").cost, pairs * 3))
+    assert got == expected * 3
+
+
+def test_pickle_round_trip() -> None:
+    walkable = pinch_free_grid(2)
+    mesh = NavMesh.from_grid(walkable)
+    copy = pickle.loads(pickle.dumps(mesh))
+    assert copy.num_polygons == mesh.num_polygons
+    np.testing.assert_array_equal(copy.vertices, mesh.vertices)
+    free = np.argwhere(walkable)[:, ::-1] + 0.5
+    a = mesh.find_path(free[0], free[-1], mode="optimal")
+    b = copy.find_path(free[0], free[-1], mode="optimal")
+    assert a
+    np.testing.assert_array_equal(a.path, b.path)
+
+
+def test_inputs_are_not_changed_and_views_are_read_only() -> None:
+    start = np.array([1.0, 1.0])
+    points = np.array([[1.0, 1.0], [20.0, 1.0]])
+    mesh = NavMesh.from_geometry(box(0, 0, 10, 10))
+    mesh.find_path(start, (9, 9))
+    mesh.nearest_point(points)
+    assert start.tolist() == [1.0, 1.0] and points.tolist() == [[1.0, 1.0], [20.0, 1.0]]
+    with pytest.raises(ValueError):
+        mesh.vertices[0, 0] = 3.0
