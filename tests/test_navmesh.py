@@ -4,6 +4,7 @@ limits, threads and pickling."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 from concurrent.futures import ThreadPoolExecutor
@@ -163,7 +164,7 @@ def test_corridor_is_a_chain_of_neighbours() -> None:
     corridor = mesh.corridor(start, goal)
     neighbours = mesh.neighbours
     assert corridor[0] == mesh.locate(start) and corridor[-1] == mesh.locate(goal)
-    for a, b in zip(corridor[:-1], corridor[1:], strict=True):
+    for a, b in itertools.pairwise(corridor):
         assert b in neighbours[a]
 
 
@@ -217,7 +218,7 @@ def test_raycast_reports_the_polygons_crossed() -> None:
     assert inside.point.tolist() == [1.5, 0.5]
     up = mesh.raycast((0.5, 0.5), (0.5, 3.0))
     assert up.hit and up.fraction == pytest.approx(0.2) and up.polygons.tolist() == [0]
-    with pytest.raises(ValueError, match="start .* is off the mesh"):
+    with pytest.raises(ValueError, match=r"start .* is off the mesh"):
         mesh.raycast((5, 5), (0, 0))
 
 

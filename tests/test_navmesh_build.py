@@ -173,7 +173,7 @@ def test_from_grid_takes_a_grid_and_keeps_diagonal_pinches_closed() -> None:
 
 
 def test_bad_grid() -> None:
-    with pytest.raises(TypeError, match="grid must be a pathcraft.Grid or a 2-D boolean array"):
+    with pytest.raises(TypeError, match=r"grid must be a pathcraft\.Grid or a 2-D boolean array"):
         NavMesh.from_grid(np.ones((3, 3)))
     with pytest.raises(ValueError, match="grid has no walkable cell"):
         NavMesh.from_grid(np.zeros((3, 3), dtype=bool))

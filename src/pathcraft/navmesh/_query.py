@@ -110,7 +110,8 @@ def _drop_straight(path: FloatArray) -> FloatArray:
     ahead = ((b - a) * (c - b)).sum(axis=1) > 0
     keep = np.ones(path.shape[0], dtype=bool)
     keep[1:-1] = (turn != 0) | ~ahead
-    return path[keep]
+    out: FloatArray = path[keep]
+    return out
 
 
 def _optimal(
