@@ -104,7 +104,8 @@ def _drop_straight(path: FloatArray) -> FloatArray:
     """The path without corners where it goes straight on (a portal end exactly on the
     line, which the funnel keeps as a corner)."""
     if path.shape[0] < 3:
-        return path.copy()
+        short: FloatArray = path.copy()
+        return short
     a, b, c = path[:-2], path[1:-1], path[2:]
     turn = (b[:, 0] - a[:, 0]) * (c[:, 1] - b[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - b[:, 0])
     ahead = ((b - a) * (c - b)).sum(axis=1) > 0
