@@ -12,7 +12,9 @@ Grid cells are ``(row, col)``. The pictures read what a search recorded: run it 
   from yellow (low) to red (high), the path on top, start and goal marked;
 - :func:`compare`: several searches of one query side by side on one colour scale;
 - :func:`animate_search`: a GIF of the explored region growing in expansion order,
-  ending on the path, with a fixed number of frames however big the search.
+  ending on the path, with a fixed number of frames however big the search;
+- :func:`plot_mesh`: a navigation mesh (positions ``(x, y)``), a corridor of its
+  polygons and paths on it (needs shapely too, for the mesh itself).
 
 Images are built as NumPy arrays (one image per picture, never a patch per cell), so a
 1024 x 1024 map draws in well under a second. Drawings of other world types (waypoint
@@ -42,5 +44,6 @@ require()
 
 from pathcraft.viz.animate import animate_search  # noqa: E402
 from pathcraft.viz.grid import compare, plot_search  # noqa: E402
+from pathcraft.viz.mesh import plot_mesh  # noqa: E402
 
-__all__ = ["animate_search", "compare", "plot_search"]
+__all__ = ["animate_search", "compare", "plot_mesh", "plot_search"]
