@@ -166,7 +166,7 @@ def find_path(
     """A path between located positions (see :meth:`NavMesh.find_path`)."""
     search = _funnel if mode == "funnel" else _optimal
     comp = mesh._component
-    if not np.isin(comp[gp], comp[sp]).any():
+    if not (comp[gp][:, None] == comp[sp][None, :]).any():
         if not partial:
             return _nothing("unreachable", 0, 0)
         near, np_ = _nearest_reachable(mesh, sp, g)
