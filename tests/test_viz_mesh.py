@@ -56,7 +56,7 @@ def test_one_result_unreachable_paths_and_inverted_axis() -> None:
     mesh = level()
     ax = plot_mesh(mesh, mesh.find_path((1, 1), (19, 1)), invert_y=True, title="t")
     assert ax.get_ylim()[0] > ax.get_ylim()[1] and ax.get_title() == "t"
-    fig, ax2 = plt.subplots()
+    _fig, ax2 = plt.subplots()
     assert plot_mesh(mesh, None, ax2) is ax2 and ax2.get_legend() is None
 
 
