@@ -26,7 +26,10 @@ Peers, on the same walkable space and the same queries:
   does not: on maps it gets the walkable space shrunk by 1e-6 with mitred corners,
   which closes the pinches, and its lengths are compared within 1e-4.
 
-Queries are interleaved (for each query every library runs once). Every answer is
+Queries are interleaved (for each query every library runs once, in an order rotated
+per query). A peer stops taking queries on a scene once its queries there have taken
+``--peer-budget`` seconds (the *queries* column says how many it ran; its median is
+over those, pathcraft's over all). Every answer is
 checked right after its timed call: pathcraft's optimal length against
 extremitypathfinder's (1e-6) where it runs, never longer than the octile optimum of the
 ``.scen`` file; funnel and pynavmesh lengths never shorter than the optimal one, and
@@ -213,10 +216,15 @@ def run_scene(scene: Scene, args: argparse.Namespace) -> dict[str, Row]:
             "funnel": lambda s=s, g=g: mesh.find_path(s, g, mode="funnel"),
             "optimal": lambda s=s, g=g: mesh.find_path(s, g, mode="optimal"),
         }
-        if nm is not None:
+        if nm is not None and sum(rows["pynavmesh"].times) < args.peer_budget:
             a, b = (float(s[0]), 0.0, float(s[1])), (float(g[0]), 0.0, float(g[1]))
             calls["pynavmesh"] = lambda a=a, b=b: nm.search_path(a, b)
-        if env is not None and main.covers(shapely.points(s)) and main.covers(shapely.points(g)):
+        if (
+            env is not None
+            and sum(rows["extremity"].times) < args.peer_budget
+            and main.covers(shapely.points(s))
+            and main.covers(shapely.points(g))
+        ):
             a2, b2 = tuple(map(float, s)), tuple(map(float, g))
             calls["extremity"] = lambda a2=a2, b2=b2: env.find_shortest_path(a2, b2)
         names = list(calls)
@@ -406,6 +414,10 @@ def main() -> None:
     maps = ["dao/arena2", "dao/den520d", "street/Berlin_0_256", "room/8room_000", "dao/orz900d"]
     parser.add_argument("--maps", nargs="*", default=maps)
     parser.add_argument("--ext-max-vertices", type=int, default=2500)
+    parser.add_argument(
+        "--peer-budget", type=float, default=10.0,
+        help="seconds of queries per peer and scene; later queries skip that peer",
+    )  # fmt: skip
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     if args.quick:
