@@ -22,6 +22,12 @@ there keep the root. When an interval endpoint is a *corner* vertex (a vertex on
 mesh boundary, where a taut path may turn) the boundary beyond the ray on its side
 gets *non-observable* successors rooted at that vertex. When the root lies on the
 interval's own edge (a root at one of its vertices) the whole polygon is observable.
+An interval seen edge-on (its edge's line passes through the root, which is not one of
+its ends; common on grid meshes, whose edges line up) lets nothing through, but a path
+can run along it to its nearer end and turn there: when that end is a corner the node
+is kept with that end as its root, and the root it replaced is remembered for the path.
+Every vertex on the mesh boundary counts as a corner (a superset of the reflex ones:
+more nodes, never a missed path).
 
 Pruning: a node entering a dead-end polygon (one neighbour) that holds no goal is
 dropped; a node whose root vertex was reached before with a smaller g is dropped
