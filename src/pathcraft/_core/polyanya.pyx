@@ -538,7 +538,8 @@ def search(
         cur = nd.parent
     points.append((sx, sy))
     path = np.array(points[::-1], dtype=np.float64)
-    keep = np.ones(path.shape[0], dtype=bool)
-    keep[1:] = (path[1:] != path[:-1]).any(axis=1)
+    n_points = path.shape[0]
+    keep = np.ones(n_points, dtype=bool)
+    keep[1:] = (path[1:] != path[: n_points - 1]).any(axis=1)
     path = path[keep]
     return status, path, cost, expanded, generated
