@@ -12,12 +12,15 @@ Grid cells are ``(row, col)``. The pictures read what a search recorded: run it 
   from yellow (low) to red (high), the path on top, start and goal marked;
 - :func:`compare`: several searches of one query side by side on one colour scale;
 - :func:`animate_search`: a GIF of the explored region growing in expansion order,
-  ending on the path, with a fixed number of frames however big the search.
+  ending on the path, with a fixed number of frames however big the search;
+- :func:`plot_graph`: a :class:`~pathcraft.Graph` with coordinates or a
+  :class:`~pathcraft.WaypointGraph` in ``(x, y)`` space: obstacles, links, nodes,
+  the expanded nodes by g-cost and the path.
 
 Images are built as NumPy arrays (one image per picture, never a patch per cell), so a
-1024 x 1024 map draws in well under a second. Drawings of other world types (waypoint
-graphs, navigation meshes) belong in their own modules of this package beside
-:mod:`pathcraft.viz.grid`, sharing the colours of :mod:`pathcraft.viz._image`.
+1024 x 1024 map draws in well under a second. Each world type has its own module
+(:mod:`pathcraft.viz.grid`, :mod:`pathcraft.viz.graph`), all sharing the colours of
+:mod:`pathcraft.viz._image`.
 
 Examples
 --------
@@ -41,6 +44,7 @@ from pathcraft.viz._deps import require
 require()
 
 from pathcraft.viz.animate import animate_search  # noqa: E402
+from pathcraft.viz.graph import plot_graph  # noqa: E402
 from pathcraft.viz.grid import compare, plot_search  # noqa: E402
 
-__all__ = ["animate_search", "compare", "plot_search"]
+__all__ = ["animate_search", "compare", "plot_graph", "plot_search"]
