@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import threading
 import time
 from collections.abc import Hashable, Iterable
 from typing import Any, Literal
@@ -20,34 +19,22 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import graph_search as _kernel
+from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
 from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
 from pathcraft.result import Explored, PathResult
 
-__all__ = ["GRAPH_HEURISTICS", "REASONS", "GraphQueries"]
+__all__ = ["GRAPH_HEURISTICS", "GraphQueries"]
 
 HeuristicName = Literal["euclidean", "zero"]
 TieBreak = Literal["g", "fifo", "random"]
 
 #: The graph heuristics and their kernel codes.
 GRAPH_HEURISTICS: dict[str, int] = {"zero": 0, "euclidean": 1}
-_MODES = {"astar": 0, "greedy": 1, "dijkstra": 2}
-_TIES = {"g": 0, "fifo": 1, "random": 2}
-#: Why a search ended without its goal, by kernel status.
-REASONS: dict[int, str] = {
-    _kernel.UNREACHABLE: "unreachable",
-    _kernel.MAX_EXPANSIONS: "max_expansions",
-    _kernel.MAX_COST: "max_cost",
-}
-_local = threading.local()
 
 
 def _workspace(nodes: int) -> Any:
-    """This thread's workspace, grown to hold at least ``nodes`` nodes."""
-    ws = getattr(_local, "workspace", None)
-    if ws is None or ws.capacity < nodes:
-        ws = _kernel.Workspace(nodes)
-        _local.workspace = ws
-    return ws
+    """This thread's graph workspace, grown to hold at least ``nodes`` nodes."""
+    return thread_workspace(_kernel.Workspace, nodes)
 
 
 class GraphQueries:
@@ -302,7 +289,7 @@ class GraphQueries:
         record: bool,
     ) -> PathResult:
         t0 = time.perf_counter()
-        check_choice("tie_break", tie_break, tuple(_TIES))
+        check_choice("tie_break", tie_break, tuple(TIES))
         if heuristic is not None:
             check_choice("heuristic", heuristic, tuple(GRAPH_HEURISTICS))
             if heuristic == "euclidean" and self._coords is None:
@@ -373,8 +360,8 @@ class GraphQueries:
         return _kernel.search(
             self._offsets, self._targets, self._weights, self._coords,
             _workspace(self.num_nodes + 1), sources, source_costs, goal, goal_set,
-            exit_costs, target, hkind=GRAPH_HEURISTICS[heuristic], mode=_MODES[mode],
-            tie=_TIES[tie_break], hscale=self._hscale, weight=weight,
+            exit_costs, target, hkind=GRAPH_HEURISTICS[heuristic], mode=MODES[mode],
+            tie=TIES[tie_break], hscale=self._hscale, weight=weight,
             max_expansions=-1 if max_expansions is None else int(max_expansions),
             max_cost=math.inf if max_cost is None else float(max_cost),
             partial=bool(partial), record=bool(record), seed=int(rng_seed),

@@ -6,7 +6,6 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 from __future__ import annotations
 
 import math
-import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
+from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
 from pathcraft._packed import cost_range, pack_lines
 from pathcraft._validation import check_choice, check_limit, check_seed
 from pathcraft.result import Explored, PathResult
@@ -32,24 +32,9 @@ GRID_HEURISTICS: dict[str, int] = {
     "euclidean": 3,
     "chebyshev": 4,
 }
-MODES = {"astar": 0, "greedy": 1, "dijkstra": 2}
-TIES = {"g": 0, "fifo": 1, "random": 2}
-_REASONS = {
-    _kernel.UNREACHABLE: "unreachable",
-    _kernel.MAX_EXPANSIONS: "max_expansions",
-    _kernel.MAX_COST: "max_cost",
-}
-
-_local = threading.local()
-
-
 def workspace(cells: int) -> Any:
-    """This thread's workspace, grown to hold at least ``cells`` cells."""
-    ws = getattr(_local, "workspace", None)
-    if ws is None or ws.capacity < cells:
-        ws = _kernel.Workspace(cells)
-        _local.workspace = ws
-    return ws
+    """This thread's grid workspace, grown to hold at least ``cells`` cells."""
+    return thread_workspace(_kernel.Workspace, cells)
 
 
 def search_settings(
@@ -131,7 +116,7 @@ def to_result(
         path=path,
         cost=float(cost),
         found=found,
-        reason=None if found else _REASONS[status],  # type: ignore[arg-type]
+        reason=None if found else REASONS[status],  # type: ignore[arg-type]
         expanded=int(expanded),
         generated=int(generated),
         elapsed=time.perf_counter() - t0,

@@ -63,7 +63,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 
 from pathcraft import _visibility as vis
 from pathcraft._core import graph_search as _kernel
-from pathcraft._graph_queries import REASONS
+from pathcraft._kernels import REASONS
 from pathcraft._validation import check_callable, check_limit, check_weight
 from pathcraft.graph import Graph
 from pathcraft.result import PathResult

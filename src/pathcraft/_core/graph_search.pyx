@@ -41,6 +41,8 @@ from pathcraft._core.heap cimport (
     iheap_pop,
     iheap_push,
     iheap_update,
+    TIE_G,
+    tie_key,
 )
 
 # Option codes shared with pathcraft.graph (keep in sync with the tables there).
@@ -53,10 +55,6 @@ cdef enum:
     MODE_GREEDY = 1
     MODE_DIJKSTRA = 2
 
-cdef enum:
-    TIE_G = 0
-    TIE_FIFO = 1
-    TIE_RANDOM = 2
 
 cdef enum:
     ST_FOUND = 0
@@ -222,21 +220,8 @@ cdef inline double heuristic(const Query* q, Py_ssize_t u) noexcept nogil:
     return sqrt(dx * dx + dy * dy) * q.hscale
 
 
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
 cdef inline double tie_value(Query* q, double d) noexcept nogil:
-    if q.tie == TIE_G:
-        return -d
-    if q.tie == TIE_RANDOM:
-        return <double> (splitmix64(&q.rng) >> 11) * (1.0 / 9007199254740992.0)
-    return 0.0
+    return tie_key(q.tie, &q.rng, d)
 
 
 cdef inline int relax(

@@ -10,7 +10,7 @@ GIL released.
 from libc.math cimport fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from pathcraft._core.heap cimport Heap, iheap_push, iheap_update
+from pathcraft._core.heap cimport Heap, iheap_push, iheap_update, tie_key
 
 cdef extern from *:
     """
@@ -38,11 +38,6 @@ cdef enum:
     MODE_ASTAR = 0
     MODE_GREEDY = 1
     MODE_DIJKSTRA = 2
-
-cdef enum:
-    TIE_G = 0
-    TIE_FIFO = 1
-    TIE_RANDOM = 2
 
 # Outcomes reported to Python.
 cdef enum:
@@ -155,21 +150,8 @@ cdef inline double heuristic(const Query* q, Py_ssize_t cell) noexcept nogil:
     return heuristic_rc(q, cell // q.width, cell % q.width)
 
 
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
 cdef inline double tie_value(Query* q, double d) noexcept nogil:
-    if q.tie == TIE_G:
-        return -d
-    if q.tie == TIE_RANDOM:
-        return <double> (splitmix64(&q.rng) >> 11) * (1.0 / 9007199254740992.0)
-    return 0.0
+    return tie_key(q.tie, &q.rng, d)
 
 
 cdef inline int relax(

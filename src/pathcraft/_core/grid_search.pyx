@@ -27,6 +27,7 @@ from libc.stdlib cimport free, malloc, realloc
 import numpy as np
 
 from pathcraft._core.heap cimport (
+    TIE_G,
     HeapEntry,
     heap_clear,
     heap_free,

@@ -15,8 +15,35 @@ the GIL released. Memory comes from ``malloc``/``realloc``; a push that cannot g
 heap returns -1 and leaves the heap unchanged, so a kernel can report MemoryError.
 """
 
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
+
+
+# Tie-breaking rules (codes shared with the Python front doors): prefer the larger g,
+# first in first out, or a random order reproducible from a seed.
+cdef enum:
+    TIE_G = 0
+    TIE_FIFO = 1
+    TIE_RANDOM = 2
+
+
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    """The next number of a SplitMix64 stream (its state advanced in place)."""
+    cdef uint64_t z
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline double tie_key(int tie, uint64_t* rng, double g) noexcept nogil:
+    """The ``tie`` field of an entry reached at cost ``g`` under rule ``tie``."""
+    if tie == TIE_G:
+        return -g
+    if tie == TIE_RANDOM:
+        return <double> (splitmix64(rng) >> 11) * (1.0 / 9007199254740992.0)
+    return 0.0
 
 
 cdef struct HeapEntry:

@@ -48,7 +48,6 @@ from pathcraft._core.grid_search cimport (
     ST_FOUND,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
-    TIE_G,
     Outcome,
     Query,
     Workspace,
@@ -61,7 +60,7 @@ from pathcraft._core.grid_search cimport (
     to_cells,
     walk_back,
 )
-from pathcraft._core.heap cimport HeapEntry, iheap_pop, iheap_push
+from pathcraft._core.heap cimport TIE_G, HeapEntry, iheap_pop, iheap_push
 
 cdef extern from *:
     """

@@ -6,9 +6,8 @@ UNREACHABLE: int
 MAX_EXPANSIONS: int
 
 class Workspace:
-    vertices: int
-    polygons: int
-    def __init__(self, vertices: int, polygons: int) -> None: ...
+    capacity: int
+    def __init__(self, capacity: int) -> None: ...
 
 def search(
     xy: npt.NDArray[np.float64],

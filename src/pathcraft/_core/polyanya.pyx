@@ -91,37 +91,34 @@ cdef inline double dist(double ax, double ay, double bx, double by) noexcept nog
 
 
 cdef class Workspace:
-    """Per-thread search state for meshes of up to ``vertices`` vertices and
-    ``polygons`` polygons."""
+    """Per-thread search state for meshes of up to ``capacity`` vertices and
+    ``capacity`` polygons."""
 
-    cdef readonly Py_ssize_t vertices
-    cdef readonly Py_ssize_t polygons
+    cdef readonly Py_ssize_t capacity
     cdef double* best_g
     cdef uint32_t* root_mark
     cdef uint32_t* goal_mark
     cdef uint32_t gen
     cdef Node* nodes
     cdef Py_ssize_t size
-    cdef Py_ssize_t capacity
+    cdef Py_ssize_t node_capacity
     cdef Heap heap
 
-    def __cinit__(self, Py_ssize_t vertices, Py_ssize_t polygons):
+    def __cinit__(self, Py_ssize_t capacity):
         cdef Py_ssize_t i
-        self.vertices = max(vertices, 1)
-        self.polygons = max(polygons, 1)
-        self.best_g = <double*> malloc(self.vertices * sizeof(double))
-        self.root_mark = <uint32_t*> malloc(self.vertices * sizeof(uint32_t))
-        self.goal_mark = <uint32_t*> malloc(self.polygons * sizeof(uint32_t))
-        self.capacity = 1024
+        self.capacity = max(capacity, 1)
+        self.best_g = <double*> malloc(self.capacity * sizeof(double))
+        self.root_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.node_capacity = 1024
         self.size = 0
-        self.nodes = <Node*> malloc(self.capacity * sizeof(Node))
+        self.nodes = <Node*> malloc(self.node_capacity * sizeof(Node))
         self.gen = 1
         if (self.best_g == NULL or self.root_mark == NULL or self.goal_mark == NULL
                 or self.nodes == NULL or heap_init(&self.heap, 1024) != 0):
             raise MemoryError("could not allocate a Polyanya workspace")
-        for i in range(self.vertices):
+        for i in range(self.capacity):
             self.root_mark[i] = 0
-        for i in range(self.polygons):
             self.goal_mark[i] = 0
 
     def __dealloc__(self):
@@ -134,9 +131,8 @@ cdef class Workspace:
     cdef void next_generation(self) noexcept nogil:
         cdef Py_ssize_t i
         if self.gen >= 4294967290u:
-            for i in range(self.vertices):
+            for i in range(self.capacity):
                 self.root_mark[i] = 0
-            for i in range(self.polygons):
                 self.goal_mark[i] = 0
             self.gen = 0
         self.gen += 1
@@ -147,13 +143,13 @@ cdef class Workspace:
         """A fresh node at the end of the pool (NULL when memory ran out)."""
         cdef Py_ssize_t cap
         cdef Node* grown
-        if self.size == self.capacity:
-            cap = self.capacity * 2
+        if self.size == self.node_capacity:
+            cap = self.node_capacity * 2
             grown = <Node*> realloc(self.nodes, cap * sizeof(Node))
             if grown == NULL:
                 return NULL
             self.nodes = grown
-            self.capacity = cap
+            self.node_capacity = cap
         self.size += 1
         return &self.nodes[self.size - 1]
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +17,7 @@ import shapely
 from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
 from pathcraft._core import polyanya as _polyanya
+from pathcraft._kernels import REASONS, thread_workspace
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -27,20 +27,6 @@ __all__ = ["corridor", "find_path", "timed"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
-_REASONS = {
-    _polyanya.UNREACHABLE: "unreachable",
-    _polyanya.MAX_EXPANSIONS: "max_expansions",
-}
-_local = threading.local()
-
-
-def _workspace(vertices: int, polygons: int) -> Any:
-    """This thread's Polyanya workspace, grown to fit the mesh."""
-    ws = getattr(_local, "polyanya", None)
-    if ws is None or ws.vertices < vertices or ws.polygons < polygons:
-        ws = _polyanya.Workspace(vertices, polygons)
-        _local.polyanya = ws
-    return ws
 
 
 def timed(result: PathResult, elapsed: float) -> PathResult:
@@ -79,7 +65,7 @@ def _funnel(
 ) -> PathResult:
     polys, status, expanded, generated = corridor(mesh, s, sp, g, gp, limit)
     if status != _graph_kernel.FOUND:
-        return _nothing(_REASONS[status], expanded, generated)
+        return _nothing(REASONS[status], expanded, generated)
     top = mesh._top
     k = polys.shape[0]
     left = np.empty((k + 1, 2))
@@ -119,14 +105,14 @@ def _optimal(
     mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
 ) -> PathResult:
     top = mesh._top
-    ws = _workspace(top.xy.shape[0], mesh.num_polygons)
+    ws = thread_workspace(_polyanya.Workspace, max(top.xy.shape[0], mesh.num_polygons))
     status, path, cost, expanded, generated = _polyanya.search(
         top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner, top.degree, ws,
         float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
         -1 if limit is None else int(limit),
     )  # fmt: skip
     if status != _polyanya.FOUND:
-        return _nothing(_REASONS[status], expanded, generated)
+        return _nothing(REASONS[status], expanded, generated)
     return PathResult(
         path=path, cost=float(cost), found=True, expanded=expanded, generated=generated
     )

@@ -13,13 +13,16 @@ Grid cells are ``(row, col)``. The pictures read what a search recorded: run it 
 - :func:`compare`: several searches of one query side by side on one colour scale;
 - :func:`animate_search`: a GIF of the explored region growing in expansion order,
   ending on the path, with a fixed number of frames however big the search;
+- :func:`plot_graph`: a :class:`~pathcraft.Graph` with coordinates or a
+  :class:`~pathcraft.WaypointGraph` in ``(x, y)`` space: obstacles, links, nodes,
+  the expanded nodes by g-cost and the path;
 - :func:`plot_mesh`: a navigation mesh (positions ``(x, y)``), a corridor of its
   polygons and paths on it (needs shapely too, for the mesh itself).
 
 Images are built as NumPy arrays (one image per picture, never a patch per cell), so a
-1024 x 1024 map draws in well under a second. Drawings of other world types (waypoint
-graphs, navigation meshes) belong in their own modules of this package beside
-:mod:`pathcraft.viz.grid`, sharing the colours of :mod:`pathcraft.viz._image`.
+1024 x 1024 map draws in well under a second. Each world type has its own module
+(:mod:`pathcraft.viz.grid`, :mod:`pathcraft.viz.graph`, :mod:`pathcraft.viz.mesh`),
+all sharing the colours of :mod:`pathcraft.viz._image`.
 
 Examples
 --------
@@ -43,7 +46,8 @@ from pathcraft.viz._deps import require
 require()
 
 from pathcraft.viz.animate import animate_search  # noqa: E402
+from pathcraft.viz.graph import plot_graph  # noqa: E402
 from pathcraft.viz.grid import compare, plot_search  # noqa: E402
 from pathcraft.viz.mesh import plot_mesh  # noqa: E402
 
-__all__ = ["animate_search", "compare", "plot_mesh", "plot_search"]
+__all__ = ["animate_search", "compare", "plot_graph", "plot_mesh", "plot_search"]

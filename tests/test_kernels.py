@@ -1,0 +1,47 @@
+"""The codes the Python front doors share with every compiled kernel agree."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from pathcraft._core import graph_search, grid_search
+from pathcraft._kernels import REASONS, thread_workspace
+
+
+@pytest.mark.parametrize("kernel", [grid_search, graph_search])
+def test_every_kernel_reports_the_statuses_the_front_doors_read(kernel: object) -> None:
+    assert kernel.FOUND == 0  # type: ignore[attr-defined]
+    assert REASONS == {
+        kernel.UNREACHABLE: "unreachable",  # type: ignore[attr-defined]
+        kernel.MAX_EXPANSIONS: "max_expansions",  # type: ignore[attr-defined]
+        kernel.MAX_COST: "max_cost",  # type: ignore[attr-defined]
+    }
+
+
+def in_fresh_thread(job: Callable[[], Any]) -> Any:
+    """Run ``job`` in a new thread (no workspaces yet) and return what it returned."""
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append(job()))
+    worker.start()
+    worker.join()
+    return out[0]
+
+
+def test_workspaces_are_per_thread_per_kernel_and_grow() -> None:
+    def job() -> tuple[Any, ...]:
+        small = thread_workspace(grid_search.Workspace, 10)
+        again = thread_workspace(grid_search.Workspace, 5)
+        graph = thread_workspace(graph_search.Workspace, 10)
+        grown = thread_workspace(grid_search.Workspace, 100)
+        return small, again, graph, grown
+
+    small, again, graph, grown = in_fresh_thread(job)
+    assert again is small and small.capacity == 10
+    assert isinstance(graph, graph_search.Workspace)
+    assert grown is not small and grown.capacity == 100
+    other = in_fresh_thread(lambda: thread_workspace(grid_search.Workspace, 100))
+    assert other is not grown
