@@ -1,0 +1,22 @@
+"""Agents that move along paths: a pursuer, path followers, crowds, sliced searches.
+
+- :class:`Pursuer` chases a moving target on a grid or graph, re-planning cheaply.
+- :class:`PathRequestQueue` serves many agents' :class:`~pathcraft.search.SlicedSearch`
+  a fixed budget of node expansions per frame.
+- :class:`GridSpace`, :class:`GraphSpace`: the worlds agents move in (the
+  :class:`Space` protocol a navigation mesh adapter will implement too).
+"""
+
+from pathcraft.agents.chase import ChaseStatus, Pursuer
+from pathcraft.agents.queue import PathRequestQueue
+from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
+
+__all__ = [
+    "ChaseStatus",
+    "GraphSpace",
+    "GridSpace",
+    "PathRequestQueue",
+    "Pursuer",
+    "Space",
+    "space_for",
+]
