@@ -42,7 +42,13 @@ from grid_peers import RESULTS, load, tolerance_ok
 from pathcraft import Grid
 from pathcraft.agents import GridSpace, Pursuer
 
-MAPS = ("dao/den520d", "dao/brc202d", "room/32room_000", "maze/maze512-1-0", "random/random512-40-0")
+MAPS = (
+    "dao/den520d",
+    "dao/brc202d",
+    "room/32room_000",
+    "maze/maze512-1-0",
+    "random/random512-40-0",
+)
 OFFSETS = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
 
 

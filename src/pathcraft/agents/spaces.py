@@ -19,9 +19,9 @@ from typing import Any, Literal, Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._validation import check_choice
 from pathcraft.graph import Graph
 from pathcraft.grid import Grid
-from pathcraft._validation import check_choice
 from pathcraft.result import PathResult
 
 __all__ = ["GraphSpace", "GridSpace", "Space", "space_for"]
