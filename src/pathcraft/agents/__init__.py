@@ -1,6 +1,7 @@
 """Agents that move along paths: a pursuer, path followers, crowds, sliced searches.
 
 - :class:`Pursuer` chases a moving target on a grid or graph, re-planning cheaply.
+- :class:`PathFollower` moves many agents along their paths in continuous space.
 - :class:`PathRequestQueue` serves many agents' :class:`~pathcraft.search.SlicedSearch`
   a fixed budget of node expansions per frame.
 - :class:`GridSpace`, :class:`GraphSpace`: the worlds agents move in (the
@@ -8,6 +9,7 @@
 """
 
 from pathcraft.agents.chase import ChaseStatus, Pursuer
+from pathcraft.agents.follow import PathFollower
 from pathcraft.agents.queue import PathRequestQueue
 from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
 
@@ -15,6 +17,7 @@ __all__ = [
     "ChaseStatus",
     "GraphSpace",
     "GridSpace",
+    "PathFollower",
     "PathRequestQueue",
     "Pursuer",
     "Space",

@@ -24,7 +24,7 @@ from pathcraft.graph import Graph
 from pathcraft.grid import Grid
 from pathcraft.result import PathResult
 
-__all__ = ["GraphSpace", "GridSpace", "Space", "space_for"]
+__all__ = ["GraphSpace", "GridSpace", "Space", "space_for", "walkable_at"]
 
 _SQRT2 = float(np.sqrt(2.0))
 
@@ -117,6 +117,10 @@ class GridSpace:
         r, c = cast(tuple[int, int], node)
         return float(c) + 0.5, float(r) + 0.5
 
+    def contains(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Which ``(x, y)`` points lie in walkable cells (an ``(n, 2)`` array in)."""
+        return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))
+
 
 class GraphSpace:
     """A :class:`~pathcraft.graph.Graph` as a :class:`Space`: nodes are its labels.
@@ -159,6 +163,21 @@ class GraphSpace:
             raise ValueError("positions need node coordinates: build the Graph with coords=")
         x, y = coords[self.graph.index(node)][:2]
         return float(x), float(y)
+
+
+def walkable_at(
+    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.bool_]:
+    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
+    rows, cols = walkable.shape
+    col = np.floor(points[..., 0])
+    row = np.floor(points[..., 1])
+    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    out = np.zeros(points.shape[:-1], dtype=bool)
+    r = row[inside].astype(np.intp)
+    c = col[inside].astype(np.intp)
+    out[inside] = walkable[r, c]
+    return out
 
 
 def space_for(world: Any) -> Space:
