@@ -118,7 +118,7 @@ def test_bad_input_is_named() -> None:
         PathFollower([])
     with pytest.raises(ValueError, match=r"paths\[0\] must be an \(n, 2\) array"):
         PathFollower([[1.0, 2.0, 3.0]])
-    with pytest.raises(ValueError, match="paths: point .* is not in a walkable cell"):
+    with pytest.raises(ValueError, match=r"paths: point .* is not in a walkable cell"):
         PathFollower([[(0.5, 0.5), (2.5, 0.5)]], grid=grid)
     with pytest.raises(ValueError, match="max_speed must be a finite number > 0"):
         PathFollower([[(0.5, 0.5)]], max_speed=0)

@@ -209,7 +209,8 @@ class PathFollower:
         ln = self._seg_len[i]
         t = np.where(ln > 0, (goal - self._arc[i]) / np.maximum(ln, 1e-300), 0.0)
         t = np.clip(t, 0.0, 1.0)
-        return self._pts[i] + t[:, None] * (self._pts[nxt] - self._pts[i])
+        out: Array = self._pts[i] + t[:, None] * (self._pts[nxt] - self._pts[i])
+        return out
 
     def step(self, dt: float) -> npt.NDArray[np.bool_]:
         """Advance every agent by ``dt`` time units; return :attr:`arrived`."""
