@@ -2,6 +2,8 @@
 
 - :class:`Pursuer` chases a moving target on a grid or graph, re-planning cheaply.
 - :class:`PathFollower` moves many agents along their paths in continuous space.
+- :class:`Crowd` moves thousands of agents to their nearest exits along
+  :class:`FlowField` s, with ORCA (RVO2) keeping them apart.
 - :class:`PathRequestQueue` serves many agents' :class:`~pathcraft.search.SlicedSearch`
   a fixed budget of node expansions per frame.
 - :class:`GridSpace`, :class:`GraphSpace`: the worlds agents move in (the
@@ -9,12 +11,15 @@
 """
 
 from pathcraft.agents.chase import ChaseStatus, Pursuer
+from pathcraft.agents.crowd import Crowd, FlowField
 from pathcraft.agents.follow import PathFollower
 from pathcraft.agents.queue import PathRequestQueue
 from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
 
 __all__ = [
     "ChaseStatus",
+    "Crowd",
+    "FlowField",
     "GraphSpace",
     "GridSpace",
     "PathFollower",
