@@ -53,7 +53,7 @@ def main(out: str = "crowd.gif", agents: int = 400, seconds: float = 60.0) -> di
         pen.rectangle((c * SCALE, r * SCALE, (c + 1) * SCALE - 1, (r + 1) * SCALE - 1),
                       fill=(70, 70, 80))  # fmt: skip
     frames = []
-    steps = int(round(seconds / DT))
+    steps = round(seconds / DT)
     for k in range(steps + 1):
         if k % 3 == 0:  # a frame every 0.3 s
             frame = base.copy()
