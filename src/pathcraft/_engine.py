@@ -226,7 +226,8 @@ class Search:
         reached = self._reached
         found = self._found
         reason = self._reason
-        left = budget
+        # a C double when compiled: exact for counts below 2**53, cheaper than an int object
+        left: float = budget
 
         # Locals annotated float are C doubles when this file is compiled.
         inf: float = _INF
