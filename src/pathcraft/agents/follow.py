@@ -201,8 +201,8 @@ class PathFollower:
         proj = a + t[:, None] * ab
         return proj, self._arc[self._seg] + t * ln
 
-    def _carrot(self, arc: Array) -> Array:
-        goal = np.minimum(arc + max(self.lookahead, 1e-6), self._end_arc)
+    def _carrot(self, arc: Array, ahead: float) -> Array:
+        goal = np.minimum(arc + ahead, self._end_arc)
         i = np.searchsorted(self._arc, goal, side="right") - 1
         i = np.clip(i, self._first, self._last)
         nxt = np.minimum(i + 1, self._last)
@@ -219,7 +219,9 @@ class PathFollower:
             return self.arrived
         moving = ~self.arrived
         proj, arc = self._project()
-        carrot = self._carrot(arc)
+        # at least one step ahead: a carrot at the agent's own projection would only
+        # pull it sideways onto the path, back and forth, never along
+        carrot = self._carrot(arc, max(self.lookahead, self.max_speed * dt))
         to_carrot = carrot - self.positions
         dist = np.linalg.norm(to_carrot, axis=1)
         heading = np.divide(to_carrot, dist[:, None], out=np.zeros_like(to_carrot),
