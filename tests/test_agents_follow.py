@@ -77,11 +77,9 @@ def test_lookahead_rounds_corners() -> None:
     smooth = PathFollower.from_cells(grid, path, lookahead=2.0, max_speed=1.0)
     times = []
     for follower in (sharp, smooth):
-        for t in range(2000):
-            if follower.step(0.05)[0]:
-                break
-        assert follower.arrived[0]
-        times.append(t)
+        steps = next((t for t in range(2000) if follower.step(0.05)[0]), None)
+        assert steps is not None and follower.arrived[0]
+        times.append(steps)
     assert times[1] < times[0]  # cutting the corners is shorter
 
 
