@@ -21,7 +21,7 @@ from typing import Any
 from pathcraft._bloom import BloomClosed, ScalableBloom
 from pathcraft.result import Explored, PathResult
 
-__all__ = ["run"]
+__all__ = ["FOUND", "IN_PROGRESS", "NO_PATH", "Search", "run"]
 
 Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
@@ -97,118 +97,258 @@ def run(
             record=record, bloom=bloom, t0=t0, cost_reason=cost_reason,
         )  # fmt: skip
 
-    rand = _tie_source(tie_break, seed)
-    prefer_g = tie_break == "g"
-    unit_steps = mode == "bfs"  # BFS orders by the number of steps, not their cost
-    greedy_mode = mode == "greedy"  # greedy orders by h alone
-    plain = not greedy_mode and weight == 1.0  # f = g + h, the common case
-    reopen = mode == "astar"
-    limit_exp = -1 if max_expansions is None else max_expansions
-    limit_cost: float = _INF if max_cost is None else max_cost
-
-    # Locals annotated float are C doubles when this file is compiled.
-    inf: float = _INF
-    gn: float
-    hn: float
-    w: float
-    d: float
-    hv: float
-    f: float
-    tie: float
-    # best[node] = (g, parent, step cost, h): one dict for the costs, the tree and the
-    # heuristic values (computed once per node, like networkx does).
-    best: dict[Any, tuple[float, Any, float, float]] = {start: (0.0, _ROOT, 0.0, h_start)}
-    counter = 1
-    tie0 = rand() if rand is not None else 0.0
-    # Heap entries: (f, tie, counter, node, g); the counter keeps nodes uncompared.
-    heap: list[tuple[float, float, int, Any, float]] = [
-        (weight * h_start, tie0, 0, start, 0.0)
-    ]
-    expanded = 0
-    pruned = False
-    best_node: Any = start
-    best_h: float = h_start
-    rec_nodes: list[Any] = []
-    rec_g: list[float] = []
-    reached: Any = None  # the goal node expanded; only meaningful when found
-    found = False  # a flag, not `reached is not None`: None may be the user's goal
-    reason: str | None = None
-    settled: dict[Any, float] | None = {} if not has_goal else None
-
-    push, pop, best_get = heappush, heappop, best.get  # locals: faster lookups
-    while heap:
-        _f, _t, _c, node, gn = pop(heap)
-        if gn > best[node][0]:
-            continue  # stale: a cheaper entry for this node was pushed later
-        if expanded == limit_exp:
-            reason = "max_expansions"
-            break
-        expanded += 1
-        if settled is not None:
-            settled[node] = gn
-        if record:
-            rec_nodes.append(node)
-            rec_g.append(gn)
-        if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
-            reached = node
-            found = True
-            break
-        if partial:
-            hn = best[node][3]
-            if hn < best_h:
-                best_node = node
-                best_h = hn
-        for nb, w in neighbors(node):
-            if not 0.0 <= w < inf:
-                raise _bad_step(node, nb, w)
-            d = gn + 1.0 if unit_steps else gn + w
-            old = best_get(nb)
-            if old is not None:
-                if d >= old[0] or not reopen:
-                    continue
-                hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
-            else:
-                if d > limit_cost:
-                    pruned = True
-                    continue
-                hv = heuristic(nb) if heuristic is not None else 0.0
-                if not hv >= 0.0:
-                    raise _bad_heuristic(nb, hv)
-                if hv == inf:
-                    continue
-            best[nb] = (d, node, w, hv)
-            if prefer_g:
-                tie = -d
-            elif rand is not None:
-                tie = rand()
-            else:
-                tie = 0.0
-            f = d + hv if plain else (hv if greedy_mode else d + weight * hv)
-            push(heap, (f, tie, counter, nb, d))
-            counter += 1
-
-    explored = Explored(rec_nodes, rec_g) if record else None
-    if not has_goal:
-        assert settled is not None
-        return PathResult(
-            path=[], cost=_INF, found=reason is None, reason=reason,  # type: ignore[arg-type]
-            expanded=expanded, generated=counter, elapsed=time.perf_counter() - t0,
-            explored=explored, distances=settled,
-            _parents={n: best[n][1] for n in settled if n != start},
-        )  # fmt: skip
-    if found:
-        path, cost = _walk_back(reached, best)
-    elif partial:
-        path, cost = _walk_back(best_node, best)
-    else:
-        path, cost = [], _INF
-    if not found and reason is None:
-        reason = cost_reason if pruned else "unreachable"
-    return PathResult(
-        path=path, cost=cost, found=found, reason=reason,  # type: ignore[arg-type]
-        expanded=expanded, generated=counter, elapsed=time.perf_counter() - t0,
-        explored=explored,
+    search = Search(
+        start, h_start, goal, neighbors, heuristic, mode=mode, weight=weight,
+        tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
+        partial=partial, record=record, cost_reason=cost_reason, t0=t0,
     )  # fmt: skip
+    search.step(-1)
+    return search.result()
+
+
+IN_PROGRESS = "in_progress"
+FOUND = "found"
+NO_PATH = "no_path"
+
+
+class Search:
+    """The search as a resumable step machine: the heap, the costs and the counters.
+
+    :meth:`step` expands at most a given number of nodes and returns the status:
+    ``"in_progress"``, ``"found"`` or ``"no_path"`` (the search ended without reaching
+    its goal: see :meth:`result` for the reason). The blocking :func:`run` is one
+    unlimited step, so a search cut into slices of any size expands the same nodes in
+    the same order and ends with the same result.
+    """
+
+    def __init__(
+        self,
+        start: Any,
+        h_start: float,
+        goal: Any,
+        neighbors: Neighbors,
+        heuristic: Heuristic | None,
+        *,
+        mode: str,
+        weight: float,
+        tie_break: str,
+        seed: Any,
+        max_expansions: int | None,
+        max_cost: float | None,
+        partial: bool,
+        record: bool,
+        cost_reason: str = "max_cost",
+        t0: float | None = None,
+    ) -> None:
+        self._t0 = time.perf_counter() if t0 is None else t0
+        if goal is None:
+            self._is_goal: Callable[[Any], bool] | None = None
+            self._goal_node: Any = None
+            self._has_goal = False
+        elif callable(goal):
+            self._is_goal, self._goal_node, self._has_goal = goal, None, True
+        else:
+            self._is_goal, self._goal_node, self._has_goal = None, goal, True
+        self._start = start
+        self._neighbors = neighbors
+        self._heuristic = heuristic
+        self._rand = _tie_source(tie_break, seed)
+        self._prefer_g = tie_break == "g"
+        self._mode = mode
+        self._weight = weight
+        self._limit_exp = -1 if max_expansions is None else max_expansions
+        self._limit_cost = _INF if max_cost is None else max_cost
+        self._partial = partial
+        self._record = record
+        self._cost_reason = cost_reason
+        # best[node] = (g, parent, step cost, h): one dict for the costs, the tree and
+        # the heuristic values (computed once per node, like networkx does).
+        self._best: dict[Any, tuple[float, Any, float, float]] = {
+            start: (0.0, _ROOT, 0.0, h_start)
+        }
+        tie0 = self._rand() if self._rand is not None else 0.0
+        # Heap entries: (f, tie, counter, node, g); the counter keeps nodes uncompared.
+        self._heap: list[tuple[float, float, int, Any, float]] = [
+            (weight * h_start, tie0, 0, start, 0.0)
+        ]
+        self._counter = 1
+        self._expanded = 0
+        self._pruned = False
+        self._best_node: Any = start
+        self._best_h = h_start
+        self._rec_nodes: list[Any] = []
+        self._rec_g: list[float] = []
+        self._reached: Any = None  # the goal node expanded; only meaningful when found
+        self._found = False  # a flag: None may be the user's goal
+        self._reason: str | None = None
+        self._settled: dict[Any, float] | None = {} if not self._has_goal else None
+        self._status = IN_PROGRESS
+        self._elapsed = time.perf_counter() - self._t0  # checks and set-up so far
+
+    @property
+    def status(self) -> str:
+        """``"in_progress"``, ``"found"`` or ``"no_path"``."""
+        return self._status
+
+    @property
+    def expanded(self) -> int:
+        """Nodes expanded so far."""
+        return self._expanded
+
+    def step(self, budget: int) -> str:
+        """Expand at most ``budget`` more nodes (-1: no bound) and return the status."""
+        if self._status != IN_PROGRESS:
+            return self._status
+        t_step = time.perf_counter()
+        heuristic = self._heuristic
+        neighbors = self._neighbors
+        rand = self._rand
+        prefer_g = self._prefer_g
+        mode = self._mode
+        unit_steps = mode == "bfs"  # BFS orders by the number of steps, not their cost
+        greedy_mode = mode == "greedy"  # greedy orders by h alone
+        reopen = mode == "astar"
+        record = self._record
+        partial = self._partial
+        has_goal = self._has_goal
+        is_goal = self._is_goal
+        goal_node = self._goal_node
+        settled = self._settled
+        limit_exp = self._limit_exp
+        rec_nodes = self._rec_nodes
+        rec_g = self._rec_g
+        best = self._best
+        heap = self._heap
+        counter = self._counter
+        expanded = self._expanded
+        pruned = self._pruned
+        best_node = self._best_node
+        reached = self._reached
+        found = self._found
+        reason = self._reason
+        # a C double when compiled: exact for counts below 2**53, cheaper than an int object
+        left: float = budget
+
+        # Locals annotated float are C doubles when this file is compiled.
+        inf: float = _INF
+        weight: float = self._weight
+        plain = not greedy_mode and weight == 1.0  # f = g + h, the common case
+        limit_cost: float = self._limit_cost
+        best_h: float = self._best_h
+        gn: float
+        hn: float
+        w: float
+        d: float
+        hv: float
+        f: float
+        tie: float
+
+        push, pop, best_get = heappush, heappop, best.get  # locals: faster lookups
+        while heap:
+            if left == 0:
+                break  # this slice is spent; the next step goes on from here
+            _f, _t, _c, node, gn = pop(heap)
+            if gn > best[node][0]:
+                continue  # stale: a cheaper entry for this node was pushed later
+            if expanded == limit_exp:
+                reason = "max_expansions"
+                break
+            expanded += 1
+            left -= 1
+            if settled is not None:
+                settled[node] = gn
+            if record:
+                rec_nodes.append(node)
+                rec_g.append(gn)
+            if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
+                reached = node
+                found = True
+                break
+            if partial:
+                hn = best[node][3]
+                if hn < best_h:
+                    best_node = node
+                    best_h = hn
+            for nb, w in neighbors(node):
+                if not 0.0 <= w < inf:
+                    raise _bad_step(node, nb, w)
+                d = gn + 1.0 if unit_steps else gn + w
+                old = best_get(nb)
+                if old is not None:
+                    if d >= old[0] or not reopen:
+                        continue
+                    hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
+                else:
+                    if d > limit_cost:
+                        pruned = True
+                        continue
+                    hv = heuristic(nb) if heuristic is not None else 0.0
+                    if not hv >= 0.0:
+                        raise _bad_heuristic(nb, hv)
+                    if hv == inf:
+                        continue
+                best[nb] = (d, node, w, hv)
+                if prefer_g:
+                    tie = -d
+                elif rand is not None:
+                    tie = rand()
+                else:
+                    tie = 0.0
+                f = d + hv if plain else (hv if greedy_mode else d + weight * hv)
+                push(heap, (f, tie, counter, nb, d))
+                counter += 1
+
+        self._counter = counter
+        self._expanded = expanded
+        self._pruned = pruned
+        self._best_node = best_node
+        self._best_h = best_h
+        self._reached = reached
+        if not has_goal and not heap and reason is None:
+            found = True  # a search without a goal ends when every node is settled
+        self._found = found
+        if found:
+            self._status = FOUND
+        elif reason is not None:
+            self._status = NO_PATH
+        elif not heap:
+            reason = self._cost_reason if pruned else "unreachable"
+            self._status = NO_PATH
+        self._reason = reason
+        self._elapsed += time.perf_counter() - t_step
+        return self._status
+
+    def result(self) -> PathResult:
+        """The finished search's result (call once :meth:`step` left ``"in_progress"``)."""
+        if self._status == IN_PROGRESS:
+            raise RuntimeError(
+                "the search is still in progress: call step() until it returns "
+                "'found' or 'no_path'"
+            )
+        best = self._best
+        explored = Explored(self._rec_nodes, self._rec_g) if self._record else None
+        elapsed = self._elapsed
+        if not self._has_goal:
+            settled = self._settled
+            assert settled is not None
+            start = self._start
+            return PathResult(
+                path=[], cost=_INF, found=self._found, reason=self._reason,  # type: ignore[arg-type]
+                expanded=self._expanded, generated=self._counter, elapsed=elapsed,
+                explored=explored, distances=settled,
+                _parents={n: best[n][1] for n in settled if n != start},
+            )  # fmt: skip
+        if self._found:
+            path, cost = _walk_back(self._reached, best)
+        elif self._partial:
+            path, cost = _walk_back(self._best_node, best)
+        else:
+            path, cost = [], _INF
+        return PathResult(
+            path=path, cost=cost, found=self._found, reason=self._reason,  # type: ignore[arg-type]
+            expanded=self._expanded, generated=self._counter, elapsed=elapsed,
+            explored=explored,
+        )  # fmt: skip
 
 
 def _walk_back(

@@ -30,6 +30,7 @@ Nothing here loops over pairs in Python.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,11 @@ __all__ = ["ObstacleSet", "blocking_pairs", "chunks", "describe"]
 
 #: Segments tested per batch: bounds the memory of the candidate pairs.
 CHUNK = 40_000
+# GEOS prepared geometries build their indexes lazily and are not thread-safe
+# (libgeos/geos#825): two threads testing segments against the same prepared obstacles
+# crashed the interpreter now and then. The shapely calls on them take turns; the
+# compiled pre-test and the graph searches still run in parallel.
+_GEOS_LOCK = threading.Lock()
 _MARGIN = 1e-9
 #: Obstacles shrunk by this fraction of their size lie inside their own interior.
 _SHRINK = 1e-7
@@ -144,7 +150,8 @@ def blocking_pairs(
         pa, pb = a[part], b[part]
         if which is None:
             segs = _segment_geoms(pa, pb)
-            si, oj = obstacles.tree.query(segs)
+            with _GEOS_LOCK:
+                si, oj = obstacles.tree.query(segs)
         else:
             si, oj = _box_pairs(pa, pb, obstacles, which)
             segs = None
@@ -163,14 +170,15 @@ def blocking_pairs(
             geoms = segs[us] if segs is not None else _segment_geoms(pa[us], pb[us])
             # Entering the shrunk obstacle is entering the interior: blocked. Missing the
             # obstacle itself: clear. Only what lies between gets the exact test.
-            deep = shapely.intersects(obstacles.shrunk[uo], geoms)
-            hit[unknown[deep]] = True
-            rest = np.flatnonzero(~deep)
-            near = shapely.intersects(obstacles.geoms[uo[rest]], geoms[rest])
-            close = rest[near]
-            if close.shape[0]:
-                g, s = obstacles.geoms[uo[close]], geoms[close]
-                hit[unknown[close]] = shapely.crosses(g, s) | shapely.contains(g, s)
+            with _GEOS_LOCK:  # prepared obstacles: one thread at a time
+                deep = shapely.intersects(obstacles.shrunk[uo], geoms)
+                hit[unknown[deep]] = True
+                rest = np.flatnonzero(~deep)
+                near = shapely.intersects(obstacles.geoms[uo[rest]], geoms[rest])
+                close = rest[near]
+                if close.shape[0]:
+                    g, s = obstacles.geoms[uo[close]], geoms[close]
+                    hit[unknown[close]] = shapely.crosses(g, s) | shapely.contains(g, s)
         seg_out.append(si[hit] + part.start)
         obs_out.append(oj[hit])
     if not seg_out:

@@ -36,20 +36,26 @@ No path is an answer, not an exception:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from pathcraft._bloom import BloomClosed
+from pathcraft._engine import Search as _Search
+from pathcraft._engine import _bad_heuristic
 from pathcraft._engine import run as _run
 from pathcraft._validation import check_callable, check_choice, check_limit, check_weight
 from pathcraft.result import PathResult
 
-__all__ = ["BloomClosed", "astar", "bfs", "dijkstra", "greedy"]
+__all__ = ["BloomClosed", "SlicedSearch", "Status", "astar", "bfs", "dijkstra", "greedy"]
 
 N = TypeVar("N", bound=Hashable)
 Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
 Goal = Any  # a node, a predicate ``is_goal(node) -> bool``, or None (dijkstra only)
 TieBreak = Literal["g", "fifo", "random"]
+#: What :meth:`SlicedSearch.step` returns.
+Status = Literal["in_progress", "found", "no_path"]
+Algorithm = Literal["astar", "dijkstra", "greedy", "bfs"]
+ALGORITHMS = ("astar", "dijkstra", "greedy", "bfs")
 F = TypeVar("F", bound=Callable[..., Any])
 
 TIE_BREAKS = ("g", "fifo", "random")
@@ -391,3 +397,128 @@ def bfs(
         seed=seed, max_expansions=max_exp, max_cost=max_c, partial=False,
         record=bool(record), bloom=bloom, cost_reason="max_depth",
     )  # fmt: skip
+
+
+class SlicedSearch:
+    """A search a game loop spreads over frames: ``step(n)`` expands at most n nodes.
+
+    The same engine as :func:`astar`, :func:`dijkstra`, :func:`greedy` and :func:`bfs`
+    (those are one unlimited step of it), so a search cut into slices of any size
+    expands the same nodes in the same order and returns exactly the blocking call's
+    result. All state (open list, costs, parents) lives in the object; the graph is
+    never changed.
+
+    Parameters
+    ----------
+    start, goal, neighbors, heuristic
+        As in :func:`astar`; ``goal`` may be None only for ``algorithm="dijkstra"``
+        (settle every reachable node).
+    algorithm : {"astar", "dijkstra", "greedy", "bfs"}
+        Which search to run; options that the algorithm does not take (``weight`` and
+        ``partial`` for Dijkstra and BFS, a heuristic for Dijkstra and BFS) must keep
+        their defaults. For BFS, ``max_cost`` is the depth limit (``max_depth``).
+    weight, tie_break, seed, max_expansions, max_cost, partial, record
+        As in :func:`astar`. ``max_expansions`` bounds the whole search; the per-slice
+        bound is the argument of :meth:`step`. The approximate ``closed="bloom"`` set is
+        not offered here (its search is not sliced).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`astar` does, for the same arguments.
+
+    Examples
+    --------
+    >>> from pathcraft.search import SlicedSearch, astar
+    >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m < 100]
+    >>> search = SlicedSearch(0, 99, line, lambda n: 99 - n)
+    >>> search.step(40), search.expanded
+    ('in_progress', 40)
+    >>> while search.step(40) == "in_progress":
+    ...     pass
+    >>> search.status, search.result().cost == astar(0, 99, line, lambda n: 99 - n).cost
+    ('found', True)
+    """
+
+    __slots__ = ("_search",)
+
+    def __init__(
+        self,
+        start: Any,
+        goal: Goal,
+        neighbors: Neighbors,
+        heuristic: Heuristic | None = None,
+        *,
+        algorithm: Algorithm = "astar",
+        weight: float = 1.0,
+        tie_break: str = "g",
+        seed: Any = None,
+        max_expansions: int | None = None,
+        max_cost: float | None = None,
+        partial: bool = False,
+        record: bool = False,
+    ) -> None:
+        check_choice("algorithm", algorithm, ALGORITHMS)
+        w = check_weight(weight)
+        if algorithm in ("dijkstra", "bfs"):
+            if heuristic is not None:
+                raise ValueError(f"algorithm={algorithm!r} takes no heuristic; got {heuristic!r}")
+            if w != 1.0 or partial:
+                raise ValueError(
+                    f"algorithm={algorithm!r} takes neither weight nor partial; "
+                    f"got weight={weight!r}, partial={partial!r}"
+                )
+        if algorithm == "greedy" and heuristic is None:
+            raise TypeError("greedy needs a heuristic: a callable heuristic(node) -> float")
+        if algorithm == "greedy" and w != 1.0:
+            raise ValueError(f"algorithm='greedy' takes no weight; got {weight!r}")
+        if algorithm == "bfs" and tie_break == "g":
+            tie_break = "fifo"  # BFS's default: its order has no g to prefer
+        tie_breaks = ("fifo", "random") if algorithm == "bfs" else TIE_BREAKS
+        max_exp, max_c, _ = _check_common(
+            neighbors, heuristic, tie_break, "exact", max_expansions, max_cost,
+            tie_breaks=tie_breaks,
+            cost_limit_name="max_depth" if algorithm == "bfs" else "max_cost",
+        )  # fmt: skip
+        if goal is None and algorithm != "dijkstra":
+            raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
+        h_start = 0.0 if heuristic is None else heuristic(start)
+        if not h_start >= 0.0:
+            raise _bad_heuristic(start, h_start)
+        self._search = _Search(
+            start, h_start, goal, neighbors, heuristic,
+            mode="astar" if algorithm == "dijkstra" else algorithm, weight=w,
+            tie_break=tie_break, seed=seed, max_expansions=max_exp, max_cost=max_c,
+            partial=bool(partial), record=bool(record),
+            cost_reason="max_depth" if algorithm == "bfs" else "max_cost",
+        )  # fmt: skip
+
+    def step(self, max_expansions: int | None = None) -> Status:
+        """Expand at most ``max_expansions`` nodes (None: until the search ends).
+
+        Returns ``"in_progress"``, ``"found"`` (then :meth:`result` holds the path) or
+        ``"no_path"`` (the result is falsy and says why). Stepping a finished search
+        returns its status again and does nothing.
+        """
+        budget = check_limit("max_expansions", max_expansions, integer=True)
+        return cast(Status, self._search.step(-1 if budget is None else int(budget)))
+
+    @property
+    def status(self) -> Status:
+        """The status the last :meth:`step` returned (``"in_progress"`` before any)."""
+        return cast(Status, self._search.status)
+
+    @property
+    def expanded(self) -> int:
+        """How many nodes have been expanded so far, over all slices."""
+        return int(self._search.expanded)
+
+    def result(self) -> PathResult:
+        """The result, exactly the blocking search's; only once the search ended.
+
+        Raises
+        ------
+        RuntimeError
+            The search is still ``"in_progress"``.
+        """
+        return self._search.result()

@@ -1,0 +1,30 @@
+"""Agents that move along paths: a pursuer, path followers, crowds, sliced searches.
+
+- :class:`Pursuer` chases a moving target on a grid or graph, re-planning cheaply.
+- :class:`PathFollower` moves many agents along their paths in continuous space.
+- :class:`Crowd` moves thousands of agents to their nearest exits along
+  :class:`FlowField` s, with ORCA (RVO2) keeping them apart.
+- :class:`PathRequestQueue` serves many agents' :class:`~pathcraft.search.SlicedSearch`
+  a fixed budget of node expansions per frame.
+- :class:`GridSpace`, :class:`GraphSpace`: the worlds agents move in (the
+  :class:`Space` protocol a navigation mesh adapter will implement too).
+"""
+
+from pathcraft.agents.chase import ChaseStatus, Pursuer
+from pathcraft.agents.crowd import Crowd, FlowField
+from pathcraft.agents.follow import PathFollower
+from pathcraft.agents.queue import PathRequestQueue
+from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
+
+__all__ = [
+    "ChaseStatus",
+    "Crowd",
+    "FlowField",
+    "GraphSpace",
+    "GridSpace",
+    "PathFollower",
+    "PathRequestQueue",
+    "Pursuer",
+    "Space",
+    "space_for",
+]

@@ -1,0 +1,275 @@
+"""Chasing a moving target: a pursuer that re-plans cheaply as its target moves.
+
+How it re-plans was chosen by measurement (``bench/chase.py``, results in
+``bench/results/chase.md``): the pursuer keeps its optimal path and searches again
+only when the target has moved to another node, and not even then when the target
+stepped onto the path the pursuer already has (a part of a shortest path is a
+shortest path). Each new plan is one compiled A* from the node the pursuer is at or
+is about to reach. A distance field from the target, recomputed whenever the target
+changes node, costs a whole-map Dijkstra per move: it lost to A* for one pursuer on
+every map measured, and pays only when many agents share one target (a
+:class:`~pathcraft.agents.Crowd` does exactly that).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._validation import check_limit
+from pathcraft.agents.spaces import Space, space_for
+from pathcraft.result import PathResult
+
+__all__ = ["ChaseStatus", "Pursuer"]
+
+#: What :meth:`Pursuer.step` returns: ``"chasing"`` (on its way), ``"caught"`` (within
+#: ``stop_range`` of the target), ``"no_path"`` (the target is out of reach; the
+#: pursuer waits and tries again when the target moves), ``"gave_up"`` (the search
+#: budget is spent; the pursuer stops for good).
+ChaseStatus = Literal["chasing", "caught", "no_path", "gave_up"]
+
+
+def _positive(name: str, value: Any, *, allow_zero: bool) -> float:
+    number = check_limit(name, value, integer=False)
+    if number is None or math.isinf(number) or (number == 0 and not allow_zero):
+        kind = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number {kind}; got {value!r}")
+    return float(number)
+
+
+class Pursuer:
+    """An agent that chases a moving target over a grid, a graph or any :class:`Space`.
+
+    Each :meth:`step` takes where the target is now and how much time passed, plans
+    if it must, and moves the pursuer along its path by ``speed * dt`` of path cost
+    (on a grid a step into a cell of cost 3 takes three times as long). Its path is
+    always optimal for the current target: a shortest path from the node it plans
+    from (where it stands, or the next node when it is between two) to the target.
+
+    Parameters
+    ----------
+    world : Grid, Graph or Space
+        Where the chase happens; grid nodes are ``(row, col)`` cells, graph nodes are
+        labels.
+    start : node
+        Where the pursuer starts.
+    speed : float
+        Path cost covered per unit of time, > 0.
+    stop_range : float
+        Stop once the path cost left to the target is at most this (0: reach the
+        target's node).
+    budget : int or None
+        Give up (``"gave_up"``, for good) once the searches together have expanded
+        this many nodes; None: no budget.
+    max_expansions : int or None
+        Limit of each search; a search stopped by it spends the budget and the pursuer
+        gives up too.
+
+    Attributes
+    ----------
+    plans : int
+        Searches run so far.
+    expanded : int
+        Nodes expanded by them together.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents import Pursuer
+    >>> grid = Grid.from_ascii('''
+    ... ......
+    ... #####.
+    ... ......
+    ... ''', diagonal="never")
+    >>> enemy = Pursuer(grid, (0, 0), speed=2.0)
+    >>> enemy.step((2, 0), dt=1.0), enemy.node, enemy.cost_to_target
+    ('chasing', (0, 2), 10.0)
+    >>> for _ in range(5):
+    ...     status = enemy.step((2, 0), dt=1.0)
+    >>> status, enemy.node, enemy.plans
+    ('caught', (2, 0), 1)
+    """
+
+    __slots__ = (
+        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_space",
+        "_status", "_suffix", "_target", "expanded", "plans", "speed", "stop_range",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        world: Any,
+        start: Any,
+        *,
+        speed: float,
+        stop_range: float = 0.0,
+        budget: int | None = None,
+        max_expansions: int | None = None,
+    ) -> None:
+        self._space: Space = space_for(world)
+        self.speed = _positive("speed", speed, allow_zero=False)
+        self.stop_range = _positive("stop_range", stop_range, allow_zero=True)
+        limit = check_limit("budget", budget, integer=True)
+        self._budget = None if limit is None else int(limit)
+        limit = check_limit("max_expansions", max_expansions, integer=True)
+        self._max_exp = None if limit is None else int(limit)
+        node = self._space.key(start, "start")
+        self._path: list[Hashable] = [node]
+        self._costs: npt.NDArray[np.float64] = np.zeros(0)
+        self._suffix: npt.NDArray[np.float64] = np.zeros(1)
+        self._i = 0  # index on _path of the last node reached
+        self._progress = 0.0  # cost covered along the edge _path[i] -> _path[i + 1]
+        self._target: Hashable | None = None
+        self._plan: PathResult | None = None
+        self._status: ChaseStatus = "chasing"
+        self.plans = 0
+        self.expanded = 0
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def node(self) -> Hashable:
+        """The last node the pursuer reached (it may be partway to the next)."""
+        return self._path[self._i]
+
+    @property
+    def status(self) -> ChaseStatus:
+        """The status the last :meth:`step` returned."""
+        return self._status
+
+    @property
+    def path(self) -> list[Hashable]:
+        """The rest of the current path: from :attr:`plan_start` to the target."""
+        return self._path[self._plan_index() :]
+
+    @property
+    def plan_start(self) -> Hashable:
+        """The node the current path starts from: the pursuer's node, or the next one
+        when it is partway along an edge (it never turns back mid-edge)."""
+        return self._path[self._plan_index()]
+
+    @property
+    def cost_to_target(self) -> float:
+        """The path cost left from where the pursuer is to the target (inf: no path)."""
+        if self._status in ("no_path", "gave_up") and self._path[-1] != self._target:
+            return math.inf
+        return float(self._suffix[self._i]) - self._progress
+
+    @property
+    def position(self) -> tuple[float, float]:
+        """Where the pursuer is, ``(x, y)``: between two nodes' points when partway."""
+        x0, y0 = self._space.point(self._path[self._i])
+        if self._progress == 0.0 or self._i + 1 >= len(self._path):
+            return x0, y0
+        x1, y1 = self._space.point(self._path[self._i + 1])
+        t = self._progress / float(self._costs[self._i])
+        return x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+
+    def _plan_index(self) -> int:
+        return self._i + 1 if self._progress > 0.0 else self._i
+
+    # ------------------------------------------------------------------ moving
+
+    def step(self, target: Any, dt: float) -> ChaseStatus:
+        """Re-plan toward ``target`` if it moved, then move for ``dt`` time units.
+
+        Parameters
+        ----------
+        target : node
+            Where the target is now (a walkable cell or a node).
+        dt : float
+            Time passed, >= 0.
+
+        Returns
+        -------
+        str
+            ``"chasing"``, ``"caught"``, ``"no_path"`` or ``"gave_up"``.
+        """
+        goal = self._space.key(target, "target")
+        dt = _positive("dt", dt, allow_zero=True)
+        if self._status == "gave_up":
+            return self._status
+        if goal != self._target or self._status == "no_path":
+            self._retarget(goal)
+            if self._status in ("no_path", "gave_up"):
+                return self._status
+        self._advance(self.speed * dt)
+        return self._status
+
+    def _retarget(self, goal: Hashable) -> None:
+        self._target = goal
+        k = self._plan_index()
+        try:
+            # The target stepped onto our path: the prefix up to it is a shortest path.
+            j = self._path.index(goal, k)
+        except ValueError:
+            j = -1
+        if j >= 0 and self._status != "no_path":
+            self._set_path(self._path[: j + 1], self._costs[:j], keep=True)
+            return
+        if self._budget is not None and self.expanded >= self._budget:
+            self._status = "gave_up"
+            return
+        limit = self._max_exp
+        if self._budget is not None:
+            left = self._budget - self.expanded
+            limit = left if limit is None else min(limit, left)
+        result, path = self._space.find_path(self._path[k], goal, max_expansions=limit)
+        self.plans += 1
+        self.expanded += result.expanded
+        self._plan = result
+        if not result:
+            self._status = "gave_up" if result.reason == "max_expansions" else "no_path"
+            # stop at the next node: the pursuer never turns back mid-edge
+            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            return
+        head = self._path[:k]
+        costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
+        self._set_path(head + path, costs, keep=True)
+        self._status = "chasing"
+
+    def _set_path(
+        self, path: list[Hashable], costs: npt.NDArray[np.float64], *, keep: bool
+    ) -> None:
+        self._path = path
+        self._costs = np.asarray(costs, dtype=np.float64)
+        suffix = np.zeros(len(path))
+        if len(path) > 1:
+            suffix[:-1] = np.cumsum(self._costs[::-1])[::-1]
+        self._suffix = suffix
+
+    def _advance(self, distance: float) -> None:
+        if self._status != "chasing":
+            if self._status != "caught":
+                return
+            self._status = "chasing"  # the target moved off: run again
+        stop = self.stop_range
+        last = len(self._path) - 1
+        while True:
+            left = float(self._suffix[self._i]) - self._progress
+            if left <= stop + 1e-12:
+                self._status = "caught"
+                return
+            if distance <= 0.0 or self._i >= last:
+                return
+            edge = float(self._costs[self._i])
+            # never walk past the point where the target comes within range
+            room = min(edge - self._progress, left - stop)
+            if distance < room:
+                self._progress += distance
+                distance = 0.0
+            elif room < edge - self._progress:
+                self._progress += room
+                distance = 0.0
+            else:
+                distance -= edge - self._progress
+                self._i += 1
+                self._progress = 0.0
+
+    @property
+    def last_plan(self) -> PathResult | None:
+        """The result of the most recent search (None before the first)."""
+        return self._plan

@@ -1,0 +1,334 @@
+"""Crowds: many agents to one goal or a few, a flow field each, ORCA between them.
+
+A :class:`FlowField` turns a distance field into a next cell (and a direction) per
+cell; a :class:`Crowd` steers every agent toward the centre of its cell's next cell
+and lets ORCA (reciprocal velocity obstacles, RVO2 through the ``pyrvo`` binding:
+``pip install "pathcraft[crowd]"``) pick velocities that keep agents from
+colliding with each other and with the walls. Agents never leave walkable cells:
+after ORCA's move, each move is replayed against the grid and stops at (slides
+along) any wall it would cross. Where ORCA cannot keep two discs apart (it relaxes
+its constraints when a dense crowd leaves no safe velocity), a positional pass
+pushes overlapping pairs apart, found by a uniform spatial hash in array code.
+Positions are ``(x, y)``; cell ``(row, col)`` covers ``col <= x < col + 1``,
+``row <= y < row + 1``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.agents._motion import separate, slide
+from pathcraft.agents.follow import _number, _points
+from pathcraft.agents.spaces import walkable_at
+from pathcraft.grid import Grid
+
+__all__ = ["Crowd", "FlowField"]
+
+_OFFSETS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+class FlowField:
+    """The next cell toward the nearest goal, for every cell of a grid.
+
+    Built from :meth:`Grid.distance_field` of the goals in a handful of whole-array
+    operations: each cell points at the neighbour (allowed by the grid's diagonal
+    rule) that minimises the neighbour's distance plus the step. On grids of uniform
+    cost (where distances are symmetric) following it is a shortest path to the
+    nearest goal; on weighted grids the distance field prices a step by the cell it
+    enters walking from the goal, so it follows the cheapest path under that pricing.
+
+    Parameters
+    ----------
+    grid : Grid
+    goals : (int, int) or array_like (k, 2)
+        Goal cells, ``(row, col)``.
+
+    Attributes
+    ----------
+    distance : ndarray (rows, cols)
+        The distance field (inf: walls and cells no goal reaches).
+    next_cell : ndarray of intp (rows, cols, 2)
+        The ``(row, col)`` to go to next; a goal cell and an unreachable one point at
+        themselves.
+    direction : ndarray (rows, cols, 2)
+        The unit ``(x, y)`` direction to the next cell's centre; 0 where it is itself.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents import FlowField
+    >>> flow = FlowField(Grid.from_ascii('''
+    ... ...
+    ... .#.
+    ... ...
+    ... '''), (2, 2))
+    >>> flow.next_cell[0, 0].tolist(), flow.next_cell[1, 2].tolist(), flow.direction[0, 2].tolist()
+    ([1, 0], [2, 2], [0.0, 1.0])
+    """
+
+    def __init__(self, grid: Grid, goals: Any) -> None:
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        grid._cells("goals", goals, many=True)  # errors name the goals
+        dist = grid.distance_field(goals)
+        rows, cols = grid.shape
+        cost = np.array(grid.cost)
+        walk = grid.walkable
+        fpad = np.full((rows + 2, cols + 2), np.inf)
+        fpad[1:-1, 1:-1] = dist
+        wpad = np.zeros((rows + 2, cols + 2), dtype=bool)
+        wpad[1:-1, 1:-1] = walk
+        rr, cc = np.indices((rows, cols))
+        best = np.full((rows, cols), np.inf)
+        nxt = np.stack([rr, cc], axis=-1).astype(np.intp)
+        rule = grid.diagonal
+        for dr, dc in _OFFSETS:
+            diagonal = dr != 0 and dc != 0
+            if diagonal and rule == "never":
+                break
+            cand = fpad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc] + cost * (
+                math.sqrt(2.0) if diagonal else 1.0
+            )
+            if diagonal and rule != "always":
+                side_r = wpad[1 + dr : rows + 1 + dr, 1 : cols + 1]
+                side_c = wpad[1 : rows + 1, 1 + dc : cols + 1 + dc]
+                ok = side_r & side_c if rule == "no_corner_cut" else side_r | side_c
+                cand = np.where(ok, cand, np.inf)
+            better = (cand < best) & (cand <= dist + 1e-9 * np.maximum(1.0, dist)) & walk
+            best = np.where(better, cand, best)
+            nxt[better] = np.stack([rr + dr, cc + dc], axis=-1)[better]
+        nxt[dist == 0] = np.stack([rr, cc], axis=-1)[dist == 0]  # goals stay
+        self.distance = dist
+        self.next_cell = nxt
+        step = (nxt - np.stack([rr, cc], axis=-1)).astype(np.float64)[..., ::-1]  # (x, y)
+        norm = np.linalg.norm(step, axis=-1, keepdims=True)
+        self.direction = np.divide(step, norm, out=np.zeros_like(step), where=norm > 0)
+
+
+def _wall_boxes(walkable: npt.NDArray[np.bool_]) -> list[list[tuple[float, float]]]:
+    """Wall cells next to floor, merged into rectangles along rows, and the map's
+    border: counter-clockwise polygons in ``(x, y)`` for RVO2."""
+    rows, cols = walkable.shape
+    wall = ~walkable
+    pad = np.zeros((rows + 2, cols + 2), dtype=bool)
+    pad[1:-1, 1:-1] = walkable
+    near = np.zeros_like(walkable)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            near |= pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
+    keep = wall & near
+    boxes = []
+    for r in range(rows):
+        row = np.concatenate([[False], keep[r], [False]]).astype(np.int8)
+        edges = np.flatnonzero(np.diff(row))
+        for c0, c1 in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+            boxes.append((float(c0), float(r), float(c1), float(r + 1)))
+    boxes += [
+        (-1.0, -1.0, cols + 1.0, 0.0),
+        (-1.0, float(rows), cols + 1.0, rows + 1.0),
+        (-1.0, 0.0, 0.0, float(rows)),
+        (float(cols), 0.0, cols + 1.0, float(rows)),
+    ]
+    return [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in boxes]
+
+
+class Crowd:
+    """Many agents leaving for the nearest of their goals, without walking through
+    each other or through walls.
+
+    Parameters
+    ----------
+    grid : Grid
+        The floor; agents stay on its walkable cells.
+    positions : array_like (n, 2)
+        Start ``(x, y)`` of each agent, in walkable cells.
+    goals : array_like (k, 2), or a sequence of them
+        Goal cells ``(row, col)``: one array for one group (each agent heads for the
+        nearest), or a sequence of arrays, one flow field per group, with ``group``.
+    group : array_like of int (n,) or None
+        Each agent's goal group (index into ``goals``); None: all in group 0.
+    radius : float
+        Agents' radius, in cells, > 0.
+    max_speed : float
+        Cells per unit of time, > 0.
+    neighbor_dist, max_neighbors, time_horizon
+        ORCA's settings: how far and how many neighbours each agent considers, and how
+        far ahead (time) it avoids them.
+
+    Attributes
+    ----------
+    positions, velocities : ndarray (n, 2)
+    exited : ndarray of bool (n,)
+        Agents that reached a goal cell; they leave the simulation.
+    flows : list of FlowField
+
+    Raises
+    ------
+    ImportError
+        Without the ``pyrvo`` package (the ``crowd`` extra).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents import Crowd
+    >>> room = Grid.from_ascii('''
+    ... ........
+    ... ........
+    ... ########
+    ... ''')
+    >>> room[2, 7] = 1.0  # a door in the wall
+    >>> crowd = Crowd(room, [(0.5, 0.5), (1.5, 0.5), (2.5, 1.5)], [(2, 7)], radius=0.3)
+    >>> for _ in range(200):
+    ...     if crowd.step(0.1).all():
+    ...         break
+    >>> crowd.exited.tolist()
+    [True, True, True]
+    """
+
+    def __init__(
+        self,
+        grid: Grid,
+        positions: npt.ArrayLike,
+        goals: Any,
+        *,
+        group: npt.ArrayLike | None = None,
+        radius: float = 0.3,
+        max_speed: float = 1.5,
+        neighbor_dist: float = 2.0,
+        max_neighbors: int = 10,
+        time_horizon: float = 1.0,
+    ) -> None:
+        try:
+            import pyrvo  # type: ignore[import-untyped]
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                'Crowd needs the pyrvo package (RVO2): pip install "pathcraft[crowd]"'
+            ) from exc
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        self.radius = _number("radius", radius, low=0.0, inclusive=False)
+        self.max_speed = _number("max_speed", max_speed, low=0.0, inclusive=False)
+        neighbor_dist = _number("neighbor_dist", neighbor_dist, low=0.0, inclusive=False)
+        time_horizon = _number("time_horizon", time_horizon, low=0.0, inclusive=False)
+        if isinstance(max_neighbors, bool) or not isinstance(max_neighbors, int):
+            raise TypeError(f"max_neighbors must be an integer >= 1; got {max_neighbors!r}")
+        if max_neighbors < 1:
+            raise ValueError(f"max_neighbors must be an integer >= 1; got {max_neighbors!r}")
+        pos = _points("positions", positions)
+        self._walkable = grid.walkable
+        outside = ~walkable_at(self._walkable, pos)
+        if outside.any():
+            bad = pos[int(np.argmax(outside))].tolist()
+            raise ValueError(f"positions: point {bad} is not in a walkable cell")
+        groups: Sequence[Any] = goals if _is_group_list(goals) else [goals]
+        self.flows = [FlowField(grid, g) for g in groups]
+        n = len(pos)
+        if group is None:
+            self.group = np.zeros(n, dtype=np.intp)
+        else:
+            self.group = np.asarray(group)
+            if self.group.shape != (n,) or not np.issubdtype(self.group.dtype, np.integer):
+                raise ValueError(f"group must be {n} integers; got {group!r}")
+            if ((self.group < 0) | (self.group >= len(self.flows))).any():
+                raise ValueError(f"group values must be in [0, {len(self.flows)})")
+            self.group = self.group.astype(np.intp)
+        self.positions = pos.copy()
+        self.velocities = np.zeros((n, 2))
+        self.exited = np.zeros(n, dtype=bool)
+        self.time = 0.0
+        self._sim = pyrvo.RVOSimulator()
+        self._sim.set_time_step(0.1)
+        self._sim.set_agent_defaults(
+            neighbor_dist, max_neighbors, time_horizon, time_horizon, self.radius, self.max_speed
+        )
+        for x, y in pos.tolist():
+            self._sim.add_agent((x, y))
+        for box in _wall_boxes(self._walkable):
+            self._sim.add_obstacle(box)
+        self._sim.process_obstacles()
+        self._dt = 0.1
+        self._check_exits()
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def preferred_velocities(self) -> npt.NDArray[np.float64]:
+        """Where each agent would like to go: at full speed toward the centre of its
+        cell's next cell in its group's flow field (slower to land on it)."""
+        pos = self.positions
+        cell_r = np.floor(pos[:, 1]).astype(np.intp)
+        cell_c = np.floor(pos[:, 0]).astype(np.intp)
+        pref: npt.NDArray[np.float64] = np.zeros_like(pos)
+        for g, flow in enumerate(self.flows):
+            mine = (self.group == g) & ~self.exited
+            nxt = flow.next_cell[cell_r[mine], cell_c[mine]]
+            target = nxt[:, ::-1].astype(np.float64) + 0.5
+            to = target - pos[mine]
+            dist = np.linalg.norm(to, axis=1)
+            speed = np.minimum(self.max_speed, dist / self._dt)
+            pref[mine] = np.divide(to * speed[:, None], dist[:, None], out=np.zeros_like(to),
+                                   where=dist[:, None] > 1e-9)  # fmt: skip
+        return pref
+
+    def step(self, dt: float) -> npt.NDArray[np.bool_]:
+        """Advance every agent by ``dt``; return :attr:`exited`."""
+        dt = _number("dt", dt, low=0.0, inclusive=False)
+        if dt != self._dt:
+            self._sim.set_time_step(dt)
+            self._dt = dt
+        active = np.flatnonzero(~self.exited).tolist()
+        pref = self.preferred_velocities()
+        sim = self._sim
+        for i in active:
+            sim.set_agent_pref_velocity(i, (float(pref[i, 0]), float(pref[i, 1])))
+        sim.do_step()
+        new = self.positions.copy()
+        for i in active:
+            p = sim.get_agent_position(i)
+            new[i, 0] = p.x
+            new[i, 1] = p.y
+        # keep every agent on the floor: replay its move against the walls
+        idx = np.asarray(active, dtype=np.intp)
+        moved, _ = slide(self.positions[idx], new[idx] - self.positions[idx], self._walkable)
+        # where ORCA could not keep discs apart (dense crowds, walls), push them apart
+        moved = separate(moved, self.radius, self._walkable)
+        for k in np.flatnonzero((moved != new[idx]).any(axis=1)).tolist():
+            sim.set_agent_position(int(idx[k]), (float(moved[k, 0]), float(moved[k, 1])))
+        new[idx] = moved
+        self.velocities = (new - self.positions) / dt
+        self.positions = new
+        self.time += dt
+        self._check_exits()
+        return self.exited
+
+    def _check_exits(self) -> None:
+        r = np.floor(self.positions[:, 1]).astype(np.intp)
+        c = np.floor(self.positions[:, 0]).astype(np.intp)
+        done = np.zeros(len(self), dtype=bool)
+        for g, flow in enumerate(self.flows):
+            mine = self.group == g
+            done[mine] = flow.distance[r[mine], c[mine]] == 0.0
+        newly = np.flatnonzero(done & ~self.exited)
+        for i in newly.tolist():  # park far away, apart, standing still
+            self._sim.set_agent_position(i, (-1e5 - 10.0 * i, -1e5))
+            self._sim.set_agent_pref_velocity(i, (0.0, 0.0))
+            self._sim.set_agent_velocity(i, (0.0, 0.0))
+            self._sim.set_agent_max_speed(i, 0.0)
+        self.exited |= done
+        self.velocities[self.exited] = 0.0
+
+
+def _is_group_list(goals: Any) -> bool:
+    """A sequence of goal arrays (groups) rather than one (k, 2) array or one cell."""
+    if isinstance(goals, np.ndarray) or not isinstance(goals, (list, tuple)) or not goals:
+        return False
+    first = goals[0]
+    return (isinstance(first, np.ndarray) and first.ndim == 2) or (
+        isinstance(first, (list, tuple)) and bool(first) and isinstance(first[0], (list, tuple))
+    )

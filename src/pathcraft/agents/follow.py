@@ -1,0 +1,285 @@
+"""Path following for many agents at once: seek, arrive, look-ahead, turn rate.
+
+Positions and velocities are ``(n, 2)`` NumPy arrays in continuous ``(x, y)`` space
+and every step is vectorised over the agents. On a grid, cell ``(row, col)`` covers
+``col <= x < col + 1``, ``row <= y < row + 1``; its centre is ``(col + 0.5, row + 0.5)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.agents._motion import slide
+from pathcraft.agents.spaces import walkable_at
+from pathcraft.grid import Grid
+
+__all__ = ["PathFollower"]
+
+Array = npt.NDArray[np.float64]
+
+
+def _number(name: str, value: Any, *, low: float, inclusive: bool, inf: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number; got {value!r}")
+    x = float(value)
+    ok = (x >= low if inclusive else x > low) and (inf or math.isfinite(x)) and not math.isnan(x)
+    if not ok:
+        sign = ">=" if inclusive else ">"
+        kind = "" if inf else "finite "
+        raise ValueError(f"{name} must be a {kind}number {sign} {low:g}; got {value!r}")
+    return x
+
+
+def _points(name: str, value: Any) -> Array:
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
+        raise ValueError(f"{name} must be an (n, 2) array of (x, y) points; got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must hold finite numbers")
+    return arr
+
+
+class PathFollower:
+    """Many agents, each following its own path of ``(x, y)`` points, in one step.
+
+    Each :meth:`step` steers every agent toward a *carrot*: the point ``lookahead``
+    further along its path than its own projection onto the path, which rounds the
+    path's corners. Agents turn at most ``turn_rate`` radians per unit of time, go at
+    most ``max_speed``, and slow down (arrive) within ``slowing_radius`` of their
+    path's end. An agent within ``tolerance`` of its end has *arrived* and stops; one
+    whose progress along its path has not improved for ``stuck_time`` is *stuck* (it
+    keeps trying). With a grid, agents never leave walkable cells: a move into a wall
+    stops at its face and slides along it.
+
+    Parameters
+    ----------
+    paths : sequence of array_like, each (k, 2)
+        One path per agent, ``(x, y)`` points from start to end (use
+        :meth:`from_cells` for grid paths of ``(row, col)`` cells).
+    grid : Grid or None
+        The grid agents must stay on (its walkable cells); None: free space.
+    positions : array_like (n, 2) or None
+        Where the agents start; None: at their paths' first points.
+    max_speed : float
+        Distance per unit of time, > 0.
+    turn_rate : float
+        Radians per unit of time an agent may turn, > 0 (``inf``: no limit).
+    lookahead : float
+        How far ahead along the path the carrot is, >= 0.
+    slowing_radius : float
+        Distance from the end at which arriving agents start to slow, >= 0.
+    tolerance : float
+        Distance from the end that counts as arrived, > 0.
+    stuck_time : float
+        Time without progress after which an agent is reported stuck, > 0.
+
+    Attributes
+    ----------
+    positions, velocities : ndarray (n, 2)
+        The agents' ``(x, y)`` positions and velocities (read them, do not resize).
+    arrived, stuck : ndarray of bool (n,)
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents import PathFollower
+    >>> grid = Grid.from_ascii('''
+    ... .....
+    ... .###.
+    ... .....
+    ... ''')
+    >>> paths = [grid.astar((0, 0), (2, 4)).path, grid.astar((2, 0), (0, 4)).path]
+    >>> crowd = PathFollower.from_cells(grid, paths, max_speed=2.0, tolerance=0.05)
+    >>> for _ in range(100):
+    ...     if crowd.step(0.1).all():
+    ...         break
+    >>> crowd.arrived.tolist(), crowd.positions.round(1).tolist()
+    ([True, True], [[4.5, 2.5], [4.5, 0.5]])
+    """
+
+    def __init__(
+        self,
+        paths: Sequence[npt.ArrayLike],
+        *,
+        grid: Grid | None = None,
+        positions: npt.ArrayLike | None = None,
+        max_speed: float = 1.0,
+        turn_rate: float = math.inf,
+        lookahead: float = 1.0,
+        slowing_radius: float = 1.0,
+        tolerance: float = 0.1,
+        stuck_time: float = 2.0,
+    ) -> None:
+        if grid is not None and not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a pathcraft Grid or None; got {type(grid).__name__}")
+        if isinstance(paths, np.ndarray) or not isinstance(paths, Sequence) or not paths:
+            raise TypeError("paths must be a non-empty sequence of (k, 2) point arrays")
+        self.max_speed = _number("max_speed", max_speed, low=0.0, inclusive=False)
+        self.turn_rate = _number("turn_rate", turn_rate, low=0.0, inclusive=False, inf=True)
+        self.lookahead = _number("lookahead", lookahead, low=0.0, inclusive=True)
+        self.slowing_radius = _number("slowing_radius", slowing_radius, low=0.0, inclusive=True)
+        self.tolerance = _number("tolerance", tolerance, low=0.0, inclusive=False)
+        self.stuck_time = _number("stuck_time", stuck_time, low=0.0, inclusive=False)
+        pts = [_points(f"paths[{i}]", p) for i, p in enumerate(paths)]
+        n = len(pts)
+        self._walkable = None if grid is None else grid.walkable
+        # Packed paths: points, the first point of each path, segment lengths and the
+        # arc length at each point on one increasing axis (paths one unit apart).
+        lengths = np.array([len(p) for p in pts], dtype=np.intp)
+        self._first = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
+        self._last = self._first + lengths - 1
+        self._pts = np.concatenate(pts)
+        seg = np.linalg.norm(np.diff(self._pts, axis=0), axis=1)
+        seg[self._last[:-1]] = 0.0  # no segment between two paths
+        arc = np.concatenate([[0.0], np.cumsum(seg)])
+        total = arc[self._last] - arc[self._first]
+        # shift each path so that paths never share an arc value
+        shift = np.concatenate([[0.0], np.cumsum(total + 1.0)[:-1]]) - arc[self._first]
+        self._arc = arc + np.repeat(shift, lengths)
+        self._seg_len = np.concatenate([seg, [0.0]])
+        self._end = self._pts[self._last]
+        self._end_arc = self._arc[self._last]
+        start = self._pts[self._first] if positions is None else _points("positions", positions)
+        if start.shape[0] != n:
+            raise ValueError(f"positions has {start.shape[0]} rows for {n} paths")
+        if self._walkable is not None:
+            for name, where in (("positions", start), ("paths", self._pts)):
+                outside = ~walkable_at(self._walkable, where)
+                if outside.any():
+                    bad = where[int(np.argmax(outside))].tolist()
+                    raise ValueError(f"{name}: point {bad} is not in a walkable cell")
+        self.positions: Array = start.copy()
+        self.velocities: Array = np.zeros((n, 2))
+        self._seg = self._first.copy()  # the segment each agent is on (its first point)
+        self.arrived = np.zeros(n, dtype=bool)
+        self.stuck = np.zeros(n, dtype=bool)
+        self._best = np.full(n, np.inf)  # the smallest distance left along the path
+        self._since = np.zeros(n)  # time since that last improved
+        self._update_arrived()
+
+    @classmethod
+    def from_cells(
+        cls, grid: Grid, paths: Sequence[npt.ArrayLike], **options: Any
+    ) -> PathFollower:
+        """Followers of grid paths of ``(row, col)`` cells, kept on ``grid``: each
+        path runs through the centres of its cells, ``(col + 0.5, row + 0.5)``."""
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        points = []
+        for i, path in enumerate(paths):
+            cells = np.asarray(path)
+            if cells.ndim != 2 or cells.shape[1] != 2 or not np.issubdtype(cells.dtype, np.integer):
+                raise ValueError(f"paths[{i}] must be a (k, 2) integer array of (row, col) cells")
+            points.append(cells[:, ::-1].astype(np.float64) + 0.5)
+        return cls(points, grid=grid, **options)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    # ------------------------------------------------------------------ stepping
+
+    def _project(self) -> tuple[Array, Array]:
+        """Advance each agent's segment past the points it has passed; return its
+        projection onto the path and that point's arc value."""
+        pos = self.positions
+        for _ in range(8):  # a few segments per step at most; more waits a step
+            a = self._pts[self._seg]
+            b = self._pts[np.minimum(self._seg + 1, len(self._pts) - 1)]
+            ab = b - a
+            ln = self._seg_len[self._seg]
+            t = np.where(ln > 0, ((pos - a) * ab).sum(axis=1) / np.maximum(ln * ln, 1e-300), 1.0)
+            move = (t >= 1.0) & (self._seg < self._last)
+            if not move.any():
+                break
+            self._seg[move] += 1
+        t = np.clip(t, 0.0, 1.0)
+        proj = a + t[:, None] * ab
+        return proj, self._arc[self._seg] + t * ln
+
+    def _carrot(self, arc: Array, ahead: float) -> Array:
+        goal = np.minimum(arc + ahead, self._end_arc)
+        i = np.searchsorted(self._arc, goal, side="right") - 1
+        i = np.clip(i, self._first, self._last)
+        nxt = np.minimum(i + 1, self._last)
+        ln = self._seg_len[i]
+        t = np.where(ln > 0, (goal - self._arc[i]) / np.maximum(ln, 1e-300), 0.0)
+        t = np.clip(t, 0.0, 1.0)
+        out: Array = self._pts[i] + t[:, None] * (self._pts[nxt] - self._pts[i])
+        return out
+
+    def step(self, dt: float) -> npt.NDArray[np.bool_]:
+        """Advance every agent by ``dt`` time units; return :attr:`arrived`."""
+        dt = _number("dt", dt, low=0.0, inclusive=True)
+        if dt == 0.0:
+            return self.arrived
+        moving = ~self.arrived
+        proj, arc = self._project()
+        # at least one step ahead: a carrot at the agent's own projection would only
+        # pull it sideways onto the path, back and forth, never along
+        carrot = self._carrot(arc, max(self.lookahead, self.max_speed * dt))
+        to_carrot = carrot - self.positions
+        dist = np.linalg.norm(to_carrot, axis=1)
+        heading = np.divide(to_carrot, dist[:, None], out=np.zeros_like(to_carrot),
+                            where=dist[:, None] > 1e-12)  # fmt: skip
+        # arrive: slow down over the last slowing_radius of the path
+        left = self._end_arc - arc + np.linalg.norm(self.positions - proj, axis=1)
+        left = np.maximum(left, np.linalg.norm(self._end - self.positions, axis=1))
+        speed = np.full(len(self), self.max_speed)
+        if self.slowing_radius > 0:
+            speed *= np.clip(left / self.slowing_radius, 0.0, 1.0)
+        speed = np.maximum(speed, np.minimum(self.max_speed, 0.5 * self.tolerance / dt))
+        at_end = np.linalg.norm(carrot - self._end, axis=1) <= 1e-12
+        speed = np.where(at_end, np.minimum(speed, dist / dt), speed)  # never overshoot
+        turned, slow = self._turn(heading, dt)
+        velocity = turned * (speed * slow)[:, None]
+        velocity[~moving] = 0.0
+        delta = velocity * dt
+        if self._walkable is not None:
+            new, _ = slide(self.positions, delta, self._walkable)
+        else:
+            new = self.positions + delta
+        self.velocities = (new - self.positions) / dt
+        self.positions = new
+        self._update_arrived()
+        self._update_stuck(left, dt)
+        return self.arrived
+
+    def _turn(self, desired: Array, dt: float) -> tuple[Array, Array]:
+        """Turn each agent's heading toward ``desired`` by at most turn_rate * dt;
+        also a speed factor, cos of the angle still to turn (0 past a right angle), so
+        agents slow down for sharp turns instead of swinging wide into walls."""
+        if math.isinf(self.turn_rate):
+            return desired, np.ones(len(desired))
+        speed = np.linalg.norm(self.velocities, axis=1)
+        current = np.divide(self.velocities, speed[:, None], out=np.zeros_like(desired),
+                            where=speed[:, None] > 1e-9)  # fmt: skip
+        a0 = np.arctan2(current[:, 1], current[:, 0])
+        a1 = np.arctan2(desired[:, 1], desired[:, 0])
+        diff = (a1 - a0 + np.pi) % (2 * np.pi) - np.pi
+        limit = self.turn_rate * dt
+        a = a0 + np.clip(diff, -limit, limit)
+        turned = np.stack([np.cos(a), np.sin(a)], axis=1)
+        free = (speed <= 1e-9) | ~np.isfinite(a0)  # standing agents face any way
+        nothing = np.linalg.norm(desired, axis=1) <= 1e-12
+        out = np.where(free[:, None], desired, turned)
+        out[nothing] = 0.0
+        rest = np.where(free, 0.0, np.abs(diff) - np.minimum(np.abs(diff), limit))
+        return out, np.clip(np.cos(rest), 0.0, 1.0)
+
+    def _update_arrived(self) -> None:
+        near = np.linalg.norm(self.positions - self._end, axis=1) <= self.tolerance
+        newly = near & ~self.arrived
+        self.arrived |= near
+        self.velocities[newly] = 0.0
+        self.stuck &= ~self.arrived
+
+    def _update_stuck(self, left: Array, dt: float) -> None:
+        better = left < self._best - 1e-3 * self.max_speed * dt
+        self._best = np.where(better, left, self._best)
+        self._since = np.where(better | self.arrived, 0.0, self._since + dt)
+        self.stuck = (self._since >= self.stuck_time) & ~self.arrived

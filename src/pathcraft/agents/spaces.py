@@ -1,0 +1,194 @@
+"""Adapters that let agents move through grids and graphs (and, later, meshes).
+
+An agent needs four things from the world it moves in, gathered in the
+:class:`Space` protocol: check and normalise a node (``key``), plan a path
+(``find_path``), the cost of each step along it (``step_costs``) and where a node
+is in the plane (``point``, ``(x, y)``). A navigation mesh adapter provides the same
+four: its nodes are ``(x, y)`` points located on the mesh, its paths the funnel's
+corners, its step costs the Euclidean lengths of the straight segments.
+
+Grid cells are ``(row, col)``; a cell's centre is the point ``(col + 0.5, row + 0.5)``
+in ``(x, y)``: cell ``(r, c)`` covers ``c <= x < c + 1``, ``r <= y < r + 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Literal, Protocol, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._validation import check_choice
+from pathcraft.graph import Graph
+from pathcraft.grid import Grid
+from pathcraft.result import PathResult
+
+__all__ = ["GraphSpace", "GridSpace", "Space", "space_for", "walkable_at"]
+
+_SQRT2 = float(np.sqrt(2.0))
+
+
+class Space(Protocol):
+    """What an agent needs from the world it moves in."""
+
+    def key(self, node: Any, name: str = "node") -> Hashable:
+        """``node`` checked (it exists and is walkable) as a hashable value."""
+        ...
+
+    def find_path(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> tuple[PathResult, list[Hashable]]:
+        """An optimal search's result and its path as a list of keys."""
+        ...
+
+    def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
+        """The cost of each step of ``path`` (``len(path) - 1`` values)."""
+        ...
+
+    def point(self, node: Hashable) -> tuple[float, float]:
+        """Where ``node`` is, ``(x, y)``."""
+        ...
+
+
+class GridSpace:
+    """A :class:`~pathcraft.grid.Grid` as a :class:`Space`: nodes are ``(row, col)``.
+
+    Parameters
+    ----------
+    grid : Grid
+        The grid; it may change between searches (``grid[r, c] = cost``).
+    method : {"auto", "astar", "jps"}
+        How paths are found. ``"auto"`` uses jump point search where it applies (an
+        8-connected grid of uniform cost: the same optimal cost as A*, many times
+        faster on open maps) and A* elsewhere.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents import GridSpace
+    >>> space = GridSpace(Grid.from_ascii("...", diagonal="never"))
+    >>> result, path = space.find_path((0, 0), (0, 2))
+    >>> path, space.step_costs(path).tolist(), space.point((0, 2))
+    ([(0, 0), (0, 1), (0, 2)], [1.0, 1.0], (2.5, 0.5))
+    """
+
+    __slots__ = ("grid", "method")
+
+    def __init__(self, grid: Grid, *, method: Literal["auto", "astar", "jps"] = "auto") -> None:
+        if not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        self.grid = grid
+        self.method: str = check_choice("method", method, ("auto", "astar", "jps"))
+
+    def key(self, node: Any, name: str = "node") -> tuple[int, int]:
+        flat = int(self.grid._cells(name, node, many=False)[0])
+        cols = self.grid.shape[1] + 2
+        return flat // cols - 1, flat % cols - 1
+
+    def find_path(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> tuple[PathResult, list[Hashable]]:
+        grid = self.grid
+        s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
+        if self.method == "astar" or (
+            self.method == "auto" and grid.diagonal not in ("no_corner_cut", "always")
+        ):
+            result = grid.astar(s, g, max_expansions=max_expansions)
+        else:
+            try:
+                result = grid.jps(s, g, max_expansions=max_expansions)
+            except ValueError:
+                if self.method == "jps":
+                    raise
+                result = grid.astar(s, g, max_expansions=max_expansions)  # costs vary
+        path: list[Hashable] = [(int(r), int(c)) for r, c in np.asarray(result.path).tolist()]
+        return result, path
+
+    def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
+        if len(path) < 2:
+            return np.zeros(0)
+        cells = np.asarray(path, dtype=np.intp)
+        moves = np.abs(np.diff(cells, axis=0)).sum(axis=1)
+        length = np.where(moves == 2, _SQRT2, 1.0)
+        return np.asarray(self.grid.cost[cells[1:, 0], cells[1:, 1]] * length, dtype=np.float64)
+
+    def point(self, node: Hashable) -> tuple[float, float]:
+        r, c = cast(tuple[int, int], node)
+        return float(c) + 0.5, float(r) + 0.5
+
+    def contains(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Which ``(x, y)`` points lie in walkable cells (an ``(n, 2)`` array in)."""
+        return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))
+
+
+class GraphSpace:
+    """A :class:`~pathcraft.graph.Graph` as a :class:`Space`: nodes are its labels.
+
+    ``point`` needs the graph's coordinates (``coords=``).
+
+    >>> from pathcraft import Graph
+    >>> from pathcraft.agents import GraphSpace
+    >>> space = GraphSpace(Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0]))
+    >>> result, path = space.find_path(0, 2)
+    >>> path, space.step_costs(path).tolist()
+    ([0, 1, 2], [1.0, 1.0])
+    """
+
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: Graph) -> None:
+        if not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a pathcraft Graph; got {type(graph).__name__}")
+        self.graph = graph
+
+    def key(self, node: Any, name: str = "node") -> Hashable:
+        return self.graph.label(self.graph._node(name, node))
+
+    def find_path(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> tuple[PathResult, list[Hashable]]:
+        result = self.graph.astar(start, goal, max_expansions=max_expansions)
+        return result, list(result.path)
+
+    def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
+        out = np.empty(max(len(path) - 1, 0))
+        for i in range(len(path) - 1):
+            out[i] = min(w for v, w in self.graph.neighbors(path[i]) if v == path[i + 1])
+        return out
+
+    def point(self, node: Hashable) -> tuple[float, float]:
+        coords = self.graph.coords
+        if coords is None:
+            raise ValueError("positions need node coordinates: build the Graph with coords=")
+        x, y = coords[self.graph.index(node)][:2]
+        return float(x), float(y)
+
+
+def walkable_at(
+    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.bool_]:
+    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
+    rows, cols = walkable.shape
+    col = np.floor(points[..., 0])
+    row = np.floor(points[..., 1])
+    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    out = np.zeros(points.shape[:-1], dtype=bool)
+    r = row[inside].astype(np.intp)
+    c = col[inside].astype(np.intp)
+    out[inside] = walkable[r, c]
+    return out
+
+
+def space_for(world: Any) -> Space:
+    """The :class:`Space` of a grid or graph; a Space is returned as it is."""
+    if isinstance(world, Grid):
+        return GridSpace(world)
+    if isinstance(world, Graph):
+        return GraphSpace(world)
+    if all(callable(getattr(world, n, None)) for n in ("key", "find_path", "step_costs", "point")):
+        return world  # type: ignore[no-any-return]
+    raise TypeError(
+        "world must be a Grid, a Graph or a Space (key, find_path, step_costs, point); "
+        f"got {type(world).__name__}"
+    )
