@@ -45,23 +45,21 @@ from pathcraft._core.heap cimport (
     tie_key,
 )
 
+from pathcraft._core.codes cimport (
+    MODE_ASTAR,
+    MODE_DIJKSTRA,
+    MODE_GREEDY,
+    ST_EXHAUSTED,
+    ST_FOUND,
+    ST_MAX_COST,
+    ST_MAX_EXPANSIONS,
+    ST_UNREACHABLE,
+)
+
 # Option codes shared with pathcraft.graph (keep in sync with the tables there).
 cdef enum:
     H_ZERO = 0
     H_EUCLIDEAN = 1
-
-cdef enum:
-    MODE_ASTAR = 0
-    MODE_GREEDY = 1
-    MODE_DIJKSTRA = 2
-
-
-cdef enum:
-    ST_FOUND = 0
-    ST_UNREACHABLE = 1
-    ST_MAX_EXPANSIONS = 2
-    ST_MAX_COST = 3
-    ST_EXHAUSTED = 4  # no goal was asked for and every reachable node was settled
 
 FOUND = ST_FOUND
 UNREACHABLE = ST_UNREACHABLE

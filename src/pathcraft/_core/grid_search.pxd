@@ -10,6 +10,16 @@ GIL released.
 from libc.math cimport fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
+from pathcraft._core.codes cimport (
+    MODE_ASTAR,
+    MODE_DIJKSTRA,
+    MODE_GREEDY,
+    ST_EXHAUSTED,
+    ST_FOUND,
+    ST_MAX_COST,
+    ST_MAX_EXPANSIONS,
+    ST_UNREACHABLE,
+)
 from pathcraft._core.heap cimport Heap, iheap_push, iheap_update, tie_key
 
 cdef extern from *:
@@ -34,18 +44,7 @@ cdef enum:
     H_EUCLIDEAN = 3
     H_CHEBYSHEV = 4
 
-cdef enum:
-    MODE_ASTAR = 0
-    MODE_GREEDY = 1
-    MODE_DIJKSTRA = 2
 
-# Outcomes reported to Python.
-cdef enum:
-    ST_FOUND = 0
-    ST_UNREACHABLE = 1
-    ST_MAX_EXPANSIONS = 2
-    ST_MAX_COST = 3
-    ST_EXHAUSTED = 4  # no goal was asked for and every reachable cell was settled
 
 
 cdef struct Query:

@@ -1,0 +1,15 @@
+# cython: language_level=3
+"""The codes every compiled search shares with the Python front doors (see
+:mod:`pathcraft._kernels`): search modes and the outcomes a search reports."""
+
+cdef enum:
+    MODE_ASTAR = 0
+    MODE_GREEDY = 1
+    MODE_DIJKSTRA = 2
+
+cdef enum:
+    ST_FOUND = 0
+    ST_UNREACHABLE = 1
+    ST_MAX_EXPANSIONS = 2
+    ST_MAX_COST = 3
+    ST_EXHAUSTED = 4  # no goal was asked for and every reachable node was settled
