@@ -13,3 +13,13 @@ cdef enum:
     ST_MAX_EXPANSIONS = 2
     ST_MAX_COST = 3
     ST_EXHAUSTED = 4  # no goal was asked for and every reachable node was settled
+
+
+cdef inline double priority(int mode, double weight, double g, double h) noexcept nogil:
+    """The open-list key of a node reached at cost ``g`` with heuristic ``h``: ``h``
+    for greedy search, ``g + weight * h`` otherwise (``g + h`` when ``weight == 1``)."""
+    if mode == MODE_GREEDY:
+        return h
+    if weight == 1.0:
+        return g + h
+    return g + weight * h

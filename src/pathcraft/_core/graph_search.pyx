@@ -32,6 +32,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.record cimport Recorder
+from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
     Heap,
     HeapEntry,
@@ -54,6 +56,7 @@ from pathcraft._core.codes cimport (
     ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
+    priority,
 )
 
 # Option codes shared with pathcraft.graph (keep in sync with the tables there).
@@ -120,10 +123,7 @@ cdef class Workspace:
     cdef double* exit_cost    # the virtual goal's edge cost from each goal
     cdef uint32_t gen
     cdef Heap heap
-    cdef Py_ssize_t* rec_nodes
-    cdef double* rec_g
-    cdef Py_ssize_t rec_size
-    cdef Py_ssize_t rec_capacity
+    cdef Recorder rec         # the expansions of a recording query
 
     def __cinit__(self, Py_ssize_t capacity):
         if capacity >= 2147483647:
@@ -135,10 +135,7 @@ cdef class Workspace:
         self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
         self.goal_mark = NULL
         self.exit_cost = NULL
-        self.rec_nodes = NULL
-        self.rec_g = NULL
-        self.rec_size = 0
-        self.rec_capacity = 0
+        recorder_init(&self.rec)
         self.gen = 2
         if self.node == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0:
             raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
@@ -151,8 +148,7 @@ cdef class Workspace:
         free(self.pos)
         free(self.goal_mark)
         free(self.exit_cost)
-        free(self.rec_nodes)
-        free(self.rec_g)
+        recorder_free(&self.rec)
         heap_free(&self.heap)
 
     cdef int next_generation(self) noexcept nogil:
@@ -168,7 +164,7 @@ cdef class Workspace:
         else:
             self.gen += 2
         heap_clear(&self.heap)
-        self.rec_size = 0
+        self.rec.size = 0
         return 0
 
     cdef int ensure_goal_marks(self) except -1:
@@ -183,24 +179,7 @@ cdef class Workspace:
         return 0
 
     cdef int record(self, Py_ssize_t u, double g) noexcept nogil:
-        cdef Py_ssize_t new_capacity
-        cdef Py_ssize_t* nodes
-        cdef double* gs
-        if self.rec_size == self.rec_capacity:
-            new_capacity = self.rec_capacity * 2 if self.rec_capacity > 0 else 1024
-            nodes = <Py_ssize_t*> realloc(self.rec_nodes, new_capacity * sizeof(Py_ssize_t))
-            if nodes == NULL:
-                return -1
-            self.rec_nodes = nodes
-            gs = <double*> realloc(self.rec_g, new_capacity * sizeof(double))
-            if gs == NULL:
-                return -1
-            self.rec_g = gs
-            self.rec_capacity = new_capacity
-        self.rec_nodes[self.rec_size] = u
-        self.rec_g[self.rec_size] = g
-        self.rec_size += 1
-        return 0
+        return recorder_push(&self.rec, u, g)
 
 
 cdef inline double heuristic(const Query* q, Py_ssize_t u) noexcept nogil:
@@ -243,12 +222,7 @@ cdef inline int relax(
     ws.node[v].parent = <int32_t> u
     ws.node[v].edge = edge
     ws.node[v].mark = ws.gen
-    if q.mode == MODE_GREEDY:
-        f = h
-    elif q.weight == 1.0:
-        f = d + h
-    else:
-        f = d + q.weight * h
+    f = priority(q.mode, q.weight, d, h)
     if m == ws.gen:  # open: in the heap already
         iheap_update(&ws.heap, ws.pos[v], f, tie_value(q, d), ws.pos)
     elif iheap_push(&ws.heap, f, tie_value(q, d), v, ws.pos) != 0:
@@ -465,8 +439,8 @@ def search(
 
     rec_nodes = rec_g = None
     if record:
-        rec_nodes = np.empty(ws.rec_size, dtype=np.intp)
-        rec_g = np.empty(ws.rec_size, dtype=np.float64)
+        rec_nodes = np.empty(ws.rec.size, dtype=np.intp)
+        rec_g = np.empty(ws.rec.size, dtype=np.float64)
         _copy_record(ws, rec_nodes, rec_g)
     return out.status, path, edges, total, out.expanded, out.generated, rec_nodes, rec_g
 
@@ -514,9 +488,9 @@ cdef double _path_cost(
 
 cdef void _copy_record(Workspace ws, Py_ssize_t[::1] nodes, double[::1] gs) noexcept:
     cdef Py_ssize_t i
-    for i in range(ws.rec_size):
-        nodes[i] = ws.rec_nodes[i]
-        gs[i] = ws.rec_g[i]
+    for i in range(ws.rec.size):
+        nodes[i] = ws.rec.items[i]
+        gs[i] = ws.rec.g[i]
 
 
 def field(

@@ -19,7 +19,9 @@ from pathcraft._core.codes cimport (
     ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
+    priority,
 )
+from pathcraft._core.record cimport Recorder
 from pathcraft._core.heap cimport Heap, iheap_push, iheap_update, tie_key
 
 cdef extern from *:
@@ -88,10 +90,7 @@ cdef class Workspace:
     cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
     cdef uint32_t gen
     cdef Heap heap
-    cdef Py_ssize_t* rec_cells
-    cdef double* rec_g
-    cdef Py_ssize_t rec_size
-    cdef Py_ssize_t rec_capacity
+    cdef Recorder rec         # the expansions of a recording query
     cdef Py_ssize_t* trail    # scratch: the last path traced, start first
     cdef Py_ssize_t trail_capacity
 
@@ -173,12 +172,7 @@ cdef inline int relax(
     ws.cell[v].g = d
     ws.cell[v].parent = <int32_t> u
     ws.cell[v].mark = ws.gen
-    if q.mode == MODE_GREEDY:
-        f = h
-    elif q.weight == 1.0:
-        f = d + h
-    else:
-        f = d + q.weight * h
+    f = priority(q.mode, q.weight, d, h)
     if m == ws.gen:  # open: in the heap already
         iheap_update(&ws.heap, ws.pos[v], f, tie_value(q, d), ws.pos)
     elif iheap_push(&ws.heap, f, tie_value(q, d), v, ws.pos) != 0:

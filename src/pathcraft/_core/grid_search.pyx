@@ -26,6 +26,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
     TIE_G,
     HeapEntry,
@@ -52,10 +53,7 @@ cdef class Workspace:
         self.cell = <CellState*> malloc(capacity * sizeof(CellState))
         self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
         self.goal_mark = NULL
-        self.rec_cells = NULL
-        self.rec_g = NULL
-        self.rec_size = 0
-        self.rec_capacity = 0
+        recorder_init(&self.rec)
         self.trail = NULL
         self.trail_capacity = 0
         self.gen = 2
@@ -71,8 +69,7 @@ cdef class Workspace:
         free(self.cell)
         free(self.pos)
         free(self.goal_mark)
-        free(self.rec_cells)
-        free(self.rec_g)
+        recorder_free(&self.rec)
         free(self.trail)
         heap_free(&self.heap)
 
@@ -95,7 +92,7 @@ cdef class Workspace:
         else:
             self.gen += 2
         heap_clear(&self.heap)
-        self.rec_size = 0
+        self.rec.size = 0
         return 0
 
     cdef int ensure_goal_marks(self) except -1:
@@ -129,24 +126,7 @@ cdef class Workspace:
         return n
 
     cdef int record(self, Py_ssize_t cell, double g) noexcept nogil:
-        cdef Py_ssize_t new_capacity
-        cdef Py_ssize_t* cells
-        cdef double* gs
-        if self.rec_size == self.rec_capacity:
-            new_capacity = self.rec_capacity * 2 if self.rec_capacity > 0 else 1024
-            cells = <Py_ssize_t*> realloc(self.rec_cells, new_capacity * sizeof(Py_ssize_t))
-            if cells == NULL:
-                return -1
-            self.rec_cells = cells
-            gs = <double*> realloc(self.rec_g, new_capacity * sizeof(double))
-            if gs == NULL:
-                return -1
-            self.rec_g = gs
-            self.rec_capacity = new_capacity
-        self.rec_cells[self.rec_size] = cell
-        self.rec_g[self.rec_size] = g
-        self.rec_size += 1
-        return 0
+        return recorder_push(&self.rec, cell, g)
 
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
@@ -445,13 +425,13 @@ cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width):
 cdef object copy_record(Workspace ws, Py_ssize_t width):
     """The recorded expansions: an ``(n, 2)`` array of cells and their g-costs."""
     cdef Py_ssize_t i
-    cells = np.empty(ws.rec_size, dtype=np.intp)
-    gs = np.empty(ws.rec_size, dtype=np.float64)
+    cells = np.empty(ws.rec.size, dtype=np.intp)
+    gs = np.empty(ws.rec.size, dtype=np.float64)
     cdef Py_ssize_t[::1] cv = cells
     cdef double[::1] gv = gs
-    for i in range(ws.rec_size):
-        cv[i] = ws.rec_cells[i]
-        gv[i] = ws.rec_g[i]
+    for i in range(ws.rec.size):
+        cv[i] = ws.rec.items[i]
+        gv[i] = ws.rec.g[i]
     return to_cells(cells, width), gs
 
 
