@@ -277,6 +277,21 @@ class WaypointGraph:
         """The obstacles by id, as tested (grown by the agent radius)."""
         return dict(self._obstacles)
 
+    @property
+    def agent_radius(self) -> float:
+        """The radius every obstacle was grown by (0: none)."""
+        return self._radius
+
+    @property
+    def max_distance(self) -> float | None:
+        """The longest link (and reach of a query's start and goal); None: no limit."""
+        return self._max_distance
+
+    @property
+    def line_of_sight(self) -> LineOfSight | None:
+        """The user's line-of-sight callable, or None when obstacles decide."""
+        return self._los
+
     def __repr__(self) -> str:
         return (
             f"WaypointGraph({self._points.shape[0]} points, {len(self._obstacles)} obstacles, "

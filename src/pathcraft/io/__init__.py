@@ -39,20 +39,24 @@ from pathlib import Path
 
 from pathcraft.io._common import StrPath
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
+from pathcraft.io._save import FORMAT_VERSION, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
 
 __all__ = [
     "BLOCKED_CHARS",
+    "FORMAT_VERSION",
     "LENGTH_RTOL",
     "PASSABLE_CHARS",
     "Scenarios",
     "bundled_map",
     "bundled_scen",
     "lengths_match",
+    "load",
     "map_for_scen",
     "read_map",
     "read_scen",
     "read_walkable",
+    "save",
 ]
 
 _DATA = "data"

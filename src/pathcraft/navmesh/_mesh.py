@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +14,7 @@ import shapely
 from pathcraft._core import navmesh as _walk
 from pathcraft._validation import check_choice, check_limit
 from pathcraft.graph import Graph
-from pathcraft.navmesh import _build, _query, _sources
+from pathcraft.navmesh import _baked, _build, _query, _sources
 from pathcraft.navmesh._spatial import RaycastHit, SpatialQueries
 from pathcraft.result import PathResult
 from pathcraft.waypoints import _position
@@ -188,22 +189,101 @@ class NavMesh(SpatialQueries):
             raise ValueError("grid has no walkable cell: a mesh needs at least one")
         return cls._trusted(*_sources.from_walkable(walkable))
 
-    def _setup(self, top: _build.Topology, *, check: bool) -> None:
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.ArrayLike]) -> NavMesh:
+        """A mesh from the arrays :meth:`to_arrays` wrote, without rebuilding it.
+
+        The baked form of a mesh: no convexity or overlap check, no portal search, no
+        triangulation, so a game loads its level's mesh in milliseconds
+        (:func:`pathcraft.io.load` reads it from a file). Only what could make the
+        compiled queries read out of bounds is checked: every array present with its
+        dtype and shape, every index in range, portals paired. The polygons' shapely
+        shapes and their STRtree are made on the first query that needs them
+        (:meth:`locate` and the searches do).
+
+        Raises
+        ------
+        ValueError
+            The first array that is missing, of the wrong dtype or shape, or that holds
+            an index out of range (its name in the message).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> again = NavMesh.from_arrays(mesh.to_arrays())
+        >>> again.find_path((0.2, 0.5), (1.8, 0.5)).path.tolist()
+        [[0.2, 0.5], [1.8, 0.5]]
+        """
+        top, derived = _baked.check_baked(arrays)
+        mesh = cls.__new__(cls)
+        mesh._setup(top, check=False, lazy=True, **derived)
+        return mesh
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The mesh as named flat NumPy arrays, for :meth:`from_arrays` (and the files
+        of :func:`pathcraft.io.save`): vertices, polygons, portals, centroids and
+        components. New arrays; nothing needs pickle.
+
+        >>> from pathcraft import NavMesh
+        >>> arrays = NavMesh([(0, 0), (1, 0), (0, 1)], [[0, 1, 2]]).to_arrays()
+        >>> arrays["offsets"].tolist(), arrays["indices"].tolist()
+        ([0, 3], [0, 1, 2])
+        """
+        top = self._top
+        return {
+            "vertices": top.xy.astype(np.float64, copy=True),
+            "offsets": top.poff.astype(np.int64, copy=True),
+            "indices": top.pv.astype(np.int32, copy=True),
+            "neighbour": top.nbr.astype(np.int32, copy=True),
+            "twin": top.twin.astype(np.int64, copy=True),
+            "corner": top.corner.astype(np.uint8, copy=True),
+            "centroids": self._centroids.astype(np.float64, copy=True),
+            "component": self._component.astype(np.int32, copy=True),
+        }
+
+    def _setup(
+        self,
+        top: _build.Topology,
+        *,
+        check: bool,
+        lazy: bool = False,
+        centroids: FloatArray | None = None,
+        component: npt.NDArray[np.int32] | None = None,
+    ) -> None:
         self._top = top
-        self._shapes = _build.shapes(top)
-        self._tree = shapely.STRtree(self._shapes)
+        if not lazy:
+            self._make_shapes()
         if check:
             _build.check_overlaps(top, self._shapes, self._tree)
-        self._centroids = shapely.get_coordinates(shapely.centroid(self._shapes))
-        labels = np.empty(self.num_polygons, dtype=np.int32)
-        _walk.components(top.poff, top.nbr, labels)
-        self._component = labels
+        if centroids is None:
+            centroids = shapely.get_coordinates(shapely.centroid(self._shapes))
+        self._centroids = centroids
+        if component is None:
+            component = np.empty(self.num_polygons, dtype=np.int32)
+            _walk.components(top.poff, top.nbr, component)
+        self._component = component
         has = top.nbr >= 0
         src = top.poly_of[has]
         dst = top.nbr[has]
         length = np.sqrt(((self._centroids[src] - self._centroids[dst]) ** 2).sum(axis=1))
         self._graph = Graph(self.num_polygons, src, dst, length, coords=self._centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
+
+    def _make_shapes(self) -> None:
+        self._shapes = _build.shapes(self._top)
+        self._tree = shapely.STRtree(self._shapes)
+
+    if not TYPE_CHECKING:  # hidden from type checkers: attribute typos stay errors
+
+        def __getattr__(self, name: str) -> Any:
+            # Only reached when an attribute is not set: the shapes of a mesh made by
+            # from_arrays, made on first use.
+            if name in ("_shapes", "_tree") and "_top" in self.__dict__:
+                self._make_shapes()
+                return self.__dict__[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         polys = [
