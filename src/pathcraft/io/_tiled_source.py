@@ -1,0 +1,285 @@
+"""Tiled maps as plain data: what pytiled-parser or pytmx read, in one shape.
+
+:func:`from_file` parses a ``.tmx`` or ``.json`` map with pytiled-parser (the ``tiled``
+extra); :func:`from_pytiled` and :func:`from_pytmx` take maps already loaded by either
+library (duck-typed: neither is imported here). All three give a :class:`MapData`:
+the tile layers as gid arrays, the properties of every gid they use, and the objects
+with their outlines in map pixels ``(x, y)``, y down, as Tiled stores them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["MapData", "MapObject", "TileLayerData", "from_file", "from_pytiled", "from_pytmx"]
+
+#: Tiled keeps flips in the top bits of a gid.
+GID_MASK = 0x0FFFFFFF
+
+
+@dataclass(frozen=True)
+class TileLayerData:
+    """A tile layer: ``gids[row, col]`` (0: no tile), its properties and offset."""
+
+    name: str
+    gids: npt.NDArray[np.int64]
+    properties: dict[str, Any]
+    offset: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class MapObject:
+    """An object of an object layer, in map pixels (y down).
+
+    ``kind`` is ``"rectangle"``, ``"ellipse"``, ``"polygon"``, ``"polyline"``,
+    ``"point"``, ``"tile"`` or ``"text"``. ``points`` holds a polygon's or polyline's
+    corners in map pixels (rotation applied); ``x, y, width, height, rotation`` are
+    Tiled's own fields (``x, y`` the top-left corner, or the bottom-left corner of a
+    tile object).
+    """
+
+    id: int
+    name: str
+    class_: str
+    kind: str
+    x: float
+    y: float
+    width: float
+    height: float
+    rotation: float
+    layer: str
+    properties: dict[str, Any] = field(default_factory=dict)
+    points: npt.NDArray[np.float64] | None = None
+
+
+@dataclass(frozen=True)
+class MapData:
+    """A whole orthogonal map, read by either library."""
+
+    where: str
+    rows: int
+    cols: int
+    tile_size: tuple[float, float]
+    tile_layers: list[TileLayerData]
+    object_layers: dict[str, list[MapObject]]
+    gid_properties: dict[int, dict[str, Any]]
+    gid_tile_size: dict[int, tuple[float, float]]
+    gid_tileset: dict[int, str]
+    properties: dict[str, Any]
+
+
+def _error(where: str, message: str) -> ValueError:
+    return ValueError(f"{where}: {message}")
+
+
+def _check_orientation(where: str, orientation: Any) -> None:
+    if orientation != "orthogonal":
+        raise _error(
+            where,
+            f"map orientation {orientation!r} is not supported; expected 'orthogonal' "
+            "(isometric, staggered and hexagonal maps are not read yet)",
+        )
+
+
+def _plain(value: Any) -> Any:
+    """A property value as a plain Python value (pytiled-parser colours and paths too)."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, tuple):  # pytiled-parser's Color is a NamedTuple
+        return tuple(value)
+    return value
+
+
+def _props(raw: Any) -> dict[str, Any]:
+    return {str(k): _plain(v) for k, v in dict(raw or {}).items()}
+
+
+def rotated(points: npt.NDArray[np.float64], x: float, y: float, degrees: float) -> Any:
+    if not degrees:
+        return points
+    a = math.radians(degrees)  # Tiled rotates clockwise on screen (y down) about (x, y)
+    c, s = math.cos(a), math.sin(a)
+    d = points - (x, y)
+    return np.column_stack((x + c * d[:, 0] - s * d[:, 1], y + s * d[:, 0] + c * d[:, 1]))
+
+
+def from_file(path: str | os.PathLike[str]) -> MapData:
+    """Parse a ``.tmx`` or ``.json`` Tiled map with pytiled-parser."""
+    try:
+        import pytiled_parser
+    except ImportError as exc:
+        raise ImportError(
+            'reading Tiled maps needs pytiled-parser: pip install "pathcraft[tiled]"'
+        ) from exc
+    where = os.fspath(path)
+    file = Path(path)
+    if not file.is_file():
+        raise FileNotFoundError(f"{where}: no such Tiled map")
+    try:
+        tiled = pytiled_parser.parse_map(file)
+    except Exception as exc:  # the parser raises many kinds on a broken file
+        raise _error(
+            where, f"not a readable Tiled map (.tmx or .json; truncated?): "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc  # fmt: skip
+    return from_pytiled(tiled, where=where)
+
+
+def _pytiled_layers(layers: Any, out: list[Any]) -> None:
+    for layer in layers or []:
+        if hasattr(layer, "layers") and not hasattr(layer, "tiled_objects"):  # a group
+            _pytiled_layers(layer.layers, out)
+        else:
+            out.append(layer)
+
+
+def _pytiled_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObject:
+    kind = {
+        "Rectangle": "rectangle", "Ellipse": "ellipse", "Polygon": "polygon",
+        "Polyline": "polyline", "Point": "point", "Tile": "tile", "Text": "text",
+    }.get(type(obj).__name__, "rectangle")  # fmt: skip
+    x = float(obj.coordinates.x) + offset[0]
+    y = float(obj.coordinates.y) + offset[1]
+    rotation = float(obj.rotation or 0.0)
+    points = None
+    if kind in ("polygon", "polyline"):
+        rel = np.array([(float(p.x), float(p.y)) for p in obj.points], dtype=np.float64)
+        points = rotated(rel + (x, y), x, y, rotation)
+    return MapObject(
+        id=int(obj.id), name=str(obj.name or ""), class_=str(obj.class_ or ""), kind=kind,
+        x=x, y=y, width=float(obj.size.width), height=float(obj.size.height),
+        rotation=rotation, layer=layer, properties=_props(obj.properties), points=points,
+    )  # fmt: skip
+
+
+def _offset(layer: Any) -> tuple[float, float]:
+    off = getattr(layer, "offset", None)
+    return (float(off.x), float(off.y)) if off is not None else (0.0, 0.0)
+
+
+def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
+    """A map parsed by pytiled-parser (``pytiled_parser.parse_map``)."""
+    where = where or os.fspath(getattr(tiled, "map_file", "<pytiled-parser map>"))
+    _check_orientation(where, tiled.orientation)
+    if tiled.infinite:
+        raise _error(where, "infinite maps are not supported; expected a fixed-size map")
+    rows, cols = int(tiled.map_size.height), int(tiled.map_size.width)
+    flat: list[Any] = []
+    _pytiled_layers(tiled.layers, flat)
+    tile_layers, object_layers = [], {}
+    for layer in flat:
+        if hasattr(layer, "tiled_objects"):
+            off = _offset(layer)
+            object_layers[layer.name] = [
+                _pytiled_object(o, layer.name, off) for o in layer.tiled_objects
+            ]
+        elif hasattr(layer, "data") or hasattr(layer, "chunks"):
+            if layer.data is None:
+                raise _error(where, f"layer {layer.name!r} has chunks (an infinite map)")
+            gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols) & GID_MASK
+            tile_layers.append(
+                TileLayerData(layer.name, gids, _props(layer.properties), _offset(layer))
+            )
+    props: dict[int, dict[str, Any]] = {}
+    sizes: dict[int, tuple[float, float]] = {}
+    names: dict[int, str] = {}
+    used = {int(g) for lay in tile_layers for g in np.unique(lay.gids) if g}
+    firsts = sorted(tiled.tilesets)
+    for gid in used:
+        first = max((f for f in firsts if f <= gid), default=None)
+        if first is None:
+            raise _error(where, f"tile gid {gid} belongs to no tileset")
+        tileset = tiled.tilesets[first]
+        local = gid - first
+        tile = (tileset.tiles or {}).get(local)
+        props[gid] = _props(tile.properties if tile is not None else None)
+        sizes[gid] = (float(tileset.tile_width), float(tileset.tile_height))
+        names[gid] = str(tileset.name)
+    return MapData(
+        where=where, rows=rows, cols=cols,
+        tile_size=(float(tiled.tile_size.width), float(tiled.tile_size.height)),
+        tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
+        gid_tile_size=sizes, gid_tileset=names, properties=_props(tiled.properties),
+    )  # fmt: skip
+
+
+def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObject:
+    x = float(obj.x) + offset[0]
+    y = float(obj.y) + offset[1]
+    w, h = float(obj.width or 0), float(obj.height or 0)
+    rotation = float(getattr(obj, "rotation", 0) or 0)
+    points = None
+    raw = getattr(obj, "points", None)
+    if raw:
+        kind = "polygon" if getattr(obj, "closed", True) else "polyline"
+        pts = np.array([(float(p[0]), float(p[1])) for p in raw], dtype=np.float64) + offset
+        points = rotated(pts, x, y, rotation)
+    elif getattr(obj, "gid", 0):
+        kind = "tile"
+    elif getattr(obj, "text", None) is not None:
+        kind = "text"
+    elif getattr(obj, "ellipse", False):
+        kind = "ellipse"
+    elif w == 0 and h == 0:
+        kind = "point"
+    else:
+        kind = "rectangle"
+    return MapObject(
+        id=int(getattr(obj, "id", 0) or 0), name=str(obj.name or ""),
+        class_=str(getattr(obj, "type", None) or getattr(obj, "class_", None) or ""),
+        kind=kind, x=x, y=y, width=w, height=h, rotation=rotation, layer=layer,
+        properties=_props(getattr(obj, "properties", None)), points=points,
+    )  # fmt: skip
+
+
+def _pytmx_layers(layers: Any, out: list[Any]) -> None:
+    for layer in layers:
+        if hasattr(layer, "data"):
+            out.append(layer)
+        elif isinstance(layer, list) or hasattr(layer, "objects"):  # an object group
+            out.append(layer)
+        elif hasattr(layer, "layers"):  # pragma: no cover - pytmx flattens groups
+            _pytmx_layers(layer.layers, out)
+
+
+def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
+    """A map loaded by pytmx (``pytmx.TiledMap`` or ``pytmx.load_pygame``)."""
+    where = where or os.fspath(getattr(tmx, "filename", None) or "<pytmx map>")
+    _check_orientation(where, getattr(tmx, "orientation", "orthogonal"))
+    rows, cols = int(tmx.height), int(tmx.width)
+    flat: list[Any] = []
+    _pytmx_layers(tmx.layers, flat)
+    tile_layers, object_layers = [], {}
+    for layer in flat:
+        off = (float(getattr(layer, "offsetx", 0) or 0), float(getattr(layer, "offsety", 0) or 0))
+        if hasattr(layer, "data"):
+            gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols)
+            tile_layers.append(
+                TileLayerData(str(layer.name), gids, _props(getattr(layer, "properties", None)), off)
+            )
+        else:
+            object_layers[str(layer.name)] = [_pytmx_object(o, str(layer.name), off) for o in layer]
+    props: dict[int, dict[str, Any]] = {}
+    sizes: dict[int, tuple[float, float]] = {}
+    names: dict[int, str] = {}
+    for gid in {int(g) for lay in tile_layers for g in np.unique(lay.gids) if g}:
+        props[gid] = _props(tmx.get_tile_properties_by_gid(gid))
+        tileset = tmx.get_tileset_from_gid(gid)
+        sizes[gid] = (float(tileset.tilewidth), float(tileset.tileheight))
+        names[gid] = str(tileset.name)
+    return MapData(
+        where=where, rows=rows, cols=cols,
+        tile_size=(float(tmx.tilewidth), float(tmx.tileheight)),
+        tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
+        gid_tile_size=sizes, gid_tileset=names,
+        properties=_props(getattr(tmx, "properties", None)),
+    )  # fmt: skip

@@ -1,0 +1,535 @@
+"""Tiled levels (mapeditor.org): tile layers to a Grid, objects to shapes and waypoints.
+
+:func:`read_tiled` reads an orthogonal ``.tmx`` or ``.json`` map (with pytiled-parser,
+``pip install "pathcraft[tiled]"``), or takes a map already loaded by pytiled-parser or
+pytmx, and returns a :class:`TiledLevel`:
+
+- :meth:`TiledLevel.grid`: the tile layers as a :class:`~pathcraft.Grid`. A cell is a
+  wall when a tile on it (or the layer it is in) has a property saying so
+  (``walkable``/``passable`` false, or ``collides``/``collision``/``solid``/
+  ``blocked``/``wall`` true), when any tile sits on it in a named collision layer, or
+  when an obstacle object covers its centre; its cost is the ``cost`` property of the
+  topmost tile (or layer) that has one, else 1. Layers combine in drawing order:
+  terrain below, walls above.
+- :meth:`TiledLevel.obstacles` and :meth:`TiledLevel.walkable_area`: object layers
+  (rectangles, polygons, ellipses as 32-gons, tile objects) as shapely polygons in map
+  pixels, for :meth:`pathcraft.NavMesh.from_geometry` and
+  :class:`~pathcraft.WaypointGraph`;
+- :meth:`TiledLevel.waypoints` and :meth:`TiledLevel.spawns`: point objects named
+  ``waypoint``, or of class ``spawn``, as pixel positions;
+- :attr:`TiledLevel.coords`: the :class:`~pathcraft.coords.TileCoords` between the
+  grid's cells and the map's pixels.
+
+Everything continuous is in map pixels ``(x, y)`` with y down, as Tiled draws it.
+Errors name the file, the layer and what was expected.
+
+Examples
+--------
+>>> from pathcraft.io.tiled import bundled_level, read_tiled
+>>> level = read_tiled(bundled_level())
+>>> level.shape, level.tile_size, level.layer_names
+((20, 32), (16.0, 16.0), ['ground', 'walls', 'obstacles', 'markers'])
+>>> grid = level.grid()
+>>> grid.cost[7, 2:6].tolist(), grid[12, 23]      # floor, and a mud tile
+([1.0, 1.0, 1.0, 1.0], 3.0)
+>>> start = level.coords.cell(level.spawns()["player"][0])
+>>> start
+(2, 2)
+>>> level.coords.find_path(grid, level.spawns()["player"][0], (472, 280)).path[-1].tolist()
+[472.0, 280.0]
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Iterable, Sequence
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.coords import TileCoords
+from pathcraft.io._tiled_source import (
+    MapData,
+    MapObject,
+    TileLayerData,
+    from_file,
+    from_pytiled,
+    from_pytmx,
+)
+
+if TYPE_CHECKING:
+    from pathcraft.grid import Diagonal, Grid, HeuristicName
+
+__all__ = [
+    "COST_PROPERTY",
+    "WALKABLE_PROPERTIES",
+    "WALL_PROPERTIES",
+    "MapObject",
+    "TiledLevel",
+    "bundled_level",
+    "read_tiled",
+]
+
+#: Tile or layer properties that make a wall when true.
+WALL_PROPERTIES = ("collides", "collision", "solid", "blocked", "wall")
+#: Tile or layer properties that make a wall when false.
+WALKABLE_PROPERTIES = ("walkable", "passable")
+#: The property holding a tile's step cost.
+COST_PROPERTY = "cost"
+#: Ellipse objects become polygons with this many corners.
+ELLIPSE_CORNERS = 32
+
+
+def bundled_level(fmt: Literal["tmx", "json"] = "tmx") -> Path:
+    """The path of the small Tiled level shipped with pathcraft (``dungeon``).
+
+    32 by 20 tiles of 16x16 pixels; both formats hold the same map. See
+    ``pathcraft/data/README.md`` and ``docs/make_tiled_level.py``.
+
+    >>> from pathcraft.io.tiled import bundled_level
+    >>> bundled_level().name, bundled_level("json").name
+    ('dungeon.tmx', 'dungeon.json')
+    """
+    if fmt not in ("tmx", "json"):
+        raise ValueError(f"fmt must be 'tmx' or 'json'; got {fmt!r}")
+    return Path(str(files("pathcraft") / "data" / "tiled" / f"dungeon.{fmt}"))
+
+
+def read_tiled(source: Any) -> TiledLevel:
+    """Read a Tiled level: a ``.tmx``/``.json`` file, or a map already loaded.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, pytiled_parser.TiledMap or pytmx.TiledMap
+        A file (parsed with pytiled-parser, the ``tiled`` extra), or a map loaded by
+        pytiled-parser or pytmx (recognised by their attributes; neither is imported
+        unless a file is given).
+
+    Raises
+    ------
+    ImportError
+        A file is given and pytiled-parser is not installed (names the extra).
+    FileNotFoundError
+        No such file.
+    ValueError
+        A file that is not a readable Tiled map, an orientation other than
+        ``orthogonal``, an infinite map. The message names the file.
+    TypeError
+        Anything else.
+
+    Examples
+    --------
+    >>> from pathcraft.io.tiled import bundled_level, read_tiled
+    >>> read_tiled(bundled_level("json"))
+    TiledLevel('dungeon.json', 20x32 tiles of 16x16 px, tile layers ['ground', 'walls'], object layers ['obstacles', 'markers'])
+    """
+    if isinstance(source, (str, os.PathLike)):
+        return TiledLevel(from_file(source))
+    if hasattr(source, "map_size") and hasattr(source, "tilesets"):
+        return TiledLevel(from_pytiled(source))
+    if hasattr(source, "tilewidth") and hasattr(source, "get_tile_properties_by_gid"):
+        return TiledLevel(from_pytmx(source))
+    raise TypeError(
+        "source must be a .tmx or .json path, a pytiled_parser TiledMap or a pytmx TiledMap; "
+        f"got {type(source).__name__}"
+    )
+
+
+def _names(arg: str, value: str | Iterable[str] | None) -> list[str] | None:
+    if value is None:
+        return None
+    names = [value] if isinstance(value, str) else list(value)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f"{arg} must be a name or a list of names; got {value!r}")
+    return names
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes")
+    return bool(value)
+
+
+class TiledLevel:
+    """An orthogonal Tiled map, read: see :func:`read_tiled` and the module documentation.
+
+    Attributes
+    ----------
+    data : MapData
+        The map as plain data (tile layers as gid arrays, objects, properties).
+    """
+
+    def __init__(self, data: MapData) -> None:
+        self.data = data
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def where(self) -> str:
+        """The file the map came from (or what loaded it)."""
+        return self.data.where
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` in tiles."""
+        return self.data.rows, self.data.cols
+
+    @property
+    def tile_size(self) -> tuple[float, float]:
+        """``(width, height)`` of a tile in pixels."""
+        return self.data.tile_size
+
+    @property
+    def layer_names(self) -> list[str]:
+        """The tile layers' then the object layers' names."""
+        return [lay.name for lay in self.data.tile_layers] + list(self.data.object_layers)
+
+    @property
+    def coords(self) -> TileCoords:
+        """Cells to map pixels and back (origin at the map's top-left corner, y down)."""
+        return TileCoords(self.tile_size, shape=self.shape)
+
+    @property
+    def objects(self) -> list[MapObject]:
+        """Every object of every object layer, in layer order."""
+        return [o for objs in self.data.object_layers.values() for o in objs]
+
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        w, h = self.tile_size
+        tiles = [lay.name for lay in self.data.tile_layers]
+        return (
+            f"TiledLevel({Path(self.where).name!r}, {rows}x{cols} tiles of {w:g}x{h:g} px, "
+            f"tile layers {tiles}, object layers {list(self.data.object_layers)})"
+        )
+
+    def _error(self, message: str) -> ValueError:
+        return ValueError(f"{self.where}: {message}")
+
+    def tile_layer(self, name: str) -> TileLayerData:
+        """The tile layer called ``name`` (a ``ValueError`` lists the names there are)."""
+        for layer in self.data.tile_layers:
+            if layer.name == name:
+                return layer
+        known = [lay.name for lay in self.data.tile_layers]
+        raise self._error(f"no tile layer {name!r}; the tile layers are {known}")
+
+    def _object_layer(self, name: str) -> list[MapObject]:
+        if name not in self.data.object_layers:
+            known = list(self.data.object_layers)
+            raise self._error(f"no object layer {name!r}; the object layers are {known}")
+        return self.data.object_layers[name]
+
+    def _check_tiles(self, layer: TileLayerData) -> None:
+        if layer.offset != (0.0, 0.0):
+            raise self._error(
+                f"tile layer {layer.name!r} is drawn at an offset {layer.offset}; a grid "
+                "needs its tiles on the map's cells (offset (0, 0))"
+            )
+        for gid in np.unique(layer.gids).tolist():
+            if gid and self.data.gid_tile_size[gid] != self.tile_size:
+                tw, th = self.data.gid_tile_size[gid]
+                mw, mh = self.tile_size
+                raise self._error(
+                    f"tile layer {layer.name!r} uses tileset {self.data.gid_tileset[gid]!r} "
+                    f"of {tw:g}x{th:g} px tiles on a map of {mw:g}x{mh:g} px tiles; expected "
+                    "tiles of the map's size"
+                )
+
+    # ------------------------------------------------------------------ the grid
+
+    def grid(
+        self,
+        *,
+        layers: str | Sequence[str] | None = None,
+        collision_layer: str | Sequence[str] | None = None,
+        wall_property: str | Sequence[str] | None = None,
+        walkable_property: str | Sequence[str] | None = None,
+        cost_property: str | None = None,
+        obstacles: str | Sequence[str] | None = None,
+        empty: Literal["floor", "wall"] = "floor",
+        diagonal: Diagonal = "no_corner_cut",
+        heuristic: HeuristicName | None = None,
+    ) -> Grid:
+        """The level's tiles as a :class:`~pathcraft.Grid`, one cell per tile.
+
+        Parameters
+        ----------
+        layers : name or list of names, or None
+            The tile layers read for walls and costs, bottom to top. None: every tile
+            layer but the collision layers.
+        collision_layer : name or list of names, or None
+            Tile layers where any tile makes a wall, whatever its properties.
+        wall_property, walkable_property : name or list of names, or None
+            The boolean tile/layer properties that make a wall when true
+            (``wall_property``) or when false (``walkable_property``). None: the usual
+            names (:data:`WALL_PROPERTIES`, :data:`WALKABLE_PROPERTIES`). A name given
+            here must occur in the map.
+        cost_property : str or None
+            The numeric property holding a tile's cost (> 0, finite). None: ``"cost"``
+            if present. A name given here must occur in the map.
+        obstacles : name or list of names, or None
+            Object layers whose shapes make walls of the cells whose centres they
+            cover.
+        empty : {"floor", "wall"}
+            A cell with no tile in any of ``layers``: floor (cost 1) or a wall.
+        diagonal, heuristic
+            As for :class:`~pathcraft.Grid`.
+
+        Raises
+        ------
+        ValueError
+            A layer or property name not in the map, a cost that is not a number > 0,
+            a layer of tiles of another size than the map's or drawn at an offset. The
+            message names the file, the layer and what was expected.
+
+        Examples
+        --------
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> level = read_tiled(bundled_level())
+        >>> walls_only = level.grid(collision_layer="walls", layers=[])
+        >>> int((~walls_only.walkable).sum()), int((~level.grid().walkable).sum())
+        (195, 195)
+        >>> level.grid(collision_layer="wals")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: .../dungeon.tmx: no tile layer 'wals'; the tile layers are ['ground', 'walls']
+        """
+        from pathcraft.grid import Grid
+
+        if empty not in ("floor", "wall"):
+            raise ValueError(f"empty must be 'floor' or 'wall'; got {empty!r}")
+        collide = [self.tile_layer(n) for n in _names("collision_layer", collision_layer) or []]
+        picked = _names("layers", layers)
+        if picked is None:
+            skip = {lay.name for lay in collide}
+            read = [lay for lay in self.data.tile_layers if lay.name not in skip]
+        else:
+            read = [self.tile_layer(n) for n in picked]
+        for layer in read + collide:
+            self._check_tiles(layer)
+        walls_by = self._property_names("wall_property", wall_property, WALL_PROPERTIES)
+        open_by = self._property_names(
+            "walkable_property", walkable_property, WALKABLE_PROPERTIES
+        )
+        cost_by = self._property_names(
+            "cost_property", cost_property, (COST_PROPERTY,), single=True
+        )
+        rows, cols = self.shape
+        cost = np.ones((rows, cols))
+        wall = np.zeros((rows, cols), dtype=bool)
+        covered = np.zeros((rows, cols), dtype=bool)
+        for layer in read:
+            lut_wall, lut_cost = self._tables(layer, walls_by, open_by, cost_by[0])
+            present = layer.gids != 0
+            covered |= present
+            wall |= present & lut_wall[layer.gids]
+            has_cost = present & ~np.isnan(lut_cost[layer.gids])
+            cost[has_cost] = lut_cost[layer.gids][has_cost]
+        for layer in collide:
+            wall |= layer.gids != 0
+            covered |= layer.gids != 0
+        if empty == "wall":
+            wall |= ~covered
+        for name in _names("obstacles", obstacles) or []:
+            wall |= self._covered_cells(name)
+        cost[wall] = np.inf
+        return Grid(cost, diagonal=diagonal, heuristic=heuristic)
+
+    def _all_properties(self) -> set[str]:
+        names = {k for p in self.data.gid_properties.values() for k in p}
+        names.update(k for lay in self.data.tile_layers for k in lay.properties)
+        return names
+
+    def _property_names(
+        self, arg: str, given: str | Sequence[str] | None, usual: Sequence[str], *, single: bool = False
+    ) -> list[str]:
+        if given is None:
+            return list(usual)
+        if single and not isinstance(given, str):
+            raise TypeError(f"{arg} must be a property name (str); got {given!r}")
+        names = _names(arg, given) or []
+        known = self._all_properties()
+        for name in names:
+            if name not in known:
+                raise self._error(
+                    f"{arg} {name!r} is not a property of any tile or tile layer; the "
+                    f"properties are {sorted(known)}"
+                )
+        return names
+
+    def _tables(
+        self, layer: TileLayerData, walls_by: list[str], open_by: list[str], cost_by: str
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+        """Per gid: is it a wall, and its cost (NaN: none), in this layer."""
+        top = int(layer.gids.max(initial=0)) + 1
+        is_wall = np.zeros(top, dtype=bool)
+        cost = np.full(top, np.nan)
+        for gid in np.unique(layer.gids).tolist():
+            if not gid:
+                continue
+            props = {**layer.properties, **self.data.gid_properties.get(gid, {})}
+            is_wall[gid] = any(_truthy(props[n]) for n in walls_by if n in props) or any(
+                not _truthy(props[n]) for n in open_by if n in props
+            )
+            if cost_by in props:
+                cost[gid] = self._cost_value(layer, gid, props[cost_by], cost_by)
+        return is_wall, cost
+
+    def _cost_value(self, layer: TileLayerData, gid: int, value: Any, name: str) -> float:
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                number = None
+        ok = isinstance(number, numbers.Real) and not isinstance(number, bool)
+        if not ok or not (math.isfinite(float(number)) and float(number) > 0):
+            raise self._error(
+                f"tile layer {layer.name!r}: tile gid {gid} (tileset "
+                f"{self.data.gid_tileset.get(gid, '?')!r}) has {name} = {value!r}; expected "
+                "a finite number > 0 (mark walls with a wall property)"
+            )
+        return float(number)
+
+    def _covered_cells(self, layer: str) -> npt.NDArray[np.bool_]:
+        import shapely
+
+        shapes = self.obstacles(layer)
+        rows, cols = self.shape
+        centres = self.coords.to_pixels(np.argwhere(np.ones((rows, cols), dtype=bool)))
+        inside = np.zeros(rows * cols, dtype=bool)
+        for shape in shapes:
+            inside |= shapely.contains_xy(shape, centres[:, 0], centres[:, 1])
+        return inside.reshape(rows, cols)
+
+    # ------------------------------------------------------------------ objects
+
+    def obstacles(self, layers: str | Sequence[str] | None = None) -> list[Any]:
+        """The area objects of object layers as shapely polygons, in map pixels.
+
+        Rectangles, polygons, ellipses (as :data:`ELLIPSE_CORNERS`-gons) and tile
+        objects (their rectangle) count, rotated as in Tiled; points, polylines and
+        text do not (they have no area).
+
+        Parameters
+        ----------
+        layers : name or list of names, or None
+            The object layers; None: all of them.
+
+        Examples
+        --------
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> level = read_tiled(bundled_level())
+        >>> [round(shape.area) for shape in level.obstacles("obstacles")]
+        [960, 1632, 449]
+        """
+        import shapely
+
+        names = _names("layers", layers)
+        chosen = list(self.data.object_layers) if names is None else names
+        out = []
+        for name in chosen:
+            for obj in self._object_layer(name):
+                ring = _outline(obj)
+                if ring is not None:
+                    shape = shapely.polygons(ring)
+                    if not shape.is_valid:
+                        shape = shapely.make_valid(shape)
+                    out.append(shape)
+        return out
+
+    def walkable_area(
+        self, obstacles: str | Sequence[str] | None = None, **grid_options: Any
+    ) -> Any:
+        """The walkable space in map pixels, for :meth:`pathcraft.NavMesh.from_geometry`:
+        the walkable cells of :meth:`grid` (with ``grid_options``) as squares, merged,
+        less the shapes of the ``obstacles`` object layers (None: none).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> level = read_tiled(bundled_level())
+        >>> area = level.walkable_area("obstacles")
+        >>> mesh = NavMesh.from_geometry(area)
+        >>> bool(mesh.find_path((40, 40), (472, 280)))
+        True
+        """
+        import shapely
+
+        walkable = self.grid(**grid_options).walkable
+        cells = np.argwhere(walkable)
+        w, h = self.tile_size
+        corners = self.coords.to_pixels(cells, anchor="top_left")
+        squares = shapely.box(corners[:, 0], corners[:, 1], corners[:, 0] + w, corners[:, 1] + h)
+        area = shapely.union_all(squares)
+        if obstacles is not None:
+            area = area.difference(shapely.union_all(self.obstacles(obstacles)))
+        return area
+
+    def _points(self, layers: str | Sequence[str] | None) -> list[MapObject]:
+        names = _names("layers", layers)
+        chosen = list(self.data.object_layers) if names is None else names
+        return [o for n in chosen for o in self._object_layer(n) if o.kind == "point"]
+
+    def waypoints(
+        self, layers: str | Sequence[str] | None = None, *, name: str = "waypoint"
+    ) -> npt.NDArray[np.float64]:
+        """The point objects named (or of class) ``name``, as an ``(n, 2)`` array of map
+        pixels ``(x, y)``, in layer and object order.
+
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> read_tiled(bundled_level()).waypoints().tolist()
+        [[136.0, 120.0], [360.0, 168.0], [200.0, 280.0], [456.0, 72.0]]
+        """
+        key = name.lower()
+        pts = [
+            (o.x, o.y) for o in self._points(layers) if key in (o.name.lower(), o.class_.lower())
+        ]
+        return np.array(pts, dtype=np.float64).reshape(-1, 2)
+
+    def spawns(self, layers: str | Sequence[str] | None = None) -> dict[str, list[tuple[float, float]]]:
+        """Point objects of class ``spawn`` (or named ``spawn``), by name: each name's
+        positions in map pixels, in object order.
+
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> read_tiled(bundled_level()).spawns()
+        {'player': [(40.0, 40.0)], 'enemy': [(472.0, 280.0), (296.0, 56.0)]}
+        """
+        out: dict[str, list[tuple[float, float]]] = {}
+        for o in self._points(layers):
+            if o.class_.lower() == "spawn" or o.name.lower() == "spawn":
+                out.setdefault(o.name or "spawn", []).append((o.x, o.y))
+        return out
+
+
+def _outline(obj: MapObject) -> npt.NDArray[np.float64] | None:
+    """The corners of an area object in map pixels (None: no area)."""
+    if obj.kind == "polygon":
+        return obj.points
+    if obj.kind in ("rectangle", "tile", "ellipse"):
+        if obj.width <= 0 or obj.height <= 0:
+            return None
+        top = obj.y - obj.height if obj.kind == "tile" else obj.y  # tiles: bottom-left
+        if obj.kind == "ellipse":
+            t = np.linspace(0.0, 2 * math.pi, ELLIPSE_CORNERS, endpoint=False)
+            local = np.column_stack(
+                (obj.width / 2 * (1 + np.cos(t)), obj.height / 2 * (1 + np.sin(t)))
+            )
+        else:
+            local = np.array(
+                [(0, 0), (obj.width, 0), (obj.width, obj.height), (0, obj.height)], dtype=float
+            )
+        pts = local + (obj.x, top)
+        if obj.rotation:
+            from pathcraft.io._tiled_source import rotated
+
+            pts = rotated(pts, obj.x, obj.y, obj.rotation)
+        return pts
+    return None
