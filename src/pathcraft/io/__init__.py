@@ -12,6 +12,14 @@ grid pathfinding. This module reads them into NumPy arrays:
 - :func:`bundled_map` and :func:`bundled_scen` locate the small map shipped with the
   package (Dragon Age: Origins, ``arena2``).
 
+Game levels and what was built (see the README's "Game maps" section):
+
+- :mod:`pathcraft.io.tiled`: Tiled maps (``.tmx``/``.json``) to grids, shapes, waypoints;
+- :func:`grid_from_zero_walls`: tcod / python-pathfinding arrays (0 is a wall);
+- :func:`read_image`: a level painted as an image (colour table or threshold);
+- :func:`save` and :func:`load`: grids, graphs, waypoint graphs and navmeshes in one
+  versioned ``.npz`` format that loads without pickle (see :mod:`pathcraft.io._save`).
+
 Coordinates: the files speak ``x`` = column and ``y`` = row. Everything returned here is
 in pathcraft's ``(row, col)`` order; the conversion happens once, in :func:`read_scen`.
 
@@ -38,6 +46,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from pathcraft.io._common import StrPath
+from pathcraft.io._levels import grid_from_zero_walls, read_image
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
 from pathcraft.io._save import FORMAT_VERSION, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
@@ -50,9 +59,11 @@ __all__ = [
     "Scenarios",
     "bundled_map",
     "bundled_scen",
+    "grid_from_zero_walls",
     "lengths_match",
     "load",
     "map_for_scen",
+    "read_image",
     "read_map",
     "read_scen",
     "read_walkable",
