@@ -445,11 +445,11 @@ class TiledLevel:
         return out
 
     def walkable_area(
-        self, obstacles: str | Sequence[str] | None = None, **grid_options: Any
+        self, obstacle_layers: str | Sequence[str] | None = None, **grid_options: Any
     ) -> Any:
         """The walkable space in map pixels, for :meth:`pathcraft.NavMesh.from_geometry`:
         the walkable cells of :meth:`grid` (with ``grid_options``) as squares, merged,
-        less the shapes of the ``obstacles`` object layers (None: none).
+        less the shapes of the ``obstacle_layers`` object layers (None: none).
 
         Examples
         --------
@@ -469,8 +469,8 @@ class TiledLevel:
         corners = self.coords.to_pixels(cells, anchor="top_left")
         squares = shapely.box(corners[:, 0], corners[:, 1], corners[:, 0] + w, corners[:, 1] + h)
         area = shapely.union_all(squares)
-        if obstacles is not None:
-            area = area.difference(shapely.union_all(self.obstacles(obstacles)))
+        if obstacle_layers is not None:
+            area = area.difference(shapely.union_all(self.obstacles(obstacle_layers)))
         return area
 
     def _points(self, layers: str | Sequence[str] | None) -> list[MapObject]:
