@@ -1,0 +1,159 @@
+"""Game coordinates: cells <-> pixels both ways (y down and y up), vectorised, pygame
+Vector2 accepted; paths found between pixel positions are, back in cells, legal and
+optimal (oracle: scipy's Dijkstra on the same grid, and the same query on cells)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from _grids import RULES, assert_answer, cases, oracle
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pathcraft import Grid
+from pathcraft.agents import Pursuer
+from pathcraft.coords import TileCoords
+
+sizes = st.tuples(st.sampled_from([1.0, 8.0, 16.0, 24.0, 32.5]),
+                  st.sampled_from([1.0, 8.0, 16.0, 20.0]))  # fmt: skip
+origins = st.tuples(st.integers(-500, 500), st.integers(-500, 500))
+
+
+@given(size=sizes, origin=origins, y_up=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_every_point_of_a_cell_maps_back_to_it(
+    size: tuple[float, float], origin: tuple[int, int], y_up: bool, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 30)), int(rng.integers(1, 30)))
+    tiles = TileCoords(size, origin=origin, y_up=y_up, shape=shape)
+    cells = np.column_stack((rng.integers(0, shape[0], 50), rng.integers(0, shape[1], 50)))
+    centres = tiles.to_pixels(cells)
+    np.testing.assert_array_equal(tiles.to_cells(centres), cells)
+    # Any point strictly inside the cell, and the cell's corner of smallest pixel coordinates
+    # (the map covers [origin, origin + size) on both axes) belong to it.
+    jitter = (rng.random((50, 2)) - 0.5) * 0.98 * np.array(size)
+    np.testing.assert_array_equal(tiles.to_cells(centres + jitter), cells)
+    corner = tiles.to_pixels(cells, anchor="bottom_left" if y_up else "top_left")
+    np.testing.assert_array_equal(tiles.to_cells(corner), cells)
+    units = tiles.pixels_to_units(centres)
+    np.testing.assert_allclose(units, cells[:, ::-1] + 0.5, atol=1e-9)
+    np.testing.assert_allclose(tiles.units_to_pixels(units), centres, atol=1e-9)
+
+
+def test_y_up_puts_row_zero_at_the_top_and_the_origin_at_the_bottom_left() -> None:
+    tiles = TileCoords(10, origin=(5, 100), y_up=True, shape=(3, 4))
+    assert tiles.pixel((2, 0), anchor="bottom_left") == (5.0, 100.0)
+    assert tiles.pixel((0, 0), anchor="top_left") == (5.0, 130.0)
+    assert tiles.pixel((0, 3)) == (40.0, 125.0)
+    assert tiles.cell((5.0, 100.0)) == (2, 0)
+    assert tiles.cell((5.0, 129.99)) == (0, 0)
+    down = TileCoords(10, origin=(5, 100), shape=(3, 4))
+    assert down.pixel((0, 0), anchor="top_left") == (5.0, 100.0)
+    assert down.pixel((2, 3)) == (40.0, 125.0)
+
+
+def test_pygame_vectors_tuples_lists_and_arrays_are_all_points() -> None:
+    pygame = pytest.importorskip("pygame")
+    tiles = TileCoords(16, shape=(4, 4))
+    for point in ((40, 24), [40.0, 24.0], np.array([40.0, 24.0]), pygame.Vector2(40, 24)):
+        assert tiles.cell(point) == (1, 2)
+    many = tiles.to_cells([pygame.Vector2(40, 24), pygame.Vector2(1, 1)])
+    assert many.tolist() == [[1, 2], [0, 0]]
+    assert pygame.Vector2(tiles.pixel((1, 2))) == pygame.Vector2(40, 24)
+
+
+@given(case=cases(max_side=25), size=sizes, origin=origins, y_up=st.booleans())
+def test_paths_found_in_pixels_are_legal_and_optimal_in_cells(
+    case, size: tuple[float, float], origin: tuple[int, int], y_up: bool
+) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)
+    tiles = TileCoords(size, origin=origin, y_up=y_up, shape=grid.shape)
+    rng = np.random.default_rng(case.seed)
+    # Any point of the start and goal cells, not only their centres.
+    start_px = tiles.pixel(case.start) + (rng.random(2) - 0.5) * 0.9 * np.array(size)
+    goal_px = tiles.pixel(case.goal) + (rng.random(2) - 0.5) * 0.9 * np.array(size)
+    result = tiles.find_path(grid, start_px, goal_px)
+    want = float(oracle(case.cost, case.rule, [case.start])[case.goal])
+    back = tiles.to_cells(result.path) if result.path.size else np.zeros((0, 2), dtype=np.intp)
+    cells_result = grid.astar(case.start, case.goal)
+    assert result.cost == cells_result.cost
+    np.testing.assert_array_equal(back, cells_result.path)
+    np.testing.assert_allclose(result.path, tiles.to_pixels(cells_result.path) if len(back) else
+                               np.zeros((0, 2)))  # fmt: skip
+    from dataclasses import replace
+
+    assert_answer(case.cost, case.rule, replace(result, path=back), case.start, case.goal, want)
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "jps", "dijkstra", "greedy"])
+def test_every_grid_search_runs_in_pixels(algorithm: str) -> None:
+    grid = Grid.from_ascii("""
+        ........
+        .####...
+        ........
+    """)
+    tiles = TileCoords(32, origin=(100, 100))
+    result = tiles.find_path(grid, (110, 110), (100 + 7 * 32 + 5, 100 + 2 * 32 + 5),
+                             algorithm=algorithm)  # fmt: skip
+    assert result and result.path[0].tolist() == [116.0, 116.0]
+    assert result.path[-1].tolist() == [100 + 7.5 * 32, 100 + 2.5 * 32]
+    if algorithm != "greedy":
+        assert result.cost == pytest.approx(grid.astar((0, 0), (2, 7)).cost)
+
+
+def test_no_path_keeps_an_empty_pixel_path() -> None:
+    grid = Grid.from_ascii(".#.", diagonal="never")
+    result = TileCoords(10).find_path(grid, (5, 5), (25, 5))
+    assert not result and result.reason == "unreachable" and result.path.shape == (0, 2)
+
+
+def test_a_pursuer_is_drawn_between_cells_in_pixels() -> None:
+    grid = Grid.from_ascii("....", diagonal="never")
+    tiles = TileCoords(16, origin=(8, 8))
+    enemy = Pursuer(grid, (0, 0), speed=1.0)
+    enemy.step((0, 3), dt=1.5)
+    assert tiles.units_to_pixels([enemy.position]).tolist() == [[8 + 2.0 * 16, 8 + 0.5 * 16]]
+    assert tiles.path_to_pixels(enemy.path).tolist() == [[48.0, 16.0], [64.0, 16.0]]
+
+
+def test_bad_input_names_the_argument() -> None:
+    with pytest.raises(ValueError, match="tile_size must be finite and > 0; got -1"):
+        TileCoords(-1)
+    with pytest.raises(TypeError, match="tile_size must be a number or a"):
+        TileCoords("16")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="y_up=True needs shape"):
+        TileCoords(16, y_up=True)
+    with pytest.raises(ValueError, match="shape must be two integers > 0"):
+        TileCoords(16, shape=(0, 3))
+    with pytest.raises(ValueError, match="origin must be finite"):
+        TileCoords(16, origin=(math.nan, 0))
+    tiles = TileCoords(16, shape=(2, 2))
+    with pytest.raises(TypeError, match=r"cells must be \(row, col\) integers"):
+        tiles.to_pixels([(0.5, 1.0)])
+    with pytest.raises(ValueError, match=r"points must be a \(x, y\) pair or an \(n, 2\) array"):
+        tiles.to_cells([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="anchor must be one of"):
+        tiles.to_pixels([(0, 0)], anchor="middle")  # type: ignore[arg-type]
+    grid = Grid.from_ascii("..")
+    with pytest.raises(ValueError, match=r"start \(-3.0, 5.0\) is in cell \(0, -1\), outside "
+                       r"the map of shape \(1, 2\)"):  # fmt: skip
+        TileCoords(16).find_path(grid, (-3.0, 5.0), (20, 5))
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        TileCoords(16).find_path(grid, (3, 5), (20, 5), algorithm="bfs")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"goal \(0, 1\) is a wall"):
+        TileCoords(16).find_path(Grid.from_ascii(".#"), (3, 5), (20, 5))
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_pixel_query_answers_as_the_cell_query_with_options(rule: str) -> None:
+    rng = np.random.default_rng(7)
+    cost = rng.integers(1, 5, (30, 30)).astype(float)
+    cost[rng.random((30, 30)) < 0.25] = np.inf
+    cost[0, 0] = cost[29, 29] = 1.0
+    grid = Grid(cost, diagonal=rule)
+    tiles = TileCoords((8, 12), origin=(-40, 3), y_up=True, shape=grid.shape)
+    got = tiles.find_path(grid, tiles.pixel((0, 0)), tiles.pixel((29, 29)), weight=1.5)
+    want = grid.astar((0, 0), (29, 29), weight=1.5)
+    assert got.cost == want.cost and got.expanded == want.expanded
