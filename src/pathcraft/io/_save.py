@@ -227,12 +227,13 @@ class _Archive:
 def _read_all(path: StrPath | BinaryIO, where: str) -> dict[str, npt.NDArray[Any]]:
     source: Any = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
     try:
-        with np.load(source, allow_pickle=False) as npz:
-            if not isinstance(npz, np.lib.npyio.NpzFile):
-                raise ValueError(
-                    f"{where}: not a pathcraft world file (a single .npy array, not an .npz "
-                    "archive)"
-                )
+        opened = np.load(source, allow_pickle=False)
+        if not isinstance(opened, np.lib.npyio.NpzFile):
+            raise ValueError(
+                f"{where}: not a pathcraft world file (a single .npy array, not an .npz "
+                "archive)"
+            )
+        with opened as npz:
             return {name: npz[name] for name in npz.files}
     except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
         if isinstance(exc, FileNotFoundError) or str(exc).startswith(f"{where}:"):
@@ -328,9 +329,9 @@ def _load_grid(a: _Archive) -> Any:
 def _load_graph(a: _Archive) -> Any:
     from pathcraft.graph import Graph
 
-    labels = a.take("labels", "str", 1, optional=True)
-    if labels is None:
-        labels = a.take("labels", "int", 1, optional=True)
+    given = a.arrays.get("labels")
+    kind = "int" if given is not None and given.dtype.kind in "iu" else "str"
+    labels = a.take("labels", kind, 1, optional=True)
     return Graph(
         int(a.take("num_nodes", "int", 0)), a.take("sources", "int", 1),
         a.take("targets", "int", 1), a.take("weights", "float", 1),
