@@ -83,7 +83,7 @@ def grid_from_zero_walls(
     if bad.any():
         cell = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(
-            f"values must be finite (0 or less: wall, > 0: cost); got {cost[cell]!r} at cell {cell}"
+            f"values must be finite (0 or less: wall, > 0: cost); got {float(cost[cell])!r} at cell {cell}"
         )
     cost[cost <= 0] = np.inf
     return Grid(cost, diagonal=diagonal, heuristic=heuristic)
