@@ -53,7 +53,11 @@ class Player:
             self.route = []
             moved = self.pos + np.array(keys, dtype=float) * step
             r, c = self.tiles.to_cells(moved)[0]
-            if 0 <= r < self.grid.shape[0] and 0 <= c < self.grid.shape[1] and self.grid.walkable[r, c]:
+            if (
+                0 <= r < self.grid.shape[0]
+                and 0 <= c < self.grid.shape[1]
+                and self.grid.walkable[r, c]
+            ):
                 self.pos = moved
             return
         if not self.route:

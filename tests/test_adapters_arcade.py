@@ -81,7 +81,9 @@ def test_paths_in_arcade_pixels_are_legal_and_optimal_in_cells() -> None:
         cells = tiles.to_cells(np.array(points))
         from dataclasses import replace
 
-        assert_answer(grid.cost, grid.diagonal, replace(result, path=cells), tuple(a), tuple(b), want)
+        assert_answer(
+            grid.cost, grid.diagonal, replace(result, path=cells), tuple(a), tuple(b), want
+        )
         # y up: the start's pixel y is larger the higher (smaller row) the cell is.
         assert start[1] == pytest.approx(640 - (a[0] + 0.5) * 32)
 
@@ -98,7 +100,7 @@ def test_diagonal_movement_off_and_recalculate() -> None:
 
 def test_bad_input() -> None:
     field = {"tile_size": 10, "left": 0, "right": 30, "bottom": 0, "top": 30}
-    with pytest.raises(TypeError, match="walls must be a SpriteList .* not one sprite"):
+    with pytest.raises(TypeError, match=r"walls must be a SpriteList .* not one sprite"):
         BarrierGrid(sprite(1, 1, 1, 1), **field)
     with pytest.raises(TypeError, match=r"walls\[0\] must be a sprite or a SpriteList"):
         BarrierGrid([3], **field)

@@ -46,7 +46,7 @@ def test_the_same_costs_as_tcod_on_a_random_level() -> None:
 
 
 def test_zero_wall_bad_input() -> None:
-    with pytest.raises(TypeError, match="got a boolean array: use Grid.from_walkable"):
+    with pytest.raises(TypeError, match=r"got a boolean array: use Grid\.from_walkable"):
         grid_from_zero_walls(np.array([[True, False]]))
     with pytest.raises(TypeError, match="values must be an integer or float array"):
         grid_from_zero_walls(np.array([["a"]]))

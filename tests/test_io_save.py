@@ -81,7 +81,7 @@ def test_a_graph_round_trips_with_labels_and_coordinates(
 
 def test_a_graph_with_other_labels_is_refused_naming_the_types(tmp_path: Path) -> None:
     graph = Graph.from_adjacency({("a", 1): {"b": 1.0}, "b": {}})
-    with pytest.raises(TypeError, match="graph labels must all be str or all int .* str, tuple"):
+    with pytest.raises(TypeError, match=r"graph labels must all be str or all int .* str, tuple"):
         save(graph, tmp_path / "g.npz")
 
 
@@ -179,7 +179,7 @@ def test_a_corrupted_array_fails_its_checksum(saved: Path) -> None:
     data = bytearray(saved.read_bytes())
     data[offset] ^= 0xFF
     saved.write_bytes(bytes(data))
-    with pytest.raises(ValueError, match="truncated or corrupted.*CRC"):
+    with pytest.raises(ValueError, match=r"truncated or corrupted.*CRC"):
         load(saved)
 
 

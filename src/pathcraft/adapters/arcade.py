@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -179,8 +178,8 @@ class BarrierGrid:
         if moving_sprite is None:
             half = (size / 2, size / 2)
         else:
-            l, r, b, t = _box(moving_sprite, "moving_sprite")
-            half = ((r - l) / 2, (t - b) / 2)
+            lo_x_, hi_x_, lo_y_, hi_y_ = _box(moving_sprite, "moving_sprite")
+            half = ((hi_x_ - lo_x_) / 2, (hi_y_ - lo_y_) / 2)
         self.tile_size = size
         self.coords = TileCoords(size, origin=(lo_x, hi_y - rows * size), y_up=True,
                                  shape=(rows, cols))  # fmt: skip

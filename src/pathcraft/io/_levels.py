@@ -77,13 +77,16 @@ def grid_from_zero_walls(
     if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(f"values must be an integer or float array; got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.size == 0:
-        raise ValueError(f"values must be a non-empty 2-D array (rows, cols); got shape {arr.shape}")
+        raise ValueError(
+            f"values must be a non-empty 2-D array (rows, cols); got shape {arr.shape}"
+        )
     cost = arr.astype(np.float64)
     bad = ~np.isfinite(cost)
     if bad.any():
         cell = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(
-            f"values must be finite (0 or less: wall, > 0: cost); got {float(cost[cell])!r} at cell {cell}"
+            "values must be finite (0 or less: wall, > 0: cost); got "
+            f"{float(cost[cell])!r} at cell {cell}"
         )
     cost[cost <= 0] = np.inf
     return Grid(cost, diagonal=diagonal, heuristic=heuristic)
@@ -93,7 +96,9 @@ def _pillow() -> Any:
     try:
         from PIL import Image
     except ImportError as exc:
-        raise ImportError('reading level images needs Pillow: pip install "pathcraft[viz]"') from exc
+        raise ImportError(
+            'reading level images needs Pillow: pip install "pathcraft[viz]"'
+        ) from exc
     return Image
 
 
@@ -172,7 +177,7 @@ def read_image(
     >>> read_image(path, colors={"#ffffff": 1, "#000000": float("inf")})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../level.png: pixel (x=2, y=1) has colour #008000, which is not in colors (#ffffff, #000000)
+    ValueError: .../level.png: pixel (x=2, y=1) has colour #008000, which is not in colors ...
     """
     from pathcraft.grid import Grid
 

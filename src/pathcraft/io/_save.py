@@ -180,13 +180,14 @@ def save(world: Any, path: StrPath | BinaryIO) -> None:
         arrays = _waypoint_arrays(world)
     else:
         arrays = world.to_arrays()
-    header = {
+    header: dict[str, Any] = {
         "format": np.array(FORMAT_NAME),
         "version": np.array(FORMAT_VERSION, dtype=np.int64),
         "kind": np.array(kind),
     }
     target: Any = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
-    np.savez(target, **header, **arrays)
+    everything: dict[str, Any] = {**header, **arrays}
+    np.savez(target, **everything)
 
 
 class _Archive:
@@ -200,9 +201,7 @@ class _Archive:
     def error(self, message: str) -> ValueError:
         return ValueError(f"{self.where}: {message}")
 
-    def take(
-        self, name: str, kind: str, ndim: int | None = None, *, optional: bool = False
-    ) -> Any:
+    def take(self, name: str, kind: str, ndim: int | None = None, *, optional: bool = False) -> Any:
         if name not in self.arrays:
             if optional:
                 return None
@@ -230,8 +229,7 @@ def _read_all(path: StrPath | BinaryIO, where: str) -> dict[str, npt.NDArray[Any
         opened = np.load(source, allow_pickle=False)
         if not isinstance(opened, np.lib.npyio.NpzFile):
             raise ValueError(
-                f"{where}: not a pathcraft world file (a single .npy array, not an .npz "
-                "archive)"
+                f"{where}: not a pathcraft world file (a single .npy array, not an .npz archive)"
             )
         with opened as npz:
             return {name: npz[name] for name in npz.files}
@@ -287,12 +285,12 @@ def load(path: StrPath | BinaryIO) -> Any:
     if isinstance(path, (str, os.PathLike)) and not Path(path).exists():
         raise FileNotFoundError(f"{where}: no such file")
     archive = _Archive(where, _read_all(path, where))
-    if "format" not in archive.arrays or archive.arrays["format"].dtype.kind != "U" or (
-        archive.arrays["format"].ndim != 0 or archive.arrays["format"].item() != FORMAT_NAME
+    if (
+        "format" not in archive.arrays
+        or archive.arrays["format"].dtype.kind != "U"
+        or (archive.arrays["format"].ndim != 0 or archive.arrays["format"].item() != FORMAT_NAME)
     ):
-        raise archive.error(
-            f"not a pathcraft world file: it has no 'format' entry {FORMAT_NAME!r}"
-        )
+        raise archive.error(f"not a pathcraft world file: it has no 'format' entry {FORMAT_NAME!r}")
     version = archive.take("version", "int", 0)
     if version != FORMAT_VERSION:
         raise archive.error(
@@ -348,9 +346,12 @@ def _load_waypoints(a: _Archive) -> Any:
 
     blob = a.take("obstacles_wkb", "uint8", 1)
     offsets = a.take("obstacles_offsets", "int", 1)
-    if offsets.size < 1 or offsets[0] != 0 or offsets[-1] != blob.size or (
-        np.diff(offsets) < 0
-    ).any():
+    if (
+        offsets.size < 1
+        or offsets[0] != 0
+        or offsets[-1] != blob.size
+        or (np.diff(offsets) < 0).any()
+    ):
         raise a.error("obstacles_offsets must rise from 0 to the size of obstacles_wkb")
     data = blob.tobytes()
     pieces = [data[s:e] for s, e in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)]

@@ -103,7 +103,9 @@ def _props(raw: Any) -> dict[str, Any]:
     return {str(k): _plain(v) for k, v in dict(raw or {}).items()}
 
 
-def rotated(points: npt.NDArray[np.float64], x: float, y: float, degrees: float) -> Any:
+def rotated(
+    points: npt.NDArray[np.float64], x: float, y: float, degrees: float
+) -> npt.NDArray[np.float64]:
     if not degrees:
         return points
     a = math.radians(degrees)  # Tiled rotates clockwise on screen (y down) about (x, y)
@@ -153,7 +155,7 @@ def _pytiled_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObj
     points = None
     if kind in ("polygon", "polyline"):
         rel = np.array([(float(p.x), float(p.y)) for p in obj.points], dtype=np.float64)
-        points = rotated(rel + (x, y), x, y, rotation)
+        points = rotated(rel + np.array([x, y]), x, y, rotation)
     return MapObject(
         id=int(obj.id), name=str(obj.name or ""), class_=str(obj.class_ or ""), kind=kind,
         x=x, y=y, width=float(obj.size.width), height=float(obj.size.height),
@@ -221,7 +223,8 @@ def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObjec
     raw = getattr(obj, "points", None)
     if raw:
         kind = "polygon" if getattr(obj, "closed", True) else "polyline"
-        pts = np.array([(float(p[0]), float(p[1])) for p in raw], dtype=np.float64) + offset
+        pts = np.array([(float(p[0]), float(p[1])) for p in raw], dtype=np.float64)
+        pts = pts + np.array(offset)
         points = rotated(pts, x, y, rotation)
     elif getattr(obj, "gid", 0):
         kind = "tile"
@@ -243,9 +246,7 @@ def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObjec
 
 def _pytmx_layers(layers: Any, out: list[Any]) -> None:
     for layer in layers:
-        if hasattr(layer, "data"):
-            out.append(layer)
-        elif isinstance(layer, list) or hasattr(layer, "objects"):  # an object group
+        if hasattr(layer, "data") or isinstance(layer, list) or hasattr(layer, "objects"):
             out.append(layer)
         elif hasattr(layer, "layers"):  # pragma: no cover - pytmx flattens groups
             _pytmx_layers(layer.layers, out)
@@ -264,7 +265,9 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
         if hasattr(layer, "data"):
             gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols)
             tile_layers.append(
-                TileLayerData(str(layer.name), gids, _props(getattr(layer, "properties", None)), off)
+                TileLayerData(
+                    str(layer.name), gids, _props(getattr(layer, "properties", None)), off
+                )
             )
         else:
             object_layers[str(layer.name)] = [_pytmx_object(o, str(layer.name), off) for o in layer]

@@ -125,8 +125,9 @@ def read_tiled(source: Any) -> TiledLevel:
     Examples
     --------
     >>> from pathcraft.io.tiled import bundled_level, read_tiled
-    >>> read_tiled(bundled_level("json"))
-    TiledLevel('dungeon.json', 20x32 tiles of 16x16 px, tile layers ['ground', 'walls'], object layers ['obstacles', 'markers'])
+    >>> read_tiled(bundled_level("json"))  # doctest: +NORMALIZE_WHITESPACE
+    TiledLevel('dungeon.json', 20x32 tiles of 16x16 px, tile layers ['ground', 'walls'],
+               object layers ['obstacles', 'markers'])
     """
     if isinstance(source, (str, os.PathLike)):
         return TiledLevel(from_file(source))
@@ -314,9 +315,7 @@ class TiledLevel:
         for layer in read + collide:
             self._check_tiles(layer)
         walls_by = self._property_names("wall_property", wall_property, WALL_PROPERTIES)
-        open_by = self._property_names(
-            "walkable_property", walkable_property, WALKABLE_PROPERTIES
-        )
+        open_by = self._property_names("walkable_property", walkable_property, WALKABLE_PROPERTIES)
         cost_by = self._property_names(
             "cost_property", cost_property, (COST_PROPERTY,), single=True
         )
@@ -347,7 +346,12 @@ class TiledLevel:
         return names
 
     def _property_names(
-        self, arg: str, given: str | Sequence[str] | None, usual: Sequence[str], *, single: bool = False
+        self,
+        arg: str,
+        given: str | Sequence[str] | None,
+        usual: Sequence[str],
+        *,
+        single: bool = False,
     ) -> list[str]:
         if given is None:
             return list(usual)
@@ -494,7 +498,9 @@ class TiledLevel:
         ]
         return np.array(pts, dtype=np.float64).reshape(-1, 2)
 
-    def spawns(self, layers: str | Sequence[str] | None = None) -> dict[str, list[tuple[float, float]]]:
+    def spawns(
+        self, layers: str | Sequence[str] | None = None
+    ) -> dict[str, list[tuple[float, float]]]:
         """Point objects of class ``spawn`` (or named ``spawn``), by name: each name's
         positions in map pixels, in object order.
 
@@ -526,7 +532,7 @@ def _outline(obj: MapObject) -> npt.NDArray[np.float64] | None:
             local = np.array(
                 [(0, 0), (obj.width, 0), (obj.width, obj.height), (0, obj.height)], dtype=float
             )
-        pts = local + (obj.x, top)
+        pts: npt.NDArray[np.float64] = local + np.array([obj.x, top])
         if obj.rotation:
             from pathcraft.io._tiled_source import rotated
 
