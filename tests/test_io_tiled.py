@@ -241,6 +241,13 @@ def test_a_pytmx_map_reads_the_same_as_the_file() -> None:
         assert a.equals(b)
 
 
+def test_a_pytmx_map_of_tiled_1_9_reads_object_classes(tmp_path: Path) -> None:
+    pytmx = pytest.importorskip("pytmx")
+    path = copy_level(tmp_path, lambda t: t.replace('type="spawn"', 'class="spawn"'))
+    assert read_tiled(pytmx.TiledMap(str(path))).spawns() == read_tiled(TMX).spawns()
+    assert read_tiled(path).spawns() == read_tiled(TMX).spawns()
+
+
 def fake_pytmx(orientation: str = "orthogonal") -> Any:
     """The shape of a pytmx map, for the checks that need no pytmx."""
     layer = SimpleNamespace(name="ground", data=[[1, 2], [0, 1]], properties={})

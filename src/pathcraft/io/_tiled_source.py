@@ -238,10 +238,19 @@ def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObjec
         kind = "rectangle"
     return MapObject(
         id=int(getattr(obj, "id", 0) or 0), name=str(obj.name or ""),
-        class_=str(getattr(obj, "type", None) or getattr(obj, "class_", None) or ""),
+        class_=_pytmx_class(obj),
         kind=kind, x=x, y=y, width=w, height=h, rotation=rotation, layer=layer,
         properties=_props(getattr(obj, "properties", None)), points=points,
     )  # fmt: skip
+
+
+def _pytmx_class(obj: Any) -> str:
+    """An object's class: ``type`` before Tiled 1.9, ``class`` after (a plain str)."""
+    for name in ("type", "class", "class_"):
+        value = getattr(obj, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 def _pytmx_layers(layers: Any, out: list[Any]) -> None:
