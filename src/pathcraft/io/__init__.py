@@ -14,7 +14,8 @@ grid pathfinding. This module reads them into NumPy arrays:
 
 Game levels and what was built (see the README's "Game maps" section):
 
-- :mod:`pathcraft.io.tiled`: Tiled maps (``.tmx``/``.json``) to grids, shapes, waypoints;
+- :func:`read_tiled` (:mod:`pathcraft.io.tiled`): Tiled maps (``.tmx``/``.json``) to
+  grids, shapes, waypoints; :func:`bundled_level` the small level shipped with pathcraft;
 - :func:`grid_from_zero_walls`: tcod / python-pathfinding arrays (0 is a wall);
 - :func:`read_image`: a level painted as an image (colour table or threshold);
 - :func:`save` and :func:`load`: grids, graphs, waypoint graphs and navmeshes in one
@@ -50,6 +51,7 @@ from pathcraft.io._levels import grid_from_zero_walls, read_image
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
 from pathcraft.io._save import FORMAT_VERSION, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
+from pathcraft.io.tiled import TiledLevel, bundled_level, read_tiled
 
 __all__ = [
     "BLOCKED_CHARS",
@@ -57,6 +59,8 @@ __all__ = [
     "LENGTH_RTOL",
     "PASSABLE_CHARS",
     "Scenarios",
+    "TiledLevel",
+    "bundled_level",
     "bundled_map",
     "bundled_scen",
     "grid_from_zero_walls",
@@ -66,6 +70,7 @@ __all__ = [
     "read_image",
     "read_map",
     "read_scen",
+    "read_tiled",
     "read_walkable",
     "save",
 ]

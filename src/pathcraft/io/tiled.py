@@ -404,13 +404,19 @@ class TiledLevel:
     def _covered_cells(self, layer: str) -> npt.NDArray[np.bool_]:
         import shapely
 
-        shapes = self.obstacles(layer)
         rows, cols = self.shape
-        centres = self.coords.to_pixels(np.argwhere(np.ones((rows, cols), dtype=bool)))
-        inside = np.zeros(rows * cols, dtype=bool)
-        for shape in shapes:
-            inside |= shapely.contains_xy(shape, centres[:, 0], centres[:, 1])
-        return inside.reshape(rows, cols)
+        w, h = self.tile_size
+        inside = np.zeros((rows, cols), dtype=bool)
+        for shape in self.obstacles(layer):  # only the cells under each shape's bounds
+            x0, y0, x1, y1 = shape.bounds
+            r0, r1 = max(int(y0 // h), 0), min(int(y1 // h) + 1, rows)
+            c0, c1 = max(int(x0 // w), 0), min(int(x1 // w) + 1, cols)
+            if r0 >= r1 or c0 >= c1:
+                continue
+            rr, cc = np.mgrid[r0:r1, c0:c1]
+            x, y = (cc + 0.5) * w, (rr + 0.5) * h
+            inside[r0:r1, c0:c1] |= shapely.contains_xy(shape, x, y)
+        return inside
 
     # ------------------------------------------------------------------ objects
 
