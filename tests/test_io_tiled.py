@@ -225,6 +225,17 @@ def test_navmesh_and_waypoint_graph_from_the_level_find_paths_inside_it() -> Non
     assert area.buffer(1e-6).contains(shapely.LineString(route.path))
 
 
+def test_object_layers_can_be_the_walkable_area() -> None:
+    level = read_tiled(TMX)
+    area = level.walkable_area(area_layers="obstacles")  # the three shapes as floor
+    want = shapely.union_all([expected_shape(o) for o in tmx_truth(TMX)["objects"]["obstacles"]])
+    assert area.symmetric_difference(want).area < 0.01 * want.area  # the ellipse's 32-gon
+    less = level.walkable_area("obstacles", area_layers="obstacles")
+    assert less.is_empty
+    with pytest.raises(ValueError, match="give area_layers or grid options, not both"):
+        level.walkable_area(area_layers="obstacles", empty="wall")
+
+
 # ---------------------------------------------------------------- pytmx and duck types
 
 

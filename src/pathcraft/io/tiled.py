@@ -421,7 +421,8 @@ class TiledLevel:
     # ------------------------------------------------------------------ objects
 
     def obstacles(self, layers: str | Sequence[str] | None = None) -> list[Any]:
-        """The area objects of object layers as shapely polygons, in map pixels.
+        """The area objects of object layers as shapely polygons, in map pixels
+        (obstacles, or walkable areas: see :meth:`walkable_area`).
 
         Rectangles, polygons, ellipses (as :data:`ELLIPSE_CORNERS`-gons) and tile
         objects (their rectangle) count, rotated as in Tiled; points, polylines and
@@ -455,11 +456,17 @@ class TiledLevel:
         return out
 
     def walkable_area(
-        self, obstacle_layers: str | Sequence[str] | None = None, **grid_options: Any
+        self,
+        obstacle_layers: str | Sequence[str] | None = None,
+        *,
+        area_layers: str | Sequence[str] | None = None,
+        **grid_options: Any,
     ) -> Any:
         """The walkable space in map pixels, for :meth:`pathcraft.NavMesh.from_geometry`:
         the walkable cells of :meth:`grid` (with ``grid_options``) as squares, merged,
-        less the shapes of the ``obstacle_layers`` object layers (None: none).
+        or, with ``area_layers``, the union of the shapes of those object layers (floor
+        areas drawn as objects); less the shapes of the ``obstacle_layers`` object
+        layers (None: none).
 
         Examples
         --------
@@ -473,12 +480,19 @@ class TiledLevel:
         """
         import shapely
 
-        walkable = self.grid(**grid_options).walkable
-        cells = np.argwhere(walkable)
-        w, h = self.tile_size
-        corners = self.coords.to_pixels(cells, anchor="top_left")
-        squares = shapely.box(corners[:, 0], corners[:, 1], corners[:, 0] + w, corners[:, 1] + h)
-        area = shapely.union_all(squares)
+        if area_layers is not None:
+            if grid_options:
+                raise ValueError("give area_layers or grid options, not both")
+            area = shapely.union_all(self.obstacles(area_layers))
+        else:
+            walkable = self.grid(**grid_options).walkable
+            cells = np.argwhere(walkable)
+            w, h = self.tile_size
+            corners = self.coords.to_pixels(cells, anchor="top_left")
+            squares = shapely.box(
+                corners[:, 0], corners[:, 1], corners[:, 0] + w, corners[:, 1] + h
+            )
+            area = shapely.union_all(squares)
         if obstacle_layers is not None:
             area = area.difference(shapely.union_all(self.obstacles(obstacle_layers)))
         return area
