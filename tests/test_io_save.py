@@ -254,3 +254,20 @@ def test_from_arrays_refuses_what_to_arrays_did_not_write() -> None:
     arrays["vertices"] = arrays["vertices"] * math.nan
     with pytest.raises(ValueError, match="vertices must be finite"):
         NavMesh.from_arrays(arrays)
+
+
+def test_a_loaded_mesh_pickles_and_makes_its_shapes_once_under_threads(tmp_path: Path) -> None:
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    grid = read_map(bundled_map())
+    mesh = NavMesh.from_grid(grid)
+    path = tmp_path / "m.npz"
+    save(mesh, path)
+    fresh = load(path)
+    again = pickle.loads(pickle.dumps(load(path)))
+    np.testing.assert_array_equal(again.vertices, mesh.vertices)
+    free = np.argwhere(grid.walkable)[::500][:, ::-1] + 0.5
+    with ThreadPoolExecutor(4) as pool:
+        located = list(pool.map(lambda p: fresh.locate([p])[0], free))
+    np.testing.assert_array_equal(located, mesh.locate(free))
