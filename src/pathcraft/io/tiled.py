@@ -41,10 +41,8 @@ Examples
 
 from __future__ import annotations
 
-import math
-import numbers
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,12 +59,24 @@ from pathcraft.io._tiled_source import (
     from_pytiled,
     from_pytmx,
 )
+from pathcraft.io._tiled_tiles import (
+    COST_PROPERTY,
+    ELLIPSE_CORNERS,
+    WALKABLE_PROPERTIES,
+    WALL_PROPERTIES,
+    check_tiles,
+    gid_tables,
+    outline,
+    property_names,
+)
+from pathcraft.io._tiled_tiles import names as name_list
 
 if TYPE_CHECKING:
     from pathcraft.grid import Diagonal, Grid, HeuristicName
 
 __all__ = [
     "COST_PROPERTY",
+    "ELLIPSE_CORNERS",
     "WALKABLE_PROPERTIES",
     "WALL_PROPERTIES",
     "MapObject",
@@ -74,15 +84,6 @@ __all__ = [
     "bundled_level",
     "read_tiled",
 ]
-
-#: Tile or layer properties that make a wall when true.
-WALL_PROPERTIES = ("collides", "collision", "solid", "blocked", "wall")
-#: Tile or layer properties that make a wall when false.
-WALKABLE_PROPERTIES = ("walkable", "passable")
-#: The property holding a tile's step cost.
-COST_PROPERTY = "cost"
-#: Ellipse objects become polygons with this many corners.
-ELLIPSE_CORNERS = 32
 
 
 def bundled_level(fmt: Literal["tmx", "json"] = "tmx") -> Path:
@@ -139,21 +140,6 @@ def read_tiled(source: Any) -> TiledLevel:
         "source must be a .tmx or .json path, a pytiled_parser TiledMap or a pytmx TiledMap; "
         f"got {type(source).__name__}"
     )
-
-
-def _names(arg: str, value: str | Iterable[str] | None) -> list[str] | None:
-    if value is None:
-        return None
-    names = [value] if isinstance(value, str) else list(value)
-    if not all(isinstance(n, str) for n in names):
-        raise TypeError(f"{arg} must be a name or a list of names; got {value!r}")
-    return names
-
-
-def _truthy(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().lower() in ("true", "1", "yes")
-    return bool(value)
 
 
 class TiledLevel:
@@ -226,22 +212,6 @@ class TiledLevel:
             raise self._error(f"no object layer {name!r}; the object layers are {known}")
         return self.data.object_layers[name]
 
-    def _check_tiles(self, layer: TileLayerData) -> None:
-        if layer.offset != (0.0, 0.0):
-            raise self._error(
-                f"tile layer {layer.name!r} is drawn at an offset {layer.offset}; a grid "
-                "needs its tiles on the map's cells (offset (0, 0))"
-            )
-        for gid in np.unique(layer.gids).tolist():
-            if gid and self.data.gid_tile_size[gid] != self.tile_size:
-                tw, th = self.data.gid_tile_size[gid]
-                mw, mh = self.tile_size
-                raise self._error(
-                    f"tile layer {layer.name!r} uses tileset {self.data.gid_tileset[gid]!r} "
-                    f"of {tw:g}x{th:g} px tiles on a map of {mw:g}x{mh:g} px tiles; expected "
-                    "tiles of the map's size"
-                )
-
     # ------------------------------------------------------------------ the grid
 
     def grid(
@@ -305,26 +275,28 @@ class TiledLevel:
 
         if empty not in ("floor", "wall"):
             raise ValueError(f"empty must be 'floor' or 'wall'; got {empty!r}")
-        collide = [self.tile_layer(n) for n in _names("collision_layer", collision_layer) or []]
-        picked = _names("layers", layers)
+        collide = [self.tile_layer(n) for n in name_list("collision_layer", collision_layer) or []]
+        picked = name_list("layers", layers)
         if picked is None:
             skip = {lay.name for lay in collide}
             read = [lay for lay in self.data.tile_layers if lay.name not in skip]
         else:
             read = [self.tile_layer(n) for n in picked]
         for layer in read + collide:
-            self._check_tiles(layer)
-        walls_by = self._property_names("wall_property", wall_property, WALL_PROPERTIES)
-        open_by = self._property_names("walkable_property", walkable_property, WALKABLE_PROPERTIES)
-        cost_by = self._property_names(
-            "cost_property", cost_property, (COST_PROPERTY,), single=True
+            check_tiles(self.data, layer)
+        walls_by = property_names(self.data, "wall_property", wall_property, WALL_PROPERTIES)
+        open_by = property_names(
+            self.data, "walkable_property", walkable_property, WALKABLE_PROPERTIES
+        )
+        cost_by = property_names(
+            self.data, "cost_property", cost_property, (COST_PROPERTY,), single=True
         )
         rows, cols = self.shape
         cost = np.ones((rows, cols))
         wall = np.zeros((rows, cols), dtype=bool)
         covered = np.zeros((rows, cols), dtype=bool)
         for layer in read:
-            lut_wall, lut_cost = self._tables(layer, walls_by, open_by, cost_by[0])
+            lut_wall, lut_cost = gid_tables(self.data, layer, walls_by, open_by, cost_by[0])
             present = layer.gids != 0
             covered |= present
             wall |= present & lut_wall[layer.gids]
@@ -335,71 +307,10 @@ class TiledLevel:
             covered |= layer.gids != 0
         if empty == "wall":
             wall |= ~covered
-        for name in _names("obstacles", obstacles) or []:
+        for name in name_list("obstacles", obstacles) or []:
             wall |= self._covered_cells(name)
         cost[wall] = np.inf
         return Grid(cost, diagonal=diagonal, heuristic=heuristic)
-
-    def _all_properties(self) -> set[str]:
-        names = {k for p in self.data.gid_properties.values() for k in p}
-        names.update(k for lay in self.data.tile_layers for k in lay.properties)
-        return names
-
-    def _property_names(
-        self,
-        arg: str,
-        given: str | Sequence[str] | None,
-        usual: Sequence[str],
-        *,
-        single: bool = False,
-    ) -> list[str]:
-        if given is None:
-            return list(usual)
-        if single and not isinstance(given, str):
-            raise TypeError(f"{arg} must be a property name (str); got {given!r}")
-        names = _names(arg, given) or []
-        known = self._all_properties()
-        for name in names:
-            if name not in known:
-                raise self._error(
-                    f"{arg} {name!r} is not a property of any tile or tile layer; the "
-                    f"properties are {sorted(known)}"
-                )
-        return names
-
-    def _tables(
-        self, layer: TileLayerData, walls_by: list[str], open_by: list[str], cost_by: str
-    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
-        """Per gid: is it a wall, and its cost (NaN: none), in this layer."""
-        top = int(layer.gids.max(initial=0)) + 1
-        is_wall = np.zeros(top, dtype=bool)
-        cost = np.full(top, np.nan)
-        for gid in np.unique(layer.gids).tolist():
-            if not gid:
-                continue
-            props = {**layer.properties, **self.data.gid_properties.get(gid, {})}
-            is_wall[gid] = any(_truthy(props[n]) for n in walls_by if n in props) or any(
-                not _truthy(props[n]) for n in open_by if n in props
-            )
-            if cost_by in props:
-                cost[gid] = self._cost_value(layer, gid, props[cost_by], cost_by)
-        return is_wall, cost
-
-    def _cost_value(self, layer: TileLayerData, gid: int, value: Any, name: str) -> float:
-        number = value
-        if isinstance(value, str):
-            try:
-                number = float(value)
-            except ValueError:
-                number = None
-        ok = isinstance(number, numbers.Real) and not isinstance(number, bool)
-        if not ok or not (math.isfinite(float(number)) and float(number) > 0):
-            raise self._error(
-                f"tile layer {layer.name!r}: tile gid {gid} (tileset "
-                f"{self.data.gid_tileset.get(gid, '?')!r}) has {name} = {value!r}; expected "
-                "a finite number > 0 (mark walls with a wall property)"
-            )
-        return float(number)
 
     def _covered_cells(self, layer: str) -> npt.NDArray[np.bool_]:
         import shapely
@@ -442,12 +353,12 @@ class TiledLevel:
         """
         import shapely
 
-        names = _names("layers", layers)
+        names = name_list("layers", layers)
         chosen = list(self.data.object_layers) if names is None else names
         out = []
         for name in chosen:
             for obj in self._object_layer(name):
-                ring = _outline(obj)
+                ring = outline(obj)
                 if ring is not None:
                     shape = shapely.polygons(ring)
                     if not shape.is_valid:
@@ -498,7 +409,7 @@ class TiledLevel:
         return area
 
     def _points(self, layers: str | Sequence[str] | None) -> list[MapObject]:
-        names = _names("layers", layers)
+        names = name_list("layers", layers)
         chosen = list(self.data.object_layers) if names is None else names
         return [o for n in chosen for o in self._object_layer(n) if o.kind == "point"]
 
@@ -533,29 +444,3 @@ class TiledLevel:
             if o.class_.lower() == "spawn" or o.name.lower() == "spawn":
                 out.setdefault(o.name or "spawn", []).append((o.x, o.y))
         return out
-
-
-def _outline(obj: MapObject) -> npt.NDArray[np.float64] | None:
-    """The corners of an area object in map pixels (None: no area)."""
-    if obj.kind == "polygon":
-        return obj.points
-    if obj.kind in ("rectangle", "tile", "ellipse"):
-        if obj.width <= 0 or obj.height <= 0:
-            return None
-        top = obj.y - obj.height if obj.kind == "tile" else obj.y  # tiles: bottom-left
-        if obj.kind == "ellipse":
-            t = np.linspace(0.0, 2 * math.pi, ELLIPSE_CORNERS, endpoint=False)
-            local = np.column_stack(
-                (obj.width / 2 * (1 + np.cos(t)), obj.height / 2 * (1 + np.sin(t)))
-            )
-        else:
-            local = np.array(
-                [(0, 0), (obj.width, 0), (obj.width, obj.height), (0, obj.height)], dtype=float
-            )
-        pts: npt.NDArray[np.float64] = local + np.array([obj.x, top])
-        if obj.rotation:
-            from pathcraft.io._tiled_source import rotated
-
-            pts = rotated(pts, obj.x, obj.y, obj.rotation)
-        return pts
-    return None
