@@ -143,7 +143,8 @@ def draw_level(pygame: Any, level: Any, grid: Any) -> Any:
     tw, th = (int(v) for v in level.tile_size)
     surface = pygame.Surface((cols * tw * SCALE, rows * th * SCALE))
     tiles = level.coords
-    water = level.tile_layer("walls").gids == 4  # the tileset's water tile
+    wet = [gid for gid, props in level.data.gid_properties.items() if props.get("collides")]
+    water = np.isin(level.tile_layer("walls").gids, wet)  # the tiles that say collides
     for (r, c), cost in np.ndenumerate(grid.cost):
         kind = "wall" if not np.isfinite(cost) else ("mud" if cost > 1 else "floor")
         kind = "water" if water[r, c] else kind
