@@ -1,4 +1,4 @@
-"""Write the small Tiled level bundled with pathcraft (``src/pathcraft/data/tiled/``).
+"""Write the small Tiled level bundled with pathcraft (``src/pathcraft/data/dungeon.*``).
 
 The level ``dungeon`` is written twice, as Tiled's XML map (``dungeon.tmx``) and as
 its JSON map (``dungeon.json``), both using the external tileset ``dungeon.tsx`` and
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "pathcraft" / "data" / "tiled"
+OUT = Path(__file__).resolve().parents[1] / "src" / "pathcraft" / "data"
 TILE = 16
 ROWS, COLS = 20, 32
 FLOOR, MUD, WALL, WATER = 1, 2, 3, 4  # gids (firstgid 1)

@@ -6,7 +6,7 @@ player patrols the level's waypoints). ``python examples/tiled_game.py --headles
 way. ``--screenshot out.png`` saves the last frame. Needs ``pip install
 "pathcraft[games,tiled]"``.
 
-Everything comes from the Tiled map (``pathcraft/data/tiled/dungeon.tmx``): the grid
+Everything comes from the Tiled map (``pathcraft/data/dungeon.tmx``): the grid
 (walls from tile properties, mud that costs 3, the crates, rock and pillar objects as
 walls), the spawn points and the patrol waypoints. The player walks pixel paths from
 :meth:`pathcraft.coords.TileCoords.find_path`; each enemy is a

@@ -290,7 +290,7 @@ def test_a_duck_typed_pytmx_map() -> None:
 
 
 def copy_level(tmp_path: Path, edit: Any = None, name: str = "dungeon.tmx") -> Path:
-    for f in TMX.parent.iterdir():
+    for f in TMX.parent.glob("dungeon.*"):
         shutil.copy(f, tmp_path / f.name)
     target = tmp_path / name
     if edit is not None:

@@ -98,7 +98,7 @@ def bundled_level(fmt: Literal["tmx", "json"] = "tmx") -> Path:
     """
     if fmt not in ("tmx", "json"):
         raise ValueError(f"fmt must be 'tmx' or 'json'; got {fmt!r}")
-    return Path(str(files("pathcraft") / "data" / "tiled" / f"dungeon.{fmt}"))
+    return Path(str(files("pathcraft") / "data" / f"dungeon.{fmt}"))
 
 
 def read_tiled(source: Any) -> TiledLevel:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +23,7 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 
 
-class NavMesh(SpatialQueries):
+class NavMesh(SpatialQueries, _baked.LazyShapes):
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters
@@ -190,7 +189,7 @@ class NavMesh(SpatialQueries):
         return cls._trusted(*_sources.from_walkable(walkable))
 
     @classmethod
-    def from_arrays(cls, arrays: Mapping[str, npt.ArrayLike]) -> NavMesh:
+    def from_arrays(cls, arrays: _baked.Arrays) -> NavMesh:
         """A mesh from the arrays :meth:`to_arrays` wrote, without rebuilding it.
 
         The baked form of a mesh: no convexity or overlap check, no portal search, no
@@ -274,16 +273,6 @@ class NavMesh(SpatialQueries):
     def _make_shapes(self) -> None:
         self._shapes = _build.shapes(self._top)
         self._tree = shapely.STRtree(self._shapes)
-
-    if not TYPE_CHECKING:  # hidden from type checkers: attribute typos stay errors
-
-        def __getattr__(self, name: str) -> Any:
-            # Only reached when an attribute is not set: the shapes of a mesh made by
-            # from_arrays, made on first use.
-            if name in ("_shapes", "_tree") and "_top" in self.__dict__:
-                self._make_shapes()
-                return self.__dict__[name]
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         polys = [
