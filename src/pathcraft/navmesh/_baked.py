@@ -10,14 +10,14 @@ vectorised NumPy, before anything else uses the arrays.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft.navmesh._build import Topology
 
-__all__ = ["BAKED_ARRAYS", "Arrays", "LazyShapes", "check_baked"]
+__all__ = ["BAKED_ARRAYS", "Arrays", "check_baked"]
 
 #: The named arrays of a baked mesh.
 Arrays = Mapping[str, Any]
@@ -98,17 +98,3 @@ def check_baked(arrays: Mapping[str, Any]) -> tuple[Topology, dict[str, Any]]:
         corner=a["corner"], degree=degree,
     )  # fmt: skip
     return top, {"centroids": a["centroids"], "component": a["component"]}
-
-
-class LazyShapes:
-    """Mixin of :class:`pathcraft.NavMesh`: the polygons' shapely shapes and STRtree of
-    a mesh made by ``from_arrays`` are made by ``_make_shapes`` on first use."""
-
-    if not TYPE_CHECKING:  # hidden from type checkers: attribute typos stay errors
-
-        def __getattr__(self, name: str) -> Any:
-            # Only reached when an attribute is not set.
-            if name in ("_shapes", "_tree") and "_top" in self.__dict__:
-                self._make_shapes()
-                return self.__dict__[name]
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")

@@ -23,7 +23,7 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 
 
-class NavMesh(SpatialQueries, _baked.LazyShapes):
+class NavMesh(SpatialQueries):
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters

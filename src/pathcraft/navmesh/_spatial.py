@@ -8,7 +8,7 @@ Positions are ``(x, y)``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -49,11 +49,21 @@ class RaycastHit:
 class SpatialQueries:
     """The point queries of :class:`pathcraft.NavMesh` (see there)."""
 
-    # Set by NavMesh._setup.
+    # Set by NavMesh._setup (a mesh made by NavMesh.from_arrays makes _shapes and
+    # _tree on first use, by NavMesh._make_shapes).
     _top: Topology
     _shapes: npt.NDArray[Any]
     _tree: Any
     _centroids: FloatArray
+
+    if not TYPE_CHECKING:  # hidden from type checkers: attribute typos stay errors
+
+        def __getattr__(self, name: str) -> Any:
+            # Only reached when an attribute is not set.
+            if name in ("_shapes", "_tree") and "_top" in self.__dict__:
+                self._make_shapes()
+                return self.__dict__[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def num_polygons(self) -> int:
