@@ -120,7 +120,7 @@ def _commented_data() -> dict[str, set[str]]:
     return _COMMENTED
 
 
-def _module_of_data(module: ModuleType, name: str) -> str:
+def _module_of_data(module: ModuleType, name: str, depth: int = 0) -> str:
     """The module that assigns ``name`` with a ``#:`` comment: ``module`` itself, or the
     one it imports ``name`` from (found by reading its imports)."""
     commented = _commented_data()
@@ -132,11 +132,12 @@ def _module_of_data(module: ModuleType, name: str) -> str:
         return module.__name__
     pattern = re.compile(rf"^from (pathcraft[\w.]*) import [^\n]*\b{re.escape(name)}\b", re.M)
     block = re.compile(r"^from (pathcraft[\w.]*) import \(([^)]*)\)", re.M)
-    for match in pattern.finditer(source):
-        return match.group(1)
-    for match in block.finditer(source):
-        if re.search(rf"\b{re.escape(name)}\b", match.group(2)):
-            return match.group(1)
+    owners = [m.group(1) for m in pattern.finditer(source)]
+    owners += [m.group(1) for m in block.finditer(source)
+               if re.search(rf"\b{re.escape(name)}\b", m.group(2))]  # fmt: skip
+    if owners and owners[0] != module.__name__ and depth < 5:
+        # Follow the chain of re-exports to the module that assigns it.
+        return _module_of_data(importlib.import_module(owners[0]), name, depth + 1)
     return module.__name__
 
 
