@@ -4,38 +4,86 @@ The generic search over any hashable node lives in :mod:`pathcraft.search`; ever
 search returns a :class:`PathResult`. Goal-oriented action planning, on the same
 search, lives in :mod:`pathcraft.goap`.
 
+Everything here is imported on first use, so that ``import pathcraft`` stays light:
+the names below and the subpackages (``pathcraft.goap``, ``pathcraft.io``,
+``pathcraft.viz``, ...) are reachable as attributes right after ``import pathcraft``.
+
 >>> import pathcraft
 >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m <= 3]
 >>> pathcraft.astar(0, 3, line).path
 [0, 1, 2, 3]
+>>> pathcraft.goap.Planner.__name__
+'Planner'
 """
 
+from __future__ import annotations
+
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from pathcraft import goap
 from pathcraft._version import __version__
-from pathcraft.graph import Graph
-from pathcraft.grid import Grid
-from pathcraft.result import Explored, PathResult
-from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
 
 if TYPE_CHECKING:
+    # Subpackages reachable as attributes (re-exported for type checkers).
+    from pathcraft import agents as agents
+    from pathcraft import costs as costs
+    from pathcraft import goap as goap
+    from pathcraft import io as io
+    from pathcraft import navmesh as navmesh
+    from pathcraft import viz as viz
+    from pathcraft.graph import Graph
+    from pathcraft.grid import Grid
     from pathcraft.navmesh import NavMesh
+    from pathcraft.result import Explored, PathResult
+    from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
     from pathcraft.waypoints import WaypointGraph
+
+# Public name -> the module that defines it. WaypointGraph and NavMesh need shapely (the
+# geometry extra): imported on first use, `import pathcraft` works without it.
+_NAMES = {
+    "BloomClosed": "pathcraft.search",
+    "Explored": "pathcraft.result",
+    "Graph": "pathcraft.graph",
+    "Grid": "pathcraft.grid",
+    "NavMesh": "pathcraft.navmesh",
+    "PathResult": "pathcraft.result",
+    "WaypointGraph": "pathcraft.waypoints",
+    "astar": "pathcraft.search",
+    "bfs": "pathcraft.search",
+    "dijkstra": "pathcraft.search",
+    "greedy": "pathcraft.search",
+}
+
+# Public submodules, imported on first attribute access (``pathcraft.io``).
+_SUBMODULES = (
+    "agents",
+    "cli",
+    "costs",
+    "goap",
+    "graph",
+    "grid",
+    "io",
+    "navmesh",
+    "result",
+    "search",
+    "viz",
+    "waypoints",
+)
 
 
 def __getattr__(name: str) -> Any:
-    # WaypointGraph and NavMesh need shapely (the geometry extra): imported on first
-    # use, so that `import pathcraft` works without it.
-    if name == "WaypointGraph":
-        from pathcraft.waypoints import WaypointGraph
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name]), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"pathcraft.{name}")
+    else:
+        raise AttributeError(f"module 'pathcraft' has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return WaypointGraph
-    if name == "NavMesh":
-        from pathcraft.navmesh import NavMesh
 
-        return NavMesh
-    raise AttributeError(f"module 'pathcraft' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted({*__all__, *_SUBMODULES})
 
 
 __all__ = [

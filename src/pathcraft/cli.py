@@ -24,7 +24,15 @@ DEMO_PICTURE = "pathcraft-demo.png"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``pathcraft`` command."""
+    """The argument parser of the ``pathcraft`` command.
+
+    Examples
+    --------
+    >>> from pathcraft.cli import build_parser
+    >>> args = build_parser().parse_args(["solve", "den.map", "den.map.scen", "--limit", "5"])
+    >>> args.command, args.algorithm, args.limit
+    ('solve', 'astar', 5)
+    """
     parser = argparse.ArgumentParser(
         prog="pathcraft",
         description="Pathfinding and planning for games and simulations.",
@@ -172,7 +180,21 @@ def _algorithms_arg(text: str) -> tuple[str, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the process exit code."""
+    """Run the command line; return the process exit code.
+
+    ``argv`` are the arguments after the command name (default: ``sys.argv[1:]``).
+    Errors in the input (a missing or malformed file, a missing extra) print one line
+    on stderr and give exit code 2, not a traceback.
+
+    Examples
+    --------
+    >>> from pathcraft.cli import main
+    >>> main(["demo", "--scenarios", "1", "-o", "/dev/null"])  # doctest: +ELLIPSIS
+    pathcraft ... demo: arena2.map ...
+    0
+    >>> main(["solve", "missing.map", "missing.map.scen"])  # the error goes to stderr
+    2
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

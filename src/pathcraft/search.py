@@ -145,7 +145,8 @@ def _fill_doc(func: F) -> F:
     """Put the shared parameter, return and raise sections into a docstring."""
     doc = func.__doc__ or ""
     doc = doc.replace("    {shared}", _SHARED_PARAMS.strip("\n"))
-    doc = doc.replace("{returns}\n", _RETURNS_RAISES.lstrip("\n"))
+    # A blank line after the sections, before the docstring's own Examples section.
+    doc = doc.replace("{returns}\n", _RETURNS_RAISES.lstrip("\n") + "\n")
     func.__doc__ = doc
     return func
 

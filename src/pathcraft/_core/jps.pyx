@@ -62,11 +62,9 @@ from pathcraft._core.grid_search cimport (
 )
 from pathcraft._core.heap cimport TIE_G, HeapEntry, iheap_pop, iheap_push
 
-cdef extern from *:
-    """
-    #define PATHCRAFT_CTZ64(x) ((Py_ssize_t) __builtin_ctzll(x))
-    """
-    Py_ssize_t ctz64 "PATHCRAFT_CTZ64"(uint64_t x) nogil
+cdef extern from "bitscan.h":
+    # Index of the lowest set bit (x != 0): MSVC, GCC and Clang branches in the header.
+    int ctz64 "pathcraft_ctz64"(uint64_t x) nogil
 
 
 cdef struct Lines:

@@ -187,6 +187,19 @@ class Pursuer:
         -------
         str
             ``"chasing"``, ``"caught"``, ``"no_path"`` or ``"gave_up"``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import Pursuer
+        >>> grid = Grid.from_ascii("......")
+        >>> hunter = Pursuer(grid, (0, 0), speed=1.0)
+        >>> hunter.step((0, 5), dt=2.0), hunter.plans
+        ('chasing', 1)
+        >>> hunter.step((0, 5), dt=5.0)     # the target stood still: no new search
+        'caught'
+        >>> hunter.plans
+        1
         """
         goal = self._space.key(target, "target")
         dt = _positive("dt", dt, allow_zero=True)

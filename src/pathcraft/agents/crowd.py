@@ -260,7 +260,22 @@ class Crowd:
 
     def preferred_velocities(self) -> npt.NDArray[np.float64]:
         """Where each agent would like to go: at full speed toward the centre of its
-        cell's next cell in its group's flow field (slower to land on it)."""
+        cell's next cell in its group's flow field (slower to land on it).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(n, 2)`` velocities ``(vx, vy)``; zero for the agents that exited.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import Crowd
+        >>> hall = Grid.from_ascii("......")
+        >>> crowd = Crowd(hall, [(0.5, 0.5)], [(0, 5)], max_speed=2.0)
+        >>> crowd.preferred_velocities().tolist()   # east, at full speed
+        [[2.0, 0.0]]
+        """
         pos = self.positions
         cell_r = np.floor(pos[:, 1]).astype(np.intp)
         cell_c = np.floor(pos[:, 0]).astype(np.intp)
@@ -277,7 +292,23 @@ class Crowd:
         return pref
 
     def step(self, dt: float) -> npt.NDArray[np.bool_]:
-        """Advance every agent by ``dt``; return :attr:`exited`."""
+        """Advance every agent by ``dt``; return :attr:`exited`.
+
+        Each agent asks for its :meth:`preferred_velocities`, ORCA (RVO2) picks
+        velocities that keep the agents apart, each move is replayed against the walls,
+        and agents that reach an exit cell leave.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import Crowd
+        >>> hall = Grid.from_ascii("......")
+        >>> crowd = Crowd(hall, [(0.5, 0.5), (1.5, 0.5)], [(0, 5)], radius=0.3)
+        >>> crowd.step(0.1).tolist()
+        [False, False]
+        >>> bool((crowd.positions[:, 0] > [0.5, 1.5]).all())   # both moved east
+        True
+        """
         dt = _number("dt", dt, low=0.0, inclusive=False)
         if dt != self._dt:
             self._sim.set_time_step(dt)

@@ -167,7 +167,19 @@ class PathFollower:
         cls, grid: Grid, paths: Sequence[npt.ArrayLike], **options: Any
     ) -> PathFollower:
         """Followers of grid paths of ``(row, col)`` cells, kept on ``grid``: each
-        path runs through the centres of its cells, ``(col + 0.5, row + 0.5)``."""
+        path runs through the centres of its cells, ``(col + 0.5, row + 0.5)``.
+
+        ``options`` are those of :class:`PathFollower` (``max_speed``, ``turn_rate``...).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathFollower
+        >>> grid = Grid.from_ascii("....")
+        >>> movers = PathFollower.from_cells(grid, [grid.astar((0, 0), (0, 3)).path])
+        >>> movers.positions.tolist()        # at the centre of the first cell, (x, y)
+        [[0.5, 0.5]]
+        """
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
         points = []
@@ -213,7 +225,19 @@ class PathFollower:
         return out
 
     def step(self, dt: float) -> npt.NDArray[np.bool_]:
-        """Advance every agent by ``dt`` time units; return :attr:`arrived`."""
+        """Advance every agent by ``dt`` time units; return :attr:`arrived`.
+
+        Examples
+        --------
+        >>> from pathcraft.agents import PathFollower
+        >>> movers = PathFollower([[(0.0, 0.0), (4.0, 0.0)]], max_speed=1.0)
+        >>> movers.step(1.0).tolist(), movers.positions.round(2).tolist()
+        ([False], [[1.0, 0.0]])
+        >>> while not movers.step(1.0).all():
+        ...     pass
+        >>> movers.positions.round(1).tolist()
+        [[4.0, 0.0]]
+        """
         dt = _number("dt", dt, low=0.0, inclusive=True)
         if dt == 0.0:
             return self.arrived

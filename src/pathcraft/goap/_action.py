@@ -208,6 +208,14 @@ class Action:
             message names the action and the state.
         TypeError
             A dynamic cost that is not a number.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, State
+        >>> walk = Action("walk_home", {}, {"home": True}, cost=lambda s: 1 + 3 * s["tired"],
+        ...               min_cost=1, reads=["tired"])
+        >>> walk.cost_in(State(tired=0)), walk.cost_in(State(tired=2))
+        (1.0, 7.0)
         """
         if not self._dynamic:
             return self._cost  # type: ignore[no-any-return]
@@ -231,7 +239,15 @@ class Action:
         return number
 
     def applicable(self, state: Mapping[str, Value]) -> bool:
-        """Whether the preconditions (and the check) hold in ``state``."""
+        """Whether the preconditions (and the check) hold in ``state``.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, ge
+        >>> eat = Action("eat", {"food": ge(1)}, {"food": 0})
+        >>> eat.applicable({"food": 2}), eat.applicable({"food": 0}), eat.applicable({})
+        (True, False, False)
+        """
         for fact, cond in self._preconditions.items():
             if fact not in state or not _comparable(state[fact], cond) or not cond.test(
                 state[fact]
@@ -250,6 +266,13 @@ class Action:
             ``add(n)`` on a fact that ``state`` lacks.
         TypeError
             ``add(n)`` on a fact that is not an int.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, add
+        >>> eat = Action("eat", {}, {"food": add(-1), "hungry": False})
+        >>> eat.apply({"food": 2, "hungry": True})
+        State({'food': 1, 'hungry': False})
         """
         facts = state._facts.copy() if isinstance(state, State) else dict(state)
         added = False

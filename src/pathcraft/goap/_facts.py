@@ -34,6 +34,8 @@ def kind_of(value: Any) -> str | None:
 
     ``True`` is a bool, not an int: a flag and a count are different kinds of fact.
 
+    Examples
+    --------
     >>> kind_of(True), kind_of(3), kind_of("idle"), kind_of(1.5)
     ('bool', 'int', 'str', None)
     """
@@ -125,7 +127,17 @@ class State(Mapping[str, Value]):
         return f"State({self._facts!r})"
 
     def replace(self, **changes: Value) -> State:
-        """A new state with some facts set to new values (or added)."""
+        """A new state with some facts set to new values (or added); this one is kept.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import State
+        >>> before = State(hunger=3, food=1)
+        >>> before.replace(hunger=2, tired=True)
+        State({'food': 1, 'hunger': 2, 'tired': True})
+        >>> before["hunger"]
+        3
+        """
         return State(self._facts, **changes)
 
 
@@ -164,6 +176,16 @@ class Condition:
         The comparison.
     value : bool, int or str
         The value the fact is compared with. Order comparisons take an int or a str.
+
+    Examples
+    --------
+    >>> from pathcraft.goap import Condition, ge
+    >>> ge(2) == Condition(">=", 2), ge(2).test(3)
+    (True, True)
+    >>> Condition("<", True)
+    Traceback (most recent call last):
+    ...
+    TypeError: lt(True) orders a bool; only eq and ne take bools
     """
 
     op: str
@@ -185,7 +207,14 @@ class Condition:
             )
 
     def test(self, value: Value) -> bool:
-        """Whether a fact with ``value`` meets the condition."""
+        """Whether a fact with ``value`` meets the condition.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import lt
+        >>> lt(5).test(4), lt(5).test(5)
+        (True, False)
+        """
         return OPERATORS[self.op](value, self.value)
 
     def __repr__(self) -> str:
@@ -195,6 +224,8 @@ class Condition:
 def eq(value: Value) -> Condition:
     """The fact equals ``value`` (a plain value in a precondition means the same).
 
+    Examples
+    --------
     >>> from pathcraft.goap import eq
     >>> eq(3).test(3), eq("idle").test("busy")
     (True, False)
@@ -203,28 +234,58 @@ def eq(value: Value) -> Condition:
 
 
 def ne(value: Value) -> Condition:
-    """The fact differs from ``value``."""
+    """The fact differs from ``value``.
+
+    Examples
+    --------
+    >>> from pathcraft.goap import ne
+    >>> ne("idle").test("busy"), ne(0).test(0)
+    (True, False)
+    """
     return Condition("!=", value)
 
 
 def lt(value: Value) -> Condition:
-    """The fact is below ``value`` (an int or a str)."""
+    """The fact is below ``value`` (an int or a str).
+
+    Examples
+    --------
+    >>> from pathcraft.goap import lt
+    >>> lt(3).test(2), lt(3).test(3), lt("m").test("a")
+    (True, False, True)
+    """
     return Condition("<", value)
 
 
 def le(value: Value) -> Condition:
-    """The fact is at most ``value`` (an int or a str)."""
+    """The fact is at most ``value`` (an int or a str).
+
+    Examples
+    --------
+    >>> from pathcraft.goap import le
+    >>> le(0).test(0), le(0).test(1)
+    (True, False)
+    """
     return Condition("<=", value)
 
 
 def gt(value: Value) -> Condition:
-    """The fact is above ``value`` (an int or a str)."""
+    """The fact is above ``value`` (an int or a str).
+
+    Examples
+    --------
+    >>> from pathcraft.goap import gt
+    >>> gt(0).test(1), gt(0).test(0)
+    (True, False)
+    """
     return Condition(">", value)
 
 
 def ge(value: Value) -> Condition:
     """The fact is at least ``value`` (an int or a str).
 
+    Examples
+    --------
     >>> from pathcraft.goap import ge
     >>> ge(1).test(0), ge(1).test(2), ge(1)
     (False, True, ge(1))
@@ -237,7 +298,18 @@ def ge(value: Value) -> Condition:
 
 @dataclass(frozen=True, slots=True)
 class Add:
-    """An effect that adds ``delta`` to an int fact. Build one with :func:`add`."""
+    """An effect that adds ``delta`` to an int fact. Build one with :func:`add`.
+
+    Examples
+    --------
+    >>> from pathcraft.goap import Add, add
+    >>> add(2) == Add(2), add(2).delta
+    (True, 2)
+    >>> Add(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: add() takes an int delta; got 1.5
+    """
 
     delta: int
 
@@ -252,6 +324,8 @@ class Add:
 def add(delta: int) -> Add:
     """An effect adding ``delta`` (an int, negative to subtract) to an int fact.
 
+    Examples
+    --------
     >>> from pathcraft.goap import add
     >>> add(-1)
     add(-1)

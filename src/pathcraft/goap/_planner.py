@@ -64,6 +64,17 @@ class Plan:
     elapsed : float
         Wall-clock seconds :meth:`Planner.plan` took (checks, pruning, search and
         replay).
+
+    Examples
+    --------
+    >>> from pathcraft.goap import Action, Planner
+    >>> planner = Planner([Action("open_door", {"door_open": False}, {"door_open": True})])
+    >>> plan = planner.plan({"door_open": False}, {"door_open": True})
+    >>> bool(plan), plan.names, plan.states[-1]
+    (True, ['open_door'], State({'door_open': True}))
+    >>> empty = planner.plan({"door_open": True}, {"door_open": True})  # already there
+    >>> bool(empty), empty.names, empty.cost
+    (True, [], 0.0)
     """
 
     actions: tuple[Action, ...]
@@ -239,6 +250,19 @@ class Planner:
         times the cheapest action changing a goal fact, where no action changes more
         than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
         declared). With ``weight=1`` the plan is optimal.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, Planner, add, ge
+        >>> planner = Planner([
+        ...     Action("chop", {"has_axe": True}, {"wood": add(1)}, cost=1),
+        ...     Action("buy_axe", {"has_axe": False}, {"has_axe": True}, cost=3),
+        ... ])
+        >>> plan = planner.plan({"has_axe": False, "wood": 0}, {"wood": ge(2)})
+        >>> plan.names, plan.cost
+        (['buy_axe', 'chop', 'chop'], 5.0)
+        >>> planner.plan({"has_axe": False, "wood": 0}, {"wood": ge(2)}, max_cost=4).reason
+        'max_cost'
         """
         t0 = time.perf_counter()
         start = state if isinstance(state, State) else _as_state(state)

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 import numpy as np
 import numpy.typing as npt
-from tqdm.auto import tqdm
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
@@ -153,7 +152,7 @@ def _run(
     count = math.ceil(n / size)
     chunks = [tasks[j::count] for j in range(count)]
     parts: list[Any] = [None] * len(chunks)
-    bar = tqdm(total=n, desc=kind, unit="query", disable=not progress, leave=False)
+    bar = _progress_bar(n, kind, progress)
     try:
         if not parallel or len(chunks) <= 1:
             for i, chunk in enumerate(chunks):
@@ -172,6 +171,25 @@ def _run(
     for j, part in enumerate(parts):
         out[j::count] = part
     return out
+
+
+class _NoBar:
+    """The progress bar when none is shown (tqdm is imported only to show one)."""
+
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, kind: str, show: bool) -> Any:
+    """A tqdm bar over ``total`` queries if ``show``, else one that draws nothing."""
+    if not show:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=kind, unit="query", leave=False)
 
 
 def _run_parallel(

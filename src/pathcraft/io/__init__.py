@@ -141,6 +141,8 @@ def bundled_map() -> Path:
 
     281 columns by 209 rows; see ``pathcraft/data/README.md`` for its origin.
 
+    Examples
+    --------
     >>> from pathcraft.io import bundled_map
     >>> bundled_map().name
     'arena2.map'
@@ -151,6 +153,8 @@ def bundled_map() -> Path:
 def bundled_scen() -> Path:
     """The path of the bundled scenario file ``arena2.map.scen`` (910 problems).
 
+    Examples
+    --------
     >>> from pathcraft.io import bundled_scen
     >>> bundled_scen().name
     'arena2.map.scen'

@@ -140,6 +140,8 @@ class Scenarios:
 
         ``seed`` makes the draw reproducible (an int or a ``numpy.random.Generator``).
 
+        Examples
+        --------
         >>> from pathcraft.io import bundled_scen, read_scen
         >>> scen = read_scen(bundled_scen())
         >>> scen.sample(5, seed=0).bucket.tolist() == scen.sample(5, seed=0).bucket.tolist()
@@ -165,6 +167,8 @@ class Scenarios:
         :func:`read_walkable`) has the stated ``(height, width)`` and that every start
         and goal is on a passable cell.
 
+        Examples
+        --------
         >>> from pathcraft.io import bundled_map, bundled_scen, read_scen, read_walkable
         >>> scen = read_scen(bundled_scen())
         >>> scen.check_against(read_walkable(bundled_map()))

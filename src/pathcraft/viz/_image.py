@@ -105,6 +105,8 @@ def scale_codes(g: npt.ArrayLike, vmax: float) -> Codes:
 
     Costs above ``vmax`` take the top colour.
 
+    Examples
+    --------
     >>> scale_codes([0.0, 5.0, 10.0, 20.0], 10.0).tolist() == [
     ...     SCALE_FIRST, SCALE_FIRST + 112, SCALE_FIRST + 223, SCALE_FIRST + 223]
     True
@@ -286,6 +288,8 @@ def search_rgba(
 
     ``vmax`` is the g-cost drawn red; by default the largest g the search expanded.
 
+    Examples
+    --------
     >>> from pathcraft import Grid
     >>> grid = Grid.from_ascii("..#.")
     >>> result = grid.astar((0, 0), (0, 1), record=True)

@@ -40,6 +40,8 @@ def cell_scale(shape: tuple[int, int], size: int) -> float:
     """Pixels per cell so the longer side fits in ``size`` pixels: a whole number of
     pixels when cells are at least one pixel, a fraction when the map is larger.
 
+    Examples
+    --------
     >>> cell_scale((209, 281), 600), cell_scale((1024, 1024), 512)
     (2.0, 0.5)
     """

@@ -41,6 +41,8 @@ _PANEL_INCHES = 4.8
 def describe(result: PathResult) -> str:
     """A one-line summary of a search for a title: its cost and its expansions.
 
+    Examples
+    --------
     >>> from pathcraft import Grid
     >>> grid = Grid.from_ascii(".#.")
     >>> describe(grid.astar((0, 0), (0, 0), record=True))
