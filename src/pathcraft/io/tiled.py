@@ -92,6 +92,8 @@ def bundled_level(fmt: Literal["tmx", "json"] = "tmx") -> Path:
     32 by 20 tiles of 16x16 pixels; both formats hold the same map. See
     ``pathcraft/data/README.md`` and ``docs/make_tiled_level.py``.
 
+    Examples
+    --------
     >>> from pathcraft.io.tiled import bundled_level
     >>> bundled_level().name, bundled_level("json").name
     ('dungeon.tmx', 'dungeon.json')
@@ -149,6 +151,13 @@ class TiledLevel:
     ----------
     data : MapData
         The map as plain data (tile layers as gid arrays, objects, properties).
+
+    Examples
+    --------
+    >>> from pathcraft.io import bundled_level, read_tiled
+    >>> level = read_tiled(bundled_level())
+    >>> level.shape, level.tile_size
+    ((20, 32), (16.0, 16.0))
     """
 
     def __init__(self, data: MapData) -> None:
@@ -199,7 +208,20 @@ class TiledLevel:
         return ValueError(f"{self.where}: {message}")
 
     def tile_layer(self, name: str) -> TileLayerData:
-        """The tile layer called ``name`` (a ``ValueError`` lists the names there are)."""
+        """The tile layer called ``name`` (a ``ValueError`` lists the names there are).
+
+        Examples
+        --------
+        >>> from pathcraft.io import bundled_level, read_tiled
+        >>> level = read_tiled(bundled_level())
+        >>> first = level.data.tile_layers[0].name
+        >>> level.tile_layer(first).name == first
+        True
+        >>> level.tile_layer("lava")
+        Traceback (most recent call last):
+        ...
+        ValueError: ...no tile layer 'lava'; the tile layers are [...]
+        """
         for layer in self.data.tile_layers:
             if layer.name == name:
                 return layer
@@ -419,6 +441,8 @@ class TiledLevel:
         """The point objects named (or of class) ``name``, as an ``(n, 2)`` array of map
         pixels ``(x, y)``, in layer and object order.
 
+        Examples
+        --------
         >>> from pathcraft.io.tiled import bundled_level, read_tiled
         >>> read_tiled(bundled_level()).waypoints().tolist()
         [[136.0, 120.0], [360.0, 168.0], [200.0, 280.0], [456.0, 72.0]]
@@ -435,6 +459,8 @@ class TiledLevel:
         """Point objects of class ``spawn`` (or named ``spawn``), by name: each name's
         positions in map pixels, in object order.
 
+        Examples
+        --------
         >>> from pathcraft.io.tiled import bundled_level, read_tiled
         >>> read_tiled(bundled_level()).spawns()
         {'player': [(40.0, 40.0)], 'enemy': [(472.0, 280.0), (296.0, 56.0)]}

@@ -225,6 +225,8 @@ class NavMesh(SpatialQueries):
         of :func:`pathcraft.io.save`): vertices, polygons, portals, centroids and
         components. New arrays; nothing needs pickle.
 
+        Examples
+        --------
         >>> from pathcraft import NavMesh
         >>> arrays = NavMesh([(0, 0), (1, 0), (0, 1)], [[0, 1, 2]]).to_arrays()
         >>> arrays["offsets"].tolist(), arrays["indices"].tolist()
