@@ -428,7 +428,7 @@ class WaypointGraph:
                 path=np.empty((0, self._dim)), cost=math.inf, found=False,
                 reason="unreachable", elapsed=time.perf_counter() - t0,
             )  # fmt: skip
-        status, nodes, _e, cost, expanded, generated, _rn, _rg = self.graph.run(
+        status, nodes, _e, cost, expanded, generated, _rn, _rg = self.graph._run(
             "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
             target=g, weight=w, heuristic="euclidean", max_expansions=limit_exp,
             max_cost=limit_cost,

@@ -13,6 +13,7 @@ cdef enum:
     ST_MAX_EXPANSIONS = 2
     ST_MAX_COST = 3
     ST_EXHAUSTED = 4  # no goal was asked for and every reachable node was settled
+    ST_IN_PROGRESS = 5  # a sliced search whose slice ran out before the search ended
 
 
 cdef inline double priority(int mode, double weight, double g, double h) noexcept nogil:

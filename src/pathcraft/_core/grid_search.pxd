@@ -16,6 +16,7 @@ from pathcraft._core.codes cimport (
     MODE_GREEDY,
     ST_EXHAUSTED,
     ST_FOUND,
+    ST_IN_PROGRESS,
     ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
@@ -75,6 +76,8 @@ cdef struct Outcome:
     Py_ssize_t best           # expanded cell closest to the goal (partial paths)
     int64_t expanded
     int64_t generated
+    double best_h             # the heuristic of ``best``
+    bint pruned               # a step was cut by max_cost
 
 
 cdef struct CellState:
@@ -106,6 +109,10 @@ cdef Query make_query(
     int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
 ) except *
 
+cdef void begin(Outcome* out) noexcept nogil
+cdef void end_search(const Query* q, Outcome* out) noexcept nogil
+cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1
+cdef int check_cells(str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef object walk_back(Workspace ws, Py_ssize_t cell)
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept
 cdef double steps_cost(
@@ -153,7 +160,7 @@ cdef inline double tie_value(Query* q, double d) noexcept nogil:
 
 
 cdef inline int relax(
-    Query* q, Workspace ws, Outcome* out, bint* pruned,
+    Query* q, Workspace ws, Outcome* out,
     Py_ssize_t u, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
 ) noexcept nogil:
     """Offer the step u -> v (v at padded row vr, column vc); push v when it is new
@@ -166,7 +173,7 @@ cdef inline int relax(
         if q.mode == MODE_GREEDY or d >= ws.cell[v].g:
             return 0
     if d > q.max_cost:
-        pruned[0] = True
+        out.pruned = True
         return 0
     h = heuristic_rc(q, vr, vc)
     ws.cell[v].g = d

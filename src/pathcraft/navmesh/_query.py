@@ -44,7 +44,7 @@ def corridor(
     """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
     status, expanded, generated)``."""
     c = mesh._centroids
-    status, nodes, _e, _cost, expanded, generated, _rn, _rg = mesh._graph.run(
+    status, nodes, _e, _cost, expanded, generated, _rn, _rg = mesh._graph._run(
         "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
         source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),

@@ -1,0 +1,228 @@
+"""Compiled searches spread over frames: the object every world's ``start_search``
+returns.
+
+A :class:`CompiledSearch` wraps one of the kernels' step machines
+(``grid_search.GridSearch``, ``jps.JpsSearch``, ``graph_search.GraphSearch``,
+``polyanya.PolyanyaSearch``): :meth:`CompiledSearch.step` advances it ``n`` expansions
+with the GIL released and returns the status. The blocking calls are one unlimited
+step of the same machines, so a search cut into slices of any size expands the same
+nodes in the same order and ends with exactly the blocking call's result.
+
+Memory: a search in progress holds a workspace of its own (a grid search on a 512 x 512
+map, about 5 MB). It takes one from a pool at its first step and gives it back the
+moment it ends (its result is built first) or is cancelled, so a queue of 1,000 agents
+served one after the other needs a workspace or two, not 1,000.
+
+Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathResult>`:
+``"in_progress"``, ``"found"``, the reason the search ended without its goal
+(``"unreachable"``, ``"max_expansions"``, ``"max_cost"``) or ``"cancelled"``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pathcraft._kernels import IN_PROGRESS_CODE
+from pathcraft._validation import check_limit
+from pathcraft.result import PathResult
+
+__all__ = ["CompiledSearch", "bind_options", "release_pooled_workspaces"]
+
+#: Free workspaces kept per kernel (more are dropped when given back).
+POOL_SIZE = 4
+
+_lock = threading.Lock()
+_pool: dict[Any, list[Any]] = {}
+
+
+def _acquire(kind: Any, size: int) -> Any:
+    """A workspace of class ``kind`` holding at least ``size`` cells or nodes, owned by
+    the caller until :func:`_release`."""
+    with _lock:
+        free = _pool.get(kind, [])
+        for i, ws in enumerate(free):
+            if ws.capacity >= size:
+                return free.pop(i)
+    return kind(size)
+
+
+def _release(ws: Any) -> None:
+    with _lock:
+        free = _pool.setdefault(type(ws), [])
+        if len(free) < POOL_SIZE:
+            free.append(ws)
+
+
+def release_pooled_workspaces() -> None:
+    """Free the workspaces kept for sliced searches (they are made again on demand)."""
+    with _lock:
+        _pool.clear()
+
+
+def bind_options(
+    world: Any, algorithm: str, algorithms: tuple[str, ...], start: Any, goal: Any,
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    """The options of ``world.start_search(start, goal, algorithm=..., **options)``:
+    exactly those the blocking method ``world.<algorithm>`` takes, with its defaults
+    filled in (an option it does not take is a TypeError naming it)."""
+    from pathcraft._validation import check_choice
+
+    check_choice("algorithm", algorithm, algorithms)
+    method = getattr(type(world), algorithm)
+    try:
+        bound = inspect.signature(method).bind(world, start, goal, **options)
+    except TypeError as error:
+        raise TypeError(
+            f"{type(world).__name__}.start_search(algorithm={algorithm!r}) takes the "
+            f"options of {type(world).__name__}.{algorithm}: {error}"
+        ) from None
+    bound.apply_defaults()
+    named = dict(bound.arguments)
+    for name in list(named)[:3]:  # self, start, goal
+        del named[name]
+    return named
+
+
+class CompiledSearch:
+    """A compiled search a game loop spreads over frames (``world.start_search(...)``).
+
+    ``step(n)`` expands at most ``n`` more nodes (cells, jump points, mesh intervals)
+    and returns the status; once the search ended, :attr:`result` is exactly what the
+    blocking call with the same arguments returns (``elapsed`` counts the time spent in
+    steps). The world's arrays are read as they are at each step: change the world
+    while a search is in progress and its answer is the one for the changed world.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> grid = Grid.from_ascii("..........")
+    >>> search = grid.start_search((0, 0), (0, 9))
+    >>> search.step(4), search.expanded
+    ('in_progress', 4)
+    >>> while search.step(4) == "in_progress":
+    ...     pass
+    >>> search.status, search.result.cost == grid.astar((0, 0), (0, 9)).cost
+    ('found', True)
+    """
+
+    __slots__ = (
+        "_elapsed", "_expanded", "_finish", "_kind", "_machine", "_make", "_result",
+        "_size", "_status", "_ws",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        make: Callable[[Any], Any],
+        finish: Callable[[tuple[Any, ...], float], PathResult],
+        kind: Any,
+        size: int,
+    ) -> None:
+        self._make = make  # workspace -> the kernel's step machine
+        self._finish = finish  # (the machine's answer, t0) -> PathResult
+        self._kind = kind
+        self._size = size
+        self._machine: Any = None
+        self._ws: Any = None
+        self._status = "in_progress"
+        self._result: PathResult | None = None
+        self._expanded = 0
+        self._elapsed = 0.0
+
+    def step(self, max_expansions: int | None = None) -> str:
+        """Expand at most ``max_expansions`` more nodes (None: until the search ends).
+
+        Returns ``"in_progress"``, ``"found"``, the reason the search ended without
+        its goal (as :attr:`PathResult.reason` spells it) or ``"cancelled"``.
+        Stepping an ended search returns its status again and does nothing.
+        """
+        budget = check_limit("max_expansions", max_expansions, integer=True)
+        if self._status != "in_progress":
+            return self._status
+        t0 = time.perf_counter()
+        if self._machine is None:
+            self._ws = _acquire(self._kind, self._size)
+            try:
+                self._machine = self._make(self._ws)
+            except BaseException:
+                self._drop()
+                raise
+        machine = self._machine
+        code = machine.step(-1 if budget is None else int(budget))
+        self._expanded = int(machine.expanded)
+        self._elapsed += time.perf_counter() - t0
+        if code != IN_PROGRESS_CODE:
+            t1 = time.perf_counter()
+            answer = machine.answer()
+            self._drop()
+            result = self._finish(answer, t1 - self._elapsed)
+            self._result = result
+            self._status = "found" if result.found else str(result.reason)
+        return self._status
+
+    def _drop(self) -> None:
+        """Give the workspace back; the machine that used it goes with it."""
+        ws, self._ws, self._machine = self._ws, None, None
+        if ws is not None:
+            _release(ws)
+
+    def cancel(self) -> None:
+        """Stop the search for good (status ``"cancelled"``) and free its workspace.
+        Cancelling an ended search does nothing."""
+        if self._status == "in_progress":
+            self._drop()
+            self._status = "cancelled"
+
+    @property
+    def status(self) -> str:
+        """The status the last :meth:`step` returned (``"in_progress"`` before any)."""
+        return self._status
+
+    @property
+    def expanded(self) -> int:
+        """Nodes expanded so far, over all slices."""
+        return self._expanded
+
+    @property
+    def result(self) -> PathResult:
+        """The result, exactly the blocking call's; only once the search ended.
+
+        Raises
+        ------
+        RuntimeError
+            The search is in progress or was cancelled.
+        """
+        if self._result is None:
+            raise RuntimeError(
+                f"the search is {self._status.replace('_', ' ')}: it has no result "
+                "(step() until it returns something else than 'in_progress')"
+            )
+        return self._result
+
+    def __repr__(self) -> str:
+        return f"<CompiledSearch {self._status}, {self._expanded} expanded>"
+
+    def __del__(self) -> None:
+        self._drop()
+
+    def __getstate__(self) -> dict[str, Any]:
+        if self._status == "in_progress":
+            raise TypeError(
+                "a compiled search in progress cannot be pickled (its state lives in a "
+                "workspace of compiled memory): pickle it once it ended, or pickle the "
+                "world and start the search again"
+            )
+        return {"status": self._status, "result": self._result, "expanded": self._expanded}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._make = self._finish = self._kind = None
+        self._size = 0
+        self._machine = self._ws = None
+        self._status = state["status"]
+        self._result = state["result"]
+        self._expanded = state["expanded"]
+        self._elapsed = 0.0
