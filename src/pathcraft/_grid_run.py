@@ -184,7 +184,8 @@ def start_search(
     grid: Grid, start: Any, goal: Any, algorithm: str, options: dict[str, Any]
 ) -> CompiledSearch:
     """A compiled sliced search on ``grid``, checked as the blocking method checks it."""
-    named = bind_options(grid, algorithm, ("astar", "dijkstra", "greedy", "jps"), start, goal, options)
+    algorithms = ("astar", "dijkstra", "greedy", "jps")
+    named = bind_options(grid, algorithm, algorithms, start, goal, options)
     if "weight" in named:
         named["weight"] = check_weight(named["weight"])
     padded = grid._padded

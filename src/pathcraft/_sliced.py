@@ -133,6 +133,15 @@ class CompiledSearch:
         self._expanded = 0
         self._elapsed = 0.0
 
+    @classmethod
+    def ended(cls, result: PathResult) -> CompiledSearch:
+        """A search answered before any expansion (a goal in another part of the
+        world): it starts ended, with ``result``."""
+        search = cls(lambda ws: None, lambda answer, t0: result, None, 0)
+        search._result = result
+        search._status = "found" if result.found else str(result.reason)
+        return search
+
     def step(self, max_expansions: int | None = None) -> str:
         """Expand at most ``max_expansions`` more nodes (None: until the search ends).
 
