@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pathcraft._engine import no_result
 from pathcraft._kernels import IN_PROGRESS_CODE
 from pathcraft._validation import check_limit
 from pathcraft.result import PathResult
@@ -206,10 +207,7 @@ class CompiledSearch:
             The search is in progress or was cancelled.
         """
         if self._result is None:
-            raise RuntimeError(
-                f"the search is {self._status.replace('_', ' ')}: it has no result "
-                "(step() until it returns something else than 'in_progress')"
-            )
+            raise no_result(self._status)
         return self._result
 
     def __repr__(self) -> str:
