@@ -101,7 +101,7 @@ def test_statuses_and_the_result_before_the_end() -> None:
     search = SlicedSearch(0, 9, line)
     assert search.status == "in_progress"
     with pytest.raises(RuntimeError, match="still in progress"):
-        search.result
+        _ = search.result
     assert search.step(0) == "in_progress" and search.expanded == 0
     assert search.step(3) == "in_progress" and search.expanded == 3
     assert search.step() == "found"

@@ -65,7 +65,11 @@ def release_pooled_workspaces() -> None:
 
 
 def bind_options(
-    world: Any, algorithm: str, algorithms: tuple[str, ...], start: Any, goal: Any,
+    world: Any,
+    algorithm: str,
+    algorithms: tuple[str, ...],
+    start: Any,
+    goal: Any,
     options: dict[str, Any],
 ) -> dict[str, Any]:
     """The options of ``world.start_search(start, goal, algorithm=..., **options)``:

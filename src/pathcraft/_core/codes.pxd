@@ -2,6 +2,16 @@
 """The codes every compiled search shares with the Python front doors (see
 :mod:`pathcraft._kernels`): search modes and the outcomes a search reports."""
 
+cdef extern from *:
+    """
+    #ifndef PATHCRAFT_DEBUG_BUILD
+    #define PATHCRAFT_DEBUG_BUILD 0
+    #endif
+    """
+    # 1 in the debug build (setup.py with PATHCRAFT_DEBUG_BUILD=1: bounds checks on)
+    const int PATHCRAFT_DEBUG_BUILD
+
+
 cdef enum:
     MODE_ASTAR = 0
     MODE_GREEDY = 1

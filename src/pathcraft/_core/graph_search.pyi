@@ -1,3 +1,5 @@
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -6,6 +8,7 @@ UNREACHABLE: int
 MAX_EXPANSIONS: int
 MAX_COST: int
 EXHAUSTED: int
+IN_PROGRESS: int
 
 class Workspace:
     capacity: int
@@ -56,3 +59,12 @@ def field(
     *,
     max_cost: float,
 ) -> int: ...
+
+class GraphSearch:
+    def __init__(self, *args: Any, **settings: Any) -> None: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def expanded(self) -> int: ...
+    def step(self, budget: int = -1) -> int: ...
+    def answer(self) -> tuple[Any, ...]: ...

@@ -37,6 +37,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.bounds cimport check_indices, check_rows
 from pathcraft._core.record cimport Recorder
 from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
@@ -351,22 +352,6 @@ cdef int push_sources(
     return 0
 
 
-cdef int check_nodes(str name, const Py_ssize_t[:] nodes, Py_ssize_t n) except -1:
-    """IndexError unless every entry of ``nodes`` is a node index in ``[0, n)``."""
-    cdef Py_ssize_t i
-    for i in range(nodes.shape[0]):
-        if not 0 <= nodes[i] < n:
-            raise IndexError(f"{name}: node index {nodes[i]} is not in [0, {n})")
-    return 0
-
-
-cdef int check_length(str name, object values, Py_ssize_t n, str of) except -1:
-    """ValueError unless ``values`` (a memoryview or None) has ``n`` entries."""
-    if values is not None and len(values) != n:
-        raise ValueError(f"{name} has {len(values)} entries; {of} has {n}")
-    return 0
-
-
 cdef int fill_query(
     Query* q, Workspace ws, const int64_t[::1] offsets, const int32_t[::1] targets,
     const double[::1] weights, const double[:, ::1] coords, int hkind,
@@ -449,13 +434,13 @@ cdef class GraphSearch:
         cdef int failed = 0
         cdef int d
         fill_query(q, ws, offsets, targets, weights, coords, hkind)
-        check_nodes("sources", sources, q.n)
-        check_length("source_costs", source_costs, sources.shape[0], "sources")
+        check_indices("sources", sources, q.n, "node")
+        check_rows("source_costs", source_costs, sources.shape[0], "sources")
         if not -1 <= goal < q.n:
             raise IndexError(f"goal: node index {goal} is not in [0, {q.n}) (or -1: none)")
         if goal_set is not None:
-            check_nodes("goal_set", goal_set, q.n)
-            check_length("exit_costs", exit_costs, goal_set.shape[0], "goal_set")
+            check_indices("goal_set", goal_set, q.n, "node")
+            check_rows("exit_costs", exit_costs, goal_set.shape[0], "goal_set")
         elif exit_costs is not None:
             raise ValueError("exit_costs need a goal_set")
         if target is not None and q.dim > 0 and target.shape[0] < q.dim:
@@ -639,10 +624,10 @@ def field(
     cdef int failed = 0
     cdef bint parents = out_parent is not None
     fill_query(&q, ws, offsets, targets, weights, None, H_ZERO)
-    check_nodes("sources", sources, q.n)
-    check_length("source_costs", source_costs, sources.shape[0], "sources")
-    check_length("out_dist", out_dist, q.n, "the graph's node count")
-    check_length("out_parent", out_parent, q.n, "the graph's node count")
+    check_indices("sources", sources, q.n, "node")
+    check_rows("source_costs", source_costs, sources.shape[0], "sources")
+    check_rows("out_dist", out_dist, q.n, "the graph's node count")
+    check_rows("out_parent", out_parent, q.n, "the graph's node count")
     q.mode = MODE_DIJKSTRA
     q.tie = TIE_G
     q.hscale = 0.0

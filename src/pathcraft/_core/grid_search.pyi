@@ -8,6 +8,10 @@ UNREACHABLE: int
 MAX_EXPANSIONS: int
 MAX_COST: int
 EXHAUSTED: int
+IN_PROGRESS: int
+DEBUG_BUILD: bool
+
+def _probe_read(values: npt.NDArray[np.float64], i: int) -> float: ...
 
 class Workspace:
     capacity: int
@@ -70,3 +74,20 @@ def search_costs(
     record: bool,
     seed: int,
 ) -> None: ...
+
+class GridSearch:
+    def __init__(
+        self,
+        padded: npt.NDArray[np.float64],
+        ws: Workspace,
+        sources: npt.NDArray[np.intp],
+        goal: int,
+        goal_set: npt.NDArray[np.intp] | None,
+        **settings: Any,
+    ) -> None: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def expanded(self) -> int: ...
+    def step(self, budget: int = -1) -> int: ...
+    def answer(self) -> tuple[Any, ...]: ...

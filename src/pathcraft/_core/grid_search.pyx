@@ -28,6 +28,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
 from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
     TIE_G,
@@ -45,6 +46,16 @@ MAX_EXPANSIONS = ST_MAX_EXPANSIONS
 MAX_COST = ST_MAX_COST
 EXHAUSTED = ST_EXHAUSTED
 IN_PROGRESS = ST_IN_PROGRESS
+#: Whether this is the debug build (PATHCRAFT_DEBUG_BUILD=1 at build time): bounds,
+#: wraparound and initialisation checks on every memoryview index.
+DEBUG_BUILD = bool(PATHCRAFT_DEBUG_BUILD)
+
+
+def _probe_read(const double[::1] values, Py_ssize_t i):
+    """``values[i]`` read as the kernels read memoryviews, under this build's checks:
+    the debug build raises IndexError for ``i`` out of range, a release build does
+    not look (never call it so there). For the test that proves the debug build."""
+    return values[i]
 
 cdef class Workspace:
     """Per-thread search state for grids of up to ``capacity`` (padded) cells."""

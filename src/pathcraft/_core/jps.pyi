@@ -1,4 +1,5 @@
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,3 +44,15 @@ def jps_costs(
     record: bool,
     block: bool,
 ) -> None: ...
+
+class JpsSearch:
+    def __init__(
+        self, padded: npt.NDArray[np.float64], ws: Any, start: int, goal: int, lines: Any,
+        **settings: Any,
+    ) -> None: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def expanded(self) -> int: ...
+    def step(self, budget: int = -1) -> int: ...
+    def answer(self) -> tuple[Any, ...]: ...

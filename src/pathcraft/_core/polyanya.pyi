@@ -1,9 +1,12 @@
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
+IN_PROGRESS: int
 
 class Workspace:
     capacity: int
@@ -27,3 +30,12 @@ def search(
     goal_polys: npt.NDArray[np.int32],
     max_expansions: int,
 ) -> tuple[int, npt.NDArray[np.float64], float, int, int]: ...
+
+class PolyanyaSearch:
+    def __init__(self, *args: Any) -> None: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def expanded(self) -> int: ...
+    def step(self, budget: int = -1) -> int: ...
+    def answer(self) -> tuple[Any, ...]: ...

@@ -47,6 +47,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.bounds cimport check_indices32, check_mesh, check_rows
 from pathcraft._core.codes cimport (
     ST_FOUND,
     ST_IN_PROGRESS,
@@ -414,17 +415,6 @@ cdef int push_goal(Workspace ws, Mesh* m, int32_t idx, int64_t* generated) noexc
     return 0
 
 
-cdef int check_polys(str name, const int32_t[::1] polys, Py_ssize_t n) except -1:
-    """IndexError unless every entry of ``polys`` is a polygon index in ``[0, n)``."""
-    cdef Py_ssize_t i
-    if polys.shape[0] == 0:
-        raise ValueError(f"{name}: at least one polygon is needed")
-    for i in range(polys.shape[0]):
-        if not 0 <= polys[i] < n:
-            raise IndexError(f"{name}: polygon index {polys[i]} is not in [0, {n})")
-    return 0
-
-
 cdef class PolyanyaSearch:
     """One Polyanya query as a step machine: :meth:`step` expands at most ``n`` search
     nodes and returns the status, ``IN_PROGRESS`` until the search ends; :meth:`answer`
@@ -469,23 +459,23 @@ cdef class PolyanyaSearch:
     ):
         cdef Mesh* m = &self.m
         cdef Py_ssize_t i, s, nmax = 0
-        cdef Py_ssize_t npoly = poff.shape[0] - 1, nv = xy.shape[0]
+        cdef Py_ssize_t npoly = check_mesh(xy, poff, pv, nbr), nv = xy.shape[0]
         cdef int64_t beg, n, e
         cdef int32_t p
         cdef int failed = 0
         # The boundary: shapes in O(1), the query's polygons in O(k).
-        if npoly < 1 or poff[0] != 0 or poff[npoly] != pv.shape[0]:
-            raise ValueError("poff must run from 0 to len(pv) over at least one polygon")
-        if nbr.shape[0] != pv.shape[0] or twin.shape[0] != pv.shape[0] or poly_of.shape[0] != pv.shape[0]:
-            raise ValueError("nbr, twin and poly_of must have one entry per polygon edge (len(pv))")
-        if xy.shape[1] != 2 or corner.shape[0] != nv or degree.shape[0] != npoly:
-            raise ValueError("xy must be (vertices, 2), corner one per vertex, degree one per polygon")
+        check_rows("twin", twin, pv.shape[0], "pv")
+        check_rows("poly_of", poly_of, pv.shape[0], "pv")
+        check_rows("corner", corner, nv, "xy")
+        check_rows("degree", degree, npoly, "poff[1:]")
         if ws.capacity < nv or ws.capacity < npoly:
             raise ValueError(
                 f"workspace of {ws.capacity} is too small for {nv} vertices and {npoly} polygons"
             )
-        check_polys("start_polys", start_polys, npoly)
-        check_polys("goal_polys", goal_polys, npoly)
+        if start_polys.shape[0] == 0 or goal_polys.shape[0] == 0:
+            raise ValueError("start_polys and goal_polys need at least one polygon each")
+        check_indices32("start_polys", start_polys, npoly, "polygon")
+        check_indices32("goal_polys", goal_polys, npoly, "polygon")
         m.xy = &xy[0, 0]
         m.poff = &poff[0]
         m.pv = &pv[0]
