@@ -40,6 +40,8 @@ def kernel(name: str) -> Extension:
 extensions = [
     # The generic search loops: a pure-Python module, also compiled as it is.
     Extension("pathcraft._engine", ["src/pathcraft/_engine.py"], extra_compile_args=["-O3"]),
+    # The frame-by-frame driver of the compiled searches: its per-step overhead counts.
+    Extension("pathcraft._sliced", ["src/pathcraft/_sliced.py"], extra_compile_args=["-O3"]),
     kernel("heap"),
     kernel("grid_search"),
     kernel("jps"),

@@ -20,10 +20,11 @@ Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathRes
 
 from __future__ import annotations
 
+import functools
 import inspect
 import threading
-import time
 from collections.abc import Callable
+from time import perf_counter
 from typing import Any
 
 from pathcraft._engine import no_result
@@ -64,6 +65,11 @@ def release_pooled_workspaces() -> None:
         _pool.clear()
 
 
+@functools.lru_cache(maxsize=64)
+def _signature(kind: type, method: str) -> inspect.Signature:
+    return inspect.signature(getattr(kind, method))
+
+
 def bind_options(
     world: Any,
     algorithm: str,
@@ -78,9 +84,8 @@ def bind_options(
     from pathcraft._validation import check_choice
 
     check_choice("algorithm", algorithm, algorithms)
-    method = getattr(type(world), algorithm)
     try:
-        bound = inspect.signature(method).bind(world, start, goal, **options)
+        bound = _signature(type(world), algorithm).bind(world, start, goal, **options)
     except TypeError as error:
         raise TypeError(
             f"{type(world).__name__}.start_search(algorithm={algorithm!r}) takes the "
@@ -101,18 +106,7 @@ class CompiledSearch:
     blocking call with the same arguments returns (``elapsed`` counts the time spent in
     steps). The world's arrays are read as they are at each step: change the world
     while a search is in progress and its answer is the one for the changed world.
-
-    Examples
-    --------
-    >>> from pathcraft import Grid
-    >>> grid = Grid.from_ascii("..........")
-    >>> search = grid.start_search((0, 0), (0, 9))
-    >>> search.step(4), search.expanded
-    ('in_progress', 4)
-    >>> while search.step(4) == "in_progress":
-    ...     pass
-    >>> search.status, search.result.cost == grid.astar((0, 0), (0, 9)).cost
-    ('found', True)
+    Examples: ``Grid.start_search`` and the other worlds' ``start_search``.
     """
 
     __slots__ = (
@@ -154,28 +148,42 @@ class CompiledSearch:
         its goal (as :attr:`PathResult.reason` spells it) or ``"cancelled"``.
         Stepping an ended search returns its status again and does nothing.
         """
+        machine = self._machine
+        if machine is not None and type(max_expansions) is int and max_expansions >= 0:
+            # The common case of a game loop, kept lean: a search under way, an int.
+            t0 = perf_counter()
+            code = machine.step(max_expansions)
+            self._elapsed += perf_counter() - t0
+            if code == IN_PROGRESS_CODE:
+                return "in_progress"
+            return self._end()
         budget = check_limit("max_expansions", max_expansions, integer=True)
         if self._status != "in_progress":
             return self._status
-        t0 = time.perf_counter()
-        if self._machine is None:
+        t0 = perf_counter()
+        if machine is None:
             self._ws = _acquire(self._kind, self._size)
             try:
-                self._machine = self._make(self._ws)
+                machine = self._machine = self._make(self._ws)
             except BaseException:
                 self._drop()
                 raise
-        machine = self._machine
         code = machine.step(-1 if budget is None else int(budget))
+        self._elapsed += perf_counter() - t0
+        if code == IN_PROGRESS_CODE:
+            return "in_progress"
+        return self._end()
+
+    def _end(self) -> str:
+        """The search ended: build its result, give the workspace back."""
+        t1 = perf_counter()
+        machine = self._machine
         self._expanded = int(machine.expanded)
-        self._elapsed += time.perf_counter() - t0
-        if code != IN_PROGRESS_CODE:
-            t1 = time.perf_counter()
-            answer = machine.answer()
-            self._drop()
-            result = self._finish(answer, t1 - self._elapsed)
-            self._result = result
-            self._status = "found" if result.found else str(result.reason)
+        answer = machine.answer()
+        self._drop()
+        result = self._finish(answer, t1 - self._elapsed)
+        self._result = result
+        self._status = "found" if result.found else str(result.reason)
         return self._status
 
     def _drop(self) -> None:
@@ -199,7 +207,8 @@ class CompiledSearch:
     @property
     def expanded(self) -> int:
         """Nodes expanded so far, over all slices."""
-        return self._expanded
+        machine = self._machine
+        return self._expanded if machine is None else int(machine.expanded)
 
     @property
     def result(self) -> PathResult:
