@@ -43,6 +43,7 @@ extensions = [
     # The frame-by-frame driver of the compiled searches: its per-step overhead counts.
     Extension("pathcraft._sliced", ["src/pathcraft/_sliced.py"], extra_compile_args=["-O3"]),
     kernel("heap"),
+    kernel("machine"),
     kernel("grid_search"),
     kernel("jps"),
     kernel("graph_search"),

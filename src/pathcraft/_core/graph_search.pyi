@@ -3,6 +3,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.machine import Machine
+
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
@@ -60,11 +62,6 @@ def field(
     max_cost: float,
 ) -> int: ...
 
-class GraphSearch:
+class GraphSearch(Machine):
     def __init__(self, *args: Any, **settings: Any) -> None: ...
-    @property
-    def status(self) -> int: ...
-    @property
-    def expanded(self) -> int: ...
-    def step(self, budget: int = -1) -> int: ...
     def answer(self) -> tuple[Any, ...]: ...

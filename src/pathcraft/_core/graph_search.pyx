@@ -38,6 +38,7 @@ from libc.stdlib cimport free, malloc, realloc
 import numpy as np
 
 from pathcraft._core.bounds cimport check_indices, check_rows
+from pathcraft._core.machine cimport Machine, Outcome, begin, end_node, end_search
 from pathcraft._core.record cimport Recorder
 from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
@@ -103,16 +104,6 @@ cdef struct Query:
     bint partial
     bint record
     uint64_t rng
-
-
-cdef struct Outcome:
-    int status
-    Py_ssize_t reached
-    Py_ssize_t best           # expanded node closest to the goal (partial paths)
-    int64_t expanded
-    int64_t generated
-    double best_h             # the heuristic of ``best``
-    bint pruned               # a step (or a source) was cut by max_cost
 
 
 cdef struct NodeState:
@@ -241,27 +232,6 @@ cdef inline int relax(
     return 0
 
 
-cdef void begin(Outcome* out) noexcept nogil:
-    """Reset the outcome of a query about to start."""
-    out.status = ST_IN_PROGRESS
-    out.reached = -1
-    out.best = -1
-    out.best_h = INFINITY
-    out.pruned = False
-    out.expanded = 0
-    out.generated = 0
-
-
-cdef void end_search(const Query* q, Outcome* out) noexcept nogil:
-    """The open list ran dry: why the search ended."""
-    if q.goal < 0 and not q.use_goal_set:
-        out.status = ST_EXHAUSTED
-    elif out.pruned:
-        out.status = ST_MAX_COST
-    else:
-        out.status = ST_UNREACHABLE
-
-
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` nodes (-1: no
     bound), ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out first.
@@ -278,7 +248,7 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
 
     while left != 0:
         if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(q, out)
+            end_search(q.goal >= 0 or q.use_goal_set, out)
             return 0
         u = e.item
         if out.expanded == q.max_expansions:
@@ -389,7 +359,7 @@ cdef int fill_query(
     return 0
 
 
-cdef class GraphSearch:
+cdef class GraphSearch(Machine):
     """One graph search (A*, greedy or Dijkstra) as a step machine: :meth:`step`
     expands at most ``n`` nodes and returns the status, ``IN_PROGRESS`` until the
     search ends; :meth:`answer` is then what :func:`search` returns. The blocking
@@ -397,7 +367,6 @@ cdef class GraphSearch:
     else may use it until the search ended) and the arrays it reads."""
 
     cdef Query q
-    cdef Outcome out
     cdef Workspace ws
     cdef object keep             # the arrays the query points into
     cdef const double[::1] weights
@@ -486,39 +455,15 @@ cdef class GraphSearch:
         if failed:
             raise MemoryError("the graph search ran out of memory")
 
-    @property
-    def status(self):
-        return self.out.status
-
-    @property
-    def expanded(self):
-        return self.out.expanded
-
-    def step(self, int64_t budget=-1):
-        """Expand at most ``budget`` more nodes (-1: until the search ends); the status."""
-        cdef int failed = 0
-        if budget < -1:
-            raise ValueError(f"budget must be -1 or >= 0; got {budget}")
-        if self.out.status == ST_IN_PROGRESS:
-            with nogil:
-                failed = run_search(&self.q, self.ws, &self.out, budget)
-            if failed:
-                raise MemoryError("the graph search ran out of memory")
-        return self.out.status
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_search(&self.q, self.ws, &self.out, budget)
 
     def answer(self):
         """``(status, path_nodes, path_edges, cost, expanded, generated, rec_nodes,
         rec_g)`` of the ended search (see :func:`search`)."""
-        cdef Py_ssize_t node
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        if self.out.status == ST_FOUND:
-            node = self.out.reached
-        elif self.q.partial and self.out.status != ST_EXHAUSTED:
-            node = self.out.best if self.out.best >= 0 else self.first_source
-        else:
-            node = -1
-        path, edges = _walk_back(self.ws, node)
+        path, edges = _walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
         total = _path_cost(self.ws, self.weights, path, edges)
         rec_nodes = rec_g = None
         if self.q.record:

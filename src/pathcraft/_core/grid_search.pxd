@@ -22,6 +22,7 @@ from pathcraft._core.codes cimport (
     ST_UNREACHABLE,
     priority,
 )
+from pathcraft._core.machine cimport Outcome
 from pathcraft._core.record cimport Recorder
 from pathcraft._core.heap cimport Heap, iheap_push, iheap_update, tie_key
 
@@ -70,16 +71,6 @@ cdef struct Query:
     uint64_t rng
 
 
-cdef struct Outcome:
-    int status
-    Py_ssize_t reached
-    Py_ssize_t best           # expanded cell closest to the goal (partial paths)
-    int64_t expanded
-    int64_t generated
-    double best_h             # the heuristic of ``best``
-    bint pruned               # a step was cut by max_cost
-
-
 cdef struct CellState:
     double g                  # cost from the nearest source
     int32_t parent            # padded flat index of the parent, -1 for a source
@@ -109,8 +100,7 @@ cdef Query make_query(
     int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
 ) except *
 
-cdef void begin(Outcome* out) noexcept nogil
-cdef void end_search(const Query* q, Outcome* out) noexcept nogil
+cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil
 cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef int check_cells(str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef object walk_back(Workspace ws, Py_ssize_t cell)

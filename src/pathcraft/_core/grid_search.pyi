@@ -3,6 +3,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.machine import Machine
+
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
@@ -75,7 +77,7 @@ def search_costs(
     seed: int,
 ) -> None: ...
 
-class GridSearch:
+class GridSearch(Machine):
     def __init__(
         self,
         padded: npt.NDArray[np.float64],
@@ -85,9 +87,4 @@ class GridSearch:
         goal_set: npt.NDArray[np.intp] | None,
         **settings: Any,
     ) -> None: ...
-    @property
-    def status(self) -> int: ...
-    @property
-    def expanded(self) -> int: ...
-    def step(self, budget: int = -1) -> int: ...
     def answer(self) -> tuple[Any, ...]: ...

@@ -29,6 +29,7 @@ from libc.stdlib cimport free, malloc, realloc
 import numpy as np
 
 from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
+from pathcraft._core.machine cimport Machine, begin, end_node, end_search
 from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
     TIE_G,
@@ -143,17 +144,6 @@ cdef class Workspace:
         return recorder_push(&self.rec, cell, g)
 
 
-cdef void begin(Outcome* out) noexcept nogil:
-    """Reset the outcome of a query about to start."""
-    out.status = ST_IN_PROGRESS
-    out.reached = -1
-    out.best = -1
-    out.best_h = INFINITY
-    out.pruned = False
-    out.expanded = 0
-    out.generated = 0
-
-
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop, as a step machine: expand at most ``budget`` cells (-1: no
     bound) and return, ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out
@@ -174,7 +164,7 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
 
     while left != 0:
         if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(q, out)
+            end_search(q.goal >= 0 or q.use_goal_set, out)
             return 0
         u = e.item  # open: the indexed heap holds each open cell once, nothing stale
         if out.expanded == q.max_expansions:
@@ -221,16 +211,6 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
             if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
                 return -1
     return 0
-
-
-cdef void end_search(const Query* q, Outcome* out) noexcept nogil:
-    """The open list ran dry: why the search ended."""
-    if q.goal < 0 and not q.use_goal_set:
-        out.status = ST_EXHAUSTED
-    elif out.pruned:
-        out.status = ST_MAX_COST
-    else:
-        out.status = ST_UNREACHABLE
 
 
 cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1:
@@ -305,7 +285,7 @@ cdef Query make_query(
     return q
 
 
-cdef class GridSearch:
+cdef class GridSearch(Machine):
     """One grid search (A*, greedy or Dijkstra) as a step machine: :meth:`step` expands
     at most ``n`` cells and returns the status, ``IN_PROGRESS`` until the search ends;
     :meth:`answer` is then what :func:`search` returns. The blocking :func:`search` is
@@ -313,7 +293,6 @@ cdef class GridSearch:
     until the search ended) and the cost array it reads."""
 
     cdef Query q
-    cdef Outcome out
     cdef Workspace ws
     cdef const double[:, ::1] padded
     cdef Py_ssize_t first_source
@@ -366,39 +345,15 @@ cdef class GridSearch:
         if failed:
             raise MemoryError("the grid search ran out of memory")
 
-    @property
-    def status(self):
-        return self.out.status
-
-    @property
-    def expanded(self):
-        return self.out.expanded
-
-    def step(self, int64_t budget=-1):
-        """Expand at most ``budget`` more cells (-1: until the search ends); the status."""
-        cdef int failed = 0
-        if budget < -1:
-            raise ValueError(f"budget must be -1 or >= 0; got {budget}")
-        if self.out.status == ST_IN_PROGRESS:
-            with nogil:
-                failed = run_search(&self.q, self.ws, &self.out, budget)
-            if failed:
-                raise MemoryError("the grid search ran out of memory")
-        return self.out.status
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_search(&self.q, self.ws, &self.out, budget)
 
     def answer(self):
         """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
         ended search (see :func:`search`)."""
-        cdef Py_ssize_t cell
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        if self.out.status == ST_FOUND:
-            cell = self.out.reached
-        elif self.q.partial and self.out.status != ST_EXHAUSTED:
-            cell = self.out.best if self.out.best >= 0 else self.first_source
-        else:
-            cell = -1
-        path = walk_back(self.ws, cell)
+        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
         rec_cells, rec_g = copy_record(self.ws, self.q.width) if self.q.record else (None, None)
         return (
             self.out.status, to_cells(path, self.q.width), path_cost(self.padded, path),

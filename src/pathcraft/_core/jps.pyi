@@ -4,6 +4,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.machine import Machine
+
 from pathcraft._core.grid_search import Workspace
 
 def jps(
@@ -45,14 +47,9 @@ def jps_costs(
     block: bool,
 ) -> None: ...
 
-class JpsSearch:
+class JpsSearch(Machine):
     def __init__(
         self, padded: npt.NDArray[np.float64], ws: Any, start: int, goal: int, lines: Any,
         **settings: Any,
     ) -> None: ...
-    @property
-    def status(self) -> int: ...
-    @property
-    def expanded(self) -> int: ...
-    def step(self, budget: int = -1) -> int: ...
     def answer(self) -> tuple[Any, ...]: ...

@@ -53,11 +53,9 @@ from pathcraft._core.grid_search cimport (
     Query,
     Workspace,
     aim,
-    begin,
     check_cell,
     check_cells,
     copy_record,
-    end_search,
     heuristic,
     make_query,
     path_cost,
@@ -66,6 +64,7 @@ from pathcraft._core.grid_search cimport (
     walk_back,
 )
 from pathcraft._core.heap cimport TIE_G, HeapEntry, iheap_pop, iheap_push
+from pathcraft._core.machine cimport Machine, begin, end_search
 
 cdef extern from *:
     """
@@ -316,7 +315,7 @@ cdef int run_jps(
     cdef int64_t left = budget
     while left != 0:
         if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(q, out)
+            end_search(True, out)
             return 0
         u = e.item
         if out.expanded == q.max_expansions:
@@ -453,13 +452,12 @@ def jps_costs(
         raise MemoryError("the jump point search ran out of memory")
 
 
-cdef class JpsSearch:
+cdef class JpsSearch(Machine):
     """One jump point search as a step machine (see ``grid_search.GridSearch``):
     :meth:`step` expands at most ``n`` jump points; :meth:`answer` is then what
     :func:`jps` returns. The blocking :func:`jps` is one unlimited step of it."""
 
     cdef Query q
-    cdef Outcome out
     cdef Lines packed
     cdef Workspace ws
     cdef const double[:, ::1] padded
@@ -497,25 +495,8 @@ cdef class JpsSearch:
         if failed:
             raise MemoryError("the jump point search ran out of memory")
 
-    @property
-    def status(self):
-        return self.out.status
-
-    @property
-    def expanded(self):
-        return self.out.expanded
-
-    def step(self, int64_t budget=-1):
-        """Expand at most ``budget`` more jump points (-1: until the search ends)."""
-        cdef int failed = 0
-        if budget < -1:
-            raise ValueError(f"budget must be -1 or >= 0; got {budget}")
-        if self.out.status == ST_IN_PROGRESS:
-            with nogil:
-                failed = run_jps(&self.q, &self.packed, self.ws, &self.out, budget)
-            if failed:
-                raise MemoryError("the jump point search ran out of memory")
-        return self.out.status
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_jps(&self.q, &self.packed, self.ws, &self.out, budget)
 
     def answer(self):
         """``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,

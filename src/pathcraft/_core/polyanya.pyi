@@ -3,6 +3,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.machine import Machine
+
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
@@ -31,11 +33,6 @@ def search(
     max_expansions: int,
 ) -> tuple[int, npt.NDArray[np.float64], float, int, int]: ...
 
-class PolyanyaSearch:
+class PolyanyaSearch(Machine):
     def __init__(self, *args: Any) -> None: ...
-    @property
-    def status(self) -> int: ...
-    @property
-    def expanded(self) -> int: ...
-    def step(self, budget: int = -1) -> int: ...
     def answer(self) -> tuple[Any, ...]: ...

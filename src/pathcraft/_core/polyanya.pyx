@@ -54,6 +54,7 @@ from pathcraft._core.codes cimport (
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
 )
+from pathcraft._core.machine cimport Machine, begin
 from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
 
 FOUND = ST_FOUND
@@ -415,7 +416,7 @@ cdef int push_goal(Workspace ws, Mesh* m, int32_t idx, int64_t* generated) noexc
     return 0
 
 
-cdef class PolyanyaSearch:
+cdef class PolyanyaSearch(Machine):
     """One Polyanya query as a step machine: :meth:`step` expands at most ``n`` search
     nodes and returns the status, ``IN_PROGRESS`` until the search ends; :meth:`answer`
     is then what :func:`search` returns. The blocking :func:`search` is one unlimited
@@ -426,8 +427,7 @@ cdef class PolyanyaSearch:
     cdef object keep
     cdef double* cr
     cdef double* cl
-    cdef int status
-    cdef int64_t expanded, generated, max_expansions
+    cdef int64_t max_expansions
     cdef int32_t found_idx
     cdef bint direct
     cdef double sx, sy
@@ -490,9 +490,7 @@ cdef class PolyanyaSearch:
         self.ws = ws
         self.sx = sx
         self.sy = sy
-        self.status = ST_IN_PROGRESS
-        self.expanded = 0
-        self.generated = 0
+        begin(&self.out)
         self.max_expansions = max_expansions
         self.found_idx = -1
         self.direct = False
@@ -511,7 +509,7 @@ cdef class PolyanyaSearch:
                 if ws.goal_mark[start_polys[i]] == ws.gen:
                     self.direct = True
             if self.direct:
-                self.status = ST_FOUND
+                self.out.status = ST_FOUND
             else:
                 for s in range(start_polys.shape[0]):
                     p = start_polys[s]
@@ -523,31 +521,11 @@ cdef class PolyanyaSearch:
                             ws, m, -1, -1, sx, sy, 0.0, e,
                             xy[pv[e], 0], xy[pv[e], 1],
                             xy[pv[beg + (i + 1) % n], 0], xy[pv[beg + (i + 1) % n], 1],
-                            &self.generated,
+                            &self.out.generated,
                         ) != 0:
                             failed = 1
         if failed:
             raise MemoryError("Polyanya ran out of memory")
-
-    @property
-    def status(self):
-        return self.status
-
-    @property
-    def expanded(self):
-        return self.expanded
-
-    def step(self, int64_t budget=-1):
-        """Expand at most ``budget`` more search nodes (-1: until the search ends)."""
-        cdef int failed = 0
-        if budget < -1:
-            raise ValueError(f"budget must be -1 or >= 0; got {budget}")
-        if self.status == ST_IN_PROGRESS:
-            with nogil:
-                failed = self.run(budget)
-            if failed:
-                raise MemoryError("Polyanya ran out of memory")
-        return self.status
 
     cdef int run(self, int64_t budget) noexcept nogil:
         """The search loop; -1 when memory ran out."""
@@ -556,25 +534,25 @@ cdef class PolyanyaSearch:
         cdef int64_t left = budget
         while left != 0:
             if heap_pop(&self.ws.heap, &top) != 0:
-                self.status = ST_UNREACHABLE
+                self.out.status = ST_UNREACHABLE
                 return 0
             nd = &self.ws.nodes[top.item]
             if nd.kind != K_INTERVAL:
                 self.found_idx = <int32_t> top.item
-                self.status = ST_FOUND
+                self.out.status = ST_FOUND
                 return 0
             if nd.root >= 0 and nd.g > self.ws.best_g[nd.root] * (1.0 + 1e-12) + 1e-12:
                 continue  # its root was reached more cheaply since
-            if self.max_expansions >= 0 and self.expanded >= self.max_expansions:
-                self.status = ST_MAX_EXPANSIONS
+            if self.max_expansions >= 0 and self.out.expanded >= self.max_expansions:
+                self.out.status = ST_MAX_EXPANSIONS
                 return 0
-            self.expanded += 1
+            self.out.expanded += 1
             left -= 1
             if self.ws.goal_mark[nd.poly] == self.ws.gen:
-                if push_goal(self.ws, &self.m, <int32_t> top.item, &self.generated) != 0:
+                if push_goal(self.ws, &self.m, <int32_t> top.item, &self.out.generated) != 0:
                     return -1
                 continue
-            if expand(self.ws, &self.m, <int32_t> top.item, &self.generated, self.cr, self.cl) != 0:
+            if expand(self.ws, &self.m, <int32_t> top.item, &self.out.generated, self.cr, self.cl) != 0:
                 return -1
         return 0
 
@@ -586,8 +564,8 @@ cdef class PolyanyaSearch:
         cdef Node* nd
         cdef int32_t cur = self.found_idx
         cdef int32_t last_root = -2
-        status, expanded, generated = self.status, self.expanded, self.generated
-        if self.status == ST_IN_PROGRESS:
+        status, expanded, generated = self.out.status, self.out.expanded, self.out.generated
+        if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
         if status != ST_FOUND:
             return status, np.empty((0, 2)), float("inf"), expanded, generated
