@@ -4,9 +4,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core.machine import Machine
-
 from pathcraft._core.grid_search import Workspace
+from pathcraft._core.machine import Machine
 
 def jps(
     padded: npt.NDArray[np.float64],
