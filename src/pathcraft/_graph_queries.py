@@ -383,7 +383,7 @@ class GraphQueries:
         ``_core/graph_search.pyx``). Private: the kernel checks indices and shapes, the
         caller the option values."""
         args, settings = self._kernel_args(mode, sources, goal, goal_set, **options)
-        return _kernel.search(*args(_workspace(self.num_nodes + 1)), **settings)  # type: ignore[no-any-return]
+        return _kernel.search(*args(_workspace(self.num_nodes + 1)), **settings)
 
     def _kernel_args(
         self,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -93,7 +94,13 @@ def solve(
         None if single_goal else goals,
         **settings,
     )
-    return to_result(grid, *answer, t0)
+    return answer_result(grid, answer, t0)
+
+
+def answer_result(grid: Grid, answer: tuple[Any, ...], t0: float) -> PathResult:
+    """The grid search kernel's answer tuple as a :class:`PathResult`."""
+    status, path, cost, expanded, generated, rec_cells, rec_g = answer
+    return to_result(grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0)
 
 
 def to_result(
@@ -214,5 +221,5 @@ def start_search(
     goal_set = None if single else goals
     return CompiledSearch(
         lambda ws: _kernel.GridSearch(padded, ws, sources, goal_cell, goal_set, **settings),
-        lambda answer, t0: to_result(grid, *answer, t0), _kernel.Workspace, padded.size,
+        partial_fn(answer_result, grid), _kernel.Workspace, padded.size,
     )  # fmt: skip

@@ -20,7 +20,6 @@ Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathRes
 
 from __future__ import annotations
 
-import functools
 import inspect
 import threading
 from collections.abc import Callable
@@ -65,9 +64,16 @@ def release_pooled_workspaces() -> None:
         _pool.clear()
 
 
-@functools.lru_cache(maxsize=64)
+_signatures: dict[tuple[type, str], inspect.Signature] = {}
+
+
 def _signature(kind: type, method: str) -> inspect.Signature:
-    return inspect.signature(getattr(kind, method))
+    """The signature of ``kind.method``, worked out once (it is slow to work out)."""
+    key = (kind, method)
+    found = _signatures.get(key)
+    if found is None:
+        found = _signatures[key] = inspect.signature(getattr(kind, method))
+    return found
 
 
 def bind_options(
@@ -96,6 +102,10 @@ def bind_options(
     for name in list(named)[:3]:  # self, start, goal
         del named[name]
     return named
+
+
+def _ended(*args: Any) -> Any:
+    raise RuntimeError("this search ended: it runs no more")
 
 
 class CompiledSearch:
@@ -239,7 +249,8 @@ class CompiledSearch:
         return {"status": self._status, "result": self._result, "expanded": self._expanded}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._make = self._finish = self._kind = None
+        self._make = self._finish = _ended
+        self._kind = None
         self._size = 0
         self._machine = self._ws = None
         self._status = state["status"]

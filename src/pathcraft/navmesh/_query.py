@@ -168,7 +168,8 @@ def start_search(
     if mode == "funnel":
         args, settings = _corridor_args(mesh, s, sp, g, gp, limit)
         make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
-        kind, size = _graph_kernel.Workspace, mesh._graph.num_nodes + 1
+        kind: Any = _graph_kernel.Workspace
+        size = mesh._graph.num_nodes + 1
         finish = partial_fn(_funnel, mesh, s, g)
     else:
         top = mesh._top
