@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grid_peers import RESULTS, header, load, select, tolerance_ok, us
 
 from pathcraft import Grid
-from pathcraft._grid_run import jps_settings, solve_jps
+from pathcraft.grid._run import jps_settings, solve_jps
 
 MAPS = (
     "dao/arena2",

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid, PathResult
-from pathcraft._grid_run import jps_settings, solve_jps
+from pathcraft.grid._run import jps_settings, solve_jps
 
 JPS_RULES = ("no_corner_cut", "always")
 

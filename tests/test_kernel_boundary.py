@@ -12,7 +12,7 @@ import pytest
 
 from pathcraft import Graph, Grid, NavMesh
 from pathcraft._core import graph_search, grid_search, jps, navmesh, polyanya, visibility
-from pathcraft._grid_run import jps_settings, search_settings
+from pathcraft.grid._run import jps_settings, search_settings
 
 INTP = np.intp
 

@@ -517,7 +517,7 @@ def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settin
     """Run one jump point search between padded flat cells ``start`` and ``goal`` (one
     unlimited step of a :class:`JpsSearch`) on a grid whose free cells all cost
     ``unit``; ``lines`` are its eight packed line sets
-    (:class:`pathcraft._packed.PackedLines`, made for the same diagonal rule).
+    (:class:`pathcraft.grid._packed.PackedLines`, made for the same diagonal rule).
 
     Returns ``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
     rec_g)``: the path cell by cell and the jump points on it, as ``(n, 2)`` arrays of

@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft import _graph_checks as checks
-from pathcraft._graph_queries import GRAPH_HEURISTICS, GraphQueries
+from pathcraft.graph import _checks as checks
+from pathcraft.graph._queries import GRAPH_HEURISTICS, GraphQueries
 
 #: The heuristic scale is lowered by this relative margin against rounding.
 _SCALE_MARGIN = 1e-12

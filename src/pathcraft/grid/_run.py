@@ -16,9 +16,9 @@ import numpy.typing as npt
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
-from pathcraft._packed import cost_range, pack_lines
 from pathcraft._sliced import CompiledSearch, bind_options
 from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
+from pathcraft.grid._packed import cost_range, pack_lines
 from pathcraft.result import Explored, PathResult
 
 if TYPE_CHECKING:

@@ -49,9 +49,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
-from pathcraft._grid_batch import BatchQueries
-from pathcraft._grid_checks import cell_indices, cost_array, cost_values, parse_ascii
-from pathcraft._grid_run import (
+from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_choice, check_limit, check_weight
+from pathcraft.grid._batch import BatchQueries
+from pathcraft.grid._checks import cell_indices, cost_array, cost_values, parse_ascii
+from pathcraft.grid._packed import PackedLines
+from pathcraft.grid._run import (
     DIAGONAL_RULES,
     GRID_HEURISTICS,
     jps_settings,
@@ -61,9 +64,6 @@ from pathcraft._grid_run import (
     start_search,
     workspace,
 )
-from pathcraft._packed import PackedLines
-from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_choice, check_limit, check_weight
 from pathcraft.result import PathResult
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]

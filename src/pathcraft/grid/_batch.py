@@ -24,8 +24,9 @@ from tqdm.auto import tqdm
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
-from pathcraft._grid_checks import cell_indices
-from pathcraft._grid_run import (
+from pathcraft._validation import check_limit, check_weight
+from pathcraft.grid._checks import cell_indices
+from pathcraft.grid._run import (
     DIAGONAL_RULES,
     jps_settings,
     search_settings,
@@ -33,7 +34,6 @@ from pathcraft._grid_run import (
     solve_jps,
     workspace,
 )
-from pathcraft._validation import check_limit, check_weight
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
