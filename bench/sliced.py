@@ -106,6 +106,7 @@ def part_sliced(scenarios: int, python_scenarios: int, repeats: int) -> list[str
     py_pick = set(select(len(data.optimal), python_scenarios).tolist())
     per_exp: dict[str, list[float]] = {"compiled": [], "python": [], "blocking": []}
     ratio_block: list[float] = []
+    long_block: list[float] = []  # scenarios of 10 frames or more
     ratio_python: list[float] = []
     expansions = 0
     for i in pick.tolist():
@@ -133,6 +134,8 @@ def part_sliced(scenarios: int, python_scenarios: int, repeats: int) -> list[str
         per_exp["compiled"].append(min(t_sliced) / n)
         per_exp["blocking"].append(min(t_block) / n)
         ratio_block.append(min(t_sliced) / min(t_block))
+        if n >= 10 * FRAME:
+            long_block.append(min(t_sliced) / min(t_block))
         if i in py_pick:
             t0 = time.perf_counter()
             py = run_steps(SlicedSearch(s, g, neighbors, heuristic_to(g)), FRAME)
@@ -147,7 +150,7 @@ def part_sliced(scenarios: int, python_scenarios: int, repeats: int) -> list[str
     med = {k: statistics.median(v) * 1e9 for k, v in per_exp.items()}
     speed = statistics.median(ratio_python)
     over = (statistics.median(ratio_block) - 1.0) * 100
-    mean_over = (sum(per_exp["compiled"]) / sum(per_exp["blocking"]) - 1.0) * 100
+    over_long = (statistics.median(long_block) - 1.0) * 100
     return [
         "## 1. den520d, A* sliced 200 expansions per frame",
         "",
@@ -159,14 +162,19 @@ def part_sliced(scenarios: int, python_scenarios: int, repeats: int) -> list[str
         "| search | median ns per expansion | ratio |",
         "|---|---|---|",
         f"| compiled sliced, `grid.start_search(...).step({FRAME})` | {med['compiled']:.0f} | 1 |",
-        f"| blocking `grid.astar` | {med['blocking']:.0f} | "
-        f"step API costs {over:+.1f}% (median per scenario), {mean_over:+.1f}% (total) |",
+        f"| blocking `grid.astar` | {med['blocking']:.0f} | the step API costs "
+        f"{over:+.1f}% (median per scenario), {over_long:+.1f}% on the {len(long_block)} "
+        f"searches of 10 frames or more |",
         f"| Python sliced, `SlicedSearch(...).step({FRAME})` | {med['python']:.0f} | "
         f"{speed:.0f}x slower (median per scenario) |",
         "",
         f"Goals: >= 20x faster than the Python sliced search per expansion "
         f"({'met' if speed >= 20 else 'NOT met'}: {speed:.0f}x); step API <= 5% over the "
-        f"blocking call ({'met' if over <= 5 else 'NOT met'}: {over:+.1f}%).",
+        f"blocking call ({'met' if over <= 5 else 'NOT met'} per scenario: {over:+.1f}%; "
+        f"{'met' if over_long <= 5 else 'NOT met'} for searches of 10+ frames: "
+        f"{over_long:+.1f}%). A short search is one or two steps: its extra cost is the "
+        "fixed price of the search object (options bound, a pooled workspace taken and "
+        "given back, the result built), not the steps.",
         "",
     ]
 
@@ -194,14 +202,18 @@ def part_queue(name: str, agents: int, budget: int) -> list[str]:
         if not tolerance_ok(result.cost, float(data.optimal[i])):
             raise AssertionError(f"{name} scenario {i}: {result.cost} != {data.optimal[i]}")
     pooled = sum(len(v) for v in _sliced._pool.values())
+    t0 = time.perf_counter()
+    for i in pick.tolist():
+        grid.astar(tuple(data.starts[i]), tuple(data.goals[i]))
+    t_blocking = time.perf_counter() - t0
     total = sum(frames)
     ms = np.asarray(frames) * 1e3
     rows, cols = data.walkable.shape
     return [
         f"| {name} ({rows}x{cols}) | {len(pick):,} | {budget:,} | {len(frames):,} | "
         f"{np.median(ms):.2f} | {np.percentile(ms, 95):.2f} | {ms.max():.2f} | "
-        f"{len(pick) / total:,.0f} | {expanded / total / 1e6:.2f} | {pooled} | "
-        f"{t_submit * 1e3:.0f} |"
+        f"{len(pick) / total:,.0f} | {expanded / total / 1e6:.2f} | "
+        f"{total / t_blocking:.2f}x | {pooled} | {t_submit * 1e3:.0f} |"
     ]
 
 
@@ -225,19 +237,20 @@ def main(argv: list[str] | None = None) -> None:
     out += part_sliced(args.scenarios, args.python_scenarios, args.repeats)
     print("\n".join(out), flush=True)
     queue_rows = [
-        f"## 2. `PathRequestQueue`: {args.agents:,} agents, {args.budget:,} expansions "
-        "per frame",
+        f"## 2. `PathRequestQueue`: {args.agents:,} agents, {args.budget:,} expansions per frame",
         "",
         "Every agent requests its path at frame 0 (`queue.request(key, grid, start, "
         "goal)`: a compiled A* search, checked, not yet run); each `update()` spends the "
         "budget on the oldest requests first. Frame times are one `update()` each; "
-        "throughput is per second of frame time. Workspaces: how many the pool kept at "
-        "the end (a search takes one at its first step and gives it back when it ends, "
-        "so 1,000 queued agents never hold 1,000 of them: about 5 MB each on these maps).",
+        "throughput is per second of frame time; 'frame time / blocking loop' compares "
+        "all frames with a plain loop of `grid.astar` over the same queries. Workspaces: "
+        "how many the pool kept at the end (a search takes one at its first step and "
+        "gives it back when it ends, so 1,000 queued agents never hold 1,000 of them: "
+        "about 7 MB each on these maps).",
         "",
         "| map | agents | budget | frames | median frame ms | p95 ms | max ms | paths/s | "
-        "M expansions/s | workspaces | submit ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "M expansions/s | frame time / blocking loop | workspaces | submit ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name in ("random/random512-10-0", "street/Boston_0_512"):
         queue_rows += part_queue(name, args.agents, args.budget)

@@ -64,25 +64,24 @@ def release_pooled_workspaces() -> None:
         _pool.clear()
 
 
-_signatures: dict[tuple[type, str], inspect.Signature] = {}
+_defaults: dict[tuple[type, str], dict[str, Any]] = {}
 
 
-def _signature(kind: type, method: str) -> inspect.Signature:
-    """The signature of ``kind.method``, worked out once (it is slow to work out)."""
+def _keyword_defaults(kind: type, method: str) -> dict[str, Any]:
+    """The keyword-only options of ``kind.method`` and their defaults, worked out once
+    (``inspect`` is slow, and a game starts many searches)."""
     key = (kind, method)
-    found = _signatures.get(key)
+    found = _defaults.get(key)
     if found is None:
-        found = _signatures[key] = inspect.signature(getattr(kind, method))
+        params = inspect.signature(getattr(kind, method)).parameters.values()
+        found = _defaults[key] = {
+            p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY
+        }
     return found
 
 
 def bind_options(
-    world: Any,
-    algorithm: str,
-    algorithms: tuple[str, ...],
-    start: Any,
-    goal: Any,
-    options: dict[str, Any],
+    world: Any, algorithm: str, algorithms: tuple[str, ...], options: dict[str, Any]
 ) -> dict[str, Any]:
     """The options of ``world.start_search(start, goal, algorithm=..., **options)``:
     exactly those the blocking method ``world.<algorithm>`` takes, with its defaults
@@ -90,17 +89,16 @@ def bind_options(
     from pathcraft._validation import check_choice
 
     check_choice("algorithm", algorithm, algorithms)
-    try:
-        bound = _signature(type(world), algorithm).bind(world, start, goal, **options)
-    except TypeError as error:
+    defaults = _keyword_defaults(type(world), algorithm)
+    unknown = [name for name in options if name not in defaults]
+    if unknown:
+        name = type(world).__name__
         raise TypeError(
-            f"{type(world).__name__}.start_search(algorithm={algorithm!r}) takes the "
-            f"options of {type(world).__name__}.{algorithm}: {error}"
-        ) from None
-    bound.apply_defaults()
-    named = dict(bound.arguments)
-    for name in list(named)[:3]:  # self, start, goal
-        del named[name]
+            f"{name}.start_search(algorithm={algorithm!r}) takes the options of "
+            f"{name}.{algorithm} ({', '.join(defaults)}); got {', '.join(unknown)}"
+        )
+    named = dict(defaults)
+    named.update(options)
     return named
 
 

@@ -300,7 +300,7 @@ class GraphQueries:
         >>> search.step(1), search.step(), search.result.path
         ('in_progress', 'found', [0, 1, 2, 3])
         """
-        named = bind_options(self, algorithm, ("astar", "dijkstra", "greedy"), start, goal, options)
+        named = bind_options(self, algorithm, ("astar", "dijkstra", "greedy"), options)
         if algorithm == "astar":
             named["weight"] = check_weight(named["weight"])
         elif algorithm == "greedy":

@@ -192,7 +192,7 @@ def start_search(
 ) -> CompiledSearch:
     """A compiled sliced search on ``grid``, checked as the blocking method checks it."""
     algorithms = ("astar", "dijkstra", "greedy", "jps")
-    named = bind_options(grid, algorithm, algorithms, start, goal, options)
+    named = bind_options(grid, algorithm, algorithms, options)
     if "weight" in named:
         named["weight"] = check_weight(named["weight"])
     padded = grid._padded
