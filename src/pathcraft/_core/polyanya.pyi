@@ -8,6 +8,7 @@ from pathcraft._core.machine import Machine
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
+MAX_COST: int
 IN_PROGRESS: int
 
 class Workspace:
