@@ -1,5 +1,6 @@
 """Repository-wide pytest configuration."""
 
-# The compiled form of pathcraft._engine shadows its source for import; the source
-# has no doctests, and tests/test_engine.py runs it as pure Python on purpose.
-collect_ignore = ["src/pathcraft/_engine.py"]
+# The compiled forms of pathcraft._engine and pathcraft._sliced shadow their sources
+# for import; the sources have no doctests, tests/test_engine.py runs the engine as pure
+# Python on purpose, and tests/test_sliced_kernels.py tests the compiled _sliced.
+collect_ignore = ["src/pathcraft/_engine.py", "src/pathcraft/_sliced.py"]

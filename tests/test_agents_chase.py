@@ -119,7 +119,7 @@ def test_no_path_waits_and_recovers_when_the_target_comes_back() -> None:
     )
     grid[2, 3] = np.inf  # the two rooms are apart
     enemy = Pursuer(grid, (0, 0), speed=1.0)
-    assert enemy.step((0, 6), dt=1.0) == "no_path"
+    assert enemy.step((0, 6), dt=1.0) == "unreachable"
     assert enemy.node == (0, 0) and math.isinf(enemy.cost_to_target)
     assert enemy.last_plan is not None and enemy.last_plan.reason == "unreachable"
     assert enemy.step((2, 2), dt=1.0) == "chasing"
@@ -130,9 +130,9 @@ def test_the_budget_makes_it_give_up_for_good() -> None:
     cost[:39, 20] = np.inf  # a long wall: the search must go round it
     grid = Grid(cost)
     enemy = Pursuer(GridSpace(grid, method="astar"), (0, 0), speed=1.0, budget=50)
-    assert enemy.step((0, 39), dt=1.0) == "gave_up"
+    assert enemy.step((0, 39), dt=1.0) == "max_expansions"
     assert enemy.expanded == 50
-    assert enemy.step((0, 1), dt=1.0) == "gave_up"
+    assert enemy.step((0, 1), dt=1.0) == "max_expansions"
     assert enemy.node == (0, 0)
 
 

@@ -512,7 +512,7 @@ def test_run_with_start_and_exit_costs_expands_like_the_generic_search(
         out = graph.neighbors(node)
         return [*out, (end, exits[node])] if node in exits else out
 
-    got = graph.run(
+    got = graph._run(
         "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
         target=target, heuristic="euclidean", tie_break=tie_break, record=True,
     )  # fmt: skip

@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
-from pathcraft._core import graph_search, grid_search
-from pathcraft._kernels import REASONS, thread_workspace
+from pathcraft._core import graph_search, grid_search, polyanya
+from pathcraft._kernels import IN_PROGRESS_CODE, REASONS, thread_workspace
 
 
-@pytest.mark.parametrize("kernel", [grid_search, graph_search])
+@pytest.mark.parametrize("kernel", [grid_search, graph_search, polyanya])
 def test_every_kernel_reports_the_statuses_the_front_doors_read(kernel: object) -> None:
     assert kernel.FOUND == 0  # type: ignore[attr-defined]
+    assert kernel.IN_PROGRESS == IN_PROGRESS_CODE  # type: ignore[attr-defined]
     assert REASONS == {
         kernel.UNREACHABLE: "unreachable",  # type: ignore[attr-defined]
         kernel.MAX_EXPANSIONS: "max_expansions",  # type: ignore[attr-defined]

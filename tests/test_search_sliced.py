@@ -40,7 +40,7 @@ def run_sliced(search: SlicedSearch, sizes: list[int]) -> tuple[Any, list[int]]:
             break
         assert search.expanded - before == size  # a slice uses its whole budget
     assert search.status == status
-    return search.result(), statuses
+    return search.result, statuses
 
 
 SLICES = st.lists(st.integers(1, 7), min_size=1, max_size=4)
@@ -68,7 +68,7 @@ def test_sliced_astar_gives_exactly_the_blocking_result(
                           partial=partial, seed=7, **options)  # fmt: skip
     got, statuses = run_sliced(search, sizes)
     assert summary(got) == summary(want)
-    assert statuses[-1] == ("found" if want.found else "no_path")
+    assert statuses[-1] == ("found" if want.found else want.reason)
     assert all(s == "in_progress" for s in statuses[:-1])
 
 
@@ -101,17 +101,17 @@ def test_statuses_and_the_result_before_the_end() -> None:
     search = SlicedSearch(0, 9, line)
     assert search.status == "in_progress"
     with pytest.raises(RuntimeError, match="still in progress"):
-        search.result()
+        _ = search.result
     assert search.step(0) == "in_progress" and search.expanded == 0
     assert search.step(3) == "in_progress" and search.expanded == 3
     assert search.step() == "found"
     assert search.step(5) == "found" and search.expanded == 10
     walled = SlicedSearch(0, 99, line)
-    assert walled.step() == "no_path"
-    assert walled.result().reason == "unreachable"
+    assert walled.step() == "unreachable"
+    assert walled.result.reason == "unreachable"
     limited = SlicedSearch(0, 9, line, max_expansions=4)
     assert limited.step(2) == "in_progress"
-    assert limited.step(10) == "no_path" and limited.result().reason == "max_expansions"
+    assert limited.step(10) == "max_expansions" and limited.result.reason == "max_expansions"
 
 
 def test_bad_arguments_are_named() -> None:

@@ -21,12 +21,22 @@ from typing import Any
 from pathcraft._bloom import BloomClosed, ScalableBloom
 from pathcraft.result import Explored, PathResult
 
-__all__ = ["FOUND", "IN_PROGRESS", "NO_PATH", "Search", "run"]
+__all__ = ["CANCELLED", "FAILED", "FOUND", "IN_PROGRESS", "Search", "no_result", "run"]
 
 Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
 _INF = math.inf
-_ROOT = object()  # the parent of the start (None may be a user's node)
+class _Root:
+    """The parent of the start (None may be a user's node). One instance, which
+    pickles as a reference to itself, so an unpickled search still finds its root."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "_ROOT"
+
+
+_ROOT = _Root()
 
 
 def _bad_step(node: Any, nb: Any, w: Any) -> ValueError:
@@ -108,15 +118,28 @@ def run(
 
 IN_PROGRESS = "in_progress"
 FOUND = "found"
-NO_PATH = "no_path"
+CANCELLED = "cancelled"
+FAILED = "failed"  # a callback raised: the search cannot go on
+
+
+def no_result(status: str) -> RuntimeError:
+    """The error for asking a search in ``status`` for its result."""
+    state = "still in progress" if status == IN_PROGRESS else status
+    return RuntimeError(
+        f"the search is {state}: it has no result (step() until it returns something "
+        "else than 'in_progress')"
+    )
 
 
 class Search:
     """The search as a resumable step machine: the heap, the costs and the counters.
 
     :meth:`step` expands at most a given number of nodes and returns the status:
-    ``"in_progress"``, ``"found"`` or ``"no_path"`` (the search ended without reaching
-    its goal: see :meth:`result` for the reason). The blocking :func:`run` is one
+    ``"in_progress"``, ``"found"`` or the reason the search ended without reaching its
+    goal (``"unreachable"``, ``"max_expansions"``, ``"max_cost"``, ...), as the result's
+    ``reason`` spells it; ``"cancelled"`` after :meth:`cancel`. A callback that raises
+    fails the search for good (``"failed"``): the error goes to the caller of that
+    step, and later steps say so instead of answering wrongly. The blocking :func:`run` is one
     unlimited step, so a search cut into slices of any size expands the same nodes in
     the same order and ends with the same result.
     """
@@ -183,11 +206,12 @@ class Search:
         self._reason: str | None = None
         self._settled: dict[Any, float] | None = {} if not self._has_goal else None
         self._status = IN_PROGRESS
+        self._error: BaseException | None = None
         self._elapsed = time.perf_counter() - self._t0  # checks and set-up so far
 
     @property
     def status(self) -> str:
-        """``"in_progress"``, ``"found"`` or ``"no_path"``."""
+        """``"in_progress"``, ``"found"``, a reason, ``"cancelled"`` or ``"failed"``."""
         return self._status
 
     @property
@@ -195,10 +219,31 @@ class Search:
         """Nodes expanded so far."""
         return self._expanded
 
+    def cancel(self) -> None:
+        """Stop for good (status ``"cancelled"``) and drop the search's state."""
+        if self._status == IN_PROGRESS:
+            self._status = CANCELLED
+            self._heap = []
+            self._best = {}
+
     def step(self, budget: int) -> str:
         """Expand at most ``budget`` more nodes (-1: no bound) and return the status."""
+        if self._status == FAILED:
+            raise RuntimeError(
+                f"this search failed at an earlier step ({self._error!r}); start a new one"
+            ) from self._error
         if self._status != IN_PROGRESS:
             return self._status
+        try:
+            return self._step(budget)
+        except BaseException as error:
+            # The node being expanded is lost and the counters are stale: the search
+            # cannot go on, and saying "unreachable" later would be a wrong answer.
+            self._status = FAILED
+            self._error = error
+            raise
+
+    def _step(self, budget: int) -> str:
         t_step = time.perf_counter()
         heuristic = self._heuristic
         neighbors = self._neighbors
@@ -310,21 +355,18 @@ class Search:
         if found:
             self._status = FOUND
         elif reason is not None:
-            self._status = NO_PATH
+            self._status = reason
         elif not heap:
             reason = self._cost_reason if pruned else "unreachable"
-            self._status = NO_PATH
+            self._status = reason
         self._reason = reason
         self._elapsed += time.perf_counter() - t_step
         return self._status
 
     def result(self) -> PathResult:
         """The finished search's result (call once :meth:`step` left ``"in_progress"``)."""
-        if self._status == IN_PROGRESS:
-            raise RuntimeError(
-                "the search is still in progress: call step() until it returns "
-                "'found' or 'no_path'"
-            )
+        if self._status in (IN_PROGRESS, CANCELLED, FAILED):
+            raise no_result(self._status)
         best = self._best
         explored = Explored(self._rec_nodes, self._rec_g) if self._record else None
         elapsed = self._elapsed

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-__all__ = ["MODES", "REASONS", "TIES", "thread_workspace"]
+__all__ = ["IN_PROGRESS_CODE", "MODES", "REASONS", "TIES", "thread_workspace"]
 
 #: Search modes and their kernel codes.
 MODES: dict[str, int] = {"astar": 0, "greedy": 1, "dijkstra": 2}
@@ -15,6 +15,8 @@ TIES: dict[str, int] = {"g": 0, "fifo": 1, "random": 2}
 #: Why a search ended without its goal, by the status every kernel reports
 #: (0 is found; the kernels' ``UNREACHABLE``, ``MAX_EXPANSIONS``, ``MAX_COST``).
 REASONS: dict[int, str] = {1: "unreachable", 2: "max_expansions", 3: "max_cost"}
+#: What a kernel's step machine reports while its search goes on (``ST_IN_PROGRESS``).
+IN_PROGRESS_CODE = 5
 
 _local = threading.local()
 

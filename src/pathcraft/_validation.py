@@ -20,6 +20,8 @@ def check_choice(name: str, value: Any, choices: Collection[str]) -> str:
     ...
     ValueError: tie_break must be one of 'g', 'fifo'; got 'lifo'
     """
+    if isinstance(value, str) and value in choices:
+        return value  # the common case, without building the message
     listed = ", ".join(repr(c) for c in choices)
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string, one of {listed}; got {value!r}")

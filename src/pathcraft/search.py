@@ -52,8 +52,13 @@ Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
 Goal = Any  # a node, a predicate ``is_goal(node) -> bool``, or None (dijkstra only)
 TieBreak = Literal["g", "fifo", "random"]
-#: What :meth:`SlicedSearch.step` returns.
-Status = Literal["in_progress", "found", "no_path"]
+#: What :meth:`SlicedSearch.step` returns (and every world's ``start_search(...).step``):
+#: the search goes on, found its goal, ended for the reason its result gives (spelt as
+#: ``PathResult.reason``), was cancelled, or failed (a callback raised).
+Status = Literal[
+    "in_progress", "found", "unreachable", "max_expansions", "max_cost", "max_depth",
+    "cancelled", "failed",
+]  # fmt: skip
 Algorithm = Literal["astar", "dijkstra", "greedy", "bfs"]
 ALGORITHMS = ("astar", "dijkstra", "greedy", "bfs")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -407,7 +412,14 @@ class SlicedSearch:
     (those are one unlimited step of it), so a search cut into slices of any size
     expands the same nodes in the same order and returns exactly the blocking call's
     result. All state (open list, costs, parents) lives in the object; the graph is
-    never changed.
+    never changed. Grids, graphs, waypoint graphs and navigation meshes have compiled
+    sliced searches with the same interface (``world.start_search(...)``); this one
+    serves any graph given by callables.
+
+    A ``neighbors`` or ``heuristic`` callback that raises fails the search for good:
+    the error reaches the caller of that :meth:`step`, the status becomes ``"failed"``
+    and later steps raise RuntimeError (never a wrong ``"unreachable"``). A search
+    pickles, in progress or ended, when its callbacks and nodes do.
 
     Parameters
     ----------
@@ -437,7 +449,7 @@ class SlicedSearch:
     ('in_progress', 40)
     >>> while search.step(40) == "in_progress":
     ...     pass
-    >>> search.status, search.result().cost == astar(0, 99, line, lambda n: 99 - n).cost
+    >>> search.status, search.result.cost == astar(0, 99, line, lambda n: 99 - n).cost
     ('found', True)
     """
 
@@ -497,16 +509,24 @@ class SlicedSearch:
     def step(self, max_expansions: int | None = None) -> Status:
         """Expand at most ``max_expansions`` nodes (None: until the search ends).
 
-        Returns ``"in_progress"``, ``"found"`` (then :meth:`result` holds the path) or
-        ``"no_path"`` (the result is falsy and says why). Stepping a finished search
-        returns its status again and does nothing.
+        Returns ``"in_progress"``, ``"found"`` (then :attr:`result` holds the path) or
+        the reason the search ended without its goal, as :attr:`PathResult.reason`
+        spells it (``"unreachable"``, ``"max_expansions"``, ``"max_cost"``,
+        ``"max_depth"``); ``"cancelled"`` after :meth:`cancel`. Stepping an ended
+        search returns its status again and does nothing.
+
+        Raises
+        ------
+        RuntimeError
+            A callback raised at an earlier step (the search failed).
         """
         budget = check_limit("max_expansions", max_expansions, integer=True)
         return cast(Status, self._search.step(-1 if budget is None else int(budget)))
 
     @property
     def status(self) -> Status:
-        """The status the last :meth:`step` returned (``"in_progress"`` before any)."""
+        """The status the last :meth:`step` returned (``"in_progress"`` before any;
+        ``"failed"`` once a callback raised)."""
         return cast(Status, self._search.status)
 
     @property
@@ -514,12 +534,17 @@ class SlicedSearch:
         """How many nodes have been expanded so far, over all slices."""
         return int(self._search.expanded)
 
+    @property
     def result(self) -> PathResult:
         """The result, exactly the blocking search's; only once the search ended.
 
         Raises
         ------
         RuntimeError
-            The search is still ``"in_progress"``.
+            The search is in progress, was cancelled or failed.
         """
         return self._search.result()
+
+    def cancel(self) -> None:
+        """Stop the search for good (status ``"cancelled"``) and drop its state."""
+        self._search.cancel()

@@ -45,6 +45,7 @@ ValueError: start (5.0, 0.0) is inside obstacle 0
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import time
@@ -64,7 +65,8 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 from pathcraft import _visibility as vis
 from pathcraft._core import graph_search as _kernel
 from pathcraft._kernels import REASONS
-from pathcraft._validation import check_callable, check_limit, check_weight
+from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_callable, check_choice, check_limit, check_weight
 from pathcraft.graph import Graph
 from pathcraft.result import PathResult
 
@@ -425,6 +427,41 @@ class WaypointGraph:
             A non-finite position or one inside an obstacle, a bad option.
         """
         t0 = time.perf_counter()
+        search = self.start_search(
+            start, goal, weight=weight, max_expansions=max_expansions, max_cost=max_cost
+        )
+        search.step()
+        return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
+
+    def start_search(
+        self,
+        start: Sequence[float],
+        goal: Sequence[float],
+        *,
+        algorithm: str = "astar",
+        weight: float = 1.0,
+        max_expansions: int | None = None,
+        max_cost: float | None = None,
+    ) -> CompiledSearch:
+        """Start a compiled search that a game loop spreads over frames.
+
+        The options are :meth:`find_path`'s (``algorithm`` is ``"astar"``, the only
+        one). ``step(n)`` on the returned object expands at most ``n`` more waypoints
+        with the GIL released and returns ``"in_progress"``, ``"found"``, the reason
+        the search ended without its goal, or ``"cancelled"``; its ``result`` is then
+        exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(4, 5), (6, 5), (4, -5), (6, -5)], [box(4, -5, 6, 5)])
+        >>> search = wg.start_search((0, 0), (10, 0))
+        >>> search.step(1), search.step(), round(search.result.cost, 4)
+        ('in_progress', 'found', 14.8062)
+        """
+        t0 = time.perf_counter()
+        check_choice("algorithm", algorithm, ("astar",))
         w = check_weight(weight)
         limit_exp = check_limit("max_expansions", max_expansions, integer=True)
         limit_cost = check_limit("max_cost", max_cost, integer=False)
@@ -435,28 +472,38 @@ class WaypointGraph:
         direct = float(np.sqrt(((s - g) ** 2).sum()))
         if bool(self._clear(s[None], g[None])[0]) and (limit_cost is None or direct <= limit_cost):
             path = s[None].copy() if direct == 0.0 else np.stack((s, g))
-            return PathResult(path=path, cost=direct, found=True, elapsed=time.perf_counter() - t0)
+            return CompiledSearch.ended(
+                PathResult(path=path, cost=direct, found=True, elapsed=time.perf_counter() - t0)
+            )
         sources, source_costs = self._sight(s)
         goals, exit_costs = self._sight(g)
         if not (sources.shape[0] and goals.shape[0]):
-            return PathResult(
+            return CompiledSearch.ended(PathResult(
                 path=np.empty((0, self._dim)), cost=math.inf, found=False,
                 reason="unreachable", elapsed=time.perf_counter() - t0,
-            )  # fmt: skip
-        status, nodes, _e, cost, expanded, generated, _rn, _rg = self.graph.run(
+            ))  # fmt: skip
+        args, settings = self.graph._kernel_args(
             "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
             target=g, weight=w, heuristic="euclidean", max_expansions=limit_exp,
             max_cost=limit_cost,
         )  # fmt: skip
-        found = status == _kernel.FOUND
-        if found:
-            path = np.concatenate((s[None], self._points[nodes[:-1]], g[None]))
-        else:
-            path = np.empty((0, self._dim))
-            cost = math.inf
-        return PathResult(
-            path=path, cost=float(cost), found=found,
-            reason=None if found else REASONS[status],  # type: ignore[arg-type]
-            expanded=int(expanded), generated=int(generated),
-            elapsed=time.perf_counter() - t0,
+
+        def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
+            status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
+            found = status == _kernel.FOUND
+            if found:
+                path = np.concatenate((s[None], self._points[nodes[:-1]], g[None]))
+            else:
+                path = np.empty((0, self._dim))
+                cost = math.inf
+            return PathResult(
+                path=path, cost=float(cost), found=found,
+                reason=None if found else REASONS[status],  # type: ignore[arg-type]
+                expanded=int(expanded), generated=int(generated),
+                elapsed=time.perf_counter() - t0,
+            )  # fmt: skip
+
+        return CompiledSearch(
+            lambda ws: _kernel.GraphSearch(*args(ws), **settings), finish,
+            _kernel.Workspace, self.graph.num_nodes + 1,
         )  # fmt: skip

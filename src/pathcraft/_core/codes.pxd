@@ -2,6 +2,16 @@
 """The codes every compiled search shares with the Python front doors (see
 :mod:`pathcraft._kernels`): search modes and the outcomes a search reports."""
 
+cdef extern from *:
+    """
+    #ifndef PATHCRAFT_DEBUG_BUILD
+    #define PATHCRAFT_DEBUG_BUILD 0
+    #endif
+    """
+    # 1 in the debug build (setup.py with PATHCRAFT_DEBUG_BUILD=1: bounds checks on)
+    const int PATHCRAFT_DEBUG_BUILD
+
+
 cdef enum:
     MODE_ASTAR = 0
     MODE_GREEDY = 1
@@ -13,6 +23,7 @@ cdef enum:
     ST_MAX_EXPANSIONS = 2
     ST_MAX_COST = 3
     ST_EXHAUSTED = 4  # no goal was asked for and every reachable node was settled
+    ST_IN_PROGRESS = 5  # a sliced search whose slice ran out before the search ended
 
 
 cdef inline double priority(int mode, double weight, double g, double h) noexcept nogil:

@@ -1,11 +1,16 @@
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
+
+from pathcraft._core.machine import Machine
 
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
 MAX_COST: int
 EXHAUSTED: int
+IN_PROGRESS: int
 
 class Workspace:
     capacity: int
@@ -56,3 +61,7 @@ def field(
     *,
     max_cost: float,
 ) -> int: ...
+
+class GraphSearch(Machine):
+    def __init__(self, *args: Any, **settings: Any) -> None: ...
+    def answer(self) -> tuple[Any, ...]: ...

@@ -23,7 +23,12 @@ place). The loop runs with the GIL released. The expansion order follows
 edges of a node visited in CSR order, a node reopened when a cheaper path to it is
 found (A* and Dijkstra), kept at its first parent (greedy).
 
-Everything here trusts its arguments: :mod:`pathcraft.graph` validates them first.
+Every ``def`` entry checks the node indices, shapes and workspace size it is given
+(O(k) and O(1) for the CSR arrays, before the GIL is released: IndexError or
+ValueError, never a crash); the CSR contents and option codes are trusted
+(:class:`pathcraft.graph.Graph` validates them when it is built). Edge places are
+64-bit, so a graph of any size that fits in memory is addressed; nodes are int32
+(fewer than 2**31).
 """
 
 from libc.math cimport INFINITY, sqrt
@@ -32,6 +37,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.bounds cimport check_indices, check_rows
+from pathcraft._core.machine cimport Machine, Outcome, begin, end_node, end_search
 from pathcraft._core.record cimport Recorder
 from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
@@ -53,6 +60,7 @@ from pathcraft._core.codes cimport (
     MODE_GREEDY,
     ST_EXHAUSTED,
     ST_FOUND,
+    ST_IN_PROGRESS,
     ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
@@ -69,9 +77,10 @@ UNREACHABLE = ST_UNREACHABLE
 MAX_EXPANSIONS = ST_MAX_EXPANSIONS
 MAX_COST = ST_MAX_COST
 EXHAUSTED = ST_EXHAUSTED
+IN_PROGRESS = ST_IN_PROGRESS
 
 # The parent edge of the virtual goal (it is reached by an exit edge, not a CSR edge).
-cdef int32_t EXIT_EDGE = -2
+cdef int64_t EXIT_EDGE = -2
 
 
 cdef struct Query:
@@ -97,18 +106,10 @@ cdef struct Query:
     uint64_t rng
 
 
-cdef struct Outcome:
-    int status
-    Py_ssize_t reached
-    Py_ssize_t best           # expanded node closest to the goal (partial paths)
-    int64_t expanded
-    int64_t generated
-
-
 cdef struct NodeState:
     double g                  # cost from the (virtual) start
+    int64_t edge              # CSR place of the edge from the parent; -1 source
     int32_t parent            # parent node, -1 for a source
-    int32_t edge              # CSR place of the edge from the parent; -1 source
     uint32_t mark             # == gen: reached this query; == gen + 1: expanded
 
 
@@ -202,8 +203,8 @@ cdef inline double tie_value(Query* q, double d) noexcept nogil:
 
 
 cdef inline int relax(
-    Query* q, Workspace ws, Outcome* out, bint* pruned,
-    Py_ssize_t u, double gu, Py_ssize_t v, int32_t edge, double step,
+    Query* q, Workspace ws, Outcome* out,
+    Py_ssize_t u, double gu, Py_ssize_t v, int64_t edge, double step,
 ) noexcept nogil:
     """Offer the step u -> v along ``edge``; push v when it is new or, for A* and
     Dijkstra, reached more cheaply than before (an open v is updated in place, an
@@ -215,7 +216,7 @@ cdef inline int relax(
         if q.mode == MODE_GREEDY or d >= ws.node[v].g:
             return 0
     if d > q.max_cost:
-        pruned[0] = True
+        out.pruned = True
         return 0
     h = heuristic(q, v)
     ws.node[v].g = d
@@ -231,26 +232,29 @@ cdef inline int relax(
     return 0
 
 
-cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
-    """The search loop. Sources are already pushed; returns -1 when memory ran out."""
+cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+    """The search loop as a step machine: expand at most ``budget`` nodes (-1: no
+    bound), ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out first.
+    Sources are already pushed; returns -1 when memory ran out."""
     cdef HeapEntry e
     cdef Py_ssize_t u
     cdef int64_t k, end
-    cdef double gu, h, w, best_h = INFINITY
+    cdef double gu, h, w
     cdef const int64_t* offsets = q.offsets
     cdef const int32_t* targets = q.targets
     cdef const double* weights = q.weights
-    cdef bint pruned = False
     cdef bint is_goal
+    cdef int64_t left = budget
 
-    out.status = ST_UNREACHABLE
-    out.reached = -1
-    out.best = -1
-    while iheap_pop(&ws.heap, &e, ws.pos) == 0:
+    while left != 0:
+        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
+            end_search(q.goal >= 0 or q.use_goal_set, out)
+            return 0
         u = e.item
         if out.expanded == q.max_expansions:
             out.status = ST_MAX_EXPANSIONS
             return 0
+        left -= 1
         ws.node[u].mark = ws.gen + 1
         out.expanded += 1
         gu = ws.node[u].g
@@ -267,28 +271,24 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
             return 0
         if q.partial:
             h = heuristic(q, u)
-            if h < best_h:
-                best_h = h
+            if h < out.best_h:
+                out.best_h = h
                 out.best = u
         end = offsets[u + 1]
         for k in range(offsets[u], end):
             w = weights[k]
             if w != INFINITY:
-                if relax(q, ws, out, &pruned, u, gu, targets[k], <int32_t> k, w) != 0:
+                if relax(q, ws, out, u, gu, targets[k], k, w) != 0:
                     return -1
         if is_goal:  # the exit edge comes after the node's own edges
-            if relax(q, ws, out, &pruned, u, gu, q.n, EXIT_EDGE, ws.exit_cost[u]) != 0:
+            if relax(q, ws, out, u, gu, q.n, EXIT_EDGE, ws.exit_cost[u]) != 0:
                 return -1
-    if q.goal < 0 and not q.use_goal_set:
-        out.status = ST_EXHAUSTED
-    elif pruned:
-        out.status = ST_MAX_COST
     return 0
 
 
 cdef int push_sources(
     Query* q, Workspace ws, const Py_ssize_t[:] sources, const double[:] source_costs,
-    Outcome* out, bint* pruned,
+    Outcome* out,
 ) noexcept nogil:
     """Open every source at its starting cost (0 unless given; a repeated source keeps
     its cheapest cost); -1 when memory ran out."""
@@ -303,7 +303,7 @@ cdef int push_sources(
         if m == ws.gen and g >= ws.node[s].g:
             continue  # a repeated source, no cheaper
         if g > q.max_cost:
-            pruned[0] = True
+            out.pruned = True
             continue
         ws.node[s].g = g
         ws.node[s].parent = -1
@@ -326,10 +326,20 @@ cdef int fill_query(
     Query* q, Workspace ws, const int64_t[::1] offsets, const int32_t[::1] targets,
     const double[::1] weights, const double[:, ::1] coords, int hkind,
 ) except -1:
-    """The graph part of a query's settings, after checking the workspace's size."""
+    """The graph part of a query's settings, after checking the workspace's size and
+    the CSR arrays' shapes (O(1): their contents are checked when a Graph is built)."""
     cdef Py_ssize_t n = offsets.shape[0] - 1
+    if n < 0:
+        raise ValueError("offsets must hold n + 1 entries; got none")
     if ws.capacity < n + 1:
         raise ValueError(f"workspace of {ws.capacity} nodes is too small for {n + 1}")
+    if offsets[0] != 0 or offsets[n] != targets.shape[0] or weights.shape[0] != targets.shape[0]:
+        raise ValueError(
+            f"CSR arrays disagree: offsets run from {offsets[0]} to {offsets[n]}, with "
+            f"{targets.shape[0]} targets and {weights.shape[0]} weights"
+        )
+    if n >= 2147483647:
+        raise ValueError(f"graphs of {n} nodes are too large (2**31 - 1 at most)")
     q.offsets = &offsets[0]
     q.targets = &targets[0] if targets.shape[0] > 0 else NULL
     q.weights = &weights[0] if weights.shape[0] > 0 else NULL
@@ -337,6 +347,11 @@ cdef int fill_query(
     q.dim = 0
     q.coords = NULL
     if coords is not None and coords.shape[0] > 0:
+        if coords.shape[0] != n or coords.shape[1] not in (2, 3):
+            raise ValueError(
+                f"coords must have shape ({n}, 2) or ({n}, 3); got "
+                f"({coords.shape[0]}, {coords.shape[1]})"
+            )
         q.coords = &coords[0, 0]
         q.dim = <int> coords.shape[1]
     q.hkind = hkind if q.dim > 0 else H_ZERO
@@ -344,31 +359,127 @@ cdef int fill_query(
     return 0
 
 
-def search(
-    const int64_t[::1] offsets not None,
-    const int32_t[::1] targets not None,
-    const double[::1] weights not None,
-    const double[:, ::1] coords,
-    Workspace ws not None,
-    const Py_ssize_t[:] sources not None,
-    const double[:] source_costs,
-    Py_ssize_t goal,
-    const Py_ssize_t[:] goal_set,
-    const double[:] exit_costs,
-    const double[:] target,
-    *,
-    int hkind,
-    int mode,
-    int tie,
-    double hscale,
-    double weight,
-    int64_t max_expansions,
-    double max_cost,
-    bint partial,
-    bint record,
-    uint64_t seed,
-):
-    """Run one search over the CSR graph; nodes are indices ``0 .. n-1``.
+cdef class GraphSearch(Machine):
+    """One graph search (A*, greedy or Dijkstra) as a step machine: :meth:`step`
+    expands at most ``n`` nodes and returns the status, ``IN_PROGRESS`` until the
+    search ends; :meth:`answer` is then what :func:`search` returns. The blocking
+    :func:`search` is one unlimited step of it. The search holds its workspace (nothing
+    else may use it until the search ended) and the arrays it reads."""
+
+    cdef Query q
+    cdef Workspace ws
+    cdef object keep             # the arrays the query points into
+    cdef const double[::1] weights
+    cdef const double[:] exit_costs
+    cdef Py_ssize_t first_source
+
+    def __init__(
+        self,
+        const int64_t[::1] offsets not None,
+        const int32_t[::1] targets not None,
+        const double[::1] weights not None,
+        const double[:, ::1] coords,
+        Workspace ws not None,
+        const Py_ssize_t[:] sources not None,
+        const double[:] source_costs,
+        Py_ssize_t goal,
+        const Py_ssize_t[:] goal_set,
+        const double[:] exit_costs,
+        const double[:] target,
+        *,
+        int hkind,
+        int mode,
+        int tie,
+        double hscale,
+        double weight,
+        int64_t max_expansions,
+        double max_cost,
+        bint partial,
+        bint record,
+        uint64_t seed,
+    ):
+        cdef Query* q = &self.q
+        cdef Py_ssize_t i, node
+        cdef int failed = 0
+        cdef int d
+        fill_query(q, ws, offsets, targets, weights, coords, hkind)
+        check_indices("sources", sources, q.n, "node")
+        check_rows("source_costs", source_costs, sources.shape[0], "sources")
+        if not -1 <= goal < q.n:
+            raise IndexError(f"goal: node index {goal} is not in [0, {q.n}) (or -1: none)")
+        if goal_set is not None:
+            check_indices("goal_set", goal_set, q.n, "node")
+            check_rows("exit_costs", exit_costs, goal_set.shape[0], "goal_set")
+        elif exit_costs is not None:
+            raise ValueError("exit_costs need a goal_set")
+        if target is not None and q.dim > 0 and target.shape[0] < q.dim:
+            raise ValueError(f"target has {target.shape[0]} coordinates; the nodes have {q.dim}")
+        q.mode = mode
+        q.tie = tie
+        q.hscale = hscale
+        q.weight = weight
+        q.goal = goal
+        q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
+        q.use_exit = q.use_goal_set and exit_costs is not None
+        q.max_expansions = max_expansions
+        q.max_cost = max_cost
+        q.partial = partial
+        q.record = record
+        q.rng = seed
+        if q.dim > 0:
+            if target is not None:
+                for d in range(q.dim):
+                    q.target[d] = target[d]
+            elif goal >= 0:
+                for d in range(q.dim):
+                    q.target[d] = q.coords[goal * q.dim + d]
+        self.ws = ws
+        self.keep = (offsets, targets, coords)
+        self.weights = weights
+        self.exit_costs = exit_costs
+        self.first_source = sources[0] if sources.shape[0] > 0 else -1
+        begin(&self.out)
+        if q.use_goal_set:
+            ws.ensure_goal_marks()
+        with nogil:
+            ws.next_generation()
+            if q.use_goal_set:
+                for i in range(goal_set.shape[0]):
+                    node = goal_set[i]
+                    if q.use_exit:
+                        # A repeated goal keeps its cheapest exit.
+                        if ws.goal_mark[node] != ws.gen or exit_costs[i] < ws.exit_cost[node]:
+                            ws.exit_cost[node] = exit_costs[i]
+                    ws.goal_mark[node] = ws.gen
+            failed = push_sources(q, ws, sources, source_costs, &self.out)
+        if failed:
+            raise MemoryError("the graph search ran out of memory")
+
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_search(&self.q, self.ws, &self.out, budget)
+
+    def answer(self):
+        """``(status, path_nodes, path_edges, cost, expanded, generated, rec_nodes,
+        rec_g)`` of the ended search (see :func:`search`)."""
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        path, edges = _walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
+        total = _path_cost(self.ws, self.weights, path, edges)
+        rec_nodes = rec_g = None
+        if self.q.record:
+            rec_nodes = np.empty(self.ws.rec.size, dtype=np.intp)
+            rec_g = np.empty(self.ws.rec.size, dtype=np.float64)
+            _copy_record(self.ws, rec_nodes, rec_g)
+        return (
+            self.out.status, path, edges, total, self.out.expanded, self.out.generated,
+            rec_nodes, rec_g,
+        )
+
+
+def search(offsets, targets, weights, coords, Workspace ws, sources, source_costs,
+           Py_ssize_t goal, goal_set, exit_costs, target, **settings):
+    """Run one search over the CSR graph (one unlimited step of a
+    :class:`GraphSearch`); nodes are indices ``0 .. n-1``, checked.
 
     ``goal`` is one goal node or -1; ``goal_set`` (or None) holds goal nodes, and with
     ``exit_costs`` (aligned with it) they lead to the virtual goal ``n``. ``target`` is
@@ -380,69 +491,12 @@ def search(
     ``path_nodes[i + 1]`` (-2 for the exit edge); ``cost`` is the sum of the steps from
     the start, the start's cost included; ``rec_*`` are None unless recording.
     """
-    cdef Outcome out
-    cdef Query q
-    cdef Py_ssize_t i, node
-    cdef int failed = 0
-    cdef bint pruned = False
-    cdef int d
-    fill_query(&q, ws, offsets, targets, weights, coords, hkind)
-    q.mode = mode
-    q.tie = tie
-    q.hscale = hscale
-    q.weight = weight
-    q.goal = goal
-    q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
-    q.use_exit = q.use_goal_set and exit_costs is not None
-    q.max_expansions = max_expansions
-    q.max_cost = max_cost
-    q.partial = partial
-    q.record = record
-    q.rng = seed
-    if q.dim > 0:
-        if target is not None:
-            for d in range(q.dim):
-                q.target[d] = target[d]
-        elif goal >= 0:
-            for d in range(q.dim):
-                q.target[d] = q.coords[goal * q.dim + d]
-    out.expanded = 0
-    out.generated = 0
-    if q.use_goal_set:
-        ws.ensure_goal_marks()
-    with nogil:
-        ws.next_generation()
-        if q.use_goal_set:
-            for i in range(goal_set.shape[0]):
-                node = goal_set[i]
-                if q.use_exit:
-                    # A repeated goal keeps its cheapest exit.
-                    if ws.goal_mark[node] != ws.gen or exit_costs[i] < ws.exit_cost[node]:
-                        ws.exit_cost[node] = exit_costs[i]
-                ws.goal_mark[node] = ws.gen
-        failed = push_sources(&q, ws, sources, source_costs, &out, &pruned)
-        if not failed:
-            failed = run_search(&q, ws, &out)
-            if not failed and pruned and out.status == ST_UNREACHABLE:
-                out.status = ST_MAX_COST
-    if failed:
-        raise MemoryError("the graph search ran out of memory")
-
-    if out.status == ST_FOUND:
-        node = out.reached
-    elif partial and out.status != ST_EXHAUSTED:
-        node = out.best if out.best >= 0 else (sources[0] if sources.shape[0] > 0 else -1)
-    else:
-        node = -1
-    path, edges = _walk_back(ws, node)
-    total = _path_cost(ws, weights, exit_costs, goal_set, path, edges)
-
-    rec_nodes = rec_g = None
-    if record:
-        rec_nodes = np.empty(ws.rec.size, dtype=np.intp)
-        rec_g = np.empty(ws.rec.size, dtype=np.float64)
-        _copy_record(ws, rec_nodes, rec_g)
-    return out.status, path, edges, total, out.expanded, out.generated, rec_nodes, rec_g
+    machine = GraphSearch(
+        offsets, targets, weights, coords, ws, sources, source_costs, goal, goal_set,
+        exit_costs, target, **settings,
+    )
+    machine.step(-1)
+    return machine.answer()
 
 
 cdef tuple _walk_back(Workspace ws, Py_ssize_t node):
@@ -467,8 +521,8 @@ cdef tuple _walk_back(Workspace ws, Py_ssize_t node):
 
 
 cdef double _path_cost(
-    Workspace ws, const double[::1] weights, const double[:] exit_costs,
-    const Py_ssize_t[:] goal_set, const Py_ssize_t[::1] path, const Py_ssize_t[::1] edges,
+    Workspace ws, const double[::1] weights, const Py_ssize_t[::1] path,
+    const Py_ssize_t[::1] edges,
 ):
     """The sum of the steps along the path, from its source's starting cost on."""
     cdef Py_ssize_t i, last
@@ -513,9 +567,12 @@ def field(
     cdef Query q
     cdef Py_ssize_t u
     cdef int failed = 0
-    cdef bint pruned = False
     cdef bint parents = out_parent is not None
     fill_query(&q, ws, offsets, targets, weights, None, H_ZERO)
+    check_indices("sources", sources, q.n, "node")
+    check_rows("source_costs", source_costs, sources.shape[0], "sources")
+    check_rows("out_dist", out_dist, q.n, "the graph's node count")
+    check_rows("out_parent", out_parent, q.n, "the graph's node count")
     q.mode = MODE_DIJKSTRA
     q.tie = TIE_G
     q.hscale = 0.0
@@ -528,13 +585,12 @@ def field(
     q.partial = False
     q.record = False
     q.rng = 0
-    out.expanded = 0
-    out.generated = 0
+    begin(&out)
     with nogil:
         ws.next_generation()
-        failed = push_sources(&q, ws, sources, source_costs, &out, &pruned)
+        failed = push_sources(&q, ws, sources, source_costs, &out)
         if not failed:
-            failed = run_search(&q, ws, &out)
+            failed = run_search(&q, ws, &out, -1)
         if not failed:
             for u in range(q.n):
                 if ws.node[u].mark == ws.gen + 1:

@@ -16,11 +16,13 @@ from pathcraft._core.codes cimport (
     MODE_GREEDY,
     ST_EXHAUSTED,
     ST_FOUND,
+    ST_IN_PROGRESS,
     ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
     priority,
 )
+from pathcraft._core.machine cimport Outcome
 from pathcraft._core.record cimport Recorder
 from pathcraft._core.heap cimport Heap, iheap_push, iheap_update, tie_key
 
@@ -69,14 +71,6 @@ cdef struct Query:
     uint64_t rng
 
 
-cdef struct Outcome:
-    int status
-    Py_ssize_t reached
-    Py_ssize_t best           # expanded cell closest to the goal (partial paths)
-    int64_t expanded
-    int64_t generated
-
-
 cdef struct CellState:
     double g                  # cost from the nearest source
     int32_t parent            # padded flat index of the parent, -1 for a source
@@ -106,6 +100,9 @@ cdef Query make_query(
     int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
 ) except *
 
+cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil
+cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1
+cdef int check_cells(str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef object walk_back(Workspace ws, Py_ssize_t cell)
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept
 cdef double steps_cost(
@@ -153,7 +150,7 @@ cdef inline double tie_value(Query* q, double d) noexcept nogil:
 
 
 cdef inline int relax(
-    Query* q, Workspace ws, Outcome* out, bint* pruned,
+    Query* q, Workspace ws, Outcome* out,
     Py_ssize_t u, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
 ) noexcept nogil:
     """Offer the step u -> v (v at padded row vr, column vc); push v when it is new
@@ -166,7 +163,7 @@ cdef inline int relax(
         if q.mode == MODE_GREEDY or d >= ws.cell[v].g:
             return 0
     if d > q.max_cost:
-        pruned[0] = True
+        out.pruned = True
         return 0
     h = heuristic_rc(q, vr, vc)
     ws.cell[v].g = d

@@ -3,11 +3,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.machine import Machine
+
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
 MAX_COST: int
 EXHAUSTED: int
+IN_PROGRESS: int
+DEBUG_BUILD: bool
+
+def _probe_read(values: npt.NDArray[np.float64], i: int) -> float: ...
 
 class Workspace:
     capacity: int
@@ -70,3 +76,15 @@ def search_costs(
     record: bool,
     seed: int,
 ) -> None: ...
+
+class GridSearch(Machine):
+    def __init__(
+        self,
+        padded: npt.NDArray[np.float64],
+        ws: Workspace,
+        sources: npt.NDArray[np.intp],
+        goal: int,
+        goal_set: npt.NDArray[np.intp] | None,
+        **settings: Any,
+    ) -> None: ...
+    def answer(self) -> tuple[Any, ...]: ...

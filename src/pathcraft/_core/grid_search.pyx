@@ -17,7 +17,9 @@ The expansion order follows :mod:`pathcraft._engine` exactly: heap entries order
 then diagonal (up-left, up-right, down-left, down-right), a node reopened when a
 cheaper path to it is found (A* and Dijkstra), kept at its first parent (greedy).
 
-Everything here trusts its arguments: :mod:`pathcraft.grid` validates them first.
+Every ``def`` entry checks the cells, shapes and workspace size it is given (O(k),
+before the GIL is released: IndexError or ValueError, never a crash) and trusts the
+option codes, which :mod:`pathcraft.grid` validates first.
 """
 
 from libc.math cimport INFINITY
@@ -26,6 +28,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
+from pathcraft._core.machine cimport Machine, begin, end_node, end_search
 from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
 from pathcraft._core.heap cimport (
     TIE_G,
@@ -42,6 +46,17 @@ UNREACHABLE = ST_UNREACHABLE
 MAX_EXPANSIONS = ST_MAX_EXPANSIONS
 MAX_COST = ST_MAX_COST
 EXHAUSTED = ST_EXHAUSTED
+IN_PROGRESS = ST_IN_PROGRESS
+#: Whether this is the debug build (PATHCRAFT_DEBUG_BUILD=1 at build time): bounds,
+#: wraparound and initialisation checks on every memoryview index.
+DEBUG_BUILD = bool(PATHCRAFT_DEBUG_BUILD)
+
+
+def _probe_read(const double[::1] values, Py_ssize_t i):
+    """``values[i]`` read as the kernels read memoryviews, under this build's checks:
+    the debug build raises IndexError for ``i`` out of range, a release build does
+    not look (never call it so there). For the test that proves the debug build."""
+    return values[i]
 
 cdef class Workspace:
     """Per-thread search state for grids of up to ``capacity`` (padded) cells."""
@@ -129,30 +144,33 @@ cdef class Workspace:
         return recorder_push(&self.rec, cell, g)
 
 
-cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
-    """The search loop. Sources are already pushed; returns -1 when memory ran out."""
+cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+    """The search loop, as a step machine: expand at most ``budget`` cells (-1: no
+    bound) and return, ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out
+    first. Sources are already pushed; returns -1 when memory ran out."""
     cdef HeapEntry e
     cdef Py_ssize_t u, v, ur, uc
     cdef Py_ssize_t W = q.width
-    cdef double gu, h, best_h = INFINITY, c
+    cdef double gu, h, c
     cdef const double* cost = q.cost
-    cdef bint pruned = False
     cdef bint free_a, free_b
     cdef int k
+    cdef int64_t left = budget
     # Neighbours: up, down, left, right, then up-left, up-right, down-left, down-right.
     cdef Py_ssize_t dr[8]
     cdef Py_ssize_t dc[8]
     dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
     dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
 
-    out.status = ST_UNREACHABLE
-    out.reached = -1
-    out.best = -1
-    while iheap_pop(&ws.heap, &e, ws.pos) == 0:
+    while left != 0:
+        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
+            end_search(q.goal >= 0 or q.use_goal_set, out)
+            return 0
         u = e.item  # open: the indexed heap holds each open cell once, nothing stale
         if out.expanded == q.max_expansions:
             out.status = ST_MAX_EXPANSIONS
             return 0
+        left -= 1
         ws.cell[u].mark = ws.gen + 1
         out.expanded += 1
         gu = ws.cell[u].g
@@ -166,14 +184,14 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
         uc = u - ur * W
         if q.partial:
             h = heuristic_rc(q, ur, uc)
-            if h < best_h:
-                best_h = h
+            if h < out.best_h:
+                out.best_h = h
                 out.best = u
         for k in range(4):
             v = u + dr[k] * W + dc[k]
             c = cost[v]
             if c != INFINITY:
-                if relax(q, ws, out, &pruned, u, gu, v, ur + dr[k], uc + dc[k], c) != 0:
+                if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c) != 0:
                     return -1
         if q.diagonal == NEVER:
             continue
@@ -190,12 +208,30 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out) noexcept nogil:
                         continue
                 elif not (free_a or free_b):
                     continue
-            if relax(q, ws, out, &pruned, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
+            if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
                 return -1
-    if q.goal < 0 and not q.use_goal_set:
-        out.status = ST_EXHAUSTED
-    elif pruned:
-        out.status = ST_MAX_COST
+    return 0
+
+
+cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1:
+    """IndexError unless the padded flat index ``cell`` is an interior cell of a
+    ``rows`` x ``cols`` padded grid (the border is walls, never a place to search)."""
+    cdef Py_ssize_t r = cell // cols if cell >= 0 else -1
+    cdef Py_ssize_t c = cell - r * cols
+    if not (1 <= r <= rows - 2 and 1 <= c <= cols - 2):
+        raise IndexError(
+            f"{name}: padded cell index {cell} is not inside the {rows - 2} x {cols - 2} grid"
+        )
+    return 0
+
+
+cdef int check_cells(
+    str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ssize_t cols
+) except -1:
+    """:func:`check_cell` for every cell of ``cells`` (O(k), before any search runs)."""
+    cdef Py_ssize_t i
+    for i in range(cells.shape[0]):
+        check_cell(name, cells[i], rows, cols)
     return 0
 
 
@@ -229,6 +265,8 @@ cdef Query make_query(
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
     if ws.capacity < n:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
+    if padded.shape[0] < 3 or padded.shape[1] < 3:
+        raise ValueError(f"a padded grid has at least 3 x 3 cells; got {padded.shape[0]} x {padded.shape[1]}")
     q.cost = &padded[0, 0]
     q.width = padded.shape[1]
     q.diagonal = diagonal
@@ -247,69 +285,94 @@ cdef Query make_query(
     return q
 
 
-def search(
-    const double[:, ::1] padded not None,
-    Workspace ws not None,
-    const Py_ssize_t[:] sources not None,
-    Py_ssize_t goal,
-    const Py_ssize_t[:] goal_set,
-    *,
-    int diagonal,
-    int hkind,
-    int mode,
-    int tie,
-    double hscale,
-    double weight,
-    int64_t max_expansions,
-    double max_cost,
-    bint partial,
-    bint record,
-    uint64_t seed,
-):
-    """Run one search. Cells are flat indices into the padded array.
+cdef class GridSearch(Machine):
+    """One grid search (A*, greedy or Dijkstra) as a step machine: :meth:`step` expands
+    at most ``n`` cells and returns the status, ``IN_PROGRESS`` until the search ends;
+    :meth:`answer` is then what :func:`search` returns. The blocking :func:`search` is
+    one unlimited step of it. The search holds its workspace (nothing else may use it
+    until the search ended) and the cost array it reads."""
+
+    cdef Query q
+    cdef Workspace ws
+    cdef const double[:, ::1] padded
+    cdef Py_ssize_t first_source
+
+    def __init__(
+        self,
+        const double[:, ::1] padded not None,
+        Workspace ws not None,
+        const Py_ssize_t[:] sources not None,
+        Py_ssize_t goal,
+        const Py_ssize_t[:] goal_set,
+        *,
+        int diagonal,
+        int hkind,
+        int mode,
+        int tie,
+        double hscale,
+        double weight,
+        int64_t max_expansions,
+        double max_cost,
+        bint partial,
+        bint record,
+        uint64_t seed,
+    ):
+        cdef Py_ssize_t i
+        cdef int failed
+        cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
+        self.q = make_query(
+            padded, ws, diagonal, hkind, mode, tie, hscale, weight, goal, use_set,
+            max_expansions, max_cost, partial, record, seed,
+        )
+        if sources.shape[0] == 0:
+            raise ValueError("sources: at least one cell is needed")
+        check_cells("sources", sources, padded.shape[0], padded.shape[1])
+        if goal >= 0:
+            check_cell("goal", goal, padded.shape[0], padded.shape[1])
+        if use_set:
+            check_cells("goal_set", goal_set, padded.shape[0], padded.shape[1])
+            ws.ensure_goal_marks()
+        self.ws = ws
+        self.padded = padded
+        self.first_source = sources[0]
+        begin(&self.out)
+        with nogil:
+            ws.next_generation()
+            if use_set:
+                for i in range(goal_set.shape[0]):
+                    ws.goal_mark[goal_set[i]] = ws.gen
+            failed = push_sources(&self.q, ws, sources, &self.out)
+        if failed:
+            raise MemoryError("the grid search ran out of memory")
+
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_search(&self.q, self.ws, &self.out, budget)
+
+    def answer(self):
+        """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
+        ended search (see :func:`search`)."""
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
+        rec_cells, rec_g = copy_record(self.ws, self.q.width) if self.q.record else (None, None)
+        return (
+            self.out.status, to_cells(path, self.q.width), path_cost(self.padded, path),
+            self.out.expanded, self.out.generated, rec_cells, rec_g,
+        )
+
+
+def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
+    """Run one search (one unlimited step of a :class:`GridSearch`). Cells are flat
+    indices into the padded array, checked to lie inside the grid.
 
     Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 2)`` array of ``(row, col)`` cells (start to goal; the
     way to the best expanded cell for a partial path; empty otherwise) and ``rec_*``
     are None unless recording.
     """
-    cdef Outcome out
-    cdef Py_ssize_t i, cell
-    cdef int failed = 0
-    cdef double total
-    cdef Query q = make_query(
-        padded, ws, diagonal, hkind, mode, tie, hscale, weight, goal,
-        goal_set is not None and goal_set.shape[0] > 0, max_expansions, max_cost,
-        partial, record, seed,
-    )
-    out.expanded = 0
-    out.generated = 0
-    if q.use_goal_set:
-        ws.ensure_goal_marks()
-    with nogil:
-        ws.next_generation()
-        if q.use_goal_set:
-            for i in range(goal_set.shape[0]):
-                ws.goal_mark[goal_set[i]] = ws.gen
-        failed = push_sources(&q, ws, sources, &out)
-        if not failed:
-            failed = run_search(&q, ws, &out)
-    if failed:
-        raise MemoryError("the grid search ran out of memory")
-
-    if out.status == ST_FOUND:
-        cell = out.reached
-    elif partial and out.status != ST_EXHAUSTED:
-        cell = out.best if out.best >= 0 else sources[0]
-    else:
-        cell = -1
-    path = walk_back(ws, cell)
-    total = path_cost(padded, path)
-    rec_cells, rec_g = copy_record(ws, q.width) if record else (None, None)
-    return (
-        out.status, to_cells(path, q.width), total, out.expanded, out.generated,
-        rec_cells, rec_g,
-    )
+    machine = GridSearch(padded, ws, sources, goal, goal_set, **settings)
+    machine.step(-1)
+    return machine.answer()
 
 
 def search_costs(
@@ -346,16 +409,17 @@ def search_costs(
         raise ValueError("search_costs keeps neither partial paths nor records")
     if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
         raise ValueError("starts, goals and costs must have the same length")
+    check_cells("starts", starts, padded.shape[0], padded.shape[1])
+    check_cells("goals", goals, padded.shape[0], padded.shape[1])
     with nogil:
         for i in range(starts.shape[0]):
             aim(&q, goals[i])
             q.rng = seed
-            out.expanded = 0
-            out.generated = 0
+            begin(&out)
             ws.next_generation()
             failed = push_sources(&q, ws, starts[i : i + 1], &out)
             if not failed:
-                failed = run_search(&q, ws, &out)
+                failed = run_search(&q, ws, &out, -1)
             if failed:
                 break
             costs[i] = INFINITY
@@ -455,13 +519,18 @@ def field(
         padded, ws, diagonal, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0, -1, False, -1,
         max_cost, False, False, 0,
     )
-    out.expanded = 0
-    out.generated = 0
+    if out_costs.shape[0] != padded.shape[0] - 2 or out_costs.shape[1] != padded.shape[1] - 2:
+        raise ValueError(
+            f"out_costs has shape ({out_costs.shape[0]}, {out_costs.shape[1]}); the grid "
+            f"is {padded.shape[0] - 2} x {padded.shape[1] - 2}"
+        )
+    check_cells("sources", sources, padded.shape[0], padded.shape[1])
+    begin(&out)
     with nogil:
         ws.next_generation()
         failed = push_sources(&q, ws, sources, &out)
         if not failed:
-            failed = run_search(&q, ws, &out)
+            failed = run_search(&q, ws, &out, -1)
         if not failed:
             for r in range(rows):
                 for c in range(cols):

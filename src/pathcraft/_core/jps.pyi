@@ -1,9 +1,11 @@
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core.grid_search import Workspace
+from pathcraft._core.machine import Machine
 
 def jps(
     padded: npt.NDArray[np.float64],
@@ -43,3 +45,10 @@ def jps_costs(
     record: bool,
     block: bool,
 ) -> None: ...
+
+class JpsSearch(Machine):
+    def __init__(
+        self, padded: npt.NDArray[np.float64], ws: Any, start: int, goal: int, lines: Any,
+        **settings: Any,
+    ) -> None: ...
+    def answer(self) -> tuple[Any, ...]: ...

@@ -31,7 +31,8 @@ Straight jumps are the inner loop. They come in two flavours, chosen per query:
 
 The search keeps its state in the grid kernel's :class:`Workspace` and uses the same
 indexed heap and ``relax``; ``expanded`` counts jump points popped. Everything here
-trusts its arguments: :meth:`pathcraft.Grid.jps` validates them first.
+checks the cells and shapes it is given (O(k), before the GIL is released) and trusts
+the options: :meth:`pathcraft.Grid.jps` validates them first.
 """
 
 from libc.math cimport INFINITY
@@ -46,12 +47,14 @@ from pathcraft._core.grid_search cimport (
     NO_CORNER_CUT,
     SQRT2,
     ST_FOUND,
+    ST_IN_PROGRESS,
     ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
     Outcome,
     Query,
     Workspace,
     aim,
+    check_cell,
+    check_cells,
     copy_record,
     heuristic,
     make_query,
@@ -61,6 +64,7 @@ from pathcraft._core.grid_search cimport (
     walk_back,
 )
 from pathcraft._core.heap cimport TIE_G, HeapEntry, iheap_pop, iheap_push
+from pathcraft._core.machine cimport Machine, begin, end_search
 
 cdef extern from "bitscan.h":
     # Index of the lowest set bit (x != 0): MSVC, GCC and Clang branches in the header.
@@ -249,7 +253,7 @@ cdef int successors(
 
 
 cdef int diagonal_ray(
-    Query* q, const Lines* lines, Workspace ws, Outcome* out, bint* pruned,
+    Query* q, const Lines* lines, Workspace ws, Outcome* out,
     Py_ssize_t u, double gu, Py_ssize_t dr, Py_ssize_t dc,
 ) noexcept nogil:
     """Jump diagonally from ``u`` by ``(dr, dc)``, offering ``u``'s successors on the
@@ -280,37 +284,42 @@ cdef int diagonal_ray(
             (not is_free(cost, m - h) and is_free(cost, m - h + v))
             or (not is_free(cost, m - v) and is_free(cost, m - v + h))
         )):
-            return relax(q, ws, out, pruned, u, gu, m, mr, mc, gm)
+            return relax(q, ws, out, u, gu, m, mr, mc, gm)
         j = jump_straight(q, lines, m, 0, dc)
         if j >= 0 and relax(
-            q, ws, out, pruned, u, gu, j, mr, j - mr * W, gm + iabs(j - m) * unit
+            q, ws, out, u, gu, j, mr, j - mr * W, gm + iabs(j - m) * unit
         ) != 0:
             return -1
         j = jump_straight(q, lines, m, dr, 0)
         if j >= 0 and relax(
-            q, ws, out, pruned, u, gu, j, j // W, mc, gm + iabs(j // W - mr) * unit
+            q, ws, out, u, gu, j, j // W, mc, gm + iabs(j // W - mr) * unit
         ) != 0:
             return -1
         n = m
 
 
-cdef int run_jps(Query* q, const Lines* lines, Workspace ws, Outcome* out) noexcept nogil:
-    """The search loop; the start is already pushed. Returns -1 when memory ran out."""
+cdef int run_jps(
+    Query* q, const Lines* lines, Workspace ws, Outcome* out, int64_t budget
+) noexcept nogil:
+    """The search loop as a step machine (see ``grid_search.run_search``): expand at
+    most ``budget`` jump points (-1: no bound); the start is already pushed. Returns -1
+    when memory ran out."""
     cdef HeapEntry e
     cdef Py_ssize_t u, j, ur, uc, jr, jc, dr, dc
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dirs[16]
     cdef double gu, unit = q.hscale
-    cdef bint pruned = False
     cdef int k, count
-    out.status = ST_UNREACHABLE
-    out.reached = -1
-    out.best = -1
-    while iheap_pop(&ws.heap, &e, ws.pos) == 0:
+    cdef int64_t left = budget
+    while left != 0:
+        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
+            end_search(True, out)
+            return 0
         u = e.item
         if out.expanded == q.max_expansions:
             out.status = ST_MAX_EXPANSIONS
             return 0
+        left -= 1
         ws.cell[u].mark = ws.gen + 1
         out.expanded += 1
         gu = ws.cell[u].g
@@ -327,7 +336,7 @@ cdef int run_jps(Query* q, const Lines* lines, Workspace ws, Outcome* out) noexc
             dr = dirs[2 * k]
             dc = dirs[2 * k + 1]
             if dr != 0 and dc != 0:
-                if diagonal_ray(q, lines, ws, out, &pruned, u, gu, dr, dc) != 0:
+                if diagonal_ray(q, lines, ws, out, u, gu, dr, dc) != 0:
                     return -1
                 continue
             j = jump_straight(q, lines, u, dr, dc)
@@ -335,8 +344,7 @@ cdef int run_jps(Query* q, const Lines* lines, Workspace ws, Outcome* out) noexc
                 continue
             jr = j // W
             jc = j - jr * W
-            if relax(q, ws, out, &pruned, u, gu, j, jr, jc,
-                     (iabs(jr - ur) + iabs(jc - uc)) * unit) != 0:
+            if relax(q, ws, out, u, gu, j, jr, jc, (iabs(jr - ur) + iabs(jc - uc)) * unit) != 0:
                 return -1
     return 0
 
@@ -364,7 +372,7 @@ cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) excep
 cdef int _start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept nogil:
     """Begin a query at ``start``; -1 when memory ran out."""
     ws.next_generation()
-    out.expanded = 0
+    begin(out)
     out.generated = 1
     ws.cell[start].g = 0.0
     ws.cell[start].parent = -1
@@ -419,6 +427,8 @@ def jps_costs(
         raise ValueError("jps_costs keeps no records")
     if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
         raise ValueError("starts, goals and costs must have the same length")
+    check_cells("starts", starts, padded.shape[0], padded.shape[1])
+    check_cells("goals", goals, padded.shape[0], padded.shape[1])
     _unpack(lines, padded, &packed)
     packed.block = block
     with nogil:
@@ -426,7 +436,7 @@ def jps_costs(
             aim(&q, goals[i])
             failed = _start(&q, ws, starts[i], &out)
             if not failed:
-                failed = run_jps(&q, &packed, ws, &out)
+                failed = run_jps(&q, &packed, ws, &out, -1)
             if failed:
                 break
             costs[i] = INFINITY
@@ -440,51 +450,80 @@ def jps_costs(
         raise MemoryError("the jump point search ran out of memory")
 
 
-def jps(
-    const double[:, ::1] padded not None,
-    Workspace ws not None,
-    Py_ssize_t start,
-    Py_ssize_t goal,
-    lines not None,
-    *,
-    int diagonal,
-    double unit,
-    double weight,
-    int64_t max_expansions,
-    bint record,
-    bint block,
-):
-    """Run one jump point search between padded flat cells ``start`` and ``goal`` on a
-    grid whose free cells all cost ``unit``; ``lines`` are its eight packed line sets
-    (:class:`pathcraft._packed.PackedLines`, made for the same diagonal rule).
+cdef class JpsSearch(Machine):
+    """One jump point search as a step machine (see ``grid_search.GridSearch``):
+    :meth:`step` expands at most ``n`` jump points; :meth:`answer` is then what
+    :func:`jps` returns. The blocking :func:`jps` is one unlimited step of it."""
+
+    cdef Query q
+    cdef Lines packed
+    cdef Workspace ws
+    cdef const double[:, ::1] padded
+    cdef object lines
+
+    def __init__(
+        self,
+        const double[:, ::1] padded not None,
+        Workspace ws not None,
+        Py_ssize_t start,
+        Py_ssize_t goal,
+        lines not None,
+        *,
+        int diagonal,
+        double unit,
+        double weight,
+        int64_t max_expansions,
+        bint record,
+        bint block,
+    ):
+        cdef int failed
+        self.q = make_query(
+            padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
+            max_expansions, INFINITY, False, record, 0,
+        )
+        check_cell("start", start, padded.shape[0], padded.shape[1])
+        check_cell("goal", goal, padded.shape[0], padded.shape[1])
+        _unpack(lines, padded, &self.packed)
+        self.packed.block = block
+        self.ws = ws
+        self.padded = padded
+        self.lines = lines  # the packed arrays ``packed`` points into
+        with nogil:
+            failed = _start(&self.q, ws, start, &self.out)
+        if failed:
+            raise MemoryError("the jump point search ran out of memory")
+
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_jps(&self.q, &self.packed, self.ws, &self.out, budget)
+
+    def answer(self):
+        """``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
+        rec_g)`` of the ended search (see :func:`jps`)."""
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        jumps = walk_back(self.ws, self.out.reached if self.out.status == ST_FOUND else -1)
+        path = _fill(jumps, self.q.width)
+        rec_cells, rec_g = copy_record(self.ws, self.q.width) if self.q.record else (None, None)
+        return (
+            self.out.status, to_cells(path, self.q.width), to_cells(jumps, self.q.width),
+            path_cost(self.padded, path), self.out.expanded, self.out.generated,
+            rec_cells, rec_g,
+        )
+
+
+def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settings):
+    """Run one jump point search between padded flat cells ``start`` and ``goal`` (one
+    unlimited step of a :class:`JpsSearch`) on a grid whose free cells all cost
+    ``unit``; ``lines`` are its eight packed line sets
+    (:class:`pathcraft.grid._packed.PackedLines`, made for the same diagonal rule).
 
     Returns ``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
     rec_g)``: the path cell by cell and the jump points on it, as ``(n, 2)`` arrays of
     ``(row, col)`` cells (empty when not found); ``rec_*`` are None unless recording.
     """
-    cdef Outcome out
-    cdef Lines packed
-    cdef int failed = 0
-    cdef Query q = make_query(
-        padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
-        max_expansions, INFINITY, False, record, 0,
-    )
-    _unpack(lines, padded, &packed)
-    packed.block = block
-    with nogil:
-        failed = _start(&q, ws, start, &out)
-        if not failed:
-            failed = run_jps(&q, &packed, ws, &out)
-    if failed:
-        raise MemoryError("the jump point search ran out of memory")
-
-    jumps = walk_back(ws, out.reached if out.status == ST_FOUND else -1)
-    path = _fill(jumps, q.width)
-    rec_cells, rec_g = copy_record(ws, q.width) if record else (None, None)
-    return (
-        out.status, to_cells(path, q.width), to_cells(jumps, q.width),
-        path_cost(padded, path), out.expanded, out.generated, rec_cells, rec_g,
-    )
+    machine = JpsSearch(padded, ws, start, goal, lines, **settings)
+    machine.step(-1)
+    return machine.answer()
 
 
 cdef object _fill(const Py_ssize_t[::1] jumps, Py_ssize_t W):

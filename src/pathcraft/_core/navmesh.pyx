@@ -17,6 +17,8 @@ corner of the path, which restarts the walk from there.
 from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t
 
+from pathcraft._core.bounds cimport check_indices32, check_mesh, check_rows
+
 import numpy as np
 
 
@@ -41,6 +43,14 @@ def corridor_portals(
     cdef int64_t beg
     cdef int32_t p, q
     cdef bint broken = False
+    cdef Py_ssize_t npoly = check_mesh(xy, poff, pv, nbr)
+    check_indices32("corridor", corridor, npoly, "polygon")
+    if corridor.shape[0] > 0:
+        for side, room in (("left", left), ("right", right)):
+            if len(room) < corridor.shape[0] - 1 or room.shape[1] != 2:
+                raise ValueError(
+                    f"{side} needs room for {corridor.shape[0] - 1} portals, (k, 2)"
+                )
     with nogil:
         for i in range(corridor.shape[0] - 1):
             p = corridor[i]
@@ -90,6 +100,10 @@ def string_pull(
     cdef double ax, ay, lx, ly, rx, ry, plx, ply, prx, pry
     if n == 0:
         return 0
+    if right.shape[0] != n or left.shape[1] != 2 or right.shape[1] != 2:
+        raise ValueError("left and right must be (n, 2) arrays of one length")
+    if out.shape[0] < n or out.shape[1] != 2:
+        raise ValueError(f"out needs room for {n} points (n, 2)")
     with nogil:
         ax = left[0, 0]
         ay = left[0, 1]
@@ -168,6 +182,11 @@ def raycast(
     cdef Py_ssize_t count = 0, cap = visited.shape[0]
     cdef int64_t beg, n, k, best_k
     cdef int32_t u, v, nxt
+    cdef Py_ssize_t npoly = check_mesh(xy, poff, pv, nbr)
+    if not 0 <= poly < npoly:
+        raise IndexError(f"poly: polygon index {poly} is not in [0, {npoly})")
+    if cap < 1:
+        raise ValueError("visited needs room for at least one polygon")
     if dx == 0 and dy == 0:
         visited[0] = poly
         return 1.0, 1
@@ -222,6 +241,9 @@ def components(
     """Label each polygon with its connected component (0, 1, ...); returns the count."""
     cdef Py_ssize_t npoly = poff.shape[0] - 1
     cdef Py_ssize_t p, top, c = 0
+    if npoly < 0 or poff[0] != 0 or poff[npoly] != nbr.shape[0]:
+        raise ValueError("poff must run from 0 to len(nbr)")
+    check_rows("label", label, npoly, "poff[1:]")
     cdef int64_t k
     cdef int32_t q, r
     stack_arr = np.empty(max(npoly, 1), dtype=np.int32)

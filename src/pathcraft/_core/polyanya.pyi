@@ -1,9 +1,15 @@
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
+
+from pathcraft._core.machine import Machine
 
 FOUND: int
 UNREACHABLE: int
 MAX_EXPANSIONS: int
+MAX_COST: int
+IN_PROGRESS: int
 
 class Workspace:
     capacity: int
@@ -27,3 +33,7 @@ def search(
     goal_polys: npt.NDArray[np.int32],
     max_expansions: int,
 ) -> tuple[int, npt.NDArray[np.float64], float, int, int]: ...
+
+class PolyanyaSearch(Machine):
+    def __init__(self, *args: Any) -> None: ...
+    def answer(self) -> tuple[Any, ...]: ...

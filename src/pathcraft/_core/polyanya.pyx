@@ -33,7 +33,8 @@ Pruning: a node entering a dead-end polygon (one neighbour) that holds no goal i
 dropped; a node whose root vertex was reached before with a smaller g is dropped
 (root-level pruning, with generation stamps so nothing is cleared per query).
 
-Mesh arrays (trusted; :mod:`pathcraft.navmesh` builds and checks them): ``xy``
+Mesh arrays (their shapes are checked per query, their contents trusted:
+:mod:`pathcraft.navmesh` builds and checks them): ``xy``
 (vertex coordinates), ``poff``/``pv`` (polygon vertex lists as CSR, counter-clockwise),
 ``nbr`` (the polygon across each polygon edge ``pv[k] -> pv[k + 1]``, -1 on the
 boundary), ``twin`` (that edge's place in the neighbour's list) and ``corner`` (1 for
@@ -46,17 +47,22 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from pathcraft._core.bounds cimport check_indices32, check_mesh, check_rows
+from pathcraft._core.codes cimport (
+    ST_FOUND,
+    ST_IN_PROGRESS,
+    ST_MAX_COST,
+    ST_MAX_EXPANSIONS,
+    ST_UNREACHABLE,
+)
+from pathcraft._core.machine cimport Machine, begin
 from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
-
-cdef enum:
-    ST_FOUND = 0
-    ST_UNREACHABLE = 1
-    ST_MAX_EXPANSIONS = 2
-    ST_MEMORY = 3
 
 FOUND = ST_FOUND
 UNREACHABLE = ST_UNREACHABLE
 MAX_EXPANSIONS = ST_MAX_EXPANSIONS
+MAX_COST = ST_MAX_COST  # never reported (no cost limit here), declared for the shared table
+IN_PROGRESS = ST_IN_PROGRESS
 
 # Kinds of node: an interval, or a goal node that reaches the goal straight from its
 # root, or by turning at the interval's a-end or b-end first.
@@ -143,6 +149,8 @@ cdef class Workspace:
         """A fresh node at the end of the pool (NULL when memory ran out)."""
         cdef Py_ssize_t cap
         cdef Node* grown
+        if self.size >= 2147483646:
+            return NULL  # parents are int32: the pool is full (reported as out of memory)
         if self.size == self.node_capacity:
             cap = self.node_capacity * 2
             grown = <Node*> realloc(self.nodes, cap * sizeof(Node))
@@ -410,132 +418,202 @@ cdef int push_goal(Workspace ws, Mesh* m, int32_t idx, int64_t* generated) noexc
     return 0
 
 
-def search(
-    const double[:, ::1] xy not None,
-    const int64_t[::1] poff not None,
-    const int32_t[::1] pv not None,
-    const int32_t[::1] nbr not None,
-    const int64_t[::1] twin not None,
-    const int32_t[::1] poly_of not None,
-    const uint8_t[::1] corner not None,
-    const int32_t[::1] degree not None,
-    Workspace ws not None,
-    double sx, double sy,
-    const int32_t[::1] start_polys not None,
-    double gx, double gy,
-    const int32_t[::1] goal_polys not None,
-    int64_t max_expansions,
-):
-    """The shortest path from ``(sx, sy)`` to ``(gx, gy)``; the start lies in (on) every
-    polygon of ``start_polys``, the goal in every polygon of ``goal_polys``.
+cdef class PolyanyaSearch(Machine):
+    """One Polyanya query as a step machine: :meth:`step` expands at most ``n`` search
+    nodes and returns the status, ``IN_PROGRESS`` until the search ends; :meth:`answer`
+    is then what :func:`search` returns. The blocking :func:`search` is one unlimited
+    step of it. The search holds its workspace and the mesh arrays it reads."""
+
+    cdef Mesh m
+    cdef Workspace ws
+    cdef object keep
+    cdef double* cr
+    cdef double* cl
+    cdef int64_t max_expansions
+    cdef int32_t found_idx
+    cdef bint direct
+    cdef double sx, sy
+
+    def __cinit__(self, *args, **kwargs):
+        self.cr = NULL
+        self.cl = NULL
+
+    def __dealloc__(self):
+        free(self.cr)
+        free(self.cl)
+
+    def __init__(
+        self,
+        const double[:, ::1] xy not None,
+        const int64_t[::1] poff not None,
+        const int32_t[::1] pv not None,
+        const int32_t[::1] nbr not None,
+        const int64_t[::1] twin not None,
+        const int32_t[::1] poly_of not None,
+        const uint8_t[::1] corner not None,
+        const int32_t[::1] degree not None,
+        Workspace ws not None,
+        double sx, double sy,
+        const int32_t[::1] start_polys not None,
+        double gx, double gy,
+        const int32_t[::1] goal_polys not None,
+        int64_t max_expansions,
+    ):
+        cdef Mesh* m = &self.m
+        cdef Py_ssize_t i, s, nmax = 0
+        cdef Py_ssize_t npoly = check_mesh(xy, poff, pv, nbr), nv = xy.shape[0]
+        cdef int64_t beg, n, e
+        cdef int32_t p
+        cdef int failed = 0
+        # The boundary: shapes in O(1), the query's polygons in O(k).
+        check_rows("twin", twin, pv.shape[0], "pv")
+        check_rows("poly_of", poly_of, pv.shape[0], "pv")
+        check_rows("corner", corner, nv, "xy")
+        check_rows("degree", degree, npoly, "poff[1:]")
+        if ws.capacity < nv or ws.capacity < npoly:
+            raise ValueError(
+                f"workspace of {ws.capacity} is too small for {nv} vertices and {npoly} polygons"
+            )
+        if start_polys.shape[0] == 0 or goal_polys.shape[0] == 0:
+            raise ValueError("start_polys and goal_polys need at least one polygon each")
+        check_indices32("start_polys", start_polys, npoly, "polygon")
+        check_indices32("goal_polys", goal_polys, npoly, "polygon")
+        m.xy = &xy[0, 0]
+        m.poff = &poff[0]
+        m.pv = &pv[0]
+        m.nbr = &nbr[0]
+        m.twin = &twin[0]
+        m.poly_of = &poly_of[0]
+        m.corner = &corner[0]
+        m.degree = &degree[0]
+        m.gx = gx
+        m.gy = gy
+        self.keep = (xy, poff, pv, nbr, twin, poly_of, corner, degree)
+        self.ws = ws
+        self.sx = sx
+        self.sy = sy
+        begin(&self.out)
+        self.max_expansions = max_expansions
+        self.found_idx = -1
+        self.direct = False
+        for i in range(npoly):
+            if poff[i + 1] - poff[i] > nmax:
+                nmax = poff[i + 1] - poff[i]
+        self.cr = <double*> malloc((nmax + 1) * sizeof(double))
+        self.cl = <double*> malloc((nmax + 1) * sizeof(double))
+        if self.cr == NULL or self.cl == NULL:
+            raise MemoryError("could not allocate the Polyanya buffers")
+        with nogil:
+            ws.next_generation()
+            for i in range(goal_polys.shape[0]):
+                ws.goal_mark[goal_polys[i]] = ws.gen
+            for i in range(start_polys.shape[0]):
+                if ws.goal_mark[start_polys[i]] == ws.gen:
+                    self.direct = True
+            if self.direct:
+                self.out.status = ST_FOUND
+            else:
+                for s in range(start_polys.shape[0]):
+                    p = start_polys[s]
+                    beg = poff[p]
+                    n = poff[p + 1] - beg
+                    for i in range(n):
+                        e = beg + i
+                        if push_successor(
+                            ws, m, -1, -1, sx, sy, 0.0, e,
+                            xy[pv[e], 0], xy[pv[e], 1],
+                            xy[pv[beg + (i + 1) % n], 0], xy[pv[beg + (i + 1) % n], 1],
+                            &self.out.generated,
+                        ) != 0:
+                            failed = 1
+        if failed:
+            raise MemoryError("Polyanya ran out of memory")
+
+    cdef int run(self, int64_t budget) noexcept nogil:
+        """The search loop; -1 when memory ran out."""
+        cdef HeapEntry top
+        cdef Node* nd
+        cdef int64_t left = budget
+        while left != 0:
+            if heap_pop(&self.ws.heap, &top) != 0:
+                self.out.status = ST_UNREACHABLE
+                return 0
+            nd = &self.ws.nodes[top.item]
+            if nd.kind != K_INTERVAL:
+                self.found_idx = <int32_t> top.item
+                self.out.status = ST_FOUND
+                return 0
+            if nd.root >= 0 and nd.g > self.ws.best_g[nd.root] * (1.0 + 1e-12) + 1e-12:
+                continue  # its root was reached more cheaply since
+            if self.max_expansions >= 0 and self.out.expanded >= self.max_expansions:
+                self.out.status = ST_MAX_EXPANSIONS
+                return 0
+            self.out.expanded += 1
+            left -= 1
+            if self.ws.goal_mark[nd.poly] == self.ws.gen:
+                if push_goal(self.ws, &self.m, <int32_t> top.item, &self.out.generated) != 0:
+                    return -1
+                continue
+            if expand(self.ws, &self.m, <int32_t> top.item, &self.out.generated, self.cr, self.cl) != 0:
+                return -1
+        return 0
+
+    def answer(self):
+        """``(status, path, cost, expanded, generated)`` of the ended search (see
+        :func:`search`)."""
+        cdef Workspace ws = self.ws
+        cdef double sx = self.sx, sy = self.sy, gx = self.m.gx, gy = self.m.gy
+        cdef Node* nd
+        cdef int32_t cur = self.found_idx
+        cdef int32_t last_root = -2
+        status, expanded, generated = self.out.status, self.out.expanded, self.out.generated
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        if status != ST_FOUND:
+            return status, np.empty((0, 2)), float("inf"), expanded, generated
+        if self.direct:
+            if sx == gx and sy == gy:
+                return status, np.array([[sx, sy]]), 0.0, expanded, generated
+            return status, np.array([[sx, sy], [gx, gy]]), dist(sx, sy, gx, gy), expanded, generated
+        # Walk back: the goal, a turn at an interval end if any, then each new root.
+        points = [(gx, gy)]
+        nd = &ws.nodes[cur]
+        cost = nd.g
+        if nd.kind == K_GOAL_VIA_A and not (nd.ax == nd.rx and nd.ay == nd.ry):
+            points.append((nd.ax, nd.ay))
+        elif nd.kind == K_GOAL_VIA_B and not (nd.bx == nd.rx and nd.by == nd.ry):
+            points.append((nd.bx, nd.by))
+        while cur >= 0:
+            nd = &ws.nodes[cur]
+            if nd.root != last_root:
+                last_root = nd.root
+                if nd.root >= 0:
+                    points.append((nd.rx, nd.ry))
+            if nd.pre != -2 and (nd.parent < 0 or nd.pre != ws.nodes[nd.parent].root):
+                points.append((nd.px, nd.py))
+            cur = nd.parent
+        points.append((sx, sy))
+        path = np.array(points[::-1], dtype=np.float64)
+        n_points = path.shape[0]
+        keep = np.ones(n_points, dtype=bool)
+        keep[1:] = (path[1:] != path[: n_points - 1]).any(axis=1)
+        path = path[keep]
+        return status, path, cost, expanded, generated
+
+
+def search(xy, poff, pv, nbr, twin, poly_of, corner, degree, Workspace ws,
+           double sx, double sy, start_polys, double gx, double gy, goal_polys,
+           int64_t max_expansions):
+    """The shortest path from ``(sx, sy)`` to ``(gx, gy)`` (one unlimited step of a
+    :class:`PolyanyaSearch`); the start lies in (on) every polygon of ``start_polys``,
+    the goal in every polygon of ``goal_polys``. Indices and shapes are checked.
 
     Returns ``(status, path, cost, expanded, generated)``: ``path`` an ``(k, 2)`` array
     from start to goal (empty unless found).
     """
-    cdef Mesh m
-    cdef int status = ST_UNREACHABLE
-    cdef int64_t expanded = 0, generated = 0
-    cdef Py_ssize_t i, s, nmax = 0
-    cdef int64_t beg, n, e
-    cdef int32_t p, found_idx = -1
-    cdef HeapEntry top
-    cdef Node* nd
-    cdef double* cr
-    cdef double* cl
-    cdef bint direct = False
-    m.xy = &xy[0, 0]
-    m.poff = &poff[0]
-    m.pv = &pv[0]
-    m.nbr = &nbr[0]
-    m.twin = &twin[0]
-    m.poly_of = &poly_of[0]
-    m.corner = &corner[0]
-    m.degree = &degree[0]
-    m.gx = gx
-    m.gy = gy
-    for i in range(poff.shape[0] - 1):
-        if poff[i + 1] - poff[i] > nmax:
-            nmax = poff[i + 1] - poff[i]
-    cr = <double*> malloc((nmax + 1) * sizeof(double))
-    cl = <double*> malloc((nmax + 1) * sizeof(double))
-    if cr == NULL or cl == NULL:
-        free(cr)
-        free(cl)
-        raise MemoryError("could not allocate the Polyanya buffers")
-    with nogil:
-        ws.next_generation()
-        for i in range(goal_polys.shape[0]):
-            ws.goal_mark[goal_polys[i]] = ws.gen
-        for i in range(start_polys.shape[0]):
-            if ws.goal_mark[start_polys[i]] == ws.gen:
-                direct = True
-        if direct:
-            status = ST_FOUND
-        else:
-            for s in range(start_polys.shape[0]):
-                p = start_polys[s]
-                beg = poff[p]
-                n = poff[p + 1] - beg
-                for i in range(n):
-                    e = beg + i
-                    if push_successor(
-                        ws, &m, -1, -1, sx, sy, 0.0, e,
-                        xy[pv[e], 0], xy[pv[e], 1],
-                        xy[pv[beg + (i + 1) % n], 0], xy[pv[beg + (i + 1) % n], 1],
-                        &generated,
-                    ) != 0:
-                        status = ST_MEMORY
-            while status == ST_UNREACHABLE and heap_pop(&ws.heap, &top) == 0:
-                nd = &ws.nodes[top.item]
-                if nd.kind != K_INTERVAL:
-                    found_idx = <int32_t> top.item
-                    status = ST_FOUND
-                    break
-                if nd.root >= 0 and nd.g > ws.best_g[nd.root] * (1.0 + 1e-12) + 1e-12:
-                    continue  # its root was reached more cheaply since
-                if max_expansions >= 0 and expanded >= max_expansions:
-                    status = ST_MAX_EXPANSIONS
-                    break
-                expanded += 1
-                if ws.goal_mark[nd.poly] == ws.gen:
-                    if push_goal(ws, &m, <int32_t> top.item, &generated) != 0:
-                        status = ST_MEMORY
-                    continue
-                if expand(ws, &m, <int32_t> top.item, &generated, cr, cl) != 0:
-                    status = ST_MEMORY
-    free(cr)
-    free(cl)
-    if status == ST_MEMORY:
-        raise MemoryError("Polyanya ran out of memory")
-    if status != ST_FOUND:
-        return status, np.empty((0, 2)), float("inf"), expanded, generated
-    if direct:
-        if sx == gx and sy == gy:
-            return status, np.array([[sx, sy]]), 0.0, expanded, generated
-        return status, np.array([[sx, sy], [gx, gy]]), dist(sx, sy, gx, gy), expanded, generated
-    # Walk back: the goal, a turn at an interval end if any, then each new root.
-    points = [(gx, gy)]
-    nd = &ws.nodes[found_idx]
-    cost = nd.g
-    if nd.kind == K_GOAL_VIA_A and not (nd.ax == nd.rx and nd.ay == nd.ry):
-        points.append((nd.ax, nd.ay))
-    elif nd.kind == K_GOAL_VIA_B and not (nd.bx == nd.rx and nd.by == nd.ry):
-        points.append((nd.bx, nd.by))
-    cdef int32_t cur = found_idx
-    cdef int32_t last_root = -2
-    while cur >= 0:
-        nd = &ws.nodes[cur]
-        if nd.root != last_root:
-            last_root = nd.root
-            if nd.root >= 0:
-                points.append((nd.rx, nd.ry))
-        if nd.pre != -2 and (nd.parent < 0 or nd.pre != ws.nodes[nd.parent].root):
-            points.append((nd.px, nd.py))
-        cur = nd.parent
-    points.append((sx, sy))
-    path = np.array(points[::-1], dtype=np.float64)
-    n_points = path.shape[0]
-    keep = np.ones(n_points, dtype=bool)
-    keep[1:] = (path[1:] != path[: n_points - 1]).any(axis=1)
-    path = path[keep]
-    return status, path, cost, expanded, generated
+    machine = PolyanyaSearch(
+        xy, poff, pv, nbr, twin, poly_of, corner, degree, ws, sx, sy, start_polys,
+        gx, gy, goal_polys, max_expansions,
+    )
+    machine.step(-1)
+    return machine.answer()

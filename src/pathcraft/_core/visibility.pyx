@@ -11,6 +11,8 @@ already carry their safety margins (see :mod:`pathcraft._visibility`).
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t
 
+from pathcraft._core.bounds cimport check_indices, check_rows
+
 cdef enum:
     C_CLEAR = 0
     C_BLOCKED = 1
@@ -35,6 +37,15 @@ def classify_pairs(
     ``(segment a[seg[k]] -> b[seg[k]], obstacle obs[k])``."""
     cdef Py_ssize_t k, s, o
     cdef double ax, ay, dx, dy, px, py, den, t, ex, ey, d
+    if a.shape[1] != 2 or b.shape[1] != 2 or centers.shape[1] != 2:
+        raise ValueError("a, b and centers must be (n, 2) arrays")
+    check_rows("b", b, a.shape[0], "a")
+    check_rows("obs", obs, seg.shape[0], "seg")
+    check_rows("out", out, seg.shape[0], "seg")
+    check_rows("inner", inner, centers.shape[0], "centers")
+    check_rows("outer", outer, centers.shape[0], "centers")
+    check_indices("seg", seg, a.shape[0], "segment")
+    check_indices("obs", obs, centers.shape[0], "obstacle")
     with nogil:
         for k in range(seg.shape[0]):
             s = seg[k]

@@ -27,10 +27,11 @@ from pathcraft.result import PathResult
 __all__ = ["ChaseStatus", "Pursuer"]
 
 #: What :meth:`Pursuer.step` returns: ``"chasing"`` (on its way), ``"caught"`` (within
-#: ``stop_range`` of the target), ``"no_path"`` (the target is out of reach; the
-#: pursuer waits and tries again when the target moves), ``"gave_up"`` (the search
-#: budget is spent; the pursuer stops for good).
-ChaseStatus = Literal["chasing", "caught", "no_path", "gave_up"]
+#: ``stop_range`` of the target), ``"unreachable"`` (the target is out of reach; the
+#: pursuer waits and tries again when the target moves), ``"max_expansions"`` (the
+#: search budget is spent; the pursuer stops for good): the reasons spelt as
+#: :attr:`PathResult.reason <pathcraft.result.PathResult.reason>` spells them.
+ChaseStatus = Literal["chasing", "caught", "unreachable", "max_expansions"]
 
 
 def _positive(name: str, value: Any, *, allow_zero: bool) -> float:
@@ -63,7 +64,7 @@ class Pursuer:
         Stop once the path cost left to the target is at most this (0: reach the
         target's node).
     budget : int or None
-        Give up (``"gave_up"``, for good) once the searches together have expanded
+        Give up (``"max_expansions"``, for good) once the searches together have expanded
         this many nodes; None: no budget.
     max_expansions : int or None
         Limit of each search; a search stopped by it spends the budget and the pursuer
@@ -154,7 +155,7 @@ class Pursuer:
     @property
     def cost_to_target(self) -> float:
         """The path cost left from where the pursuer is to the target (inf: no path)."""
-        if self._status in ("no_path", "gave_up") and self._path[-1] != self._target:
+        if self._status in ("unreachable", "max_expansions") and self._path[-1] != self._target:
             return math.inf
         return float(self._suffix[self._i]) - self._progress
 
@@ -186,7 +187,7 @@ class Pursuer:
         Returns
         -------
         str
-            ``"chasing"``, ``"caught"``, ``"no_path"`` or ``"gave_up"``.
+            ``"chasing"``, ``"caught"``, ``"unreachable"`` or ``"max_expansions"``.
 
         Examples
         --------
@@ -203,11 +204,11 @@ class Pursuer:
         """
         goal = self._space.key(target, "target")
         dt = _positive("dt", dt, allow_zero=True)
-        if self._status == "gave_up":
+        if self._status == "max_expansions":
             return self._status
-        if goal != self._target or self._status == "no_path":
+        if goal != self._target or self._status == "unreachable":
             self._retarget(goal)
-            if self._status in ("no_path", "gave_up"):
+            if self._status in ("unreachable", "max_expansions"):
                 return self._status
         self._advance(self.speed * dt)
         return self._status
@@ -220,11 +221,11 @@ class Pursuer:
             j = self._path.index(goal, k)
         except ValueError:
             j = -1
-        if j >= 0 and self._status != "no_path":
+        if j >= 0 and self._status != "unreachable":
             self._set_path(self._path[: j + 1], self._costs[:j], keep=True)
             return
         if self._budget is not None and self.expanded >= self._budget:
-            self._status = "gave_up"
+            self._status = "max_expansions"
             return
         limit = self._max_exp
         if self._budget is not None:
@@ -235,7 +236,8 @@ class Pursuer:
         self.expanded += result.expanded
         self._plan = result
         if not result:
-            self._status = "gave_up" if result.reason == "max_expansions" else "no_path"
+            spent = result.reason == "max_expansions"
+            self._status = "max_expansions" if spent else "unreachable"
             # stop at the next node: the pursuer never turns back mid-edge
             self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Protocol
+from typing import Any, Protocol
 
 from pathcraft._validation import check_limit
 from pathcraft.result import PathResult
@@ -13,14 +13,18 @@ __all__ = ["PathRequestQueue", "Steppable"]
 
 
 class Steppable(Protocol):
-    """What the queue runs: :class:`pathcraft.search.SlicedSearch` or any look-alike."""
+    """What the queue runs: a world's compiled ``start_search(...)``,
+    :class:`pathcraft.search.SlicedSearch`, or any look-alike."""
 
     @property
     def expanded(self) -> int: ...
 
+    @property
+    def result(self) -> PathResult: ...
+
     def step(self, max_expansions: int | None = None) -> str: ...
 
-    def result(self) -> PathResult: ...
+    def cancel(self) -> None: ...
 
 
 class PathRequestQueue:
@@ -32,6 +36,11 @@ class PathRequestQueue:
     next update. Finishing the oldest requests first gives the smallest average wait
     (round-robin would make every request wait as long as the slowest).
 
+    :meth:`request` starts the world's compiled sliced search (``world.start_search``:
+    grids, graphs, waypoint graphs, navigation meshes), whose steps run with the GIL
+    released; :meth:`submit` queues any search already started, such as a
+    :class:`~pathcraft.search.SlicedSearch` over callables.
+
     Parameters
     ----------
     budget : int
@@ -39,17 +48,25 @@ class PathRequestQueue:
 
     Examples
     --------
-    >>> from pathcraft.search import SlicedSearch
+    >>> from pathcraft import Grid
     >>> from pathcraft.agents import PathRequestQueue
-    >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m < 50]
+    >>> grid = Grid.from_ascii("." * 50, diagonal="never")
     >>> queue = PathRequestQueue(budget=30)
-    >>> queue.submit("orc", SlicedSearch(0, 20, line, lambda n: abs(20 - n)))
-    >>> queue.submit("elf", SlicedSearch(49, 30, line, lambda n: abs(30 - n)))
+    >>> queue.request("orc", grid, (0, 0), (0, 20))
+    >>> queue.request("elf", grid, (0, 49), (0, 30))
     >>> sorted(queue.update())  # 21 expansions for the orc, 9 for the elf
     ['orc']
     >>> done = queue.update()
-    >>> done["elf"].path[:3], len(queue)
-    ([49, 48, 47], 0)
+    >>> done["elf"].path[:3].tolist(), len(queue)
+    ([[0, 49], [0, 48], [0, 47]], 0)
+
+    Any graph given by callables, through the generic engine:
+
+    >>> from pathcraft.search import SlicedSearch
+    >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m < 50]
+    >>> queue.submit("imp", SlicedSearch(0, 20, line, lambda n: abs(20 - n)))
+    >>> queue.update()["imp"].cost
+    20.0
     """
 
     __slots__ = ("_budget", "_pending")
@@ -66,20 +83,41 @@ class PathRequestQueue:
         """Node expansions per :meth:`update`."""
         return self._budget
 
+    def request(
+        self, key: Hashable, world: Any, start: Any, goal: Any, **options: Any
+    ) -> None:
+        """Queue a search on ``world`` (anything with ``start_search``: a Grid, Graph,
+        WaypointGraph or NavMesh) under ``key``; ``options`` (``algorithm=`` among
+        them) are the world's ``start_search`` options, checked now."""
+        start_search = getattr(world, "start_search", None)
+        if not callable(start_search):
+            raise TypeError(
+                "world must have start_search() (a Grid, Graph, WaypointGraph or "
+                f"NavMesh); got {type(world).__name__}: submit() a SlicedSearch instead"
+            )
+        self.submit(key, start_search(start, goal, **options))
+
     def submit(self, key: Hashable, search: Steppable) -> None:
         """Queue ``search`` under ``key``; a pending request with that key is replaced
-        (an agent that asks again wants only its newest path) and goes to the back."""
-        for name in ("step", "result"):
-            if not callable(getattr(search, name, None)):
-                raise TypeError(
-                    f"search must have step() and result() (a SlicedSearch); got {search!r}"
-                )
-        self._pending.pop(key, None)
+        (and cancelled: an agent that asks again wants only its newest path) and the
+        new one goes to the back."""
+        if not callable(getattr(search, "step", None)) or not hasattr(type(search), "result"):
+            raise TypeError(
+                "search must have step() and result (a SlicedSearch or a world's "
+                f"start_search()); got {search!r}"
+            )
+        self.cancel(key)
         self._pending[key] = search
 
     def cancel(self, key: Hashable) -> bool:
-        """Drop the pending request under ``key``; whether there was one."""
-        return self._pending.pop(key, None) is not None
+        """Drop (and cancel) the pending request under ``key``; whether there was one."""
+        search = self._pending.pop(key, None)
+        if search is None:
+            return False
+        stop = getattr(search, "cancel", None)
+        if callable(stop):
+            stop()  # a compiled search gives its workspace back
+        return True
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -91,17 +129,24 @@ class PathRequestQueue:
         """Spend one frame's budget; return the requests that finished, by key.
 
         Every returned result is exactly what the blocking search would return; a
-        finished request leaves the queue.
+        finished request leaves the queue. A search that raises (a callback of a
+        :class:`~pathcraft.search.SlicedSearch`) leaves the queue and its error reaches
+        the caller; the other requests stay queued.
         """
         left = self._budget
         done: dict[Hashable, PathResult] = {}
         while self._pending and left > 0:
             key, search = next(iter(self._pending.items()))
             before = search.expanded
-            status = search.step(left)
+            try:
+                status = search.step(left)
+            except BaseException:
+                del self._pending[key]
+                raise
             left -= search.expanded - before
             if status == "in_progress":
                 break  # the budget is spent (a search that expanded none would loop)
             del self._pending[key]
-            done[key] = search.result()
+            if status != "cancelled":
+                done[key] = search.result
         return done

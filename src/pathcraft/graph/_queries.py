@@ -1,7 +1,7 @@
 """The searches of :class:`pathcraft.graph.Graph`: node arguments and kernel calls.
 
 A mixin: :class:`GraphQueries` holds the query methods of ``Graph`` (A*, greedy,
-Dijkstra, distance arrays, and :meth:`GraphQueries.run`, the kernel call the geometric
+Dijkstra, distance arrays, sliced searches, and the private kernel call the geometric
 front doors build on) and the conversion of node labels to indices; ``Graph`` holds
 the arrays and everything that builds or changes them. Each thread searches with its
 own workspace.
@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from pathcraft._core import graph_search as _kernel
 from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
+from pathcraft._sliced import CompiledSearch, bind_options
 from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
 from pathcraft.result import Explored, PathResult
 
@@ -273,7 +274,48 @@ class GraphQueries:
         )  # fmt: skip
         return dist, parent
 
-    def _search(
+    def _search(self, mode: str, start: Any, goal: Any, **options: Any) -> PathResult:
+        t0 = time.perf_counter()
+        args, settings = self._prepare(mode, start, goal, **options)
+        answer = _kernel.search(*args(_workspace(self.num_nodes + 1)), **settings)
+        return self._to_result(answer, t0)
+
+    def start_search(
+        self, start: Hashable | Iterable[Hashable], goal: Hashable | Iterable[Hashable],
+        *, algorithm: Literal["astar", "dijkstra", "greedy"] = "astar", **options: Any,
+    ) -> CompiledSearch:  # fmt: skip
+        """Start a compiled search that a game loop spreads over frames.
+
+        ``algorithm`` names the blocking method whose search it is, and ``options`` are
+        that method's (checked the same way). ``step(n)`` on the returned object
+        expands at most ``n`` more nodes with the GIL released and returns
+        ``"in_progress"``, ``"found"``, the reason the search ended without its goal,
+        or ``"cancelled"``; its ``result`` is then exactly the blocking call's,
+        whatever the slice sizes.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> search = Graph(4, [0, 1, 2], [1, 2, 3]).start_search(0, 3)
+        >>> search.step(1), search.step(), search.result.path
+        ('in_progress', 'found', [0, 1, 2, 3])
+        """
+        named = bind_options(self, algorithm, ("astar", "dijkstra", "greedy"), options)
+        if algorithm == "astar":
+            named["weight"] = check_weight(named["weight"])
+        elif algorithm == "greedy":
+            if self._coords is None:
+                raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
+            named.update(weight=1.0, heuristic="euclidean")
+        else:
+            named.update(weight=1.0, heuristic="zero", partial=False)
+        args, settings = self._prepare(algorithm, start, goal, **named)
+        return CompiledSearch(
+            lambda ws: _kernel.GraphSearch(*args(ws), **settings),
+            self._to_result, _kernel.Workspace, self.num_nodes + 1,
+        )  # fmt: skip
+
+    def _prepare(
         self,
         mode: str,
         start: Any,
@@ -287,8 +329,9 @@ class GraphQueries:
         max_cost: float | None,
         partial: bool,
         record: bool,
-    ) -> PathResult:
-        t0 = time.perf_counter()
+    ) -> tuple[Any, dict[str, Any]]:
+        """Checked arguments of a search: a function of a workspace giving the kernel's
+        positional arguments, and its settings."""
         check_choice("tie_break", tie_break, tuple(TIES))
         if heuristic is not None:
             check_choice("heuristic", heuristic, tuple(GRAPH_HEURISTICS))
@@ -304,12 +347,16 @@ class GraphQueries:
             sources = np.array([self._node("start", start)], dtype=np.intp)
             goals = np.array([self._node("goal", goal)], dtype=np.intp)
         single = goals.shape[0] == 1
-        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = self.run(
+        return self._kernel_args(
             mode, sources, int(goals[0]) if single else -1, None if single else goals,
             weight=weight, heuristic=heuristic or self._heuristic, tie_break=tie_break,
             seed=seed, max_expansions=limit_exp, max_cost=limit_cost, partial=partial,
             record=record,
         )  # fmt: skip
+
+    def _to_result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        """The kernel's answer over node indices as a :class:`PathResult` of labels."""
+        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = answer
         explored = None
         if rec_nodes is not None and rec_g is not None:
             explored = Explored(self._to_labels(rec_nodes), rec_g)
@@ -325,7 +372,20 @@ class GraphQueries:
             explored=explored,
         )
 
-    def run(
+    def _run(
+        self, mode: str, sources: npt.NDArray[np.intp], goal: int,
+        goal_set: npt.NDArray[np.intp] | None, **options: Any,
+    ) -> tuple[Any, ...]:  # fmt: skip
+        """The kernel call on node indices: the building block of the geometric front
+        doors (waypoint graphs, navigation meshes). Options as in :meth:`_kernel_args`;
+        returns the kernel's tuple ``(status, path, path_edges, cost, expanded,
+        generated, rec_nodes, rec_g)`` over node indices (see
+        ``_core/graph_search.pyx``). Private: the kernel checks indices and shapes, the
+        caller the option values."""
+        args, settings = self._kernel_args(mode, sources, goal, goal_set, **options)
+        return _kernel.search(*args(_workspace(self.num_nodes + 1)), **settings)
+
+    def _kernel_args(
         self,
         mode: str,
         sources: npt.NDArray[np.intp],
@@ -343,29 +403,29 @@ class GraphQueries:
         max_cost: float | None = None,
         partial: bool = False,
         record: bool = False,
-    ) -> tuple[Any, ...]:
-        """The kernel call on checked node indices: the building block of the front
-        doors here and of the geometric ones (waypoint graphs, navigation meshes).
+    ) -> tuple[Any, dict[str, Any]]:
+        """The kernel's arguments for a search on node indices: a function of a
+        workspace giving the positional ones, and the settings.
 
         ``source_costs`` starts each source at that cost; with ``exit_costs`` the
         goal set leads to a virtual goal (index ``num_nodes``, last on the path) by
-        edges of those costs, and the heuristic aims at ``target``. Returns the
-        kernel's tuple ``(status, path, path_edges, cost, expanded, generated,
-        rec_nodes, rec_g)`` over node indices (see ``_core/graph_search.pyx``).
-        Arguments are trusted: check them first.
+        edges of those costs, and the heuristic aims at ``target``.
         """
         rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
         if tie_break == "random":
             rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-        return _kernel.search(
-            self._offsets, self._targets, self._weights, self._coords,
-            _workspace(self.num_nodes + 1), sources, source_costs, goal, goal_set,
-            exit_costs, target, hkind=GRAPH_HEURISTICS[heuristic], mode=MODES[mode],
-            tie=TIES[tie_break], hscale=self._hscale, weight=weight,
-            max_expansions=-1 if max_expansions is None else int(max_expansions),
-            max_cost=math.inf if max_cost is None else float(max_cost),
-            partial=bool(partial), record=bool(record), seed=int(rng_seed),
-        )  # fmt: skip
+        arrays = (self._offsets, self._targets, self._weights, self._coords)
+
+        def args(ws: Any) -> tuple[Any, ...]:
+            return (*arrays, ws, sources, source_costs, goal, goal_set, exit_costs, target)
+
+        return args, {
+            "hkind": GRAPH_HEURISTICS[heuristic], "mode": MODES[mode],
+            "tie": TIES[tie_break], "hscale": self._hscale, "weight": weight,
+            "max_expansions": -1 if max_expansions is None else int(max_expansions),
+            "max_cost": math.inf if max_cost is None else float(max_cost),
+            "partial": bool(partial), "record": bool(record), "seed": int(rng_seed),
+        }  # fmt: skip
 
 
 def _is_key(index: dict[Hashable, int], value: Any) -> bool:

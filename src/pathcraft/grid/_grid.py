@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice, check_limit, check_weight
 from pathcraft.grid._batch import BatchQueries
 from pathcraft.grid._checks import cell_indices, cost_array, cost_values, parse_ascii
@@ -60,6 +61,7 @@ from pathcraft.grid._run import (
     search_settings,
     solve,
     solve_jps,
+    start_search,
     workspace,
 )
 from pathcraft.result import PathResult
@@ -471,6 +473,29 @@ class Grid(BatchQueries):
         start_cell = int(self._cells("start", start, many=False)[0])
         goal_cell = int(self._cells("goal", goal, many=False)[0])
         return solve_jps(self, start_cell, goal_cell, settings, t0)
+
+    def start_search(
+        self, start: Cell | npt.ArrayLike, goal: Cell | npt.ArrayLike, *,
+        algorithm: Literal["astar", "dijkstra", "greedy", "jps"] = "astar", **options: Any,
+    ) -> CompiledSearch:  # fmt: skip
+        """Start a compiled search that a game loop spreads over frames.
+
+        ``algorithm`` names the blocking method whose search it is, and ``options`` are
+        that method's (checked the same way). ``step(n)`` on the returned object
+        expands at most ``n`` more cells (jump points for ``"jps"``), with the GIL
+        released, and returns ``"in_progress"``, ``"found"``, the reason the search
+        ended without its goal, or ``"cancelled"``; its ``result`` is then exactly the
+        blocking call's, whatever the slice sizes.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii(".....", diagonal="never")
+        >>> search = grid.start_search((0, 0), (0, 4), algorithm="dijkstra")
+        >>> search.step(2), search.step(), search.result.path.tolist()[-1]
+        ('in_progress', 'found', [0, 4])
+        """
+        return start_search(self, start, goal, algorithm, options)
 
     def distance_field(
         self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,7 +16,8 @@ import numpy.typing as npt
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
-from pathcraft._validation import check_choice, check_limit, check_seed
+from pathcraft._sliced import CompiledSearch, bind_options
+from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
 from pathcraft.grid._packed import cost_range, pack_lines
 from pathcraft.result import Explored, PathResult
 
@@ -84,7 +86,7 @@ def solve(
 ) -> PathResult:
     """One search between checked flat cells, with checked settings."""
     single_goal = goals.shape[0] == 1
-    status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
+    answer = _kernel.search(
         grid._padded,
         workspace(grid._padded.size),
         sources,
@@ -92,6 +94,12 @@ def solve(
         None if single_goal else goals,
         **settings,
     )
+    return answer_result(grid, answer, t0)
+
+
+def answer_result(grid: Grid, answer: tuple[Any, ...], t0: float) -> PathResult:
+    """The grid search kernel's answer tuple as a :class:`PathResult`."""
+    status, path, cost, expanded, generated, rec_cells, rec_g = answer
     return to_result(grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0)
 
 
@@ -170,3 +178,48 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     return to_result(
         grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
     )
+
+
+#: What each grid algorithm passes to the search besides the caller's options.
+_FIXED: dict[str, dict[str, Any]] = {
+    "greedy": {"weight": 1.0},
+    "dijkstra": {"weight": 1.0, "heuristic": "zero", "partial": False},
+}
+
+
+def start_search(
+    grid: Grid, start: Any, goal: Any, algorithm: str, options: dict[str, Any]
+) -> CompiledSearch:
+    """A compiled sliced search on ``grid``, checked as the blocking method checks it."""
+    algorithms = ("astar", "dijkstra", "greedy", "jps")
+    named = bind_options(grid, algorithm, algorithms, options)
+    if "weight" in named:
+        named["weight"] = check_weight(named["weight"])
+    padded = grid._padded
+    if algorithm == "jps":
+        settings = jps_settings(grid, **named)
+        lines = settings.pop("lines")
+        s = int(grid._cells("start", start, many=False)[0])
+        g = int(grid._cells("goal", goal, many=False)[0])
+
+        def finish_jps(answer: tuple[Any, ...], t0: float) -> PathResult:
+            status, path, jumps, cost, expanded, generated, rec_cells, rec_g = answer
+            return to_result(
+                grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps
+            )
+
+        return CompiledSearch(
+            lambda ws: _jps_kernel.JpsSearch(padded, ws, s, g, lines, **settings),
+            finish_jps, _kernel.Workspace, padded.size,
+        )  # fmt: skip
+    settings = search_settings(grid, algorithm, **{**named, **_FIXED.get(algorithm, {})})
+    many = algorithm == "dijkstra"
+    sources = grid._cells("start", start, many=many)
+    goals = grid._cells("goal", goal, many=many)
+    single = goals.shape[0] == 1
+    goal_cell = int(goals[0]) if single else -1
+    goal_set = None if single else goals
+    return CompiledSearch(
+        lambda ws: _kernel.GridSearch(padded, ws, sources, goal_cell, goal_set, **settings),
+        partial_fn(answer_result, grid), _kernel.Workspace, padded.size,
+    )  # fmt: skip

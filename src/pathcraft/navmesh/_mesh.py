@@ -11,6 +11,7 @@ import numpy.typing as npt
 import shapely
 
 from pathcraft._core import navmesh as _walk
+from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice, check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _baked, _build, _query, _sources
@@ -432,7 +433,47 @@ class NavMesh(SpatialQueries):
         [10.0, 9.0]
         """
         t0 = time.perf_counter()
-        check_choice("mode", mode, ("funnel", "optimal"))
+        search = self._start("mode", start, goal, mode, snap, partial, max_expansions)
+        search.step()
+        return _query.timed(search.result, time.perf_counter() - t0)
+
+    def start_search(
+        self,
+        start: Any,
+        goal: Any,
+        *,
+        algorithm: str = "funnel",
+        snap: bool = False,
+        partial: bool = False,
+        max_expansions: int | None = None,
+    ) -> CompiledSearch:
+        """Start a compiled search that a game loop spreads over frames.
+
+        ``algorithm`` is :meth:`find_path`'s ``mode`` (``"funnel"`` or ``"optimal"``);
+        the other options are :meth:`find_path`'s. ``step(n)`` on the returned object
+        expands at most ``n`` more search nodes (polygons for the funnel, intervals
+        for Polyanya) with the GIL released and returns ``"in_progress"``,
+        ``"found"``, the reason the search ended without its goal, or
+        ``"cancelled"``; its ``result`` is then exactly :meth:`find_path`'s.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
+        >>> search = mesh.start_search((1, 9), (9, 9), algorithm="optimal")
+        >>> while search.step(1) == "in_progress":
+        ...     pass
+        >>> search.result.path.tolist()
+        [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
+        """
+        return self._start("algorithm", start, goal, algorithm, snap, partial, max_expansions)
+
+    def _start(
+        self, which: str, start: Any, goal: Any, mode: str, snap: bool, partial: bool,
+        max_expansions: int | None,
+    ) -> CompiledSearch:  # fmt: skip
+        check_choice(which, mode, ("funnel", "optimal"))
         limit = check_limit("max_expansions", max_expansions, integer=True)
         for name, flag in (("snap", snap), ("partial", partial)):
             if not isinstance(flag, (bool, np.bool_)):
@@ -440,5 +481,4 @@ class NavMesh(SpatialQueries):
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
         cap = None if limit is None else int(limit)
-        result = _query.find_path(self, s, sp, g, gp, mode, bool(partial), cap)
-        return _query.timed(result, time.perf_counter() - t0)
+        return _query.start_search(self, s, sp, g, gp, mode, bool(partial), cap)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable
+from functools import partial as partial_fn
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,12 +21,13 @@ from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
 from pathcraft._core import polyanya as _polyanya
 from pathcraft._kernels import REASONS, thread_workspace
+from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
 
-__all__ = ["corridor", "find_path", "timed"]
+__all__ = ["corridor", "start_search", "timed"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
@@ -38,32 +42,42 @@ def _length(path: FloatArray) -> float:
     return float(np.sqrt((np.diff(path, axis=0) ** 2).sum(axis=1)).sum())
 
 
-def corridor(
+def _corridor_args(
     mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
-) -> tuple[Polys, int, int, int]:
-    """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
-    status, expanded, generated)``."""
+) -> tuple[Any, dict[str, Any]]:
+    """The graph kernel's arguments for A* over the polygon graph from the start's
+    polygons (joined by their distance to the centroids) to the goal's."""
     c = mesh._centroids
-    status, nodes, _e, _cost, expanded, generated, _rn, _rg = mesh._graph.run(
+    return mesh._graph._kernel_args(
         "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
         source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
         target=g, heuristic="euclidean", max_expansions=limit,
     )  # fmt: skip
-    if status != _graph_kernel.FOUND:
-        return np.empty(0, dtype=np.int32), int(status), int(expanded), int(generated)
-    return (
-        np.ascontiguousarray(nodes[:-1], dtype=np.int32),
-        int(status),
-        int(expanded),
-        int(generated),
-    )
 
 
-def _funnel(
+def _polygons(answer: tuple[Any, ...]) -> tuple[Polys, int, int, int]:
+    """A corridor search's answer as ``(polygons, status, expanded, generated)``."""
+    status, nodes, _e, _cost, expanded, generated, _rn, _rg = answer
+    polys = np.empty(0, dtype=np.int32)
+    if status == _graph_kernel.FOUND:
+        polys = np.ascontiguousarray(nodes[:-1], dtype=np.int32)  # the virtual goal last
+    return polys, int(status), int(expanded), int(generated)
+
+
+def corridor(
     mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
-) -> PathResult:
-    polys, status, expanded, generated = corridor(mesh, s, sp, g, gp, limit)
+) -> tuple[Polys, int, int, int]:
+    """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
+    status, expanded, generated)``."""
+    args, settings = _corridor_args(mesh, s, sp, g, gp, limit)
+    workspace = thread_workspace(_graph_kernel.Workspace, mesh._graph.num_nodes + 1)
+    return _polygons(_graph_kernel.search(*args(workspace), **settings))
+
+
+def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]) -> PathResult:
+    """The string pulled taut through the corridor a search found."""
+    polys, status, expanded, generated = _polygons(answer)
     if status != _graph_kernel.FOUND:
         return _nothing(REASONS[status], expanded, generated)
     top = mesh._top
@@ -101,16 +115,9 @@ def _drop_straight(path: FloatArray) -> FloatArray:
     return out
 
 
-def _optimal(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
-) -> PathResult:
-    top = mesh._top
-    ws = thread_workspace(_polyanya.Workspace, max(top.xy.shape[0], mesh.num_polygons))
-    status, path, cost, expanded, generated = _polyanya.search(
-        top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner, top.degree, ws,
-        float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
-        -1 if limit is None else int(limit),
-    )  # fmt: skip
+def _optimal(answer: tuple[Any, ...]) -> PathResult:
+    """A Polyanya search's answer as a :class:`PathResult`."""
+    status, path, cost, expanded, generated = answer
     if status != _polyanya.FOUND:
         return _nothing(REASONS[status], expanded, generated)
     return PathResult(
@@ -139,7 +146,7 @@ def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatAr
     return near, polys[np.isin(polys, members)].astype(np.int32)
 
 
-def find_path(
+def start_search(
     mesh: NavMesh,
     s: FloatArray,
     sp: Polys,
@@ -148,16 +155,36 @@ def find_path(
     mode: str,
     partial: bool,
     limit: int | None,
-) -> PathResult:
-    """A path between located positions (see :meth:`NavMesh.find_path`)."""
-    search = _funnel if mode == "funnel" else _optimal
+) -> CompiledSearch:
+    """A path search between located positions as a step machine:
+    :meth:`NavMesh.find_path` is one unlimited step of it."""
     comp = mesh._component
-    if not (comp[gp][:, None] == comp[sp][None, :]).any():
+    unreachable = not (comp[gp][:, None] == comp[sp][None, :]).any()
+    if unreachable:
         if not partial:
-            return _nothing("unreachable", 0, 0)
-        near, np_ = _nearest_reachable(mesh, sp, g)
-        found = search(mesh, s, sp, near, np_, limit)
-        if not found:
-            return found
-        return dataclasses.replace(found, found=False, reason="unreachable")
-    return search(mesh, s, sp, g, gp, limit)
+            return CompiledSearch.ended(_nothing("unreachable", 0, 0))
+        g, gp = _nearest_reachable(mesh, sp, g)
+    finish: Callable[[tuple[Any, ...]], PathResult]
+    if mode == "funnel":
+        args, settings = _corridor_args(mesh, s, sp, g, gp, limit)
+        make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
+        kind: Any = _graph_kernel.Workspace
+        size = mesh._graph.num_nodes + 1
+        finish = partial_fn(_funnel, mesh, s, g)
+    else:
+        top = mesh._top
+        make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731
+            top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
+            top.degree, ws, float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
+            -1 if limit is None else int(limit),
+        )  # fmt: skip
+        kind, size = _polyanya.Workspace, max(top.xy.shape[0], mesh.num_polygons)
+        finish = _optimal
+
+    def result(answer: tuple[Any, ...], t0: float) -> PathResult:
+        found = finish(answer)
+        if unreachable and found:  # the path to the nearest reachable point
+            found = dataclasses.replace(found, found=False, reason="unreachable")
+        return timed(found, time.perf_counter() - t0)
+
+    return CompiledSearch(make, result, kind, size)

@@ -1,0 +1,261 @@
+"""Compiled searches spread over frames: the object every world's ``start_search``
+returns.
+
+A :class:`CompiledSearch` wraps one of the kernels' step machines
+(``grid_search.GridSearch``, ``jps.JpsSearch``, ``graph_search.GraphSearch``,
+``polyanya.PolyanyaSearch``): :meth:`CompiledSearch.step` advances it ``n`` expansions
+with the GIL released and returns the status. The blocking calls are one unlimited
+step of the same machines, so a search cut into slices of any size expands the same
+nodes in the same order and ends with exactly the blocking call's result.
+
+Memory: a search in progress holds a workspace of its own (a grid search on a 512 x 512
+map, about 5 MB). It takes one from a pool at its first step and gives it back the
+moment it ends (its result is built first) or is cancelled, so a queue of 1,000 agents
+served one after the other needs a workspace or two, not 1,000.
+
+Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathResult>`:
+``"in_progress"``, ``"found"``, the reason the search ended without its goal
+(``"unreachable"``, ``"max_expansions"``, ``"max_cost"``) or ``"cancelled"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import threading
+from collections.abc import Callable
+from time import perf_counter
+from typing import Any
+
+from pathcraft._engine import no_result
+from pathcraft._kernels import IN_PROGRESS_CODE
+from pathcraft._validation import check_limit
+from pathcraft.result import PathResult
+
+__all__ = ["CompiledSearch", "bind_options", "release_pooled_workspaces"]
+
+#: Free workspaces kept per kernel (more are dropped when given back).
+POOL_SIZE = 4
+
+_lock = threading.Lock()
+_pool: dict[Any, list[Any]] = {}
+
+
+def _acquire(kind: Any, size: int) -> Any:
+    """A workspace of class ``kind`` holding at least ``size`` cells or nodes, owned by
+    the caller until :func:`_release`."""
+    with _lock:
+        free = _pool.get(kind, [])
+        for i, ws in enumerate(free):
+            if ws.capacity >= size:
+                return free.pop(i)
+    return kind(size)
+
+
+def _release(ws: Any) -> None:
+    with _lock:
+        free = _pool.setdefault(type(ws), [])
+        if len(free) < POOL_SIZE:
+            free.append(ws)
+
+
+def release_pooled_workspaces() -> None:
+    """Free the workspaces kept for sliced searches (they are made again on demand)."""
+    with _lock:
+        _pool.clear()
+
+
+_defaults: dict[tuple[type, str], dict[str, Any]] = {}
+
+
+def _keyword_defaults(kind: type, method: str) -> dict[str, Any]:
+    """The keyword-only options of ``kind.method`` and their defaults, worked out once
+    (``inspect`` is slow, and a game starts many searches)."""
+    key = (kind, method)
+    found = _defaults.get(key)
+    if found is None:
+        params = inspect.signature(getattr(kind, method)).parameters.values()
+        found = _defaults[key] = {
+            p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY
+        }
+    return found
+
+
+def bind_options(
+    world: Any, algorithm: str, algorithms: tuple[str, ...], options: dict[str, Any]
+) -> dict[str, Any]:
+    """The options of ``world.start_search(start, goal, algorithm=..., **options)``:
+    exactly those the blocking method ``world.<algorithm>`` takes, with its defaults
+    filled in (an option it does not take is a TypeError naming it)."""
+    from pathcraft._validation import check_choice
+
+    check_choice("algorithm", algorithm, algorithms)
+    defaults = _keyword_defaults(type(world), algorithm)
+    unknown = [name for name in options if name not in defaults]
+    if unknown:
+        name = type(world).__name__
+        raise TypeError(
+            f"{name}.start_search(algorithm={algorithm!r}) takes the options of "
+            f"{name}.{algorithm} ({', '.join(defaults)}); got {', '.join(unknown)}"
+        )
+    named = dict(defaults)
+    named.update(options)
+    return named
+
+
+def _ended(*args: Any) -> Any:
+    raise RuntimeError("this search ended: it runs no more")
+
+
+class CompiledSearch:
+    """A compiled search a game loop spreads over frames (``world.start_search(...)``).
+
+    ``step(n)`` expands at most ``n`` more nodes (cells, jump points, mesh intervals)
+    and returns the status; once the search ended, :attr:`result` is exactly what the
+    blocking call with the same arguments returns (``elapsed`` counts the time spent in
+    steps). The world's arrays are read as they are at each step: change the world
+    while a search is in progress and its answer is the one for the changed world.
+    Examples: ``Grid.start_search`` and the other worlds' ``start_search``.
+    """
+
+    __slots__ = (
+        "_elapsed", "_expanded", "_finish", "_kind", "_machine", "_make", "_result",
+        "_size", "_status", "_ws",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        make: Callable[[Any], Any],
+        finish: Callable[[tuple[Any, ...], float], PathResult],
+        kind: Any,
+        size: int,
+    ) -> None:
+        self._make = make  # workspace -> the kernel's step machine
+        self._finish = finish  # (the machine's answer, t0) -> PathResult
+        self._kind = kind
+        self._size = size
+        self._machine: Any = None
+        self._ws: Any = None
+        self._status = "in_progress"
+        self._result: PathResult | None = None
+        self._expanded = 0
+        self._elapsed = 0.0
+
+    @classmethod
+    def ended(cls, result: PathResult) -> CompiledSearch:
+        """A search answered before any expansion (a goal in another part of the
+        world): it starts ended, with ``result``."""
+        search = cls(lambda ws: None, lambda answer, t0: result, None, 0)
+        search._result = result
+        search._status = "found" if result.found else str(result.reason)
+        return search
+
+    def step(self, max_expansions: int | None = None) -> str:
+        """Expand at most ``max_expansions`` more nodes (None: until the search ends).
+
+        Returns ``"in_progress"``, ``"found"``, the reason the search ended without
+        its goal (as :attr:`PathResult.reason` spells it) or ``"cancelled"``.
+        Stepping an ended search returns its status again and does nothing.
+        """
+        machine = self._machine
+        if machine is not None and type(max_expansions) is int and max_expansions >= 0:
+            # The common case of a game loop, kept lean: a search under way, an int.
+            t0 = perf_counter()
+            code = machine.step(max_expansions)
+            self._elapsed += perf_counter() - t0
+            if code == IN_PROGRESS_CODE:
+                return "in_progress"
+            return self._end()
+        budget = check_limit("max_expansions", max_expansions, integer=True)
+        if self._status != "in_progress":
+            return self._status
+        t0 = perf_counter()
+        if machine is None:
+            self._ws = _acquire(self._kind, self._size)
+            try:
+                machine = self._machine = self._make(self._ws)
+            except BaseException:
+                self._drop()
+                raise
+        code = machine.step(-1 if budget is None else int(budget))
+        self._elapsed += perf_counter() - t0
+        if code == IN_PROGRESS_CODE:
+            return "in_progress"
+        return self._end()
+
+    def _end(self) -> str:
+        """The search ended: build its result, give the workspace back."""
+        t1 = perf_counter()
+        machine = self._machine
+        self._expanded = int(machine.expanded)
+        answer = machine.answer()
+        self._drop()
+        result = self._finish(answer, t1 - self._elapsed)
+        self._result = result
+        self._status = "found" if result.found else str(result.reason)
+        return self._status
+
+    def _drop(self) -> None:
+        """Give the workspace back; the machine that used it goes with it."""
+        ws, self._ws, self._machine = self._ws, None, None
+        if ws is not None:
+            _release(ws)
+
+    def cancel(self) -> None:
+        """Stop the search for good (status ``"cancelled"``) and free its workspace.
+        Cancelling an ended search does nothing."""
+        if self._status == "in_progress":
+            self._drop()
+            self._status = "cancelled"
+
+    @property
+    def status(self) -> str:
+        """The status the last :meth:`step` returned (``"in_progress"`` before any)."""
+        return self._status
+
+    @property
+    def expanded(self) -> int:
+        """Nodes expanded so far, over all slices."""
+        machine = self._machine
+        return self._expanded if machine is None else int(machine.expanded)
+
+    @property
+    def result(self) -> PathResult:
+        """The result, exactly the blocking call's; only once the search ended.
+
+        Raises
+        ------
+        RuntimeError
+            The search is in progress or was cancelled.
+        """
+        if self._result is None:
+            raise no_result(self._status)
+        return self._result
+
+    def __repr__(self) -> str:
+        return f"<CompiledSearch {self._status}, {self._expanded} expanded>"
+
+    def __del__(self) -> None:
+        # A search dropped in progress gives its workspace back; at interpreter exit
+        # the pool may be gone already, and then there is nothing to give back to.
+        with contextlib.suppress(Exception):
+            self._drop()
+
+    def __getstate__(self) -> dict[str, Any]:
+        if self._status == "in_progress":
+            raise TypeError(
+                "a compiled search in progress cannot be pickled (its state lives in a "
+                "workspace of compiled memory): pickle it once it ended, or pickle the "
+                "world and start the search again"
+            )
+        return {"status": self._status, "result": self._result, "expanded": self._expanded}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._make = self._finish = _ended
+        self._kind = None
+        self._size = 0
+        self._machine = self._ws = None
+        self._status = state["status"]
+        self._result = state["result"]
+        self._expanded = state["expanded"]
+        self._elapsed = 0.0
