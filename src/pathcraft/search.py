@@ -546,5 +546,17 @@ class SlicedSearch:
         return self._search.result()
 
     def cancel(self) -> None:
-        """Stop the search for good (status ``"cancelled"``) and drop its state."""
+        """Stop the search for good (status ``"cancelled"``) and drop its state.
+
+        Examples
+        --------
+        >>> from pathcraft.search import SlicedSearch
+        >>> line = lambda n: [(n + 1, 1.0)]
+        >>> search = SlicedSearch(0, 100, line)
+        >>> search.step(5)
+        'in_progress'
+        >>> search.cancel()
+        >>> search.status
+        'cancelled'
+        """
         self._search.cancel()

@@ -88,7 +88,22 @@ class PathRequestQueue:
     ) -> None:
         """Queue a search on ``world`` (anything with ``start_search``: a Grid, Graph,
         WaypointGraph or NavMesh) under ``key``; ``options`` (``algorithm=`` among
-        them) are the world's ``start_search`` options, checked now."""
+        them) are the world's ``start_search`` options, checked now.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathRequestQueue
+        >>> grid = Grid.from_ascii("......")
+        >>> queue = PathRequestQueue(budget=100)
+        >>> queue.request("orc", grid, (0, 0), (0, 5), algorithm="dijkstra")
+        >>> queue.update()["orc"].path.tolist()[-1]
+        [0, 5]
+        >>> queue.request("orc", grid, (0, 0), (0, 5), algorithm="bfs")
+        Traceback (most recent call last):
+        ...
+        ValueError: algorithm must be one of ...
+        """
         start_search = getattr(world, "start_search", None)
         if not callable(start_search):
             raise TypeError(
