@@ -12,6 +12,7 @@ have checked them.
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -41,6 +42,49 @@ def _bad_heuristic(node: Any, h: Any) -> ValueError:
         f"heuristic({node!r}) returned {h!r}; a heuristic must return a number >= 0 "
         "(inf marks a node that cannot reach the goal)"
     )
+
+
+def callback_error(start: Any, neighbors: Neighbors, heuristic: Heuristic | None) -> Exception | None:
+    """After a search failed inside a user's callable: a clear error naming the callable
+    that broke its contract, found by calling it again on the start and its neighbours
+    (None when they behave, so that the original error stands)."""
+    items: list[Any] = []
+    try:
+        items = list(neighbors(start))
+    except TypeError as exc:
+        if "not iterable" in str(exc):
+            return TypeError(
+                f"neighbors({start!r}) must return an iterable of (neighbor, step_cost) "
+                f"pairs; it returned something else ({exc})"
+            )
+        return None
+    for item in items:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            fix = f"yield ({item!r}, step_cost)"
+            if not isinstance(item, tuple | list):
+                fix = f"a bare node without its cost? yield ({item!r}, 1.0) for a step of 1"
+            return TypeError(
+                f"neighbors({start!r}) must yield (neighbor, step_cost) pairs; it yielded "
+                f"{item!r} ({fix})"
+            )
+        nb, w = item
+        if isinstance(w, bool) or not isinstance(w, numbers.Real):
+            return TypeError(
+                f"neighbors({start!r}) gave step cost {w!r} ({type(w).__name__}) for the "
+                f"edge {start!r} -> {nb!r}; step costs must be numbers >= 0"
+            )
+    if heuristic is not None:
+        for node in [start, *(item[0] for item in items)]:
+            try:
+                h = heuristic(node)
+            except Exception:  # noqa: BLE001 - the user's own error stands
+                return None
+            if isinstance(h, bool) or not isinstance(h, numbers.Real):
+                return TypeError(
+                    f"heuristic({node!r}) returned {h!r} ({type(h).__name__}); a heuristic "
+                    "must return a number >= 0 (inf marks a node that cannot reach the goal)"
+                )
+    return None
 
 
 def _tie_source(tie_break: str, seed: Any) -> Callable[[], float] | None:
@@ -85,6 +129,41 @@ def run(
     else:
         is_goal, goal_node, has_goal = None, goal, True
 
+    try:
+        return _run(
+            start, goal, is_goal, goal_node, has_goal, neighbors, heuristic, mode=mode,
+            weight=weight, tie_break=tie_break, seed=seed, max_expansions=max_expansions,
+            max_cost=max_cost, partial=partial, record=record, bloom=bloom,
+            cost_reason=cost_reason, t0=t0,
+        )  # fmt: skip
+    except (TypeError, ValueError) as exc:
+        clear = callback_error(start, neighbors, heuristic)
+        if clear is None:
+            raise
+        raise clear from exc
+
+
+def _run(
+    start: Any,
+    goal: Any,
+    is_goal: Callable[[Any], bool] | None,
+    goal_node: Any,
+    has_goal: bool,
+    neighbors: Neighbors,
+    heuristic: Heuristic | None,
+    *,
+    mode: str,
+    weight: float,
+    tie_break: str,
+    seed: Any,
+    max_expansions: int | None,
+    max_cost: float | None,
+    partial: bool,
+    record: bool,
+    bloom: BloomClosed | None,
+    cost_reason: str,
+    t0: float,
+) -> PathResult:
     h_start: float = 0.0 if heuristic is None else heuristic(start)
     if not h_start >= 0.0:
         raise _bad_heuristic(start, h_start)

@@ -9,6 +9,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._display import summary_html
+
 __all__ = ["Explored", "PathResult", "Reason"]
 
 #: A path or a list of nodes: a list for generic and graph searches, an ``(n, 2)`` int
@@ -114,6 +116,69 @@ class PathResult:
     def __len__(self) -> int:
         """The number of nodes on the path."""
         return len(self.path)
+
+    def __repr__(self) -> str:
+        """A one-line summary: found, cost, path length, expansions, reason (never the
+        path itself: print ``result.path`` for that)."""
+        head = f"found, cost={self.cost:.6g}" if self.found else f"not found ({self.reason})"
+        partial = ", partial" if not self.found and len(self.path) else ""
+        return (
+            f"PathResult({head}, {len(self.path)} nodes{partial}, "
+            f"{self.expanded} expanded, {self.elapsed * 1e3:.3g} ms)"
+        )
+
+    def _repr_html_(self) -> str:
+        """The notebook display: the summary and, for paths of ``(row, col)`` cells or
+        ``(x, y)`` positions, a small drawing of the path (pure SVG, no extra needed;
+        :meth:`plot` draws it on its world with matplotlib)."""
+        return summary_html(self)
+
+    def plot(self, world: Any, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw this result on the world it searched (needs the ``viz`` extra).
+
+        Parameters
+        ----------
+        world : Grid, Graph, WaypointGraph or NavMesh
+            The world that was searched: a grid draws with
+            :func:`pathcraft.viz.plot_search`, a graph with coordinates or a waypoint
+            graph with :func:`pathcraft.viz.plot_graph`, a navigation mesh with
+            :func:`pathcraft.viz.plot_mesh`.
+        ax : matplotlib Axes or None
+            Where to draw; a new figure when None.
+        **kwargs
+            Passed on to the drawing function.
+
+        Returns
+        -------
+        matplotlib Axes
+
+        Raises
+        ------
+        ImportError
+            Without the ``viz`` extra (the message says how to install it).
+        TypeError
+            ``world`` is not a world that can be drawn.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii("....")
+        >>> grid.astar((0, 0), (0, 3)).plot(grid).get_title()
+        'cost 3.00, 4 expanded'
+        """
+        from pathcraft.viz import plot_graph, plot_mesh, plot_search
+
+        kind = type(world).__name__
+        if kind == "Grid":
+            return plot_search(world, self, ax, **kwargs)
+        if kind in ("Graph", "WaypointGraph"):
+            return plot_graph(world, self, ax, **kwargs)
+        if kind == "NavMesh":
+            return plot_mesh(world, self, ax, **kwargs)
+        raise TypeError(
+            "world must be the Grid, Graph, WaypointGraph or NavMesh that was searched; "
+            f"got {kind}"
+        )
 
     @classmethod
     def not_found(cls, reason: Reason, **metrics: Any) -> PathResult:

@@ -15,7 +15,16 @@ from typing import Any
 from pathcraft.goap._action import Action
 from pathcraft.goap._facts import OPERATORS, Add, Condition, State, Value, kind_of
 
-__all__ = ["MISSING", "Problem", "Step", "compile_problem", "heuristic", "state_of", "successor"]
+__all__ = [
+    "MISSING",
+    "Problem",
+    "Step",
+    "compile_problem",
+    "heuristic",
+    "missing_fact_error",
+    "state_of",
+    "successor",
+]
 
 _INF = math.inf
 
@@ -275,3 +284,22 @@ def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
     for i, d in step.adds:
         new[i] += d
     return tuple(new)
+
+
+def missing_fact_error(problem: Problem, start: State) -> ValueError | None:
+    """Why a plan may be unreachable because the start state lacks a fact: a clear
+    error naming the first missing fact a considered action's precondition needs (a
+    missing fact meets no condition), or None. Goal facts may well be missing at the
+    start (actions set them); one no action can give is refused before the search."""
+    for i, name in enumerate(problem.names):
+        if name in start:
+            continue
+        for step in problem.steps:
+            if any(index == i for index, _compare, _value in step.pre):
+                cond = step.action.preconditions[name]
+                return ValueError(
+                    f"no plan reaches the goal, and the start state lacks fact {name!r}, "
+                    f"which action {step.action.name!r} needs ({name} {cond!r}); give the "
+                    "fact a starting value (a missing fact meets no condition)"
+                )
+    return None

@@ -124,6 +124,10 @@ class State(Mapping[str, Value]):
     def __repr__(self) -> str:
         return f"State({self._facts!r})"
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Value]]]:
+        """Pickle the facts only: a cached hash of strings is valid in one process."""
+        return (State, (self._facts,))
+
     def replace(self, **changes: Value) -> State:
         """A new state with some facts set to new values (or added)."""
         return State(self._facts, **changes)

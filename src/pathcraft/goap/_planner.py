@@ -19,6 +19,7 @@ from pathcraft.goap._compile import (
     Step,
     compile_problem,
     heuristic,
+    missing_fact_error,
     state_of,
     successor,
 )
@@ -139,6 +140,11 @@ class Planner:
     """
 
     def __init__(self, actions: Iterable[Action]) -> None:
+        if isinstance(actions, Action) or not isinstance(actions, Iterable):
+            raise TypeError(
+                "actions must be an iterable of Action objects (a list or tuple); got "
+                f"{type(actions).__name__} {actions!r}"
+            )
         items = tuple(actions)
         seen: set[str] = set()
         for action in items:
@@ -158,6 +164,14 @@ class Planner:
     def actions(self) -> tuple[Action, ...]:
         """The actions, in the order given."""
         return self._actions
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: the actions (the compiled problems are rebuilt)."""
+        return {"_actions": self._actions}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._actions = state["_actions"]
+        self._cache = {}
 
     def plan(
         self,
@@ -268,6 +282,8 @@ class Planner:
 
         metrics: dict[str, Any] = {"considered": len(problem.steps)}
         if h(values) == _INF:  # a goal condition no considered action can meet
+            if missing := missing_fact_error(problem, start):
+                raise missing
             elapsed = time.perf_counter() - t0
             return Plan((), (), start, _INF, False, "unreachable", elapsed=elapsed, **metrics)
         if depth_limit is None:
@@ -297,6 +313,8 @@ class Planner:
         metrics.update(expanded=result.expanded, generated=result.generated)
         if not result.found:
             reason = result.reason
+            if reason == "unreachable" and (missing := missing_fact_error(problem, start)):
+                raise missing
             if reason == "unreachable" and cut[0]:
                 reason = "max_depth"
             elapsed = time.perf_counter() - t0

@@ -66,6 +66,43 @@ def edge_endpoints(name: str, values: Any, n: int) -> npt.NDArray[np.intp]:
     return arr.astype(np.intp, copy=True)
 
 
+def edge_ids(values: Any, m: int) -> npt.NDArray[np.intp]:
+    """A 1-D integer array of edge ids (places in the input order of the edges), each
+    in ``[0, m)``; errors name ``edges`` and say how many edges there are."""
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"edges must be a 1-D array of edge ids; got {values!r}") from exc
+    if arr.size == 0:
+        return np.empty(0, dtype=np.intp)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"edges must hold integer edge ids; got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"edges must be 1-D; got shape {arr.shape}")
+    bad = np.flatnonzero((arr < 0) | (arr >= m))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"edges[{i}] = {int(arr[i])} is not an edge id: edge ids are places in "
+            f"Graph.edges, from 0 to {m - 1} (the graph has {m} edges)"
+        )
+    return arr.astype(np.intp, copy=True)
+
+
+def weight_total(weights: npt.NDArray[np.float64], name: str = "weights") -> None:
+    """Refuse weights whose finite sum overflows: every simple path must have a finite
+    cost, or a search could report ``found`` with ``cost=inf``."""
+    finite = weights[np.isfinite(weights)]
+    with np.errstate(over="ignore"):
+        total = float(finite.sum())
+    if not np.isfinite(total):
+        raise ValueError(
+            f"{name} are too large: their sum overflows float64 (largest "
+            f"{float(finite.max())!r}), so a path could cost inf; weights must be small "
+            "enough that every path's cost is finite (np.inf closes an edge)"
+        )
+
+
 def weight_array(
     values: Any,
     m: int,

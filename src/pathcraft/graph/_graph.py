@@ -131,6 +131,7 @@ class Graph(GraphQueries):
             )
         m = src.shape[0]
         w = checks.weight_array(weights, m, sources=src, targets=dst)
+        checks.weight_total(w)
         self._coords = checks.coordinate_array(coords, n)
         self._index = checks.label_index(labels, n)
         self._labels: list[Hashable] | None = None if labels is None else list(labels)
@@ -398,13 +399,16 @@ class Graph(GraphQueries):
         [0, 2]
         """
         if edges is None:
-            self._weights_in = checks.weight_array(
+            new_in = checks.weight_array(
                 weights, self.num_edges, sources=self._edge_sources, targets=self._edge_targets
             )
         else:
-            ids = checks.edge_endpoints("edges", edges, self.num_edges)
+            ids = checks.edge_ids(edges, self.num_edges)
             new = checks.weight_array(weights, ids.shape[0])
-            self._weights_in[ids] = new
+            new_in = self._weights_in.copy()
+            new_in[ids] = new
+        checks.weight_total(new_in)
+        self._weights_in = new_in
         self._store_weights()
 
     def set_weight(self, u: Hashable, v: Hashable, weight: float) -> None:
@@ -416,7 +420,10 @@ class Graph(GraphQueries):
             hit |= (self._edge_sources == b) & (self._edge_targets == a)
         if not hit.any():
             raise ValueError(f"there is no edge {u!r} -> {v!r}")
-        self._weights_in[hit] = new
+        new_in = self._weights_in.copy()
+        new_in[hit] = new
+        checks.weight_total(new_in, "weight")
+        self._weights_in = new_in
         self._store_weights()
 
     def _store_weights(self) -> None:

@@ -51,7 +51,13 @@ import numpy.typing as npt
 from pathcraft._core import grid_search as _kernel
 from pathcraft._validation import check_choice, check_limit, check_weight
 from pathcraft.grid._batch import BatchQueries
-from pathcraft.grid._checks import cell_indices, cost_array, cost_values, parse_ascii
+from pathcraft.grid._checks import (
+    cell_indices,
+    check_cost_scale,
+    cost_array,
+    cost_values,
+    parse_ascii,
+)
 from pathcraft.grid._packed import PackedLines
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
@@ -243,7 +249,9 @@ class Grid(BatchQueries):
         Never change a grid while another thread searches it.
         """
         values = cost_values(value)
-        self._padded[1:-1, 1:-1][key] = values
+        inner = self._padded[1:-1, 1:-1]
+        check_cost_scale(values, inner.size, "value")
+        inner[key] = values
         self._min_cost = self._smallest_cost()
         self._jps = None
 

@@ -231,7 +231,7 @@ class NavMesh(SpatialQueries):
         ]
 
     @property
-    def neighbours(self) -> list[npt.NDArray[np.intp]]:
+    def neighbors(self) -> list[npt.NDArray[np.intp]]:
         """For each polygon, the polygon across each of its edges (-1: a wall); edge
         ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1``."""
         top = self._top
@@ -277,6 +277,15 @@ class NavMesh(SpatialQueries):
         path, _status, _exp, _gen = _query.corridor(self, s, sp, g, gp, None)
         return path.astype(np.intp)
 
+    def _swap_hint(self, p: FloatArray) -> str:
+        """A hint when ``p`` swapped would be on the mesh: meshes take ``(x, y)``."""
+        if self._containing(p[::-1].copy()).size == 0:
+            return ""
+        return (
+            f" (positions are (x, y); ({float(p[1])!r}, {float(p[0])!r}) is on the mesh: was a "
+            "(row, col) cell passed?)"
+        )
+
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""
         p = _position(name, value, 2)
@@ -285,9 +294,9 @@ class NavMesh(SpatialQueries):
             if not snap:
                 raise ValueError(
                     f"{name} {tuple(p.tolist())} is off the mesh; pass snap=True to move "
-                    "it to the nearest point on the mesh"
+                    f"it to the nearest point on the mesh{self._swap_hint(p)}"
                 )
-            p = self._nearest(p[None])[0]
+            p = self._nearest(p[None], name)[0]
             polys = self._containing(p)
         return p, polys
 

@@ -121,17 +121,30 @@ class SpatialQueries:
         [1.0, 0.5]
         """
         pts, single = self._many("points", points)
-        out = self._nearest(pts)
+        out = self._nearest(pts, "points")
         return out[0].copy() if single else out
 
-    def _nearest(self, pts: FloatArray) -> FloatArray:
+    def _nearest(self, pts: FloatArray, name: str) -> FloatArray:
         out: FloatArray = np.array(pts, dtype=np.float64)
         off = np.flatnonzero(self._locate(pts) < 0)
         if off.size:
             geoms = shapely.points(pts[off])
-            near = self._tree.query_nearest(geoms, all_matches=False)
-            poly = near[1][np.argsort(near[0], kind="stable")]
-            lines = shapely.shortest_line(self._shapes[poly], geoms)
+            with np.errstate(over="ignore", invalid="ignore"):
+                near = self._tree.query_nearest(geoms, all_matches=False)
+                poly = np.full(off.size, -1, dtype=np.intp)
+                poly[near[0]] = near[1]
+                lines = shapely.shortest_line(self._shapes[poly], geoms)
+            lost = np.flatnonzero(
+                (poly < 0) | shapely.is_missing(lines) | shapely.is_empty(lines)
+            )
+            if lost.size:  # the squared distance overflowed: no nearest point to measure
+                far = pts[off[lost[0]]]
+                label = name if pts.shape[0] == 1 else f"{name}[{int(off[lost[0]])}]"
+                raise ValueError(
+                    f"{label} {tuple(far.tolist())} is too far from the mesh to find the "
+                    "nearest point on it (distances overflow); positions are (x, y) within "
+                    "about 1e150 of the mesh"
+                )
             snapped = shapely.get_coordinates(lines)[0::2]
             for step in (0.0, 1e-9, 1e-7, 1e-5):
                 bad = np.flatnonzero(self._locate(snapped) < 0)
