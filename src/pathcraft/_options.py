@@ -51,6 +51,7 @@ __all__ = [
     "UnsupportedOptionError",
     "WorldSpec",
     "check_flag",
+    "kernel_seed",
     "options_table",
 ]
 
@@ -347,12 +348,18 @@ class SearchOptions:
         )
 
     def kernel_seed(self) -> int:
-        """The 64-bit seed of a compiled kernel's random tie-breaking (0 unless
-        ``tie_break="random"``; a seed of None draws fresh entropy)."""
-        if self.tie_break != "random":
-            return 0  # only random tie-breaking draws: skip the entropy read otherwise
-        state = np.random.SeedSequence(self.seed).generate_state(1, dtype=np.uint64)
-        return int(state[0])
+        """The 64-bit seed of a compiled kernel's random tie-breaking (see
+        :func:`kernel_seed`)."""
+        return kernel_seed(self.tie_break, self.seed)
+
+
+def kernel_seed(tie_break: str, seed: int | None) -> int:
+    """The 64-bit seed of a compiled kernel's random tie-breaking: 0 unless
+    ``tie_break="random"``; a seed of None draws fresh entropy."""
+    if tie_break != "random":
+        return 0  # only random tie-breaking draws: skip the entropy read otherwise
+    state = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)
+    return int(state[0])
 
 
 def _refusal(spec: WorldSpec, algorithm: str, name: str) -> str:
