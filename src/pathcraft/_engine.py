@@ -163,7 +163,9 @@ class Search:
         self._cost_reason = cost_reason
         # best[node] = (g, parent, step cost, h): one dict for the costs, the tree and
         # the heuristic values (computed once per node, like networkx does).
-        self._best: dict[Any, tuple[float, Any, float, float]] = {start: (0.0, _ROOT, 0.0, h_start)}
+        self._best: dict[Any, tuple[float, Any, float, float]] = {
+            start: (0.0, _ROOT, 0.0, h_start)
+        }
         tie0 = self._rand() if self._rand is not None else 0.0
         # Heap entries: (f, tie, counter, node, g); the counter keeps nodes uncompared.
         self._heap: list[tuple[float, float, int, Any, float]] = [
@@ -320,7 +322,8 @@ class Search:
         """The finished search's result (call once :meth:`step` left ``"in_progress"``)."""
         if self._status == IN_PROGRESS:
             raise RuntimeError(
-                "the search is still in progress: call step() until it returns 'found' or 'no_path'"
+                "the search is still in progress: call step() until it returns "
+                "'found' or 'no_path'"
             )
         best = self._best
         explored = Explored(self._rec_nodes, self._rec_g) if self._record else None

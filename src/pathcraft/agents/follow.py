@@ -163,7 +163,9 @@ class PathFollower:
         self._update_arrived()
 
     @classmethod
-    def from_cells(cls, grid: Grid, paths: Sequence[npt.ArrayLike], **options: Any) -> PathFollower:
+    def from_cells(
+        cls, grid: Grid, paths: Sequence[npt.ArrayLike], **options: Any
+    ) -> PathFollower:
         """Followers of grid paths of ``(row, col)`` cells, kept on ``grid``: each
         path runs through the centres of its cells, ``(col + 0.5, row + 0.5)``."""
         if not isinstance(grid, Grid):

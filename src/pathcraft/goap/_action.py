@@ -233,10 +233,8 @@ class Action:
     def applicable(self, state: Mapping[str, Value]) -> bool:
         """Whether the preconditions (and the check) hold in ``state``."""
         for fact, cond in self._preconditions.items():
-            if (
-                fact not in state
-                or not _comparable(state[fact], cond)
-                or not cond.test(state[fact])
+            if fact not in state or not _comparable(state[fact], cond) or not cond.test(
+                state[fact]
             ):
                 return False
         if self._check is None:

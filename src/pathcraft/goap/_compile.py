@@ -19,7 +19,6 @@ __all__ = ["MISSING", "Problem", "Step", "compile_problem", "heuristic", "state_
 
 _INF = math.inf
 
-
 class _Missing:
     """The value of a fact the state does not have (yet): it meets no condition."""
 
@@ -259,7 +258,9 @@ def heuristic(problem: Problem) -> Callable[[tuple[Any, ...]], float]:
 
 def state_of(names: tuple[str, ...], values: tuple[Any, ...]) -> State:
     """The tracked facts of a node as a State (names are sorted, so is the dict)."""
-    return State._trusted({n: v for n, v in zip(names, values, strict=True) if v is not MISSING})
+    return State._trusted(
+        {n: v for n, v in zip(names, values, strict=True) if v is not MISSING}
+    )
 
 
 def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
