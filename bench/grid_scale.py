@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grid_peers import RESULTS, header, load, select, tolerance_ok, us
 
 from pathcraft import Grid
+from pathcraft._options import SearchOptions
 from pathcraft.grid._run import jps_settings, solve_jps
 
 MAPS = (
@@ -77,7 +78,7 @@ BATCH_MAP = "dao/brc202d"
 
 def jps_cell_by_cell(grid: Grid, s: tuple, g: tuple) -> Any:
     """``grid.jps(s, g)`` with the cell-by-cell jump kernel instead of block jumps."""
-    settings = jps_settings(grid, weight=1.0, max_expansions=None, record=False, block=False)
+    settings = jps_settings(grid, SearchOptions.check("Grid", "jps"), block=False)
     w = grid.shape[1] + 2
     return solve_jps(grid, (s[0] + 1) * w + s[1] + 1, (g[0] + 1) * w + g[1] + 1, settings, 0.0)
 

@@ -130,7 +130,7 @@ def test_from_geometry_with_agent_radius() -> None:
     mesh = NavMesh.from_geometry(room, agent_radius=0.5)
     shrunk = shapely.buffer(room, -0.5)
     assert math.isclose(mesh.area, shrunk.area, rel_tol=1e-9)
-    result = mesh.find_path((1, 1), (9, 1), mode="optimal")
+    result = mesh.find_path((1, 1), (9, 1), algorithm="optimal")
     assert (
         result and min(shapely.distance(box(4, 0, 6, 8), shapely.points(result.path))) >= 0.5 - 1e-9
     )
@@ -168,7 +168,7 @@ def test_from_grid_takes_a_grid_and_keeps_diagonal_pinches_closed() -> None:
     """)
     mesh = NavMesh.from_grid(grid)
     assert mesh.num_polygons == 2 and all((n < 0).all() for n in mesh.neighbors)
-    result = mesh.find_path((0.5, 0.5), (1.5, 1.5), mode="optimal")
+    result = mesh.find_path((0.5, 0.5), (1.5, 1.5), algorithm="optimal")
     assert not result and result.reason == "unreachable"
 
 
@@ -190,7 +190,7 @@ def test_movingai_any_angle_never_longer_than_octile(movingai: Path, name: str) 
     for i in pick:
         start = scen.starts[i][::-1] + 0.5  # (row, col) -> (x, y) of the cell's centre
         goal = scen.goals[i][::-1] + 0.5
-        optimal = mesh.find_path(start, goal, mode="optimal")
+        optimal = mesh.find_path(start, goal, algorithm="optimal")
         funnel = mesh.find_path(start, goal)
         assert optimal and funnel
         # The .scen lengths are printed with limited precision.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -11,12 +13,16 @@ import numpy.typing as npt
 
 from pathcraft._display import summary_html
 
-__all__ = ["Explored", "PathResult", "Reason"]
+__all__ = ["Explored", "PathResult", "Reason", "build_result"]
 
 #: A path or a list of nodes: a list for generic and graph searches, an ``(n, 2)`` int
 #: array of cells for grids, an ``(n, 2)`` or ``(n, 3)`` float array of positions for
 #: continuous space (waypoint graphs).
 Nodes = Sequence[Any] | npt.NDArray[np.intp] | npt.NDArray[np.float64]
+
+#: The reason of each outcome code the compiled kernels report (0 is "found"; the
+#: kernels' ``UNREACHABLE``, ``MAX_EXPANSIONS``, ``MAX_COST`` in ``_core/codes.pxd``).
+KERNEL_REASONS: dict[int, str] = {1: "unreachable", 2: "max_expansions", 3: "max_cost"}
 
 #: Why a search ended without reaching its goal.
 #: ``"unreachable"``: every node reachable from the start was searched;
@@ -217,3 +223,78 @@ class PathResult:
             path.append(parents[path[-1]])
         path.reverse()
         return path
+
+
+def build_result(
+    outcome: int | str | None,
+    path: Nodes,
+    cost: float,
+    *,
+    expanded: int = 0,
+    generated: int = 0,
+    t0: float | None = None,
+    elapsed: float | None = None,
+    explored: tuple[Nodes, Sequence[float] | npt.NDArray[np.float64]] | None = None,
+    distances: Mapping[Hashable, float] | None = None,
+    parents: Mapping[Hashable, Hashable] | None = None,
+    jump_points: Nodes | None = None,
+) -> PathResult:
+    """The one way every search, on every world, turns its answer into a result.
+
+    Parameters
+    ----------
+    outcome : int, str or None
+        How the search ended: a kernel's outcome code (0 found, else a key of
+        :data:`KERNEL_REASONS`), a reason string (:data:`Reason`), or None (found).
+    path : sequence
+        The path in the world's own terms (node labels, cells, positions), already
+        converted; empty when nothing was found and no partial path was asked for.
+    cost : float
+        The cost of ``path``; replaced by ``inf`` when the path is empty and the goal
+        was not reached.
+    expanded, generated : int
+        The search's counters.
+    t0, elapsed : float or None
+        ``time.perf_counter()`` when the query began (``elapsed`` is then measured
+        here), or the elapsed seconds themselves; neither: 0.
+    explored : (nodes, g) or None
+        What a recorded search expanded, converted to the world's terms.
+    distances, parents, jump_points
+        The extras of a goal-less Dijkstra search and of jump point search.
+
+    Returns
+    -------
+    PathResult
+
+    Examples
+    --------
+    >>> from pathcraft.result import build_result
+    >>> r = build_result(0, [1, 2], 3.0, expanded=2)
+    >>> bool(r), r.path, r.cost, r.expanded
+    (True, [1, 2], 3.0, 2)
+    >>> r = build_result(2, [], 0.0)
+    >>> bool(r), r.reason, r.cost
+    (False, 'max_expansions', inf)
+    """
+    if outcome is None or isinstance(outcome, str):
+        reason = outcome
+    else:
+        reason = None if int(outcome) == 0 else KERNEL_REASONS[int(outcome)]
+    found = reason is None
+    if not found and len(path) == 0:
+        cost = math.inf
+    if elapsed is None:
+        elapsed = 0.0 if t0 is None else time.perf_counter() - t0
+    return PathResult(
+        path=path,
+        cost=float(cost),
+        found=found,
+        reason=reason,  # type: ignore[arg-type]
+        expanded=int(expanded),
+        generated=int(generated),
+        elapsed=float(elapsed),
+        explored=None if explored is None else Explored(explored[0], explored[1]),
+        distances=distances,
+        jump_points=jump_points,
+        _parents=parents,
+    )

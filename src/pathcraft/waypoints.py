@@ -49,7 +49,7 @@ import math
 import numbers
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -62,11 +62,15 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     ) from exc
 
 from pathcraft import _visibility as vis
-from pathcraft._core import graph_search as _kernel
-from pathcraft._kernels import REASONS
-from pathcraft._validation import check_callable, check_limit, check_weight
+from pathcraft._options import SearchOptions
+from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph
-from pathcraft.result import PathResult
+from pathcraft.result import PathResult, build_result
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 __all__ = ["WaypointGraph"]
 
@@ -381,20 +385,28 @@ class WaypointGraph:
         start: Sequence[float],
         goal: Sequence[float],
         *,
-        weight: float = 1.0,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
+        algorithm: Literal["astar", "dijkstra", "greedy"] = "astar",
+        **options: Unpack[Options],
     ) -> PathResult:
-        """The shortest path from ``start`` to ``goal`` through the waypoints.
+        """A path from ``start`` to ``goal`` through the waypoints, by ``algorithm``.
 
         Parameters
         ----------
         start, goal : (x, y) or (x, y, z)
             Any positions outside the obstacles (they need not be waypoints).
+        algorithm : {"astar", "dijkstra", "greedy"}
+            The search over the waypoints (greedy: fast, not the shortest).
         weight : float
             ``>= 1``: weighted A*, at most ``weight`` times the best cost.
-        max_expansions, max_cost
-            As in :func:`pathcraft.search.astar`.
+        heuristic : {"euclidean", "zero"} or None
+            The straight-line distance to the goal (default), or none.
+        tie_break, seed, max_expansions, max_cost, record
+            As in :meth:`pathcraft.Graph.find_path`; recorded nodes come back as
+            positions (the goal last when it was reached).
+        partial : bool
+            When the goal is not reached (unreachable or a limit), ``path`` leads to
+            the expanded waypoint closest to the goal (just ``[start]`` when the start
+            sees no waypoint); the result stays falsy.
 
         Returns
         -------
@@ -402,46 +414,93 @@ class WaypointGraph:
             ``path`` is an ``(m, 2)`` (or ``(m, 3)``) float array of positions from
             start to goal; ``cost`` its length. When start sees goal the path is the
             straight line (``expanded == 0``), whatever ``max_distance``; otherwise
-            A* searches from the waypoints the start sees to those the goal sees.
+            the search runs from the waypoints the start sees to those the goal sees.
 
         Raises
         ------
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
         ValueError
             A non-finite position or one inside an obstacle, a bad option.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wp = WaypointGraph([(5, -1), (5, 3)], obstacles=[box(4, 0, 6, 2)])
+        >>> r = wp.find_path((3, 1), (7, 1), algorithm="dijkstra")
+        >>> r.path.tolist(), round(r.cost, 3)
+        ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        w = check_weight(weight)
-        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-        limit_cost = check_limit("max_cost", max_cost, integer=False)
+        opts = SearchOptions.check("WaypointGraph", algorithm, **options)
         s = _position("start", start, self._dim)
         g = _position("goal", goal, self._dim)
         self._check_free("start", s)
         self._check_free("goal", g)
         direct = float(np.sqrt(((s - g) ** 2).sum()))
+        limit_cost = opts.max_cost
+        no_record = (np.empty((0, self._dim)), np.empty(0)) if opts.record else None
         if bool(self._clear(s[None], g[None])[0]) and (limit_cost is None or direct <= limit_cost):
             path = s[None].copy() if direct == 0.0 else np.stack((s, g))
-            return PathResult(path=path, cost=direct, found=True, elapsed=time.perf_counter() - t0)
+            return build_result(None, path, direct, t0=t0, explored=no_record)
         sources, source_costs = self._sight(s)
         goals, exit_costs = self._sight(g)
         if not (sources.shape[0] and goals.shape[0]):
-            return PathResult(
-                path=np.empty((0, self._dim)), cost=math.inf, found=False,
-                reason="unreachable", elapsed=time.perf_counter() - t0,
-            )  # fmt: skip
-        status, nodes, _e, cost, expanded, generated, _rn, _rg = self.graph.run(
-            "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
-            target=g, weight=w, heuristic="euclidean", max_expansions=limit_exp,
-            max_cost=limit_cost,
+            stay = s[None].copy() if opts.partial else np.empty((0, self._dim))
+            return build_result("unreachable", stay, 0.0, t0=t0, explored=no_record)
+        heuristic = opts.heuristic or "euclidean"
+        if algorithm == "dijkstra":
+            heuristic = "zero"
+        status, nodes, _e, cost, expanded, generated, rec_nodes, rec_g = self.graph.run(
+            algorithm, sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
+            target=g, weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
+            seed=opts.seed, max_expansions=opts.max_expansions, max_cost=limit_cost,
+            partial=opts.partial, record=opts.record,
         )  # fmt: skip
-        found = status == _kernel.FOUND
-        if found:
-            path = np.concatenate((s[None], self._points[nodes[:-1]], g[None]))
-        else:
-            path = np.empty((0, self._dim))
-            cost = math.inf
-        return PathResult(
-            path=path, cost=float(cost), found=found,
-            reason=None if found else REASONS[status],  # type: ignore[arg-type]
-            expanded=int(expanded), generated=int(generated),
-            elapsed=time.perf_counter() - t0,
+        places = np.concatenate((self._points, g[None]))  # the virtual goal: index n
+        path = np.concatenate((s[None], places[nodes])) if len(nodes) else places[nodes]
+        explored = None
+        if rec_nodes is not None and rec_g is not None:
+            explored = (places[rec_nodes], rec_g)
+        return build_result(
+            status, path, cost, expanded=expanded, generated=generated, t0=t0,
+            explored=explored,
         )  # fmt: skip
+
+    def astar(
+        self, start: Sequence[float], goal: Sequence[float], **options: Unpack[Options]
+    ) -> PathResult:
+        """A* between two positions: ``find_path(start, goal, algorithm="astar", ...)``.
+
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).astar(
+        ...     (0, 0), (3, 4)).cost
+        5.0
+        """
+        return self.find_path(start, goal, algorithm="astar", **options)
+
+    def dijkstra(
+        self, start: Sequence[float], goal: Sequence[float], **options: Unpack[Options]
+    ) -> PathResult:
+        """Dijkstra between two positions: ``find_path(..., algorithm="dijkstra")``.
+
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).dijkstra(
+        ...     (0, 0), (1, 0)).path.tolist()
+        [[0.0, 0.0], [1.0, 0.0]]
+        """
+        return self.find_path(start, goal, algorithm="dijkstra", **options)
+
+    def greedy(
+        self, start: Sequence[float], goal: Sequence[float], **options: Unpack[Options]
+    ) -> PathResult:
+        """Greedy best-first search between two positions (fast, not the shortest):
+        ``find_path(start, goal, algorithm="greedy", ...)``.
+
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).greedy(
+        ...     (0, 0), (2, 0)).cost
+        2.0
+        """
+        return self.find_path(start, goal, algorithm="greedy", **options)

@@ -13,20 +13,26 @@ import math
 import numbers
 import time
 from collections.abc import Hashable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import graph_search as _kernel
-from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
-from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
-from pathcraft.result import Explored, PathResult
+from pathcraft._fields import FieldCosts, FieldParents
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag, kernel_seed
+from pathcraft.result import PathResult, build_result
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 __all__ = ["GRAPH_HEURISTICS", "GraphQueries"]
 
 HeuristicName = Literal["euclidean", "zero"]
-TieBreak = Literal["g", "fifo", "random"]
+GraphAlgorithm = Literal["astar", "dijkstra", "greedy"]
 
 #: The graph heuristics and their kernel codes.
 GRAPH_HEURISTICS: dict[str, int] = {"zero": 0, "euclidean": 1}
@@ -99,32 +105,45 @@ class GraphQueries:
 
     # ------------------------------------------------------------------ searches
 
-    def astar(
+    def find_path(
         self,
-        start: Hashable,
-        goal: Hashable,
+        start: Hashable | Iterable[Hashable],
+        goal: Hashable | Iterable[Hashable] | None,
         *,
-        weight: float = 1.0,
-        heuristic: HeuristicName | None = None,
-        tie_break: TieBreak = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        partial: bool = False,
-        record: bool = False,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[Options],
     ) -> PathResult:
-        """A* from ``start`` to ``goal`` (node labels); weighted when ``weight > 1``.
+        """A path from ``start`` to ``goal`` (node labels), by ``algorithm``.
+
+        The one query every world answers (see the README's options table);
+        :meth:`astar`, :meth:`dijkstra` and :meth:`greedy` are this with the algorithm
+        chosen. The searches expand exactly the nodes the generic search
+        (:func:`pathcraft.search.find_path`) expands on :meth:`neighbors`.
 
         Parameters
         ----------
         start, goal : hashable
-            Node labels.
+            Node labels. Dijkstra also takes collections of labels for either, and
+            ``goal=None`` (see :meth:`dijkstra`).
+        algorithm : {"astar", "dijkstra", "greedy"}
+            The search.
         weight : float
             ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
         heuristic : {"euclidean", "zero"} or None
             Overrides the default (:attr:`heuristic`); ``"euclidean"`` needs coordinates.
-        tie_break, seed, max_expansions, max_cost, partial, record
-            As in :func:`pathcraft.search.astar`; ``result.explored.nodes`` holds labels.
+        tie_break : {"g", "fifo", "random"}
+            Among equal priorities: the larger g (default), the first pushed, or at
+            random, reproducibly by ``seed``.
+        seed : int or None
+            In ``[0, 2**64 - 1]``; None draws fresh entropy.
+        max_expansions, max_cost : int, float or None
+            Limits: give up after that many expansions, never reach a node costing
+            more than that.
+        partial : bool
+            When the goal is not reached (unreachable or a limit), ``path`` leads to the
+            expanded node closest to the goal by the heuristic; the result stays falsy.
+        record : bool
+            Keep the expanded nodes (labels) and their g-costs in ``result.explored``.
 
         Returns
         -------
@@ -133,11 +152,63 @@ class GraphQueries:
 
         Raises
         ------
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
         ValueError
-            An unknown node, an unknown option, ``weight < 1``, a negative or NaN limit,
-            ``heuristic="euclidean"`` without coordinates.
+            An unknown node, a bad option value, ``heuristic="euclidean"`` (or greedy's
+            default) without coordinates.
         TypeError
             A node index that is not an integer (graphs without labels), a bad option type.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)], directed=False)
+        >>> r = g.find_path(2, 0, algorithm="dijkstra")
+        >>> r.path, r.cost
+        ([2, 1, 0], 2.0)
+        >>> g.find_path(2, 0, algorithm="dijkstra", partial=True)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: Graph.find_path(algorithm='dijkstra') ...
+        """
+        t0 = time.perf_counter()
+        opts = SearchOptions.check("Graph", algorithm, **options)
+        heuristic = "zero" if algorithm == "dijkstra" else opts.heuristic or self._heuristic
+        if algorithm == "greedy" and opts.heuristic is None:
+            heuristic = "euclidean"
+        if heuristic == "euclidean" and self._coords is None:
+            if opts.heuristic is None:
+                raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
+            raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
+        if algorithm == "dijkstra":
+            sources = self._nodes("start", start)
+            if goal is None:
+                return self._settle(sources, opts, t0)
+            goals = self._nodes("goal", goal)
+        else:
+            sources = np.array([self._node("start", start)], dtype=np.intp)
+            goals = np.array([self._node("goal", goal)], dtype=np.intp)
+        single = goals.shape[0] == 1
+        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = self.run(
+            algorithm, sources, int(goals[0]) if single else -1, None if single else goals,
+            weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
+            seed=opts.seed, max_expansions=opts.max_expansions, max_cost=opts.max_cost,
+            partial=opts.partial, record=opts.record,
+        )  # fmt: skip
+        explored = None
+        if rec_nodes is not None and rec_g is not None:
+            explored = (self._to_labels(rec_nodes), rec_g)
+        return build_result(
+            status, self._to_labels(path), cost, expanded=expanded, generated=generated,
+            t0=t0, explored=explored,
+        )  # fmt: skip
+
+    def astar(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
+        """A* from ``start`` to ``goal`` (node labels); weighted when ``weight > 1``.
+
+        ``find_path(start, goal, algorithm="astar", **options)``: every option of
+        :meth:`find_path` applies.
 
         Examples
         --------
@@ -151,63 +222,45 @@ class GraphQueries:
         ...
         ValueError: goal 9 is not a node: node indices run from 0 to 2
         """
-        return self._search(
-            "astar", start, goal, weight=check_weight(weight), heuristic=heuristic,
-            tie_break=tie_break, seed=seed, max_expansions=max_expansions,
-            max_cost=max_cost, partial=partial, record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="astar", **options)
 
-    def greedy(
-        self,
-        start: Hashable,
-        goal: Hashable,
-        *,
-        tie_break: TieBreak = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        partial: bool = False,
-        record: bool = False,
-    ) -> PathResult:
-        """Greedy best-first search: expand the node nearest the goal (Euclidean) first.
+    def greedy(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
+        """Greedy best-first search: expand the node nearest the goal first.
 
-        Fast, not optimal; needs coordinates. Options as in :meth:`astar`.
+        Fast, not optimal. ``find_path(start, goal, algorithm="greedy", **options)``;
+        every option but ``weight``. Its heuristic is ``"euclidean"`` (coordinates
+        needed) unless ``heuristic=`` says otherwise.
 
         >>> from pathcraft import Graph
         >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)])
         >>> g.greedy(0, 2).path
         [0, 1, 2]
         """
-        if self._coords is None:
-            raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
-        return self._search(
-            "greedy", start, goal, weight=1.0, heuristic="euclidean", tie_break=tie_break,
-            seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-            record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="greedy", **options)
 
     def dijkstra(
         self,
         start: Hashable | Iterable[Hashable],
-        goal: Hashable | Iterable[Hashable],
-        *,
-        tie_break: TieBreak = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        record: bool = False,
+        goal: Hashable | Iterable[Hashable] | None = None,
+        **options: Unpack[Options],
     ) -> PathResult:
-        """Dijkstra from one or many sources to the nearest of one or many goals.
+        """Dijkstra from one or many sources to the nearest of one or many goals, or
+        to every node (``goal=None``).
 
         Parameters
         ----------
         start : node label or collection of labels
             The path starts at the source nearest to a goal. A label that is itself a
             tuple is taken for one node when it is a node of the graph.
-        goal : node label or collection of labels
-            The search ends at the first goal settled (the cheapest to reach).
-        tie_break, seed, max_expansions, max_cost, record
-            As in :meth:`astar`.
+        goal : node label, collection of labels, or None
+            The search ends at the first goal settled (the cheapest to reach). None
+            settles every node reachable (within ``max_cost``): ``distances`` maps each
+            reached label to its cost, ``path_to(label)`` gives its path, ``path`` is
+            empty (the result is truthy). Without a goal only ``max_cost`` is taken;
+            :meth:`distance_field` gives the same as arrays.
+        **options
+            ``tie_break``, ``seed``, ``max_expansions``, ``max_cost``, ``record``, as in
+            :meth:`find_path`.
 
         Examples
         --------
@@ -217,54 +270,72 @@ class GraphQueries:
         [2, 3, 4]
         >>> g.dijkstra([0, 4], 1).cost
         1.0
+        >>> every = g.dijkstra(0)
+        >>> every.distances[3], every.path_to(3)
+        (3.0, [0, 1, 2, 3])
         """
-        return self._search(
-            "dijkstra", start, goal, weight=1.0, heuristic="zero", tie_break=tie_break,
-            seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=False,
-            record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="dijkstra", **options)
 
-    def distances(
-        self, sources: Hashable | Iterable[Hashable], *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
-        """The cost from the nearest source to every node, by node index.
+    @overload
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: Literal[False] = ...,
+        max_cost: float | None = ...,
+    ) -> npt.NDArray[np.float64]: ...
+    @overload
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: Literal[True],
+        max_cost: float | None = ...,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]: ...
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        """The cost from the nearest source to every node, by node index, and the
+        shortest-path tree when asked.
 
         Parameters
         ----------
         sources : node label or collection of labels
+        parents : bool
+            Also return each node's parent in the shortest-path tree.
         max_cost : float or None
             Stop at this cost: nodes farther away get ``inf``.
 
         Returns
         -------
-        ndarray of float64, shape (num_nodes,)
+        costs : ndarray of float64, shape (num_nodes,)
             ``inf`` where no source reaches.
-
-        >>> from pathcraft import Graph
-        >>> Graph(4, [0, 1], [1, 2], [2.0, 3.0]).distances(0).tolist()
-        [0.0, 2.0, 5.0, inf]
-        """
-        return self.shortest_path_tree(sources, max_cost=max_cost)[0]
-
-    def shortest_path_tree(
-        self, sources: Hashable | Iterable[Hashable], *, max_cost: float | None = None
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-        """Costs and parents of the shortest-path tree from the nearest source.
-
-        Returns
-        -------
-        distances : ndarray of float64, shape (num_nodes,)
-            As in :meth:`distances`.
         parents : ndarray of int64, shape (num_nodes,)
-            The index of each node's parent in the tree; -1 for sources and for nodes
-            not reached.
+            Only with ``parents=True``: the index of each node's parent in the tree;
+            -1 for sources and for nodes not reached.
 
+        Examples
+        --------
         >>> from pathcraft import Graph
-        >>> Graph(3, [0, 1], [1, 2]).shortest_path_tree(0)[1].tolist()
-        [-1, 0, 1]
+        >>> g = Graph(4, [0, 1], [1, 2], [2.0, 3.0])
+        >>> g.distance_field(0).tolist()
+        [0.0, 2.0, 5.0, inf]
+        >>> g.distance_field(0, parents=True)[1].tolist()
+        [-1, 0, 1, -1]
         """
+        check_flag("parents", parents)
         flat = self._nodes("sources", sources)
-        limit = check_limit("max_cost", max_cost, integer=False)
+        dist, parent = self._field(flat, max_cost)
+        return (dist, parent) if parents else dist
+
+    def _field(
+        self, flat: npt.NDArray[np.intp], max_cost: Any
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        limit = SearchOptions.check("Graph", "dijkstra", max_cost=max_cost).max_cost
         dist = np.empty(self.num_nodes)
         parent = np.empty(self.num_nodes, dtype=np.int64)
         _kernel.field(
@@ -273,57 +344,34 @@ class GraphQueries:
         )  # fmt: skip
         return dist, parent
 
-    def _search(
-        self,
-        mode: str,
-        start: Any,
-        goal: Any,
-        *,
-        weight: float,
-        heuristic: str | None,
-        tie_break: str,
-        seed: int | None,
-        max_expansions: int | None,
-        max_cost: float | None,
-        partial: bool,
-        record: bool,
-    ) -> PathResult:
-        t0 = time.perf_counter()
-        check_choice("tie_break", tie_break, tuple(TIES))
-        if heuristic is not None:
-            check_choice("heuristic", heuristic, tuple(GRAPH_HEURISTICS))
-            if heuristic == "euclidean" and self._coords is None:
-                raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
-        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-        limit_cost = check_limit("max_cost", max_cost, integer=False)
-        check_seed(seed)
-        if mode == "dijkstra":
-            sources = self._nodes("start", start)
-            goals = self._nodes("goal", goal)
-        else:
-            sources = np.array([self._node("start", start)], dtype=np.intp)
-            goals = np.array([self._node("goal", goal)], dtype=np.intp)
-        single = goals.shape[0] == 1
-        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = self.run(
-            mode, sources, int(goals[0]) if single else -1, None if single else goals,
-            weight=weight, heuristic=heuristic or self._heuristic, tie_break=tie_break,
-            seed=seed, max_expansions=limit_exp, max_cost=limit_cost, partial=partial,
-            record=record,
+    def _settle(self, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float) -> PathResult:
+        """A goal-less Dijkstra: every reachable node's cost and the tree, as mappings."""
+        refused = opts.given - {"max_cost"}
+        if refused:
+            raise UnsupportedOptionError(
+                "Graph.find_path(algorithm='dijkstra') with goal=None does not take "
+                f"{sorted(refused)[0]}; it takes max_cost"
+            )
+        dist, parent = self._field(sources, opts.max_cost)
+        index = self._index
+
+        def to_index(node: Hashable) -> int | None:
+            if index is not None:
+                return index.get(node) if _is_key(index, node) else None
+            if isinstance(node, bool) or not isinstance(node, numbers.Integral):
+                return None
+            return int(node) if 0 <= int(node) < dist.shape[0] else None
+
+        labels = self._labels
+
+        def key(i: int) -> Hashable:
+            return i if labels is None else labels[i]
+
+        settled = int(np.isfinite(dist).sum())
+        return build_result(
+            None, [], math.inf, expanded=settled, generated=settled, t0=t0,
+            distances=FieldCosts(dist, to_index, key), parents=FieldParents(parent, to_index, key),
         )  # fmt: skip
-        explored = None
-        if rec_nodes is not None and rec_g is not None:
-            explored = Explored(self._to_labels(rec_nodes), rec_g)
-        found = status == _kernel.FOUND
-        return PathResult(
-            path=self._to_labels(path),
-            cost=float(cost),
-            found=found,
-            reason=None if found else REASONS[status],  # type: ignore[arg-type]
-            expanded=int(expanded),
-            generated=int(generated),
-            elapsed=time.perf_counter() - t0,
-            explored=explored,
-        )
 
     def run(
         self,
@@ -354,9 +402,7 @@ class GraphQueries:
         rec_nodes, rec_g)`` over node indices (see ``_core/graph_search.pyx``).
         Arguments are trusted: check them first.
         """
-        rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
-        if tie_break == "random":
-            rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+        rng_seed = kernel_seed(tie_break, seed)
         return _kernel.search(
             self._offsets, self._targets, self._weights, self._coords,
             _workspace(self.num_nodes + 1), sources, source_costs, goal, goal_set,

@@ -24,7 +24,8 @@ from tqdm.auto import tqdm
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
-from pathcraft._validation import check_limit, check_weight
+from pathcraft._options import SearchOptions
+from pathcraft._validation import check_limit
 from pathcraft.grid._checks import cell_indices
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
@@ -61,7 +62,7 @@ def _solve_chunk(
             _kernel.field(grid._padded, ws, sources, fields[i], **options)
         return fields
     if kind == "jps":
-        settings = jps_settings(grid, **options)
+        settings = jps_settings(grid, options["opts"])
         if not paths:
             return _costs(grid, tasks, _jps_kernel.jps_costs, settings)
         return [solve_jps(grid, s, g, settings, time.perf_counter()) for s, g in tasks]
@@ -344,16 +345,11 @@ class BatchQueries:
         """
         options = search_settings(
             self,  # type: ignore[arg-type]
-            "astar",
-            weight=check_weight(weight),
-            heuristic=heuristic,
-            tie_break=tie_break,
-            seed=seed,
-            max_expansions=max_expansions,
-            max_cost=max_cost,
-            partial=False,
-            record=False,
-        )
+            SearchOptions.check(
+                "Grid", "astar", weight=weight, heuristic=heuristic, tie_break=tie_break,
+                seed=seed, max_expansions=max_expansions, max_cost=max_cost,
+            ),
+        )  # fmt: skip
         return _run(
             self,  # type: ignore[arg-type]
             "astar",
@@ -420,12 +416,9 @@ class BatchQueries:
         >>> grid.jps_many([(0, 0), (3, 0)], [(0, 49), (0, 3)], paths=False).tolist()
         [49.0, 4.242640687119286]
         """
-        options = {
-            "weight": check_weight(weight),
-            "max_expansions": max_expansions,
-            "record": False,
-        }
-        jps_settings(self, **options)  # type: ignore[arg-type]  # check before dispatch
+        opts = SearchOptions.check("Grid", "jps", weight=weight, max_expansions=max_expansions)
+        options = {"opts": opts}
+        jps_settings(self, opts)  # type: ignore[arg-type]  # check before dispatch
         return _run(
             self,  # type: ignore[arg-type]
             "jps",

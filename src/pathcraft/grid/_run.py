@@ -6,7 +6,6 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 from __future__ import annotations
 
 import math
-import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -14,10 +13,10 @@ import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
-from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
-from pathcraft._validation import check_choice, check_limit, check_seed
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions
 from pathcraft.grid._packed import cost_range, pack_lines
-from pathcraft.result import Explored, PathResult
+from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
@@ -32,46 +31,29 @@ GRID_HEURISTICS: dict[str, int] = {
     "euclidean": 3,
     "chebyshev": 4,
 }
+
+
 def workspace(cells: int) -> Any:
     """This thread's grid workspace, grown to hold at least ``cells`` cells."""
     return thread_workspace(_kernel.Workspace, cells)
 
 
-def search_settings(
-    grid: Grid,
-    mode: str,
-    *,
-    weight: float,
-    heuristic: str | None,
-    tie_break: str,
-    seed: int | None,
-    max_expansions: int | None,
-    max_cost: float | None,
-    partial: bool,
-    record: bool,
-) -> dict[str, Any]:
-    """The checked options of a search, as the kernel's keyword arguments."""
-    check_choice("tie_break", tie_break, tuple(TIES))
-    if heuristic is not None:
-        check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
-    limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-    limit_cost = check_limit("max_cost", max_cost, integer=False)
-    check_seed(seed)
-    rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
-    if tie_break == "random":
-        rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
+    """Checked options (:class:`~pathcraft._options.SearchOptions`) as the grid
+    kernel's keyword arguments."""
+    heuristic = "zero" if opts.algorithm == "dijkstra" else opts.heuristic or grid._heuristic
     return {
         "diagonal": DIAGONAL_RULES[grid._diagonal],
-        "hkind": GRID_HEURISTICS[heuristic or grid._heuristic],
-        "mode": MODES[mode],
-        "tie": TIES[tie_break],
+        "hkind": GRID_HEURISTICS[heuristic],
+        "mode": MODES[opts.algorithm],
+        "tie": TIES[opts.tie_break],
         "hscale": grid._min_cost,
-        "weight": weight,
-        "max_expansions": -1 if limit_exp is None else int(limit_exp),
-        "max_cost": math.inf if limit_cost is None else float(limit_cost),
-        "partial": bool(partial),
-        "record": bool(record),
-        "seed": int(rng_seed),
+        "weight": opts.weight,
+        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        "partial": opts.partial,
+        "record": opts.record,
+        "seed": opts.kernel_seed(),
     }
 
 
@@ -108,34 +90,21 @@ def to_result(
     jumps: npt.NDArray[np.intp] | None = None,
 ) -> PathResult:
     """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
-    explored = None
-    if rec_cells is not None and rec_g is not None:
-        explored = Explored(rec_cells, rec_g)
-    found = status == _kernel.FOUND
-    return PathResult(
-        path=path,
-        cost=float(cost),
-        found=found,
-        reason=None if found else REASONS[status],  # type: ignore[arg-type]
-        expanded=int(expanded),
-        generated=int(generated),
-        elapsed=time.perf_counter() - t0,
-        explored=explored,
-        jump_points=jumps,
-    )
+    explored = None if rec_cells is None or rec_g is None else (rec_cells, rec_g)
+    return build_result(
+        status, path, cost, expanded=expanded, generated=generated, t0=t0,
+        explored=explored, jump_points=jumps,
+    )  # fmt: skip
 
 
-def jps_settings(
-    grid: Grid, *, weight: float, max_expansions: int | None, record: bool, block: bool = True
-) -> dict[str, Any]:
-    """The checked options of a jump point search (``block``: jump by 64-cell
-    blocks rather than cell by cell), as the kernel's keyword arguments."""
+def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict[str, Any]:
+    """Checked options of a jump point search as the kernel's keyword arguments
+    (``block``: jump by 64-cell blocks rather than cell by cell)."""
     if grid._diagonal not in ("no_corner_cut", "always"):
         raise ValueError(
             "jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; "
             f"this grid has diagonal={grid._diagonal!r}: use astar"
         )
-    limit_exp = check_limit("max_expansions", max_expansions, integer=True)
     cache = grid._jps
     if cache is None:
         cache = (
@@ -153,9 +122,9 @@ def jps_settings(
         "lines": lines,
         "diagonal": DIAGONAL_RULES[grid._diagonal],
         "unit": 1.0 if costs is None else costs[0],
-        "weight": weight,
-        "max_expansions": -1 if limit_exp is None else int(limit_exp),
-        "record": bool(record),
+        "weight": opts.weight,
+        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "record": opts.record,
         "block": bool(block),
     }
 

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from pathcraft._core import navmesh as _walk
-from pathcraft._validation import check_choice, check_limit
+from pathcraft._options import SearchOptions, check_flag
+from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _build, _query, _sources
 from pathcraft.navmesh._spatial import RaycastHit, SpatialQueries
 from pathcraft.result import PathResult
 from pathcraft.waypoints import _position
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 __all__ = ["NavMesh", "RaycastHit"]
 
@@ -111,7 +117,7 @@ class NavMesh(SpatialQueries):
         >>> from pathcraft import NavMesh
         >>> room = box(0, 0, 10, 10).difference(box(4, 0, 6, 8))
         >>> mesh = NavMesh.from_geometry(room)
-        >>> result = mesh.find_path((1, 1), (9, 1), mode="optimal")
+        >>> result = mesh.find_path((1, 1), (9, 1), algorithm="optimal")
         >>> result.path.tolist()
         [[1.0, 1.0], [4.0, 8.0], [6.0, 8.0], [9.0, 1.0]]
         """
@@ -169,7 +175,7 @@ class NavMesh(SpatialQueries):
         >>> mesh = NavMesh.from_grid(grid)
         >>> mesh.num_polygons
         4
-        >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), mode="optimal").cost, 4)
+        >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), algorithm="optimal").cost, 4)
         5.1167
         """
         from pathcraft.grid import Grid
@@ -305,10 +311,9 @@ class NavMesh(SpatialQueries):
         start: Any,
         goal: Any,
         *,
-        mode: str = "funnel",
+        algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
-        partial: bool = False,
-        max_expansions: int | None = None,
+        **options: Unpack[Options],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(x, y)``.
 
@@ -316,7 +321,7 @@ class NavMesh(SpatialQueries):
         ----------
         start, goal : (x, y)
             Positions on the mesh (on a polygon or its boundary).
-        mode : {"funnel", "optimal"}
+        algorithm : {"funnel", "optimal"}
             ``"funnel"`` (what game engines ship): A* over the polygon graph, then the
             string pulled taut through the portals of that corridor. The graph's nodes
             are polygons placed at their centroids, its edges cost the distance between
@@ -330,13 +335,17 @@ class NavMesh(SpatialQueries):
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
+        weight : float
+            ``>= 1``: weighted A* over the polygon graph (``"funnel"`` only).
         partial : bool
-            When the goal cannot be reached, return the path to the reachable point of
-            the mesh nearest the goal (the result is still falsy, reason
-            ``"unreachable"``).
+            When the goal is not reached, for any reason, return the path to the
+            explored place nearest the goal (the result stays falsy, with its reason):
+            for a goal in another part of the mesh, the reachable point nearest it;
+            after ``max_expansions``, the point nearest the goal on the polygon the
+            corridor search expanded closest to it.
         max_expansions : int or None
-            Give up after expanding this many search nodes (polygons in funnel mode,
-            intervals in optimal mode): a falsy result with reason
+            Give up after expanding this many search nodes (polygons for
+            ``"funnel"``, intervals for ``"optimal"``): a falsy result with reason
             ``"max_expansions"``.
 
         Returns
@@ -349,7 +358,10 @@ class NavMesh(SpatialQueries):
         Raises
         ------
         ValueError
-            A non-finite position, one off the mesh without ``snap``, an unknown mode.
+            A non-finite position, one off the mesh without ``snap``, an unknown
+            algorithm, a bad option value.
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
         Examples
         --------
@@ -357,7 +369,7 @@ class NavMesh(SpatialQueries):
         >>> from pathcraft import NavMesh
         >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
         >>> fast = mesh.find_path((1, 9), (9, 9))
-        >>> best = mesh.find_path((1, 9), (9, 9), mode="optimal")
+        >>> best = mesh.find_path((1, 9), (9, 9), algorithm="optimal")
         >>> best.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         >>> fast.cost >= best.cost
@@ -370,13 +382,32 @@ class NavMesh(SpatialQueries):
         [10.0, 9.0]
         """
         t0 = time.perf_counter()
-        check_choice("mode", mode, ("funnel", "optimal"))
-        limit = check_limit("max_expansions", max_expansions, integer=True)
-        for name, flag in (("snap", snap), ("partial", partial)):
-            if not isinstance(flag, (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False; got {flag!r}")
+        opts = SearchOptions.check("NavMesh", algorithm, **options)
+        check_flag("snap", snap)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        cap = None if limit is None else int(limit)
-        result = _query.find_path(self, s, sp, g, gp, mode, bool(partial), cap)
+        result = _query.find_path(self, s, sp, g, gp, opts)
         return _query.timed(result, time.perf_counter() - t0)
+
+    def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
+        """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
+
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.funnel((0.5, 0.5), (1.5, 0.5)).cost
+        1.0
+        """
+        return self.find_path(start, goal, algorithm="funnel", **options)
+
+    def optimal(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
+        """The Euclidean shortest path (Polyanya):
+        ``find_path(start, goal, algorithm="optimal", **options)``.
+
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.optimal((0.5, 0.5), (1.5, 0.5)).cost
+        1.0
+        """
+        return self.find_path(start, goal, algorithm="optimal", **options)

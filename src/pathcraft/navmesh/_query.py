@@ -17,8 +17,9 @@ import shapely
 from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
 from pathcraft._core import polyanya as _polyanya
-from pathcraft._kernels import REASONS, thread_workspace
-from pathcraft.result import PathResult
+from pathcraft._kernels import thread_workspace
+from pathcraft._options import SearchOptions
+from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
@@ -39,19 +40,29 @@ def _length(path: FloatArray) -> float:
 
 
 def corridor(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+    mesh: NavMesh,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    limit: int | None,
+    weight: float = 1.0,
+    partial: bool = False,
 ) -> tuple[Polys, int, int, int]:
     """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
-    status, expanded, generated)``."""
+    status, expanded, generated)``. With ``partial``, a search that did not reach the
+    goal gives the corridor to the expanded polygon closest to the goal."""
     c = mesh._centroids
     status, nodes, _e, _cost, expanded, generated, _rn, _rg = mesh._graph.run(
         "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
         source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
-        target=g, heuristic="euclidean", max_expansions=limit,
+        target=g, heuristic="euclidean", max_expansions=limit, weight=weight,
+        partial=partial,
     )  # fmt: skip
     if status != _graph_kernel.FOUND:
-        return np.empty(0, dtype=np.int32), int(status), int(expanded), int(generated)
+        polys = nodes if partial else np.empty(0, dtype=np.int32)
+        return np.ascontiguousarray(polys, dtype=np.int32), int(status), expanded, generated
     return (
         np.ascontiguousarray(nodes[:-1], dtype=np.int32),
         int(status),
@@ -61,11 +72,17 @@ def corridor(
 
 
 def _funnel(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+    mesh: NavMesh,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    limit: int | None,
+    weight: float,
 ) -> PathResult:
-    polys, status, expanded, generated = corridor(mesh, s, sp, g, gp, limit)
+    polys, status, expanded, generated = corridor(mesh, s, sp, g, gp, limit, weight)
     if status != _graph_kernel.FOUND:
-        return _nothing(REASONS[status], expanded, generated)
+        return _nothing(status, expanded, generated)
     top = mesh._top
     k = polys.shape[0]
     left = np.empty((k + 1, 2))
@@ -81,9 +98,7 @@ def _funnel(
     out = np.empty((k + 1, 2))
     n = _walk.string_pull(left, right, out)
     path = _drop_straight(out[:n])
-    return PathResult(
-        path=path, cost=_length(path), found=True, expanded=expanded, generated=generated
-    )
+    return build_result(None, path, _length(path), expanded=expanded, generated=generated)
 
 
 def _drop_straight(path: FloatArray) -> FloatArray:
@@ -102,7 +117,13 @@ def _drop_straight(path: FloatArray) -> FloatArray:
 
 
 def _optimal(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+    mesh: NavMesh,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    limit: int | None,
+    weight: float,
 ) -> PathResult:
     top = mesh._top
     ws = thread_workspace(_polyanya.Workspace, max(top.xy.shape[0], mesh.num_polygons))
@@ -112,17 +133,12 @@ def _optimal(
         -1 if limit is None else int(limit),
     )  # fmt: skip
     if status != _polyanya.FOUND:
-        return _nothing(REASONS[status], expanded, generated)
-    return PathResult(
-        path=path, cost=float(cost), found=True, expanded=expanded, generated=generated
-    )
+        return _nothing(status, expanded, generated)
+    return build_result(None, path, cost, expanded=expanded, generated=generated)
 
 
-def _nothing(reason: str, expanded: int, generated: int) -> PathResult:
-    return PathResult(
-        path=np.empty((0, 2)), cost=math.inf, found=False, reason=reason,  # type: ignore[arg-type]
-        expanded=int(expanded), generated=int(generated),
-    )  # fmt: skip
+def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
+    return build_result(status, np.empty((0, 2)), math.inf, expanded=expanded, generated=generated)
 
 
 def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
@@ -139,25 +155,48 @@ def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatAr
     return near, polys[np.isin(polys, members)].astype(np.int32)
 
 
+def _toward(mesh: NavMesh, polys: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
+    """The point of the polygon ``polys[-1]`` nearest ``g``, and the polygons holding it."""
+    best = int(polys[-1])
+    line = shapely.shortest_line(mesh._shapes[best], shapely.points(g))
+    near = shapely.get_coordinates(line)[0]
+    held = mesh._containing(near)
+    if not np.isin(best, held):  # rounding left it a hair outside
+        near = near + (mesh._centroids[best] - near) * 1e-9
+        held = np.array([best], dtype=np.int32)
+    return near, held.astype(np.int32)
+
+
 def find_path(
     mesh: NavMesh,
     s: FloatArray,
     sp: Polys,
     g: FloatArray,
     gp: Polys,
-    mode: str,
-    partial: bool,
-    limit: int | None,
+    opts: SearchOptions,
 ) -> PathResult:
-    """A path between located positions (see :meth:`NavMesh.find_path`)."""
-    search = _funnel if mode == "funnel" else _optimal
+    """A path between located positions (see :meth:`NavMesh.find_path`).
+
+    ``partial``: a goal in another part of the mesh leads to the reachable point
+    nearest it; a search stopped by ``max_expansions`` leads to the point nearest the
+    goal on the polygon the corridor search (with the same limit) expanded closest to
+    the goal, by the chosen algorithm's path. Either way the result stays falsy."""
+    search = _funnel if opts.algorithm == "funnel" else _optimal
+    limit, weight = opts.max_expansions, opts.weight
     comp = mesh._component
     if not (comp[gp][:, None] == comp[sp][None, :]).any():
-        if not partial:
+        if not opts.partial:
             return _nothing("unreachable", 0, 0)
         near, np_ = _nearest_reachable(mesh, sp, g)
-        found = search(mesh, s, sp, near, np_, limit)
-        if not found:
-            return found
+        found = search(mesh, s, sp, near, np_, None, weight)
         return dataclasses.replace(found, found=False, reason="unreachable")
-    return search(mesh, s, sp, g, gp, limit)
+    result = search(mesh, s, sp, g, gp, limit, weight)
+    if result or not opts.partial:
+        return result
+    polys, _status, _exp, _gen = corridor(mesh, s, sp, g, gp, limit, weight, partial=True)
+    near, np_ = _toward(mesh, polys, g)
+    toward = search(mesh, s, sp, near, np_, None, weight)
+    return dataclasses.replace(
+        toward, found=False, reason=result.reason, expanded=result.expanded,
+        generated=result.generated,
+    )  # fmt: skip
