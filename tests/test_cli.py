@@ -137,3 +137,33 @@ def test_workers_and_scheduler_are_exclusive(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         main(["solve", "a.map", "a.scen", "--workers", "2", "--scheduler", "tcp://x:1"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_solve_offers_greedy_and_every_diagonal_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["solve", str(bundled_map()), str(bundled_scen()), "--limit", "20", "--no-progress"]
+    assert main([*args, "--algorithm", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy on arena2.map: solved 20 of 910 scenarios, 20 found" in out
+    assert "lengths not checked (greedy is not optimal)" in out
+    assert main([*args, "--algorithm", "greedy", "--workers", "2"]) == 0
+    assert "20 found" in capsys.readouterr().out
+    assert main([*args, "--diagonal", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "--diagonal never is not the rule of the published lengths" in out
+    ratio = float(out.split("published optimum ")[1].split(";")[0])
+    assert ratio >= 1.0  # 4-connected paths are never shorter than 8-connected ones
+    with pytest.raises(SystemExit):
+        main([*args, "--diagonal", "sometimes"])
+    assert "invalid choice: 'sometimes'" in capsys.readouterr().err
+
+
+def test_solve_names_the_map_a_scenario_file_is_for(
+    movingai: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = movingai / "maps" / "dao" / "den520d.map"
+    assert main(["solve", str(other), str(bundled_scen()), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pathcraft solve: error: arena2.map.scen is for the map 'arena2.map'")
+    assert "(209 rows x 281 cols), not den520d.map" in err
+    assert "pass the map it names" in err
+    assert "outside the grid" not in err.split("(", 1)[0]

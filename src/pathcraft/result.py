@@ -169,7 +169,7 @@ class PathResult:
         --------
         >>> from pathcraft import Grid
         >>> grid = Grid.from_ascii("....")
-        >>> grid.astar((0, 0), (0, 3)).plot(grid).get_title()
+        >>> grid.astar((0, 0), (0, 3), record=True).plot(grid).get_title()
         'cost 3.00, 4 expanded'
         """
         from pathcraft.viz import plot_graph, plot_mesh, plot_search

@@ -33,7 +33,12 @@ if TYPE_CHECKING:
 __all__ = ["ALGORITHMS", "compare", "describe", "plot_search"]
 
 #: The grid searches :func:`compare` runs, and their names in titles.
-ALGORITHMS: dict[str, str] = {"astar": "A*", "dijkstra": "Dijkstra", "greedy": "Greedy"}
+ALGORITHMS: dict[str, str] = {
+    "astar": "A*",
+    "dijkstra": "Dijkstra",
+    "greedy": "Greedy",
+    "jps": "JPS",
+}
 
 _PANEL_INCHES = 4.8
 
@@ -223,8 +228,9 @@ def compare(
         The grid to search.
     start, goal : (int, int)
         The query's cells, ``(row, col)``.
-    algorithms : sequence of {"astar", "dijkstra", "greedy"}
-        The searches, one panel each, left to right (the grid's default heuristic).
+    algorithms : sequence of {"astar", "dijkstra", "greedy", "jps"}
+        The searches, one panel each, left to right (the grid's default heuristic;
+        ``"jps"`` draws the jump points it expanded).
     colorbar : bool
         Add one colour bar of the shared g-cost scale.
     dpi : float
@@ -254,7 +260,7 @@ def compare(
     >>> compare(grid, (55, 182), (207, 254), ["astar", "bfs"])
     Traceback (most recent call last):
     ...
-    ValueError: algorithms must be one of 'astar', 'dijkstra', 'greedy'; got 'bfs'
+    ValueError: algorithms must be one of 'astar', 'dijkstra', 'greedy', 'jps'; got 'bfs'
     """
     import matplotlib.pyplot as plt
 
