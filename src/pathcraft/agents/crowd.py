@@ -74,7 +74,7 @@ class FlowField:
     def __init__(self, grid: Grid, goals: Any) -> None:
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
-        grid._cells("goals", goals, many=True)  # errors name the goals
+        grid.check_cells(goals, name="goals")  # errors name the goals
         dist = grid.distance_field(goals)
         rows, cols = grid.shape
         cost = np.array(grid.cost)

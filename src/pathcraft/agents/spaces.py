@@ -82,9 +82,8 @@ class GridSpace:
         self.method: str = check_choice("method", method, ("auto", "astar", "jps"))
 
     def key(self, node: Any, name: str = "node") -> tuple[int, int]:
-        flat = int(self.grid._cells(name, node, many=False)[0])
-        cols = self.grid.shape[1] + 2
-        return flat // cols - 1, flat % cols - 1
+        row, col = self.grid.check_cells(node, name=name, many=False)[0].tolist()
+        return row, col
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
@@ -143,7 +142,7 @@ class GraphSpace:
         self.graph = graph
 
     def key(self, node: Any, name: str = "node") -> Hashable:
-        return self.graph.label(self.graph._node(name, node))
+        return self.graph.label(self.graph.index(node, name=name))
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None

@@ -264,7 +264,7 @@ class Action:
         TypeError
             ``add(n)`` on a fact that is not an int.
         """
-        facts = state._facts.copy() if isinstance(state, State) else dict(state)
+        facts = state.to_dict() if isinstance(state, State) else dict(state)
         added = False
         for fact, effect in self._effects.items():
             if isinstance(effect, Add):
@@ -287,7 +287,7 @@ class Action:
             return State(facts)  # checks the caller's facts
         if added:
             facts = dict(sorted(facts.items()))
-        return State._trusted(facts)
+        return State.from_checked(facts)
 
     def __repr__(self) -> str:
         cost = self._cost if not self._dynamic else getattr(self._cost, "__name__", "callable")

@@ -7,6 +7,7 @@ import itertools
 import math
 import random
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,7 +20,7 @@ from pathcraft.goap._compile import (
     Step,
     compile_problem,
     heuristic,
-    missing_fact_error,
+    missing_fact_warning,
     state_of,
     successor,
 )
@@ -233,6 +234,13 @@ class Planner:
             Truthy with the actions, the state after each and the total cost; falsy
             with ``reason`` when there is none.
 
+        Warns
+        -----
+        MissingFactWarning
+            When no plan is found (``reason="unreachable"``) and the start state lacks
+            a fact that a considered action's precondition needs: the warning names
+            the fact and the action (a missing fact meets no condition).
+
         Raises
         ------
         TypeError
@@ -282,8 +290,8 @@ class Planner:
 
         metrics: dict[str, Any] = {"considered": len(problem.steps)}
         if h(values) == _INF:  # a goal condition no considered action can meet
-            if missing := missing_fact_error(problem, start):
-                raise missing
+            if missing := missing_fact_warning(problem, start):
+                warnings.warn(missing, stacklevel=2)
             elapsed = time.perf_counter() - t0
             return Plan((), (), start, _INF, False, "unreachable", elapsed=elapsed, **metrics)
         if depth_limit is None:
@@ -313,8 +321,8 @@ class Planner:
         metrics.update(expanded=result.expanded, generated=result.generated)
         if not result.found:
             reason = result.reason
-            if reason == "unreachable" and (missing := missing_fact_error(problem, start)):
-                raise missing
+            if reason == "unreachable" and (missing := missing_fact_warning(problem, start)):
+                warnings.warn(missing, stacklevel=2)
             if reason == "unreachable" and cut[0]:
                 reason = "max_depth"
             elapsed = time.perf_counter() - t0
@@ -333,7 +341,7 @@ class Planner:
         )  # fmt: skip
 
     def _problem(self, start: State, goal: dict[str, Condition], prune: bool) -> Problem:
-        kinds = {fact: kind_of(value) for fact, value in start._facts.items()}
+        kinds = {fact: kind_of(value) for fact, value in start.items()}
         key = (tuple(kinds.items()), tuple(goal.items()), prune)
         problem = self._cache.get(key)
         if problem is None:

@@ -353,14 +353,19 @@ class Graph(GraphQueries):
             view.flags.writeable = False
         return views
 
-    def index(self, node: Hashable) -> int:
-        """The index of the node labelled ``node``.
+    def index(self, node: Hashable, *, name: str = "node") -> int:
+        """The index of the node labelled ``node`` (``name``: the argument's name in
+        the error raised for a label that is not a node).
 
         >>> from pathcraft import Graph
         >>> Graph.from_adjacency({"a": [], "b": []}).index("b")
         1
+        >>> Graph.from_adjacency({"a": []}).index("z", name="goal")
+        Traceback (most recent call last):
+        ...
+        ValueError: goal 'z' is not a node of this graph
         """
-        return self._node("node", node)
+        return self._node(name, node)
 
     def label(self, index: int) -> Hashable:
         """The label of the node at ``index``."""

@@ -61,7 +61,7 @@ from pathcraft.grid._checks import (
     cost_values,
     parse_ascii,
 )
-from pathcraft.grid._packed import PackedLines
+from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
     GRID_HEURISTICS,
@@ -287,6 +287,60 @@ class Grid:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
+
+    def check_cells(
+        self, cells: Any, *, name: str = "cells", many: bool = True
+    ) -> npt.NDArray[np.intp]:
+        """Cells checked to be inside the grid and walkable, as a ``(k, 2)`` array.
+
+        Parameters
+        ----------
+        cells : (int, int) or array_like of shape (k, 2)
+            ``(row, col)`` cells (one pair only when ``many`` is False).
+        name : str
+            The argument's name, for the error messages.
+        many : bool
+            Accept a ``(k, 2)`` array of cells as well as one pair.
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            The cells, ``(row, col)``.
+
+        Raises
+        ------
+        ValueError
+            A cell outside the grid or on a wall, a wrong shape (named by ``name``).
+        TypeError
+            Cells that are not integers.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii(".#.")
+        >>> grid.check_cells([(0, 0), (0, 2)]).tolist()
+        [[0, 0], [0, 2]]
+        >>> grid.check_cells((0, 1), name="goal")
+        Traceback (most recent call last):
+        ...
+        ValueError: goal (0, 1) is a wall
+        """
+        flat = self._cells(name, cells, many=many)
+        rows, cols = np.divmod(flat, self._padded.shape[1])
+        return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
+
+    @property
+    def jump_tables(self) -> tuple[tuple[float, float] | None, PackedLines]:
+        """What jump point search reads besides the costs, built on first use and
+        kept until a cell changes: the ``(lowest, highest)`` open-cell cost (None
+        when every cell is a wall) and the walkable cells packed 64 to a word (for
+        :mod:`pathcraft.grid._run`; internal)."""
+        if self._jps is None:
+            self._jps = (
+                cost_range(self._padded),
+                pack_lines(self._padded, corner_cut=self._diagonal == "always"),
+            )
+        return self._jps
 
     def _cells(self, name: str, value: Any, *, many: bool) -> npt.NDArray[np.intp]:
         """Checked cells as flat indices into the padded cost array."""

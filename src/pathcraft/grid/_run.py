@@ -15,7 +15,6 @@ from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions
-from pathcraft.grid._packed import cost_range, pack_lines
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
@@ -41,13 +40,13 @@ def workspace(cells: int) -> Any:
 def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
     """Checked options (:class:`~pathcraft._options.SearchOptions`) as the grid
     kernel's keyword arguments."""
-    heuristic = "zero" if opts.algorithm == "dijkstra" else opts.heuristic or grid._heuristic
+    heuristic = "zero" if opts.algorithm == "dijkstra" else opts.heuristic or grid.heuristic
     return {
-        "diagonal": DIAGONAL_RULES[grid._diagonal],
+        "diagonal": DIAGONAL_RULES[grid.diagonal],
         "hkind": GRID_HEURISTICS[heuristic],
         "mode": MODES[opts.algorithm],
         "tie": TIES[opts.tie_break],
-        "hscale": grid._min_cost,
+        "hscale": grid.min_cost,
         "weight": opts.weight,
         "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
         "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
@@ -67,8 +66,8 @@ def solve(
     """One search between checked flat cells, with checked settings."""
     single_goal = goals.shape[0] == 1
     status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
-        grid._padded,
-        workspace(grid._padded.size),
+        grid.padded,
+        workspace(grid.padded.size),
         sources,
         int(goals[0]) if single_goal else -1,
         None if single_goal else goals,
@@ -100,19 +99,12 @@ def to_result(
 def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict[str, Any]:
     """Checked options of a jump point search as the kernel's keyword arguments
     (``block``: jump by 64-cell blocks rather than cell by cell)."""
-    if grid._diagonal not in ("no_corner_cut", "always"):
+    if grid.diagonal not in ("no_corner_cut", "always"):
         raise ValueError(
             "jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; "
-            f"this grid has diagonal={grid._diagonal!r}: use astar"
+            f"this grid has diagonal={grid.diagonal!r}: use astar"
         )
-    cache = grid._jps
-    if cache is None:
-        cache = (
-            cost_range(grid._padded),
-            pack_lines(grid._padded, corner_cut=grid._diagonal == "always"),
-        )
-        grid._jps = cache
-    costs, lines = cache
+    costs, lines = grid.jump_tables
     if costs is not None and costs[0] != costs[1]:
         raise ValueError(
             "jps needs a grid of uniform cost, and this one has cells costing from "
@@ -120,7 +112,7 @@ def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict
         )
     return {
         "lines": lines,
-        "diagonal": DIAGONAL_RULES[grid._diagonal],
+        "diagonal": DIAGONAL_RULES[grid.diagonal],
         "unit": 1.0 if costs is None else costs[0],
         "weight": opts.weight,
         "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
@@ -134,7 +126,7 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     options = dict(settings)
     lines = options.pop("lines")
     status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
-        grid._padded, workspace(grid._padded.size), start, goal, lines, **options
+        grid.padded, workspace(grid.padded.size), start, goal, lines, **options
     )
     return to_result(
         grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
