@@ -17,11 +17,11 @@ from pathcraft.goap._facts import OPERATORS, Add, Condition, State, Value, kind_
 
 __all__ = [
     "MISSING",
+    "MissingFactWarning",
     "Problem",
     "Step",
     "compile_problem",
     "heuristic",
-    "MissingFactWarning",
     "missing_fact_warning",
     "state_of",
     "successor",
