@@ -20,7 +20,7 @@ from heapq import heappop, heappush
 from typing import Any
 
 from pathcraft._bloom import BloomClosed, ScalableBloom
-from pathcraft.result import Explored, PathResult
+from pathcraft.result import PathResult, build_result
 
 __all__ = ["FOUND", "IN_PROGRESS", "NO_PATH", "Search", "run"]
 
@@ -407,17 +407,16 @@ class Search:
                 "'found' or 'no_path'"
             )
         best = self._best
-        explored = Explored(self._rec_nodes, self._rec_g) if self._record else None
+        explored = (self._rec_nodes, self._rec_g) if self._record else None
         elapsed = self._elapsed
         if not self._has_goal:
             settled = self._settled
             assert settled is not None
             start = self._start
-            return PathResult(
-                path=[], cost=_INF, found=self._found, reason=self._reason,  # type: ignore[arg-type]
-                expanded=self._expanded, generated=self._counter, elapsed=elapsed,
-                explored=explored, distances=settled,
-                _parents={n: best[n][1] for n in settled if n != start},
+            return build_result(
+                None if self._found else self._reason, [], _INF, expanded=self._expanded,
+                generated=self._counter, elapsed=elapsed, explored=explored,
+                distances=settled, parents={n: best[n][1] for n in settled if n != start},
             )  # fmt: skip
         if self._found:
             path, cost = _walk_back(self._reached, best)
@@ -425,10 +424,9 @@ class Search:
             path, cost = _walk_back(self._best_node, best)
         else:
             path, cost = [], _INF
-        return PathResult(
-            path=path, cost=cost, found=self._found, reason=self._reason,  # type: ignore[arg-type]
-            expanded=self._expanded, generated=self._counter, elapsed=elapsed,
-            explored=explored,
+        return build_result(
+            None if self._found else self._reason, path, cost, expanded=self._expanded,
+            generated=self._counter, elapsed=elapsed, explored=explored,
         )  # fmt: skip
 
 
@@ -563,10 +561,9 @@ def _run_bloom(
         path, cost = [], _INF
     if reached is None and reason is None:
         reason = cost_reason if pruned else "unreachable"
-    return PathResult(
-        path=path, cost=cost, found=reached is not None, reason=reason,  # type: ignore[arg-type]
-        expanded=expanded, generated=counter, elapsed=time.perf_counter() - t0,
-        explored=Explored(rec_nodes, rec_g) if record else None,
+    return build_result(
+        None if reached is not None else reason, path, cost, expanded=expanded,
+        generated=counter, t0=t0, explored=(rec_nodes, rec_g) if record else None,
     )  # fmt: skip
 
 
