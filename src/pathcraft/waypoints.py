@@ -63,6 +63,8 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 
 from pathcraft import _visibility as vis
 from pathcraft._options import SearchOptions
+from pathcraft._positions import check_points as _points
+from pathcraft._positions import check_position as _position
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph
 from pathcraft.result import PathResult, build_result
@@ -75,38 +77,6 @@ if TYPE_CHECKING:
 __all__ = ["WaypointGraph"]
 
 LineOfSight = Callable[[tuple[float, ...], tuple[float, ...]], bool]
-
-
-def _points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:
-    """A new ``(n, d)`` float array of finite points, ``d`` in ``dims``."""
-    try:
-        arr = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of points (x, y); got {values!r}") from exc
-    if arr.ndim == 1 and arr.shape[0] == 0:
-        arr = arr.reshape(0, dims[0])
-    if arr.ndim != 2 or arr.shape[1] not in dims:
-        shapes = " or ".join(f"(n, {d})" for d in dims)
-        raise ValueError(f"{name} must have shape {shapes}; got {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"{name}[{i}] = {arr[i].tolist()} is not finite")
-    return arr
-
-
-def _position(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
-    """One finite position of ``dim`` coordinates."""
-    try:
-        arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a position of {dim} numbers; got {value!r}") from exc
-    if arr.shape != (dim,):
-        axes = "(x, y)" if dim == 2 else "(x, y, z)"
-        raise ValueError(f"{name} must be a position {axes}; got {value!r}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} {tuple(arr.tolist())} is not finite")
-    return arr
 
 
 def _obstacle(name: str, geom: Any, radius: float) -> Any:

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._positions import check_number as _number
+from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
-from pathcraft.agents.follow import _number, _points
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -12,12 +13,12 @@ import shapely
 
 from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
+from pathcraft._positions import check_position as _position
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _build, _query, _sources
 from pathcraft.navmesh._spatial import RaycastHit, SpatialQueries
 from pathcraft.result import PathResult
-from pathcraft.waypoints import _position
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -27,6 +28,32 @@ if TYPE_CHECKING:
 __all__ = ["NavMesh", "RaycastHit"]
 
 FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class MeshParts:
+    """What a navigation-mesh query reads, for :mod:`pathcraft.navmesh`'s own modules
+    (:attr:`NavMesh.parts`): never write to these arrays.
+
+    Attributes
+    ----------
+    top : Topology
+        The flat arrays of the compiled kernels (vertices, polygons, neighbours).
+    shapes : ndarray of shapely.Polygon
+        The polygons.
+    centroids : ndarray of float64, shape (n, 2)
+        Each polygon's centroid ``(x, y)``.
+    component : ndarray of int
+        Each polygon's connected part of the mesh.
+    graph : Graph
+        The polygon graph (centroids as coordinates) the corridor search runs on.
+    """
+
+    top: _build.Topology
+    shapes: npt.NDArray[Any]
+    centroids: npt.NDArray[np.float64]
+    component: npt.NDArray[Any]
+    graph: Graph
 
 
 class NavMesh(SpatialQueries):
@@ -228,6 +255,11 @@ class NavMesh(SpatialQueries):
         return view  # type: ignore[no-any-return]
 
     @property
+    def parts(self) -> MeshParts:
+        """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
+        return MeshParts(self._top, self._shapes, self._centroids, self._component, self._graph)
+
+    @property
     def polygons(self) -> list[npt.NDArray[np.intp]]:
         """Each polygon's vertex indices, counter-clockwise (new arrays)."""
         top = self._top
@@ -285,7 +317,7 @@ class NavMesh(SpatialQueries):
 
     def _swap_hint(self, p: FloatArray) -> str:
         """A hint when ``p`` swapped would be on the mesh: meshes take ``(x, y)``."""
-        if self._containing(p[::-1].copy()).size == 0:
+        if self.polygons_at(p[::-1].copy()).size == 0:
             return ""
         return (
             f" (positions are (x, y); ({float(p[1])!r}, {float(p[0])!r}) is on the mesh: was a "
@@ -295,7 +327,7 @@ class NavMesh(SpatialQueries):
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""
         p = _position(name, value, 2)
-        polys = self._containing(p)
+        polys = self.polygons_at(p)
         if polys.size == 0:
             if not snap:
                 raise ValueError(
@@ -303,7 +335,7 @@ class NavMesh(SpatialQueries):
                     f"it to the nearest point on the mesh{self._swap_hint(p)}"
                 )
             p = self._nearest(p[None], name)[0]
-            polys = self._containing(p)
+            polys = self.polygons_at(p)
         return p, polys
 
     def find_path(

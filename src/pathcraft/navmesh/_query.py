@@ -52,8 +52,9 @@ def corridor(
     """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
     status, expanded, generated)``. With ``partial``, a search that did not reach the
     goal gives the corridor to the expanded polygon closest to the goal."""
-    c = mesh._centroids
-    status, nodes, _e, _cost, expanded, generated, _rn, _rg = mesh._graph.run(
+    parts = mesh.parts
+    c = parts.centroids
+    status, nodes, _e, _cost, expanded, generated, _rn, _rg = parts.graph.run(
         "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
         source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
@@ -83,7 +84,7 @@ def _funnel(
     polys, status, expanded, generated = corridor(mesh, s, sp, g, gp, limit, weight)
     if status != _graph_kernel.FOUND:
         return _nothing(status, expanded, generated)
-    top = mesh._top
+    top = mesh.parts.top
     k = polys.shape[0]
     left = np.empty((k + 1, 2))
     right = np.empty((k + 1, 2))
@@ -125,7 +126,7 @@ def _optimal(
     limit: int | None,
     weight: float,
 ) -> PathResult:
-    top = mesh._top
+    top = mesh.parts.top
     ws = thread_workspace(_polyanya.Workspace, max(top.xy.shape[0], mesh.num_polygons))
     status, path, cost, expanded, generated = _polyanya.search(
         top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner, top.degree, ws,
@@ -143,14 +144,15 @@ def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
 
 def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
     """The point nearest ``g`` among the polygons connected to the start's."""
-    members = np.flatnonzero(np.isin(mesh._component, mesh._component[sp]))
+    parts = mesh.parts
+    members = np.flatnonzero(np.isin(parts.component, parts.component[sp]))
     point = shapely.points(g)
-    best = members[int(np.argmin(shapely.distance(mesh._shapes[members], point)))]
-    line = shapely.shortest_line(mesh._shapes[best], point)
+    best = members[int(np.argmin(shapely.distance(parts.shapes[members], point)))]
+    line = shapely.shortest_line(parts.shapes[best], point)
     near = shapely.get_coordinates(line)[0]
-    polys = mesh._containing(near)
+    polys = mesh.polygons_at(near)
     if not np.isin(polys, members).any():  # rounding left it a hair outside
-        near = near + (mesh._centroids[best] - near) * 1e-9
+        near = near + (parts.centroids[best] - near) * 1e-9
         polys = np.array([best], dtype=np.int32)
     return near, polys[np.isin(polys, members)].astype(np.int32)
 
@@ -158,11 +160,12 @@ def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatAr
 def _toward(mesh: NavMesh, polys: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
     """The point of the polygon ``polys[-1]`` nearest ``g``, and the polygons holding it."""
     best = int(polys[-1])
-    line = shapely.shortest_line(mesh._shapes[best], shapely.points(g))
+    parts = mesh.parts
+    line = shapely.shortest_line(parts.shapes[best], shapely.points(g))
     near = shapely.get_coordinates(line)[0]
-    held = mesh._containing(near)
+    held = mesh.polygons_at(near)
     if not np.isin(best, held):  # rounding left it a hair outside
-        near = near + (mesh._centroids[best] - near) * 1e-9
+        near = near + (parts.centroids[best] - near) * 1e-9
         held = np.array([best], dtype=np.int32)
     return near, held.astype(np.int32)
 
@@ -183,7 +186,7 @@ def find_path(
     the goal, by the chosen algorithm's path. Either way the result stays falsy."""
     search = _funnel if opts.algorithm == "funnel" else _optimal
     limit, weight = opts.max_expansions, opts.weight
-    comp = mesh._component
+    comp = mesh.parts.component
     if not (comp[gp][:, None] == comp[sp][None, :]).any():
         if not opts.partial:
             return _nothing("unreachable", 0, 0)

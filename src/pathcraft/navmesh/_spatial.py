@@ -15,8 +15,9 @@ import numpy.typing as npt
 import shapely
 
 from pathcraft._core import navmesh as _walk
+from pathcraft._positions import check_points as _points
+from pathcraft._positions import check_position as _position
 from pathcraft.navmesh._build import Topology
-from pathcraft.waypoints import _points, _position
 
 __all__ = ["RaycastHit", "SpatialQueries"]
 
@@ -101,8 +102,10 @@ class SpatialQueries:
             out[which[order]] = poly[order]
         return out
 
-    def _containing(self, p: FloatArray) -> npt.NDArray[np.int32]:
-        """Every polygon holding point ``p`` (on shared edges and vertices, several)."""
+    def polygons_at(self, p: FloatArray) -> npt.NDArray[np.int32]:
+        """Every polygon holding the point ``p``, an ``(x, y)`` float array (on shared
+        edges and vertices, several), sorted; empty off the mesh. Unchecked: for
+        pathcraft's own modules (:meth:`locate` checks its input)."""
         found = self._tree.query(shapely.points(p), predicate="intersects")
         return np.sort(found).astype(np.int32)
 
