@@ -175,7 +175,7 @@ def build_result(
     jump_points: Nodes | None = None,
     kind: type[PathResult] | None = None,
     fields: Mapping[str, Any] | None = None,
-) -> Any:
+) -> PathResult:
     """The one way every search, on every world, turns its answer into a result.
 
     Parameters

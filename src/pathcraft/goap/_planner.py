@@ -9,7 +9,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_limit
@@ -335,13 +335,13 @@ def _plan(
 ) -> Plan:
     """The plan, built like every result (:func:`pathcraft.result.build_result`)."""
     path = [start, *after] if reason is None else []
-    plan: Plan = build_result(
+    plan = build_result(
         reason, path, cost, expanded=metrics.get("expanded", 0),
         generated=metrics.get("generated", 0), t0=t0, kind=Plan,
         fields={"actions": actions, "states": after, "start": start,
                 "considered": metrics["considered"]},
     )  # fmt: skip
-    return plan
+    return cast(Plan, plan)
 
 
 def _as_state(state: Any) -> State:
