@@ -291,3 +291,21 @@ def test_the_grid_distance_field_tree_leads_every_cell_to_a_source() -> None:
     assert every and len(every.distances) == int(np.isfinite(costs).sum())  # type: ignore[arg-type]
     assert every.path_to((2, 3))[-1] == (2, 3)
     assert every.path_to((2, 3))[0] in ((0, 0), (4, 7))
+
+
+def test_goal_less_dijkstra_takes_max_cost_only_and_says_so() -> None:
+    grid = Grid.from_ascii(GRID_ASCII)
+    graph = Graph(3, [0, 1], [1, 2], [2.0, 3.0])
+    for world, ask in (("Grid", lambda **o: grid.dijkstra((0, 0), **o)),
+                       ("Graph", lambda **o: graph.dijkstra(0, **o))):  # fmt: skip
+        message = (
+            f"{world}.find_path(algorithm='dijkstra') with goal=None does not take record; "
+            "it takes max_cost"
+        )
+        with pytest.raises(UnsupportedOptionError, match=re.escape(message)):
+            ask(record=True)
+        near = ask(max_cost=2.0)
+        assert near and all(cost <= 2.0 for cost in near.distances.values())  # type: ignore[union-attr]
+    every = graph.dijkstra(0)
+    assert dict(every.distances) == {0: 0.0, 1: 2.0, 2: 5.0}  # type: ignore[arg-type]
+    assert every.path_to(2) == [0, 1, 2]
