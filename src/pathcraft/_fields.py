@@ -9,12 +9,16 @@ them into dicts, so :meth:`pathcraft.PathResult.path_to` works the same on every
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FieldCosts", "FieldParents", "grid_parents"]
+from pathcraft.result import PathResult, build_result
+
+__all__ = ["FieldCosts", "FieldParents", "grid_parents", "settled"]
 
 
 class FieldCosts(Mapping[Hashable, float]):
@@ -73,6 +77,24 @@ class FieldParents(Mapping[Hashable, Hashable]):
 
     def __len__(self) -> int:
         return int((self._parents >= 0).sum())
+
+
+def settled(
+    costs: npt.NDArray[np.float64],
+    parents: npt.NDArray[np.int64],
+    index: Callable[[Hashable], int | None],
+    key: Callable[[int], Hashable],
+    empty: Any,
+    t0: float,
+) -> PathResult:
+    """The result of a goal-less Dijkstra over flat arrays: truthy, ``path`` the
+    world's ``empty`` path, ``distances`` and ``path_to`` over the arrays (``index``
+    and ``key`` convert between nodes and places in them)."""
+    count = int(np.isfinite(costs).sum())
+    return build_result(
+        None, empty, math.inf, expanded=count, generated=count, t0=t0,
+        distances=FieldCosts(costs, index, key), parents=FieldParents(parents, index, key),
+    )  # fmt: skip
 
 
 #: The eight moves, straight ones first: the order parents are looked for in.

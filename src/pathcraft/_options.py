@@ -347,6 +347,24 @@ class SearchOptions:
             **values,
         )
 
+    def refuse_beyond(self, allowed: tuple[str, ...], case: str) -> None:
+        """Refuse, by the uniform error, a given option outside ``allowed``: for a case
+        of the algorithm that takes fewer options (``case``, e.g. ``"goal=None"``).
+
+        >>> from pathcraft._options import SearchOptions
+        >>> opts = SearchOptions.check("Grid", "dijkstra", record=True)
+        >>> opts.refuse_beyond(("max_cost",), "goal=None")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: ... with goal=None does not take record; ...
+        """
+        refused = sorted(self.given - set(allowed))
+        if refused:
+            raise UnsupportedOptionError(
+                f"{self.world}.find_path(algorithm={self.algorithm!r}) with {case} does not "
+                f"take {refused[0]}; it takes {', '.join(allowed)}"
+            )
+
     def kernel_seed(self) -> int:
         """The 64-bit seed of a compiled kernel's random tie-breaking (see
         :func:`kernel_seed`)."""

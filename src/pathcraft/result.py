@@ -238,6 +238,8 @@ def build_result(
     distances: Mapping[Hashable, float] | None = None,
     parents: Mapping[Hashable, Hashable] | None = None,
     jump_points: Nodes | None = None,
+    kind: type[PathResult] | None = None,
+    fields: Mapping[str, Any] | None = None,
 ) -> PathResult:
     """The one way every search, on every world, turns its answer into a result.
 
@@ -261,10 +263,14 @@ def build_result(
         What a recorded search expanded, converted to the world's terms.
     distances, parents, jump_points
         The extras of a goal-less Dijkstra search and of jump point search.
+    kind, fields
+        A subclass of :class:`PathResult` to build (a GOAP plan) and the values of the
+        fields it adds.
 
     Returns
     -------
     PathResult
+        Of type ``kind`` when given.
 
     Examples
     --------
@@ -285,7 +291,7 @@ def build_result(
         cost = math.inf
     if elapsed is None:
         elapsed = 0.0 if t0 is None else time.perf_counter() - t0
-    return PathResult(
+    return (kind or PathResult)(
         path=path,
         cost=float(cost),
         found=found,
@@ -297,4 +303,5 @@ def build_result(
         distances=distances,
         jump_points=jump_points,
         _parents=parents,
+        **(fields or {}),
     )

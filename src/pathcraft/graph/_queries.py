@@ -19,9 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import graph_search as _kernel
-from pathcraft._fields import FieldCosts, FieldParents
+from pathcraft._fields import settled
 from pathcraft._kernels import MODES, TIES, thread_workspace
-from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag, kernel_seed
+from pathcraft._options import SearchOptions, check_flag, kernel_seed
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
@@ -346,12 +346,7 @@ class GraphQueries:
 
     def _settle(self, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float) -> PathResult:
         """A goal-less Dijkstra: every reachable node's cost and the tree, as mappings."""
-        refused = opts.given - {"max_cost"}
-        if refused:
-            raise UnsupportedOptionError(
-                "Graph.find_path(algorithm='dijkstra') with goal=None does not take "
-                f"{sorted(refused)[0]}; it takes max_cost"
-            )
+        opts.refuse_beyond(("max_cost",), "goal=None")
         dist, parent = self._field(sources, opts.max_cost)
         index = self._index
 
@@ -367,11 +362,7 @@ class GraphQueries:
         def key(i: int) -> Hashable:
             return i if labels is None else labels[i]
 
-        settled = int(np.isfinite(dist).sum())
-        return build_result(
-            None, [], math.inf, expanded=settled, generated=settled, t0=t0,
-            distances=FieldCosts(dist, to_index, key), parents=FieldParents(parent, to_index, key),
-        )  # fmt: skip
+        return settled(dist, parent, to_index, key, [], t0)
 
     def run(
         self,

@@ -50,8 +50,8 @@ import numpy.typing as npt
 
 from pathcraft._batch import check_batch, refuse_cost_flags, run_batch
 from pathcraft._core import grid_search as _kernel
-from pathcraft._fields import FieldCosts, FieldParents, grid_parents
-from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
+from pathcraft._fields import grid_parents, settled
+from pathcraft._options import SearchOptions, check_flag
 from pathcraft._validation import check_choice
 from pathcraft.grid._batch import field_settings, solve_costs, solve_fields, solve_paths
 from pathcraft.grid._checks import (
@@ -71,7 +71,7 @@ from pathcraft.grid._run import (
     solve_jps,
     workspace,
 )
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -837,12 +837,7 @@ class Grid:
 
     def _settle(self, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float) -> PathResult:
         """A goal-less Dijkstra: every reachable cell's cost and the tree, as mappings."""
-        refused = opts.given - {"max_cost"}
-        if refused:
-            raise UnsupportedOptionError(
-                "Grid.find_path(algorithm='dijkstra') with goal=None does not take "
-                f"{sorted(refused)[0]}; it takes max_cost"
-            )
+        opts.refuse_beyond(("max_cost",), "goal=None")
         costs = self._field(sources, opts.max_cost).ravel()
         tree = grid_parents(self._padded, costs.reshape(self.shape), self._diagonal)
         cols = self.shape[1]
@@ -858,12 +853,7 @@ class Grid:
         def key(i: int) -> tuple[int, int]:
             return divmod(i, cols)
 
-        settled = int(np.isfinite(costs).sum())
-        return build_result(
-            None, np.empty((0, 2), dtype=np.intp), math.inf, expanded=settled,
-            generated=settled, t0=t0, distances=FieldCosts(costs, index, key),
-            parents=FieldParents(tree, index, key),
-        )  # fmt: skip
+        return settled(costs, tree, index, key, np.empty((0, 2), dtype=np.intp), t0)
 
 
 def _is_cell_array(value: Any) -> bool:
