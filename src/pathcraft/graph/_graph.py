@@ -86,8 +86,9 @@ class Graph(GraphQueries):
     TypeError
         Non-integer endpoints, non-numeric weights or coordinates, unhashable labels.
     ValueError
-        An endpoint that is not a node, a negative or NaN weight, non-finite
-        coordinates, a wrong shape, repeated labels.
+        An endpoint that is not a node, a negative or NaN weight, weights whose finite
+        sum overflows float64 (a path could cost ``inf``; :meth:`set_weights` refuses
+        them too), non-finite coordinates, a wrong shape, repeated labels.
 
     Examples
     --------

@@ -107,8 +107,10 @@ class Grid:
     TypeError
         ``cost`` is not a numeric array (a boolean mask goes to :meth:`from_walkable`).
     ValueError
-        ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values;
-        an unknown ``diagonal`` or ``heuristic``.
+        ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values,
+        or costs so large that a path could overflow (the largest finite cost times
+        ``sqrt(2)`` times the number of cells must stay below the float64 maximum, so
+        a found path never costs ``inf``); an unknown ``diagonal`` or ``heuristic``.
 
     Examples
     --------
