@@ -232,7 +232,7 @@ def test_unknown_labels_heuristics_without_coordinates_and_bad_weight_changes() 
         graph.set_weights([1.0, 1.0, -1.0, 1.0])
     with pytest.raises(ValueError, match=r"weights\[0\] = nan"):
         graph.set_weights([math.nan], edges=[1])
-    with pytest.raises(ValueError, match=r"edges\[0\] = 4 is not a node"):
+    with pytest.raises(ValueError, match=r"edges\[0\] = 4 is not an edge id"):
         graph.set_weights([1.0], edges=[4])
     with pytest.raises(ValueError, match=r"there is no edge 3 -> 0"):
         graph.set_weight(3, 0, 1.0)

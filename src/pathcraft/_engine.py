@@ -132,59 +132,31 @@ def run(
         is_goal, goal_node, has_goal = None, goal, True
 
     try:
-        return _run(
-            start, goal, is_goal, goal_node, has_goal, neighbors, heuristic, mode=mode,
-            weight=weight, tie_break=tie_break, seed=seed, max_expansions=max_expansions,
-            max_cost=max_cost, partial=partial, record=record, bloom=bloom,
-            cost_reason=cost_reason, t0=t0,
+        h_start: float = 0.0 if heuristic is None else heuristic(start)
+        if not h_start >= 0.0:
+            raise _bad_heuristic(start, h_start)
+
+        if bloom is not None:
+            return _run_bloom(
+                start, h_start, is_goal, goal_node, has_goal, neighbors, heuristic,
+                mode=mode, weight=weight, tie_break=tie_break, seed=seed,
+                max_expansions=max_expansions, max_cost=max_cost, partial=partial,
+                record=record, bloom=bloom, t0=t0, cost_reason=cost_reason,
+            )  # fmt: skip
+
+        search = Search(
+            start, h_start, goal, neighbors, heuristic, mode=mode, weight=weight,
+            tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
+            partial=partial, record=record, cost_reason=cost_reason, t0=t0,
         )  # fmt: skip
+        search.step(-1)
+        return search.result()
     except (TypeError, ValueError) as exc:
+        # A user's callable broke its contract somewhere inside: name it.
         clear = callback_error(start, neighbors, heuristic)
         if clear is None:
             raise
         raise clear from exc
-
-
-def _run(
-    start: Any,
-    goal: Any,
-    is_goal: Callable[[Any], bool] | None,
-    goal_node: Any,
-    has_goal: bool,
-    neighbors: Neighbors,
-    heuristic: Heuristic | None,
-    *,
-    mode: str,
-    weight: float,
-    tie_break: str,
-    seed: Any,
-    max_expansions: int | None,
-    max_cost: float | None,
-    partial: bool,
-    record: bool,
-    bloom: BloomClosed | None,
-    cost_reason: str,
-    t0: float,
-) -> PathResult:
-    h_start: float = 0.0 if heuristic is None else heuristic(start)
-    if not h_start >= 0.0:
-        raise _bad_heuristic(start, h_start)
-
-    if bloom is not None:
-        return _run_bloom(
-            start, h_start, is_goal, goal_node, has_goal, neighbors, heuristic,
-            mode=mode, weight=weight, tie_break=tie_break, seed=seed,
-            max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-            record=record, bloom=bloom, t0=t0, cost_reason=cost_reason,
-        )  # fmt: skip
-
-    search = Search(
-        start, h_start, goal, neighbors, heuristic, mode=mode, weight=weight,
-        tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
-        partial=partial, record=record, cost_reason=cost_reason, t0=t0,
-    )  # fmt: skip
-    search.step(-1)
-    return search.result()
 
 
 IN_PROGRESS = "in_progress"

@@ -453,9 +453,7 @@ class Graph(GraphQueries):
         [[0, 1, 2], [3, 2, 1]]
         """
         batch = check_batch(workers, executor, chunk_size, progress)
-        SearchOptions.check("Graph", algorithm, **options)
-        tasks = self._label_pairs(starts, goals)
-        payload = (algorithm, dict(options))
+        payload, tasks = self._batch_queries(starts, goals, algorithm, options)
         return run_batch(self, solve_paths, tasks, payload, batch, desc=algorithm)  # type: ignore[return-value]
 
     def path_costs(
@@ -483,11 +481,16 @@ class Graph(GraphQueries):
         """
         batch = check_batch(workers, executor, chunk_size, progress)
         refuse_cost_flags("Graph", dict(options))
-        SearchOptions.check("Graph", algorithm, **options)
-        tasks = self._label_pairs(starts, goals)
-        payload = (algorithm, dict(options))
+        payload, tasks = self._batch_queries(starts, goals, algorithm, options)
         costs = run_batch(self, solve_costs, tasks, payload, batch, desc=algorithm, row_shape=())
         return costs  # type: ignore[return-value]
+
+    def _batch_queries(
+        self, starts: Any, goals: Any, algorithm: Any, options: Any
+    ) -> tuple[tuple[str, dict[str, Any]], list[tuple[Hashable, Hashable]]]:
+        """The checked ``(algorithm, options)`` payload and label pairs of a batch."""
+        SearchOptions.check("Graph", algorithm, **options)
+        return (algorithm, dict(options)), self._label_pairs(starts, goals)
 
     def _label_pairs(self, starts: Any, goals: Any) -> list[tuple[Hashable, Hashable]]:
         """Checked ``(start, goal)`` label pairs; errors name ``starts[i]``/``goals[i]``."""

@@ -699,10 +699,7 @@ class Grid:
         4.0
         """
         batch = check_batch(workers, executor, chunk_size, progress)
-        opts = SearchOptions.check("Grid", algorithm, **options)
-        if algorithm == "jps":
-            jps_settings(self, opts)  # refuse a grid jps cannot search before dispatch
-        tasks = self._pairs(starts, goals)
+        opts, tasks = self._batch_queries(starts, goals, algorithm, options)
         return run_batch(self, solve_paths, tasks, opts, batch, desc=algorithm)  # type: ignore[return-value]
 
     def path_costs(
@@ -741,10 +738,7 @@ class Grid:
         """
         batch = check_batch(workers, executor, chunk_size, progress)
         refuse_cost_flags("Grid", dict(options))
-        opts = SearchOptions.check("Grid", algorithm, **options)
-        if algorithm == "jps":
-            jps_settings(self, opts)
-        tasks = self._pairs(starts, goals)
+        opts, tasks = self._batch_queries(starts, goals, algorithm, options)
         costs = run_batch(self, solve_costs, tasks, opts, batch, desc=algorithm, row_shape=())
         return costs  # type: ignore[return-value]
 
@@ -815,6 +809,15 @@ class Grid:
                 f"{name} must be an (n, 2) array of (row, col) cells; got shape {arr.shape}"
             )
         return cell_indices(name, arr, self._padded, many=True, indexed=True)
+
+    def _batch_queries(
+        self, starts: Any, goals: Any, algorithm: Any, options: Any
+    ) -> tuple[SearchOptions, list[tuple[int, int]]]:
+        """The checked options and ``(start, goal)`` flat-cell pairs of a batch."""
+        opts = SearchOptions.check("Grid", algorithm, **options)
+        if algorithm == "jps":
+            jps_settings(self, opts)  # refuse a grid jps cannot search before dispatch
+        return opts, self._pairs(starts, goals)
 
     def _pairs(self, starts: Any, goals: Any) -> list[tuple[int, int]]:
         flat_starts = self._batch_cells("starts", starts)
