@@ -195,7 +195,7 @@ def test_corridor_is_a_chain_of_neighbours() -> None:
     mesh = NavMesh.from_geometry(walk)
     start, goal = sample_points(walk, np.random.default_rng(1), 2)
     corridor = mesh.corridor(start, goal)
-    neighbours = mesh.neighbours
+    neighbours = mesh.neighbors
     assert corridor[0] == mesh.locate(start) and corridor[-1] == mesh.locate(goal)
     for a, b in itertools.pairwise(corridor):
         assert b in neighbours[a]

@@ -237,7 +237,7 @@ class NavMesh(SpatialQueries):
         ]
 
     @property
-    def neighbours(self) -> list[npt.NDArray[np.intp]]:
+    def neighbors(self) -> list[npt.NDArray[np.intp]]:
         """For each polygon, the polygon across each of its edges (-1: a wall); edge
         ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1``."""
         top = self._top
