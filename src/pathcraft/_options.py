@@ -311,6 +311,10 @@ class SearchOptions:
         ...
         TypeError: partial must be True or False; got 'yes'
         """
+        if not options and isinstance(algorithm, str):  # defaults only: checked once
+            plain = _PLAIN.get((world, algorithm))
+            if plain is not None:
+                return plain
         spec = SUPPORT[world]
         check_choice("algorithm", algorithm, tuple(spec.algorithms))
         takes = spec.algorithms[algorithm]
@@ -339,13 +343,16 @@ class SearchOptions:
         for flag in ("partial", "record"):
             if flag in options:
                 values[flag] = check_flag(flag, options[flag])
-        return cls(
+        checked = cls(
             world=world,
             algorithm=algorithm,
             given=frozenset(options),
             extra={k: v for k, v in options.items() if k in extras},
             **values,
         )
+        if not options:
+            _PLAIN[(world, algorithm)] = checked
+        return checked
 
     def refuse_beyond(self, allowed: tuple[str, ...], case: str) -> None:
         """Refuse, by the uniform error, a given option outside ``allowed``: for a case
@@ -378,6 +385,10 @@ def kernel_seed(tie_break: str, seed: int | None) -> int:
         return 0  # only random tie-breaking draws: skip the entropy read otherwise
     state = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)
     return int(state[0])
+
+
+#: The options of each search called with defaults only (they never change: frozen).
+_PLAIN: dict[tuple[str, str], SearchOptions] = {}
 
 
 def _refusal(spec: WorldSpec, algorithm: str, name: str) -> str:

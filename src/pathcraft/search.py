@@ -4,7 +4,9 @@ This module is the reference semantics for every specialised search in pathcraft
 the same tie-breaking, the same meaning of ``weight``, of the limits and of "no path",
 and the same :class:`~pathcraft.result.PathResult`.
 
-A graph is described by callables, never stored: ``neighbors(node)`` yields
+:func:`find_path` is the one call every world answers (``algorithm=`` picks the search);
+:func:`astar`, :func:`dijkstra`, :func:`greedy` and :func:`bfs` are it with the
+algorithm chosen. A graph is described by callables, never stored: ``neighbors(node)`` yields
 ``(neighbor, step_cost)`` pairs and ``heuristic(node)`` estimates the cost left to the
 goal. All search state (costs, parents, the open list) lives inside the call, so any
 number of searches may run at once, in any number of threads, over the same graph.
@@ -468,9 +470,11 @@ class SlicedSearch:
         As in :func:`astar`; ``goal`` may be None only for ``algorithm="dijkstra"``
         (settle every reachable node).
     algorithm : {"astar", "dijkstra", "greedy", "bfs"}
-        Which search to run; options that the algorithm does not take (``weight`` and
-        ``partial`` for Dijkstra and BFS, a heuristic for Dijkstra and BFS) must keep
-        their defaults. For BFS, ``max_cost`` is the depth limit (``max_depth``).
+        Which search to run. Options are checked as :func:`find_path` checks them: one
+        the algorithm does not take (``weight`` and ``partial`` for Dijkstra and BFS, a
+        heuristic for Dijkstra and BFS) must keep its default, or it is refused by
+        :class:`~pathcraft._options.UnsupportedOptionError`. For BFS, ``max_cost`` is
+        the depth limit (``max_depth``).
     weight, tie_break, seed, max_expansions, max_cost, partial, record
         As in :func:`astar`. ``max_expansions`` bounds the whole search; the per-slice
         bound is the argument of :meth:`step`. The approximate ``closed="bloom"`` set is

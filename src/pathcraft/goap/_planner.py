@@ -69,6 +69,14 @@ class Plan(PathResult):
         The state the plan starts from.
     considered : int
         How many actions the search considered after relevant-action pruning.
+
+    Examples
+    --------
+    >>> from pathcraft import PathResult
+    >>> from pathcraft.goap import Action, Planner, add
+    >>> plan = Planner([Action("step", {}, {"x": add(1)})]).plan({"x": 0}, {"x": 2})
+    >>> isinstance(plan, PathResult), plan.names, [s["x"] for s in plan.path], plan.cost
+    (True, ['step', 'step'], [0, 1, 2], 2.0)
     """
 
     actions: tuple[Action, ...] = ()
