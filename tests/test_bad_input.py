@@ -274,3 +274,19 @@ def test_a_start_state_missing_a_needed_fact_is_named() -> None:
     assert "the start state lacks fact 'door'" in message
     assert "give the fact a starting value" in message
     assert caught[0].filename == __file__  # points at the caller's line
+
+
+def test_a_users_value_error_inside_neighbors_comes_through_once() -> None:
+    calls = []
+
+    def neighbors(node: int) -> list[tuple[int, float]]:
+        calls.append(node)
+        if node == 0 and len(calls) > 1:
+            raise ValueError("asked again")
+        if node == 1:
+            raise ValueError("my own check")
+        return [(node + 1, 1.0)]
+
+    with pytest.raises(ValueError, match="my own check") as caught:
+        astar(0, 5, neighbors, None)
+    assert caught.value.__context__ is None  # no second error chained onto it

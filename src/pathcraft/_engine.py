@@ -60,6 +60,8 @@ def callback_error(
                 f"pairs; it returned something else ({exc})"
             )
         return None
+    except Exception:  # the user's own error, raised again: the original stands
+        return None
     for item in items:
         if not (isinstance(item, tuple | list) and len(item) == 2):
             fix = f"yield ({item!r}, step_cost)"
