@@ -71,7 +71,9 @@ def pack_lines(padded: npt.NDArray[np.float64], *, corner_cut: bool) -> PackedLi
     """
     free = np.isfinite(padded)
     views = (free, free[:, ::-1], free.T, free.T[:, ::-1])
-    return PackedLines(*(_pack(v) for v in views), *(_pack(_forced(v, corner_cut)) for v in views))
+    return PackedLines(
+        *(_pack(v) for v in views), *(_pack(_forced(v, corner_cut)) for v in views)
+    )
 
 
 def cost_range(padded: npt.NDArray[np.float64]) -> tuple[float, float] | None:
