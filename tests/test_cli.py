@@ -158,12 +158,25 @@ def test_solve_offers_greedy_and_every_diagonal_rule(capsys: pytest.CaptureFixtu
 
 
 def test_solve_names_the_map_a_scenario_file_is_for(
-    movingai: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    other = movingai / "maps" / "dao" / "den520d.map"
+    other = tmp_path / "small.map"
+    other.write_text("type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n")
     assert main(["solve", str(other), str(bundled_scen()), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pathcraft solve: error: arena2.map.scen is for the map 'arena2.map'")
-    assert "(209 rows x 281 cols), not den520d.map" in err
+    assert "(209 rows x 281 cols), not small.map (3 rows x 4 cols)" in err
     assert "pass the map it names" in err
-    assert "outside the grid" not in err.split("(", 1)[0]
+
+
+def test_solve_notes_a_scenario_file_naming_another_map_that_fits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = Path(bundled_scen()).read_text().replace("\tarena2.map\t", "\tarena2_copy.map\t")
+    renamed = tmp_path / "copy.map.scen"
+    renamed.write_text(text)
+    args = ["solve", str(bundled_map()), str(renamed), "--limit", "5", "--no-progress"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "note: copy.map.scen names the map 'arena2_copy.map', not arena2.map" in captured.err
+    assert "solved 5 of 910 scenarios, 0 mismatches" in captured.out
