@@ -15,7 +15,7 @@ from pathcraft._options import SearchOptions, check_flag
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _build, _query, _sources
-from pathcraft.navmesh._spatial import RaycastHit, SpatialQueries
+from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
 from pathcraft.waypoints import _position
 
@@ -29,7 +29,7 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 
 
-class NavMesh(SpatialQueries):
+class NavMesh:
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters
@@ -201,6 +201,7 @@ class NavMesh(SpatialQueries):
         if check:
             _build.check_overlaps(top, self._shapes, self._tree)
         self._centroids = shapely.get_coordinates(shapely.centroid(self._shapes))
+        self._spatial = SpatialIndex(top, self._shapes, self._tree, self._centroids)
         labels = np.empty(self.num_polygons, dtype=np.int32)
         _walk.components(top.poff, top.nbr, labels)
         self._component = labels
@@ -263,6 +264,82 @@ class NavMesh(SpatialQueries):
             f"NavMesh({self.num_polygons} polygons, {self._top.xy.shape[0]} vertices, "
             f"{portals} portals)"
         )
+
+    # ------------------------------------------------------------------ points
+
+    @property
+    def num_polygons(self) -> int:
+        """The number of polygons."""
+        return int(self._top.poff.shape[0] - 1)
+
+    def locate(self, points: npt.ArrayLike) -> Any:
+        """The polygon holding each point ``(x, y)``; -1 off the mesh.
+
+        A point on an edge or vertex shared by several polygons gets the lowest index.
+
+        Parameters
+        ----------
+        points : (x, y) or array_like of shape (n, 2)
+
+        Returns
+        -------
+        int or ndarray of int
+            One index for one point, an ``(n,)`` array for ``n`` points.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.locate((0.5, 0.5)), mesh.locate([(2, 0), (1, 1)]).tolist()
+        (0, [-1, 0])
+        """
+        pts, single = points_arg("points", points)
+        out = self._spatial.locate(pts)
+        return int(out[0]) if single else out
+
+    def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
+        """The point of the mesh nearest each point ``(x, y)`` (itself when on it).
+
+        Returns an ``(2,)`` array for one point, ``(n, 2)`` for ``n``. A point snapped
+        onto the boundary is nudged inside by a hair (about 1e-9 of the coordinates'
+        size) if rounding left it just outside, so it always locates.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.nearest_point((3, 0.5)).tolist()
+        [1.0, 0.5]
+        """
+        pts, single = points_arg("points", points)
+        out = self._spatial.nearest(pts)
+        return out[0].copy() if single else out
+
+    def raycast(self, start: Any, end: Any) -> RaycastHit:
+        """How far the straight move from ``start`` to ``end`` (both ``(x, y)``) gets
+        before it leaves the mesh.
+
+        Raises
+        ------
+        ValueError
+            ``start`` is off the mesh, or a position is not finite.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> hit = mesh.raycast((0.5, 0.5), (4.5, 0.5))
+        >>> hit.hit, hit.fraction, hit.point.tolist(), hit.polygons.tolist()
+        (True, 0.375, [2.0, 0.5], [0, 1])
+        """
+        return self._spatial.raycast(_position("start", start, 2), _position("end", end, 2))
+
+    def _containing(self, p: FloatArray) -> npt.NDArray[np.int32]:
+        return self._spatial.containing(p)
+
+    def _nearest(self, pts: FloatArray) -> FloatArray:
+        return self._spatial.nearest(pts)
 
     # ------------------------------------------------------------------ queries
     def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> npt.NDArray[np.intp]:
