@@ -172,7 +172,7 @@ def test_bad_start_or_goal_is_refused_by_name(
     method: str, which: str, cell: Any, kind: type, message: str
 ) -> None:
     if cell is None and which == "goal" and method == "dijkstra":
-        pytest.skip("dijkstra(start, None) settles every cell: tested in test_grid.py")
+        pytest.skip("dijkstra(start, None) settles every cell: tested in test_contract.py")
     grid = make_grid()
     before = snapshot(grid)
     cells = {"start": (0, 0), "goal": (2, 3), which: cell}

@@ -17,7 +17,7 @@ from pathcraft._positions import check_position as _position
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _build, _query, _sources
-from pathcraft.navmesh._spatial import RaycastHit, SpatialQueries
+from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class MeshParts:
     graph: Graph
 
 
-class NavMesh(SpatialQueries):
+class NavMesh:
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters
@@ -228,6 +228,7 @@ class NavMesh(SpatialQueries):
         if check:
             _build.check_overlaps(top, self._shapes, self._tree)
         self._centroids = shapely.get_coordinates(shapely.centroid(self._shapes))
+        self._spatial = SpatialIndex(top, self._shapes, self._tree, self._centroids)
         labels = np.empty(self.num_polygons, dtype=np.int32)
         _walk.components(top.poff, top.nbr, labels)
         self._component = labels
@@ -253,11 +254,6 @@ class NavMesh(SpatialQueries):
         view = self._top.xy.view()
         view.flags.writeable = False
         return view  # type: ignore[no-any-return]
-
-    @property
-    def parts(self) -> MeshParts:
-        """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
-        return MeshParts(self._top, self._shapes, self._centroids, self._component, self._graph)
 
     @property
     def polygons(self) -> list[npt.NDArray[np.intp]]:
@@ -296,6 +292,99 @@ class NavMesh(SpatialQueries):
             f"{portals} portals)"
         )
 
+    # ------------------------------------------------------------------ points
+
+    @property
+    def num_polygons(self) -> int:
+        """The number of polygons."""
+        return int(self._top.poff.shape[0] - 1)
+
+    def locate(self, points: npt.ArrayLike) -> Any:
+        """The polygon holding each point ``(x, y)``; -1 off the mesh.
+
+        A point on an edge or vertex shared by several polygons gets the lowest index.
+
+        Parameters
+        ----------
+        points : (x, y) or array_like of shape (n, 2)
+
+        Returns
+        -------
+        int or ndarray of int
+            One index for one point, an ``(n,)`` array for ``n`` points.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.locate((0.5, 0.5)), mesh.locate([(2, 0), (1, 1)]).tolist()
+        (0, [-1, 0])
+        """
+        pts, single = points_arg("points", points)
+        out = self._spatial.locate(pts)
+        return int(out[0]) if single else out
+
+    def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
+        """The point of the mesh nearest each point ``(x, y)`` (itself when on it).
+
+        Returns an ``(2,)`` array for one point, ``(n, 2)`` for ``n``. A point snapped
+        onto the boundary is nudged inside by a hair (about 1e-9 of the coordinates'
+        size) if rounding left it just outside, so it always locates.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.nearest_point((3, 0.5)).tolist()
+        [1.0, 0.5]
+        """
+        pts, single = points_arg("points", points)
+        out = self._spatial.nearest(pts, "points")
+        return out[0].copy() if single else out
+
+    def raycast(self, start: Any, end: Any) -> RaycastHit:
+        """How far the straight move from ``start`` to ``end`` (both ``(x, y)``) gets
+        before it leaves the mesh.
+
+        Raises
+        ------
+        ValueError
+            ``start`` is off the mesh, or a position is not finite.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> hit = mesh.raycast((0.5, 0.5), (4.5, 0.5))
+        >>> hit.hit, hit.fraction, hit.point.tolist(), hit.polygons.tolist()
+        (True, 0.375, [2.0, 0.5], [0, 1])
+        """
+        return self._spatial.raycast(_position("start", start, 2), _position("end", end, 2))
+
+    def polygons_at(self, p: FloatArray) -> npt.NDArray[np.int32]:
+        """Every polygon holding the point ``p``, an ``(x, y)`` float array (on shared
+        edges and vertices, several), sorted; empty off the mesh. Unchecked: for
+        pathcraft's own modules (:meth:`locate` checks its input)."""
+        return self._spatial.containing(p)
+
+    @property
+    def parts(self) -> MeshParts:
+        """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
+        return MeshParts(self._top, self._shapes, self._centroids, self._component, self._graph)
+
+    def _nearest(self, pts: FloatArray, name: str) -> FloatArray:
+        return self._spatial.nearest(pts, name)
+
+    def _swap_hint(self, p: FloatArray) -> str:
+        """A hint when ``p`` swapped would be on the mesh: meshes take ``(x, y)``."""
+        if self.polygons_at(p[::-1].copy()).size == 0:
+            return ""
+        return (
+            f" (positions are (x, y); ({float(p[1])!r}, {float(p[0])!r}) is on the mesh: "
+            "was a (row, col) cell passed?)"
+        )
+
     # ------------------------------------------------------------------ queries
     def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> npt.NDArray[np.intp]:
         """The polygons a funnel path crosses from ``start`` to ``goal`` (``(x, y)``), in
@@ -314,15 +403,6 @@ class NavMesh(SpatialQueries):
         g, gp = self._place("goal", goal, snap)
         path, _status, _exp, _gen = _query.corridor(self, s, sp, g, gp, None)
         return path.astype(np.intp)
-
-    def _swap_hint(self, p: FloatArray) -> str:
-        """A hint when ``p`` swapped would be on the mesh: meshes take ``(x, y)``."""
-        if self.polygons_at(p[::-1].copy()).size == 0:
-            return ""
-        return (
-            f" (positions are (x, y); ({float(p[1])!r}, {float(p[0])!r}) is on the mesh: was a "
-            "(row, col) cell passed?)"
-        )
 
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""
