@@ -20,6 +20,7 @@ Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathRes
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from time import perf_counter
@@ -196,7 +197,10 @@ class CompiledSearch:
         return f"<CompiledSearch {self._status}, {self._expanded} expanded>"
 
     def __del__(self) -> None:
-        self._drop()
+        # A search dropped in progress gives its workspace back; at interpreter exit
+        # the pool may be gone already, and then there is nothing to give back to.
+        with contextlib.suppress(Exception):
+            self._drop()
 
     def __getstate__(self) -> dict[str, Any]:
         if self._status == "in_progress":
