@@ -39,22 +39,14 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import check_batch, refuse_cost_flags, run_batch
-from pathcraft._options import SearchOptions
+from pathcraft.graph import _batch
 from pathcraft.graph import _checks as checks
-from pathcraft.graph._batch import solve_costs, solve_paths
-from pathcraft.graph._queries import GRAPH_HEURISTICS, GraphAlgorithm, GraphQueries
-from pathcraft.result import PathResult
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack
-
-    from pathcraft._options import Options
+from pathcraft.graph._queries import GRAPH_HEURISTICS, GraphQueries
 
 #: The heuristic scale is lowered by this relative margin against rounding.
 _SCALE_MARGIN = 1e-12
@@ -396,118 +388,9 @@ class Graph(GraphQueries):
 
     # ------------------------------------------------------------------ batches
 
-    def find_paths(
-        self,
-        starts: Sequence[Hashable],
-        goals: Sequence[Hashable],
-        *,
-        algorithm: GraphAlgorithm = "astar",
-        workers: int | None = None,
-        executor: Any = None,
-        chunk_size: int | None = None,
-        progress: bool = False,
-        **options: Unpack[Options],
-    ) -> list[PathResult]:
-        """Many searches at once, in parallel: one :class:`~pathcraft.PathResult` per
-        ``(start, goal)`` pair of node labels.
-
-        Each answer is exactly what :meth:`find_path` gives for that pair with the
-        same ``algorithm`` and options. Threads overlap in the compiled search, which
-        releases the GIL; the per-query Python around it does not, so small graphs
-        gain less from threads than big ones (a process pool or Dask cluster through
-        ``executor`` has no such limit).
-
-        Parameters
-        ----------
-        starts, goals : sequence of hashable
-            Node labels: query ``i`` goes from ``starts[i]`` to ``goals[i]``.
-        algorithm : {"astar", "dijkstra", "greedy"}
-            As in :meth:`find_path`.
-        workers, executor, chunk_size, progress
-            As in :meth:`pathcraft.Grid.find_paths`: threads of the built-in pool (None:
-            the CPU count), or an executor (a process pool, a Dask ``Client`` or its
-            ``get_executor()``, to which the graph is scattered once), queries per
-            task, a progress bar.
-        **options
-            The options of :meth:`find_path` for ``algorithm``, the same for every query.
-
-        Returns
-        -------
-        list of PathResult
-            In the order of ``starts``.
-
-        Raises
-        ------
-        ValueError
-            ``starts`` and ``goals`` of different lengths, an unknown node (named by
-            its place: ``goals[3]``), a bad option or batch argument.
-        TypeError
-            ``starts`` or ``goals`` not a sequence, a non-boolean ``progress``, an
-            option the algorithm does not take.
-
-        Examples
-        --------
-        >>> from pathcraft import Graph
-        >>> g = Graph(4, [0, 1, 2], [1, 2, 3], directed=False)
-        >>> [r.path for r in g.find_paths([0, 3], [2, 1], workers=2)]
-        [[0, 1, 2], [3, 2, 1]]
-        """
-        batch = check_batch(workers, executor, chunk_size, progress)
-        payload, tasks = self._batch_queries(starts, goals, algorithm, options)
-        return run_batch(self, solve_paths, tasks, payload, batch, desc=algorithm)  # type: ignore[return-value]
-
-    def path_costs(
-        self,
-        starts: Sequence[Hashable],
-        goals: Sequence[Hashable],
-        *,
-        algorithm: GraphAlgorithm = "astar",
-        workers: int | None = None,
-        executor: Any = None,
-        chunk_size: int | None = None,
-        progress: bool = False,
-        **options: Unpack[Options],
-    ) -> npt.NDArray[np.float64]:
-        """Only the costs of many searches, in parallel: a float array (``inf`` where
-        the goal is not reached). Arguments as in :meth:`find_paths`; ``partial`` and
-        ``record`` are refused (they change nothing here).
-
-        Examples
-        --------
-        >>> from pathcraft import Graph
-        >>> g = Graph(3, [0, 1], [1, 2], [2.0, 3.0])
-        >>> g.path_costs([0, 2], [2, 0], algorithm="dijkstra").tolist()
-        [5.0, inf]
-        """
-        batch = check_batch(workers, executor, chunk_size, progress)
-        refuse_cost_flags("Graph", dict(options))
-        payload, tasks = self._batch_queries(starts, goals, algorithm, options)
-        costs = run_batch(self, solve_costs, tasks, payload, batch, desc=algorithm, row_shape=())
-        return costs  # type: ignore[return-value]
-
-    def _batch_queries(
-        self, starts: Any, goals: Any, algorithm: Any, options: Any
-    ) -> tuple[tuple[str, dict[str, Any]], list[tuple[Hashable, Hashable]]]:
-        """The checked ``(algorithm, options)`` payload and label pairs of a batch."""
-        SearchOptions.check("Graph", algorithm, **options)
-        return (algorithm, dict(options)), self._label_pairs(starts, goals)
-
-    def _label_pairs(self, starts: Any, goals: Any) -> list[tuple[Hashable, Hashable]]:
-        """Checked ``(start, goal)`` label pairs; errors name ``starts[i]``/``goals[i]``."""
-        lists = []
-        for name, value in (("starts", starts), ("goals", goals)):
-            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-                raise TypeError(f"{name} must be a sequence of node labels; got {value!r}")
-            items = list(value)
-            for i, node in enumerate(items):
-                self._node(f"{name}[{i}]", node)
-            lists.append(items)
-        if len(lists[0]) != len(lists[1]):
-            raise ValueError(
-                f"starts and goals must have the same length; got {len(lists[0])} and "
-                f"{len(lists[1])}"
-            )
-        return list(zip(lists[0], lists[1], strict=True))
+    # Written in pathcraft.graph._batch (module functions taking the graph first).
+    find_paths = _batch.find_paths
+    path_costs = _batch.path_costs
 
     def set_weights(self, weights: npt.ArrayLike, edges: npt.ArrayLike | None = None) -> None:
         """Change edge weights between queries, without a rebuild.
