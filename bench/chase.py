@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
             for i in order:
                 s = tuple(int(x) for x in data.starts[i])
                 g = tuple(int(x) for x in data.goals[i])
-                space = GridSpace(grid, method=method)  # type: ignore[arg-type]
+                space = GridSpace(grid, algorithm=method)  # type: ignore[arg-type]
                 run = chase(space, s, g, free, rng, args.target_speed, args.max_ticks)
                 per[key] += run["times"]
                 if method == "auto":

@@ -10,12 +10,12 @@ workers are its child processes):
    interleaved in a rotated order. Every length must match the scenario file's optimum
    (``abs(got - want) <= 1e-5 * max(1, want)``). Goal: A*'s median per query at least
    10x JPS's on each Dragon Age map.
-2. **Batch on threads**: ``astar_many`` and ``jps_many`` on ``--batch`` queries of
+2. **Batch on threads**: ``find_paths`` and ``path_costs`` (A* and JPS) on ``--batch`` queries of
    ``dao/brc202d``, with ``workers=1`` and ``workers=2``, paths and costs only,
    ``--repeats`` runs each alternating 1 and 2 (a burst of load hits both). Every answer
    must equal the one-by-one answer. Goal: 2 threads at least 1.8x the throughput of
-   1 for ``astar_many``.
-3. **Batch on a Dask cluster**: the same ``astar_many`` batch on a ``LocalCluster`` of
+   1 for ``find_paths`` with A*.
+3. **Batch on a Dask cluster**: the same ``find_paths`` batch on a ``LocalCluster`` of
    two single-threaded worker processes (``executor=client``: the grid is scattered once
    per run) against the built-in pool of 2 threads, alternating. Goal: the cluster
    within 1.5x of the thread pool's time. Cluster start-up is outside the timing; the
@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grid_peers import RESULTS, header, load, select, tolerance_ok, us
 
 from pathcraft import Grid
+from pathcraft._options import SearchOptions
 from pathcraft.grid._run import jps_settings, solve_jps
 
 MAPS = (
@@ -77,7 +78,7 @@ BATCH_MAP = "dao/brc202d"
 
 def jps_cell_by_cell(grid: Grid, s: tuple, g: tuple) -> Any:
     """``grid.jps(s, g)`` with the cell-by-cell jump kernel instead of block jumps."""
-    settings = jps_settings(grid, weight=1.0, max_expansions=None, record=False, block=False)
+    settings = jps_settings(grid, SearchOptions.check("Grid", "jps"), block=False)
     w = grid.shape[1] + 2
     return solve_jps(grid, (s[0] + 1) * w + s[1] + 1, (g[0] + 1) * w + g[1] + 1, settings, 0.0)
 
@@ -163,7 +164,7 @@ _HALVES: list[tuple[Grid, np.ndarray, np.ndarray]] = []
 def _solve_half(k: int) -> float:
     """Calibration work in a forked process: half of the batch, costs only."""
     grid, starts, goals = _HALVES[k]
-    grid.astar_many(starts, goals, workers=1, paths=False)
+    grid.path_costs(starts, goals, workers=1)
     return 0.0
 
 
@@ -186,7 +187,7 @@ def calibration_row(grid: Grid, starts: np.ndarray, goals: np.ndarray, repeats: 
     t1, t2 = statistics.median(samples[1]), statistics.median(samples[2])
     print(f"calibration: 1 process {t1:.3f} s, 2 processes {t2:.3f} s, x{t1 / t2:.2f}")
     return {
-        "call": "calibration: 2 processes, half each (astar_many costs)",
+        "call": "calibration: 2 processes, half each (path_costs)",
         "n": len(starts),
         "t1": t1,
         "t2": t2,
@@ -196,27 +197,32 @@ def calibration_row(grid: Grid, starts: np.ndarray, goals: np.ndarray, repeats: 
     }
 
 
+def _call(algorithm: str, paths: bool) -> str:
+    """A batch row's label: ``find_paths`` (results) or ``path_costs`` (costs only)."""
+    name = "find_paths" if paths else "path_costs"
+    return f"{name}(algorithm={algorithm!r})"
+
+
 def thread_rows(n: int, repeats: int) -> list[dict[str, Any]]:
     grid, starts, goals, optimal = batch_queries(n)
     rows = [calibration_row(grid, starts, goals, repeats)]
     for method in ("astar", "jps"):
-        single = getattr(grid, method)
-        many = getattr(grid, f"{method}_many")
-        want = [single(s, g) for s, g in zip(starts, goals, strict=True)]
+        want = [grid.find_path(s, g, algorithm=method) for s, g in zip(starts, goals, strict=True)]
         for paths in (True, False):
             samples: dict[int, list[float]] = {1: [], 2: []}
             bad = 0
             for _ in range(repeats):
                 for workers in (1, 2):
                     t0 = time.perf_counter()
-                    got = many(starts, goals, workers=workers, paths=paths)
+                    many = grid.find_paths if paths else grid.path_costs
+                    got = many(starts, goals, algorithm=method, workers=workers)
                     seconds = time.perf_counter() - t0
                     samples[workers].append(seconds)
                     bad += check_batch(got, want, optimal)
             t1, t2 = statistics.median(samples[1]), statistics.median(samples[2])
             rows.append(
                 {
-                    "call": f"{method}_many(paths={paths})",
+                    "call": _call(method, paths),
                     "n": len(starts),
                     "t1": t1,
                     "t2": t2,
@@ -244,7 +250,7 @@ def dask_rows(n: int, repeats: int) -> list[dict[str, Any]]:
         Client(cluster) as client,
     ):
         startup = time.perf_counter() - t0
-        grid.astar_many(starts[:8], goals[:8], executor=client)  # warm-up: imports on workers
+        grid.find_paths(starts[:8], goals[:8], executor=client)  # warm-up: imports on workers
         for paths in (True, False):
             samples: dict[str, list[float]] = {"threads": [], "dask": []}
             bad = 0
@@ -254,14 +260,15 @@ def dask_rows(n: int, repeats: int) -> list[dict[str, Any]]:
                         {"workers": 2} if where == "threads" else {"executor": client}
                     )
                     t0 = time.perf_counter()
-                    got = grid.astar_many(starts, goals, paths=paths, **options)
+                    many = grid.find_paths if paths else grid.path_costs
+                    got = many(starts, goals, **options)
                     seconds = time.perf_counter() - t0
                     samples[where].append(seconds)
                     bad += check_batch(got, want, optimal)
             th, dk = statistics.median(samples["threads"]), statistics.median(samples["dask"])
             rows.append(
                 {
-                    "call": f"astar_many(paths={paths})",
+                    "call": _call("astar", paths),
                     "n": len(starts),
                     "threads": th,
                     "dask": dk,
@@ -320,7 +327,7 @@ def report(
         "",
         f"Median seconds of {args.repeats} runs per row (1 and 2 workers alternating); "
         "every answer compared with the one-by-one answer (path and cost; costs only for "
-        "`paths=False`) and with the optimum. Goal: `astar_many(paths=True)` with 2 "
+        "`path_costs`) and with the optimum. Goal: `find_paths` (A*) with 2 "
         "threads at least 1.8x the throughput of 1. The calibration row is the same work "
         "on two forked processes against one: the parallelism this shared machine gave "
         "during the run, the ceiling for the thread rows.",

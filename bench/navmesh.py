@@ -223,8 +223,8 @@ def run_scene(scene: Scene, args: argparse.Namespace) -> dict[str, Row]:
     ratio_octile: list[float] = []
     for qi, (s, g, octile) in enumerate(scene.queries):
         calls: dict[str, Any] = {
-            "funnel": lambda s=s, g=g: mesh.find_path(s, g, mode="funnel"),
-            "optimal": lambda s=s, g=g: mesh.find_path(s, g, mode="optimal"),
+            "funnel": lambda s=s, g=g: mesh.find_path(s, g, algorithm="funnel"),
+            "optimal": lambda s=s, g=g: mesh.find_path(s, g, algorithm="optimal"),
         }
         if nm is not None and sum(rows["pynavmesh"].times) < args.peer_budget:
             a, b = (float(s[0]), 0.0, float(s[1])), (float(g[0]), 0.0, float(g[1]))
@@ -281,7 +281,7 @@ def run_scene(scene: Scene, args: argparse.Namespace) -> dict[str, Row]:
     for mode in ("funnel", "optimal"):
         for s, g, _ in scene.queries:
             t = time.perf_counter()
-            mesh.find_path(s, g, mode=mode)
+            mesh.find_path(s, g, algorithm=mode)
             rows[mode].alone.append(time.perf_counter() - t)
     status = "; ".join(bad[:5]) if bad else "all checks passed"
     for peer, count in peer_bad.items():

@@ -48,8 +48,8 @@ def navmesh_picture() -> None:
     """The mesh of :func:`level`, the funnel's corridor and both paths."""
     mesh = NavMesh.from_geometry(level())
     start, goal = (16.3, 15.7), (74.8, 35.4)
-    funnel = mesh.find_path(start, goal, mode="funnel")
-    optimal = mesh.find_path(start, goal, mode="optimal")
+    funnel = mesh.find_path(start, goal, algorithm="funnel")
+    optimal = mesh.find_path(start, goal, algorithm="optimal")
     ax = plot_mesh(
         mesh, {"funnel (A* over polygons + string pulling)": funnel,
                "optimal (Polyanya)": optimal},

@@ -129,7 +129,7 @@ def test_the_budget_makes_it_give_up_for_good() -> None:
     cost = np.ones((40, 40))
     cost[:39, 20] = np.inf  # a long wall: the search must go round it
     grid = Grid(cost)
-    enemy = Pursuer(GridSpace(grid, method="astar"), (0, 0), speed=1.0, budget=50)
+    enemy = Pursuer(GridSpace(grid, algorithm="astar"), (0, 0), speed=1.0, budget=50)
     assert enemy.step((0, 39), dt=1.0) == "max_expansions"
     assert enemy.expanded == 50
     assert enemy.step((0, 1), dt=1.0) == "max_expansions"
@@ -187,14 +187,15 @@ def test_bad_input_is_named() -> None:
 def test_grid_spaces_use_jump_point_search_where_it_applies() -> None:
     uniform = Grid(np.ones((30, 30)))
     uniform[:25, 15] = np.inf
-    jps, path = GridSpace(uniform).find_path((0, 0), (0, 29))
-    plain, _ = GridSpace(uniform, method="astar").find_path((0, 0), (0, 29))
+    jps = GridSpace(uniform).find_path((0, 0), (0, 29))
+    path = GridSpace(uniform).nodes(jps)
+    plain = GridSpace(uniform, algorithm="astar").find_path((0, 0), (0, 29))
     assert jps.jump_points is not None and plain.jump_points is None
     assert jps.cost == pytest.approx(plain.cost) and jps.expanded < plain.expanded
     assert path[0] == (0, 0) and path[-1] == (0, 29) and len(path) == len(jps.path)
     varied = Grid(np.where(uniform.walkable, 1.0 + np.arange(30) % 2, np.inf))
-    assert GridSpace(varied).find_path((0, 0), (0, 29))[0].jump_points is None
+    assert GridSpace(varied).find_path((0, 0), (0, 29)).jump_points is None
     with pytest.raises(ValueError, match="jps needs a grid of uniform cost"):
-        GridSpace(varied, method="jps").find_path((0, 0), (0, 29))
-    with pytest.raises(ValueError, match="method must be one of"):
-        GridSpace(uniform, method="fast")  # type: ignore[arg-type]
+        GridSpace(varied, algorithm="jps").find_path((0, 0), (0, 29))
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        GridSpace(uniform, algorithm="fast")  # type: ignore[arg-type]

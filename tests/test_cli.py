@@ -137,3 +137,46 @@ def test_workers_and_scheduler_are_exclusive(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         main(["solve", "a.map", "a.scen", "--workers", "2", "--scheduler", "tcp://x:1"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_solve_offers_greedy_and_every_diagonal_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["solve", str(bundled_map()), str(bundled_scen()), "--limit", "20", "--no-progress"]
+    assert main([*args, "--algorithm", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy on arena2.map: solved 20 of 910 scenarios, 20 found" in out
+    assert "lengths not checked (greedy is not optimal)" in out
+    assert main([*args, "--algorithm", "greedy", "--workers", "2"]) == 0
+    assert "20 found" in capsys.readouterr().out
+    assert main([*args, "--diagonal", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "--diagonal never is not the rule of the published lengths" in out
+    ratio = float(out.split("published optimum ")[1].split(";")[0])
+    assert ratio >= 1.0  # 4-connected paths are never shorter than 8-connected ones
+    with pytest.raises(SystemExit):
+        main([*args, "--diagonal", "sometimes"])
+    assert "invalid choice: 'sometimes'" in capsys.readouterr().err
+
+
+def test_solve_names_the_map_a_scenario_file_is_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "small.map"
+    other.write_text("type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n")
+    assert main(["solve", str(other), str(bundled_scen()), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pathcraft solve: error: arena2.map.scen is for the map 'arena2.map'")
+    assert "(209 rows x 281 cols), not small.map (3 rows x 4 cols)" in err
+    assert "pass the map it names" in err
+
+
+def test_solve_notes_a_scenario_file_naming_another_map_that_fits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = Path(bundled_scen()).read_text().replace("\tarena2.map\t", "\tarena2_copy.map\t")
+    renamed = tmp_path / "copy.map.scen"
+    renamed.write_text(text)
+    args = ["solve", str(bundled_map()), str(renamed), "--limit", "5", "--no-progress"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "note: copy.map.scen names the map 'arena2_copy.map', not arena2.map" in captured.err
+    assert "solved 5 of 910 scenarios, 0 mismatches" in captured.out

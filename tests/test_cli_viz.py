@@ -121,6 +121,20 @@ def test_show_draws_several_algorithms_side_by_side(
     assert has(picture, PATH_RGB) > 100
 
 
+def test_show_draws_jump_point_search(
+    movingai: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "den-jps.png"
+    map_path = movingai / "maps" / "dao" / "den520d.map"
+    args = ["show", str(map_path), "--start", "2,244", "--goal", "204,18"]
+    assert main([*args, "--algorithm", "jps,astar", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "; JPS: cost" in printed or ": JPS: cost" in printed
+    assert "A*: cost" in printed
+    jps, astar = halves(read_png(out))
+    assert 0 < jps < astar  # JPS expands far fewer cells than A*
+
+
 def test_show_writes_a_gif_of_one_search(
     text_map: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -183,7 +197,7 @@ def test_show_refuses_bad_queries_with_a_clear_error(
         (["--start", "1;1", "--goal", "0,0"], "expected ROW,COL (two whole numbers"),
         (["--start", "1,1,1", "--goal", "0,0"], "got '1,1,1'"),
         (["--start", "0,0"], "the following arguments are required: --goal"),
-        (["--start", "0,0", "--goal", "3,9", "--algorithm", "jps"], "unknown algorithm 'jps'"),
+        (["--start", "0,0", "--goal", "3,9", "--algorithm", "bfs"], "unknown algorithm 'bfs'"),
     ],
 )
 def test_show_arguments_are_checked_by_the_parser(

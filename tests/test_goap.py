@@ -20,6 +20,11 @@ from hypothesis import strategies as st
 
 from pathcraft.goap import Action, Plan, Planner, State, add, eq, ge, gt, le, lt, ne
 from pathcraft.goap._compile import MISSING, compile_problem, heuristic
+from pathcraft.result import PathResult
+
+# Random domains often start without facts some action needs: unreachable is the
+# answer checked here; the warning that names the fact is tested in test_bad_input.
+pytestmark = pytest.mark.filterwarnings("ignore::pathcraft.goap.MissingFactWarning")
 
 # --------------------------------------------------------------------------- domains
 
@@ -413,7 +418,7 @@ def test_same_state_reached_deeper_but_cheaper_still_respects_depth() -> None:
 
 
 def test_pruning_keeps_the_closure_through_preconditions() -> None:
-    """"get_key" changes only "key", a fact the goal never names, but "open" needs it."""
+    """ "get_key" changes only "key", a fact the goal never names, but "open" needs it."""
     planner = Planner([
         Action("get_key", {}, {"key": True}, cost=1),
         Action("open", {"key": True}, {"door_open": True}, cost=1),
@@ -575,3 +580,27 @@ def test_plan_reports_metrics() -> None:
     plan = hunger_planner().plan(HUNGRY, {"hunger": 0})
     assert plan.expanded >= len(plan) + 1 and plan.generated >= plan.expanded
     assert plan.considered == 3 and plan.elapsed > 0.0
+
+
+def test_plan_gives_up_by_default_on_an_unbounded_fact() -> None:
+    from pathcraft.goap._planner import DEFAULT_MAX_EXPANSIONS
+
+    planner = Planner(
+        [Action("inc", {}, {"x": add(2)}), Action("dec", {"x": ge(100)}, {"x": add(-3)})]
+    )
+    plan = planner.plan({"x": 0}, {"x": 1})
+    assert not plan and plan.reason == "max_expansions"
+    assert plan.expanded == DEFAULT_MAX_EXPANSIONS
+    lifted = planner.plan({"x": 0}, {"x": 1}, max_expansions=None, max_cost=400.0)
+    assert not lifted and lifted.reason == "max_cost" and lifted.expanded > 0
+
+
+def test_a_plan_is_a_path_result_over_states() -> None:
+    planner = Planner([Action("inc", {}, {"x": add(2)})])
+    plan = planner.plan({"x": 0}, {"x": 4})
+    assert isinstance(plan, PathResult)
+    assert plan.found and plan.reason is None and plan.cost == 2.0
+    assert [s["x"] for s in plan.path] == [0, 2, 4]
+    assert plan.path[1:] == list(plan.states) and plan.path[0] == plan.start
+    nothing = Planner([Action("inc", {}, {"x": add(2)})]).plan({"x": 0}, {"x": 3}, max_cost=10.0)
+    assert isinstance(nothing, PathResult) and not nothing and nothing.path == []

@@ -177,7 +177,7 @@ def test_action_argument_checks() -> None:
         ("tie_break", "lifo", ValueError, r"tie_break must be one of 'g', 'fifo', 'random'"),
         ("max_depth", -1, ValueError, r"max_depth must be >= 0 or None"),
         ("max_depth", 2.5, TypeError, r"max_depth must be an integer >= 0 or None"),
-        ("max_expansions", -3, ValueError, r"max_expansions must be >= 0 or None"),
+        ("max_expansions", -3, ValueError, r"max_expansions must be an integer from 0 to"),
         ("max_cost", math.nan, ValueError, r"max_cost must be a number >= 0 or None"),
         ("prune", "yes", TypeError, r"prune must be True or False"),
     ],

@@ -169,7 +169,7 @@ def test_distances_and_tree_equal_csgraph_from_many_sources(
     graph = to_graph(ref, directed=directed)
     sources = sorted({p % ref.n for p in picks})
     want = oracle(graph, sources)
-    dist, parent = graph.shortest_path_tree(sources)
+    dist, parent = graph.distance_field(sources, parents=True)
     np.testing.assert_allclose(dist, want, rtol=1e-12, atol=1e-12)
     for v in range(ref.n):
         if v in sources or math.isinf(dist[v]):
@@ -178,7 +178,7 @@ def test_distances_and_tree_equal_csgraph_from_many_sources(
             steps = [w for nb, w in graph.neighbors(int(parent[v])) if nb == v]
             assert dist[parent[v]] + min(steps) == pytest.approx(dist[v], abs=1e-12)
     limit = float(np.nanmedian(np.where(np.isinf(want), np.nan, want)))
-    cut = graph.distances(sources, max_cost=limit)
+    cut = graph.distance_field(sources, max_cost=limit)
     np.testing.assert_allclose(cut, np.where(want <= limit, want, np.inf), rtol=1e-12)
 
 
@@ -316,7 +316,7 @@ def test_from_networkx_round_trips_labels_weights_and_positions() -> None:
         assert sorted(map(repr, back.edges(data="weight"))) == want
         for source in labels:
             lengths = nx.single_source_dijkstra_path_length(g, source)
-            dist = graph.distances(source)
+            dist = graph.distance_field(source)
             for target, d in lengths.items():
                 assert dist[graph.index(target)] == pytest.approx(d)
                 assert graph.dijkstra(source, target).cost == pytest.approx(d)
@@ -341,7 +341,7 @@ def test_from_scipy_keeps_explicit_zeros_and_matches_csgraph() -> None:
         assert graph.num_edges == matrix.nnz
         want = csgraph_dijkstra(matrix, directed=directed)
         for s in range(30):
-            np.testing.assert_allclose(graph.distances(s), want[s])
+            np.testing.assert_allclose(graph.distance_field(s), want[s])
 
 
 def test_from_adjacency_with_lists_mappings_and_coordinates() -> None:
@@ -405,7 +405,7 @@ def test_start_equal_to_goal_and_empty_graphs() -> None:
     r = graph.astar(1, 1)
     assert r.path == [1] and r.cost == 0.0 and r.expanded == 1
     assert not graph.dijkstra(0, 2)
-    assert graph.distances(2).tolist() == [math.inf, math.inf, 0.0]
+    assert graph.distance_field(2).tolist() == [math.inf, math.inf, 0.0]
     assert Graph(0, [], []).num_nodes == 0
 
 
@@ -454,7 +454,7 @@ def test_threads_sharing_one_graph_get_the_serial_answers() -> None:
         elif i % 3 == 1:
             r = graph.dijkstra([s, labels[0]], [t, labels[-1]])
         else:
-            return (graph.distances(s).tobytes(),)
+            return (graph.distance_field(s).tobytes(),)
         return (tuple(r.path), r.cost, r.expanded, r.generated)
 
     serial = [answer(i) for i in range(len(pairs))]

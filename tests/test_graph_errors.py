@@ -172,13 +172,35 @@ QUERIES = [
     ),
     pytest.param("astar", (0, 3), dict(seed=-2), ValueError, r"seed must be", id="seed"),
     pytest.param(
+        "astar",
+        (0, 3),
+        dict(max_expansions=2**63),
+        ValueError,
+        r"max_expansions must be an integer from 0 to 9223372036854775807 or None",
+        id="max_expansions too large",
+    ),
+    pytest.param(
+        "astar", (0, 3), dict(partial="yes"), TypeError, r"partial must be True or", id="partial"
+    ),
+    pytest.param(
+        "astar", (0, 3), dict(record=2), TypeError, r"record must be True or False", id="record"
+    ),
+    pytest.param(
+        "distance_field",
+        (0,),
+        dict(parents=1),
+        TypeError,
+        r"parents must be True or False; got 1",
+        id="parents",
+    ),
+    pytest.param(
         "dijkstra", ([0, 9], 3), {}, ValueError, r"start\[1\] 9 is not a node", id="many starts"
     ),
     pytest.param(
         "dijkstra", (0, []), {}, ValueError, r"goal must be a node or a non-empty", id="no goals"
     ),
     pytest.param(
-        "distances", ([0, 4],), {}, ValueError, r"sources\[1\] 4 is not a node", id="sources"
+        "distance_field", ([0, 4],), {}, ValueError, r"sources\[1\] 4 is not a node", id="sources"
     ),
 ]
 
@@ -210,7 +232,7 @@ def test_unknown_labels_heuristics_without_coordinates_and_bad_weight_changes() 
         graph.set_weights([1.0, 1.0, -1.0, 1.0])
     with pytest.raises(ValueError, match=r"weights\[0\] = nan"):
         graph.set_weights([math.nan], edges=[1])
-    with pytest.raises(ValueError, match=r"edges\[0\] = 4 is not a node"):
+    with pytest.raises(ValueError, match=r"edges\[0\] = 4 is not an edge id"):
         graph.set_weights([1.0], edges=[4])
     with pytest.raises(ValueError, match=r"there is no edge 3 -> 0"):
         graph.set_weight(3, 0, 1.0)

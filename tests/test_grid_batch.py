@@ -1,4 +1,4 @@
-"""Batch queries: ``astar_many``, ``jps_many`` and ``distance_fields``.
+"""Grid batch queries: ``find_paths``, ``path_costs`` and ``distance_fields``.
 
 Every batch answer must be exactly the one-by-one answer (same path, cost, counts and
 reason), whatever runs it: the calling thread, the built-in thread pool, a thread or
@@ -54,14 +54,19 @@ def test_batches_equal_one_by_one_answers(
 ) -> None:
     grid = random_grid(seed, walls=walls)
     starts, goals = random_pairs(grid, n, seed + 1)
-    for method, single in ((grid.astar_many, grid.astar), (grid.jps_many, grid.jps)):
-        want = [single(s, g) for s, g in zip(starts, goals, strict=True)]
-        got = method(starts, goals, workers=workers, chunk_size=chunk)
-        assert len(got) == n
+    for algorithm in ("astar", "jps", "greedy", "dijkstra"):
+        want = [
+            grid.find_path(s, g, algorithm=algorithm) for s, g in zip(starts, goals, strict=True)
+        ]
+        got = grid.find_paths(starts, goals, algorithm=algorithm, workers=workers, chunk_size=chunk)
+        assert isinstance(got, list) and len(got) == n
         for a, b in zip(got, want, strict=True):
             assert_same(a, b)
-        costs = method(starts, goals, workers=workers, chunk_size=chunk, paths=False)
+        costs = grid.path_costs(
+            starts, goals, algorithm=algorithm, workers=workers, chunk_size=chunk
+        )
         assert isinstance(costs, np.ndarray) and costs.dtype == np.float64
+        assert costs.shape == (n,)
         assert costs.tolist() == [r.cost for r in want]
 
 
@@ -78,11 +83,17 @@ def test_search_options_reach_every_query() -> None:
     ]
     for kwargs in options:
         want = [grid.astar(s, g, **kwargs) for s, g in zip(starts, goals, strict=True)]
-        for got, one in zip(grid.astar_many(starts, goals, **kwargs), want, strict=True):
+        for got, one in zip(grid.find_paths(starts, goals, **kwargs), want, strict=True):
             assert_same(got, one)
-        costs = grid.astar_many(starts, goals, paths=False, **kwargs)
+        costs = grid.path_costs(starts, goals, **kwargs)
         assert costs.tolist() == [r.cost for r in want]
-    limited = grid.jps_many(starts, goals, max_expansions=1, weight=1.5)
+    partial = grid.find_paths(starts, goals, max_expansions=3, partial=True, record=True)
+    for got, (s, g) in zip(partial, zip(starts, goals, strict=True), strict=True):
+        one = grid.astar(s, g, max_expansions=3, partial=True, record=True)
+        assert_same(got, one)
+        assert got.explored is not None and one.explored is not None
+        assert got.explored.nodes.tolist() == one.explored.nodes.tolist()
+    limited = grid.find_paths(starts, goals, algorithm="jps", max_expansions=1, weight=1.5)
     for got, (s, g) in zip(limited, zip(starts, goals, strict=True), strict=True):
         assert_same(got, grid.jps(s, g, max_expansions=1, weight=1.5))
 
@@ -102,25 +113,26 @@ def test_distance_fields_equal_single_fields() -> None:
 
 def test_empty_batches() -> None:
     grid = random_grid(1)
-    assert grid.astar_many([], []) == []
-    assert grid.jps_many(np.empty((0, 2), int), np.empty((0, 2), int), paths=False).shape == (0,)
+    assert grid.find_paths([], []) == []
+    empty = np.empty((0, 2), int)
+    assert grid.path_costs(empty, empty, algorithm="jps").shape == (0,)
     assert grid.distance_fields(np.empty((0, 2), int)).shape == (0, *grid.shape)
 
 
 def test_executors_give_the_same_answers() -> None:
     grid = random_grid(5)
     starts, goals = random_pairs(grid, 30, 6)
-    want = grid.astar_many(starts, goals, workers=1)
+    want = grid.find_paths(starts, goals, workers=1)
     with ThreadPoolExecutor(3) as pool:
-        for got, one in zip(grid.astar_many(starts, goals, executor=pool), want, strict=True):
+        for got, one in zip(grid.find_paths(starts, goals, executor=pool), want, strict=True):
             assert_same(got, one)
     fork = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(2, mp_context=fork) as pool:
-        got = grid.astar_many(starts, goals, executor=pool, chunk_size=8)
+        got = grid.find_paths(starts, goals, executor=pool, chunk_size=8)
         for a, b in zip(got, want, strict=True):
             assert_same(a, b)
-        costs = grid.jps_many(starts, goals, executor=pool, paths=False)
-        assert costs.tolist() == [r.cost for r in grid.jps_many(starts, goals)]
+        costs = grid.path_costs(starts, goals, algorithm="jps", executor=pool)
+        assert costs.tolist() == [r.cost for r in grid.find_paths(starts, goals, algorithm="jps")]
         fields = grid.distance_fields(starts[:3], executor=pool)
         np.testing.assert_array_equal(fields[2], grid.distance_field(starts[2]))
 
@@ -128,7 +140,7 @@ def test_executors_give_the_same_answers() -> None:
 def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
     grid = random_grid(2)
     starts, goals = random_pairs(grid, 12, 3)
-    grid.astar_many(starts, goals, progress=True, chunk_size=3, workers=2)
+    grid.find_paths(starts, goals, progress=True, chunk_size=3, workers=2)
     assert "astar" in capsys.readouterr().err
 
 
@@ -139,32 +151,49 @@ def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
     ("call", "error", "match"),
     [
         (
-            lambda g: g.astar_many([(0, 0)], [(0, 1), (0, 2)]),
+            lambda g: g.find_paths([(0, 0)], [(0, 1), (0, 2)]),
             ValueError,
             "same length; got 1 and 2",
         ),
-        (lambda g: g.astar_many((0, 0), (0, 1)), ValueError, r"starts must be an \(n, 2\) array"),
-        (lambda g: g.jps_many([(0, 0)], [[[0, 1]]]), ValueError, r"goals must be an \(n, 2\)"),
+        (lambda g: g.find_paths((0, 0), (0, 1)), ValueError, r"starts must be an \(n, 2\) array"),
         (
-            lambda g: g.astar_many([(0, 0), (1, 1)], [(0, 1)] * 2),
+            lambda g: g.path_costs([(0, 0)], [[[0, 1]]], algorithm="jps"),
+            ValueError,
+            r"goals must be an \(n, 2\)",
+        ),
+        (
+            lambda g: g.find_paths([(0, 0), (1, 1)], [(0, 1)] * 2),
             ValueError,
             r"starts\[1\] \(1, 1\) is a wall",
         ),
-        (lambda g: g.astar_many([(0, 0)], [(9, 0)]), ValueError, r"goals\[0\] \(9, 0\) is outside"),
-        (lambda g: g.astar_many([(0, 0.5)], [(0, 1)]), TypeError, "starts must be"),
+        (lambda g: g.find_paths([(0, 0)], [(9, 0)]), ValueError, r"goals\[0\] \(9, 0\) is outside"),
+        (lambda g: g.find_paths([(0, 0.5)], [(0, 1)]), TypeError, "starts must be"),
         (
-            lambda g: g.astar_many([(0, 0)], [(0, 1)], workers=0),
+            lambda g: g.find_paths([(0, 0)], [(0, 1)], workers=0),
             ValueError,
             "workers must be an integer >= 1",
         ),
-        (lambda g: g.astar_many([(0, 0)], [(0, 1)], chunk_size=1.5), ValueError, "chunk_size"),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], chunk_size=1.5), TypeError, "chunk_size"),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], progress="yes"), TypeError, "progress"),
+        (lambda g: g.path_costs([(0, 0)], [(0, 1)], progress=2), TypeError, "progress"),
+        (lambda g: g.path_costs([(0, 0)], [(0, 1)], progress=None), TypeError, "progress"),
+        (lambda g: g.path_costs([(0, 0)], [(0, 1)], partial=True), TypeError, "partial"),
+        (lambda g: g.path_costs([(0, 0)], [(0, 1)], record=True), TypeError, "record"),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], partial="yes"), TypeError, "partial"),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], algorithm="x"), ValueError, "algorithm"),
         (
-            lambda g: g.astar_many([(0, 0)], [(0, 1)], executor="pool"),
+            lambda g: g.find_paths([(0, 0)], [(0, 1)], algorithm="jps", tie_break="fifo"),
+            TypeError,
+            "tie_break",
+        ),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], paths=False), TypeError, "paths"),
+        (
+            lambda g: g.find_paths([(0, 0)], [(0, 1)], executor="pool"),
             TypeError,
             "executor must be",
         ),
-        (lambda g: g.astar_many([(0, 0)], [(0, 1)], weight=0.5), ValueError, "weight"),
-        (lambda g: g.astar_many([(0, 0)], [(0, 1)], tie_break="x"), ValueError, "tie_break"),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], weight=0.5), ValueError, "weight"),
+        (lambda g: g.find_paths([(0, 0)], [(0, 1)], tie_break="x"), ValueError, "tie_break"),
         (lambda g: g.distance_fields([[(1, 1)]]), ValueError, r"sources\[0\] \(1, 1\) is a wall"),
         (lambda g: g.distance_fields(3), TypeError, "sources must be"),
         (lambda g: g.distance_fields([(0, 0)], max_cost=-1.0), ValueError, "max_cost"),
@@ -184,14 +213,14 @@ def test_bad_batches_are_refused_before_any_search(call: Any, error: type, match
 def test_workers_and_executor_are_exclusive() -> None:
     grid = Grid(np.ones((2, 2)))
     with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="not both"):
-        grid.astar_many([(0, 0)], [(1, 1)], workers=2, executor=pool)
+        grid.find_paths([(0, 0)], [(1, 1)], workers=2, executor=pool)
 
 
-def test_jps_many_refuses_grids_jps_cannot_search() -> None:
+def test_jps_batches_refuse_grids_jps_cannot_search() -> None:
     with pytest.raises(ValueError, match="uniform cost"):
-        Grid.from_ascii("..3").jps_many([(0, 0)], [(0, 1)])
+        Grid.from_ascii("..3").find_paths([(0, 0)], [(0, 1)], algorithm="jps")
     with pytest.raises(ValueError, match="use astar"):
-        Grid(np.ones((2, 2)), diagonal="never").jps_many([(0, 0)], [(1, 1)])
+        Grid(np.ones((2, 2)), diagonal="never").path_costs([(0, 0)], [(1, 1)], algorithm="jps")
 
 
 # --------------------------------------------------------------------------- Dask
@@ -200,7 +229,7 @@ def test_jps_many_refuses_grids_jps_cannot_search() -> None:
 def test_a_dask_cluster_gives_the_same_answers(dask_client: Any, monkeypatch: Any) -> None:
     grid = random_grid(7, (50, 70), walls=0.3)
     starts, goals = random_pairs(grid, 64, 8)
-    want = grid.astar_many(starts, goals)
+    want = grid.find_paths(starts, goals)
 
     shipped = []
     getstate = Grid.__getstate__
@@ -210,13 +239,13 @@ def test_a_dask_cluster_gives_the_same_answers(dask_client: Any, monkeypatch: An
         return getstate(self)
 
     monkeypatch.setattr(Grid, "__getstate__", counting)
-    got = grid.astar_many(starts, goals, executor=dask_client.get_executor(), chunk_size=4)
+    got = grid.find_paths(starts, goals, executor=dask_client.get_executor(), chunk_size=4)
     # 16 chunks, but the grid went over the wire once (scattered to every worker).
     assert 1 <= len(shipped) <= 2
     for a, b in zip(got, want, strict=True):
         assert_same(a, b)
-    costs = grid.jps_many(starts, goals, executor=dask_client, paths=False, progress=True)
-    assert costs.tolist() == [r.cost for r in grid.jps_many(starts, goals)]
+    costs = grid.path_costs(starts, goals, algorithm="jps", executor=dask_client, progress=True)
+    assert costs.tolist() == [r.cost for r in grid.find_paths(starts, goals, algorithm="jps")]
     fields = grid.distance_fields(starts[:4], executor=dask_client)
     np.testing.assert_array_equal(fields[3], grid.distance_field(starts[3]))
     assert math.isfinite(float(fields[0][tuple(starts[0])]))

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid, PathResult
+from pathcraft._options import SearchOptions
 from pathcraft.grid._run import jps_settings, solve_jps
 
 JPS_RULES = ("no_corner_cut", "always")
@@ -52,9 +53,7 @@ def jps_run(grid: Grid, start: Any, goal: Any, *, block: bool, **options: Any) -
     """A jump point search with the block or the cell-by-cell jump kernel."""
     settings_ = jps_settings(
         grid,
-        weight=options.get("weight", 1.0),
-        max_expansions=options.get("max_expansions"),
-        record=options.get("record", False),
+        SearchOptions.check("Grid", "jps", **options),
         block=block,
     )
     cells = grid._cells("start", start, many=False), grid._cells("goal", goal, many=False)

@@ -12,6 +12,7 @@ import pytest
 
 from pathcraft import Graph, Grid, NavMesh
 from pathcraft._core import graph_search, grid_search, jps, navmesh, polyanya, visibility
+from pathcraft._options import SearchOptions
 from pathcraft.grid._run import jps_settings, search_settings
 
 INTP = np.intp
@@ -37,12 +38,9 @@ def grid() -> Grid:
 
 
 def grid_call(grid: Grid, sources: list[int], goal: int, goal_set: Any = None) -> Any:
-    settings = search_settings(
-        grid, "astar", weight=1.0, heuristic=None, tie_break="g", seed=None,
-        max_expansions=None, max_cost=None, partial=False, record=False,
-    )  # fmt: skip
-    ws = grid_search.Workspace(grid._padded.size)
-    return grid_search.search(grid._padded, ws, np.array(sources, INTP), goal, goal_set, **settings)
+    settings = search_settings(grid, SearchOptions.check("Grid", "astar"))
+    ws = grid_search.Workspace(grid.padded.size)
+    return grid_search.search(grid.padded, ws, np.array(sources, INTP), goal, goal_set, **settings)
 
 
 @pytest.mark.parametrize("cell", [-1, 0, 6, 7 * 6 - 1, 7 * 6, 10**9])
@@ -59,47 +57,44 @@ def test_grid_search_checks_its_cells(grid: Grid, cell: int) -> None:
 
 
 def test_grid_entries_check_shapes_and_workspace(grid: Grid) -> None:
-    settings = search_settings(
-        grid, "astar", weight=1.0, heuristic=None, tie_break="g", seed=None,
-        max_expansions=None, max_cost=None, partial=False, record=False,
-    )  # fmt: skip
+    settings = search_settings(grid, SearchOptions.check("Grid", "astar"))
     small = grid_search.Workspace(10)
     with pytest.raises(ValueError, match="too small"):
-        grid_search.search(grid._padded, small, np.array([8], INTP), 9, None, **settings)
-    ws = grid_search.Workspace(grid._padded.size)
+        grid_search.search(grid.padded, small, np.array([8], INTP), 9, None, **settings)
+    ws = grid_search.Workspace(grid.padded.size)
     with pytest.raises(ValueError, match="at least one cell"):
-        grid_search.GridSearch(grid._padded, ws, np.array([], INTP), 9, None, **settings)
+        grid_search.GridSearch(grid.padded, ws, np.array([], INTP), 9, None, **settings)
     costs = np.empty(2)
     with pytest.raises(ValueError, match="same length"):
         grid_search.search_costs(
-            grid._padded, ws, np.array([8], INTP), np.array([9, 10], INTP), costs, **settings
+            grid.padded, ws, np.array([8], INTP), np.array([9, 10], INTP), costs, **settings
         )
     with pytest.raises(IndexError, match="goals: padded cell index 0"):
         grid_search.search_costs(
-            grid._padded, ws, np.array([8, 9], INTP), np.array([9, 0], INTP), costs, **settings
+            grid.padded, ws, np.array([8, 9], INTP), np.array([9, 0], INTP), costs, **settings
         )
     with pytest.raises(ValueError, match="out_costs has shape"):
         grid_search.field(
-            grid._padded, ws, np.array([8], INTP), np.empty((5, 5)), diagonal=1, max_cost=math.inf
+            grid.padded, ws, np.array([8], INTP), np.empty((5, 5)), diagonal=1, max_cost=math.inf
         )
     with pytest.raises(IndexError, match="sources"):
         grid_search.field(
-            grid._padded, ws, np.array([3], INTP), np.empty((4, 5)), diagonal=1, max_cost=math.inf
+            grid.padded, ws, np.array([3], INTP), np.empty((4, 5)), diagonal=1, max_cost=math.inf
         )
     with pytest.raises(ValueError, match="budget"):
-        grid_search.GridSearch(grid._padded, ws, np.array([8], INTP), 9, None, **settings).step(-2)
+        grid_search.GridSearch(grid.padded, ws, np.array([8], INTP), 9, None, **settings).step(-2)
 
 
 def test_jps_entries_check_cells(grid: Grid) -> None:
-    settings = jps_settings(grid, weight=1.0, max_expansions=None, record=False)
+    settings = jps_settings(grid, SearchOptions.check("Grid", "jps"))
     lines = settings.pop("lines")
-    ws = grid_search.Workspace(grid._padded.size)
+    ws = grid_search.Workspace(grid.padded.size)
     for start, goal in ((0, 8), (8, 41), (8, -1), (-7, 8)):
         with pytest.raises(IndexError, match="padded cell index"):
-            jps.jps(grid._padded, ws, start, goal, lines, **settings)
+            jps.jps(grid.padded, ws, start, goal, lines, **settings)
     with pytest.raises(IndexError, match="starts: padded cell index"):
         jps.jps_costs(
-            grid._padded, ws, np.array([6], INTP), np.array([8], INTP), lines, np.empty(1),
+            grid.padded, ws, np.array([6], INTP), np.array([8], INTP), lines, np.empty(1),
             **settings,
         )  # fmt: skip
 
@@ -165,7 +160,7 @@ def mesh() -> NavMesh:
 
 
 def polyanya_args(mesh: NavMesh, ws: Any, sp: list[int], gp: list[int]) -> tuple[Any, ...]:
-    t = mesh._top
+    t = mesh.parts.top
     return (
         t.xy, t.poff, t.pv, t.nbr, t.twin, t.poly_of, t.corner, t.degree, ws, 0.5, 0.5,
         np.array(sp, np.int32), 1.5, 0.5, np.array(gp, np.int32), -1,
@@ -197,7 +192,7 @@ def test_polyanya_reports_the_shared_status_codes() -> None:
 
 
 def test_navmesh_walk_kernels_check_their_arguments(mesh: NavMesh) -> None:
-    t = mesh._top
+    t = mesh.parts.top
     room = np.empty((1, 2))
     with pytest.raises(IndexError, match="corridor: polygon index 5"):
         navmesh.corridor_portals(t.xy, t.poff, t.pv, t.nbr, np.array([0, 5], np.int32), room, room)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from shapely import box
 
 from pathcraft import NavMesh
+from pathcraft._options import UnsupportedOptionError
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -34,8 +35,8 @@ def check_against_oracle(mesh: NavMesh, walk: object, rng: np.random.Generator, 
     points = sample_points(walk, rng, 2 * n)
     for start, goal in zip(points[:n], points[n:], strict=True):
         best = oracle_length(walk, start, goal)
-        optimal = mesh.find_path(start, goal, mode="optimal")
-        funnel = mesh.find_path(start, goal, mode="funnel")
+        optimal = mesh.find_path(start, goal, algorithm="optimal")
+        funnel = mesh.find_path(start, goal, algorithm="funnel")
         if math.isinf(best):
             assert not optimal and not funnel
             assert optimal.reason == funnel.reason == "unreachable"
@@ -72,7 +73,7 @@ def test_optimal_through_a_vertex_shared_by_four_polygons() -> None:
     squares = [[0, 1, 4, 3], [1, 2, 5, 4], [3, 4, 7, 6], [4, 5, 8, 7]]
     mesh = NavMesh(vertices, squares)
     for mode in ("optimal", "funnel"):
-        result = mesh.find_path((0.5, 0.5), (1.5, 1.5), mode=mode)
+        result = mesh.find_path((0.5, 0.5), (1.5, 1.5), algorithm=mode)
         assert result.path.tolist() == [[0.5, 0.5], [1.5, 1.5]]
         assert result.cost == pytest.approx(math.sqrt(2))
 
@@ -83,7 +84,7 @@ def test_path_along_a_wall_turns_at_both_ends() -> None:
         [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]], dtype=bool
     )
     mesh = NavMesh.from_grid(walkable)
-    result = mesh.find_path((0.5, 2.5), (4.5, 2.5), mode="optimal")
+    result = mesh.find_path((0.5, 2.5), (4.5, 2.5), algorithm="optimal")
     assert result.path.tolist() == [[0.5, 2.5], [1.0, 3.0], [4.0, 3.0], [4.5, 2.5]]
     assert result.cost == pytest.approx(3 + 2 * math.sqrt(0.5))
 
@@ -91,10 +92,10 @@ def test_path_along_a_wall_turns_at_both_ends() -> None:
 def test_start_equals_goal_and_same_polygon() -> None:
     mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 4, 6, 6)))
     for mode in ("funnel", "optimal"):
-        same = mesh.find_path((1, 1), (1, 1), mode=mode)
+        same = mesh.find_path((1, 1), (1, 1), algorithm=mode)
         assert same.path.tolist() == [[1.0, 1.0]] and same.cost == 0.0 and same
         # A corner of the hole: on the boundary, still on the mesh.
-        corner = mesh.find_path((4, 4), (6, 6), mode=mode)
+        corner = mesh.find_path((4, 4), (6, 6), algorithm=mode)
         assert corner and corner.cost == pytest.approx(4.0)
         assert corner.path[0].tolist() == [4.0, 4.0] and corner.path[-1].tolist() == [6.0, 6.0]
 
@@ -108,8 +109,8 @@ def test_funnel_is_longer_on_a_misleading_corridor() -> None:
     points = sample_points(walk, rng, 40)
     ratios = []
     for start, goal in zip(points[:20], points[20:], strict=True):
-        optimal = mesh.find_path(start, goal, mode="optimal")
-        funnel = mesh.find_path(start, goal, mode="funnel")
+        optimal = mesh.find_path(start, goal, algorithm="optimal")
+        funnel = mesh.find_path(start, goal, algorithm="funnel")
         assert bool(optimal) == bool(funnel)
         if optimal:
             assert_path_inside(funnel.path, walk, start, goal)
@@ -121,10 +122,10 @@ def test_unreachable_goal_is_falsy_and_partial_reaches_nearest_point() -> None:
     two_rooms = shapely.union_all([box(0, 0, 4, 4), box(6, 0, 10, 4)])
     mesh = NavMesh.from_geometry(two_rooms)
     for mode in ("funnel", "optimal"):
-        nothing = mesh.find_path((1, 1), (9, 1), mode=mode)
+        nothing = mesh.find_path((1, 1), (9, 1), algorithm=mode)
         assert not nothing and nothing.reason == "unreachable"
         assert nothing.path.shape == (0, 2) and math.isinf(nothing.cost)
-        part = mesh.find_path((1, 1), (9, 1), mode=mode, partial=True)
+        part = mesh.find_path((1, 1), (9, 1), algorithm=mode, partial=True)
         assert not part and part.reason == "unreachable"
         assert part.path[0].tolist() == [1.0, 1.0]
         assert part.path[-1].tolist() == pytest.approx([4.0, 1.0])
@@ -136,9 +137,9 @@ def test_off_mesh_positions_error_or_snap() -> None:
     with pytest.raises(ValueError, match=r"start \(5.0, 5.0\) is off the mesh; pass snap=True"):
         mesh.find_path((5, 5), (1, 1))
     with pytest.raises(ValueError, match=r"goal \(-1.0, 1.0\) is off the mesh"):
-        mesh.find_path((1, 1), (-1, 1), mode="optimal")
+        mesh.find_path((1, 1), (-1, 1), algorithm="optimal")
     for mode in ("funnel", "optimal"):
-        result = mesh.find_path((5, 4.5), (1, 12), mode=mode, snap=True)
+        result = mesh.find_path((5, 4.5), (1, 12), algorithm=mode, snap=True)
         assert result
         assert result.path[0].tolist() == pytest.approx([5.0, 4.0])
         assert result.path[-1].tolist() == pytest.approx([1.0, 10.0])
@@ -150,11 +151,43 @@ def test_max_expansions_gives_up() -> None:
     free = np.argwhere(walkable)
     start, goal = free[0][::-1] + 0.5, free[-1][::-1] + 0.5
     for mode in ("funnel", "optimal"):
-        full = mesh.find_path(start, goal, mode=mode)
+        full = mesh.find_path(start, goal, algorithm=mode)
         assert full.expanded > 1
-        capped = mesh.find_path(start, goal, mode=mode, max_expansions=1)
+        capped = mesh.find_path(start, goal, algorithm=mode, max_expansions=1)
         assert not capped and capped.reason == "max_expansions"
         assert capped.expanded <= 1
+
+
+@pytest.mark.parametrize("algorithm", ["funnel", "optimal"])
+def test_partial_after_max_expansions_leads_toward_the_goal(algorithm: str) -> None:
+    walkable = pinch_free_grid(5, n=30)
+    mesh = NavMesh.from_grid(walkable)
+    free = np.argwhere(walkable)
+    start, goal = free[0][::-1] + 0.5, free[-1][::-1] + 0.5
+    capped = mesh.find_path(start, goal, algorithm=algorithm, max_expansions=3, partial=True)
+    assert not capped and capped.reason == "max_expansions"
+    assert capped.path[0].tolist() == pytest.approx(start.tolist())
+    end = capped.path[-1]
+    # it got somewhere, closer to the goal than the start is, along a path on the mesh
+    assert np.hypot(*(end - goal)) < np.hypot(*(start - goal))
+    assert capped.cost == pytest.approx(float(np.hypot(*np.diff(capped.path, axis=0).T).sum()))
+    assert mesh.locate(capped.path).min() >= 0
+    # the same limit without partial: no path
+    assert mesh.find_path(start, goal, algorithm=algorithm, max_expansions=3).path.shape == (0, 2)
+
+
+def test_navmesh_refuses_options_its_algorithms_do_not_take() -> None:
+    mesh = NavMesh.from_grid(pinch_free_grid(5, n=10))
+    with pytest.raises(
+        UnsupportedOptionError,
+        match=r"NavMesh.find_path\(algorithm='optimal'\) "
+        r"does not take weight; it takes max_expansions, partial \(and snap\)",
+    ):
+        mesh.find_path((0.5, 0.5), (1.5, 0.5), algorithm="optimal", weight=2.0)
+    with pytest.raises(TypeError, match=r"partial must be True or False; got 'yes'"):
+        mesh.find_path((0.5, 0.5), (1.5, 0.5), partial="yes")
+    with pytest.raises(ValueError, match=r"algorithm must be one of 'funnel', 'optimal'"):
+        mesh.find_path((0.5, 0.5), (1.5, 0.5), algorithm="astar")
 
 
 def test_corridor_is_a_chain_of_neighbours() -> None:
@@ -162,7 +195,7 @@ def test_corridor_is_a_chain_of_neighbours() -> None:
     mesh = NavMesh.from_geometry(walk)
     start, goal = sample_points(walk, np.random.default_rng(1), 2)
     corridor = mesh.corridor(start, goal)
-    neighbours = mesh.neighbours
+    neighbours = mesh.neighbors
     assert corridor[0] == mesh.locate(start) and corridor[-1] == mesh.locate(goal)
     for a, b in itertools.pairwise(corridor):
         assert b in neighbours[a]
@@ -227,9 +260,11 @@ def test_threads_share_one_mesh() -> None:
     mesh = NavMesh.from_geometry(walk)
     points = sample_points(walk, np.random.default_rng(4), 40)
     pairs = list(zip(points[:20], points[20:], strict=True))
-    expected = [mesh.find_path(s, g, mode="optimal").cost for s, g in pairs]
+    expected = [mesh.find_path(s, g, algorithm="optimal").cost for s, g in pairs]
     with ThreadPoolExecutor(4) as pool:
-        got = list(pool.map(lambda p: mesh.find_path(p[0], p[1], mode="optimal").cost, pairs * 3))
+        got = list(
+            pool.map(lambda p: mesh.find_path(p[0], p[1], algorithm="optimal").cost, pairs * 3)
+        )
     assert got == expected * 3
 
 
@@ -240,8 +275,8 @@ def test_pickle_round_trip() -> None:
     assert copy.num_polygons == mesh.num_polygons
     np.testing.assert_array_equal(copy.vertices, mesh.vertices)
     free = np.argwhere(walkable)[:, ::-1] + 0.5
-    a = mesh.find_path(free[0], free[-1], mode="optimal")
-    b = copy.find_path(free[0], free[-1], mode="optimal")
+    a = mesh.find_path(free[0], free[-1], algorithm="optimal")
+    b = copy.find_path(free[0], free[-1], algorithm="optimal")
     assert a
     np.testing.assert_array_equal(a.path, b.path)
 

@@ -121,8 +121,11 @@ def test_greedy_needs_a_heuristic() -> None:
 
 @pytest.mark.parametrize("name", SEARCHES)
 def test_max_expansions_negative_or_not_an_integer(name: str) -> None:
-    with pytest.raises(ValueError, match=r"max_expansions must be >= 0 or None; got -1"):
+    accepted = r"max_expansions must be an integer from 0 to 9223372036854775807 or None"
+    with pytest.raises(ValueError, match=accepted + "; got -1"):
         SEARCHES[name](0, 5, line, max_expansions=-1)
+    with pytest.raises(ValueError, match=accepted + "; got 9223372036854775808"):
+        SEARCHES[name](0, 5, line, max_expansions=2**63)
     for bad in (1.5, 2.0, "3", True):
         with pytest.raises(TypeError, match="max_expansions must be an integer"):
             SEARCHES[name](0, 5, line, max_expansions=bad)
@@ -139,7 +142,7 @@ def test_max_cost_negative_or_nan(name: str) -> None:
 
 
 def test_bfs_max_depth_negative_or_not_an_integer() -> None:
-    with pytest.raises(ValueError, match="max_depth must be a number >= 0"):
+    with pytest.raises(ValueError, match="max_depth must be an integer >= 0 or None; got -1"):
         bfs(0, 5, line, max_depth=-1)
     for bad in (1.5, "2", True):
         with pytest.raises(TypeError, match="max_depth must be an integer"):

@@ -10,6 +10,7 @@ from _graphs import admissible_heuristic, factor_lists, problems
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pathcraft._options import UnsupportedOptionError
 from pathcraft.agents import PathRequestQueue
 from pathcraft.search import SlicedSearch, astar, bfs, dijkstra, greedy
 
@@ -118,9 +119,9 @@ def test_bad_arguments_are_named() -> None:
     line = lambda n: [(n + 1, 1.0)]  # noqa: E731
     with pytest.raises(ValueError, match="algorithm must be one of"):
         SlicedSearch(0, 3, line, algorithm="dfs")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="takes no heuristic"):
+    with pytest.raises(UnsupportedOptionError, match=r"algorithm='dijkstra'\) does not take heu"):
         SlicedSearch(0, 3, line, lambda n: 0.0, algorithm="dijkstra")
-    with pytest.raises(ValueError, match="takes neither weight nor partial"):
+    with pytest.raises(UnsupportedOptionError, match=r"algorithm='bfs'\) does not take partial"):
         SlicedSearch(0, 3, line, algorithm="bfs", partial=True)
     with pytest.raises(TypeError, match="greedy needs a heuristic"):
         SlicedSearch(0, 3, line, algorithm="greedy")

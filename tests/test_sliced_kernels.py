@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Graph, Grid, NavMesh, WaypointGraph, _sliced
+from pathcraft._options import UnsupportedOptionError
 from pathcraft.agents import PathRequestQueue
 from pathcraft.search import SlicedSearch
 
@@ -56,9 +57,7 @@ def run_sliced(search: Any, sizes: list[int]) -> Any:
 def assert_same(world: Any, method: str, start: Any, goal: Any, sizes: list[int], **kw: Any):
     """``world.start_search`` stepped in ``sizes`` answers as ``world.<method>``."""
     want = getattr(world, method)(start, goal, **kw)
-    if isinstance(world, NavMesh):
-        kw["algorithm"] = kw.pop("mode")
-    elif not isinstance(world, WaypointGraph):
+    if method != "find_path":
         kw["algorithm"] = method
     got = run_sliced(world.start_search(start, goal, **kw), sizes)
     assert summary(got) == summary(want)
@@ -140,7 +139,7 @@ def test_navmesh_sliced_equals_blocking(scene: Any, seed: int, mode: str, sizes:
     walk, mesh = scene
     s, g = sample_points(walk, np.random.default_rng(seed), 2)
     limit = None if seed % 3 else seed % 40
-    assert_same(mesh, "find_path", tuple(s), tuple(g), sizes, mode=mode, max_expansions=limit)
+    assert_same(mesh, mode, tuple(s), tuple(g), sizes, max_expansions=limit)
 
 
 def test_navmesh_partial_and_unreachable_sliced() -> None:
@@ -151,7 +150,7 @@ def test_navmesh_partial_and_unreachable_sliced() -> None:
         search = mesh.start_search((1, 1), (8, 1), algorithm=mode)
         assert search.status == "unreachable" and search.step(1) == "unreachable"
         near = mesh.start_search((1, 1), (8, 1), algorithm=mode, partial=True)
-        want = mesh.find_path((1, 1), (8, 1), mode=mode, partial=True)
+        want = mesh.find_path((1, 1), (8, 1), algorithm=mode, partial=True)
         assert summary(run_sliced(near, [1])) == summary(want)
 
 
@@ -200,7 +199,8 @@ def test_status_vocabulary_result_and_cancel() -> None:
 
 def test_options_are_the_blocking_methods() -> None:
     grid = Grid(np.ones((5, 5)))
-    with pytest.raises(TypeError, match=r"Grid\.start_search\(algorithm='jps'\).*partial"):
+    refused = r"Grid\.find_path\(algorithm='jps'\) does not take partial"
+    with pytest.raises(UnsupportedOptionError, match=refused):
         grid.start_search((0, 0), (4, 4), algorithm="jps", partial=True)
     with pytest.raises(ValueError, match="algorithm"):
         grid.start_search((0, 0), (4, 4), algorithm="bfs")

@@ -34,7 +34,7 @@ def test_polygons_corridor_and_paths_are_drawn() -> None:
     start, goal = (2, 2), (18, 2)
     paths = {
         "funnel": mesh.find_path(start, goal),
-        "optimal": mesh.find_path(start, goal, mode="optimal"),
+        "optimal": mesh.find_path(start, goal, algorithm="optimal"),
     }
     corridor = mesh.corridor(start, goal)
     ax = plot_mesh(mesh, paths, corridor=corridor)

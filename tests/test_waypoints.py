@@ -289,7 +289,7 @@ def test_graph_property_searches_between_waypoints() -> None:
     wg = WaypointGraph(points, obstacles)
     graph = wg.graph
     assert graph.num_edges == len(wg.links) and graph.heuristic_scale == pytest.approx(1.0)
-    dist = graph.distances(0)
+    dist = graph.distance_field(0)
     g = nx.Graph()
     g.add_nodes_from(range(len(points)))
     for i, j in wg.links.tolist():

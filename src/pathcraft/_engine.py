@@ -12,6 +12,7 @@ have checked them.
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -19,7 +20,7 @@ from heapq import heappop, heappush
 from typing import Any
 
 from pathcraft._bloom import BloomClosed, ScalableBloom
-from pathcraft.result import Explored, PathResult
+from pathcraft.result import PathResult, build_result
 
 __all__ = ["CANCELLED", "FAILED", "FOUND", "IN_PROGRESS", "Search", "no_result", "run"]
 
@@ -51,6 +52,53 @@ def _bad_heuristic(node: Any, h: Any) -> ValueError:
         f"heuristic({node!r}) returned {h!r}; a heuristic must return a number >= 0 "
         "(inf marks a node that cannot reach the goal)"
     )
+
+
+def callback_error(
+    start: Any, neighbors: Neighbors, heuristic: Heuristic | None
+) -> Exception | None:
+    """After a search failed inside a user's callable: a clear error naming the callable
+    that broke its contract, found by calling it again on the start and its neighbours
+    (None when they behave, so that the original error stands)."""
+    items: list[Any] = []
+    try:
+        items = list(neighbors(start))
+    except TypeError as exc:
+        if "not iterable" in str(exc):
+            return TypeError(
+                f"neighbors({start!r}) must return an iterable of (neighbor, step_cost) "
+                f"pairs; it returned something else ({exc})"
+            )
+        return None
+    except Exception:  # the user's own error, raised again: the original stands
+        return None
+    for item in items:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            fix = f"yield ({item!r}, step_cost)"
+            if not isinstance(item, tuple | list):
+                fix = f"a bare node without its cost? yield ({item!r}, 1.0) for a step of 1"
+            return TypeError(
+                f"neighbors({start!r}) must yield (neighbor, step_cost) pairs; it yielded "
+                f"{item!r} ({fix})"
+            )
+        nb, w = item
+        if isinstance(w, bool) or not isinstance(w, numbers.Real):
+            return TypeError(
+                f"neighbors({start!r}) gave step cost {w!r} ({type(w).__name__}) for the "
+                f"edge {start!r} -> {nb!r}; step costs must be numbers >= 0"
+            )
+    if heuristic is not None:
+        for node in [start, *(item[0] for item in items)]:
+            try:
+                h = heuristic(node)
+            except Exception:
+                return None
+            if isinstance(h, bool) or not isinstance(h, numbers.Real):
+                return TypeError(
+                    f"heuristic({node!r}) returned {h!r} ({type(h).__name__}); a heuristic "
+                    "must return a number >= 0 (inf marks a node that cannot reach the goal)"
+                )
+    return None
 
 
 def _tie_source(tie_break: str, seed: Any) -> Callable[[], float] | None:
@@ -95,25 +143,32 @@ def run(
     else:
         is_goal, goal_node, has_goal = None, goal, True
 
-    h_start: float = 0.0 if heuristic is None else heuristic(start)
-    if not h_start >= 0.0:
-        raise _bad_heuristic(start, h_start)
+    try:
+        h_start: float = 0.0 if heuristic is None else heuristic(start)
+        if not h_start >= 0.0:
+            raise _bad_heuristic(start, h_start)
 
-    if bloom is not None:
-        return _run_bloom(
-            start, h_start, is_goal, goal_node, has_goal, neighbors, heuristic,
-            mode=mode, weight=weight, tie_break=tie_break, seed=seed,
-            max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-            record=record, bloom=bloom, t0=t0, cost_reason=cost_reason,
+        if bloom is not None:
+            return _run_bloom(
+                start, h_start, is_goal, goal_node, has_goal, neighbors, heuristic,
+                mode=mode, weight=weight, tie_break=tie_break, seed=seed,
+                max_expansions=max_expansions, max_cost=max_cost, partial=partial,
+                record=record, bloom=bloom, t0=t0, cost_reason=cost_reason,
+            )  # fmt: skip
+
+        search = Search(
+            start, h_start, goal, neighbors, heuristic, mode=mode, weight=weight,
+            tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
+            partial=partial, record=record, cost_reason=cost_reason, t0=t0,
         )  # fmt: skip
-
-    search = Search(
-        start, h_start, goal, neighbors, heuristic, mode=mode, weight=weight,
-        tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
-        partial=partial, record=record, cost_reason=cost_reason, t0=t0,
-    )  # fmt: skip
-    search.step(-1)
-    return search.result()
+        search.step(-1)
+        return search.result()
+    except (TypeError, ValueError) as exc:
+        # A user's callable broke its contract somewhere inside: name it.
+        clear = callback_error(start, neighbors, heuristic)
+        if clear is None:
+            raise
+        raise clear from exc
 
 
 IN_PROGRESS = "in_progress"
@@ -368,17 +423,16 @@ class Search:
         if self._status in (IN_PROGRESS, CANCELLED, FAILED):
             raise no_result(self._status)
         best = self._best
-        explored = Explored(self._rec_nodes, self._rec_g) if self._record else None
+        explored = (self._rec_nodes, self._rec_g) if self._record else None
         elapsed = self._elapsed
         if not self._has_goal:
             settled = self._settled
             assert settled is not None
             start = self._start
-            return PathResult(
-                path=[], cost=_INF, found=self._found, reason=self._reason,  # type: ignore[arg-type]
-                expanded=self._expanded, generated=self._counter, elapsed=elapsed,
-                explored=explored, distances=settled,
-                _parents={n: best[n][1] for n in settled if n != start},
+            return build_result(
+                None if self._found else self._reason, [], _INF, expanded=self._expanded,
+                generated=self._counter, elapsed=elapsed, explored=explored,
+                distances=settled, parents={n: best[n][1] for n in settled if n != start},
             )  # fmt: skip
         if self._found:
             path, cost = _walk_back(self._reached, best)
@@ -386,10 +440,9 @@ class Search:
             path, cost = _walk_back(self._best_node, best)
         else:
             path, cost = [], _INF
-        return PathResult(
-            path=path, cost=cost, found=self._found, reason=self._reason,  # type: ignore[arg-type]
-            expanded=self._expanded, generated=self._counter, elapsed=elapsed,
-            explored=explored,
+        return build_result(
+            None if self._found else self._reason, path, cost, expanded=self._expanded,
+            generated=self._counter, elapsed=elapsed, explored=explored,
         )  # fmt: skip
 
 
@@ -524,10 +577,9 @@ def _run_bloom(
         path, cost = [], _INF
     if reached is None and reason is None:
         reason = cost_reason if pruned else "unreachable"
-    return PathResult(
-        path=path, cost=cost, found=reached is not None, reason=reason,  # type: ignore[arg-type]
-        expanded=expanded, generated=counter, elapsed=time.perf_counter() - t0,
-        explored=Explored(rec_nodes, rec_g) if record else None,
+    return build_result(
+        None if reached is not None else reason, path, cost, expanded=expanded,
+        generated=counter, t0=t0, explored=(rec_nodes, rec_g) if record else None,
     )  # fmt: skip
 
 

@@ -1,20 +1,21 @@
-"""What the Python front doors share about the compiled kernels: the option codes,
-what a kernel's outcome means, and one workspace per thread and kernel."""
+"""What the Python front doors share about the compiled kernels: the option codes and
+one workspace per thread and kernel (what a kernel's outcome means is
+:data:`pathcraft.result.KERNEL_REASONS`)."""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
 
-__all__ = ["IN_PROGRESS_CODE", "MODES", "REASONS", "TIES", "thread_workspace"]
+__all__ = ["IN_PROGRESS_CODE", "MODES", "TIES", "thread_workspace"]
 
 #: Search modes and their kernel codes.
 MODES: dict[str, int] = {"astar": 0, "greedy": 1, "dijkstra": 2}
 #: Tie-breaking rules and their kernel codes (``TIE_*`` in ``_core/heap.pxd``).
 TIES: dict[str, int] = {"g": 0, "fifo": 1, "random": 2}
-#: Why a search ended without its goal, by the status every kernel reports
-#: (0 is found; the kernels' ``UNREACHABLE``, ``MAX_EXPANSIONS``, ``MAX_COST``).
-REASONS: dict[int, str] = {1: "unreachable", 2: "max_expansions", 3: "max_cost"}
+# Why a search ended without its goal, by the status every kernel reports:
+# pathcraft.result.KERNEL_REASONS, read by the one result builder.
+
 #: What a kernel's step machine reports while its search goes on (``ST_IN_PROGRESS``).
 IN_PROGRESS_CODE = 5
 

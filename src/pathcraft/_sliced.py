@@ -21,7 +21,6 @@ Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathRes
 from __future__ import annotations
 
 import contextlib
-import inspect
 import threading
 from collections.abc import Callable
 from time import perf_counter
@@ -32,7 +31,7 @@ from pathcraft._kernels import IN_PROGRESS_CODE
 from pathcraft._validation import check_limit
 from pathcraft.result import PathResult
 
-__all__ = ["CompiledSearch", "bind_options", "release_pooled_workspaces"]
+__all__ = ["CompiledSearch", "release_pooled_workspaces"]
 
 #: Free workspaces kept per kernel (more are dropped when given back).
 POOL_SIZE = 4
@@ -63,44 +62,6 @@ def release_pooled_workspaces() -> None:
     """Free the workspaces kept for sliced searches (they are made again on demand)."""
     with _lock:
         _pool.clear()
-
-
-_defaults: dict[tuple[type, str], dict[str, Any]] = {}
-
-
-def _keyword_defaults(kind: type, method: str) -> dict[str, Any]:
-    """The keyword-only options of ``kind.method`` and their defaults, worked out once
-    (``inspect`` is slow, and a game starts many searches)."""
-    key = (kind, method)
-    found = _defaults.get(key)
-    if found is None:
-        params = inspect.signature(getattr(kind, method)).parameters.values()
-        found = _defaults[key] = {
-            p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY
-        }
-    return found
-
-
-def bind_options(
-    world: Any, algorithm: str, algorithms: tuple[str, ...], options: dict[str, Any]
-) -> dict[str, Any]:
-    """The options of ``world.start_search(start, goal, algorithm=..., **options)``:
-    exactly those the blocking method ``world.<algorithm>`` takes, with its defaults
-    filled in (an option it does not take is a TypeError naming it)."""
-    from pathcraft._validation import check_choice
-
-    check_choice("algorithm", algorithm, algorithms)
-    defaults = _keyword_defaults(type(world), algorithm)
-    unknown = [name for name in options if name not in defaults]
-    if unknown:
-        name = type(world).__name__
-        raise TypeError(
-            f"{name}.start_search(algorithm={algorithm!r}) takes the options of "
-            f"{name}.{algorithm} ({', '.join(defaults)}); got {', '.join(unknown)}"
-        )
-    named = dict(defaults)
-    named.update(options)
-    return named
 
 
 def _ended(*args: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -9,12 +11,18 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Explored", "PathResult", "Reason"]
+from pathcraft._display import summary_html
+
+__all__ = ["Explored", "PathResult", "Reason", "build_result"]
 
 #: A path or a list of nodes: a list for generic and graph searches, an ``(n, 2)`` int
 #: array of cells for grids, an ``(n, 2)`` or ``(n, 3)`` float array of positions for
 #: continuous space (waypoint graphs).
 Nodes = Sequence[Any] | npt.NDArray[np.intp] | npt.NDArray[np.float64]
+
+#: The reason of each outcome code the compiled kernels report (0 is "found"; the
+#: kernels' ``UNREACHABLE``, ``MAX_EXPANSIONS``, ``MAX_COST`` in ``_core/codes.pxd``).
+KERNEL_REASONS: dict[int, str] = {1: "unreachable", 2: "max_expansions", 3: "max_cost"}
 
 #: Why a search ended without reaching its goal.
 #: ``"unreachable"``: every node reachable from the start was searched;
@@ -115,6 +123,69 @@ class PathResult:
         """The number of nodes on the path."""
         return len(self.path)
 
+    def __repr__(self) -> str:
+        """A one-line summary: found, cost, path length, expansions, reason (never the
+        path itself: print ``result.path`` for that)."""
+        head = f"found, cost={self.cost:.6g}" if self.found else f"not found ({self.reason})"
+        partial = ", partial" if not self.found and len(self.path) else ""
+        return (
+            f"PathResult({head}, {len(self.path)} nodes{partial}, "
+            f"{self.expanded} expanded, {self.elapsed * 1e3:.3g} ms)"
+        )
+
+    def _repr_html_(self) -> str:
+        """The notebook display: the summary and, for paths of ``(row, col)`` cells or
+        ``(x, y)`` positions, a small drawing of the path (pure SVG, no extra needed;
+        :meth:`plot` draws it on its world with matplotlib)."""
+        return summary_html(self)
+
+    def plot(self, world: Any, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw this result on the world it searched (needs the ``viz`` extra).
+
+        Parameters
+        ----------
+        world : Grid, Graph, WaypointGraph or NavMesh
+            The world that was searched: a grid draws with
+            :func:`pathcraft.viz.plot_search`, a graph with coordinates or a waypoint
+            graph with :func:`pathcraft.viz.plot_graph`, a navigation mesh with
+            :func:`pathcraft.viz.plot_mesh`.
+        ax : matplotlib Axes or None
+            Where to draw; a new figure when None.
+        **kwargs
+            Passed on to the drawing function.
+
+        Returns
+        -------
+        matplotlib Axes
+
+        Raises
+        ------
+        ImportError
+            Without the ``viz`` extra (the message says how to install it).
+        TypeError
+            ``world`` is not a world that can be drawn.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii("....")
+        >>> grid.astar((0, 0), (0, 3), record=True).plot(grid).get_title()
+        'cost 3.00, 4 expanded'
+        """
+        from pathcraft.viz import plot_graph, plot_mesh, plot_search
+
+        kind = type(world).__name__
+        if kind == "Grid":
+            return plot_search(world, self, ax, **kwargs)
+        if kind in ("Graph", "WaypointGraph"):
+            return plot_graph(world, self, ax, **kwargs)
+        if kind == "NavMesh":
+            return plot_mesh(world, self, ax, **kwargs)
+        raise TypeError(
+            "world must be the Grid, Graph, WaypointGraph or NavMesh that was searched; "
+            f"got {kind}"
+        )
+
     @classmethod
     def not_found(cls, reason: Reason, **metrics: Any) -> PathResult:
         """An empty result for a search that ended without a path, with its reason."""
@@ -152,3 +223,85 @@ class PathResult:
             path.append(parents[path[-1]])
         path.reverse()
         return path
+
+
+def build_result(
+    outcome: int | str | None,
+    path: Nodes,
+    cost: float,
+    *,
+    expanded: int = 0,
+    generated: int = 0,
+    t0: float | None = None,
+    elapsed: float | None = None,
+    explored: tuple[Nodes, Sequence[float] | npt.NDArray[np.float64]] | None = None,
+    distances: Mapping[Hashable, float] | None = None,
+    parents: Mapping[Hashable, Hashable] | None = None,
+    jump_points: Nodes | None = None,
+    kind: type[PathResult] | None = None,
+    fields: Mapping[str, Any] | None = None,
+) -> PathResult:
+    """The one way every search, on every world, turns its answer into a result.
+
+    Parameters
+    ----------
+    outcome : int, str or None
+        How the search ended: a kernel's outcome code (0 found, else a key of
+        :data:`KERNEL_REASONS`), a reason string (:data:`Reason`), or None (found).
+    path : sequence
+        The path in the world's own terms (node labels, cells, positions), already
+        converted; empty when nothing was found and no partial path was asked for.
+    cost : float
+        The cost of ``path``; replaced by ``inf`` when the path is empty and the goal
+        was not reached.
+    expanded, generated : int
+        The search's counters.
+    t0, elapsed : float or None
+        ``time.perf_counter()`` when the query began (``elapsed`` is then measured
+        here), or the elapsed seconds themselves; neither: 0.
+    explored : (nodes, g) or None
+        What a recorded search expanded, converted to the world's terms.
+    distances, parents, jump_points
+        The extras of a goal-less Dijkstra search and of jump point search.
+    kind, fields
+        A subclass of :class:`PathResult` to build (a GOAP plan) and the values of the
+        fields it adds.
+
+    Returns
+    -------
+    PathResult
+        Of type ``kind`` when given.
+
+    Examples
+    --------
+    >>> from pathcraft.result import build_result
+    >>> r = build_result(0, [1, 2], 3.0, expanded=2)
+    >>> bool(r), r.path, r.cost, r.expanded
+    (True, [1, 2], 3.0, 2)
+    >>> r = build_result(2, [], 0.0)
+    >>> bool(r), r.reason, r.cost
+    (False, 'max_expansions', inf)
+    """
+    if outcome is None or isinstance(outcome, str):
+        reason = outcome
+    else:
+        reason = None if int(outcome) == 0 else KERNEL_REASONS[int(outcome)]
+    found = reason is None
+    if not found and len(path) == 0:
+        cost = math.inf
+    if elapsed is None:
+        elapsed = 0.0 if t0 is None else time.perf_counter() - t0
+    return (kind or PathResult)(
+        path=path,
+        cost=float(cost),
+        found=found,
+        reason=reason,  # type: ignore[arg-type]
+        expanded=int(expanded),
+        generated=int(generated),
+        elapsed=float(elapsed),
+        explored=None if explored is None else Explored(explored[0], explored[1]),
+        distances=distances,
+        jump_points=jump_points,
+        _parents=parents,
+        **(fields or {}),
+    )

@@ -4,7 +4,9 @@ This module is the reference semantics for every specialised search in pathcraft
 the same tie-breaking, the same meaning of ``weight``, of the limits and of "no path",
 and the same :class:`~pathcraft.result.PathResult`.
 
-A graph is described by callables, never stored: ``neighbors(node)`` yields
+:func:`find_path` is the one call every world answers (``algorithm=`` picks the search);
+:func:`astar`, :func:`dijkstra`, :func:`greedy` and :func:`bfs` are it with the
+algorithm chosen. A graph is described by callables, never stored: ``neighbors(node)`` yields
 ``(neighbor, step_cost)`` pairs and ``heuristic(node)`` estimates the cost left to the
 goal. All search state (costs, parents, the open list) lives inside the call, so any
 number of searches may run at once, in any number of threads, over the same graph.
@@ -35,6 +37,7 @@ No path is an answer, not an exception:
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Literal, TypeVar, cast
 
@@ -42,10 +45,20 @@ from pathcraft._bloom import BloomClosed
 from pathcraft._engine import Search as _Search
 from pathcraft._engine import _bad_heuristic
 from pathcraft._engine import run as _run
-from pathcraft._validation import check_callable, check_choice, check_limit, check_weight
+from pathcraft._options import SearchOptions
+from pathcraft._validation import check_callable, check_choice, check_limit
 from pathcraft.result import PathResult
 
-__all__ = ["BloomClosed", "SlicedSearch", "Status", "astar", "bfs", "dijkstra", "greedy"]
+__all__ = [
+    "BloomClosed",
+    "SlicedSearch",
+    "Status",
+    "astar",
+    "bfs",
+    "dijkstra",
+    "find_path",
+    "greedy",
+]
 
 N = TypeVar("N", bound=Hashable)
 Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
@@ -70,33 +83,107 @@ CLOSED_SETS = ("exact", "bloom")
 # --------------------------------------------------------------------------- checks
 
 
-def _check_common(
-    neighbors: Any,
-    heuristic: Any,
-    tie_break: Any,
-    closed: Any,
-    max_expansions: Any,
-    max_cost: Any,
-    *,
-    tie_breaks: tuple[str, ...] = TIE_BREAKS,
-    cost_limit_name: str = "max_cost",
-) -> tuple[int | None, float | None, BloomClosed | None]:
+def _prepare(
+    neighbors: Any, heuristic: Any, algorithm: Any, options: dict[str, Any]
+) -> SearchOptions:
+    """Check a generic search's arguments: the options through the one options object
+    (the heuristic counts as one when given), the callables and the world's extras."""
     check_callable("neighbors", neighbors)
-    check_callable("heuristic", heuristic, optional=True)
-    check_choice("tie_break", tie_break, tie_breaks)
-    bloom: BloomClosed | None
-    if isinstance(closed, BloomClosed):
-        bloom = closed
-    else:
+    given = dict(options)
+    if heuristic is not None:
+        given["heuristic"] = heuristic
+    opts = SearchOptions.check("search", algorithm, **given)
+    if algorithm == "greedy" and heuristic is None:
+        raise TypeError("greedy needs a heuristic: a callable heuristic(node) -> float")
+    closed = opts.extra.get("closed", "exact")
+    if not isinstance(closed, BloomClosed):
         check_choice("closed", closed, CLOSED_SETS)
-        bloom = BloomClosed() if closed == "bloom" else None
-    max_exp = check_limit("max_expansions", max_expansions, integer=True)
-    max_c = check_limit(cost_limit_name, max_cost, integer=False)
-    return (
-        None if max_exp is None else int(max_exp),
-        None if max_c is None else float(max_c),
-        bloom,
-    )
+    if "max_depth" in opts.extra:
+        depth = opts.extra["max_depth"]
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0
+        ):
+            wrong_type = isinstance(depth, bool) or not isinstance(depth, numbers.Integral)
+            kind = TypeError if wrong_type else ValueError
+            raise kind(f"max_depth must be an integer >= 0 or None; got {depth!r}")
+    return opts
+
+
+def _bloom(opts: SearchOptions) -> BloomClosed | None:
+    closed = opts.extra.get("closed", "exact")
+    if isinstance(closed, BloomClosed):
+        return closed
+    return BloomClosed() if closed == "bloom" else None
+
+
+def find_path(
+    start: Any,
+    goal: Goal,
+    neighbors: Neighbors,
+    heuristic: Heuristic | None = None,
+    *,
+    algorithm: Algorithm = "astar",
+    **options: Any,
+) -> PathResult:
+    """A path from ``start`` to ``goal`` over any graph given by callables, by ``algorithm``.
+
+    The one query every world answers, here over any hashable node: :func:`astar`,
+    :func:`dijkstra`, :func:`greedy` and :func:`bfs` are this with the algorithm
+    chosen (see them for each option). Which option each algorithm takes is the
+    README's options table; any other is refused with
+    :class:`~pathcraft._options.UnsupportedOptionError`.
+
+    Parameters
+    ----------
+    start : hashable
+        The first node.
+    goal : hashable, callable or None
+        The node to reach, or a predicate ``is_goal(node) -> bool``; None only for
+        ``algorithm="dijkstra"`` (settle every reachable node).
+    neighbors : callable
+        ``neighbors(node)`` yields ``(neighbor, step_cost)`` pairs.
+    heuristic : callable or None
+        ``heuristic(node) -> float`` (``astar``, ``greedy``; required by ``greedy``).
+    algorithm : {"astar", "dijkstra", "greedy", "bfs"}
+        The search.
+    **options
+        ``weight, tie_break, seed, max_expansions, max_cost, partial, record`` as the
+        algorithm takes them, and the generic search's own ``closed`` (and
+        ``max_depth`` for ``bfs``).
+
+    Returns
+    -------
+    PathResult
+
+    Examples
+    --------
+    >>> from pathcraft.search import find_path
+    >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m < 5]
+    >>> find_path(0, 4, line, algorithm="bfs").path
+    [0, 1, 2, 3, 4]
+    >>> find_path(0, 4, line, algorithm="bfs", weight=2.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pathcraft._options.UnsupportedOptionError: search.find_path(algorithm='bfs') does not ...
+    """
+    opts = _prepare(neighbors, heuristic, algorithm, options)
+    bloom = _bloom(opts)
+    if goal is None and algorithm != "dijkstra":
+        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
+    if goal is None and bloom is not None:
+        raise ValueError(
+            'closed="bloom" needs a goal: dijkstra(goal=None) returns the cost of every '
+            'settled node, which a Bloom filter cannot keep; use closed="exact"'
+        )
+    bfs_mode = algorithm == "bfs"
+    return _run(
+        start, goal, neighbors, heuristic, mode="astar" if algorithm == "dijkstra" else algorithm,
+        weight=opts.weight, tie_break=opts.tie_break, seed=opts.seed,
+        max_expansions=opts.max_expansions,
+        max_cost=opts.extra.get("max_depth") if bfs_mode else opts.max_cost,
+        partial=opts.partial, record=opts.record, bloom=bloom,
+        cost_reason="max_depth" if bfs_mode else "max_cost",
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- public
@@ -225,16 +312,10 @@ def astar(
     ...
     ValueError: neighbors(0) gave step cost -1.0 for the edge 0 -> 1; step costs must be ...
     """
-    w = check_weight(weight)
-    max_exp, max_c, bloom = _check_common(
-        neighbors, heuristic, tie_break, closed, max_expansions, max_cost
-    )
-    if goal is None:
-        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
-    return _run(
-        start, goal, neighbors, heuristic, mode="astar", weight=w, tie_break=tie_break,
-        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=bool(partial),
-        record=bool(record), bloom=bloom,
+    return find_path(
+        start, goal, neighbors, heuristic, algorithm="astar", weight=weight,
+        tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
+        partial=partial, record=record, closed=closed,
     )  # fmt: skip
 
 
@@ -283,18 +364,9 @@ def dijkstra(
     >>> dict(everything.distances), everything.path_to("b")
     ({'a': 0.0, 'c': 1.0, 'b': 2.0, 'd': 3.0}, ['a', 'c', 'b'])
     """
-    max_exp, max_c, bloom = _check_common(
-        neighbors, None, tie_break, closed, max_expansions, max_cost
-    )
-    if goal is None and bloom is not None:
-        raise ValueError(
-            'closed="bloom" needs a goal: dijkstra(goal=None) returns the cost of every '
-            'settled node, which a Bloom filter cannot keep; use closed="exact"'
-        )
-    return _run(
-        start, goal, neighbors, None, mode="astar", weight=1.0, tie_break=tie_break,
-        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=False,
-        record=bool(record), bloom=bloom,
+    return find_path(
+        start, goal, neighbors, algorithm="dijkstra", tie_break=tie_break, seed=seed,
+        max_expansions=max_expansions, max_cost=max_cost, record=record, closed=closed,
     )  # fmt: skip
 
 
@@ -335,17 +407,10 @@ def greedy(
     >>> result.cost, result.expanded
     (9.0, 10)
     """
-    if heuristic is None:
-        raise TypeError("greedy needs a heuristic: a callable heuristic(node) -> float")
-    max_exp, max_c, bloom = _check_common(
-        neighbors, heuristic, tie_break, closed, max_expansions, max_cost
-    )
-    if goal is None:
-        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
-    return _run(
-        start, goal, neighbors, heuristic, mode="greedy", weight=1.0, tie_break=tie_break,
-        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=bool(partial),
-        record=bool(record), bloom=bloom,
+    return find_path(
+        start, goal, neighbors, heuristic, algorithm="greedy", tie_break=tie_break,
+        seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=partial,
+        record=record, closed=closed,
     )  # fmt: skip
 
 
@@ -390,18 +455,9 @@ def bfs(
     >>> result.path, result.cost
     ([0, 2], 10.0)
     """
-    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)):
-        raise TypeError(f"max_depth must be an integer >= 0 or None; got {max_depth!r}")
-    max_exp, max_c, bloom = _check_common(
-        neighbors, None, tie_break, closed, max_expansions, max_depth,
-        tie_breaks=("fifo", "random"), cost_limit_name="max_depth",
-    )  # fmt: skip
-    if goal is None:
-        raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
-    return _run(
-        start, goal, neighbors, None, mode="bfs", weight=1.0, tie_break=tie_break,
-        seed=seed, max_expansions=max_exp, max_cost=max_c, partial=False,
-        record=bool(record), bloom=bloom, cost_reason="max_depth",
+    return find_path(
+        start, goal, neighbors, algorithm="bfs", tie_break=tie_break, seed=seed,
+        max_expansions=max_expansions, max_depth=max_depth, record=record, closed=closed,
     )  # fmt: skip
 
 
@@ -427,9 +483,11 @@ class SlicedSearch:
         As in :func:`astar`; ``goal`` may be None only for ``algorithm="dijkstra"``
         (settle every reachable node).
     algorithm : {"astar", "dijkstra", "greedy", "bfs"}
-        Which search to run; options that the algorithm does not take (``weight`` and
-        ``partial`` for Dijkstra and BFS, a heuristic for Dijkstra and BFS) must keep
-        their defaults. For BFS, ``max_cost`` is the depth limit (``max_depth``).
+        Which search to run. Options are checked as :func:`find_path` checks them: one
+        the algorithm does not take (``weight`` and ``partial`` for Dijkstra and BFS, a
+        heuristic for Dijkstra and BFS) must keep its default, or it is refused by
+        :class:`~pathcraft._options.UnsupportedOptionError`. For BFS, ``max_cost`` is
+        the depth limit (``max_depth``).
     weight, tie_break, seed, max_expansions, max_cost, partial, record
         As in :func:`astar`. ``max_expansions`` bounds the whole search; the per-slice
         bound is the argument of :meth:`step`. The approximate ``closed="bloom"`` set is
@@ -471,28 +529,23 @@ class SlicedSearch:
         partial: bool = False,
         record: bool = False,
     ) -> None:
-        check_choice("algorithm", algorithm, ALGORITHMS)
-        w = check_weight(weight)
-        if algorithm in ("dijkstra", "bfs"):
-            if heuristic is not None:
-                raise ValueError(f"algorithm={algorithm!r} takes no heuristic; got {heuristic!r}")
-            if w != 1.0 or partial:
-                raise ValueError(
-                    f"algorithm={algorithm!r} takes neither weight nor partial; "
-                    f"got weight={weight!r}, partial={partial!r}"
-                )
-        if algorithm == "greedy" and heuristic is None:
-            raise TypeError("greedy needs a heuristic: a callable heuristic(node) -> float")
-        if algorithm == "greedy" and w != 1.0:
-            raise ValueError(f"algorithm='greedy' takes no weight; got {weight!r}")
-        if algorithm == "bfs" and tie_break == "g":
-            tie_break = "fifo"  # BFS's default: its order has no g to prefer
-        tie_breaks = ("fifo", "random") if algorithm == "bfs" else TIE_BREAKS
-        max_exp, max_c, _ = _check_common(
-            neighbors, heuristic, tie_break, "exact", max_expansions, max_cost,
-            tie_breaks=tie_breaks,
-            cost_limit_name="max_depth" if algorithm == "bfs" else "max_cost",
-        )  # fmt: skip
+        given: dict[str, Any] = {
+            "tie_break": tie_break, "seed": seed, "max_expansions": max_expansions,
+            "record": record,
+        }  # fmt: skip
+        # weight and partial count as given when not at their defaults (Dijkstra and
+        # BFS refuse them by name) and, for the algorithms that take them, always
+        if algorithm == "astar" or weight != 1.0:
+            given["weight"] = weight
+        if algorithm in ("astar", "greedy") or partial is not False:
+            given["partial"] = partial
+        if algorithm == "bfs":
+            given["max_depth"] = max_cost
+            if tie_break == "g":
+                given["tie_break"] = "fifo"  # BFS's default: its order has no g to prefer
+        else:
+            given["max_cost"] = max_cost
+        opts = _prepare(neighbors, heuristic, algorithm, given)
         if goal is None and algorithm != "dijkstra":
             raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
         h_start = 0.0 if heuristic is None else heuristic(start)
@@ -500,9 +553,10 @@ class SlicedSearch:
             raise _bad_heuristic(start, h_start)
         self._search = _Search(
             start, h_start, goal, neighbors, heuristic,
-            mode="astar" if algorithm == "dijkstra" else algorithm, weight=w,
-            tie_break=tie_break, seed=seed, max_expansions=max_exp, max_cost=max_c,
-            partial=bool(partial), record=bool(record),
+            mode="astar" if algorithm == "dijkstra" else algorithm, weight=opts.weight,
+            tie_break=opts.tie_break, seed=opts.seed, max_expansions=opts.max_expansions,
+            max_cost=opts.extra.get("max_depth") if algorithm == "bfs" else opts.max_cost,
+            partial=opts.partial, record=opts.record,
             cost_reason="max_depth" if algorithm == "bfs" else "max_cost",
         )  # fmt: skip
 

@@ -50,7 +50,7 @@ import math
 import numbers
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -64,47 +64,22 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 
 from pathcraft import _visibility as vis
 from pathcraft._core import graph_search as _kernel
-from pathcraft._kernels import REASONS
+from pathcraft._options import SearchOptions
+from pathcraft._positions import check_points as _points
+from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_callable, check_choice, check_limit, check_weight
+from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph
-from pathcraft.result import PathResult
+from pathcraft.result import PathResult, build_result
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 __all__ = ["WaypointGraph"]
 
 LineOfSight = Callable[[tuple[float, ...], tuple[float, ...]], bool]
-
-
-def _points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:
-    """A new ``(n, d)`` float array of finite points, ``d`` in ``dims``."""
-    try:
-        arr = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of points (x, y); got {values!r}") from exc
-    if arr.ndim == 1 and arr.shape[0] == 0:
-        arr = arr.reshape(0, dims[0])
-    if arr.ndim != 2 or arr.shape[1] not in dims:
-        shapes = " or ".join(f"(n, {d})" for d in dims)
-        raise ValueError(f"{name} must have shape {shapes}; got {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"{name}[{i}] = {arr[i].tolist()} is not finite")
-    return arr
-
-
-def _position(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
-    """One finite position of ``dim`` coordinates."""
-    try:
-        arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a position of {dim} numbers; got {value!r}") from exc
-    if arr.shape != (dim,):
-        axes = "(x, y)" if dim == 2 else "(x, y, z)"
-        raise ValueError(f"{name} must be a position {axes}; got {value!r}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} {tuple(arr.tolist())} is not finite")
-    return arr
 
 
 def _obstacle(name: str, geom: Any, radius: float) -> Any:
@@ -398,20 +373,28 @@ class WaypointGraph:
         start: Sequence[float],
         goal: Sequence[float],
         *,
-        weight: float = 1.0,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
+        algorithm: Literal["astar", "dijkstra", "greedy"] = "astar",
+        **options: Unpack[Options],
     ) -> PathResult:
-        """The shortest path from ``start`` to ``goal`` through the waypoints.
+        """A path from ``start`` to ``goal`` through the waypoints, by ``algorithm``.
 
         Parameters
         ----------
         start, goal : (x, y) or (x, y, z)
             Any positions outside the obstacles (they need not be waypoints).
+        algorithm : {"astar", "dijkstra", "greedy"}
+            The search over the waypoints (greedy: fast, not the shortest).
         weight : float
             ``>= 1``: weighted A*, at most ``weight`` times the best cost.
-        max_expansions, max_cost
-            As in :func:`pathcraft.search.astar`.
+        heuristic : {"euclidean", "zero"} or None
+            The straight-line distance to the goal (default), or none.
+        tie_break, seed, max_expansions, max_cost, record
+            As in :meth:`pathcraft.Graph.find_path`; recorded nodes come back as
+            positions (the goal last when it was reached).
+        partial : bool
+            When the goal is not reached (unreachable or a limit), ``path`` leads to
+            the expanded waypoint closest to the goal (just ``[start]`` when the start
+            sees no waypoint); the result stays falsy.
 
         Returns
         -------
@@ -419,17 +402,26 @@ class WaypointGraph:
             ``path`` is an ``(m, 2)`` (or ``(m, 3)``) float array of positions from
             start to goal; ``cost`` its length. When start sees goal the path is the
             straight line (``expanded == 0``), whatever ``max_distance``; otherwise
-            A* searches from the waypoints the start sees to those the goal sees.
+            the search runs from the waypoints the start sees to those the goal sees.
 
         Raises
         ------
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
         ValueError
             A non-finite position or one inside an obstacle, a bad option.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wp = WaypointGraph([(5, -1), (5, 3)], obstacles=[box(4, 0, 6, 2)])
+        >>> r = wp.find_path((3, 1), (7, 1), algorithm="dijkstra")
+        >>> r.path.tolist(), round(r.cost, 3)
+        ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        search = self.start_search(
-            start, goal, weight=weight, max_expansions=max_expansions, max_cost=max_cost
-        )
+        search = self.start_search(start, goal, algorithm=algorithm, **options)
         search.step()
         return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
@@ -438,17 +430,15 @@ class WaypointGraph:
         start: Sequence[float],
         goal: Sequence[float],
         *,
-        algorithm: str = "astar",
-        weight: float = 1.0,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
+        algorithm: Literal["astar", "dijkstra", "greedy"] = "astar",
+        **options: Unpack[Options],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        The options are :meth:`find_path`'s (``algorithm`` is ``"astar"``, the only
-        one). ``step(n)`` on the returned object expands at most ``n`` more waypoints
-        with the GIL released and returns ``"in_progress"``, ``"found"``, the reason
-        the search ended without its goal, or ``"cancelled"``; its ``result`` is then
+        ``algorithm`` and ``options`` are :meth:`find_path`'s, checked the same way.
+        ``step(n)`` on the returned object expands at most ``n`` more waypoints with
+        the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
+        search ended without its goal, or ``"cancelled"``; its ``result`` is then
         exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
 
         Examples
@@ -461,49 +451,84 @@ class WaypointGraph:
         ('in_progress', 'found', 14.8062)
         """
         t0 = time.perf_counter()
-        check_choice("algorithm", algorithm, ("astar",))
-        w = check_weight(weight)
-        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-        limit_cost = check_limit("max_cost", max_cost, integer=False)
+        opts = SearchOptions.check("WaypointGraph", algorithm, **options)
         s = _position("start", start, self._dim)
         g = _position("goal", goal, self._dim)
         self._check_free("start", s)
         self._check_free("goal", g)
         direct = float(np.sqrt(((s - g) ** 2).sum()))
+        limit_cost = opts.max_cost
+        no_record = (np.empty((0, self._dim)), np.empty(0)) if opts.record else None
         if bool(self._clear(s[None], g[None])[0]) and (limit_cost is None or direct <= limit_cost):
             path = s[None].copy() if direct == 0.0 else np.stack((s, g))
-            return CompiledSearch.ended(
-                PathResult(path=path, cost=direct, found=True, elapsed=time.perf_counter() - t0)
-            )
+            return CompiledSearch.ended(build_result(None, path, direct, t0=t0, explored=no_record))
         sources, source_costs = self._sight(s)
         goals, exit_costs = self._sight(g)
         if not (sources.shape[0] and goals.shape[0]):
-            return CompiledSearch.ended(PathResult(
-                path=np.empty((0, self._dim)), cost=math.inf, found=False,
-                reason="unreachable", elapsed=time.perf_counter() - t0,
-            ))  # fmt: skip
+            stay = s[None].copy() if opts.partial else np.empty((0, self._dim))
+            return CompiledSearch.ended(
+                build_result("unreachable", stay, 0.0, t0=t0, explored=no_record)
+            )
+        heuristic = opts.heuristic or "euclidean"
+        if algorithm == "dijkstra":
+            heuristic = "zero"
         args, settings = self.graph._kernel_args(
-            "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
-            target=g, weight=w, heuristic="euclidean", max_expansions=limit_exp,
-            max_cost=limit_cost,
+            algorithm, sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
+            target=g, weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
+            seed=opts.seed, max_expansions=opts.max_expansions, max_cost=limit_cost,
+            partial=opts.partial, record=opts.record,
         )  # fmt: skip
+        places = np.concatenate((self._points, g[None]))  # the virtual goal: index n
 
         def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
-            status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
-            found = status == _kernel.FOUND
-            if found:
-                path = np.concatenate((s[None], self._points[nodes[:-1]], g[None]))
-            else:
-                path = np.empty((0, self._dim))
-                cost = math.inf
-            return PathResult(
-                path=path, cost=float(cost), found=found,
-                reason=None if found else REASONS[status],  # type: ignore[arg-type]
-                expanded=int(expanded), generated=int(generated),
-                elapsed=time.perf_counter() - t0,
+            status, nodes, _e, cost, expanded, generated, rec_nodes, rec_g = answer
+            path = np.concatenate((s[None], places[nodes])) if len(nodes) else places[nodes]
+            explored = None
+            if rec_nodes is not None and rec_g is not None:
+                explored = (places[rec_nodes], rec_g)
+            return build_result(
+                status, path, cost, expanded=expanded, generated=generated, t0=t0,
+                explored=explored,
             )  # fmt: skip
 
         return CompiledSearch(
             lambda ws: _kernel.GraphSearch(*args(ws), **settings), finish,
             _kernel.Workspace, self.graph.num_nodes + 1,
         )  # fmt: skip
+
+    def astar(
+        self, start: Sequence[float], goal: Sequence[float], **options: Unpack[Options]
+    ) -> PathResult:
+        """A* between two positions: ``find_path(start, goal, algorithm="astar", ...)``.
+
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).astar(
+        ...     (0, 0), (3, 4)).cost
+        5.0
+        """
+        return self.find_path(start, goal, algorithm="astar", **options)
+
+    def dijkstra(
+        self, start: Sequence[float], goal: Sequence[float], **options: Unpack[Options]
+    ) -> PathResult:
+        """Dijkstra between two positions: ``find_path(..., algorithm="dijkstra")``.
+
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).dijkstra(
+        ...     (0, 0), (1, 0)).path.tolist()
+        [[0.0, 0.0], [1.0, 0.0]]
+        """
+        return self.find_path(start, goal, algorithm="dijkstra", **options)
+
+    def greedy(
+        self, start: Sequence[float], goal: Sequence[float], **options: Unpack[Options]
+    ) -> PathResult:
+        """Greedy best-first search between two positions (fast, not the shortest):
+        ``find_path(start, goal, algorithm="greedy", ...)``.
+
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).greedy(
+        ...     (0, 0), (2, 0)).cost
+        2.0
+        """
+        return self.find_path(start, goal, algorithm="greedy", **options)

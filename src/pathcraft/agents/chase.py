@@ -231,7 +231,8 @@ class Pursuer:
         if self._budget is not None:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
-        result, path = self._space.find_path(self._path[k], goal, max_expansions=limit)
+        result = self._space.find_path(self._path[k], goal, max_expansions=limit)
+        path = self._space.nodes(result)
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._positions import check_number as _number
+from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
-from pathcraft.agents.follow import _number, _points
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
 
@@ -74,7 +75,7 @@ class FlowField:
     def __init__(self, grid: Grid, goals: Any) -> None:
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
-        grid._cells("goals", goals, many=True)  # errors name the goals
+        grid.check_cells(goals, name="goals")  # errors name the goals
         dist = grid.distance_field(goals)
         rows, cols = grid.shape
         cost = np.array(grid.cost)

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._positions import check_number as _number
+from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import slide
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
@@ -21,27 +23,6 @@ from pathcraft.grid import Grid
 __all__ = ["PathFollower"]
 
 Array = npt.NDArray[np.float64]
-
-
-def _number(name: str, value: Any, *, low: float, inclusive: bool, inf: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number; got {value!r}")
-    x = float(value)
-    ok = (x >= low if inclusive else x > low) and (inf or math.isfinite(x)) and not math.isnan(x)
-    if not ok:
-        sign = ">=" if inclusive else ">"
-        kind = "" if inf else "finite "
-        raise ValueError(f"{name} must be a {kind}number {sign} {low:g}; got {value!r}")
-    return x
-
-
-def _points(name: str, value: Any) -> Array:
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
-        raise ValueError(f"{name} must be an (n, 2) array of (x, y) points; got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must hold finite numbers")
-    return arr
 
 
 class PathFollower:

@@ -1,9 +1,10 @@
 """Adapters that let agents move through grids and graphs (and, later, meshes).
 
-An agent needs four things from the world it moves in, gathered in the
+An agent needs five things from the world it moves in, gathered in the
 :class:`Space` protocol: check and normalise a node (``key``), plan a path
-(``find_path``), the cost of each step along it (``step_costs``) and where a node
-is in the plane (``point``, ``(x, y)``). A navigation mesh adapter provides the same
+(``find_path``, a :class:`~pathcraft.result.PathResult` like every world's), the path
+as a list of keys (``nodes``), the cost of each step along it (``step_costs``) and
+where a node is in the plane (``point``, ``(x, y)``). A navigation mesh adapter provides the same
 four: its nodes are ``(x, y)`` points located on the mesh, its paths the funnel's
 corners, its step costs the Euclidean lengths of the straight segments.
 
@@ -38,8 +39,12 @@ class Space(Protocol):
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
-    ) -> tuple[PathResult, list[Hashable]]:
-        """An optimal search's result and its path as a list of keys."""
+    ) -> PathResult:
+        """An optimal search's result."""
+        ...
+
+    def nodes(self, result: PathResult) -> list[Hashable]:
+        """The path of ``result`` as a list of keys."""
         ...
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
@@ -58,7 +63,7 @@ class GridSpace:
     ----------
     grid : Grid
         The grid; it may change between searches (``grid[r, c] = cost``).
-    method : {"auto", "astar", "jps"}
+    algorithm : {"auto", "astar", "jps"}
         How paths are found. ``"auto"`` uses jump point search where it applies (an
         8-connected grid of uniform cost: the same optimal cost as A*, many times
         faster on open maps) and A* elsewhere.
@@ -68,42 +73,43 @@ class GridSpace:
     >>> from pathcraft import Grid
     >>> from pathcraft.agents import GridSpace
     >>> space = GridSpace(Grid.from_ascii("...", diagonal="never"))
-    >>> result, path = space.find_path((0, 0), (0, 2))
+    >>> path = space.nodes(space.find_path((0, 0), (0, 2)))
     >>> path, space.step_costs(path).tolist(), space.point((0, 2))
     ([(0, 0), (0, 1), (0, 2)], [1.0, 1.0], (2.5, 0.5))
     """
 
-    __slots__ = ("grid", "method")
+    __slots__ = ("algorithm", "grid")
 
-    def __init__(self, grid: Grid, *, method: Literal["auto", "astar", "jps"] = "auto") -> None:
+    def __init__(
+        self, grid: Grid, *, algorithm: Literal["auto", "astar", "jps"] = "auto"
+    ) -> None:
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
         self.grid = grid
-        self.method: str = check_choice("method", method, ("auto", "astar", "jps"))
+        self.algorithm: str = check_choice("algorithm", algorithm, ("auto", "astar", "jps"))
 
     def key(self, node: Any, name: str = "node") -> tuple[int, int]:
-        flat = int(self.grid._cells(name, node, many=False)[0])
-        cols = self.grid.shape[1] + 2
-        return flat // cols - 1, flat % cols - 1
+        row, col = self.grid.check_cells(node, name=name, many=False)[0].tolist()
+        return row, col
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
-    ) -> tuple[PathResult, list[Hashable]]:
+    ) -> PathResult:
         grid = self.grid
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
-        if self.method == "astar" or (
-            self.method == "auto" and grid.diagonal not in ("no_corner_cut", "always")
+        if self.algorithm == "astar" or (
+            self.algorithm == "auto" and grid.diagonal not in ("no_corner_cut", "always")
         ):
-            result = grid.astar(s, g, max_expansions=max_expansions)
-        else:
-            try:
-                result = grid.jps(s, g, max_expansions=max_expansions)
-            except ValueError:
-                if self.method == "jps":
-                    raise
-                result = grid.astar(s, g, max_expansions=max_expansions)  # costs vary
-        path: list[Hashable] = [(int(r), int(c)) for r, c in np.asarray(result.path).tolist()]
-        return result, path
+            return grid.astar(s, g, max_expansions=max_expansions)
+        try:
+            return grid.jps(s, g, max_expansions=max_expansions)
+        except ValueError:
+            if self.algorithm == "jps":
+                raise
+            return grid.astar(s, g, max_expansions=max_expansions)  # costs vary
+
+    def nodes(self, result: PathResult) -> list[Hashable]:
+        return [(int(r), int(c)) for r, c in np.asarray(result.path).tolist()]
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
         if len(path) < 2:
@@ -130,7 +136,7 @@ class GraphSpace:
     >>> from pathcraft import Graph
     >>> from pathcraft.agents import GraphSpace
     >>> space = GraphSpace(Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0]))
-    >>> result, path = space.find_path(0, 2)
+    >>> path = space.nodes(space.find_path(0, 2))
     >>> path, space.step_costs(path).tolist()
     ([0, 1, 2], [1.0, 1.0])
     """
@@ -143,13 +149,15 @@ class GraphSpace:
         self.graph = graph
 
     def key(self, node: Any, name: str = "node") -> Hashable:
-        return self.graph.label(self.graph._node(name, node))
+        return self.graph.label(self.graph.index(node, name=name))
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
-    ) -> tuple[PathResult, list[Hashable]]:
-        result = self.graph.astar(start, goal, max_expansions=max_expansions)
-        return result, list(result.path)
+    ) -> PathResult:
+        return self.graph.astar(start, goal, max_expansions=max_expansions)
+
+    def nodes(self, result: PathResult) -> list[Hashable]:
+        return list(result.path)
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
         out = np.empty(max(len(path) - 1, 0))
@@ -186,9 +194,11 @@ def space_for(world: Any) -> Space:
         return GridSpace(world)
     if isinstance(world, Graph):
         return GraphSpace(world)
-    if all(callable(getattr(world, n, None)) for n in ("key", "find_path", "step_costs", "point")):
+    needs = ("key", "find_path", "nodes", "step_costs", "point")
+    if all(callable(getattr(world, n, None)) for n in needs):
         return world  # type: ignore[no-any-return]
     raise TypeError(
-        "world must be a Grid, a Graph or a Space (key, find_path, step_costs, point); "
+        "world must be a Grid, a Graph or a Space (key, find_path, nodes, step_costs, "
+        "point); "
         f"got {type(world).__name__}"
     )

@@ -32,6 +32,7 @@ No plan is an answer, not an exception:
 """
 
 from pathcraft.goap._action import Action, CostFunction, Effect
+from pathcraft.goap._compile import MissingFactWarning
 from pathcraft.goap._facts import Add, Condition, State, Value, add, eq, ge, gt, le, lt, ne
 from pathcraft.goap._planner import Plan, Planner
 
@@ -41,6 +42,7 @@ __all__ = [
     "Condition",
     "CostFunction",
     "Effect",
+    "MissingFactWarning",
     "Plan",
     "Planner",
     "State",

@@ -196,6 +196,19 @@ class Action:
         """The facts the check and a dynamic cost read, if declared."""
         return self._reads
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: the slots, with the read-only mappings as dicts."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_preconditions"] = dict(self._preconditions)
+        state["_effects"] = dict(self._effects)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            if name in ("_preconditions", "_effects"):
+                value = MappingProxyType(value)
+            object.__setattr__(self, name, value)
+
     # ------------------------------------------------------------------ behaviour
 
     def cost_in(self, state: State) -> float:
@@ -274,7 +287,7 @@ class Action:
         >>> eat.apply({"food": 2, "hungry": True})
         State({'food': 1, 'hungry': False})
         """
-        facts = state._facts.copy() if isinstance(state, State) else dict(state)
+        facts = state.to_dict() if isinstance(state, State) else dict(state)
         added = False
         for fact, effect in self._effects.items():
             if isinstance(effect, Add):
@@ -297,7 +310,7 @@ class Action:
             return State(facts)  # checks the caller's facts
         if added:
             facts = dict(sorted(facts.items()))
-        return State._trusted(facts)
+        return State.from_checked(facts)
 
     def __repr__(self) -> str:
         cost = self._cost if not self._dynamic else getattr(self._cost, "__name__", "callable")
@@ -320,6 +333,11 @@ def conditions(
     ``owner`` starts every error message: ``"action 'eat'"`` or ``"goal"``.
     """
     if given is None:
+        if what == "goal":
+            raise TypeError(
+                f"{owner} must be a mapping of fact names to values or conditions such as "
+                "{'wood': True} or {'gold': ge(5)}; got None"
+            )
         return {}
     if not isinstance(given, Mapping):
         raise TypeError(

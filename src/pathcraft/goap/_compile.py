@@ -15,7 +15,17 @@ from typing import Any
 from pathcraft.goap._action import Action
 from pathcraft.goap._facts import OPERATORS, Add, Condition, State, Value, kind_of
 
-__all__ = ["MISSING", "Problem", "Step", "compile_problem", "heuristic", "state_of", "successor"]
+__all__ = [
+    "MISSING",
+    "MissingFactWarning",
+    "Problem",
+    "Step",
+    "compile_problem",
+    "heuristic",
+    "missing_fact_warning",
+    "state_of",
+    "successor",
+]
 
 _INF = math.inf
 
@@ -258,7 +268,7 @@ def heuristic(problem: Problem) -> Callable[[tuple[Any, ...]], float]:
 
 def state_of(names: tuple[str, ...], values: tuple[Any, ...]) -> State:
     """The tracked facts of a node as a State (names are sorted, so is the dict)."""
-    return State._trusted(
+    return State.from_checked(
         {n: v for n, v in zip(names, values, strict=True) if v is not MISSING}
     )
 
@@ -275,3 +285,28 @@ def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
     for i, d in step.adds:
         new[i] += d
     return tuple(new)
+
+
+class MissingFactWarning(UserWarning):
+    """A plan came back unreachable while the start state lacks a fact that an
+    action's precondition needs (a missing fact meets no condition): the likely
+    reason, named, so that "unreachable" is not the only word a caller gets."""
+
+
+def missing_fact_warning(problem: Problem, start: State) -> MissingFactWarning | None:
+    """Why a plan may be unreachable because the start state lacks a fact: a warning
+    naming the first missing fact a considered action's precondition needs, or None.
+    Goal facts may well be missing at the start (actions set them); one that no action
+    can give is refused before the search."""
+    for i, name in enumerate(problem.names):
+        if name in start:
+            continue
+        for step in problem.steps:
+            if any(index == i for index, _compare, _value in step.pre):
+                cond = step.action.preconditions[name]
+                return MissingFactWarning(
+                    f"no plan reaches the goal, and the start state lacks fact {name!r}, "
+                    f"which action {step.action.name!r} needs ({name} {cond!r}); give the "
+                    "fact a starting value (a missing fact meets no condition)"
+                )
+    return None

@@ -92,12 +92,23 @@ class State(Mapping[str, Value]):
         self._hash: int | None = None
 
     @classmethod
-    def _trusted(cls, facts: dict[str, Value]) -> State:
-        """A state over facts already checked and sorted by name (no copy)."""
+    def from_checked(cls, facts: dict[str, Value]) -> State:
+        """A state over facts already checked and sorted by name, taken without a copy
+        or a check (for :mod:`pathcraft.goap`'s own modules: build states with
+        ``State(...)``, which checks every fact)."""
         state = cls.__new__(cls)
         state._facts = facts
         state._hash = None
         return state
+
+    def to_dict(self) -> dict[str, Value]:
+        """The facts as a new dict, sorted by name.
+
+        >>> from pathcraft.goap import State
+        >>> State(b=1, a=True).to_dict()
+        {'a': True, 'b': 1}
+        """
+        return self._facts.copy()
 
     def __getitem__(self, name: str) -> Value:
         return self._facts[name]
@@ -125,6 +136,10 @@ class State(Mapping[str, Value]):
 
     def __repr__(self) -> str:
         return f"State({self._facts!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Value]]]:
+        """Pickle the facts only: a cached hash of strings is valid in one process."""
+        return (State, (self._facts,))
 
     def replace(self, **changes: Value) -> State:
         """A new state with some facts set to new values (or added); this one is kept.

@@ -7,11 +7,13 @@ import itertools
 import math
 import random
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from pathcraft._validation import check_choice, check_limit, check_weight
+from pathcraft._options import SearchOptions
+from pathcraft._validation import check_limit
 from pathcraft.goap._action import Action, conditions
 from pathcraft.goap._compile import (
     MISSING,
@@ -19,12 +21,13 @@ from pathcraft.goap._compile import (
     Step,
     compile_problem,
     heuristic,
+    missing_fact_warning,
     state_of,
     successor,
 )
 from pathcraft.goap._facts import OPERATORS, Condition, State, Value, kind_of
-from pathcraft.result import Reason
-from pathcraft.search import TIE_BREAKS, astar
+from pathcraft.result import PathResult, build_result
+from pathcraft.search import astar
 
 __all__ = ["Plan", "Planner"]
 
@@ -32,13 +35,29 @@ _INF = math.inf
 _CACHE_SIZE = 64
 
 
+#: The default ``max_expansions`` of :meth:`Planner.plan`: enough for every plan a
+#: game's agents make in practice (hundreds to thousands of states), small enough that
+#: a goal no action sequence reaches over an unbounded fact gives up in under a second
+#: (0.75 s measured on a busy 2-core machine) instead of searching until memory runs
+#: out. ``max_expansions=None`` lifts it.
+DEFAULT_MAX_EXPANSIONS = 20_000
+
+
 @dataclass(frozen=True, slots=True)
-class Plan:
-    """What :meth:`Planner.plan` found: actions in order, or the reason there are none.
+class Plan(PathResult):
+    """What :meth:`Planner.plan` found: a :class:`~pathcraft.result.PathResult` whose
+    nodes are world states, with the actions between them.
 
     A plan is truthy exactly when the goal is reached (``found``); an empty plan is
     found when the start already meets the goal. "No plan" is an answer, not an
-    exception.
+    exception. Every :class:`~pathcraft.result.PathResult` field means what it means
+    for any search: ``path`` is the list of states from ``start`` to the last (the
+    start included; empty when nothing was found), ``cost`` the sum of the actions'
+    costs (dynamic costs read in the state each runs in), ``reason`` ``"unreachable"``
+    or the limit that stopped the search (``"max_expansions"``, ``"max_depth"``,
+    ``"max_cost"``), ``expanded`` and ``generated`` count world states, ``elapsed``
+    covers checks, pruning, search and replay. Unlike a path result, ``len(plan)`` and
+    iteration go over the actions.
 
     Attributes
     ----------
@@ -46,47 +65,24 @@ class Plan:
         The actions to run, first to last; empty when nothing was found.
     states : tuple of State
         ``states[i]`` is the world state after ``actions[i]``; the last meets the goal.
-    start : State
+    start : State or None
         The state the plan starts from.
-    cost : float
-        The sum of the actions' costs (dynamic costs read in the state each runs in);
-        ``inf`` when nothing was found.
-    found : bool
-        Whether a plan reaching the goal was found.
-    reason : str or None
-        None when found; otherwise ``"unreachable"`` (no sequence of actions reaches
-        the goal), or the limit that stopped the search: ``"max_expansions"``,
-        ``"max_depth"`` or ``"max_cost"``.
-    expanded, generated : int
-        World states expanded and pushed by the search.
     considered : int
         How many actions the search considered after relevant-action pruning.
-    elapsed : float
-        Wall-clock seconds :meth:`Planner.plan` took (checks, pruning, search and
-        replay).
 
     Examples
     --------
-    >>> from pathcraft.goap import Action, Planner
-    >>> planner = Planner([Action("open_door", {"door_open": False}, {"door_open": True})])
-    >>> plan = planner.plan({"door_open": False}, {"door_open": True})
-    >>> bool(plan), plan.names, plan.states[-1]
-    (True, ['open_door'], State({'door_open': True}))
-    >>> empty = planner.plan({"door_open": True}, {"door_open": True})  # already there
-    >>> bool(empty), empty.names, empty.cost
-    (True, [], 0.0)
+    >>> from pathcraft import PathResult
+    >>> from pathcraft.goap import Action, Planner, add
+    >>> plan = Planner([Action("step", {}, {"x": add(1)})]).plan({"x": 0}, {"x": 2})
+    >>> isinstance(plan, PathResult), plan.names, [s["x"] for s in plan.path], plan.cost
+    (True, ['step', 'step'], [0, 1, 2], 2.0)
     """
 
-    actions: tuple[Action, ...]
-    states: tuple[State, ...]
-    start: State
-    cost: float
-    found: bool
-    reason: Reason | None = None
-    expanded: int = 0
-    generated: int = 0
+    actions: tuple[Action, ...] = ()
+    states: tuple[State, ...] = ()
+    start: State | None = None
     considered: int = 0
-    elapsed: float = 0.0
 
     def __bool__(self) -> bool:
         return self.found
@@ -104,7 +100,7 @@ class Plan:
         return [a.name for a in self.actions]
 
     @property
-    def final(self) -> State:
+    def final(self) -> State | None:
         """The state after the last action (the start for an empty plan)."""
         return self.states[-1] if self.states else self.start
 
@@ -150,6 +146,11 @@ class Planner:
     """
 
     def __init__(self, actions: Iterable[Action]) -> None:
+        if isinstance(actions, Action) or not isinstance(actions, Iterable):
+            raise TypeError(
+                "actions must be an iterable of Action objects (a list or tuple); got "
+                f"{type(actions).__name__} {actions!r}"
+            )
         items = tuple(actions)
         seen: set[str] = set()
         for action in items:
@@ -170,6 +171,14 @@ class Planner:
         """The actions, in the order given."""
         return self._actions
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: the actions (the compiled problems are rebuilt)."""
+        return {"_actions": self._actions}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._actions = state["_actions"]
+        self._cache = {}
+
     def plan(
         self,
         state: Mapping[str, Value],
@@ -178,7 +187,7 @@ class Planner:
         weight: float = 1.0,
         tie_break: Literal["g", "fifo", "random"] = "g",
         seed: Any = None,
-        max_expansions: int | None = None,
+        max_expansions: int | None = DEFAULT_MAX_EXPANSIONS,
         max_depth: int | None = None,
         max_cost: float | None = None,
         prune: bool = True,
@@ -205,7 +214,10 @@ class Planner:
         seed : int or None
             Seed of the ``"random"`` tie-breaking.
         max_expansions : int or None
-            Expand at most this many states; then ``reason="max_expansions"``.
+            Expand at most this many states; then ``reason="max_expansions"``. The
+            default, ``DEFAULT_MAX_EXPANSIONS`` (20,000 states, under a second),
+            keeps a goal no plan reaches over an unbounded int fact from searching
+            until memory runs out; None lifts the limit.
         max_depth : int or None
             Plans of at most this many actions. With it, a node is a state *and* the
             number of actions taken (the same state reached in fewer actions may
@@ -230,6 +242,13 @@ class Planner:
             Truthy with the actions, the state after each and the total cost; falsy
             with ``reason`` when there is none.
 
+        Warns
+        -----
+        MissingFactWarning
+            When no plan is found (``reason="unreachable"``) and the start state lacks
+            a fact that a considered action's precondition needs: the warning names
+            the fact and the action (a missing fact meets no condition).
+
         Raises
         ------
         TypeError
@@ -250,28 +269,16 @@ class Planner:
         times the cheapest action changing a goal fact, where no action changes more
         than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
         declared). With ``weight=1`` the plan is optimal.
-
-        Examples
-        --------
-        >>> from pathcraft.goap import Action, Planner, add, ge
-        >>> planner = Planner([
-        ...     Action("chop", {"has_axe": True}, {"wood": add(1)}, cost=1),
-        ...     Action("buy_axe", {"has_axe": False}, {"has_axe": True}, cost=3),
-        ... ])
-        >>> plan = planner.plan({"has_axe": False, "wood": 0}, {"wood": ge(2)})
-        >>> plan.names, plan.cost
-        (['buy_axe', 'chop', 'chop'], 5.0)
-        >>> planner.plan({"has_axe": False, "wood": 0}, {"wood": ge(2)}, max_cost=4).reason
-        'max_cost'
         """
         t0 = time.perf_counter()
         start = state if isinstance(state, State) else _as_state(state)
         goal_conds = conditions("goal", goal, "goal")
-        w = check_weight(weight)
-        check_choice("tie_break", tie_break, TIE_BREAKS)
+        opts = SearchOptions.check(
+            "search", "astar", weight=weight, tie_break=tie_break, seed=seed,
+            max_expansions=max_expansions, max_cost=max_cost,
+        )  # fmt: skip
+        w = opts.weight
         depth_limit = check_limit("max_depth", max_depth, integer=True)
-        check_limit("max_expansions", max_expansions, integer=True)
-        check_limit("max_cost", max_cost, integer=False)
         if not isinstance(prune, bool):
             raise TypeError(f"prune must be True or False; got {prune!r}")
 
@@ -292,8 +299,9 @@ class Planner:
 
         metrics: dict[str, Any] = {"considered": len(problem.steps)}
         if h(values) == _INF:  # a goal condition no considered action can meet
-            elapsed = time.perf_counter() - t0
-            return Plan((), (), start, _INF, False, "unreachable", elapsed=elapsed, **metrics)
+            if missing := missing_fact_warning(problem, start):
+                warnings.warn(missing, stacklevel=2)
+            return _plan("unreachable", (), (), start, _INF, t0, metrics)
         if depth_limit is None:
             result = astar(
                 values, is_goal, expand, h, weight=w, tie_break=tie_break, seed=seed,
@@ -321,10 +329,11 @@ class Planner:
         metrics.update(expanded=result.expanded, generated=result.generated)
         if not result.found:
             reason = result.reason
+            if reason == "unreachable" and (missing := missing_fact_warning(problem, start)):
+                warnings.warn(missing, stacklevel=2)
             if reason == "unreachable" and cut[0]:
                 reason = "max_depth"
-            elapsed = time.perf_counter() - t0
-            return Plan((), (), start, _INF, False, reason, elapsed=elapsed, **metrics)
+            return _plan(reason, (), (), start, _INF, t0, metrics)
         steps = _recover(problem, nodes, rng)
         after: list[State] = []
         current = start
@@ -333,13 +342,11 @@ class Planner:
             current = step.action.apply(current)
             after.append(current)
             cost += step_cost
-        return Plan(
-            tuple(s.action for s, _ in steps), tuple(after), start, cost, True, None,
-            elapsed=time.perf_counter() - t0, **metrics,
-        )  # fmt: skip
+        actions = tuple(s.action for s, _ in steps)
+        return _plan(None, actions, tuple(after), start, cost, t0, metrics)
 
     def _problem(self, start: State, goal: dict[str, Condition], prune: bool) -> Problem:
-        kinds = {fact: kind_of(value) for fact, value in start._facts.items()}
+        kinds = {fact: kind_of(value) for fact, value in start.items()}
         key = (tuple(kinds.items()), tuple(goal.items()), prune)
         problem = self._cache.get(key)
         if problem is None:
@@ -349,6 +356,26 @@ class Planner:
                     self._cache.pop(next(iter(self._cache)), None)
             self._cache[key] = problem
         return problem
+
+
+def _plan(
+    reason: str | None,
+    actions: tuple[Action, ...],
+    after: tuple[State, ...],
+    start: State,
+    cost: float,
+    t0: float,
+    metrics: dict[str, Any],
+) -> Plan:
+    """The plan, built like every result (:func:`pathcraft.result.build_result`)."""
+    path = [start, *after] if reason is None else []
+    plan = build_result(
+        reason, path, cost, expanded=metrics.get("expanded", 0),
+        generated=metrics.get("generated", 0), t0=t0, kind=Plan,
+        fields={"actions": actions, "states": after, "start": start,
+                "considered": metrics["considered"]},
+    )  # fmt: skip
+    return cast(Plan, plan)
 
 
 def _as_state(state: Any) -> State:

@@ -44,16 +44,7 @@ def node_count(num_nodes: Any) -> int:
 
 def edge_endpoints(name: str, values: Any, n: int) -> npt.NDArray[np.intp]:
     """A 1-D integer array of node indices, each in ``[0, n)``."""
-    try:
-        arr = np.asarray(values)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a 1-D array of node indices; got {values!r}") from exc
-    if arr.size == 0:
-        return np.empty(0, dtype=np.intp)
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{name} must hold integer node indices; got dtype {arr.dtype}")
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
+    arr = _index_array(name, values, "node indices")
     bad = np.flatnonzero((arr < 0) | (arr >= n))
     if bad.size:
         i = int(bad[0])
@@ -64,6 +55,50 @@ def edge_endpoints(name: str, values: Any, n: int) -> npt.NDArray[np.intp]:
     if arr.shape[0] > _MAX_NODES:
         raise ValueError(f"{name} has {arr.shape[0]} edges; at most {_MAX_NODES} are supported")
     return arr.astype(np.intp, copy=True)
+
+
+def edge_ids(values: Any, m: int) -> npt.NDArray[np.intp]:
+    """A 1-D integer array of edge ids (places in the input order of the edges), each
+    in ``[0, m)``; errors name ``edges`` and say how many edges there are."""
+    arr = _index_array("edges", values, "edge ids")
+    bad = np.flatnonzero((arr < 0) | (arr >= m))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"edges[{i}] = {int(arr[i])} is not an edge id: edge ids are places in "
+            f"Graph.edges, from 0 to {m - 1} (the graph has {m} edges)"
+        )
+    return arr.astype(np.intp, copy=True)
+
+
+def _index_array(name: str, values: Any, what: str) -> npt.NDArray[Any]:
+    """``values`` as a 1-D integer array in its own dtype (an empty one when empty);
+    the range is for the caller to check (nothing has wrapped around yet)."""
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a 1-D array of {what}; got {values!r}") from exc
+    if arr.size == 0:
+        return np.empty(0, dtype=np.intp)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integer {what}; got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
+    return arr
+
+
+def weight_total(weights: npt.NDArray[np.float64], name: str = "weights") -> None:
+    """Refuse weights whose finite sum overflows: every simple path must have a finite
+    cost, or a search could report ``found`` with ``cost=inf``."""
+    finite = weights[np.isfinite(weights)]
+    with np.errstate(over="ignore"):
+        total = float(finite.sum())
+    if not np.isfinite(total):
+        raise ValueError(
+            f"{name} are too large: their sum overflows float64 (largest "
+            f"{float(finite.max())!r}), so a path could cost inf; weights must be small "
+            "enough that every path's cost is finite (np.inf closes an edge)"
+        )
 
 
 def weight_array(

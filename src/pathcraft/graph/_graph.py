@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft.graph import _batch
 from pathcraft.graph import _checks as checks
 from pathcraft.graph._queries import GRAPH_HEURISTICS, GraphQueries
 
@@ -77,8 +78,9 @@ class Graph(GraphQueries):
     TypeError
         Non-integer endpoints, non-numeric weights or coordinates, unhashable labels.
     ValueError
-        An endpoint that is not a node, a negative or NaN weight, non-finite
-        coordinates, a wrong shape, repeated labels.
+        An endpoint that is not a node, a negative or NaN weight, weights whose finite
+        sum overflows float64 (a path could cost ``inf``; :meth:`set_weights` refuses
+        them too), non-finite coordinates, a wrong shape, repeated labels.
 
     Examples
     --------
@@ -131,6 +133,7 @@ class Graph(GraphQueries):
             )
         m = src.shape[0]
         w = checks.weight_array(weights, m, sources=src, targets=dst)
+        checks.weight_total(w)
         self._coords = checks.coordinate_array(coords, n)
         self._index = checks.label_index(labels, n)
         self._labels: list[Hashable] | None = None if labels is None else list(labels)
@@ -343,14 +346,19 @@ class Graph(GraphQueries):
             view.flags.writeable = False
         return views
 
-    def index(self, node: Hashable) -> int:
-        """The index of the node labelled ``node``.
+    def index(self, node: Hashable, *, name: str = "node") -> int:
+        """The index of the node labelled ``node`` (``name``: the argument's name in
+        the error raised for a label that is not a node).
 
         >>> from pathcraft import Graph
         >>> Graph.from_adjacency({"a": [], "b": []}).index("b")
         1
+        >>> Graph.from_adjacency({"a": []}).index("z", name="goal")
+        Traceback (most recent call last):
+        ...
+        ValueError: goal 'z' is not a node of this graph
         """
-        return self._node("node", node)
+        return self._node(name, node)
 
     def label(self, index: int) -> Hashable:
         """The label of the node at ``index``."""
@@ -378,6 +386,12 @@ class Graph(GraphQueries):
                 out.append((v if labels is None else labels[v], w))
         return out
 
+    # ------------------------------------------------------------------ batches
+
+    # Written in pathcraft.graph._batch (module functions taking the graph first).
+    find_paths = _batch.find_paths
+    path_costs = _batch.path_costs
+
     def set_weights(self, weights: npt.ArrayLike, edges: npt.ArrayLike | None = None) -> None:
         """Change edge weights between queries, without a rebuild.
 
@@ -398,13 +412,16 @@ class Graph(GraphQueries):
         [0, 2]
         """
         if edges is None:
-            self._weights_in = checks.weight_array(
+            new_in = checks.weight_array(
                 weights, self.num_edges, sources=self._edge_sources, targets=self._edge_targets
             )
         else:
-            ids = checks.edge_endpoints("edges", edges, self.num_edges)
+            ids = checks.edge_ids(edges, self.num_edges)
             new = checks.weight_array(weights, ids.shape[0])
-            self._weights_in[ids] = new
+            new_in = self._weights_in.copy()
+            new_in[ids] = new
+        checks.weight_total(new_in)
+        self._weights_in = new_in
         self._store_weights()
 
     def set_weight(self, u: Hashable, v: Hashable, weight: float) -> None:
@@ -416,7 +433,10 @@ class Graph(GraphQueries):
             hit |= (self._edge_sources == b) & (self._edge_targets == a)
         if not hit.any():
             raise ValueError(f"there is no edge {u!r} -> {v!r}")
-        self._weights_in[hit] = new
+        new_in = self._weights_in.copy()
+        new_in[hit] = new
+        checks.weight_total(new_in, "weight")
+        self._weights_in = new_in
         self._store_weights()
 
     def _store_weights(self) -> None:

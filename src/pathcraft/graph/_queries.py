@@ -13,21 +13,27 @@ import math
 import numbers
 import time
 from collections.abc import Hashable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import graph_search as _kernel
-from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
-from pathcraft._sliced import CompiledSearch, bind_options
-from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
-from pathcraft.result import Explored, PathResult
+from pathcraft._fields import settled
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions, check_flag, kernel_seed
+from pathcraft._sliced import CompiledSearch
+from pathcraft.result import PathResult, build_result
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 __all__ = ["GRAPH_HEURISTICS", "GraphQueries"]
 
 HeuristicName = Literal["euclidean", "zero"]
-TieBreak = Literal["g", "fifo", "random"]
+GraphAlgorithm = Literal["astar", "dijkstra", "greedy"]
 
 #: The graph heuristics and their kernel codes.
 GRAPH_HEURISTICS: dict[str, int] = {"zero": 0, "euclidean": 1}
@@ -100,32 +106,45 @@ class GraphQueries:
 
     # ------------------------------------------------------------------ searches
 
-    def astar(
+    def find_path(
         self,
-        start: Hashable,
-        goal: Hashable,
+        start: Hashable | Iterable[Hashable],
+        goal: Hashable | Iterable[Hashable] | None,
         *,
-        weight: float = 1.0,
-        heuristic: HeuristicName | None = None,
-        tie_break: TieBreak = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        partial: bool = False,
-        record: bool = False,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[Options],
     ) -> PathResult:
-        """A* from ``start`` to ``goal`` (node labels); weighted when ``weight > 1``.
+        """A path from ``start`` to ``goal`` (node labels), by ``algorithm``.
+
+        The one query every world answers (see the README's options table);
+        :meth:`astar`, :meth:`dijkstra` and :meth:`greedy` are this with the algorithm
+        chosen. The searches expand exactly the nodes the generic search
+        (:func:`pathcraft.search.find_path`) expands on :meth:`neighbors`.
 
         Parameters
         ----------
         start, goal : hashable
-            Node labels.
+            Node labels. Dijkstra also takes collections of labels for either, and
+            ``goal=None`` (see :meth:`dijkstra`).
+        algorithm : {"astar", "dijkstra", "greedy"}
+            The search.
         weight : float
             ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
         heuristic : {"euclidean", "zero"} or None
             Overrides the default (:attr:`heuristic`); ``"euclidean"`` needs coordinates.
-        tie_break, seed, max_expansions, max_cost, partial, record
-            As in :func:`pathcraft.search.astar`; ``result.explored.nodes`` holds labels.
+        tie_break : {"g", "fifo", "random"}
+            Among equal priorities: the larger g (default), the first pushed, or at
+            random, reproducibly by ``seed``.
+        seed : int or None
+            In ``[0, 2**64 - 1]``; None draws fresh entropy.
+        max_expansions, max_cost : int, float or None
+            Limits: give up after that many expansions, never reach a node costing
+            more than that.
+        partial : bool
+            When the goal is not reached (unreachable or a limit), ``path`` leads to the
+            expanded node closest to the goal by the heuristic; the result stays falsy.
+        record : bool
+            Keep the expanded nodes (labels) and their g-costs in ``result.explored``.
 
         Returns
         -------
@@ -134,11 +153,107 @@ class GraphQueries:
 
         Raises
         ------
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
         ValueError
-            An unknown node, an unknown option, ``weight < 1``, a negative or NaN limit,
-            ``heuristic="euclidean"`` without coordinates.
+            An unknown node, a bad option value, ``heuristic="euclidean"`` (or greedy's
+            default) without coordinates.
         TypeError
             A node index that is not an integer (graphs without labels), a bad option type.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)], directed=False)
+        >>> r = g.find_path(2, 0, algorithm="dijkstra")
+        >>> r.path, r.cost
+        ([2, 1, 0], 2.0)
+        >>> g.find_path(2, 0, algorithm="dijkstra", partial=True)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: Graph.find_path(algorithm='dijkstra') ...
+        """
+        t0 = time.perf_counter()
+        opts = SearchOptions.check("Graph", algorithm, **options)
+        if algorithm == "dijkstra" and goal is None:
+            return self._settle(self._nodes("start", start), opts, t0)
+        args, settings = self._prepare(opts, start, goal)
+        answer = _kernel.search(*args(_workspace(self.num_nodes + 1)), **settings)
+        return self._to_result(answer, t0)
+
+    def start_search(
+        self,
+        start: Hashable | Iterable[Hashable],
+        goal: Hashable | Iterable[Hashable],
+        *,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[Options],
+    ) -> CompiledSearch:
+        """Start a compiled search that a game loop spreads over frames.
+
+        ``algorithm`` and ``options`` are :meth:`find_path`'s, checked the same way
+        (a goal is needed). ``step(n)`` on the returned object expands at most ``n``
+        more nodes with the GIL released and returns ``"in_progress"``, ``"found"``,
+        the reason the search ended without its goal, or ``"cancelled"``; its
+        ``result`` is then exactly the blocking call's, whatever the slice sizes.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> search = Graph(4, [0, 1, 2], [1, 2, 3]).start_search(0, 3)
+        >>> search.step(1), search.step(), search.result.path
+        ('in_progress', 'found', [0, 1, 2, 3])
+        """
+        opts = SearchOptions.check("Graph", algorithm, **options)
+        args, settings = self._prepare(opts, start, goal)
+        return CompiledSearch(
+            lambda ws: _kernel.GraphSearch(*args(ws), **settings),
+            self._to_result, _kernel.Workspace, self.num_nodes + 1,
+        )  # fmt: skip
+
+    def _prepare(
+        self, opts: SearchOptions, start: Any, goal: Any
+    ) -> tuple[Any, dict[str, Any]]:
+        """A search's checked arguments (see :meth:`_kernel_args`): its heuristic,
+        start and goal nodes as indices."""
+        algorithm = opts.algorithm
+        heuristic = "zero" if algorithm == "dijkstra" else opts.heuristic or self._heuristic
+        if algorithm == "greedy" and opts.heuristic is None:
+            heuristic = "euclidean"
+        if heuristic == "euclidean" and self._coords is None:
+            if opts.heuristic is None:
+                raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
+            raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
+        if algorithm == "dijkstra":
+            sources = self._nodes("start", start)
+            goals = self._nodes("goal", goal)
+        else:
+            sources = np.array([self._node("start", start)], dtype=np.intp)
+            goals = np.array([self._node("goal", goal)], dtype=np.intp)
+        single = goals.shape[0] == 1
+        return self._kernel_args(
+            algorithm, sources, int(goals[0]) if single else -1, None if single else goals,
+            weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
+            seed=opts.seed, max_expansions=opts.max_expansions, max_cost=opts.max_cost,
+            partial=opts.partial, record=opts.record,
+        )  # fmt: skip
+
+    def _to_result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        """The kernel's answer over node indices as a :class:`PathResult` of labels."""
+        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = answer
+        explored = None
+        if rec_nodes is not None and rec_g is not None:
+            explored = (self._to_labels(rec_nodes), rec_g)
+        return build_result(
+            status, self._to_labels(path), cost, expanded=expanded, generated=generated,
+            t0=t0, explored=explored,
+        )  # fmt: skip
+
+    def astar(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
+        """A* from ``start`` to ``goal`` (node labels); weighted when ``weight > 1``.
+
+        ``find_path(start, goal, algorithm="astar", **options)``: every option of
+        :meth:`find_path` applies.
 
         Examples
         --------
@@ -152,63 +267,45 @@ class GraphQueries:
         ...
         ValueError: goal 9 is not a node: node indices run from 0 to 2
         """
-        return self._search(
-            "astar", start, goal, weight=check_weight(weight), heuristic=heuristic,
-            tie_break=tie_break, seed=seed, max_expansions=max_expansions,
-            max_cost=max_cost, partial=partial, record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="astar", **options)
 
-    def greedy(
-        self,
-        start: Hashable,
-        goal: Hashable,
-        *,
-        tie_break: TieBreak = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        partial: bool = False,
-        record: bool = False,
-    ) -> PathResult:
-        """Greedy best-first search: expand the node nearest the goal (Euclidean) first.
+    def greedy(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
+        """Greedy best-first search: expand the node nearest the goal first.
 
-        Fast, not optimal; needs coordinates. Options as in :meth:`astar`.
+        Fast, not optimal. ``find_path(start, goal, algorithm="greedy", **options)``;
+        every option but ``weight``. Its heuristic is ``"euclidean"`` (coordinates
+        needed) unless ``heuristic=`` says otherwise.
 
         >>> from pathcraft import Graph
         >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)])
         >>> g.greedy(0, 2).path
         [0, 1, 2]
         """
-        if self._coords is None:
-            raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
-        return self._search(
-            "greedy", start, goal, weight=1.0, heuristic="euclidean", tie_break=tie_break,
-            seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-            record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="greedy", **options)
 
     def dijkstra(
         self,
         start: Hashable | Iterable[Hashable],
-        goal: Hashable | Iterable[Hashable],
-        *,
-        tie_break: TieBreak = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        record: bool = False,
+        goal: Hashable | Iterable[Hashable] | None = None,
+        **options: Unpack[Options],
     ) -> PathResult:
-        """Dijkstra from one or many sources to the nearest of one or many goals.
+        """Dijkstra from one or many sources to the nearest of one or many goals, or
+        to every node (``goal=None``).
 
         Parameters
         ----------
         start : node label or collection of labels
             The path starts at the source nearest to a goal. A label that is itself a
             tuple is taken for one node when it is a node of the graph.
-        goal : node label or collection of labels
-            The search ends at the first goal settled (the cheapest to reach).
-        tie_break, seed, max_expansions, max_cost, record
-            As in :meth:`astar`.
+        goal : node label, collection of labels, or None
+            The search ends at the first goal settled (the cheapest to reach). None
+            settles every node reachable (within ``max_cost``): ``distances`` maps each
+            reached label to its cost, ``path_to(label)`` gives its path, ``path`` is
+            empty (the result is truthy). Without a goal only ``max_cost`` is taken;
+            :meth:`distance_field` gives the same as arrays.
+        **options
+            ``tie_break``, ``seed``, ``max_expansions``, ``max_cost``, ``record``, as in
+            :meth:`find_path`.
 
         Examples
         --------
@@ -218,54 +315,72 @@ class GraphQueries:
         [2, 3, 4]
         >>> g.dijkstra([0, 4], 1).cost
         1.0
+        >>> every = g.dijkstra(0)
+        >>> every.distances[3], every.path_to(3)
+        (3.0, [0, 1, 2, 3])
         """
-        return self._search(
-            "dijkstra", start, goal, weight=1.0, heuristic="zero", tie_break=tie_break,
-            seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=False,
-            record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="dijkstra", **options)
 
-    def distances(
-        self, sources: Hashable | Iterable[Hashable], *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
-        """The cost from the nearest source to every node, by node index.
+    @overload
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: Literal[False] = ...,
+        max_cost: float | None = ...,
+    ) -> npt.NDArray[np.float64]: ...
+    @overload
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: Literal[True],
+        max_cost: float | None = ...,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]: ...
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        """The cost from the nearest source to every node, by node index, and the
+        shortest-path tree when asked.
 
         Parameters
         ----------
         sources : node label or collection of labels
+        parents : bool
+            Also return each node's parent in the shortest-path tree.
         max_cost : float or None
             Stop at this cost: nodes farther away get ``inf``.
 
         Returns
         -------
-        ndarray of float64, shape (num_nodes,)
+        costs : ndarray of float64, shape (num_nodes,)
             ``inf`` where no source reaches.
-
-        >>> from pathcraft import Graph
-        >>> Graph(4, [0, 1], [1, 2], [2.0, 3.0]).distances(0).tolist()
-        [0.0, 2.0, 5.0, inf]
-        """
-        return self.shortest_path_tree(sources, max_cost=max_cost)[0]
-
-    def shortest_path_tree(
-        self, sources: Hashable | Iterable[Hashable], *, max_cost: float | None = None
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-        """Costs and parents of the shortest-path tree from the nearest source.
-
-        Returns
-        -------
-        distances : ndarray of float64, shape (num_nodes,)
-            As in :meth:`distances`.
         parents : ndarray of int64, shape (num_nodes,)
-            The index of each node's parent in the tree; -1 for sources and for nodes
-            not reached.
+            Only with ``parents=True``: the index of each node's parent in the tree;
+            -1 for sources and for nodes not reached.
 
+        Examples
+        --------
         >>> from pathcraft import Graph
-        >>> Graph(3, [0, 1], [1, 2]).shortest_path_tree(0)[1].tolist()
-        [-1, 0, 1]
+        >>> g = Graph(4, [0, 1], [1, 2], [2.0, 3.0])
+        >>> g.distance_field(0).tolist()
+        [0.0, 2.0, 5.0, inf]
+        >>> g.distance_field(0, parents=True)[1].tolist()
+        [-1, 0, 1, -1]
         """
+        check_flag("parents", parents)
         flat = self._nodes("sources", sources)
-        limit = check_limit("max_cost", max_cost, integer=False)
+        dist, parent = self._field(flat, max_cost)
+        return (dist, parent) if parents else dist
+
+    def _field(
+        self, flat: npt.NDArray[np.intp], max_cost: Any
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        limit = SearchOptions.check("Graph", "dijkstra", max_cost=max_cost).max_cost
         dist = np.empty(self.num_nodes)
         parent = np.empty(self.num_nodes, dtype=np.int64)
         _kernel.field(
@@ -274,103 +389,25 @@ class GraphQueries:
         )  # fmt: skip
         return dist, parent
 
-    def _search(self, mode: str, start: Any, goal: Any, **options: Any) -> PathResult:
-        t0 = time.perf_counter()
-        args, settings = self._prepare(mode, start, goal, **options)
-        answer = _kernel.search(*args(_workspace(self.num_nodes + 1)), **settings)
-        return self._to_result(answer, t0)
+    def _settle(self, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float) -> PathResult:
+        """A goal-less Dijkstra: every reachable node's cost and the tree, as mappings."""
+        opts.refuse_beyond(("max_cost",), "goal=None")
+        dist, parent = self._field(sources, opts.max_cost)
+        index = self._index
 
-    def start_search(
-        self, start: Hashable | Iterable[Hashable], goal: Hashable | Iterable[Hashable],
-        *, algorithm: Literal["astar", "dijkstra", "greedy"] = "astar", **options: Any,
-    ) -> CompiledSearch:  # fmt: skip
-        """Start a compiled search that a game loop spreads over frames.
+        def to_index(node: Hashable) -> int | None:
+            if index is not None:
+                return index.get(node) if _is_key(index, node) else None
+            if isinstance(node, bool) or not isinstance(node, numbers.Integral):
+                return None
+            return int(node) if 0 <= int(node) < dist.shape[0] else None
 
-        ``algorithm`` names the blocking method whose search it is, and ``options`` are
-        that method's (checked the same way). ``step(n)`` on the returned object
-        expands at most ``n`` more nodes with the GIL released and returns
-        ``"in_progress"``, ``"found"``, the reason the search ended without its goal,
-        or ``"cancelled"``; its ``result`` is then exactly the blocking call's,
-        whatever the slice sizes.
+        labels = self._labels
 
-        Examples
-        --------
-        >>> from pathcraft import Graph
-        >>> search = Graph(4, [0, 1, 2], [1, 2, 3]).start_search(0, 3)
-        >>> search.step(1), search.step(), search.result.path
-        ('in_progress', 'found', [0, 1, 2, 3])
-        """
-        named = bind_options(self, algorithm, ("astar", "dijkstra", "greedy"), options)
-        if algorithm == "astar":
-            named["weight"] = check_weight(named["weight"])
-        elif algorithm == "greedy":
-            if self._coords is None:
-                raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
-            named.update(weight=1.0, heuristic="euclidean")
-        else:
-            named.update(weight=1.0, heuristic="zero", partial=False)
-        args, settings = self._prepare(algorithm, start, goal, **named)
-        return CompiledSearch(
-            lambda ws: _kernel.GraphSearch(*args(ws), **settings),
-            self._to_result, _kernel.Workspace, self.num_nodes + 1,
-        )  # fmt: skip
+        def key(i: int) -> Hashable:
+            return i if labels is None else labels[i]
 
-    def _prepare(
-        self,
-        mode: str,
-        start: Any,
-        goal: Any,
-        *,
-        weight: float,
-        heuristic: str | None,
-        tie_break: str,
-        seed: int | None,
-        max_expansions: int | None,
-        max_cost: float | None,
-        partial: bool,
-        record: bool,
-    ) -> tuple[Any, dict[str, Any]]:
-        """Checked arguments of a search: a function of a workspace giving the kernel's
-        positional arguments, and its settings."""
-        check_choice("tie_break", tie_break, tuple(TIES))
-        if heuristic is not None:
-            check_choice("heuristic", heuristic, tuple(GRAPH_HEURISTICS))
-            if heuristic == "euclidean" and self._coords is None:
-                raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
-        limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-        limit_cost = check_limit("max_cost", max_cost, integer=False)
-        check_seed(seed)
-        if mode == "dijkstra":
-            sources = self._nodes("start", start)
-            goals = self._nodes("goal", goal)
-        else:
-            sources = np.array([self._node("start", start)], dtype=np.intp)
-            goals = np.array([self._node("goal", goal)], dtype=np.intp)
-        single = goals.shape[0] == 1
-        return self._kernel_args(
-            mode, sources, int(goals[0]) if single else -1, None if single else goals,
-            weight=weight, heuristic=heuristic or self._heuristic, tie_break=tie_break,
-            seed=seed, max_expansions=limit_exp, max_cost=limit_cost, partial=partial,
-            record=record,
-        )  # fmt: skip
-
-    def _to_result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
-        """The kernel's answer over node indices as a :class:`PathResult` of labels."""
-        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = answer
-        explored = None
-        if rec_nodes is not None and rec_g is not None:
-            explored = Explored(self._to_labels(rec_nodes), rec_g)
-        found = status == _kernel.FOUND
-        return PathResult(
-            path=self._to_labels(path),
-            cost=float(cost),
-            found=found,
-            reason=None if found else REASONS[status],  # type: ignore[arg-type]
-            expanded=int(expanded),
-            generated=int(generated),
-            elapsed=time.perf_counter() - t0,
-            explored=explored,
-        )
+        return settled(dist, parent, to_index, key, [], t0)
 
     def _run(
         self, mode: str, sources: npt.NDArray[np.intp], goal: int,
@@ -411,9 +448,7 @@ class GraphQueries:
         goal set leads to a virtual goal (index ``num_nodes``, last on the path) by
         edges of those costs, and the heuristic aims at ``target``.
         """
-        rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
-        if tie_break == "random":
-            rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+        rng_seed = kernel_seed(tie_break, seed)
         arrays = (self._offsets, self._targets, self._weights, self._coords)
 
         def args(ws: Any) -> tuple[Any, ...]:

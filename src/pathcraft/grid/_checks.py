@@ -6,6 +6,7 @@ Each raises before any compiled code runs, with a message naming the argument.
 from __future__ import annotations
 
 import math
+import numbers
 import textwrap
 from typing import Any
 
@@ -37,7 +38,25 @@ def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
         raise ValueError(f"{name} must have at least one row and one column; got {arr.shape}")
     out = np.array(arr, dtype=np.float64, copy=True)
     check_cost_values(out, name)
+    check_cost_scale(out, out.size, name)
     return out
+
+
+def check_cost_scale(values: npt.NDArray[np.float64], cells: int, name: str) -> None:
+    """Refuse costs so large that a path could overflow to ``inf``: no path visits a
+    cell twice, so the largest finite cost times sqrt(2) times the number of cells
+    must stay finite (otherwise a search could report ``found`` with ``cost=inf``)."""
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return
+    largest = float(finite.max())
+    limit = np.finfo(np.float64).max / (math.sqrt(2.0) * max(cells, 1))
+    if largest > limit:
+        raise ValueError(
+            f"{name} holds {largest!r}, too large for a grid of {cells} cells: a path "
+            f"could cost more than float64 holds; costs must be at most {limit:.3g} here "
+            "(np.inf marks a wall)"
+        )
 
 
 def check_cost_values(
@@ -79,26 +98,28 @@ def cell_indices(
         flat = _one_cell(value, padded)
         if flat >= 0:
             return np.array([flat], dtype=np.intp)
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be (row, col) integers; got {value!r}") from exc
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{name} must be (row, col) integers; got {value!r}")
+    arr = _integer_cells(name, value)
     if arr.ndim == 1 and arr.shape == (2,):
         arr = arr.reshape(1, 2)
     elif not (many and arr.ndim == 2 and arr.shape[1] == 2 and arr.shape[0] > 0):
         kind = "a (row, col) pair or a (k, 2) array of cells" if many else "a (row, col) pair"
         raise ValueError(f"{name} must be {kind}; got shape {arr.shape}")
-    cells = arr.astype(np.intp)
     rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
-    r, c = cells[:, 0], cells[:, 1]
+    r, c = arr[:, 0], arr[:, 1]  # compared in their own dtype: nothing wraps around
     outside = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
     if outside.any():
         at = int(np.argmax(outside))
-        cell = tuple(int(x) for x in cells[at])
+        row, col = (int(x) for x in arr[at])
         label = f"{name}[{at}]" if indexed else name
-        raise ValueError(f"{label} {cell} is outside the grid of shape {(rows, cols)}")
+        hint = ""
+        if 0 <= col < rows and 0 <= row < cols:
+            hint = f"; grids take (row, col): did you mean ({col}, {row})?"
+        raise ValueError(
+            f"{label} {(row, col)} is outside the grid of shape {(rows, cols)}: rows run "
+            f"from 0 to {rows - 1}, columns from 0 to {cols - 1}{hint}"
+        )
+    cells = arr.astype(np.intp)
+    r, c = cells[:, 0], cells[:, 1]
     flat = (r + 1) * (cols + 2) + (c + 1)
     walls = ~np.isfinite(padded.ravel()[flat])
     if walls.any():
@@ -107,6 +128,25 @@ def cell_indices(
         label = f"{name}[{at}]" if indexed else name
         raise ValueError(f"{label} {cell} is a wall")
     return np.ascontiguousarray(flat, dtype=np.intp)
+
+
+def _integer_cells(name: str, value: Any) -> npt.NDArray[Any]:
+    """``value`` as an integer array, or TypeError naming ``name``. Python ints too big
+    for any NumPy integer stay exact (an object array), to be reported as outside."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be (row, col) integers; got {value!r}") from exc
+    if arr.dtype == object and arr.size and all(
+        isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in arr.flat
+    ):
+        return arr  # huge ints: exact comparisons, then "outside the grid"
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        hint = ""
+        if np.issubdtype(arr.dtype, np.floating):
+            hint = " (grid cells are (row, col) integers, not (x, y) positions)"
+        raise TypeError(f"{name} must be (row, col) integers; got {value!r}{hint}")
+    return arr
 
 
 def _one_cell(cell: tuple[Any, Any], padded: npt.NDArray[np.float64]) -> int:

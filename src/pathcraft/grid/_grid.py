@@ -43,17 +43,25 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._fields import grid_parents, settled
+from pathcraft._options import SearchOptions, check_flag
 from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_choice, check_limit, check_weight
-from pathcraft.grid._batch import BatchQueries
-from pathcraft.grid._checks import cell_indices, cost_array, cost_values, parse_ascii
-from pathcraft.grid._packed import PackedLines
+from pathcraft._validation import check_choice
+from pathcraft.grid import _batch
+from pathcraft.grid._checks import (
+    cell_indices,
+    check_cost_scale,
+    cost_array,
+    cost_values,
+    parse_ascii,
+)
+from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
     GRID_HEURISTICS,
@@ -66,14 +74,20 @@ from pathcraft.grid._run import (
 )
 from pathcraft.result import PathResult
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
+
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
 Diagonal = Literal["never", "no_corner_cut", "one_free", "always"]
 HeuristicName = Literal["manhattan", "octile", "euclidean", "chebyshev", "zero"]
 Cell = Sequence[int] | npt.NDArray[np.integer[Any]]
+GridAlgorithm = Literal["astar", "dijkstra", "greedy", "jps"]
 
 
-class Grid(BatchQueries):
+class Grid:
     """A 2-D grid of step costs, searched by compiled A*, Dijkstra and greedy kernels.
 
     Parameters
@@ -94,8 +108,10 @@ class Grid(BatchQueries):
     TypeError
         ``cost`` is not a numeric array (a boolean mask goes to :meth:`from_walkable`).
     ValueError
-        ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values;
-        an unknown ``diagonal`` or ``heuristic``.
+        ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values,
+        or costs so large that a path could overflow (the largest finite cost times
+        ``sqrt(2)`` times the number of cells must stay below the float64 maximum, so
+        a found path never costs ``inf``); an unknown ``diagonal`` or ``heuristic``.
 
     Examples
     --------
@@ -210,6 +226,14 @@ class Grid(BatchQueries):
         return view
 
     @property
+    def padded(self) -> npt.NDArray[np.float64]:
+        """The cost array with a border of walls (``inf``) all round, as the compiled
+        kernels read it: shape ``(rows + 2, cols + 2)``; cell ``(r, c)`` is at
+        ``(r + 1, c + 1)``. For pathcraft's own modules (kernels, pictures): never
+        write to it; change cells with ``grid[r, c] = value``."""
+        return self._padded
+
+    @property
     def walkable(self) -> npt.NDArray[np.bool_]:
         """A boolean array: True where the cell is not a wall."""
         return np.isfinite(self._padded[1:-1, 1:-1])
@@ -245,7 +269,9 @@ class Grid(BatchQueries):
         Never change a grid while another thread searches it.
         """
         values = cost_values(value)
-        self._padded[1:-1, 1:-1][key] = values
+        inner = self._padded[1:-1, 1:-1]
+        check_cost_scale(values, inner.size, "value")
+        inner[key] = values
         self._min_cost = self._smallest_cost()
         self._jps = None
 
@@ -265,45 +291,109 @@ class Grid(BatchQueries):
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
+    def check_cells(
+        self, cells: Any, *, name: str = "cells", many: bool = True
+    ) -> npt.NDArray[np.intp]:
+        """Cells checked to be inside the grid and walkable, as a ``(k, 2)`` array.
+
+        Parameters
+        ----------
+        cells : (int, int) or array_like of shape (k, 2)
+            ``(row, col)`` cells (one pair only when ``many`` is False).
+        name : str
+            The argument's name, for the error messages.
+        many : bool
+            Accept a ``(k, 2)`` array of cells as well as one pair.
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            The cells, ``(row, col)``.
+
+        Raises
+        ------
+        ValueError
+            A cell outside the grid or on a wall, a wrong shape (named by ``name``).
+        TypeError
+            Cells that are not integers.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii(".#.")
+        >>> grid.check_cells([(0, 0), (0, 2)]).tolist()
+        [[0, 0], [0, 2]]
+        >>> grid.check_cells((0, 1), name="goal")
+        Traceback (most recent call last):
+        ...
+        ValueError: goal (0, 1) is a wall
+        """
+        flat = self._cells(name, cells, many=many)
+        rows, cols = np.divmod(flat, self._padded.shape[1])
+        return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
+
+    @property
+    def jump_tables(self) -> tuple[tuple[float, float] | None, PackedLines]:
+        """What jump point search reads besides the costs, built on first use and
+        kept until a cell changes: the ``(lowest, highest)`` open-cell cost (None
+        when every cell is a wall) and the walkable cells packed 64 to a word (for
+        :mod:`pathcraft.grid._run`; internal)."""
+        if self._jps is None:
+            self._jps = (
+                cost_range(self._padded),
+                pack_lines(self._padded, corner_cut=self._diagonal == "always"),
+            )
+        return self._jps
+
     def _cells(self, name: str, value: Any, *, many: bool) -> npt.NDArray[np.intp]:
         """Checked cells as flat indices into the padded cost array."""
         return cell_indices(name, value, self._padded, many=many)
 
     # ------------------------------------------------------------------ searches
 
-    def astar(
+    def find_path(
         self,
-        start: Cell,
-        goal: Cell,
+        start: Cell | npt.ArrayLike,
+        goal: Cell | npt.ArrayLike | None,
         *,
-        weight: float = 1.0,
-        heuristic: HeuristicName | None = None,
-        tie_break: Literal["g", "fifo", "random"] = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        partial: bool = False,
-        record: bool = False,
+        algorithm: GridAlgorithm = "astar",
+        **options: Unpack[Options],
     ) -> PathResult:
-        """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
+        """A path from ``start`` to ``goal``, both ``(row, col)``, by ``algorithm``.
+
+        The one query every world answers (see the README's options table for which
+        option each algorithm takes); :meth:`astar`, :meth:`dijkstra`, :meth:`greedy`
+        and :meth:`jps` are this with the algorithm chosen.
 
         Parameters
         ----------
         start, goal : (int, int)
-            Walkable cells, ``(row, col)``.
+            Walkable cells, ``(row, col)``. Dijkstra also takes several cells (a
+            ``(k, 2)`` array) for either, and ``goal=None`` (see :meth:`dijkstra`).
+        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+            The search. ``"jps"`` needs an 8-connected grid of uniform cost.
         weight : float
-            ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
-        heuristic : str or None
-            Overrides the grid's default heuristic for this query. Only admissible
-            ones guarantee optimal paths: ``"manhattan"`` overestimates with diagonal
-            moves; ``"octile"``, ``"euclidean"``, ``"chebyshev"`` and ``"zero"`` are
-            admissible under every rule. The default is the tightest admissible one.
+            ``>= 1``; the cost returned is at most ``weight`` times the optimal cost
+            (``astar``, ``jps``).
+        heuristic : {"manhattan", "octile", "euclidean", "chebyshev", "zero"} or None
+            Overrides the grid's default for this query (``astar``, ``greedy``). Only
+            admissible ones guarantee optimal paths: ``"manhattan"`` overestimates
+            with diagonal moves.
         tie_break : {"g", "fifo", "random"}
-            As in :func:`pathcraft.search.astar`; ``"random"`` is reproducible by
-            ``seed`` (a seed of None draws fresh entropy).
-        max_expansions, max_cost, partial, record
-            As in :func:`pathcraft.search.astar`. Recorded cells come back as an
-            ``(n, 2)`` array in ``result.explored.nodes``.
+            Among equal priorities: the larger g (default), the first pushed, or at
+            random, reproducibly by ``seed`` (None draws fresh entropy).
+        seed : int or None
+            In ``[0, 2**64 - 1]``.
+        max_expansions : int or None
+            Give up after expanding this many cells (jump points for ``jps``).
+        max_cost : float or None
+            Never reach a cell costing more than this from the start.
+        partial : bool
+            When the goal is not reached (unreachable or a limit), ``path`` leads to the
+            expanded cell closest to the goal by the heuristic; the result stays falsy.
+        record : bool
+            Keep the expanded cells (an ``(n, 2)`` array) and their g-costs in
+            ``result.explored``.
 
         Returns
         -------
@@ -312,11 +402,50 @@ class Grid(BatchQueries):
 
         Raises
         ------
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError``; the message names
+            what it takes).
         ValueError
-            A cell outside the grid or on a wall, an unknown option, ``weight < 1``,
-            a negative or NaN limit.
+            A cell outside the grid or on a wall, a bad option value, ``jps`` on a grid
+            it does not apply to.
         TypeError
-            A cell that is not a pair of integers.
+            A cell that is not a pair of integers, an option of the wrong type.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ....
+        ... .##.
+        ... ....
+        ... ''', diagonal="never")
+        >>> r = grid.find_path((1, 0), (1, 3), algorithm="dijkstra")
+        >>> r.cost, len(r.path)
+        (5.0, 6)
+        >>> grid.find_path((1, 0), (1, 3), algorithm="greedy", weight=2.0)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: Grid.find_path(algorithm='greedy') does not ...
+        """
+        t0 = time.perf_counter()
+        opts = SearchOptions.check("Grid", algorithm, **options)
+        if algorithm == "jps":
+            settings = jps_settings(self, opts)
+            start_cell = int(self._cells("start", start, many=False)[0])
+            goal_cell = int(self._cells("goal", goal, many=False)[0])
+            return solve_jps(self, start_cell, goal_cell, settings, t0)
+        many = algorithm == "dijkstra"
+        sources = self._cells("start", start, many=many)
+        if goal is None and many:
+            return self._settle(sources, opts, t0)
+        goals = self._cells("goal", goal, many=many)
+        return solve(self, sources, goals, search_settings(self, opts), t0)
+
+    def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
+        """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
+
+        ``find_path(start, goal, algorithm="astar", **options)``: every option of
+        :meth:`find_path` applies.
 
         Examples
         --------
@@ -334,64 +463,46 @@ class Grid(BatchQueries):
         ...
         ValueError: start (1, 1) is a wall
         """
-        return self._search(
-            "astar", start, goal, weight=check_weight(weight), heuristic=heuristic,
-            tie_break=tie_break, seed=seed, max_expansions=max_expansions,
-            max_cost=max_cost, partial=partial, record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="astar", **options)
 
-    def greedy(
-        self,
-        start: Cell,
-        goal: Cell,
-        *,
-        heuristic: HeuristicName | None = None,
-        tie_break: Literal["g", "fifo", "random"] = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        partial: bool = False,
-        record: bool = False,
-    ) -> PathResult:
+    def greedy(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """Greedy best-first search from ``start`` to ``goal``, both ``(row, col)``.
 
-        Expands the cell with the smallest heuristic first; fast, not optimal. Options
-        as in :meth:`astar`.
+        Expands the cell with the smallest heuristic first; fast, not optimal.
+        ``find_path(start, goal, algorithm="greedy", **options)``; it takes every option
+        of :meth:`find_path` but ``weight``.
 
         >>> from pathcraft import Grid
         >>> grid = Grid.from_ascii("......")
         >>> grid.greedy((0, 0), (0, 5)).expanded
         6
         """
-        return self._search(
-            "greedy", start, goal, weight=1.0, heuristic=heuristic, tie_break=tie_break,
-            seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-            record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="greedy", **options)
 
     def dijkstra(
         self,
         start: Cell | npt.ArrayLike,
-        goal: Cell | npt.ArrayLike,
-        *,
-        tie_break: Literal["g", "fifo", "random"] = "g",
-        seed: int | None = None,
-        max_expansions: int | None = None,
-        max_cost: float | None = None,
-        record: bool = False,
+        goal: Cell | npt.ArrayLike | None = None,
+        **options: Unpack[Options],
     ) -> PathResult:
-        """Dijkstra from one or many sources to the nearest of one or many goals.
+        """Dijkstra from one or many sources to the nearest of one or many goals, or
+        to every cell (``goal=None``).
 
         Parameters
         ----------
         start : (int, int) or array_like of shape (k, 2)
             One source cell or several, ``(row, col)``; the path starts at the one
             nearest to a goal.
-        goal : (int, int) or array_like of shape (m, 2)
+        goal : (int, int), array_like of shape (m, 2), or None
             One goal cell or several; the search ends at the first one settled (the
-            cheapest to reach).
-        tie_break, seed, max_expansions, max_cost, record
-            As in :meth:`astar`.
+            cheapest to reach). None settles every cell reachable (within
+            ``max_cost``): the result's ``distances`` maps each reached ``(row, col)``
+            to its cost, ``path_to(cell)`` gives its path as a list of cells, and
+            ``path`` is empty (the result is truthy). Without a goal only ``max_cost``
+            is taken; :meth:`distance_field` gives the same as arrays.
+        **options
+            ``tie_break``, ``seed``, ``max_expansions``, ``max_cost``, ``record``, as in
+            :meth:`find_path`.
 
         Examples
         --------
@@ -399,22 +510,13 @@ class Grid(BatchQueries):
         >>> grid = Grid.from_ascii("........")
         >>> grid.dijkstra((0, 3), [(0, 0), (0, 7)]).path.tolist()
         [[0, 3], [0, 2], [0, 1], [0, 0]]
+        >>> every = grid.dijkstra((0, 3))
+        >>> every.distances[(0, 7)], every.path_to((0, 1))
+        (4.0, [(0, 3), (0, 2), (0, 1)])
         """
-        return self._search(
-            "dijkstra", start, goal, weight=1.0, heuristic="zero", tie_break=tie_break,
-            seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=False,
-            record=record,
-        )  # fmt: skip
+        return self.find_path(start, goal, algorithm="dijkstra", **options)
 
-    def jps(
-        self,
-        start: Cell,
-        goal: Cell,
-        *,
-        weight: float = 1.0,
-        max_expansions: int | None = None,
-        record: bool = False,
-    ) -> PathResult:
+    def jps(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """Jump point search from ``start`` to ``goal``, both ``(row, col)``.
 
         A* that pushes only *jump points*, the cells where an optimal path may turn,
@@ -422,17 +524,8 @@ class Grid(BatchQueries):
         :meth:`astar`, often ten times faster or more on open maps. It needs an
         8-connected grid (``diagonal="no_corner_cut"`` or ``"always"``) of uniform
         cost (every open cell costs the same); use :meth:`astar` on other grids.
-
-        Parameters
-        ----------
-        start, goal : (int, int)
-            Walkable cells, ``(row, col)``.
-        weight : float
-            ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
-        max_expansions : int or None
-            Give up after expanding this many jump points.
-        record : bool
-            Keep the expanded jump points and their g-costs in ``result.explored``.
+        ``find_path(start, goal, algorithm="jps", **options)``; it takes ``weight``,
+        ``max_expansions`` (jump points expanded) and ``record``.
 
         Returns
         -------
@@ -466,26 +559,25 @@ class Grid(BatchQueries):
         ...
         ValueError: jps needs a grid of uniform cost, ... from 1.0 to 2.0; use astar
         """
-        t0 = time.perf_counter()
-        settings = jps_settings(
-            self, weight=check_weight(weight), max_expansions=max_expansions, record=record
-        )
-        start_cell = int(self._cells("start", start, many=False)[0])
-        goal_cell = int(self._cells("goal", goal, many=False)[0])
-        return solve_jps(self, start_cell, goal_cell, settings, t0)
+        return self.find_path(start, goal, algorithm="jps", **options)
 
     def start_search(
-        self, start: Cell | npt.ArrayLike, goal: Cell | npt.ArrayLike, *,
-        algorithm: Literal["astar", "dijkstra", "greedy", "jps"] = "astar", **options: Any,
-    ) -> CompiledSearch:  # fmt: skip
+        self,
+        start: Cell | npt.ArrayLike,
+        goal: Cell | npt.ArrayLike,
+        *,
+        algorithm: GridAlgorithm = "astar",
+        **options: Unpack[Options],
+    ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        ``algorithm`` names the blocking method whose search it is, and ``options`` are
-        that method's (checked the same way). ``step(n)`` on the returned object
-        expands at most ``n`` more cells (jump points for ``"jps"``), with the GIL
-        released, and returns ``"in_progress"``, ``"found"``, the reason the search
-        ended without its goal, or ``"cancelled"``; its ``result`` is then exactly the
-        blocking call's, whatever the slice sizes.
+        ``algorithm`` and ``options`` are :meth:`find_path`'s, checked the same way
+        (a goal is needed: ``goal=None`` is :meth:`distance_field`'s work).
+        ``step(n)`` on the returned object expands at most ``n`` more cells (jump
+        points for ``"jps"``), with the GIL released, and returns ``"in_progress"``,
+        ``"found"``, the reason the search ended without its goal, or
+        ``"cancelled"``; its ``result`` is then exactly the blocking call's, whatever
+        the slice sizes.
 
         Examples
         --------
@@ -495,35 +587,90 @@ class Grid(BatchQueries):
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return start_search(self, start, goal, algorithm, options)
+        opts = SearchOptions.check("Grid", algorithm, **options)
+        many = algorithm == "dijkstra"
+        sources = self._cells("start", start, many=many)
+        goals = self._cells("goal", goal, many=many)
+        return start_search(self, sources, goals, opts)
 
+    @overload
     def distance_field(
-        self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
-        """The cost from every cell's nearest source: a Dijkstra map.
+        self,
+        sources: Cell | npt.ArrayLike,
+        *,
+        parents: Literal[False] = ...,
+        max_cost: float | None = ...,
+    ) -> npt.NDArray[np.float64]: ...
+    @overload
+    def distance_field(
+        self,
+        sources: Cell | npt.ArrayLike,
+        *,
+        parents: Literal[True],
+        max_cost: float | None = ...,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]: ...
+    def distance_field(
+        self,
+        sources: Cell | npt.ArrayLike,
+        *,
+        parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+        """The cost from every cell's nearest source (a Dijkstra map), and the
+        shortest-path tree when asked.
 
         Parameters
         ----------
         sources : (int, int) or array_like of shape (k, 2)
             Walkable source cells, ``(row, col)``.
+        parents : bool
+            Also return each cell's parent in the shortest-path tree.
         max_cost : float or None
             Stop at this cost: cells farther away get ``inf``.
 
         Returns
         -------
-        ndarray of float64, shape (rows, cols)
+        costs : ndarray of float64, shape (rows, cols)
             The cost of the cheapest path from any source to each cell (moving under
             the grid's diagonal rule), ``inf`` for walls and unreachable cells. Costs
             are symmetric only where step costs are: the path pays to enter cells.
+        parents : ndarray of intp, shape (rows, cols, 2)
+            Only with ``parents=True``: the ``(row, col)`` of each cell's parent on a
+            cheapest path from the nearest source (follow them to reach a source);
+            ``(-1, -1)`` for sources, walls and unreached cells.
 
         Examples
         --------
         >>> from pathcraft import Grid
-        >>> Grid.from_ascii("..#.", diagonal="never").distance_field((0, 0)).tolist()
+        >>> grid = Grid.from_ascii("..#.", diagonal="never")
+        >>> grid.distance_field((0, 0)).tolist()
         [[0.0, 1.0, inf, inf]]
+        >>> costs, tree = grid.distance_field((0, 0), parents=True)
+        >>> tree[0, 1].tolist(), tree[0, 0].tolist()
+        ([0, 0], [-1, -1])
         """
+        check_flag("parents", parents)
         flat = self._cells("sources", sources, many=True)
-        limit = check_limit("max_cost", max_cost, integer=False)
+        costs = self._field(flat, max_cost)
+        if not parents:
+            return costs
+        index = grid_parents(self._padded, costs, self._diagonal)
+        cols = self.shape[1]
+        tree = np.full((*self.shape, 2), -1, dtype=np.intp)
+        has = index >= 0
+        tree.reshape(-1, 2)[has] = np.stack(divmod(index[has], cols), axis=1)
+        return costs, tree
+
+    # ------------------------------------------------------------------ batches
+
+    # Written in pathcraft.grid._batch (module functions taking the grid first).
+    find_paths = _batch.find_paths
+    path_costs = _batch.path_costs
+    distance_fields = _batch.distance_fields
+
+    def _field(self, flat: npt.NDArray[np.intp], max_cost: Any) -> npt.NDArray[np.float64]:
+        """The distance field from checked flat sources."""
+        limit = SearchOptions.check("Grid", "dijkstra", max_cost=max_cost).max_cost
         out = np.empty(self.shape)
         _kernel.field(
             self._padded, workspace(self._padded.size), flat, out,
@@ -532,16 +679,22 @@ class Grid(BatchQueries):
         )  # fmt: skip
         return out
 
-    def _search(
-        self,
-        mode: str,
-        start: Any,
-        goal: Any,
-        **options: Any,
-    ) -> PathResult:
-        t0 = time.perf_counter()
-        settings = search_settings(self, mode, **options)
-        many = mode == "dijkstra"
-        sources = self._cells("start", start, many=many)
-        goals = self._cells("goal", goal, many=many)
-        return solve(self, sources, goals, settings, t0)
+    def _settle(self, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float) -> PathResult:
+        """A goal-less Dijkstra: every reachable cell's cost and the tree, as mappings."""
+        opts.refuse_beyond(("max_cost",), "goal=None")
+        costs = self._field(sources, opts.max_cost).ravel()
+        tree = grid_parents(self._padded, costs.reshape(self.shape), self._diagonal)
+        cols = self.shape[1]
+
+        def index(cell: Any) -> int | None:
+            if not (isinstance(cell, tuple) and len(cell) == 2):
+                return None
+            r, c = cell
+            if not (0 <= r < self.shape[0] and 0 <= c < cols):
+                return None
+            return int(r) * cols + int(c)
+
+        def key(i: int) -> tuple[int, int]:
+            return divmod(i, cols)
+
+        return settled(costs, tree, index, key, np.empty((0, 2), dtype=np.intp), t0)

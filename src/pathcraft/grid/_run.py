@@ -6,7 +6,6 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 from __future__ import annotations
 
 import math
-import time
 from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any
 
@@ -15,11 +14,10 @@ import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
-from pathcraft._kernels import MODES, REASONS, TIES, thread_workspace
-from pathcraft._sliced import CompiledSearch, bind_options
-from pathcraft._validation import check_choice, check_limit, check_seed, check_weight
-from pathcraft.grid._packed import cost_range, pack_lines
-from pathcraft.result import Explored, PathResult
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions
+from pathcraft._sliced import CompiledSearch
+from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
@@ -34,46 +32,29 @@ GRID_HEURISTICS: dict[str, int] = {
     "euclidean": 3,
     "chebyshev": 4,
 }
+
+
 def workspace(cells: int) -> Any:
     """This thread's grid workspace, grown to hold at least ``cells`` cells."""
     return thread_workspace(_kernel.Workspace, cells)
 
 
-def search_settings(
-    grid: Grid,
-    mode: str,
-    *,
-    weight: float,
-    heuristic: str | None,
-    tie_break: str,
-    seed: int | None,
-    max_expansions: int | None,
-    max_cost: float | None,
-    partial: bool,
-    record: bool,
-) -> dict[str, Any]:
-    """The checked options of a search, as the kernel's keyword arguments."""
-    check_choice("tie_break", tie_break, tuple(TIES))
-    if heuristic is not None:
-        check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
-    limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-    limit_cost = check_limit("max_cost", max_cost, integer=False)
-    check_seed(seed)
-    rng_seed = 0  # only random tie-breaking draws: skip the entropy read otherwise
-    if tie_break == "random":
-        rng_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
+    """Checked options (:class:`~pathcraft._options.SearchOptions`) as the grid
+    kernel's keyword arguments."""
+    heuristic = "zero" if opts.algorithm == "dijkstra" else opts.heuristic or grid.heuristic
     return {
-        "diagonal": DIAGONAL_RULES[grid._diagonal],
-        "hkind": GRID_HEURISTICS[heuristic or grid._heuristic],
-        "mode": MODES[mode],
-        "tie": TIES[tie_break],
-        "hscale": grid._min_cost,
-        "weight": weight,
-        "max_expansions": -1 if limit_exp is None else int(limit_exp),
-        "max_cost": math.inf if limit_cost is None else float(limit_cost),
-        "partial": bool(partial),
-        "record": bool(record),
-        "seed": int(rng_seed),
+        "diagonal": DIAGONAL_RULES[grid.diagonal],
+        "hkind": GRID_HEURISTICS[heuristic],
+        "mode": MODES[opts.algorithm],
+        "tie": TIES[opts.tie_break],
+        "hscale": grid.min_cost,
+        "weight": opts.weight,
+        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        "partial": opts.partial,
+        "record": opts.record,
+        "seed": opts.kernel_seed(),
     }
 
 
@@ -87,8 +68,8 @@ def solve(
     """One search between checked flat cells, with checked settings."""
     single_goal = goals.shape[0] == 1
     answer = _kernel.search(
-        grid._padded,
-        workspace(grid._padded.size),
+        grid.padded,
+        workspace(grid.padded.size),
         sources,
         int(goals[0]) if single_goal else -1,
         None if single_goal else goals,
@@ -116,42 +97,22 @@ def to_result(
     jumps: npt.NDArray[np.intp] | None = None,
 ) -> PathResult:
     """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
-    explored = None
-    if rec_cells is not None and rec_g is not None:
-        explored = Explored(rec_cells, rec_g)
-    found = status == _kernel.FOUND
-    return PathResult(
-        path=path,
-        cost=float(cost),
-        found=found,
-        reason=None if found else REASONS[status],  # type: ignore[arg-type]
-        expanded=int(expanded),
-        generated=int(generated),
-        elapsed=time.perf_counter() - t0,
-        explored=explored,
-        jump_points=jumps,
-    )
+    explored = None if rec_cells is None or rec_g is None else (rec_cells, rec_g)
+    return build_result(
+        status, path, cost, expanded=expanded, generated=generated, t0=t0,
+        explored=explored, jump_points=jumps,
+    )  # fmt: skip
 
 
-def jps_settings(
-    grid: Grid, *, weight: float, max_expansions: int | None, record: bool, block: bool = True
-) -> dict[str, Any]:
-    """The checked options of a jump point search (``block``: jump by 64-cell
-    blocks rather than cell by cell), as the kernel's keyword arguments."""
-    if grid._diagonal not in ("no_corner_cut", "always"):
+def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict[str, Any]:
+    """Checked options of a jump point search as the kernel's keyword arguments
+    (``block``: jump by 64-cell blocks rather than cell by cell)."""
+    if grid.diagonal not in ("no_corner_cut", "always"):
         raise ValueError(
             "jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; "
-            f"this grid has diagonal={grid._diagonal!r}: use astar"
+            f"this grid has diagonal={grid.diagonal!r}: use astar"
         )
-    limit_exp = check_limit("max_expansions", max_expansions, integer=True)
-    cache = grid._jps
-    if cache is None:
-        cache = (
-            cost_range(grid._padded),
-            pack_lines(grid._padded, corner_cut=grid._diagonal == "always"),
-        )
-        grid._jps = cache
-    costs, lines = cache
+    costs, lines = grid.jump_tables
     if costs is not None and costs[0] != costs[1]:
         raise ValueError(
             "jps needs a grid of uniform cost, and this one has cells costing from "
@@ -159,11 +120,11 @@ def jps_settings(
         )
     return {
         "lines": lines,
-        "diagonal": DIAGONAL_RULES[grid._diagonal],
+        "diagonal": DIAGONAL_RULES[grid.diagonal],
         "unit": 1.0 if costs is None else costs[0],
-        "weight": weight,
-        "max_expansions": -1 if limit_exp is None else int(limit_exp),
-        "record": bool(record),
+        "weight": opts.weight,
+        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "record": opts.record,
         "block": bool(block),
     }
 
@@ -173,34 +134,26 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     options = dict(settings)
     lines = options.pop("lines")
     status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
-        grid._padded, workspace(grid._padded.size), start, goal, lines, **options
+        grid.padded, workspace(grid.padded.size), start, goal, lines, **options
     )
     return to_result(
         grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
     )
 
 
-#: What each grid algorithm passes to the search besides the caller's options.
-_FIXED: dict[str, dict[str, Any]] = {
-    "greedy": {"weight": 1.0},
-    "dijkstra": {"weight": 1.0, "heuristic": "zero", "partial": False},
-}
-
-
 def start_search(
-    grid: Grid, start: Any, goal: Any, algorithm: str, options: dict[str, Any]
+    grid: Grid,
+    sources: npt.NDArray[np.intp],
+    goals: npt.NDArray[np.intp],
+    opts: SearchOptions,
 ) -> CompiledSearch:
-    """A compiled sliced search on ``grid``, checked as the blocking method checks it."""
-    algorithms = ("astar", "dijkstra", "greedy", "jps")
-    named = bind_options(grid, algorithm, algorithms, options)
-    if "weight" in named:
-        named["weight"] = check_weight(named["weight"])
-    padded = grid._padded
-    if algorithm == "jps":
-        settings = jps_settings(grid, **named)
+    """A compiled sliced search between checked flat cells, with checked options: the
+    step machine of the search :func:`solve` (:func:`solve_jps`) runs in one step."""
+    padded = grid.padded
+    if opts.algorithm == "jps":
+        settings = jps_settings(grid, opts)
         lines = settings.pop("lines")
-        s = int(grid._cells("start", start, many=False)[0])
-        g = int(grid._cells("goal", goal, many=False)[0])
+        s, g = int(sources[0]), int(goals[0])
 
         def finish_jps(answer: tuple[Any, ...], t0: float) -> PathResult:
             status, path, jumps, cost, expanded, generated, rec_cells, rec_g = answer
@@ -212,10 +165,7 @@ def start_search(
             lambda ws: _jps_kernel.JpsSearch(padded, ws, s, g, lines, **settings),
             finish_jps, _kernel.Workspace, padded.size,
         )  # fmt: skip
-    settings = search_settings(grid, algorithm, **{**named, **_FIXED.get(algorithm, {})})
-    many = algorithm == "dijkstra"
-    sources = grid._cells("start", start, many=many)
-    goals = grid._cells("goal", goal, many=many)
+    settings = search_settings(grid, opts)
     single = goals.shape[0] == 1
     goal_cell = int(goals[0]) if single else -1
     goal_set = None if single else goals

@@ -8,7 +8,8 @@ cells (:meth:`NavMesh.from_grid`: rectangles, every Moving AI map becomes a mesh
 
 Queries: :meth:`~NavMesh.locate` (vectorised point in polygon through an STRtree),
 :meth:`~NavMesh.nearest_point`, :meth:`~NavMesh.raycast`, :meth:`~NavMesh.corridor` and
-:meth:`~NavMesh.find_path` in two modes:
+:meth:`~NavMesh.find_path` by two algorithms (``algorithm=``, also the methods
+:meth:`~NavMesh.funnel` and :meth:`~NavMesh.optimal`):
 
 - ``"funnel"``, what game engines ship: A* over the polygon graph (the compiled CSR
   search of :class:`pathcraft.Graph`), then the "simple stupid funnel algorithm"
@@ -24,7 +25,7 @@ Examples
 >>> from pathcraft import NavMesh
 >>> level = box(0, 0, 20, 10).difference(box(8, 0, 12, 7))
 >>> mesh = NavMesh.from_geometry(level)
->>> result = mesh.find_path((2, 2), (18, 2), mode="optimal")
+>>> result = mesh.find_path((2, 2), (18, 2), algorithm="optimal")
 >>> result.path.tolist()
 [[2.0, 2.0], [8.0, 7.0], [12.0, 7.0], [18.0, 2.0]]
 >>> round(result.cost, 3)

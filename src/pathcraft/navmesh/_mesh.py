@@ -4,27 +4,60 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from pathcraft._core import navmesh as _walk
+from pathcraft._options import SearchOptions, check_flag
+from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_choice, check_limit
+from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _baked, _build, _query, _sources
-from pathcraft.navmesh._spatial import RaycastHit, SpatialQueries
+from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
-from pathcraft.waypoints import _position
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 __all__ = ["NavMesh", "RaycastHit"]
 
 FloatArray = npt.NDArray[np.float64]
 
 
-class NavMesh(SpatialQueries):
+@dataclass(frozen=True, slots=True)
+class MeshParts:
+    """What a navigation-mesh query reads, for :mod:`pathcraft.navmesh`'s own modules
+    (:attr:`NavMesh.parts`): never write to these arrays.
+
+    Attributes
+    ----------
+    top : Topology
+        The flat arrays of the compiled kernels (vertices, polygons, neighbours).
+    shapes : ndarray of shapely.Polygon
+        The polygons.
+    centroids : ndarray of float64, shape (n, 2)
+        Each polygon's centroid ``(x, y)``.
+    component : ndarray of int
+        Each polygon's connected part of the mesh.
+    graph : Graph
+        The polygon graph (centroids as coordinates) the corridor search runs on.
+    """
+
+    top: _build.Topology
+    shapes: npt.NDArray[Any]
+    centroids: npt.NDArray[np.float64]
+    component: npt.NDArray[Any]
+    graph: Graph
+
+
+class NavMesh:
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters
@@ -112,7 +145,7 @@ class NavMesh(SpatialQueries):
         >>> from pathcraft import NavMesh
         >>> room = box(0, 0, 10, 10).difference(box(4, 0, 6, 8))
         >>> mesh = NavMesh.from_geometry(room)
-        >>> result = mesh.find_path((1, 1), (9, 1), mode="optimal")
+        >>> result = mesh.find_path((1, 1), (9, 1), algorithm="optimal")
         >>> result.path.tolist()
         [[1.0, 1.0], [4.0, 8.0], [6.0, 8.0], [9.0, 1.0]]
         """
@@ -170,7 +203,7 @@ class NavMesh(SpatialQueries):
         >>> mesh = NavMesh.from_grid(grid)
         >>> mesh.num_polygons
         4
-        >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), mode="optimal").cost, 4)
+        >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), algorithm="optimal").cost, 4)
         5.1167
         """
         from pathcraft.grid import Grid
@@ -255,13 +288,17 @@ class NavMesh(SpatialQueries):
         component: npt.NDArray[np.int32] | None = None,
     ) -> None:
         self._top = top
+        shapes = tree = None
         if not lazy:
-            self._make_shapes()
-        if check:
-            _build.check_overlaps(top, self._shapes, self._tree)
+            shapes = _build.shapes(top)
+            tree = shapely.STRtree(shapes)
+            if check:
+                _build.check_overlaps(top, shapes, tree)
         if centroids is None:
-            centroids = shapely.get_coordinates(shapely.centroid(self._shapes))
+            polys = shapes if shapes is not None else _build.shapes(top)
+            centroids = shapely.get_coordinates(shapely.centroid(polys))
         self._centroids = centroids
+        self._spatial = SpatialIndex(top, centroids, shapes, tree)
         if component is None:
             component = np.empty(self.num_polygons, dtype=np.int32)
             _walk.components(top.poff, top.nbr, component)
@@ -272,10 +309,6 @@ class NavMesh(SpatialQueries):
         length = np.sqrt(((self._centroids[src] - self._centroids[dst]) ** 2).sum(axis=1))
         self._graph = Graph(self.num_polygons, src, dst, length, coords=self._centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
-
-    def _make_shapes(self) -> None:
-        self._shapes = _build.shapes(self._top)
-        self._tree = shapely.STRtree(self._shapes)
 
     def __reduce__(self) -> tuple[Any, ...]:
         polys = [
@@ -303,7 +336,7 @@ class NavMesh(SpatialQueries):
         ]
 
     @property
-    def neighbours(self) -> list[npt.NDArray[np.intp]]:
+    def neighbors(self) -> list[npt.NDArray[np.intp]]:
         """For each polygon, the polygon across each of its edges (-1: a wall); edge
         ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1``."""
         top = self._top
@@ -315,19 +348,114 @@ class NavMesh(SpatialQueries):
     @property
     def shapes(self) -> npt.NDArray[Any]:
         """The polygons as shapely Polygons (an object array)."""
-        shapes: npt.NDArray[Any] = self._shapes.copy()
+        shapes: npt.NDArray[Any] = self._spatial.shapes.copy()
         return shapes
 
     @property
     def area(self) -> float:
         """The walkable area."""
-        return float(shapely.area(self._shapes).sum())
+        return float(shapely.area(self._spatial.shapes).sum())
 
     def __repr__(self) -> str:
         portals = int((self._top.nbr >= 0).sum()) // 2
         return (
             f"NavMesh({self.num_polygons} polygons, {self._top.xy.shape[0]} vertices, "
             f"{portals} portals)"
+        )
+
+    # ------------------------------------------------------------------ points
+
+    @property
+    def num_polygons(self) -> int:
+        """The number of polygons."""
+        return int(self._top.poff.shape[0] - 1)
+
+    def locate(self, points: npt.ArrayLike) -> Any:
+        """The polygon holding each point ``(x, y)``; -1 off the mesh.
+
+        A point on an edge or vertex shared by several polygons gets the lowest index.
+
+        Parameters
+        ----------
+        points : (x, y) or array_like of shape (n, 2)
+
+        Returns
+        -------
+        int or ndarray of int
+            One index for one point, an ``(n,)`` array for ``n`` points.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.locate((0.5, 0.5)), mesh.locate([(2, 0), (1, 1)]).tolist()
+        (0, [-1, 0])
+        """
+        pts, single = points_arg("points", points)
+        out = self._spatial.locate(pts)
+        return int(out[0]) if single else out
+
+    def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
+        """The point of the mesh nearest each point ``(x, y)`` (itself when on it).
+
+        Returns an ``(2,)`` array for one point, ``(n, 2)`` for ``n``. A point snapped
+        onto the boundary is nudged inside by a hair (about 1e-9 of the coordinates'
+        size) if rounding left it just outside, so it always locates.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.nearest_point((3, 0.5)).tolist()
+        [1.0, 0.5]
+        """
+        pts, single = points_arg("points", points)
+        out = self._spatial.nearest(pts, "points")
+        return out[0].copy() if single else out
+
+    def raycast(self, start: Any, end: Any) -> RaycastHit:
+        """How far the straight move from ``start`` to ``end`` (both ``(x, y)``) gets
+        before it leaves the mesh.
+
+        Raises
+        ------
+        ValueError
+            ``start`` is off the mesh, or a position is not finite.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> hit = mesh.raycast((0.5, 0.5), (4.5, 0.5))
+        >>> hit.hit, hit.fraction, hit.point.tolist(), hit.polygons.tolist()
+        (True, 0.375, [2.0, 0.5], [0, 1])
+        """
+        return self._spatial.raycast(_position("start", start, 2), _position("end", end, 2))
+
+    def polygons_at(self, p: FloatArray) -> npt.NDArray[np.int32]:
+        """Every polygon holding the point ``p``, an ``(x, y)`` float array (on shared
+        edges and vertices, several), sorted; empty off the mesh. Unchecked: for
+        pathcraft's own modules (:meth:`locate` checks its input)."""
+        return self._spatial.containing(p)
+
+    @property
+    def parts(self) -> MeshParts:
+        """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
+        return MeshParts(
+            self._top, self._spatial.shapes, self._centroids, self._component, self._graph
+        )
+
+    def _nearest(self, pts: FloatArray, name: str) -> FloatArray:
+        return self._spatial.nearest(pts, name)
+
+    def _swap_hint(self, p: FloatArray) -> str:
+        """A hint when ``p`` swapped would be on the mesh: meshes take ``(x, y)``."""
+        if self.polygons_at(p[::-1].copy()).size == 0:
+            return ""
+        return (
+            f" (positions are (x, y); ({float(p[1])!r}, {float(p[0])!r}) is on the mesh: "
+            "was a (row, col) cell passed?)"
         )
 
     # ------------------------------------------------------------------ queries
@@ -352,15 +480,15 @@ class NavMesh(SpatialQueries):
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""
         p = _position(name, value, 2)
-        polys = self._containing(p)
+        polys = self.polygons_at(p)
         if polys.size == 0:
             if not snap:
                 raise ValueError(
                     f"{name} {tuple(p.tolist())} is off the mesh; pass snap=True to move "
-                    "it to the nearest point on the mesh"
+                    f"it to the nearest point on the mesh{self._swap_hint(p)}"
                 )
-            p = self._nearest(p[None])[0]
-            polys = self._containing(p)
+            p = self._nearest(p[None], name)[0]
+            polys = self.polygons_at(p)
         return p, polys
 
     def find_path(
@@ -368,10 +496,9 @@ class NavMesh(SpatialQueries):
         start: Any,
         goal: Any,
         *,
-        mode: str = "funnel",
+        algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
-        partial: bool = False,
-        max_expansions: int | None = None,
+        **options: Unpack[Options],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(x, y)``.
 
@@ -379,7 +506,7 @@ class NavMesh(SpatialQueries):
         ----------
         start, goal : (x, y)
             Positions on the mesh (on a polygon or its boundary).
-        mode : {"funnel", "optimal"}
+        algorithm : {"funnel", "optimal"}
             ``"funnel"`` (what game engines ship): A* over the polygon graph, then the
             string pulled taut through the portals of that corridor. The graph's nodes
             are polygons placed at their centroids, its edges cost the distance between
@@ -393,13 +520,17 @@ class NavMesh(SpatialQueries):
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
+        weight : float
+            ``>= 1``: weighted A* over the polygon graph (``"funnel"`` only).
         partial : bool
-            When the goal cannot be reached, return the path to the reachable point of
-            the mesh nearest the goal (the result is still falsy, reason
-            ``"unreachable"``).
+            When the goal is not reached, for any reason, return the path to the
+            explored place nearest the goal (the result stays falsy, with its reason):
+            for a goal in another part of the mesh, the reachable point nearest it;
+            after ``max_expansions``, the point nearest the goal on the polygon the
+            corridor search expanded closest to it.
         max_expansions : int or None
-            Give up after expanding this many search nodes (polygons in funnel mode,
-            intervals in optimal mode): a falsy result with reason
+            Give up after expanding this many search nodes (polygons for
+            ``"funnel"``, intervals for ``"optimal"``): a falsy result with reason
             ``"max_expansions"``.
 
         Returns
@@ -412,7 +543,10 @@ class NavMesh(SpatialQueries):
         Raises
         ------
         ValueError
-            A non-finite position, one off the mesh without ``snap``, an unknown mode.
+            A non-finite position, one off the mesh without ``snap``, an unknown
+            algorithm, a bad option value.
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
         Examples
         --------
@@ -420,7 +554,7 @@ class NavMesh(SpatialQueries):
         >>> from pathcraft import NavMesh
         >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
         >>> fast = mesh.find_path((1, 9), (9, 9))
-        >>> best = mesh.find_path((1, 9), (9, 9), mode="optimal")
+        >>> best = mesh.find_path((1, 9), (9, 9), algorithm="optimal")
         >>> best.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         >>> fast.cost >= best.cost
@@ -433,7 +567,7 @@ class NavMesh(SpatialQueries):
         [10.0, 9.0]
         """
         t0 = time.perf_counter()
-        search = self._start("mode", start, goal, mode, snap, partial, max_expansions)
+        search = self.start_search(start, goal, algorithm=algorithm, snap=snap, **options)
         search.step()
         return _query.timed(search.result, time.perf_counter() - t0)
 
@@ -442,19 +576,18 @@ class NavMesh(SpatialQueries):
         start: Any,
         goal: Any,
         *,
-        algorithm: str = "funnel",
+        algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
-        partial: bool = False,
-        max_expansions: int | None = None,
+        **options: Unpack[Options],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        ``algorithm`` is :meth:`find_path`'s ``mode`` (``"funnel"`` or ``"optimal"``);
-        the other options are :meth:`find_path`'s. ``step(n)`` on the returned object
-        expands at most ``n`` more search nodes (polygons for the funnel, intervals
-        for Polyanya) with the GIL released and returns ``"in_progress"``,
-        ``"found"``, the reason the search ended without its goal, or
-        ``"cancelled"``; its ``result`` is then exactly :meth:`find_path`'s.
+        ``algorithm``, ``snap`` and ``options`` are :meth:`find_path`'s, checked the
+        same way. ``step(n)`` on the returned object expands at most ``n`` more search
+        nodes (polygons for the funnel, intervals for Polyanya) with the GIL released
+        and returns ``"in_progress"``, ``"found"``, the reason the search ended without
+        its goal, or ``"cancelled"``; its ``result`` is then exactly
+        :meth:`find_path`'s (:meth:`find_path` is one unlimited step of it).
 
         Examples
         --------
@@ -467,18 +600,31 @@ class NavMesh(SpatialQueries):
         >>> search.result.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         """
-        return self._start("algorithm", start, goal, algorithm, snap, partial, max_expansions)
-
-    def _start(
-        self, which: str, start: Any, goal: Any, mode: str, snap: bool, partial: bool,
-        max_expansions: int | None,
-    ) -> CompiledSearch:  # fmt: skip
-        check_choice(which, mode, ("funnel", "optimal"))
-        limit = check_limit("max_expansions", max_expansions, integer=True)
-        for name, flag in (("snap", snap), ("partial", partial)):
-            if not isinstance(flag, (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False; got {flag!r}")
+        opts = SearchOptions.check("NavMesh", algorithm, **options)
+        check_flag("snap", snap)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        cap = None if limit is None else int(limit)
-        return _query.start_search(self, s, sp, g, gp, mode, bool(partial), cap)
+        return _query.start_search(self, s, sp, g, gp, opts)
+
+    def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
+        """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
+
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.funnel((0.5, 0.5), (1.5, 0.5)).cost
+        1.0
+        """
+        return self.find_path(start, goal, algorithm="funnel", **options)
+
+    def optimal(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
+        """The Euclidean shortest path (Polyanya):
+        ``find_path(start, goal, algorithm="optimal", **options)``.
+
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.optimal((0.5, 0.5), (1.5, 0.5)).cost
+        1.0
+        """
+        return self.find_path(start, goal, algorithm="optimal", **options)

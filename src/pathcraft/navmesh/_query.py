@@ -2,6 +2,8 @@
 
 Positions arrive checked and located (with every polygon holding them); this module
 calls the kernels and wraps their output in :class:`~pathcraft.result.PathResult`.
+Every query is a step machine (:func:`start_search`): :meth:`NavMesh.find_path` is
+one unlimited step of it.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ import shapely
 from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
 from pathcraft._core import polyanya as _polyanya
-from pathcraft._kernels import REASONS, thread_workspace
+from pathcraft._kernels import thread_workspace
+from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
-from pathcraft.result import PathResult
+from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
@@ -43,44 +46,64 @@ def _length(path: FloatArray) -> float:
 
 
 def _corridor_args(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+    mesh: NavMesh,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    limit: int | None,
+    weight: float = 1.0,
+    partial: bool = False,
 ) -> tuple[Any, dict[str, Any]]:
     """The graph kernel's arguments for A* over the polygon graph from the start's
     polygons (joined by their distance to the centroids) to the goal's."""
-    c = mesh._centroids
-    return mesh._graph._kernel_args(
+    parts = mesh.parts
+    c = parts.centroids
+    return parts.graph._kernel_args(
         "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
         source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
-        target=g, heuristic="euclidean", max_expansions=limit,
+        target=g, heuristic="euclidean", max_expansions=limit, weight=weight,
+        partial=partial,
     )  # fmt: skip
 
 
-def _polygons(answer: tuple[Any, ...]) -> tuple[Polys, int, int, int]:
-    """A corridor search's answer as ``(polygons, status, expanded, generated)``."""
+def _polygons(answer: tuple[Any, ...], partial: bool = False) -> tuple[Polys, int, int, int]:
+    """A corridor search's answer as ``(polygons, status, expanded, generated)``; with
+    ``partial``, a search that did not reach the goal gives the polygons to the one it
+    expanded closest to the goal."""
     status, nodes, _e, _cost, expanded, generated, _rn, _rg = answer
-    polys = np.empty(0, dtype=np.int32)
     if status == _graph_kernel.FOUND:
-        polys = np.ascontiguousarray(nodes[:-1], dtype=np.int32)  # the virtual goal last
-    return polys, int(status), int(expanded), int(generated)
+        polys = nodes[:-1]  # the virtual goal last
+    else:
+        polys = nodes if partial else np.empty(0, dtype=np.int32)
+    return np.ascontiguousarray(polys, dtype=np.int32), int(status), int(expanded), int(generated)
 
 
 def corridor(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None
+    mesh: NavMesh,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    limit: int | None,
+    weight: float = 1.0,
+    partial: bool = False,
 ) -> tuple[Polys, int, int, int]:
     """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
-    status, expanded, generated)``."""
-    args, settings = _corridor_args(mesh, s, sp, g, gp, limit)
-    workspace = thread_workspace(_graph_kernel.Workspace, mesh._graph.num_nodes + 1)
-    return _polygons(_graph_kernel.search(*args(workspace), **settings))
+    status, expanded, generated)``. With ``partial``, a search that did not reach the
+    goal gives the corridor to the expanded polygon closest to the goal."""
+    args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
+    workspace = thread_workspace(_graph_kernel.Workspace, mesh.parts.graph.num_nodes + 1)
+    return _polygons(_graph_kernel.search(*args(workspace), **settings), partial)
 
 
 def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]) -> PathResult:
     """The string pulled taut through the corridor a search found."""
     polys, status, expanded, generated = _polygons(answer)
     if status != _graph_kernel.FOUND:
-        return _nothing(REASONS[status], expanded, generated)
-    top = mesh._top
+        return _nothing(status, expanded, generated)
+    top = mesh.parts.top
     k = polys.shape[0]
     left = np.empty((k + 1, 2))
     right = np.empty((k + 1, 2))
@@ -95,9 +118,7 @@ def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]
     out = np.empty((k + 1, 2))
     n = _walk.string_pull(left, right, out)
     path = _drop_straight(out[:n])
-    return PathResult(
-        path=path, cost=_length(path), found=True, expanded=expanded, generated=generated
-    )
+    return build_result(None, path, _length(path), expanded=expanded, generated=generated)
 
 
 def _drop_straight(path: FloatArray) -> FloatArray:
@@ -119,31 +140,87 @@ def _optimal(answer: tuple[Any, ...]) -> PathResult:
     """A Polyanya search's answer as a :class:`PathResult`."""
     status, path, cost, expanded, generated = answer
     if status != _polyanya.FOUND:
-        return _nothing(REASONS[status], expanded, generated)
-    return PathResult(
-        path=path, cost=float(cost), found=True, expanded=expanded, generated=generated
-    )
+        return _nothing(status, expanded, generated)
+    return build_result(None, path, cost, expanded=expanded, generated=generated)
 
 
-def _nothing(reason: str, expanded: int, generated: int) -> PathResult:
-    return PathResult(
-        path=np.empty((0, 2)), cost=math.inf, found=False, reason=reason,  # type: ignore[arg-type]
-        expanded=int(expanded), generated=int(generated),
-    )  # fmt: skip
+def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
+    return build_result(status, np.empty((0, 2)), math.inf, expanded=expanded, generated=generated)
 
 
 def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
     """The point nearest ``g`` among the polygons connected to the start's."""
-    members = np.flatnonzero(np.isin(mesh._component, mesh._component[sp]))
+    parts = mesh.parts
+    members = np.flatnonzero(np.isin(parts.component, parts.component[sp]))
     point = shapely.points(g)
-    best = members[int(np.argmin(shapely.distance(mesh._shapes[members], point)))]
-    line = shapely.shortest_line(mesh._shapes[best], point)
+    best = members[int(np.argmin(shapely.distance(parts.shapes[members], point)))]
+    line = shapely.shortest_line(parts.shapes[best], point)
     near = shapely.get_coordinates(line)[0]
-    polys = mesh._containing(near)
+    polys = mesh.polygons_at(near)
     if not np.isin(polys, members).any():  # rounding left it a hair outside
-        near = near + (mesh._centroids[best] - near) * 1e-9
+        near = near + (parts.centroids[best] - near) * 1e-9
         polys = np.array([best], dtype=np.int32)
     return near, polys[np.isin(polys, members)].astype(np.int32)
+
+
+def _toward(mesh: NavMesh, polys: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
+    """The point of the polygon ``polys[-1]`` nearest ``g``, and the polygons holding it."""
+    best = int(polys[-1])
+    parts = mesh.parts
+    line = shapely.shortest_line(parts.shapes[best], shapely.points(g))
+    near = shapely.get_coordinates(line)[0]
+    held = mesh.polygons_at(near)
+    if not np.isin(best, held):  # rounding left it a hair outside
+        near = near + (parts.centroids[best] - near) * 1e-9
+        held = np.array([best], dtype=np.int32)
+    return near, held.astype(np.int32)
+
+
+Machine = tuple[Callable[[Any], Any], Any, int, Callable[[tuple[Any, ...]], PathResult]]
+
+
+def _machine(
+    mesh: NavMesh,
+    algorithm: str,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    limit: int | None,
+    weight: float,
+) -> Machine:
+    """One search between located positions as a step machine: ``(make, workspace
+    kind, workspace size, finish)``, ``make(workspace)`` building the kernel's machine
+    and ``finish(answer)`` its result."""
+    if algorithm == "funnel":
+        args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight)
+        make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
+        size = mesh.parts.graph.num_nodes + 1
+        return make, _graph_kernel.Workspace, size, partial_fn(_funnel, mesh, s, g)
+    top = mesh.parts.top
+    make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731
+        top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
+        top.degree, ws, float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
+        -1 if limit is None else int(limit),
+    )  # fmt: skip
+    size = max(top.xy.shape[0], mesh.num_polygons)
+    return make, _polyanya.Workspace, size, _optimal
+
+
+def _search(
+    mesh: NavMesh,
+    algorithm: str,
+    s: FloatArray,
+    sp: Polys,
+    g: FloatArray,
+    gp: Polys,
+    weight: float,
+) -> PathResult:
+    """A search without limit, run to its end at once (a partial answer's path)."""
+    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight)
+    machine = make(thread_workspace(kind, size))
+    machine.step(-1)
+    return finish(machine.answer())
 
 
 def start_search(
@@ -152,39 +229,38 @@ def start_search(
     sp: Polys,
     g: FloatArray,
     gp: Polys,
-    mode: str,
-    partial: bool,
-    limit: int | None,
+    opts: SearchOptions,
 ) -> CompiledSearch:
-    """A path search between located positions as a step machine:
-    :meth:`NavMesh.find_path` is one unlimited step of it."""
-    comp = mesh._component
+    """A path search between located positions as a step machine (see
+    :meth:`NavMesh.find_path`, one unlimited step of it).
+
+    ``partial``: a goal in another part of the mesh leads to the reachable point
+    nearest it; a search stopped by ``max_expansions`` leads to the point nearest the
+    goal on the polygon the corridor search (with the same limit) expanded closest to
+    the goal, by the chosen algorithm's path. Either way the result stays falsy. The
+    searches a partial answer adds run when the stepped search ends."""
+    algorithm, limit, weight = opts.algorithm, opts.max_expansions, opts.weight
+    comp = mesh.parts.component
     unreachable = not (comp[gp][:, None] == comp[sp][None, :]).any()
     if unreachable:
-        if not partial:
+        if not opts.partial:
             return CompiledSearch.ended(_nothing("unreachable", 0, 0))
         g, gp = _nearest_reachable(mesh, sp, g)
-    finish: Callable[[tuple[Any, ...]], PathResult]
-    if mode == "funnel":
-        args, settings = _corridor_args(mesh, s, sp, g, gp, limit)
-        make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
-        kind: Any = _graph_kernel.Workspace
-        size = mesh._graph.num_nodes + 1
-        finish = partial_fn(_funnel, mesh, s, g)
-    else:
-        top = mesh._top
-        make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731
-            top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
-            top.degree, ws, float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
-            -1 if limit is None else int(limit),
-        )  # fmt: skip
-        kind, size = _polyanya.Workspace, max(top.xy.shape[0], mesh.num_polygons)
-        finish = _optimal
+        limit = None
+    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, limit, weight)
 
     def result(answer: tuple[Any, ...], t0: float) -> PathResult:
         found = finish(answer)
-        if unreachable and found:  # the path to the nearest reachable point
+        if unreachable:  # the path to the nearest reachable point
             found = dataclasses.replace(found, found=False, reason="unreachable")
+        elif opts.partial and not found:
+            polys, _status, _exp, _gen = corridor(mesh, s, sp, g, gp, limit, weight, True)
+            near, np_ = _toward(mesh, polys, g)
+            toward = _search(mesh, algorithm, s, sp, near, np_, weight)
+            found = dataclasses.replace(
+                toward, found=False, reason=found.reason, expanded=found.expanded,
+                generated=found.generated,
+            )  # fmt: skip
         return timed(found, time.perf_counter() - t0)
 
     return CompiledSearch(make, result, kind, size)

@@ -1,24 +1,25 @@
 """Where points are on a navigation mesh: locate, nearest point, raycast.
 
-A mixin of :class:`pathcraft.navmesh.NavMesh`: the point queries that read the mesh's
-STRtree of polygons and its flat arrays (the raycast walks them in the compiled core).
-Positions are ``(x, y)``.
+:class:`SpatialIndex` is the helper a :class:`pathcraft.navmesh.NavMesh` owns for its
+point queries: an STRtree of its polygons and the flat arrays the compiled raycast
+walks. Positions are ``(x, y)``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from pathcraft._core import navmesh as _walk
+from pathcraft._positions import check_points as _points
+from pathcraft.navmesh import _build
 from pathcraft.navmesh._build import Topology
-from pathcraft.waypoints import _points, _position
 
-__all__ = ["RaycastHit", "SpatialQueries"]
+__all__ = ["RaycastHit", "SpatialIndex", "points_arg"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -46,105 +47,84 @@ class RaycastHit:
     polygons: npt.NDArray[np.intp]
 
 
-class SpatialQueries:
-    """The point queries of :class:`pathcraft.NavMesh` (see there)."""
+class SpatialIndex:
+    """Point queries over a mesh's polygons: an STRtree of their shapes and the flat
+    arrays the compiled raycast walks. :class:`pathcraft.NavMesh` owns one and
+    delegates ``locate``, ``nearest_point`` and ``raycast`` to it; positions arrive
+    checked, as ``(n, 2)`` float arrays of ``(x, y)``.
+    """
 
-    # Set by NavMesh._setup (a mesh made by NavMesh.from_arrays makes _shapes and
-    # _tree on first use, by NavMesh._make_shapes).
-    _top: Topology
-    _shapes: npt.NDArray[Any]
-    _tree: Any
-    _centroids: FloatArray
+    __slots__ = ("_centroids", "_shapes", "_top", "_tree")
 
-    if not TYPE_CHECKING:  # hidden from type checkers: attribute typos stay errors
-
-        def __getattr__(self, name: str) -> Any:
-            # Only reached when an attribute is not set.
-            if name in ("_shapes", "_tree") and "_top" in self.__dict__:
-                self._make_shapes()
-                return self.__dict__[name]
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def __init__(
+        self,
+        top: Topology,
+        centroids: FloatArray,
+        shapes: npt.NDArray[Any] | None = None,
+        tree: Any = None,
+    ) -> None:
+        self._top = top
+        self._centroids = centroids
+        self._shapes = shapes
+        self._tree = tree
 
     @property
-    def num_polygons(self) -> int:
-        """The number of polygons."""
-        return int(self._top.poff.shape[0] - 1)
+    def shapes(self) -> npt.NDArray[Any]:
+        """The polygons as shapely shapes, made on first use when the index was given
+        none (a mesh loaded from its arrays, :meth:`pathcraft.NavMesh.from_arrays`)."""
+        if self._shapes is None:
+            self._shapes = _build.shapes(self._top)
+        return self._shapes
 
-    def locate(self, points: npt.ArrayLike) -> Any:
-        """The polygon holding each point ``(x, y)``; -1 off the mesh.
+    @property
+    def tree(self) -> Any:
+        """The STRtree of :attr:`shapes`, made on first use likewise. Two threads that
+        both find it missing build equal trees; either one is kept."""
+        if self._tree is None:
+            self._tree = shapely.STRtree(self.shapes)
+        return self._tree
 
-        A point on an edge or vertex shared by several polygons gets the lowest index.
-
-        Parameters
-        ----------
-        points : (x, y) or array_like of shape (n, 2)
-
-        Returns
-        -------
-        int or ndarray of int
-            One index for one point, an ``(n,)`` array for ``n`` points.
-
-        Examples
-        --------
-        >>> from pathcraft import NavMesh
-        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
-        >>> mesh.locate((0.5, 0.5)), mesh.locate([(2, 0), (1, 1)]).tolist()
-        (0, [-1, 0])
-        """
-        pts, single = self._many("points", points)
-        out = self._locate(pts)
-        return int(out[0]) if single else out
-
-    def _many(self, name: str, points: npt.ArrayLike) -> tuple[FloatArray, bool]:
-        try:
-            arr = np.array(points, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must be a point (x, y) or an array of them") from exc
-        single = arr.ndim == 1
-        return _points(name, arr[None] if single else arr, (2,)), single
-
-    def _locate(self, pts: FloatArray) -> npt.NDArray[np.intp]:
+    def locate(self, pts: FloatArray) -> npt.NDArray[np.intp]:
+        """The polygon holding each point (the lowest index on shared edges); -1 off."""
         out = np.full(pts.shape[0], -1, dtype=np.intp)
         if pts.shape[0]:
-            which, poly = self._tree.query(shapely.points(pts), predicate="intersects")
+            which, poly = self.tree.query(shapely.points(pts), predicate="intersects")
             order = np.lexsort((-poly, which))  # the smallest polygon written last
             out[which[order]] = poly[order]
         return out
 
-    def _containing(self, p: FloatArray) -> npt.NDArray[np.int32]:
+    def containing(self, p: FloatArray) -> npt.NDArray[np.int32]:
         """Every polygon holding point ``p`` (on shared edges and vertices, several)."""
-        found = self._tree.query(shapely.points(p), predicate="intersects")
+        found = self.tree.query(shapely.points(p), predicate="intersects")
         return np.sort(found).astype(np.int32)
 
-    def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
-        """The point of the mesh nearest each point ``(x, y)`` (itself when on it).
-
-        Returns an ``(2,)`` array for one point, ``(n, 2)`` for ``n``. A point snapped
-        onto the boundary is nudged inside by a hair (about 1e-9 of the coordinates'
-        size) if rounding left it just outside, so it always locates.
-
-        Examples
-        --------
-        >>> from pathcraft import NavMesh
-        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
-        >>> mesh.nearest_point((3, 0.5)).tolist()
-        [1.0, 0.5]
-        """
-        pts, single = self._many("points", points)
-        out = self._nearest(pts)
-        return out[0].copy() if single else out
-
-    def _nearest(self, pts: FloatArray) -> FloatArray:
+    def nearest(self, pts: FloatArray, name: str = "points") -> FloatArray:
+        """The point of the mesh nearest each point, nudged inside if rounding left a
+        snapped point a hair outside. A point too far away to measure (the squared
+        distance overflows) raises ValueError naming ``name``."""
         out: FloatArray = np.array(pts, dtype=np.float64)
-        off = np.flatnonzero(self._locate(pts) < 0)
+        off = np.flatnonzero(self.locate(pts) < 0)
         if off.size:
             geoms = shapely.points(pts[off])
-            near = self._tree.query_nearest(geoms, all_matches=False)
-            poly = near[1][np.argsort(near[0], kind="stable")]
-            lines = shapely.shortest_line(self._shapes[poly], geoms)
+            with np.errstate(over="ignore", invalid="ignore"):
+                near = self.tree.query_nearest(geoms, all_matches=False)
+                poly = np.full(off.size, -1, dtype=np.intp)
+                poly[near[0]] = near[1]
+                lines = shapely.shortest_line(self.shapes[poly], geoms)
+            lost = np.flatnonzero(
+                (poly < 0) | shapely.is_missing(lines) | shapely.is_empty(lines)
+            )
+            if lost.size:  # the squared distance overflowed: no nearest point to measure
+                far = pts[off[lost[0]]]
+                label = name if pts.shape[0] == 1 else f"{name}[{int(off[lost[0]])}]"
+                raise ValueError(
+                    f"{label} {tuple(far.tolist())} is too far from the mesh to find the "
+                    "nearest point on it (distances overflow); positions are (x, y) within "
+                    "about 1e150 of the mesh"
+                )
             snapped = shapely.get_coordinates(lines)[0::2]
             for step in (0.0, 1e-9, 1e-7, 1e-5):
-                bad = np.flatnonzero(self._locate(snapped) < 0)
+                bad = np.flatnonzero(self.locate(snapped) < 0)
                 if not bad.size:
                     break
                 towards = self._centroids[poly[bad]] - snapped[bad]
@@ -152,34 +132,27 @@ class SpatialQueries:
             out[off] = snapped
         return out
 
-    def raycast(self, start: Any, end: Any) -> RaycastHit:
-        """How far the straight move from ``start`` to ``end`` (both ``(x, y)``) gets
-        before it leaves the mesh.
-
-        Raises
-        ------
-        ValueError
-            ``start`` is off the mesh, or a position is not finite.
-
-        Examples
-        --------
-        >>> from pathcraft import NavMesh
-        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
-        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
-        >>> hit = mesh.raycast((0.5, 0.5), (4.5, 0.5))
-        >>> hit.hit, hit.fraction, hit.point.tolist(), hit.polygons.tolist()
-        (True, 0.375, [2.0, 0.5], [0, 1])
-        """
-        s = _position("start", start, 2)
-        e = _position("end", end, 2)
-        poly = self._locate(s[None])[0]
+    def raycast(self, s: FloatArray, e: FloatArray) -> RaycastHit:
+        """The straight move from ``s`` to ``e`` walked through the polygons."""
+        poly = self.locate(s[None])[0]
         if poly < 0:
             raise ValueError(f"start {tuple(s.tolist())} is off the mesh")
-        visited = np.empty(self.num_polygons * 2 + 2, dtype=np.int32)
+        top = self._top
+        visited = np.empty((top.poff.shape[0] - 1) * 2 + 2, dtype=np.int32)
         t, count = _walk.raycast(
-            self._top.xy, self._top.poff, self._top.pv, self._top.nbr, int(poly),
+            top.xy, top.poff, top.pv, top.nbr, int(poly),
             float(s[0]), float(s[1]), float(e[0]), float(e[1]), visited,
         )  # fmt: skip
         t = min(max(float(t), 0.0), 1.0)
         polys = visited[: max(int(count), 0)].astype(np.intp)
         return RaycastHit(fraction=t, point=s + t * (e - s), hit=t < 1.0, polygons=polys)
+
+
+def points_arg(name: str, points: npt.ArrayLike) -> tuple[FloatArray, bool]:
+    """Checked points ``(x, y)`` as an ``(n, 2)`` array, and whether one was given."""
+    try:
+        arr = np.array(points, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a point (x, y) or an array of them") from exc
+    single = arr.ndim == 1
+    return _points(name, arr[None] if single else arr, (2,)), single

@@ -214,9 +214,7 @@ def _marks(grid: Grid, name: str, cells: Any) -> npt.NDArray[np.intp]:
     """Checked start or goal cells: None, one ``(row, col)`` or a ``(k, 2)`` array."""
     if cells is None:
         return np.empty((0, 2), dtype=np.intp)
-    flat = grid._cells(name, cells, many=True)  # checked: inside and walkable
-    padded_rows, padded_cols = np.divmod(flat, grid.shape[1] + 2)
-    return np.stack((padded_rows - 1, padded_cols - 1), axis=1)
+    return grid.check_cells(cells, name=name)  # checked: inside and walkable
 
 
 def layers(grid: Grid, result: PathResult, *, start: Any = None, goal: Any = None) -> SearchLayers:

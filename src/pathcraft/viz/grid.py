@@ -33,7 +33,12 @@ if TYPE_CHECKING:
 __all__ = ["ALGORITHMS", "compare", "describe", "plot_search"]
 
 #: The grid searches :func:`compare` runs, and their names in titles.
-ALGORITHMS: dict[str, str] = {"astar": "A*", "dijkstra": "Dijkstra", "greedy": "Greedy"}
+ALGORITHMS: dict[str, str] = {
+    "astar": "A*",
+    "dijkstra": "Dijkstra",
+    "greedy": "Greedy",
+    "jps": "JPS",
+}
 
 _PANEL_INCHES = 4.8
 
@@ -212,7 +217,7 @@ def compare(
     grid: Grid,
     start: Any,
     goal: Any,
-    algorithms: Sequence[str] = ("astar", "dijkstra"),
+    algorithm: str | Sequence[str] = ("astar", "dijkstra"),
     *,
     colorbar: bool = True,
     dpi: float = 100.0,
@@ -225,8 +230,9 @@ def compare(
         The grid to search.
     start, goal : (int, int)
         The query's cells, ``(row, col)``.
-    algorithms : sequence of {"astar", "dijkstra", "greedy"}
-        The searches, one panel each, left to right (the grid's default heuristic).
+    algorithm : str or sequence of {"astar", "dijkstra", "greedy", "jps"}
+        The search, or the searches, one panel each, left to right (the grid's
+        default heuristic; ``"jps"`` draws the jump points it expanded).
     colorbar : bool
         Add one colour bar of the shared g-cost scale.
     dpi : float
@@ -235,7 +241,7 @@ def compare(
     Returns
     -------
     matplotlib.figure.Figure
-        One panel per search, in order (``fig.axes[:len(algorithms)]``), each titled
+        One panel per search, in order (``fig.axes[:len(algorithm)]``), each titled
         with the search's name, the path cost and the number of expansions. Every
         panel colours g-costs on the same scale, up to the largest g any search
         expanded.
@@ -243,7 +249,7 @@ def compare(
     Raises
     ------
     ValueError
-        An empty or unknown ``algorithms`` entry; a bad ``start`` or ``goal``.
+        An empty or unknown ``algorithm`` entry; a bad ``start`` or ``goal``.
 
     Examples
     --------
@@ -256,17 +262,15 @@ def compare(
     >>> compare(grid, (55, 182), (207, 254), ["astar", "bfs"])
     Traceback (most recent call last):
     ...
-    ValueError: algorithms must be one of 'astar', 'dijkstra', 'greedy'; got 'bfs'
+    ValueError: algorithm must be one of 'astar', 'dijkstra', 'greedy', 'jps'; got 'bfs'
     """
     import matplotlib.pyplot as plt
 
-    if isinstance(algorithms, str):
-        algorithms = (algorithms,)
-    names = list(algorithms)
+    names = [algorithm] if isinstance(algorithm, str) else list(algorithm)
     if not names:
-        raise ValueError("algorithms must name at least one search; got none")
+        raise ValueError("algorithm must name at least one search; got none")
     for name in names:
-        check_choice("algorithms", name, tuple(ALGORITHMS))
+        check_choice("algorithm", name, tuple(ALGORITHMS))
     results = [getattr(grid, name)(start, goal, record=True) for name in names]
     layouts = [layers(grid, result) for result in results]
     top = _check_vmax(None, max(layout.max_g for layout in layouts))

@@ -99,7 +99,7 @@ def plot_mesh(
     >>> from pathcraft import NavMesh
     >>> from pathcraft.viz import plot_mesh
     >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
-    >>> ax = plot_mesh(mesh, {"optimal": mesh.find_path((1, 9), (9, 9), mode="optimal")},
+    >>> ax = plot_mesh(mesh, {"optimal": mesh.find_path((1, 9), (9, 9), algorithm="optimal")},
     ...                corridor=mesh.corridor((1, 9), (9, 9)))
     >>> ax.get_title(), ax.get_legend().get_texts()[0].get_text()
     ('navigation mesh: 3 polygons', 'optimal: 17.23')

@@ -1,0 +1,419 @@
+"""The search options, checked once, and the table of which world takes which.
+
+Every search in pathcraft, on every world, takes its options from one list
+(:data:`OPTION_NAMES`): ``weight, heuristic, tie_break, seed, max_expansions,
+max_cost, partial, record``. :data:`SUPPORT` says, for each world and each value of
+``algorithm=``, which of them the search takes (plus the few options that only one
+world has, its *extras*: ``snap`` on a navigation mesh, ``closed`` in the generic
+search). :meth:`SearchOptions.check` is the one place they are checked: an option the
+search does not take is refused by one error, :class:`UnsupportedOptionError`, that
+names the world, the algorithm, the option and what that search takes instead.
+
+Seeds: ``tie_break="random"`` with the same ``seed`` gives the same tie order every
+time on the same world. The compiled kernels (grids, graphs, waypoint graphs) and the
+generic search draw their random ties from different generators, so the same seed
+gives *different* tie orders on a :class:`~pathcraft.Grid` and in
+:func:`pathcraft.search.astar` over the same cells; each is reproducible on its own.
+
+Examples
+--------
+>>> from pathcraft._options import SearchOptions
+>>> opts = SearchOptions.check("Grid", "astar", weight=1.5, max_expansions=100)
+>>> opts.weight, opts.max_expansions, opts.partial
+(1.5, 100, False)
+>>> SearchOptions.check("Grid", "jps", tie_break="fifo")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pathcraft._options.UnsupportedOptionError: Grid.find_path(algorithm='jps') does not take ...
+>>> SearchOptions.check("Grid", "astar", max_expansions=2**63)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: max_expansions must be an integer from 0 to 9223372036854775807 or None; ...
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+import numpy as np
+
+from pathcraft._validation import check_choice, check_weight
+
+__all__ = [
+    "OPTION_NAMES",
+    "SUPPORT",
+    "Options",
+    "SearchOptions",
+    "UnsupportedOptionError",
+    "WorldSpec",
+    "check_flag",
+    "kernel_seed",
+    "options_table",
+]
+
+#: The options every search is described by, in the order the documentation lists them.
+OPTION_NAMES: tuple[str, ...] = (
+    "weight",
+    "heuristic",
+    "tie_break",
+    "seed",
+    "max_expansions",
+    "max_cost",
+    "partial",
+    "record",
+)
+
+#: The largest ``max_expansions`` (the kernels count expansions in a signed 64-bit int).
+MAX_EXPANSIONS = 2**63 - 1
+#: Seeds are integers in ``[0, MAX_SEED]`` (what NumPy's ``SeedSequence`` and
+#: ``random.Random`` both take, bounded so every world accepts the same values).
+MAX_SEED = 2**64 - 1
+TIE_BREAKS = ("g", "fifo", "random")
+
+
+class Options(TypedDict, total=False):
+    """The keyword options of a search, for type checkers (``**options``)."""
+
+    weight: float
+    heuristic: Any
+    tie_break: str
+    seed: int | None
+    max_expansions: int | None
+    max_cost: float | None
+    partial: bool
+    record: bool
+
+
+class UnsupportedOptionError(TypeError):
+    """An option the chosen search does not take (or one no search knows).
+
+    The message names the world, the algorithm, the option and the options that
+    search takes.
+    """
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    """What one world's searches take.
+
+    Attributes
+    ----------
+    name : str
+        The world, as messages name it (``"Grid"``, ``"NavMesh"``, ``"search"``).
+    algorithms : mapping of str to tuple of str
+        For each value of ``algorithm=``, the options of :data:`OPTION_NAMES` it takes.
+    heuristics : tuple of str, or None
+        The heuristic names the world knows; None: a callable ``heuristic(node)``.
+    extras : mapping of str to tuple of str
+        Options only this world has, by algorithm (checked by the world itself).
+    """
+
+    name: str
+    algorithms: Mapping[str, tuple[str, ...]]
+    heuristics: tuple[str, ...] | None
+    extras: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+_ALL = OPTION_NAMES
+_NO_WEIGHT = tuple(o for o in OPTION_NAMES if o != "weight")
+_DIJKSTRA = ("tie_break", "seed", "max_expansions", "max_cost", "record")
+
+#: Which world takes which option, by ``algorithm=``: the contract as data. The
+#: README's options table is checked against it by the tests.
+SUPPORT: dict[str, WorldSpec] = {
+    spec.name: spec
+    for spec in (
+        WorldSpec(
+            "Grid",
+            {
+                "astar": _ALL,
+                "dijkstra": _DIJKSTRA,
+                "greedy": _NO_WEIGHT,
+                "jps": ("weight", "max_expansions", "record"),
+            },
+            heuristics=("zero", "manhattan", "octile", "euclidean", "chebyshev"),
+        ),
+        WorldSpec(
+            "Graph",
+            {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
+            heuristics=("zero", "euclidean"),
+        ),
+        WorldSpec(
+            "WaypointGraph",
+            {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
+            heuristics=("zero", "euclidean"),
+        ),
+        WorldSpec(
+            "NavMesh",
+            {
+                "funnel": ("weight", "max_expansions", "partial"),
+                "optimal": ("max_expansions", "partial"),
+            },
+            heuristics=None,
+            extras={"funnel": ("snap",), "optimal": ("snap",)},
+        ),
+        WorldSpec(
+            "search",
+            {
+                "astar": _ALL,
+                "dijkstra": _DIJKSTRA,
+                "greedy": _NO_WEIGHT,
+                "bfs": ("tie_break", "seed", "max_expansions", "record"),
+            },
+            heuristics=None,
+            extras={
+                "astar": ("closed",),
+                "dijkstra": ("closed",),
+                "greedy": ("closed",),
+                "bfs": ("closed", "max_depth"),
+            },
+        ),
+    )
+}
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """Return ``value`` if it is a real boolean (``bool`` or ``np.bool_``); raise otherwise.
+
+    >>> check_flag("partial", True)
+    True
+    >>> check_flag("partial", "yes")
+    Traceback (most recent call last):
+    ...
+    TypeError: partial must be True or False; got 'yes'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False; got {value!r}")
+    return bool(value)
+
+
+def _check_int(name: str, value: Any, high: int) -> int | None:
+    if value is None:
+        return None
+    accepted = f"{name} must be an integer from 0 to {high} or None"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{accepted}; got {value!r}")
+    number = int(value)
+    if not 0 <= number <= high:
+        raise ValueError(f"{accepted}; got {value!r}")
+    return number
+
+
+def _check_cost(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"max_cost must be a number >= 0 or None; got {value!r}")
+    number = float(value)
+    if math.isnan(number) or number < 0:
+        raise ValueError(f"max_cost must be a number >= 0 or None; got {value!r}")
+    return number
+
+
+def _check_heuristic(spec: WorldSpec, value: Any) -> Any:
+    if value is None:
+        return None
+    if spec.heuristics is None:
+        if not callable(value):
+            raise TypeError(
+                f"heuristic must be a callable heuristic(node) -> float or None; got {value!r}"
+            )
+        return value
+    return check_choice("heuristic", value, spec.heuristics)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """The checked options of one search (see :data:`OPTION_NAMES`).
+
+    Build one with :meth:`check`, never directly: every field then holds a checked
+    value, a default for an option that was not given.
+
+    Attributes
+    ----------
+    world, algorithm : str
+        The world and the search they were checked for.
+    weight : float
+        ``>= 1``, finite.
+    heuristic : str, callable or None
+        A heuristic name of the world, a callable (generic search), or None for the
+        world's default.
+    tie_break : {"g", "fifo", "random"}
+    seed : int or None
+        In ``[0, 2**64 - 1]``.
+    max_expansions : int or None
+        In ``[0, 2**63 - 1]``.
+    max_cost : float or None
+        ``>= 0`` (``inf`` is no limit), never NaN.
+    partial, record : bool
+    given : frozenset of str
+        The options the caller passed (the others hold defaults).
+    extra : dict
+        The world's own options (``snap``, ``closed``, ``max_depth``), unchecked: the
+        world checks them.
+    """
+
+    world: str
+    algorithm: str
+    weight: float = 1.0
+    heuristic: Any = None
+    tie_break: str = "g"
+    seed: int | None = None
+    max_expansions: int | None = None
+    max_cost: float | None = None
+    partial: bool = False
+    record: bool = False
+    given: frozenset[str] = frozenset()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def check(cls, world: str, algorithm: Any, **options: Any) -> SearchOptions:
+        """Check ``algorithm`` and ``options`` for a search on ``world``.
+
+        Parameters
+        ----------
+        world : str
+            A key of :data:`SUPPORT` (``"Grid"``, ``"Graph"``, ``"WaypointGraph"``,
+            ``"NavMesh"``, ``"search"``).
+        algorithm : str
+            One of the world's algorithms.
+        **options
+            The options as the caller gave them; only those given are checked against
+            the table (defaults are never refused).
+
+        Returns
+        -------
+        SearchOptions
+
+        Raises
+        ------
+        UnsupportedOptionError
+            An option this search does not take, or an unknown option name.
+        ValueError, TypeError
+            An unknown algorithm; a bad option value (the message names the option and
+            what it accepts).
+
+        Examples
+        --------
+        >>> from pathcraft._options import SearchOptions
+        >>> SearchOptions.check("NavMesh", "optimal", partial=True).partial
+        True
+        >>> SearchOptions.check("NavMesh", "optimal", weight=2)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: NavMesh.find_path(algorithm='optimal') ...
+        >>> SearchOptions.check("Graph", "astar", partial="yes")
+        Traceback (most recent call last):
+        ...
+        TypeError: partial must be True or False; got 'yes'
+        """
+        if not options and isinstance(algorithm, str):  # defaults only: checked once
+            plain = _PLAIN.get((world, algorithm))
+            if plain is not None:
+                return plain
+        spec = SUPPORT[world]
+        check_choice("algorithm", algorithm, tuple(spec.algorithms))
+        takes = spec.algorithms[algorithm]
+        extras = spec.extras.get(algorithm, ())
+        for name in options:
+            if name not in takes and name not in extras:
+                raise UnsupportedOptionError(_refusal(spec, algorithm, name))
+        values: dict[str, Any] = {}
+        if "weight" in options:
+            values["weight"] = check_weight(options["weight"])
+        if "heuristic" in options:
+            values["heuristic"] = _check_heuristic(spec, options["heuristic"])
+        if algorithm == "bfs":
+            values["tie_break"] = "fifo"
+        if "tie_break" in options:
+            ties = ("fifo", "random") if algorithm == "bfs" else TIE_BREAKS
+            values["tie_break"] = check_choice("tie_break", options["tie_break"], ties)
+        if "seed" in options:
+            values["seed"] = _check_int("seed", options["seed"], MAX_SEED)
+        if "max_expansions" in options:
+            values["max_expansions"] = _check_int(
+                "max_expansions", options["max_expansions"], MAX_EXPANSIONS
+            )
+        if "max_cost" in options:
+            values["max_cost"] = _check_cost(options["max_cost"])
+        for flag in ("partial", "record"):
+            if flag in options:
+                values[flag] = check_flag(flag, options[flag])
+        checked = cls(
+            world=world,
+            algorithm=algorithm,
+            given=frozenset(options),
+            extra={k: v for k, v in options.items() if k in extras},
+            **values,
+        )
+        if not options:
+            _PLAIN[(world, algorithm)] = checked
+        return checked
+
+    def refuse_beyond(self, allowed: tuple[str, ...], case: str) -> None:
+        """Refuse, by the uniform error, a given option outside ``allowed``: for a case
+        of the algorithm that takes fewer options (``case``, e.g. ``"goal=None"``).
+
+        >>> from pathcraft._options import SearchOptions
+        >>> opts = SearchOptions.check("Grid", "dijkstra", record=True)
+        >>> opts.refuse_beyond(("max_cost",), "goal=None")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: ... with goal=None does not take record; ...
+        """
+        refused = sorted(self.given - set(allowed))
+        if refused:
+            raise UnsupportedOptionError(
+                f"{self.world}.find_path(algorithm={self.algorithm!r}) with {case} does not "
+                f"take {refused[0]}; it takes {', '.join(allowed)}"
+            )
+
+    def kernel_seed(self) -> int:
+        """The 64-bit seed of a compiled kernel's random tie-breaking (see
+        :func:`kernel_seed`)."""
+        return kernel_seed(self.tie_break, self.seed)
+
+
+def kernel_seed(tie_break: str, seed: int | None) -> int:
+    """The 64-bit seed of a compiled kernel's random tie-breaking: 0 unless
+    ``tie_break="random"``; a seed of None draws fresh entropy."""
+    if tie_break != "random":
+        return 0  # only random tie-breaking draws: skip the entropy read otherwise
+    state = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)
+    return int(state[0])
+
+
+#: The options of each search called with defaults only (they never change: frozen).
+_PLAIN: dict[tuple[str, str], SearchOptions] = {}
+
+
+def _refusal(spec: WorldSpec, algorithm: str, name: str) -> str:
+    where = f"{spec.name}.find_path(algorithm={algorithm!r})"
+    takes = ", ".join(spec.algorithms[algorithm]) or "no options"
+    extras = spec.extras.get(algorithm, ())
+    also = f" (and {', '.join(extras)})" if extras else ""
+    if name not in OPTION_NAMES:
+        return f"{where} got an unknown option {name!r}; it takes {takes}{also}"
+    return f"{where} does not take {name}; it takes {takes}{also}"
+
+
+def options_table() -> str:
+    """The options table of the README, as markdown: one row per world and algorithm,
+    a mark where the search takes the option.
+
+    >>> from pathcraft._options import options_table
+    >>> print(options_table().splitlines()[2])
+    | `Grid` | `astar` | yes | yes | yes | yes | yes | yes | yes | yes |
+    """
+    head = "| world | `algorithm=` | " + " | ".join(f"`{o}`" for o in OPTION_NAMES) + " |"
+    rule = "|---|---|" + "---|" * len(OPTION_NAMES)
+    rows = [head, rule]
+    for spec in SUPPORT.values():
+        for algorithm, takes in spec.algorithms.items():
+            marks = " | ".join("yes" if o in takes else "-" for o in OPTION_NAMES)
+            rows.append(f"| `{spec.name}` | `{algorithm}` | {marks} |")
+    return "\n".join(rows)

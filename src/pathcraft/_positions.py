@@ -1,0 +1,74 @@
+"""Checks of positions and numbers shared by the continuous worlds (waypoint graphs,
+navigation meshes, agents); each error names the argument and what it accepts.
+
+Positions are ``(x, y)`` (or ``(x, y, z)`` where a world is 3-D), never ``(row, col)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["check_number", "check_points", "check_position", "check_xy"]
+
+Array = npt.NDArray[np.float64]
+
+
+def check_points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:
+    """A new ``(n, d)`` float array of finite points, ``d`` in ``dims``."""
+    try:
+        arr = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of points (x, y); got {values!r}") from exc
+    if arr.ndim == 1 and arr.shape[0] == 0:
+        arr = arr.reshape(0, dims[0])
+    if arr.ndim != 2 or arr.shape[1] not in dims:
+        shapes = " or ".join(f"(n, {d})" for d in dims)
+        raise ValueError(f"{name} must have shape {shapes}; got {arr.shape}")
+    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{name}[{i}] = {arr[i].tolist()} is not finite")
+    return arr
+
+
+def check_position(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
+    """One finite position of ``dim`` coordinates."""
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a position of {dim} numbers; got {value!r}") from exc
+    if arr.shape != (dim,):
+        axes = "(x, y)" if dim == 2 else "(x, y, z)"
+        raise ValueError(f"{name} must be a position {axes}; got {value!r}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} {tuple(arr.tolist())} is not finite")
+    return arr
+
+
+def check_number(
+    name: str, value: Any, *, low: float, inclusive: bool, inf: bool = False
+) -> float:
+    """``value`` as a float, checked against ``low`` (and finite unless ``inf``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number; got {value!r}")
+    x = float(value)
+    ok = (x >= low if inclusive else x > low) and (inf or math.isfinite(x)) and not math.isnan(x)
+    if not ok:
+        sign = ">=" if inclusive else ">"
+        kind = "" if inf else "finite "
+        raise ValueError(f"{name} must be a {kind}number {sign} {low:g}; got {value!r}")
+    return x
+
+
+def check_xy(name: str, value: Any) -> Array:
+    """A non-empty ``(n, 2)`` float array of finite ``(x, y)`` points."""
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
+        raise ValueError(f"{name} must be an (n, 2) array of (x, y) points; got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must hold finite numbers")
+    return arr
