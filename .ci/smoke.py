@@ -48,7 +48,7 @@ def main() -> None:
     check("WaypointGraph.find_path", round(waypoints.find_path((0, 0), (10, 0)).cost, 3), 14.806)
 
     mesh = NavMesh.from_geometry(box(0, 0, 20, 10).difference(box(8, 0, 12, 7)))
-    best = mesh.find_path((2, 2), (18, 2), mode="optimal")
+    best = mesh.find_path((2, 2), (18, 2), algorithm="optimal")
     check("NavMesh.find_path optimal", round(best.cost, 3), 19.62)
 
     line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m <= 5]  # noqa: E731
@@ -62,8 +62,8 @@ def main() -> None:
     plan = planner.plan({"hunger": 1, "food": 0, "found": False}, {"hunger": le(0)})
     check("goap.Planner.plan", plan.names, ["search", "gather", "eat"])
 
-    batch = grid.astar_many(np.array([[0, 0], [2, 0]]), np.array([[2, 4], [0, 4]]), workers=2)
-    check("Grid.astar_many", [r.found for r in batch], [True, True])
+    batch = grid.find_paths(np.array([[0, 0], [2, 0]]), np.array([[2, 4], [0, 4]]), workers=2)
+    check("Grid.find_paths", [r.found for r in batch], [True, True])
     print("smoke test passed")
 
 
