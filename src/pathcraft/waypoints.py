@@ -280,6 +280,8 @@ class WaypointGraph:
     def add_obstacle(self, geom: Any) -> int:
         """Add an obstacle; only the links it blocks are removed. Returns its id.
 
+        Examples
+        --------
         >>> from shapely import box
         >>> from pathcraft import WaypointGraph
         >>> wg = WaypointGraph([(0, 0), (10, 0)])
@@ -331,6 +333,8 @@ class WaypointGraph:
     def visible(self, position: Sequence[float]) -> npt.NDArray[np.intp]:
         """The waypoints seen from ``position`` (within ``max_distance``), by index.
 
+        Examples
+        --------
         >>> from shapely import box
         >>> from pathcraft import WaypointGraph
         >>> WaypointGraph([(0, 0), (10, 0)], [box(4, -1, 6, 1)]).visible((5, 3)).tolist()
@@ -501,6 +505,8 @@ class WaypointGraph:
     ) -> PathResult:
         """A* between two positions: ``find_path(start, goal, algorithm="astar", ...)``.
 
+        Examples
+        --------
         >>> from pathcraft import WaypointGraph
         >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).astar(
         ...     (0, 0), (3, 4)).cost
@@ -513,6 +519,8 @@ class WaypointGraph:
     ) -> PathResult:
         """Dijkstra between two positions: ``find_path(..., algorithm="dijkstra")``.
 
+        Examples
+        --------
         >>> from pathcraft import WaypointGraph
         >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).dijkstra(
         ...     (0, 0), (1, 0)).path.tolist()
@@ -526,6 +534,8 @@ class WaypointGraph:
         """Greedy best-first search between two positions (fast, not the shortest):
         ``find_path(start, goal, algorithm="greedy", ...)``.
 
+        Examples
+        --------
         >>> from pathcraft import WaypointGraph
         >>> WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True).greedy(
         ...     (0, 0), (2, 0)).cost

@@ -44,7 +44,16 @@ class Space(Protocol):
         ...
 
     def nodes(self, result: PathResult) -> list[Hashable]:
-        """The path of ``result`` as a list of keys."""
+        """The path of ``result`` as a list of keys.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents.spaces import GridSpace
+        >>> space = GridSpace(Grid.from_ascii("..."))
+        >>> space.nodes(space.find_path((0, 0), (0, 2)))
+        [(0, 0), (0, 1), (0, 2)]
+        """
         ...
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
@@ -109,6 +118,16 @@ class GridSpace:
             return grid.astar(s, g, max_expansions=max_expansions)  # costs vary
 
     def nodes(self, result: PathResult) -> list[Hashable]:
+        """The cells of ``result``'s path as ``(row, col)`` tuples.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents.spaces import GridSpace
+        >>> space = GridSpace(Grid.from_ascii(".."))
+        >>> space.nodes(space.find_path((0, 0), (0, 1)))
+        [(0, 0), (0, 1)]
+        """
         return [(int(r), int(c)) for r, c in np.asarray(result.path).tolist()]
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
@@ -133,6 +152,8 @@ class GraphSpace:
 
     ``point`` needs the graph's coordinates (``coords=``).
 
+    Examples
+    --------
     >>> from pathcraft import Graph
     >>> from pathcraft.agents import GraphSpace
     >>> space = GraphSpace(Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0]))
@@ -157,6 +178,16 @@ class GraphSpace:
         return self.graph.astar(start, goal, max_expansions=max_expansions)
 
     def nodes(self, result: PathResult) -> list[Hashable]:
+        """The labels on ``result``'s path.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents.spaces import GraphSpace
+        >>> space = GraphSpace(Graph.from_adjacency({"a": {"b": 1.0}, "b": {}}))
+        >>> space.nodes(space.find_path("a", "b"))
+        ['a', 'b']
+        """
         return list(result.path)
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:

@@ -290,7 +290,22 @@ def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
 class MissingFactWarning(UserWarning):
     """A plan came back unreachable while the start state lacks a fact that an
     action's precondition needs (a missing fact meets no condition): the likely
-    reason, named, so that "unreachable" is not the only word a caller gets."""
+    reason, named, so that "unreachable" is not the only word a caller gets.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from pathcraft.goap import Action, MissingFactWarning, Planner
+    >>> planner = Planner([
+    ...     Action("eat", {"has_food": True}, {"hungry": False}),
+    ...     Action("drop_food", {"has_food": True}, {"has_food": False}),
+    ... ])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     plan = planner.plan({"hungry": True}, {"hungry": False})
+    >>> plan.reason, caught[0].category is MissingFactWarning
+    ('unreachable', True)
+    """
 
 
 def missing_fact_warning(problem: Problem, start: State) -> MissingFactWarning | None:

@@ -95,7 +95,14 @@ class State(Mapping[str, Value]):
     def from_checked(cls, facts: dict[str, Value]) -> State:
         """A state over facts already checked and sorted by name, taken without a copy
         or a check (for :mod:`pathcraft.goap`'s own modules: build states with
-        ``State(...)``, which checks every fact)."""
+        ``State(...)``, which checks every fact).
+
+        Examples
+        --------
+        >>> from pathcraft.goap import State
+        >>> State.from_checked({"a": 1, "b": True}) == State({"b": True, "a": 1})
+        True
+        """
         state = cls.__new__(cls)
         state._facts = facts
         state._hash = None
@@ -104,6 +111,8 @@ class State(Mapping[str, Value]):
     def to_dict(self) -> dict[str, Value]:
         """The facts as a new dict, sorted by name.
 
+        Examples
+        --------
         >>> from pathcraft.goap import State
         >>> State(b=1, a=True).to_dict()
         {'a': True, 'b': 1}

@@ -260,6 +260,21 @@ class Planner:
             ``tie_break``; a dynamic cost that is negative, NaN or below its
             ``min_cost`` (naming the action), found during the search.
 
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, Planner
+        >>> planner = Planner([
+        ...     Action("get_axe", {"has_axe": False}, {"has_axe": True}, cost=2),
+        ...     Action("chop", {"has_axe": True}, {"wood": True}, cost=1),
+        ...     Action("punch_tree", {}, {"wood": True}, cost=5),
+        ... ])
+        >>> plan = planner.plan({"has_axe": False, "wood": False}, {"wood": True})
+        >>> plan.names, plan.cost
+        (['get_axe', 'chop'], 3.0)
+        >>> planner.plan({"has_axe": False, "wood": False}, {"wood": True},
+        ...              max_expansions=1).reason
+        'max_expansions'
+
         Notes
         -----
         The heuristic is admissible: every unmet goal condition needs an action that

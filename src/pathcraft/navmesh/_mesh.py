@@ -436,7 +436,17 @@ class NavMesh:
     def polygons_at(self, p: FloatArray) -> npt.NDArray[np.int32]:
         """Every polygon holding the point ``p``, an ``(x, y)`` float array (on shared
         edges and vertices, several), sorted; empty off the mesh. Unchecked: for
-        pathcraft's own modules (:meth:`locate` checks its input)."""
+        pathcraft's own modules (:meth:`locate` checks its input).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.polygons_at(np.array([1.0, 0.5])).tolist()   # on the shared edge
+        [0, 1]
+        """
         return self._spatial.containing(p)
 
     @property
@@ -609,6 +619,8 @@ class NavMesh:
     def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
         """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
 
+        Examples
+        --------
         >>> from pathcraft import NavMesh
         >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
         ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
@@ -621,6 +633,8 @@ class NavMesh:
         """The Euclidean shortest path (Polyanya):
         ``find_path(start, goal, algorithm="optimal", **options)``.
 
+        Examples
+        --------
         >>> from pathcraft import NavMesh
         >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
         ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
