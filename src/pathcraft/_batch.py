@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from tqdm.auto import tqdm
 
 from pathcraft._options import UnsupportedOptionError, check_flag
 
@@ -167,7 +166,7 @@ def run_batch(
     count = math.ceil(n / size)
     chunks = [tasks[j::count] for j in range(count)]
     parts: list[Any] = [None] * len(chunks)
-    bar = tqdm(total=n, desc=desc, unit="query", disable=not settings.progress, leave=False)
+    bar = _progress_bar(n, desc, settings.progress)
     try:
         if not parallel or len(chunks) <= 1:
             for i, chunk in enumerate(chunks):
@@ -219,3 +218,22 @@ def _run_parallel(
     finally:
         if own_pool:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _NoBar:
+    """The progress bar when none is shown: tqdm is imported only to show one."""
+
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, desc: str, show: bool) -> Any:
+    """A tqdm bar over ``total`` queries if ``show``, else one that draws nothing."""
+    if not show:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="query", leave=False)
