@@ -25,6 +25,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
 from pathcraft import Graph, search
+from pathcraft.graph._search import run_kernel
 
 
 def to_graph(ref: RefGraph, coords: Any = None, directed: bool = True) -> Graph:
@@ -512,8 +513,8 @@ def test_run_with_start_and_exit_costs_expands_like_the_generic_search(
         out = graph.neighbors(node)
         return [*out, (end, exits[node])] if node in exits else out
 
-    got = graph._run(
-        "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
+    got = run_kernel(
+        graph, "astar", sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
         target=target, heuristic="euclidean", tie_break=tie_break, record=True,
     )  # fmt: skip
     status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = got

@@ -13,6 +13,7 @@ import pytest
 from pathcraft import Graph, Grid, NavMesh
 from pathcraft._core import graph_search, grid_search, jps, navmesh, polyanya, visibility
 from pathcraft._options import SearchOptions
+from pathcraft.graph._search import run_kernel
 from pathcraft.grid._run import jps_settings, search_settings
 
 INTP = np.intp
@@ -22,11 +23,11 @@ def test_the_private_graph_call_that_used_to_crash_raises() -> None:
     graph = Graph(3, [0, 1], [1, 2])
     assert not hasattr(graph, "run")
     with pytest.raises(IndexError, match="sources: node index 50000000"):
-        graph._run("astar", np.array([50_000_000]), 2, None)
+        run_kernel(graph, "astar", np.array([50_000_000]), 2, None)
     with pytest.raises(IndexError, match="goal_set: node index -4"):
-        graph._run("dijkstra", np.array([0]), -1, np.array([1, -4]))
+        run_kernel(graph, "dijkstra", np.array([0]), -1, np.array([1, -4]))
     with pytest.raises(IndexError, match="goal: node index 3"):
-        graph._run("astar", np.array([0]), 3, None)
+        run_kernel(graph, "astar", np.array([0]), 3, None)
 
 
 # ------------------------------------------------------------------ grid kernels
@@ -147,7 +148,7 @@ def test_graph_entries_check_indices_and_shapes() -> None:
 
 def test_graph_edge_places_are_64_bit() -> None:
     graph = Graph(3, [0, 1], [1, 2])
-    status, path, edges, *_ = graph._run("astar", np.array([0]), 2, None)
+    status, path, edges, *_ = run_kernel(graph, "astar", np.array([0]), 2, None)
     assert status == 0 and path.tolist() == [0, 1, 2] and edges.dtype == np.intp
 
 

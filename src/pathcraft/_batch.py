@@ -17,19 +17,59 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._options import UnsupportedOptionError, check_flag
+from pathcraft._options import Options, SearchOptions, UnsupportedOptionError, check_flag
 
-__all__ = ["BatchSettings", "check_batch", "refuse_cost_flags", "run_batch"]
+__all__ = [
+    "BatchDoor",
+    "BatchOptions",
+    "BatchSettings",
+    "check_batch",
+    "query_batch",
+    "refuse_cost_flags",
+    "run_batch",
+]
 
 #: A chunk solver: ``solve(world, tasks, payload)`` -> a list or an array, one per task.
 ChunkSolver = Callable[[Any, Sequence[Any], Any], Any]
+
+
+class BatchOptions(Options, total=False):
+    """The keyword arguments of every batch of searches (``find_paths``,
+    ``path_costs``): the search options and how the batch runs."""
+
+    workers: int | None
+    executor: Any
+    chunk_size: int | None
+    progress: bool
+
+
+class BatchDoor(NamedTuple):
+    """What one world brings to :func:`query_batch`.
+
+    Attributes
+    ----------
+    world : str
+        The world's name in :data:`pathcraft._options.SUPPORT` and in messages.
+    pairs : callable
+        ``pairs(world, starts, goals, opts)``: the checked ``(start, goal)`` tasks
+        (errors name ``starts[i]``/``goals[i]``); it may refuse the options for this
+        world (``opts``: the checked :class:`~pathcraft._options.SearchOptions`).
+    solve_paths, solve_costs : callable
+        Module-level chunk solvers ``solve(world, tasks, opts)``: a list of results,
+        and a float array of costs.
+    """
+
+    world: str
+    pairs: Callable[[Any, Any, Any, SearchOptions], list[Any]]
+    solve_paths: ChunkSolver
+    solve_costs: ChunkSolver
 
 
 class BatchSettings:
@@ -70,6 +110,39 @@ def check_batch(
     TypeError: progress must be True or False; got 'yes'
     """
     return BatchSettings(workers, executor, chunk_size, progress)
+
+
+def query_batch(
+    door: BatchDoor,
+    world: Any,
+    method: str,
+    starts: Any,
+    goals: Any,
+    algorithm: Any,
+    given: Mapping[str, Any],
+) -> Any:
+    """The one front door of every batch of searches: ``world.find_paths`` (a list of
+    results) or ``world.path_costs`` (``method``; a float array).
+
+    ``given`` holds the caller's keyword arguments (:class:`BatchOptions`): the batch
+    arguments are checked, then the search options (refusals name ``method``), then
+    every query, before any search runs.
+    """
+    options = dict(given)
+    batch = check_batch(
+        options.pop("workers", None),
+        options.pop("executor", None),
+        options.pop("chunk_size", None),
+        options.pop("progress", False),
+    )
+    costs = method == "path_costs"
+    if costs:
+        refuse_cost_flags(door.world, options)
+    opts = SearchOptions.check_call(door.world, method, algorithm, options)
+    tasks = door.pairs(world, starts, goals, opts)
+    if costs:
+        return run_batch(world, door.solve_costs, tasks, opts, batch, desc=algorithm, row_shape=())
+    return run_batch(world, door.solve_paths, tasks, opts, batch, desc=algorithm)
 
 
 def refuse_cost_flags(world: str, options: dict[str, Any]) -> None:

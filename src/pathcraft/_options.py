@@ -271,8 +271,8 @@ class SearchOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def check(cls, world: str, algorithm: Any, **options: Any) -> SearchOptions:
-        """Check ``algorithm`` and ``options`` for a search on ``world``.
+    def check(cls, world: str, algorithm: Any, /, **options: Any) -> SearchOptions:
+        """Check ``algorithm`` and ``options`` for ``world``'s ``find_path``.
 
         Parameters
         ----------
@@ -311,17 +311,51 @@ class SearchOptions:
         ...
         TypeError: partial must be True or False; got 'yes'
         """
-        if not options and isinstance(algorithm, str):  # defaults only: checked once
-            plain = _PLAIN.get((world, algorithm))
-            if plain is not None:
-                return plain
+        return cls.check_call(world, "find_path", algorithm, options)
+
+    @classmethod
+    def check_call(
+        cls, world: str, method: str, algorithm: Any, options: Mapping[str, Any]
+    ) -> SearchOptions:
+        """:meth:`check` for any method of the world that takes the search options
+        (``find_path``, ``start_search``, ``find_paths``, ``path_costs``): refusals
+        name ``world.method``.
+
+        Checked options are cached by the values given (and their types), so a query
+        repeated with the same options costs one dictionary look-up here.
+
+        >>> from pathcraft._options import SearchOptions
+        >>> SearchOptions.check_call("Grid", "find_paths", "jps", {"partial": True})
+        ... # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: Grid.find_paths(algorithm='jps') does not ...
+        """
+        try:
+            key: Any = (world, algorithm, *[(k, type(v), v) for k, v in options.items()])
+            cached = _CHECKED.get(key)
+        except TypeError:  # an unhashable value (a bad one): check it, cache nothing
+            key, cached = None, None
+        if cached is not None:
+            return cached
+        checked = cls._checked(world, method, algorithm, options)
+        if key is not None:
+            if len(_CHECKED) >= _CACHE_SIZE:
+                _CHECKED.clear()  # e.g. a fresh seed per query: keep the cache small
+            _CHECKED[key] = checked
+        return checked
+
+    @classmethod
+    def _checked(
+        cls, world: str, method: str, algorithm: Any, options: Mapping[str, Any]
+    ) -> SearchOptions:
         spec = SUPPORT[world]
         check_choice("algorithm", algorithm, tuple(spec.algorithms))
         takes = spec.algorithms[algorithm]
         extras = spec.extras.get(algorithm, ())
         for name in options:
             if name not in takes and name not in extras:
-                raise UnsupportedOptionError(_refusal(spec, algorithm, name))
+                raise UnsupportedOptionError(_refusal(spec, method, algorithm, name))
         values: dict[str, Any] = {}
         if "weight" in options:
             values["weight"] = check_weight(options["weight"])
@@ -343,16 +377,13 @@ class SearchOptions:
         for flag in ("partial", "record"):
             if flag in options:
                 values[flag] = check_flag(flag, options[flag])
-        checked = cls(
+        return cls(
             world=world,
             algorithm=algorithm,
             given=frozenset(options),
             extra={k: v for k, v in options.items() if k in extras},
             **values,
         )
-        if not options:
-            _PLAIN[(world, algorithm)] = checked
-        return checked
 
     def refuse_beyond(self, allowed: tuple[str, ...], case: str) -> None:
         """Refuse, by the uniform error, a given option outside ``allowed``: for a case
@@ -372,6 +403,19 @@ class SearchOptions:
                 f"take {refused[0]}; it takes {', '.join(allowed)}"
             )
 
+    def given_options(self) -> dict[str, Any]:
+        """The options the caller gave, as checked values: keyword arguments that
+        pass them on to another search of the same world and algorithm.
+
+        >>> from pathcraft._options import SearchOptions
+        >>> SearchOptions.check("Grid", "astar", weight=2).given_options()
+        {'weight': 2.0}
+        """
+        return {
+            name: self.extra[name] if name in self.extra else getattr(self, name)
+            for name in self.given
+        }
+
     def kernel_seed(self) -> int:
         """The 64-bit seed of a compiled kernel's random tie-breaking (see
         :func:`kernel_seed`)."""
@@ -387,12 +431,14 @@ def kernel_seed(tie_break: str, seed: int | None) -> int:
     return int(state[0])
 
 
-#: The options of each search called with defaults only (they never change: frozen).
-_PLAIN: dict[tuple[str, str], SearchOptions] = {}
+#: Checked options by ``(world, algorithm, (name, type, value), ...)``: a search
+#: repeated with the same options is checked once (the values are frozen).
+_CHECKED: dict[Any, SearchOptions] = {}
+_CACHE_SIZE = 512
 
 
-def _refusal(spec: WorldSpec, algorithm: str, name: str) -> str:
-    where = f"{spec.name}.find_path(algorithm={algorithm!r})"
+def _refusal(spec: WorldSpec, method: str, algorithm: str, name: str) -> str:
+    where = f"{spec.name}.{method}(algorithm={algorithm!r})"
     takes = ", ".join(spec.algorithms[algorithm]) or "no options"
     extras = spec.extras.get(algorithm, ())
     also = f" (and {', '.join(extras)})" if extras else ""

@@ -49,7 +49,7 @@ import dataclasses
 import math
 import numbers
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -70,6 +70,7 @@ from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph
+from pathcraft.graph._search import kernel_args
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
@@ -425,7 +426,7 @@ class WaypointGraph:
         ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        search = self.start_search(start, goal, algorithm=algorithm, **options)
+        search = self._start("find_path", start, goal, algorithm, options)
         search.step()
         return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
@@ -454,8 +455,15 @@ class WaypointGraph:
         >>> search.step(1), search.step(), round(search.result.cost, 4)
         ('in_progress', 'found', 14.8062)
         """
+        return self._start("start_search", start, goal, algorithm, options)
+
+    def _start(
+        self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any]
+    ) -> CompiledSearch:
+        """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
+        one called, which refusals name)."""
         t0 = time.perf_counter()
-        opts = SearchOptions.check("WaypointGraph", algorithm, **options)
+        opts = SearchOptions.check_call("WaypointGraph", method, algorithm, options)
         s = _position("start", start, self._dim)
         g = _position("goal", goal, self._dim)
         self._check_free("start", s)
@@ -476,8 +484,9 @@ class WaypointGraph:
         heuristic = opts.heuristic or "euclidean"
         if algorithm == "dijkstra":
             heuristic = "zero"
-        args, settings = self.graph._kernel_args(
-            algorithm, sources, -1, goals, source_costs=source_costs, exit_costs=exit_costs,
+        args, settings = kernel_args(
+            self.graph, algorithm, sources, -1, goals, source_costs=source_costs,
+            exit_costs=exit_costs,
             target=g, weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
             seed=opts.seed, max_expansions=opts.max_expansions, max_cost=limit_cost,
             partial=opts.partial, record=opts.record,

@@ -38,15 +38,26 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.graph import _batch
+from pathcraft._batch import BatchOptions, query_batch
+from pathcraft._options import SearchOptions, check_flag
+from pathcraft._sliced import CompiledSearch
+from pathcraft.graph import _batch, _search
 from pathcraft.graph import _checks as checks
-from pathcraft.graph._queries import GRAPH_HEURISTICS, GraphQueries
+from pathcraft.graph._nodes import NodeIndex
+from pathcraft.graph._search import GRAPH_HEURISTICS, GraphAlgorithm
+from pathcraft.result import PathResult
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pathcraft._options import Options
 
 #: The heuristic scale is lowered by this relative margin against rounding.
 _SCALE_MARGIN = 1e-12
@@ -54,7 +65,7 @@ _SCALE_MARGIN = 1e-12
 __all__ = ["GRAPH_HEURISTICS", "Graph"]
 
 
-class Graph(GraphQueries):
+class Graph:
     """A weighted graph in CSR arrays, searched by compiled A*, Dijkstra and greedy.
 
     Parameters
@@ -103,9 +114,8 @@ class Graph(GraphQueries):
         "_forward",
         "_heuristic",
         "_hscale",
-        "_index",
-        "_labels",
         "_lengths",
+        "_names",
         "_offsets",
         "_targets",
         "_weights",
@@ -135,8 +145,7 @@ class Graph(GraphQueries):
         w = checks.weight_array(weights, m, sources=src, targets=dst)
         checks.weight_total(w)
         self._coords = checks.coordinate_array(coords, n)
-        self._index = checks.label_index(labels, n)
-        self._labels: list[Hashable] | None = None if labels is None else list(labels)
+        self._names = NodeIndex(n, labels, checks.label_index(labels, n))
         self._directed = bool(directed)
         self._edge_sources = src
         self._edge_targets = dst
@@ -295,6 +304,11 @@ class Graph(GraphQueries):
     # ------------------------------------------------------------------ state
 
     @property
+    def num_nodes(self) -> int:
+        """The number of nodes."""
+        return int(self._offsets.shape[0] - 1)
+
+    @property
     def num_edges(self) -> int:
         """The number of edges as given (an undirected edge counts once)."""
         return int(self._edge_sources.shape[0])
@@ -307,9 +321,8 @@ class Graph(GraphQueries):
     @property
     def labels(self) -> list[Hashable]:
         """The node labels, in index order (the indices when none were given)."""
-        if self._labels is None:
-            return list(range(self.num_nodes))
-        return list(self._labels)
+        labels = self._names.labels
+        return list(range(self.num_nodes)) if labels is None else list(labels)
 
     @property
     def coords(self) -> npt.NDArray[np.float64] | None:
@@ -358,7 +371,7 @@ class Graph(GraphQueries):
         ...
         ValueError: goal 'z' is not a node of this graph
         """
-        return self._node(name, node)
+        return self._names.node(name, node)
 
     def label(self, index: int) -> Hashable:
         """The label of the node at ``index``."""
@@ -367,7 +380,7 @@ class Graph(GraphQueries):
         i = int(index)
         if not 0 <= i < self.num_nodes:
             raise ValueError(f"index {index} is not in [0, {self.num_nodes})")
-        return i if self._labels is None else self._labels[i]
+        return self._names.label(i)
 
     def neighbors(self, node: Hashable) -> list[tuple[Hashable, float]]:
         """``(neighbor, weight)`` pairs of the open edges leaving ``node``, in the order
@@ -377,20 +390,321 @@ class Graph(GraphQueries):
         >>> Graph(3, [0, 0], [2, 1], [2.0, 1.0]).neighbors(0)
         [(2, 2.0), (1, 1.0)]
         """
-        u = self._node("node", node)
+        u = self._names.node("node", node)
         lo, hi = int(self._offsets[u]), int(self._offsets[u + 1])
-        labels = self._labels
+        label = self._names.label
         out = []
         for v, w in zip(self._targets[lo:hi].tolist(), self._weights[lo:hi].tolist(), strict=True):
             if w != math.inf:
-                out.append((v if labels is None else labels[v], w))
+                out.append((label(v), w))
         return out
+
+    # ------------------------------------------------------------------ searches
+
+    def find_path(
+        self,
+        start: Hashable | Iterable[Hashable],
+        goal: Hashable | Iterable[Hashable] | None,
+        *,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[Options],
+    ) -> PathResult:
+        """A path from ``start`` to ``goal`` (node labels), by ``algorithm``.
+
+        The one query every world answers (see the README's options table);
+        :meth:`astar`, :meth:`dijkstra` and :meth:`greedy` are this with the algorithm
+        chosen. The searches expand exactly the nodes the generic search
+        (:func:`pathcraft.search.find_path`) expands on :meth:`neighbors`.
+
+        Parameters
+        ----------
+        start, goal : hashable
+            Node labels. Dijkstra also takes collections of labels for either, and
+            ``goal=None`` (see :meth:`dijkstra`).
+        algorithm : {"astar", "dijkstra", "greedy"}
+            The search.
+        weight : float
+            ``>= 1``; the cost returned is at most ``weight`` times the optimal cost.
+        heuristic : {"euclidean", "zero"} or None
+            Overrides the default (:attr:`heuristic`); ``"euclidean"`` needs coordinates.
+        tie_break : {"g", "fifo", "random"}
+            Among equal priorities: the larger g (default), the first pushed, or at
+            random, reproducibly by ``seed``.
+        seed : int or None
+            In ``[0, 2**64 - 1]``; None draws fresh entropy.
+        max_expansions, max_cost : int, float or None
+            Limits: give up after that many expansions, never reach a node costing
+            more than that.
+        partial : bool
+            When the goal is not reached (unreachable or a limit), ``path`` leads to the
+            expanded node closest to the goal by the heuristic; the result stays falsy.
+        record : bool
+            Keep the expanded nodes (labels) and their g-costs in ``result.explored``.
+
+        Returns
+        -------
+        PathResult
+            ``path`` is a list of node labels from start to goal.
+
+        Raises
+        ------
+        UnsupportedOptionError
+            An option the algorithm does not take (a ``TypeError`` naming what it takes).
+        ValueError
+            An unknown node, a bad option value, ``heuristic="euclidean"`` (or greedy's
+            default) without coordinates.
+        TypeError
+            A node index that is not an integer (graphs without labels), a bad option type.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)], directed=False)
+        >>> r = g.find_path(2, 0, algorithm="dijkstra")
+        >>> r.path, r.cost
+        ([2, 1, 0], 2.0)
+        >>> g.find_path(2, 0, algorithm="dijkstra", partial=True)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._options.UnsupportedOptionError: Graph.find_path(algorithm='dijkstra') ...
+        """
+        t0 = time.perf_counter()
+        opts = SearchOptions.check("Graph", algorithm, **options)
+        return _search.find_path(self, self._names, opts, start, goal, t0)
+
+    def start_search(
+        self,
+        start: Hashable | Iterable[Hashable],
+        goal: Hashable | Iterable[Hashable],
+        *,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[Options],
+    ) -> CompiledSearch:
+        """Start a compiled search that a game loop spreads over frames.
+
+        ``algorithm`` and ``options`` are :meth:`find_path`'s, checked the same way
+        (a goal is needed). ``step(n)`` on the returned object expands at most ``n``
+        more nodes with the GIL released and returns ``"in_progress"``, ``"found"``,
+        the reason the search ended without its goal, or ``"cancelled"``; its
+        ``result`` is then exactly the blocking call's, whatever the slice sizes.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> search = Graph(4, [0, 1, 2], [1, 2, 3]).start_search(0, 3)
+        >>> search.step(1), search.step(), search.result.path
+        ('in_progress', 'found', [0, 1, 2, 3])
+        """
+        opts = SearchOptions.check_call("Graph", "start_search", algorithm, options)
+        return _search.start_search(self, self._names, opts, start, goal)
+
+    def astar(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
+        """A* from ``start`` to ``goal`` (node labels); weighted when ``weight > 1``.
+
+        ``find_path(start, goal, algorithm="astar", **options)``: every option of
+        :meth:`find_path` applies.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)], directed=False)
+        >>> r = g.astar(2, 0)
+        >>> r.path, r.cost, r.expanded
+        ([2, 1, 0], 2.0, 3)
+        >>> g.astar(0, 9)
+        Traceback (most recent call last):
+        ...
+        ValueError: goal 9 is not a node: node indices run from 0 to 2
+        """
+        return self.find_path(start, goal, algorithm="astar", **options)
+
+    def greedy(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
+        """Greedy best-first search: expand the node nearest the goal first.
+
+        Fast, not optimal. ``find_path(start, goal, algorithm="greedy", **options)``;
+        every option but ``weight``. Its heuristic is ``"euclidean"`` (coordinates
+        needed) unless ``heuristic=`` says otherwise.
+
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)])
+        >>> g.greedy(0, 2).path
+        [0, 1, 2]
+        """
+        return self.find_path(start, goal, algorithm="greedy", **options)
+
+    def dijkstra(
+        self,
+        start: Hashable | Iterable[Hashable],
+        goal: Hashable | Iterable[Hashable] | None = None,
+        **options: Unpack[Options],
+    ) -> PathResult:
+        """Dijkstra from one or many sources to the nearest of one or many goals, or
+        to every node (``goal=None``).
+
+        Parameters
+        ----------
+        start : node label or collection of labels
+            The path starts at the source nearest to a goal. A label that is itself a
+            tuple is taken for one node when it is a node of the graph.
+        goal : node label, collection of labels, or None
+            The search ends at the first goal settled (the cheapest to reach). None
+            settles every node reachable (within ``max_cost``): ``distances`` maps each
+            reached label to its cost, ``path_to(label)`` gives its path, ``path`` is
+            empty (the result is truthy). Without a goal only ``max_cost`` is taken;
+            :meth:`distance_field` gives the same as arrays.
+        **options
+            ``tie_break``, ``seed``, ``max_expansions``, ``max_cost``, ``record``, as in
+            :meth:`find_path`.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(5, [0, 1, 2, 3], [1, 2, 3, 4], directed=False)
+        >>> g.dijkstra(2, [0, 4]).path          # a tie: the first goal settled
+        [2, 3, 4]
+        >>> g.dijkstra([0, 4], 1).cost
+        1.0
+        >>> every = g.dijkstra(0)
+        >>> every.distances[3], every.path_to(3)
+        (3.0, [0, 1, 2, 3])
+        """
+        return self.find_path(start, goal, algorithm="dijkstra", **options)
+
+    @overload
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: Literal[False] = ...,
+        max_cost: float | None = ...,
+    ) -> npt.NDArray[np.float64]: ...
+    @overload
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: Literal[True],
+        max_cost: float | None = ...,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]: ...
+    def distance_field(
+        self,
+        sources: Hashable | Iterable[Hashable],
+        *,
+        parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        """The cost from the nearest source to every node, by node index, and the
+        shortest-path tree when asked.
+
+        Parameters
+        ----------
+        sources : node label or collection of labels
+        parents : bool
+            Also return each node's parent in the shortest-path tree.
+        max_cost : float or None
+            Stop at this cost: nodes farther away get ``inf``.
+
+        Returns
+        -------
+        costs : ndarray of float64, shape (num_nodes,)
+            ``inf`` where no source reaches.
+        parents : ndarray of int64, shape (num_nodes,)
+            Only with ``parents=True``: the index of each node's parent in the tree;
+            -1 for sources and for nodes not reached.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(4, [0, 1], [1, 2], [2.0, 3.0])
+        >>> g.distance_field(0).tolist()
+        [0.0, 2.0, 5.0, inf]
+        >>> g.distance_field(0, parents=True)[1].tolist()
+        [-1, 0, 1, -1]
+        """
+        check_flag("parents", parents)
+        flat = self._names.nodes("sources", sources)
+        dist, parent = _search.field(self, flat, max_cost)
+        return (dist, parent) if parents else dist
+
 
     # ------------------------------------------------------------------ batches
 
-    # Written in pathcraft.graph._batch (module functions taking the graph first).
-    find_paths = _batch.find_paths
-    path_costs = _batch.path_costs
+    def find_paths(
+        self,
+        starts: Sequence[Hashable],
+        goals: Sequence[Hashable],
+        *,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[BatchOptions],
+    ) -> list[PathResult]:
+        """Many searches at once, in parallel: one :class:`~pathcraft.PathResult` per
+        ``(start, goal)`` pair of node labels.
+
+        Each answer is exactly what :meth:`find_path` gives for that pair with the
+        same ``algorithm`` and options. Threads overlap in the compiled search, which
+        releases the GIL; the per-query Python around it does not, so small graphs
+        gain less from threads than big ones (a process pool or Dask cluster through
+        ``executor`` has no such limit).
+
+        Parameters
+        ----------
+        starts, goals : sequence of hashable
+            Node labels: query ``i`` goes from ``starts[i]`` to ``goals[i]``.
+        algorithm : {"astar", "dijkstra", "greedy"}
+            As in :meth:`find_path`.
+        workers, executor, chunk_size, progress
+            As in :meth:`pathcraft.Grid.find_paths`: threads of the built-in pool (None:
+            the CPU count), or an executor (a process pool, a Dask ``Client`` or its
+            ``get_executor()``, to which the graph is scattered once), queries per
+            task, a progress bar.
+        **options
+            The options of :meth:`find_path` for ``algorithm``, the same for every query.
+
+        Returns
+        -------
+        list of PathResult
+            In the order of ``starts``.
+
+        Raises
+        ------
+        ValueError
+            ``starts`` and ``goals`` of different lengths, an unknown node (named by
+            its place: ``goals[3]``), a bad option or batch argument.
+        TypeError
+            ``starts`` or ``goals`` not a sequence, a non-boolean ``progress``, an
+            option the algorithm does not take.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(4, [0, 1, 2], [1, 2, 3], directed=False)
+        >>> [r.path for r in g.find_paths([0, 3], [2, 1], workers=2)]
+        [[0, 1, 2], [3, 2, 1]]
+        """
+        return query_batch(_batch.DOOR, self, "find_paths", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+
+    def path_costs(
+        self,
+        starts: Sequence[Hashable],
+        goals: Sequence[Hashable],
+        *,
+        algorithm: GraphAlgorithm = "astar",
+        **options: Unpack[BatchOptions],
+    ) -> npt.NDArray[np.float64]:
+        """Only the costs of many searches, in parallel: a float array (``inf`` where
+        the goal is not reached). Arguments as in :meth:`find_paths`; ``partial`` and
+        ``record`` are refused (they change nothing here).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], [2.0, 3.0])
+        >>> g.path_costs([0, 2], [2, 0], algorithm="dijkstra").tolist()
+        [5.0, inf]
+        """
+        return query_batch(_batch.DOOR, self, "path_costs", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ changes
 
     def set_weights(self, weights: npt.ArrayLike, edges: npt.ArrayLike | None = None) -> None:
         """Change edge weights between queries, without a rebuild.
@@ -426,7 +740,7 @@ class Graph(GraphQueries):
 
     def set_weight(self, u: Hashable, v: Hashable, weight: float) -> None:
         """Set the weight of every edge ``u -> v`` (either way when undirected)."""
-        a, b = self._node("u", u), self._node("v", v)
+        a, b = self._names.node("u", u), self._names.node("v", v)
         new = checks.weight_array([weight], 1, name="weight")[0]
         hit = (self._edge_sources == a) & (self._edge_targets == b)
         if not self._directed:

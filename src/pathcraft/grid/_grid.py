@@ -587,7 +587,7 @@ class Grid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        opts = SearchOptions.check("Grid", algorithm, **options)
+        opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
         many = algorithm == "dijkstra"
         sources = self._cells("start", start, many=many)
         goals = self._cells("goal", goal, many=many)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -577,7 +578,7 @@ class NavMesh:
         [10.0, 9.0]
         """
         t0 = time.perf_counter()
-        search = self.start_search(start, goal, algorithm=algorithm, snap=snap, **options)
+        search = self._start("find_path", start, goal, algorithm, snap, options)
         search.step()
         return _query.timed(search.result, time.perf_counter() - t0)
 
@@ -610,7 +611,15 @@ class NavMesh:
         >>> search.result.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         """
-        opts = SearchOptions.check("NavMesh", algorithm, **options)
+        return self._start("start_search", start, goal, algorithm, snap, options)
+
+    def _start(
+        self, method: str, start: Any, goal: Any, algorithm: Any, snap: Any,
+        options: Mapping[str, Any],
+    ) -> CompiledSearch:  # fmt: skip
+        """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
+        one called, which refusals name)."""
+        opts = SearchOptions.check_call("NavMesh", method, algorithm, options)
         check_flag("snap", snap)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)

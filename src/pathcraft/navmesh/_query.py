@@ -25,6 +25,7 @@ from pathcraft._core import polyanya as _polyanya
 from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
+from pathcraft.graph._search import kernel_args
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def _corridor_args(
     polygons (joined by their distance to the centroids) to the goal's."""
     parts = mesh.parts
     c = parts.centroids
-    return parts.graph._kernel_args(
-        "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
+    return kernel_args(
+        parts.graph, "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
         source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
         target=g, heuristic="euclidean", max_expansions=limit, weight=weight,

@@ -1,0 +1,204 @@
+"""How a :class:`~pathcraft.graph.Graph` runs its kernel: checked options and nodes
+turned into the kernel's arguments, one search run, its answer built into a
+:class:`~pathcraft.result.PathResult`, and the distance arrays.
+
+:func:`kernel_args` and :func:`run_kernel` are the one entry to the graph kernel for
+pathcraft's own modules: the graph's methods, and the geometric worlds built on a
+graph (waypoint graphs, navigation meshes), which search it with virtual sources and
+goals. They read only what a graph shows (:attr:`~pathcraft.graph.Graph.csr`,
+:attr:`~pathcraft.graph.Graph.coords`, :attr:`~pathcraft.graph.Graph.heuristic_scale`).
+Each thread searches with its own workspace.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import graph_search as _kernel
+from pathcraft._fields import settled
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions, kernel_seed
+from pathcraft._sliced import CompiledSearch
+from pathcraft.result import PathResult, build_result
+
+if TYPE_CHECKING:
+    from pathcraft.graph._graph import Graph
+    from pathcraft.graph._nodes import NodeIndex
+
+__all__ = [
+    "GRAPH_HEURISTICS",
+    "field",
+    "find_path",
+    "kernel_args",
+    "run_kernel",
+    "settle",
+    "start_search",
+    "workspace",
+]
+
+HeuristicName = Literal["euclidean", "zero"]
+GraphAlgorithm = Literal["astar", "dijkstra", "greedy"]
+
+#: The graph heuristics and their kernel codes.
+GRAPH_HEURISTICS: dict[str, int] = {"zero": 0, "euclidean": 1}
+
+
+def workspace(nodes: int) -> Any:
+    """This thread's graph workspace, grown to hold at least ``nodes`` nodes."""
+    return thread_workspace(_kernel.Workspace, nodes)
+
+
+def kernel_args(
+    graph: Graph,
+    mode: str,
+    sources: npt.NDArray[np.intp],
+    goal: int,
+    goal_set: npt.NDArray[np.intp] | None,
+    *,
+    source_costs: npt.NDArray[np.float64] | None = None,
+    exit_costs: npt.NDArray[np.float64] | None = None,
+    target: npt.NDArray[np.float64] | None = None,
+    weight: float = 1.0,
+    heuristic: str = "zero",
+    tie_break: str = "g",
+    seed: int | None = None,
+    max_expansions: int | float | None = None,
+    max_cost: float | None = None,
+    partial: bool = False,
+    record: bool = False,
+) -> tuple[Any, dict[str, Any]]:
+    """The kernel's arguments for a search on node indices: a function of a
+    workspace giving the positional ones, and the settings.
+
+    ``source_costs`` starts each source at that cost; with ``exit_costs`` the goal
+    set leads to a virtual goal (index ``num_nodes``, last on the path) by edges of
+    those costs, and the heuristic aims at ``target``. The kernel checks indices and
+    shapes; the caller checks the option values.
+    """
+    rng_seed = kernel_seed(tie_break, seed)
+    arrays = (*graph.csr, graph.coords)
+
+    def args(ws: Any) -> tuple[Any, ...]:
+        return (*arrays, ws, sources, source_costs, goal, goal_set, exit_costs, target)
+
+    return args, {
+        "hkind": GRAPH_HEURISTICS[heuristic], "mode": MODES[mode],
+        "tie": TIES[tie_break], "hscale": graph.heuristic_scale, "weight": weight,
+        "max_expansions": -1 if max_expansions is None else int(max_expansions),
+        "max_cost": math.inf if max_cost is None else float(max_cost),
+        "partial": bool(partial), "record": bool(record), "seed": int(rng_seed),
+    }  # fmt: skip
+
+
+def run_kernel(
+    graph: Graph, mode: str, sources: npt.NDArray[np.intp], goal: int,
+    goal_set: npt.NDArray[np.intp] | None, **options: Any,
+) -> tuple[Any, ...]:  # fmt: skip
+    """One blocking search with :func:`kernel_args`'s arguments: the kernel's tuple
+    ``(status, path, path_edges, cost, expanded, generated, rec_nodes, rec_g)`` over
+    node indices (see ``_core/graph_search.pyx``)."""
+    args, settings = kernel_args(graph, mode, sources, goal, goal_set, **options)
+    return _kernel.search(*args(workspace(graph.num_nodes + 1)), **settings)
+
+
+def _prepare(
+    graph: Graph, names: NodeIndex, opts: SearchOptions, start: Any, goal: Any
+) -> tuple[Any, dict[str, Any]]:
+    """A search's kernel arguments: its heuristic, start and goal nodes as indices."""
+    algorithm = opts.algorithm
+    heuristic = "zero" if algorithm == "dijkstra" else opts.heuristic or graph.heuristic
+    if algorithm == "greedy" and opts.heuristic is None:
+        heuristic = "euclidean"
+    if heuristic == "euclidean" and graph.coords is None:
+        if opts.heuristic is None:
+            raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
+        raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
+    if algorithm == "dijkstra":
+        sources = names.nodes("start", start)
+        goals = names.nodes("goal", goal)
+    else:
+        sources = np.array([names.node("start", start)], dtype=np.intp)
+        goals = np.array([names.node("goal", goal)], dtype=np.intp)
+    single = goals.shape[0] == 1
+    return kernel_args(
+        graph, algorithm, sources, int(goals[0]) if single else -1,
+        None if single else goals,
+        weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
+        seed=opts.seed, max_expansions=opts.max_expansions, max_cost=opts.max_cost,
+        partial=opts.partial, record=opts.record,
+    )  # fmt: skip
+
+
+def _result_builder(names: NodeIndex) -> Any:
+    """The kernel's answer over node indices as a :class:`PathResult` of labels."""
+
+    def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
+        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = answer
+        explored = None
+        if rec_nodes is not None and rec_g is not None:
+            explored = (names.to_labels(rec_nodes), rec_g)
+        return build_result(
+            status, names.to_labels(path), cost, expanded=expanded, generated=generated,
+            t0=t0, explored=explored,
+        )  # fmt: skip
+
+    return to_result
+
+
+def find_path(
+    graph: Graph, names: NodeIndex, opts: SearchOptions, start: Any, goal: Any, t0: float
+) -> PathResult:
+    """:meth:`Graph.find_path <pathcraft.graph.Graph.find_path>` with checked options."""
+    if opts.algorithm == "dijkstra" and goal is None:
+        return settle(graph, names, names.nodes("start", start), opts, t0)
+    args, settings = _prepare(graph, names, opts, start, goal)
+    answer = _kernel.search(*args(workspace(graph.num_nodes + 1)), **settings)
+    return _result_builder(names)(answer, t0)  # type: ignore[no-any-return]
+
+
+def start_search(
+    graph: Graph, names: NodeIndex, opts: SearchOptions, start: Any, goal: Any
+) -> CompiledSearch:
+    """:meth:`Graph.start_search <pathcraft.graph.Graph.start_search>` with checked
+    options."""
+    args, settings = _prepare(graph, names, opts, start, goal)
+    return CompiledSearch(
+        lambda ws: _kernel.GraphSearch(*args(ws), **settings),
+        _result_builder(names), _kernel.Workspace, graph.num_nodes + 1,
+    )  # fmt: skip
+
+
+def field(
+    graph: Graph, flat: npt.NDArray[np.intp], max_cost: Any
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """The costs from the nearest of ``flat`` (checked indices) to every node, and
+    each node's parent (-1 for sources and nodes not reached)."""
+    limit = SearchOptions.check("Graph", "dijkstra", max_cost=max_cost).max_cost
+    n = graph.num_nodes
+    dist = np.empty(n)
+    parent = np.empty(n, dtype=np.int64)
+    offsets, targets, weights = graph.csr
+    _kernel.field(
+        offsets, targets, weights, workspace(n + 1), flat, None, dist, parent,
+        max_cost=math.inf if limit is None else float(limit),
+    )  # fmt: skip
+    return dist, parent
+
+
+def settle(
+    graph: Graph, names: NodeIndex, sources: npt.NDArray[np.intp], opts: SearchOptions,
+    t0: float,
+) -> PathResult:  # fmt: skip
+    """A goal-less Dijkstra: every reachable node's cost and the tree, as mappings."""
+    opts.refuse_beyond(("max_cost",), "goal=None")
+    dist, parent = field(graph, sources, opts.max_cost)
+
+    def key(i: int) -> Hashable:
+        return names.label(i)
+
+    return settled(dist, parent, names.lookup, key, [], t0)
