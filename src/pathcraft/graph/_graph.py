@@ -525,6 +525,8 @@ class Graph:
         every option but ``weight``. Its heuristic is ``"euclidean"`` (coordinates
         needed) unless ``heuristic=`` says otherwise.
 
+        Examples
+        --------
         >>> from pathcraft import Graph
         >>> g = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)])
         >>> g.greedy(0, 2).path

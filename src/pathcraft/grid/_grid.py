@@ -39,7 +39,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Sequence
@@ -48,12 +47,11 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core import grid_search as _kernel
-from pathcraft._fields import grid_parents, settled
+from pathcraft._batch import BatchOptions, check_batch, query_batch
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.grid import _batch
+from pathcraft.grid import _batch, _queries
 from pathcraft.grid._checks import (
     cell_indices,
     check_cost_scale,
@@ -62,16 +60,7 @@ from pathcraft.grid._checks import (
     parse_ascii,
 )
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
-from pathcraft.grid._run import (
-    DIAGONAL_RULES,
-    GRID_HEURISTICS,
-    jps_settings,
-    search_settings,
-    solve,
-    solve_jps,
-    start_search,
-    workspace,
-)
+from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -328,7 +317,7 @@ class Grid:
         ...
         ValueError: goal (0, 1) is a wall
         """
-        flat = self._cells(name, cells, many=many)
+        flat = cell_indices(name, cells, self._padded, many=many)
         rows, cols = np.divmod(flat, self._padded.shape[1])
         return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
 
@@ -344,10 +333,6 @@ class Grid:
                 pack_lines(self._padded, corner_cut=self._diagonal == "always"),
             )
         return self._jps
-
-    def _cells(self, name: str, value: Any, *, many: bool) -> npt.NDArray[np.intp]:
-        """Checked cells as flat indices into the padded cost array."""
-        return cell_indices(name, value, self._padded, many=many)
 
     # ------------------------------------------------------------------ searches
 
@@ -429,17 +414,7 @@ class Grid:
         """
         t0 = time.perf_counter()
         opts = SearchOptions.check("Grid", algorithm, **options)
-        if algorithm == "jps":
-            settings = jps_settings(self, opts)
-            start_cell = int(self._cells("start", start, many=False)[0])
-            goal_cell = int(self._cells("goal", goal, many=False)[0])
-            return solve_jps(self, start_cell, goal_cell, settings, t0)
-        many = algorithm == "dijkstra"
-        sources = self._cells("start", start, many=many)
-        if goal is None and many:
-            return self._settle(sources, opts, t0)
-        goals = self._cells("goal", goal, many=many)
-        return solve(self, sources, goals, search_settings(self, opts), t0)
+        return _queries.find_path(self, opts, start, goal, t0)
 
     def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
@@ -588,10 +563,7 @@ class Grid:
         ('in_progress', 'found', [0, 4])
         """
         opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
-        many = algorithm == "dijkstra"
-        sources = self._cells("start", start, many=many)
-        goals = self._cells("goal", goal, many=many)
-        return start_search(self, sources, goals, opts)
+        return _queries.start_search(self, opts, start, goal)
 
     @overload
     def distance_field(
@@ -649,52 +621,143 @@ class Grid:
         >>> tree[0, 1].tolist(), tree[0, 0].tolist()
         ([0, 0], [-1, -1])
         """
-        check_flag("parents", parents)
-        flat = self._cells("sources", sources, many=True)
-        costs = self._field(flat, max_cost)
-        if not parents:
-            return costs
-        index = grid_parents(self._padded, costs, self._diagonal)
-        cols = self.shape[1]
-        tree = np.full((*self.shape, 2), -1, dtype=np.intp)
-        has = index >= 0
-        tree.reshape(-1, 2)[has] = np.stack(divmod(index[has], cols), axis=1)
-        return costs, tree
+        return _queries.distance_field(self, sources, check_flag("parents", parents), max_cost)
 
     # ------------------------------------------------------------------ batches
 
-    # Written in pathcraft.grid._batch (module functions taking the grid first).
-    find_paths = _batch.find_paths
-    path_costs = _batch.path_costs
-    distance_fields = _batch.distance_fields
+    def find_paths(
+        self,
+        starts: npt.ArrayLike,
+        goals: npt.ArrayLike,
+        *,
+        algorithm: GridAlgorithm = "astar",
+        **options: Unpack[BatchOptions],
+    ) -> list[PathResult]:
+        """Many searches at once, in parallel: one :class:`~pathcraft.PathResult` per
+        ``(start, goal)`` pair.
 
-    def _field(self, flat: npt.NDArray[np.intp], max_cost: Any) -> npt.NDArray[np.float64]:
-        """The distance field from checked flat sources."""
-        limit = SearchOptions.check("Grid", "dijkstra", max_cost=max_cost).max_cost
-        out = np.empty(self.shape)
-        _kernel.field(
-            self._padded, workspace(self._padded.size), flat, out,
-            diagonal=DIAGONAL_RULES[self._diagonal],
-            max_cost=math.inf if limit is None else float(limit),
-        )  # fmt: skip
-        return out
+        Each answer is exactly what :meth:`find_path` gives for that pair with the
+        same ``algorithm`` and options (with ``tie_break="random"``, every query uses
+        the same ``seed``).
 
-    def _settle(self, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float) -> PathResult:
-        """A goal-less Dijkstra: every reachable cell's cost and the tree, as mappings."""
-        opts.refuse_beyond(("max_cost",), "goal=None")
-        costs = self._field(sources, opts.max_cost).ravel()
-        tree = grid_parents(self._padded, costs.reshape(self.shape), self._diagonal)
-        cols = self.shape[1]
+        Parameters
+        ----------
+        starts, goals : array_like of int, shape (n, 2)
+            ``(row, col)`` cells: query ``i`` goes from ``starts[i]`` to ``goals[i]``.
+        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+            As in :meth:`find_path`.
+        workers : int or None
+            Threads of the built-in pool (None: the CPU count; 1: run in the calling
+            thread). Each thread searches with its own workspace, the GIL released.
+        executor : concurrent.futures.Executor or distributed.Client, optional
+            Solve the chunks there instead: a process pool, or a Dask cluster (a
+            ``distributed.Client`` or its ``get_executor()``), to which the grid is
+            scattered once per worker. Not together with ``workers``.
+        chunk_size : int or None
+            Queries per task (None: about four tasks per worker).
+        progress : bool
+            Show a progress bar (tqdm) as chunks finish.
+        **options
+            The options of :meth:`find_path` for ``algorithm``, the same for every query.
 
-        def index(cell: Any) -> int | None:
-            if not (isinstance(cell, tuple) and len(cell) == 2):
-                return None
-            r, c = cell
-            if not (0 <= r < self.shape[0] and 0 <= c < cols):
-                return None
-            return int(r) * cols + int(c)
+        Returns
+        -------
+        list of PathResult
+            In the order of ``starts``.
 
-        def key(i: int) -> tuple[int, int]:
-            return divmod(i, cols)
+        Raises
+        ------
+        ValueError
+            ``starts`` or ``goals`` not ``(n, 2)``, of different lengths, or holding a
+            cell outside the grid or on a wall (named by its index: ``goals[3]``); a
+            bad option or batch argument.
+        TypeError
+            Cells that are not integers; a non-boolean ``progress``; an option the
+            algorithm does not take (:class:`~pathcraft.UnsupportedOptionError`).
 
-        return settled(costs, tree, index, key, np.empty((0, 2), dtype=np.intp), t0)
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .###.
+        ... .....
+        ... ''')
+        >>> results = grid.find_paths([(0, 0), (2, 0)], [(2, 4), (2, 2)], workers=2)
+        >>> [r.cost for r in results], [len(r.path) for r in results]
+        ([6.0, 2.0], [7, 3])
+        >>> grid.find_paths([(0, 0)], [(0, 4)], algorithm="jps")[0].cost
+        4.0
+        """
+        return query_batch(_batch.DOOR, self, "find_paths", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+
+    def path_costs(
+        self,
+        starts: npt.ArrayLike,
+        goals: npt.ArrayLike,
+        *,
+        algorithm: GridAlgorithm = "astar",
+        **options: Unpack[BatchOptions],
+    ) -> npt.NDArray[np.float64]:
+        """Only the costs of many searches, in parallel: a float array.
+
+        Each cost is the ``cost`` of :meth:`find_path` for that pair (``inf`` where the
+        goal is not reached); one compiled loop per chunk builds no results, so this
+        is the fastest way to ask many queries. Arguments as in :meth:`find_paths`;
+        ``partial`` and ``record`` are refused (they change nothing here).
+
+        Returns
+        -------
+        ndarray of float64, shape (n,)
+            In the order of ``starts``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> grid = Grid(np.ones((4, 50)))
+        >>> grid.path_costs([(0, 0), (3, 0)], [(0, 49), (0, 3)], algorithm="jps").tolist()
+        [49.0, 4.242640687119286]
+        >>> grid.path_costs([(0, 0)], [(0, 49)], max_expansions=3).tolist()
+        [inf]
+        """
+        return query_batch(_batch.DOOR, self, "path_costs", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+
+    def distance_fields(
+        self,
+        sources: npt.ArrayLike | Sequence[npt.ArrayLike],
+        *,
+        max_cost: float | None = None,
+        workers: int | None = None,
+        executor: Any = None,
+        chunk_size: int | None = None,
+        progress: bool = False,
+    ) -> npt.NDArray[np.float64]:
+        """Many distance fields at once, in parallel (see :meth:`distance_field`).
+
+        Parameters
+        ----------
+        sources : array_like of int, shape (n, 2), or sequence of cells
+            An ``(n, 2)`` array: one field per ``(row, col)`` cell. A sequence: one
+            field per item, each a cell or a ``(k, 2)`` array of source cells.
+        max_cost : float or None
+            As in :meth:`distance_field`.
+        workers, executor, chunk_size, progress
+            As in :meth:`find_paths`.
+
+        Returns
+        -------
+        ndarray of float64, shape (n, rows, cols)
+            ``out[i]`` is ``distance_field(sources[i])``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii("....", diagonal="never")
+        >>> grid.distance_fields([(0, 0), (0, 3)]).tolist()
+        [[[0.0, 1.0, 2.0, 3.0]], [[3.0, 2.0, 1.0, 0.0]]]
+        >>> grid.distance_fields([[(0, 0), (0, 3)]]).tolist()
+        [[[0.0, 1.0, 1.0, 0.0]]]
+        """
+        batch = check_batch(workers, executor, chunk_size, progress)
+        return _batch.distance_fields(self, sources, max_cost, batch)

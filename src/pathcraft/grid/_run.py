@@ -141,7 +141,7 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     )
 
 
-def start_search(
+def sliced_search(
     grid: Grid,
     sources: npt.NDArray[np.intp],
     goals: npt.NDArray[np.intp],

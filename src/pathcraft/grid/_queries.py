@@ -1,0 +1,112 @@
+"""The queries of a :class:`~pathcraft.grid.Grid` behind its methods: caller's cells
+checked and turned into flat indices, the search run through :mod:`pathcraft.grid._run`,
+and the distance fields. Each function takes the grid and options already checked by
+the method the caller called (:meth:`~pathcraft.grid.Grid.find_path`,
+:meth:`~pathcraft.grid.Grid.start_search`, :meth:`~pathcraft.grid.Grid.distance_field`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import grid_search as _kernel
+from pathcraft._fields import grid_parents, settled
+from pathcraft._options import SearchOptions
+from pathcraft._sliced import CompiledSearch
+from pathcraft.grid._checks import cell_indices
+from pathcraft.grid._run import (
+    DIAGONAL_RULES,
+    jps_settings,
+    search_settings,
+    sliced_search,
+    solve,
+    solve_jps,
+    workspace,
+)
+from pathcraft.result import PathResult
+
+if TYPE_CHECKING:
+    from pathcraft.grid._grid import Grid
+
+__all__ = ["distance_field", "field", "find_path", "start_search"]
+
+
+def find_path(grid: Grid, opts: SearchOptions, start: Any, goal: Any, t0: float) -> PathResult:
+    """:meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` with checked options."""
+    padded = grid.padded
+    if opts.algorithm == "jps":
+        settings = jps_settings(grid, opts)
+        start_cell = int(cell_indices("start", start, padded, many=False)[0])
+        goal_cell = int(cell_indices("goal", goal, padded, many=False)[0])
+        return solve_jps(grid, start_cell, goal_cell, settings, t0)
+    many = opts.algorithm == "dijkstra"
+    sources = cell_indices("start", start, padded, many=many)
+    if goal is None and many:
+        return _settle(grid, sources, opts, t0)
+    goals = cell_indices("goal", goal, padded, many=many)
+    return solve(grid, sources, goals, search_settings(grid, opts), t0)
+
+
+def start_search(grid: Grid, opts: SearchOptions, start: Any, goal: Any) -> CompiledSearch:
+    """:meth:`Grid.start_search <pathcraft.grid.Grid.start_search>` with checked
+    options."""
+    many = opts.algorithm == "dijkstra"
+    sources = cell_indices("start", start, grid.padded, many=many)
+    goals = cell_indices("goal", goal, grid.padded, many=many)
+    return sliced_search(grid, sources, goals, opts)
+
+
+def field(grid: Grid, flat: npt.NDArray[np.intp], max_cost: Any) -> npt.NDArray[np.float64]:
+    """The distance field from checked flat sources (``max_cost`` checked here)."""
+    limit = SearchOptions.check("Grid", "dijkstra", max_cost=max_cost).max_cost
+    out = np.empty(grid.shape)
+    _kernel.field(
+        grid.padded, workspace(grid.padded.size), flat, out,
+        diagonal=DIAGONAL_RULES[grid.diagonal],
+        max_cost=math.inf if limit is None else float(limit),
+    )  # fmt: skip
+    return out
+
+
+def distance_field(
+    grid: Grid, sources: Any, parents: bool, max_cost: Any
+) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """:meth:`Grid.distance_field <pathcraft.grid.Grid.distance_field>` (``parents``
+    checked)."""
+    flat = cell_indices("sources", sources, grid.padded, many=True)
+    costs = field(grid, flat, max_cost)
+    if not parents:
+        return costs
+    index = grid_parents(grid.padded, costs, grid.diagonal)
+    cols = grid.shape[1]
+    tree = np.full((*grid.shape, 2), -1, dtype=np.intp)
+    has = index >= 0
+    tree.reshape(-1, 2)[has] = np.stack(divmod(index[has], cols), axis=1)
+    return costs, tree
+
+
+def _settle(
+    grid: Grid, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float
+) -> PathResult:
+    """A goal-less Dijkstra: every reachable cell's cost and the tree, as mappings."""
+    opts.refuse_beyond(("max_cost",), "goal=None")
+    costs = field(grid, sources, opts.max_cost).ravel()
+    rows, cols = grid.shape
+    tree = grid_parents(grid.padded, costs.reshape(rows, cols), grid.diagonal)
+
+    def index(cell: Any) -> int | None:
+        if not (isinstance(cell, tuple) and len(cell) == 2):
+            return None
+        r, c = cell
+        if not (0 <= r < rows and 0 <= c < cols):
+            return None
+        return int(r) * cols + int(c)
+
+    def key(i: int) -> tuple[int, int]:
+        return divmod(i, cols)
+
+    return settled(costs, tree, index, key, np.empty((0, 2), dtype=np.intp), t0)
