@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import box
 
-from pathcraft import NavMesh
+from pathcraft import NavMesh, PathResult
 from pathcraft._options import UnsupportedOptionError
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -190,11 +190,25 @@ def test_navmesh_refuses_options_its_algorithms_do_not_take() -> None:
         mesh.find_path((0.5, 0.5), (1.5, 0.5), algorithm="astar")
 
 
+def test_corridor_to_another_island_is_a_falsy_result_with_the_reason() -> None:
+    apart = NavMesh(
+        [(0, 0), (1, 0), (1, 1), (0, 1), (2, 0), (3, 0), (3, 1), (2, 1)],
+        [[0, 1, 2, 3], [4, 5, 6, 7]],
+    )
+    none = apart.corridor((0.5, 0.5), (2.5, 0.5))
+    assert isinstance(none, PathResult) and not none
+    assert none.reason == "unreachable" and none.path.tolist() == [] and none.cost == math.inf
+    same = apart.corridor((0.2, 0.5), (0.8, 0.5))
+    assert same and same.path.tolist() == [0] and same.expanded >= 1
+
+
 def test_corridor_is_a_chain_of_neighbours() -> None:
     walk = polygon_scene(11)
     mesh = NavMesh.from_geometry(walk)
     start, goal = sample_points(walk, np.random.default_rng(1), 2)
-    corridor = mesh.corridor(start, goal)
+    found = mesh.corridor(start, goal)
+    assert found and found.reason is None and found.cost >= float(np.hypot(*(goal - start))) - 1e-9
+    corridor = found.path
     neighbours = mesh.neighbors
     assert corridor[0] == mesh.locate(start) and corridor[-1] == mesh.locate(goal)
     for a, b in itertools.pairwise(corridor):

@@ -42,7 +42,7 @@ def test_polygons_corridor_and_paths_are_drawn() -> None:
     assert len(polys.get_paths()) == mesh.num_polygons
     faces = polys.get_facecolors()[:, :3]
     expected = np.array([_FLOOR_RGB] * mesh.num_polygons, dtype=float) / 255
-    expected[corridor] = np.array(_CORRIDOR_RGB) / 255
+    expected[corridor.path] = np.array(_CORRIDOR_RGB) / 255
     np.testing.assert_allclose(faces, expected, atol=1e-6)
     drawn = {line.get_label().split(":")[0]: line.get_xydata() for line in ax.get_lines()}
     np.testing.assert_array_equal(drawn["optimal"], paths["optimal"].path)

@@ -470,23 +470,35 @@ class NavMesh:
         )
 
     # ------------------------------------------------------------------ queries
-    def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> npt.NDArray[np.intp]:
+    def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> PathResult:
         """The polygons a funnel path crosses from ``start`` to ``goal`` (``(x, y)``), in
-        order: A* over the polygon graph (see :meth:`find_path`). Empty when the goal
-        cannot be reached.
+        order: A* over the polygon graph (see :meth:`find_path`).
+
+        Returns
+        -------
+        PathResult
+            ``path`` is an int array of polygon ids from the start's polygon to the
+            goal's; ``cost`` the search's (the distances from the start through the
+            polygons' centres to the goal). When the goal cannot be reached the result
+            is falsy, ``path`` is empty and ``reason`` says why (``"unreachable"``).
 
         Examples
         --------
         >>> from pathcraft import NavMesh
         >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
         ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
-        >>> mesh.corridor((0.5, 0.5), (1.5, 0.5)).tolist()
+        >>> mesh.corridor((0.5, 0.5), (1.5, 0.5)).path.tolist()
         [0, 1]
+        >>> apart = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1), (2, 0), (3, 0), (3, 1), (2, 1)],
+        ...                 [[0, 1, 2, 3], [4, 5, 6, 7]])
+        >>> corridor = apart.corridor((0.5, 0.5), (2.5, 0.5))
+        >>> bool(corridor), corridor.reason, corridor.path.tolist()
+        (False, 'unreachable', [])
         """
+        t0 = time.perf_counter()
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        path, _status, _exp, _gen = _query.corridor(self, s, sp, g, gp, None)
-        return path.astype(np.intp)
+        return _query.corridor_result(self, s, sp, g, gp, t0)
 
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""

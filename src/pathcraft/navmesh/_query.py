@@ -94,9 +94,32 @@ def corridor(
     """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
     status, expanded, generated)``. With ``partial``, a search that did not reach the
     goal gives the corridor to the expanded polygon closest to the goal."""
+    return _polygons(_corridor_search(mesh, s, sp, g, gp, limit, weight, partial), partial)
+
+
+def corridor_result(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, t0: float
+) -> PathResult:
+    """:meth:`NavMesh.corridor <pathcraft.navmesh.NavMesh.corridor>`: the corridor as a
+    result whose ``path`` holds polygon ids (falsy, with the reason, when there is
+    none) and whose ``cost`` is the search's (centroid to centroid, from the start
+    and to the goal)."""
+    answer = _corridor_search(mesh, s, sp, g, gp, None)
+    polys, status, expanded, generated = _polygons(answer)
+    return build_result(
+        status, polys.astype(np.intp), float(answer[3]), expanded=expanded,
+        generated=generated, t0=t0,
+    )  # fmt: skip
+
+
+def _corridor_search(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
+    weight: float = 1.0, partial: bool = False,
+) -> tuple[Any, ...]:  # fmt: skip
+    """The kernel's answer of the corridor search (see :func:`_corridor_args`)."""
     args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
     workspace = thread_workspace(_graph_kernel.Workspace, mesh.parts.graph.num_nodes + 1)
-    return _polygons(_graph_kernel.search(*args(workspace), **settings), partial)
+    return _graph_kernel.search(*args(workspace), **settings)  # type: ignore[no-any-return]
 
 
 def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]) -> PathResult:

@@ -56,7 +56,7 @@ def plot_mesh(
     paths: PathResult | Mapping[str, PathResult] | None = None,
     ax: Axes | None = None,
     *,
-    corridor: Sequence[int] | np.ndarray | None = None,
+    corridor: Sequence[int] | np.ndarray | PathResult | None = None,
     title: str | None = None,
     invert_y: bool = False,
 ) -> Axes:
@@ -75,8 +75,8 @@ def plot_mesh(
         Paths to draw (``{"funnel": ..., "optimal": ...}`` to compare them).
     ax : matplotlib Axes or None
         Where to draw; a new figure when None.
-    corridor : sequence of int or None
-        Polygon indices to highlight (e.g. :meth:`NavMesh.corridor`).
+    corridor : sequence of int, PathResult or None
+        Polygon indices to highlight, or the result of :meth:`NavMesh.corridor`.
     title : str or None
         The title; by default the number of polygons.
     invert_y : bool
@@ -111,7 +111,8 @@ def plot_mesh(
     n = mesh.num_polygons
     chosen = np.zeros(n, dtype=bool)
     if corridor is not None:
-        idx = np.asarray(corridor, dtype=np.intp).reshape(-1)
+        ids = corridor.path if isinstance(corridor, PathResult) else corridor
+        idx = np.asarray(ids, dtype=np.intp).reshape(-1)
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
             raise ValueError(
