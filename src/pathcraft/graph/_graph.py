@@ -118,6 +118,7 @@ class Graph:
         "_names",
         "_offsets",
         "_targets",
+        "_views",
         "_weights",
         "_weights_in",
     )
@@ -170,6 +171,7 @@ class Graph:
         self._heuristic: str = "euclidean" if self._coords is not None else "zero"
         self._hscale = 0.0
         self._store_weights()
+        self._views = _read_only(self._offsets, self._targets, self._weights, self._coords)
 
     # ------------------------------------------------------------------ building
 
@@ -327,10 +329,7 @@ class Graph:
     @property
     def coords(self) -> npt.NDArray[np.float64] | None:
         """A read-only view of the node coordinates, or None."""
-        if self._coords is None:
-            return None
-        view: npt.NDArray[np.float64] = self._coords.view()
-        view.flags.writeable = False
+        view: npt.NDArray[np.float64] | None = self._views[3]
         return view
 
     @property
@@ -354,10 +353,8 @@ class Graph:
     def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
         """Read-only views of the CSR arrays ``(offsets, targets, weights)``: the edges
         leaving node ``u`` are the places ``offsets[u] .. offsets[u + 1] - 1``."""
-        views = (self._offsets.view(), self._targets.view(), self._weights.view())
-        for view in views:
-            view.flags.writeable = False
-        return views
+        offsets, targets, weights, _coords = self._views
+        return offsets, targets, weights
 
     def index(self, node: Hashable, *, name: str = "node") -> int:
         """The index of the node labelled ``node`` (``name``: the argument's name in
@@ -773,8 +770,21 @@ class Graph:
         return f"Graph({self.num_nodes} nodes, {self.num_edges} edges, {kind}{xy})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_views"}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
+        self._views = _read_only(self._offsets, self._targets, self._weights, self._coords)
+
+
+def _read_only(*arrays: Any) -> tuple[Any, ...]:
+    """Read-only views of ``arrays`` (None stays None): what :attr:`Graph.csr` and
+    :attr:`Graph.coords` show, made once (weights change in place, so the views follow)."""
+    views = []
+    for arr in arrays:
+        view = None if arr is None else arr.view()
+        if view is not None:
+            view.flags.writeable = False
+        views.append(view)
+    return tuple(views)
