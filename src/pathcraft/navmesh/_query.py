@@ -119,7 +119,7 @@ def _corridor_search(
     """The kernel's answer of the corridor search (see :func:`_corridor_args`)."""
     args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
     workspace = thread_workspace(_graph_kernel.Workspace, mesh.parts.graph.num_nodes + 1)
-    return _graph_kernel.search(*args(workspace), **settings)  # type: ignore[no-any-return]
+    return _graph_kernel.search(*args(workspace), **settings)
 
 
 def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]) -> PathResult:
