@@ -47,15 +47,9 @@ def _length(path: FloatArray) -> float:
 
 
 def _corridor_args(
-    mesh: NavMesh,
-    s: FloatArray,
-    sp: Polys,
-    g: FloatArray,
-    gp: Polys,
-    limit: int | None,
-    weight: float = 1.0,
-    partial: bool = False,
-) -> tuple[Any, dict[str, Any]]:
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
+    weight: float = 1.0, partial: bool = False,
+) -> tuple[Any, dict[str, Any]]:  # fmt: skip
     """The graph kernel's arguments for A* over the polygon graph from the start's
     polygons (joined by their distance to the centroids) to the goal's."""
     parts = mesh.parts
@@ -69,16 +63,19 @@ def _corridor_args(
     )  # fmt: skip
 
 
-def _polygons(answer: tuple[Any, ...], partial: bool = False) -> tuple[Polys, int, int, int]:
-    """A corridor search's answer as ``(polygons, status, expanded, generated)``; with
-    ``partial``, a search that did not reach the goal gives the polygons to the one it
-    expanded closest to the goal."""
-    status, nodes, _e, _cost, expanded, generated, _rn, _rg = answer
+def _polygons(
+    answer: tuple[Any, ...], partial: bool = False
+) -> tuple[Polys, int, int, int, float]:
+    """A corridor search's answer as ``(polygons, status, expanded, generated, cost)``;
+    with ``partial``, a search that did not reach the goal gives the polygons to the one
+    it expanded closest to the goal."""
+    status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
     if status == _graph_kernel.FOUND:
         polys = nodes[:-1]  # the virtual goal last
     else:
         polys = nodes if partial else np.empty(0, dtype=np.int32)
-    return np.ascontiguousarray(polys, dtype=np.int32), int(status), int(expanded), int(generated)
+    polys = np.ascontiguousarray(polys, dtype=np.int32)
+    return polys, int(status), int(expanded), int(generated), float(cost)
 
 
 def corridor(
@@ -90,11 +87,13 @@ def corridor(
     limit: int | None,
     weight: float = 1.0,
     partial: bool = False,
-) -> tuple[Polys, int, int, int]:
+) -> tuple[Polys, int, int, int, float]:
     """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
-    status, expanded, generated)``. With ``partial``, a search that did not reach the
-    goal gives the corridor to the expanded polygon closest to the goal."""
-    return _polygons(_corridor_search(mesh, s, sp, g, gp, limit, weight, partial), partial)
+    status, expanded, generated, cost)``. With ``partial``, a search that did not reach
+    the goal gives the corridor to the expanded polygon closest to the goal."""
+    args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
+    workspace = thread_workspace(_graph_kernel.Workspace, mesh.parts.graph.num_nodes + 1)
+    return _polygons(_graph_kernel.search(*args(workspace), **settings), partial)
 
 
 def corridor_result(
@@ -104,27 +103,15 @@ def corridor_result(
     result whose ``path`` holds polygon ids (falsy, with the reason, when there is
     none) and whose ``cost`` is the search's (centroid to centroid, from the start
     and to the goal)."""
-    answer = _corridor_search(mesh, s, sp, g, gp, None)
-    polys, status, expanded, generated = _polygons(answer)
+    polys, status, expanded, generated, cost = corridor(mesh, s, sp, g, gp, None)
     return build_result(
-        status, polys.astype(np.intp), float(answer[3]), expanded=expanded,
-        generated=generated, t0=t0,
-    )  # fmt: skip
-
-
-def _corridor_search(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
-    weight: float = 1.0, partial: bool = False,
-) -> tuple[Any, ...]:  # fmt: skip
-    """The kernel's answer of the corridor search (see :func:`_corridor_args`)."""
-    args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
-    workspace = thread_workspace(_graph_kernel.Workspace, mesh.parts.graph.num_nodes + 1)
-    return _graph_kernel.search(*args(workspace), **settings)
+        status, polys.astype(np.intp), cost, expanded=expanded, generated=generated, t0=t0
+    )
 
 
 def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]) -> PathResult:
     """The string pulled taut through the corridor a search found."""
-    polys, status, expanded, generated = _polygons(answer)
+    polys, status, expanded, generated, _cost = _polygons(answer)
     if status != _graph_kernel.FOUND:
         return _nothing(status, expanded, generated)
     top = mesh.parts.top
@@ -278,7 +265,7 @@ def start_search(
         if unreachable:  # the path to the nearest reachable point
             found = dataclasses.replace(found, found=False, reason="unreachable")
         elif opts.partial and not found:
-            polys, _status, _exp, _gen = corridor(mesh, s, sp, g, gp, limit, weight, True)
+            polys, *_ = corridor(mesh, s, sp, g, gp, limit, weight, True)
             near, np_ = _toward(mesh, polys, g)
             toward = _search(mesh, algorithm, s, sp, near, np_, weight)
             found = dataclasses.replace(
