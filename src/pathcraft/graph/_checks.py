@@ -44,14 +44,10 @@ def node_count(num_nodes: Any) -> int:
 
 def edge_endpoints(name: str, values: Any, n: int) -> npt.NDArray[np.intp]:
     """A 1-D integer array of node indices, each in ``[0, n)``."""
-    arr = _index_array(name, values, "node indices")
-    bad = np.flatnonzero((arr < 0) | (arr >= n))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"{name}[{i}] = {int(arr[i])} is not a node: node indices run from 0 to "
-            f"{n - 1} (the graph has {n} nodes)"
-        )
+    arr = _ids_below(
+        name, values, n, "node indices",
+        f"is not a node: node indices run from 0 to {n - 1} (the graph has {n} nodes)",
+    )  # fmt: skip
     if arr.shape[0] > _MAX_NODES:
         raise ValueError(f"{name} has {arr.shape[0]} edges; at most {_MAX_NODES} are supported")
     return arr.astype(np.intp, copy=True)
@@ -60,15 +56,23 @@ def edge_endpoints(name: str, values: Any, n: int) -> npt.NDArray[np.intp]:
 def edge_ids(values: Any, m: int) -> npt.NDArray[np.intp]:
     """A 1-D integer array of edge ids (places in the input order of the edges), each
     in ``[0, m)``; errors name ``edges`` and say how many edges there are."""
-    arr = _index_array("edges", values, "edge ids")
-    bad = np.flatnonzero((arr < 0) | (arr >= m))
+    arr = _ids_below(
+        "edges", values, m, "edge ids",
+        f"is not an edge id: edge ids are places in Graph.edges, from 0 to {m - 1} "
+        f"(the graph has {m} edges)",
+    )  # fmt: skip
+    return arr.astype(np.intp, copy=True)
+
+
+def _ids_below(name: str, values: Any, n: int, kind: str, outside: str) -> npt.NDArray[Any]:
+    """``values`` as a 1-D integer array of ``kind``, each in ``[0, n)``; the first one
+    outside is refused as ``name[i] = value`` followed by ``outside``."""
+    arr = _index_array(name, values, kind)
+    bad = np.flatnonzero((arr < 0) | (arr >= n))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(
-            f"edges[{i}] = {int(arr[i])} is not an edge id: edge ids are places in "
-            f"Graph.edges, from 0 to {m - 1} (the graph has {m} edges)"
-        )
-    return arr.astype(np.intp, copy=True)
+        raise ValueError(f"{name}[{i}] = {int(arr[i])} {outside}")
+    return arr
 
 
 def _index_array(name: str, values: Any, what: str) -> npt.NDArray[Any]:
