@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pathcraft {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    demo = commands.add_parser(
-        "demo",
+    demo = _command(
+        commands, "demo", _demo,
         help="solve scenarios of the bundled Moving AI map with A* and Dijkstra",
         description=(
             "Solve scenarios of the bundled Moving AI map (Dragon Age: Origins, arena2) "
@@ -73,10 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
             "the current directory; needs the viz extra)"
         ),
     )
-    demo.set_defaults(handler=_demo)
 
-    solve = commands.add_parser(
-        "solve",
+    solve = _command(
+        commands, "solve", _solve,
         help="solve a Moving AI scenario file and check every length",
         description=(
             "Solve the problems of a Moving AI .scen file on its .map, check each length "
@@ -115,10 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="solve the scenarios as one batch on a Dask cluster (needs pathcraft[dask])",
     )
-    solve.set_defaults(handler=_solve)
 
-    show = commands.add_parser(
-        "show",
+    show = _command(
+        commands, "show", _show,
         help="draw a search on a map: what it explored and its path (needs the viz extra)",
         description=(
             "Search a map from START to GOAL and draw it: walls, explored cells coloured "
@@ -158,8 +156,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the picture to write (default MAPNAME-ALGORITHM.png, or .gif with --gif)",
     )
-    show.set_defaults(handler=_show)
     return parser
+
+
+def _command(
+    commands: Any, name: str, handler: Callable[[argparse.Namespace], int], **text: str
+) -> argparse.ArgumentParser:
+    """A subcommand ``name`` (its ``help`` and ``description`` in ``text``) run by
+    ``handler``."""
+    command: argparse.ArgumentParser = commands.add_parser(name, **text)
+    command.set_defaults(handler=handler)
+    return command
 
 
 def _positive_int(text: str) -> int:
