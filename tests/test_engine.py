@@ -74,8 +74,15 @@ def summary(result: Any) -> tuple[Any, ...]:
     )
 
 
+def engine_run(engine: ModuleType, *args: Any, bloom: Any = None, **settings: Any) -> Any:
+    """``engine.run`` with the settings given as keywords."""
+    return engine.run(*args, engine.Settings(**settings), bloom)
+
+
 def both(compiled: ModuleType, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-    return summary(compiled.run(*args, **kwargs)), summary(source_engine.run(*args, **kwargs))
+    return summary(engine_run(compiled, *args, **kwargs)), summary(
+        engine_run(source_engine, *args, **kwargs)
+    )
 
 
 @settings(max_examples=100)
@@ -181,6 +188,6 @@ def test_compiled_and_source_engines_raise_the_same_errors(
         messages = []
         for engine in (compiled, source_engine):
             with pytest.raises(ValueError) as info:
-                engine.run(*args, **kwargs)
+                engine_run(engine, *args, **kwargs)
             messages.append(str(info.value))
         assert messages[0] == messages[1]

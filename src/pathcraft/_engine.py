@@ -17,12 +17,25 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from heapq import heappop, heappush
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pathcraft._bloom import BloomClosed, ScalableBloom
 from pathcraft.result import PathResult, build_result
 
-__all__ = ["CANCELLED", "FAILED", "FOUND", "IN_PROGRESS", "Search", "no_result", "run"]
+if TYPE_CHECKING:
+    from pathcraft._options import SearchOptions
+
+__all__ = [
+    "CANCELLED",
+    "FAILED",
+    "FOUND",
+    "IN_PROGRESS",
+    "Search",
+    "Settings",
+    "bad_heuristic",
+    "no_result",
+    "run",
+]
 
 Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
@@ -40,6 +53,68 @@ class _Root:
 _ROOT = _Root()
 
 
+class Settings:
+    """How one generic search runs: its mode, limits and flags, already checked.
+
+    ``mode`` is ``"astar"`` (priority g + weight*h, nodes reopened when a cheaper path
+    is found; Dijkstra is A* without a heuristic), ``"greedy"`` (priority h, first
+    discovery kept) or ``"bfs"`` (priority the number of steps, first discovery
+    kept). ``max_cost`` bounds the path cost (the depth for ``"bfs"``); a search it
+    stops ends with ``cost_reason``.
+    """
+
+    __slots__ = (
+        "cost_reason",
+        "max_cost",
+        "max_expansions",
+        "mode",
+        "partial",
+        "record",
+        "seed",
+        "tie_break",
+        "weight",
+    )
+
+    def __init__(
+        self,
+        mode: str = "astar",
+        weight: float = 1.0,
+        tie_break: str = "g",
+        seed: Any = None,
+        max_expansions: int | None = None,
+        max_cost: float | None = None,
+        partial: bool = False,
+        record: bool = False,
+        cost_reason: str = "max_cost",
+    ) -> None:
+        self.mode = mode
+        self.weight = weight
+        self.tie_break = tie_break
+        self.seed = seed
+        self.max_expansions = max_expansions
+        self.max_cost = max_cost
+        self.partial = partial
+        self.record = record
+        self.cost_reason = cost_reason
+
+    @classmethod
+    def of(cls, opts: SearchOptions) -> Settings:
+        """The settings of a search on the checked options of :mod:`pathcraft.search`
+        (``max_depth`` is a ``"bfs"`` search's cost limit)."""
+        bfs = opts.algorithm == "bfs"
+        return cls(
+            mode="astar" if opts.algorithm == "dijkstra" else opts.algorithm,
+            weight=opts.weight,
+            tie_break=opts.tie_break,
+            seed=opts.seed,
+            max_expansions=opts.max_expansions,
+            max_cost=opts.extra.get("max_depth") if bfs else opts.max_cost,
+            partial=opts.partial,
+            record=opts.record,
+            cost_reason="max_depth" if bfs else "max_cost",
+        )
+
+
 def _bad_step(node: Any, nb: Any, w: Any) -> ValueError:
     return ValueError(
         f"neighbors({node!r}) gave step cost {w!r} for the edge {node!r} -> {nb!r}; "
@@ -47,7 +122,7 @@ def _bad_step(node: Any, nb: Any, w: Any) -> ValueError:
     )
 
 
-def _bad_heuristic(node: Any, h: Any) -> ValueError:
+def bad_heuristic(node: Any, h: Any) -> ValueError:
     return ValueError(
         f"heuristic({node!r}) returned {h!r}; a heuristic must return a number >= 0 "
         "(inf marks a node that cannot reach the goal)"
@@ -113,25 +188,14 @@ def run(
     goal: Any,
     neighbors: Neighbors,
     heuristic: Heuristic | None,
-    *,
-    mode: str,
-    weight: float,
-    tie_break: str,
-    seed: Any,
-    max_expansions: int | None,
-    max_cost: float | None,
-    partial: bool,
-    record: bool,
-    bloom: BloomClosed | None,
-    cost_reason: str = "max_cost",
+    settings: Settings,
+    bloom: BloomClosed | None = None,
 ) -> PathResult:
-    """The one workhorse behind every public search.
+    """The one workhorse behind every public search (see :class:`Settings`).
 
-    ``mode`` is ``"astar"`` (priority g + weight*h, nodes reopened when a cheaper path
-    is found), ``"greedy"`` (priority h, first discovery kept) or ``"bfs"`` (priority
-    the number of steps, first discovery kept). Heap entries are
-    ``(priority, tie, counter, node, g)``: the counter makes the order total, so nodes
-    are never compared and every run is deterministic for a given ``seed``.
+    Heap entries are ``(priority, tie, counter, node, g)``: the counter makes the order
+    total, so nodes are never compared and every run is deterministic for a given
+    ``seed``.
     """
     t0 = time.perf_counter()
     if goal is None:
@@ -146,21 +210,15 @@ def run(
     try:
         h_start: float = 0.0 if heuristic is None else heuristic(start)
         if not h_start >= 0.0:
-            raise _bad_heuristic(start, h_start)
+            raise bad_heuristic(start, h_start)
 
         if bloom is not None:
             return _run_bloom(
                 start, h_start, is_goal, goal_node, has_goal, neighbors, heuristic,
-                mode=mode, weight=weight, tie_break=tie_break, seed=seed,
-                max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-                record=record, bloom=bloom, t0=t0, cost_reason=cost_reason,
+                settings, bloom, t0,
             )  # fmt: skip
 
-        search = Search(
-            start, h_start, goal, neighbors, heuristic, mode=mode, weight=weight,
-            tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
-            partial=partial, record=record, cost_reason=cost_reason, t0=t0,
-        )  # fmt: skip
+        search = Search(start, h_start, goal, neighbors, heuristic, settings, t0)
         search.step(-1)
         return search.result()
     except (TypeError, ValueError) as exc:
@@ -206,16 +264,7 @@ class Search:
         goal: Any,
         neighbors: Neighbors,
         heuristic: Heuristic | None,
-        *,
-        mode: str,
-        weight: float,
-        tie_break: str,
-        seed: Any,
-        max_expansions: int | None,
-        max_cost: float | None,
-        partial: bool,
-        record: bool,
-        cost_reason: str = "max_cost",
+        settings: Settings,
         t0: float | None = None,
     ) -> None:
         self._t0 = time.perf_counter() if t0 is None else t0
@@ -230,15 +279,16 @@ class Search:
         self._start = start
         self._neighbors = neighbors
         self._heuristic = heuristic
-        self._rand = _tie_source(tie_break, seed)
-        self._prefer_g = tie_break == "g"
-        self._mode = mode
+        weight = settings.weight
+        self._rand = _tie_source(settings.tie_break, settings.seed)
+        self._prefer_g = settings.tie_break == "g"
+        self._mode = settings.mode
         self._weight = weight
-        self._limit_exp = -1 if max_expansions is None else max_expansions
-        self._limit_cost = _INF if max_cost is None else max_cost
-        self._partial = partial
-        self._record = record
-        self._cost_reason = cost_reason
+        self._limit_exp = -1 if settings.max_expansions is None else settings.max_expansions
+        self._limit_cost = _INF if settings.max_cost is None else settings.max_cost
+        self._partial = settings.partial
+        self._record = settings.record
+        self._cost_reason = settings.cost_reason
         # best[node] = (g, parent, step cost, h): one dict for the costs, the tree and
         # the heuristic values (computed once per node, like networkx does).
         self._best: dict[Any, tuple[float, Any, float, float]] = {
@@ -384,7 +434,7 @@ class Search:
                         continue
                     hv = heuristic(nb) if heuristic is not None else 0.0
                     if not hv >= 0.0:
-                        raise _bad_heuristic(nb, hv)
+                        raise bad_heuristic(nb, hv)
                     if hv == inf:
                         continue
                 best[nb] = (d, node, w, hv)
@@ -472,18 +522,9 @@ def _run_bloom(
     has_goal: bool,
     neighbors: Neighbors,
     heuristic: Heuristic | None,
-    *,
-    mode: str,
-    weight: float,
-    tie_break: str,
-    seed: Any,
-    max_expansions: int | None,
-    max_cost: float | None,
-    partial: bool,
-    record: bool,
+    settings: Settings,
     bloom: BloomClosed,
     t0: float,
-    cost_reason: str,
 ) -> PathResult:
     """The workhorse with an approximate closed set and no per-node memory.
 
@@ -494,13 +535,16 @@ def _run_bloom(
     """
     assert has_goal, "dijkstra(goal=None) keeps every node; the front door refuses bloom"
     closed = ScalableBloom(bloom)
-    rand = _tie_source(tie_break, seed)
-    prefer_g = tie_break == "g"
+    weight: float = settings.weight
+    partial, record, cost_reason = settings.partial, settings.record, settings.cost_reason
+    rand = _tie_source(settings.tie_break, settings.seed)
+    prefer_g = settings.tie_break == "g"
+    mode = settings.mode
     greedy_mode = mode == "greedy"
     unit_steps = mode == "bfs"  # BFS orders by the number of steps, not their cost
     reopen = mode == "astar"
-    limit_exp = -1 if max_expansions is None else max_expansions
-    limit_cost = _INF if max_cost is None else max_cost
+    limit_exp = -1 if settings.max_expansions is None else settings.max_expansions
+    limit_cost = _INF if settings.max_cost is None else settings.max_cost
 
     Link = tuple[Any, float, float, Any]
     start_link: Link = (start, 0.0, 0.0, None)
@@ -554,7 +598,7 @@ def _run_bloom(
             if hv is None:
                 hv = 0.0 if heuristic is None else heuristic(nb)
                 if not hv >= 0.0:
-                    raise _bad_heuristic(nb, hv)
+                    raise bad_heuristic(nb, hv)
             if hv == _INF:
                 continue
             open_g[nb] = d

@@ -43,7 +43,8 @@ from typing import Any, Literal, TypeVar, cast
 
 from pathcraft._bloom import BloomClosed
 from pathcraft._engine import Search as _Search
-from pathcraft._engine import _bad_heuristic
+from pathcraft._engine import Settings as _Settings
+from pathcraft._engine import bad_heuristic
 from pathcraft._engine import run as _run
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_callable, check_choice, check_limit
@@ -175,15 +176,7 @@ def find_path(
             'closed="bloom" needs a goal: dijkstra(goal=None) returns the cost of every '
             'settled node, which a Bloom filter cannot keep; use closed="exact"'
         )
-    bfs_mode = algorithm == "bfs"
-    return _run(
-        start, goal, neighbors, heuristic, mode="astar" if algorithm == "dijkstra" else algorithm,
-        weight=opts.weight, tie_break=opts.tie_break, seed=opts.seed,
-        max_expansions=opts.max_expansions,
-        max_cost=opts.extra.get("max_depth") if bfs_mode else opts.max_cost,
-        partial=opts.partial, record=opts.record, bloom=bloom,
-        cost_reason="max_depth" if bfs_mode else "max_cost",
-    )  # fmt: skip
+    return _run(start, goal, neighbors, heuristic, _Settings.of(opts), bloom)
 
 
 # --------------------------------------------------------------------------- public
@@ -550,15 +543,8 @@ class SlicedSearch:
             raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
         h_start = 0.0 if heuristic is None else heuristic(start)
         if not h_start >= 0.0:
-            raise _bad_heuristic(start, h_start)
-        self._search = _Search(
-            start, h_start, goal, neighbors, heuristic,
-            mode="astar" if algorithm == "dijkstra" else algorithm, weight=opts.weight,
-            tie_break=opts.tie_break, seed=opts.seed, max_expansions=opts.max_expansions,
-            max_cost=opts.extra.get("max_depth") if algorithm == "bfs" else opts.max_cost,
-            partial=opts.partial, record=opts.record,
-            cost_reason="max_depth" if algorithm == "bfs" else "max_cost",
-        )  # fmt: skip
+            raise bad_heuristic(start, h_start)
+        self._search = _Search(start, h_start, goal, neighbors, heuristic, _Settings.of(opts))
 
     def step(self, max_expansions: int | None = None) -> Status:
         """Expand at most ``max_expansions`` nodes (None: until the search ends).
