@@ -219,14 +219,9 @@ def _machine(
 
 
 def _search(
-    mesh: NavMesh,
-    algorithm: str,
-    s: FloatArray,
-    sp: Polys,
-    g: FloatArray,
-    gp: Polys,
+    mesh: NavMesh, algorithm: str, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
     weight: float,
-) -> PathResult:
+) -> PathResult:  # fmt: skip
     """A search without limit, run to its end at once (a partial answer's path)."""
     make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight)
     machine = make(thread_workspace(kind, size))
