@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from pathcraft import Grid, PathResult
 from pathcraft._options import SearchOptions
+from pathcraft.grid._checks import cell_indices
 from pathcraft.grid._run import jps_settings, solve_jps
 
 JPS_RULES = ("no_corner_cut", "always")
@@ -56,7 +57,8 @@ def jps_run(grid: Grid, start: Any, goal: Any, *, block: bool, **options: Any) -
         SearchOptions.check("Grid", "jps", **options),
         block=block,
     )
-    cells = grid._cells("start", start, many=False), grid._cells("goal", goal, many=False)
+    cells = [cell_indices(name, cell, grid.padded, many=False) for name, cell in
+             (("start", start), ("goal", goal))]  # fmt: skip
     return solve_jps(grid, int(cells[0][0]), int(cells[1][0]), settings_, 0.0)
 
 
