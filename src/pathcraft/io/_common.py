@@ -7,6 +7,7 @@ import os
 StrPath = str | os.PathLike[str]
 
 
-def _error(path: StrPath, line: int, message: str, column: int | None = None) -> ValueError:
+def file_error(path: StrPath, line: int, message: str, column: int | None = None) -> ValueError:
+    """The error for a bad line of a map or scenario file, naming the file and line."""
     where = f"line {line}" if column is None else f"line {line}, column {column}"
     return ValueError(f"{os.fspath(path)}, {where}: {message}")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.io._common import StrPath, _error
+from pathcraft.io._common import StrPath, file_error
 
 if TYPE_CHECKING:
     from pathcraft.grid import Diagonal, Grid
@@ -35,14 +35,16 @@ _UINT = re.compile(r"[0-9]+")
 def _header_line(data: bytes, pos: int, line: int, path: StrPath, want: str) -> tuple[str, int]:
     """The text of header line ``line`` starting at byte ``pos``, and the next line's start."""
     if pos >= len(data):
-        raise _error(path, line, f"the file ends before the header is complete; expected {want}")
+        raise file_error(
+            path, line, f"the file ends before the header is complete; expected {want}"
+        )
     end = data.find(b"\n", pos)
     stop = len(data) if end < 0 else end
     raw = data[pos:stop].rstrip(b"\r")
     try:
         text = raw.decode("ascii")
     except UnicodeDecodeError:
-        raise _error(path, line, f"expected {want}; got {raw!r}") from None
+        raise file_error(path, line, f"expected {want}; got {raw!r}") from None
     return text, stop + 1
 
 
@@ -51,9 +53,9 @@ def _read_header(data: bytes, path: StrPath) -> tuple[int, int, int]:
     text, pos = _header_line(data, 0, 1, path, "'type octile'")
     words = text.split()
     if not words or words[0] != "type" or len(words) != 2:
-        raise _error(path, 1, f"expected 'type octile'; got {text!r}")
+        raise file_error(path, 1, f"expected 'type octile'; got {text!r}")
     if words[1] != "octile":
-        raise _error(
+        raise file_error(
             path,
             1,
             f"map type {words[1]!r} is not supported; only 'type octile' maps can be read",
@@ -65,14 +67,14 @@ def _read_header(data: bytes, path: StrPath) -> tuple[int, int, int]:
         text, pos = _header_line(data, pos, line, path, want)
         words = text.split()
         if len(words) != 2 or words[0] not in missing:
-            raise _error(path, line, f"expected {want}; got {text!r}")
+            raise file_error(path, line, f"expected {want}; got {text!r}")
         key, value = words
         if not _UINT.fullmatch(value) or int(value) == 0:
-            raise _error(path, line, f"{key} must be a whole number > 0; got {value!r}")
+            raise file_error(path, line, f"{key} must be a whole number > 0; got {value!r}")
         sizes[key] = int(value)
     text, pos = _header_line(data, pos, 4, path, "'map'")
     if text.split() != ["map"]:
-        raise _error(path, 4, f"expected 'map'; got {text!r}")
+        raise file_error(path, 4, f"expected 'map'; got {text!r}")
     return sizes["height"], sizes["width"], pos
 
 
@@ -145,20 +147,20 @@ def read_walkable(path: StrPath) -> npt.NDArray[np.bool_]:
     wrong = np.flatnonzero(lengths[:rows] != width)
     if wrong.size:
         i = int(wrong[0])
-        raise _error(
+        raise file_error(
             path,
             first + i,
             f"grid row {i + 1} has {int(lengths[i])} characters; the header says width {width}",
         )
     if starts.size < height:
-        raise _error(
+        raise file_error(
             path,
             first + starts.size,
             f"the file ends after {starts.size} grid rows; the header says height {height}",
         )
     extra = np.flatnonzero(lengths[height:] != 0)
     if extra.size:
-        raise _error(
+        raise file_error(
             path,
             first + height + int(extra[0]),
             f"more grid rows than the header's height {height} (only empty lines may follow "
@@ -171,7 +173,7 @@ def read_walkable(path: StrPath) -> npt.NDArray[np.bool_]:
     if bad.any():
         row, col = np.unravel_index(int(np.argmax(bad)), bad.shape)
         char = chr(int(cells[row, col]))
-        raise _error(
+        raise file_error(
             path,
             first + int(row),
             f"unknown map character {char!r}; passable are {', '.join(PASSABLE_CHARS)}, "

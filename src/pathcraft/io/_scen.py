@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.io._common import StrPath, _error
+from pathcraft.io._common import StrPath, file_error
 
 __all__ = ["LENGTH_RTOL", "Scenarios", "lengths_match", "read_scen"]
 
@@ -200,9 +200,11 @@ class Scenarios:
 def _read_version(line: str, path: StrPath) -> None:
     words = line.split()
     if len(words) != 2 or words[0] != "version":
-        raise _error(path, 1, f"expected 'version 1' as the first line; got {line!r}")
+        raise file_error(path, 1, f"expected 'version 1' as the first line; got {line!r}")
     if words[1] not in _SCEN_VERSIONS:
-        raise _error(path, 1, f"scenario version {words[1]!r} is not supported; only version 1 is")
+        raise file_error(
+            path, 1, f"scenario version {words[1]!r} is not supported; only version 1 is"
+        )
 
 
 def _column(
@@ -219,7 +221,7 @@ def _column(
             np.array([text], dtype=str).astype(dtype)
         except (ValueError, OverflowError):
             kind = "a whole number (64-bit)" if integer else "a number"
-            raise _error(path, lineno, f"{what} must be {kind}; got {text!r}") from None
+            raise file_error(path, lineno, f"{what} must be {kind}; got {text!r}") from None
     raise AssertionError("unreachable: a column failed but none of its fields")  # pragma: no cover
 
 
@@ -275,7 +277,7 @@ def read_scen(path: StrPath) -> Scenarios:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad_line = data.count(b"\n", 0, exc.start) + 1
-        raise _error(path, bad_line, "the file is not UTF-8 text") from None
+        raise file_error(path, bad_line, "the file is not UTF-8 text") from None
     lines = text.split("\n")
     _read_version(lines[0].rstrip("\r"), path)
 
@@ -287,7 +289,7 @@ def read_scen(path: StrPath) -> Scenarios:
             continue
         fields = line.split("\t") if "\t" in line else line.split()
         if len(fields) != _SCEN_FIELDS:
-            raise _error(
+            raise file_error(
                 path,
                 lineno,
                 f"expected {_SCEN_FIELDS} TAB-separated fields ({', '.join(_SCEN_NAMES)}); "
@@ -296,7 +298,7 @@ def read_scen(path: StrPath) -> Scenarios:
         rows.append(fields)
         linenos.append(lineno)
     if not rows:
-        raise _error(path, len(lines), "no problems after the version line")
+        raise file_error(path, len(lines), "no problems after the version line")
 
     columns = [list(column) for column in zip(*rows, strict=True)]
     ints = {
@@ -311,7 +313,7 @@ def read_scen(path: StrPath) -> Scenarios:
         differs = np.flatnonzero(values != values[0])
         if differs.size:
             j = int(differs[0])
-            raise _error(
+            raise file_error(
                 path,
                 linenos[j],
                 f"{_SCEN_NAMES[i]} {columns[i][j]!r} differs from {columns[i][0]!r} "
@@ -319,7 +321,7 @@ def read_scen(path: StrPath) -> Scenarios:
             )
     width, height = int(ints["width"][0]), int(ints["height"][0])
     if width <= 0 or height <= 0:
-        raise _error(path, linenos[0], f"width and height must be > 0; got {width} x {height}")
+        raise file_error(path, linenos[0], f"width and height must be > 0; got {width} x {height}")
 
     x_range, y_range = f"must be in [0, {width})", f"must be in [0, {height})"
     checks = [
@@ -333,7 +335,7 @@ def read_scen(path: StrPath) -> Scenarios:
     for i, bad, rule in checks:
         if bad.any():
             j = int(np.argmax(bad))
-            raise _error(path, linenos[j], f"{_SCEN_NAMES[i]} {rule}; got {columns[i][j]!r}")
+            raise file_error(path, linenos[j], f"{_SCEN_NAMES[i]} {rule}; got {columns[i][j]!r}")
 
     return Scenarios(
         bucket=ints["bucket"],
