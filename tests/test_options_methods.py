@@ -92,3 +92,18 @@ def test_checked_options_pass_on_as_the_same_search() -> None:
     assert opts.given_options() == {"heuristic": "zero", "max_cost": 3.0}
     again = SearchOptions.check("Graph", "greedy", **opts.given_options())
     assert (again.heuristic, again.max_cost, again.given) == ("zero", 3.0, opts.given)
+
+
+def test_the_generic_searches_refuse_options_by_the_uniform_error() -> None:
+    from pathcraft import search
+
+    def line(n: int) -> list[tuple[int, float]]:
+        return [(n + 1, 1.0)] if n < 3 else []
+
+    refused = r"^search\.find_path\(algorithm='{}'\) does not take {}"
+    with pytest.raises(UnsupportedOptionError, match=refused.format("dijkstra", "weight")):
+        search.dijkstra(0, 3, line, weight=2.0)  # type: ignore[call-arg]
+    with pytest.raises(UnsupportedOptionError, match=refused.format("bfs", "partial")):
+        search.bfs(0, 3, line, partial=True)  # type: ignore[call-arg]
+    assert search.bfs(0, 3, line, max_depth=2).reason == "max_depth"
+    assert search.astar(0, 3, line, lambda n: 3.0 - n, weight=2.0, closed="exact").cost == 3.0

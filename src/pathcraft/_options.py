@@ -46,6 +46,7 @@ from pathcraft._validation import check_choice, check_weight
 __all__ = [
     "OPTION_NAMES",
     "SUPPORT",
+    "BaseOptions",
     "Options",
     "SearchOptions",
     "UnsupportedOptionError",
@@ -75,17 +76,23 @@ MAX_SEED = 2**64 - 1
 TIE_BREAKS = ("g", "fifo", "random")
 
 
-class Options(TypedDict, total=False):
-    """The keyword options of a search, for type checkers (``**options``)."""
+class BaseOptions(TypedDict, total=False):
+    """The keyword options of a search but ``heuristic``, for type checkers: the
+    ``**options`` of a search that takes its heuristic as a parameter."""
 
     weight: float
-    heuristic: Any
     tie_break: str
     seed: int | None
     max_expansions: int | None
     max_cost: float | None
     partial: bool
     record: bool
+
+
+class Options(BaseOptions, total=False):
+    """The keyword options of a search, for type checkers (``**options``)."""
+
+    heuristic: Any
 
 
 class UnsupportedOptionError(TypeError):

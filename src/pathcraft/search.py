@@ -39,16 +39,19 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pathcraft._bloom import BloomClosed
 from pathcraft._engine import Search as _Search
 from pathcraft._engine import Settings as _Settings
 from pathcraft._engine import bad_heuristic
 from pathcraft._engine import run as _run
-from pathcraft._options import SearchOptions
+from pathcraft._options import BaseOptions, SearchOptions
 from pathcraft._validation import check_callable, check_choice, check_limit
 from pathcraft.result import PathResult
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "BloomClosed",
@@ -79,6 +82,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 TIE_BREAKS = ("g", "fifo", "random")
 CLOSED_SETS = ("exact", "bloom")
+
+
+class _Keywords(BaseOptions, total=False):
+    """The keyword options of the generic searches: the options every world takes
+    and this one's extras (checked by :func:`find_path`)."""
+
+    closed: str | BloomClosed
+    max_depth: int | None
 
 
 # --------------------------------------------------------------------------- checks
@@ -242,15 +253,7 @@ def astar(
     goal: Goal,
     neighbors: Neighbors,
     heuristic: Heuristic | None = None,
-    *,
-    weight: float = 1.0,
-    tie_break: TieBreak = "g",
-    seed: Any = None,
-    max_expansions: int | None = None,
-    max_cost: float | None = None,
-    partial: bool = False,
-    record: bool = False,
-    closed: str | BloomClosed = "exact",
+    **options: Unpack[_Keywords],
 ) -> PathResult:
     """A* search from ``start`` to ``goal``; weighted A* when ``weight > 1``.
 
@@ -305,25 +308,12 @@ def astar(
     ...
     ValueError: neighbors(0) gave step cost -1.0 for the edge 0 -> 1; step costs must be ...
     """
-    return find_path(
-        start, goal, neighbors, heuristic, algorithm="astar", weight=weight,
-        tie_break=tie_break, seed=seed, max_expansions=max_expansions, max_cost=max_cost,
-        partial=partial, record=record, closed=closed,
-    )  # fmt: skip
+    return find_path(start, goal, neighbors, heuristic, algorithm="astar", **options)
 
 
 @_fill_doc
 def dijkstra(
-    start: Any,
-    goal: Goal,
-    neighbors: Neighbors,
-    *,
-    tie_break: TieBreak = "g",
-    seed: Any = None,
-    max_expansions: int | None = None,
-    max_cost: float | None = None,
-    record: bool = False,
-    closed: str | BloomClosed = "exact",
+    start: Any, goal: Goal, neighbors: Neighbors, **options: Unpack[_Keywords]
 ) -> PathResult:
     """Dijkstra's search: the cheapest path to ``goal``, or to every reachable node.
 
@@ -357,10 +347,7 @@ def dijkstra(
     >>> dict(everything.distances), everything.path_to("b")
     ({'a': 0.0, 'c': 1.0, 'b': 2.0, 'd': 3.0}, ['a', 'c', 'b'])
     """
-    return find_path(
-        start, goal, neighbors, algorithm="dijkstra", tie_break=tie_break, seed=seed,
-        max_expansions=max_expansions, max_cost=max_cost, record=record, closed=closed,
-    )  # fmt: skip
+    return find_path(start, goal, neighbors, algorithm="dijkstra", **options)
 
 
 @_fill_doc
@@ -369,14 +356,7 @@ def greedy(
     goal: Goal,
     neighbors: Neighbors,
     heuristic: Heuristic,
-    *,
-    tie_break: TieBreak = "g",
-    seed: Any = None,
-    max_expansions: int | None = None,
-    max_cost: float | None = None,
-    partial: bool = False,
-    record: bool = False,
-    closed: str | BloomClosed = "exact",
+    **options: Unpack[_Keywords],
 ) -> PathResult:
     """Greedy best-first search: always expand the node that looks closest to the goal.
 
@@ -400,25 +380,12 @@ def greedy(
     >>> result.cost, result.expanded
     (9.0, 10)
     """
-    return find_path(
-        start, goal, neighbors, heuristic, algorithm="greedy", tie_break=tie_break,
-        seed=seed, max_expansions=max_expansions, max_cost=max_cost, partial=partial,
-        record=record, closed=closed,
-    )  # fmt: skip
+    return find_path(start, goal, neighbors, heuristic, algorithm="greedy", **options)
 
 
 @_fill_doc
 def bfs(
-    start: Any,
-    goal: Goal,
-    neighbors: Neighbors,
-    *,
-    tie_break: Literal["fifo", "random"] = "fifo",
-    seed: Any = None,
-    max_expansions: int | None = None,
-    max_depth: int | None = None,
-    record: bool = False,
-    closed: str | BloomClosed = "exact",
+    start: Any, goal: Goal, neighbors: Neighbors, **options: Unpack[_Keywords]
 ) -> PathResult:
     """Breadth-first search: the path with the fewest steps, whatever they cost.
 
@@ -448,10 +415,7 @@ def bfs(
     >>> result.path, result.cost
     ([0, 2], 10.0)
     """
-    return find_path(
-        start, goal, neighbors, algorithm="bfs", tie_break=tie_break, seed=seed,
-        max_expansions=max_expansions, max_depth=max_depth, record=record, closed=closed,
-    )  # fmt: skip
+    return find_path(start, goal, neighbors, algorithm="bfs", **options)
 
 
 class SlicedSearch:
