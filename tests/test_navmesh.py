@@ -304,3 +304,37 @@ def test_inputs_are_not_changed_and_views_are_read_only() -> None:
     assert start.tolist() == [1.0, 1.0] and points.tolist() == [[1.0, 1.0], [20.0, 1.0]]
     with pytest.raises(ValueError):
         mesh.vertices[0, 0] = 3.0
+
+
+def test_optimal_passes_through_a_wall_corner_on_its_straight_line() -> None:
+    # Issue 20's reproducer: the shortest path runs from one wall corner (6, 2) straight
+    # through another (5, 5) to a third (4, 8). The interval seen through (5, 5) shrinks
+    # to that single corner point, which used to be dropped (cost 9.6405 instead of the
+    # optimal 8.7388, checked against the visibility-graph oracle).
+    rows = [".........", ".........", "......#..", ".........", ".........",
+            ".##..#...", "..##.#...", "...#.#...", ".........", "........."]
+    walkable = np.array([[c == "." for c in r] for r in rows])
+    mesh = NavMesh.from_grid(walkable)
+    start, goal = np.array([6.5, 1.5]), np.array([2.5, 7.5])
+    best = oracle_length(cells_geometry(walkable), start, goal)
+    result = mesh.find_path(tuple(start), tuple(goal), algorithm="optimal")
+    assert result.cost == pytest.approx(best, abs=1e-9)
+    assert result.cost == pytest.approx(8.738768882709854, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_optimal_matches_visibility_graph_between_cell_centres(seed: int) -> None:
+    # Cell centres line up with wall corners, so straight lines through corners (the
+    # degenerate intervals above) are common here, unlike with random float points.
+    walkable = pinch_free_grid(seed, n=16)
+    walk = cells_geometry(walkable)
+    mesh = NavMesh.from_grid(walkable)
+    rng = np.random.default_rng(seed)
+    free = np.argwhere(walkable)[:, ::-1] + 0.5
+    for a, b in rng.integers(0, len(free), (8, 2)):
+        best = oracle_length(walk, free[a], free[b])
+        result = mesh.find_path(tuple(free[a]), tuple(free[b]), algorithm="optimal")
+        if np.isinf(best):
+            assert not result
+        else:
+            assert result.cost == pytest.approx(best, abs=1e-6)

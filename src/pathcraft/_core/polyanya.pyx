@@ -230,8 +230,6 @@ cdef inline int push_successor(
     cdef Node* node
     if q < 0:
         return 0
-    if sx == tx and sy == ty:
-        return 0
     if m.degree[q] == 1 and ws.goal_mark[q] != ws.gen:
         return 0
     u = m.pv[fe]
@@ -242,6 +240,12 @@ cdef inline int push_successor(
     uy = m.xy[2 * u + 1]
     vx = m.xy[2 * v]
     vy = m.xy[2 * v + 1]
+    if sx == tx and sy == ty and not (
+        (sx == ux and sy == uy and m.corner[u]) or (sx == vx and sy == vy and m.corner[v])
+    ):
+        # An interval shrunk to a point lets nothing through, unless the point is a
+        # corner at an end of the edge: a taut path can pass through it and turn there.
+        return 0
     c = cross(ux, uy, vx, vy, rx, ry)
     if c == 0 and root != u and root != v:
         # Seen edge-on: nothing beyond the edge is visible through it, but a path can
