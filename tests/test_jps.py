@@ -80,7 +80,7 @@ def assert_jump_points(result: PathResult) -> None:
 
 @settings(max_examples=250)
 @given(uniform_cases())
-def test_jps_matches_the_scipy_oracle_and_astar(case: Case) -> None:
+def test_jps_matches_the_scipy_oracle(case: Case) -> None:
     grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
     want = float(oracle(case.cost, case.rule, [case.start])[case.goal])
     for block in (True, False):
@@ -88,7 +88,9 @@ def test_jps_matches_the_scipy_oracle_and_astar(case: Case) -> None:
         assert_answer(case.cost, case.rule, result, case.start, case.goal, want)
         if result:
             assert_jump_points(result)
-            assert result.expanded <= grid.astar(case.start, case.goal).expanded
+            # No "JPS expands no more than A*" here: it is false in general (hypothesis
+            # found JPS popping 48 jump points where A* expands 45 cells, and 5 vs 4);
+            # a jump point stands for many cells, but pruning does not bound the count.
     public = grid.jps(case.start, case.goal)
     assert public.cost == jps_run(grid, case.start, case.goal, block=True).cost
     assert public.path.tolist() == jps_run(grid, case.start, case.goal, block=True).path.tolist()
