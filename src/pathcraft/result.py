@@ -41,6 +41,14 @@ class Explored:
         nodes; grid searches give an ``(n, 2)`` array of ``(row, col)`` cells.
     g : sequence of float
         ``g[i]`` is the cost from the start of ``nodes[i]`` when it was expanded.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> grid = Grid.from_ascii("....", diagonal="never")
+    >>> explored = grid.astar((0, 0), (0, 2), record=True).explored
+    >>> explored.nodes.tolist(), explored.g.tolist(), len(explored)
+    ([[0, 0], [0, 1], [0, 2]], [0.0, 1.0, 2.0], 3)
     """
 
     nodes: Nodes
@@ -188,7 +196,17 @@ class PathResult:
 
     @classmethod
     def not_found(cls, reason: Reason, **metrics: Any) -> PathResult:
-        """An empty result for a search that ended without a path, with its reason."""
+        """An empty result for a search that ended without a path, with its reason.
+
+        ``metrics`` are the other fields (``expanded``, ``generated``, ``elapsed``, ...).
+
+        Examples
+        --------
+        >>> from pathcraft import PathResult
+        >>> result = PathResult.not_found("max_expansions", expanded=100)
+        >>> bool(result), result.path, result.cost, result.reason, result.expanded
+        (False, [], inf, 'max_expansions', 100)
+        """
         return cls(path=[], cost=float("inf"), found=False, reason=reason, **metrics)
 
     def path_to(self, node: Hashable) -> list[Any]:
@@ -209,6 +227,18 @@ class PathResult:
         ValueError
             If the search kept no shortest-path tree (it had a goal) or did not settle
             ``node``.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(4, [0, 1, 0], [1, 2, 3], [1.0, 1.0, 1.0])
+        >>> tree = g.dijkstra(0, None)
+        >>> tree.path_to(2), tree.distances[2]
+        ([0, 1, 2], 2.0)
+        >>> g.dijkstra(0, 2).path_to(1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: path_to needs the shortest-path tree of a Dijkstra search ...
         """
         if self._parents is None or self.distances is None:
             raise ValueError(

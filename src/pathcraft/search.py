@@ -523,6 +523,18 @@ class SlicedSearch:
         ------
         RuntimeError
             A callback raised at an earlier step (the search failed).
+
+        Examples
+        --------
+        >>> from pathcraft.search import SlicedSearch
+        >>> line = lambda n: [(m, 1.0) for m in (n - 1, n + 1) if 0 <= m < 10]
+        >>> search = SlicedSearch(0, 9, line, lambda n: 9 - n)
+        >>> search.step(4), search.step(4), search.step(4), search.expanded
+        ('in_progress', 'in_progress', 'found', 10)
+        >>> search.step(4), search.result.cost  # an ended search stays as it is
+        ('found', 9.0)
+        >>> SlicedSearch(0, 42, line).step()  # 42 is not on the line
+        'unreachable'
         """
         budget = check_limit("max_expansions", max_expansions, integer=True)
         return cast(Status, self._search.step(-1 if budget is None else int(budget)))

@@ -135,6 +135,25 @@ class WaypointGraph:
         gives shapely's reason), a non-polygonal obstacle without a radius, a negative
         radius or distance, 3-D points without ``line_of_sight``, both obstacles and
         ``line_of_sight``.
+
+    Examples
+    --------
+    A wall between two positions, grown by the agent's radius: the path runs round
+    its corners, which the waypoints mark.
+
+    >>> from shapely import box
+    >>> from pathcraft import WaypointGraph
+    >>> corners = [(3, 6), (7, 6), (3, -6), (7, -6)]
+    >>> wg = WaypointGraph(corners, [box(4, -5, 6, 5)], agent_radius=0.5)
+    >>> len(wg.links), wg.find_path((0, 0), (10, 0)).path.tolist()
+    (4, [[0.0, 0.0], [3.0, 6.0], [7.0, 6.0], [10.0, 0.0]])
+
+    Your own line of sight instead of obstacles, here in 3-D:
+
+    >>> rises_gently = lambda a, b: abs(a[2] - b[2]) <= 1.0
+    >>> hill = WaypointGraph([(0, 0, 0), (5, 0, 1), (10, 0, 2)], line_of_sight=rises_gently)
+    >>> hill.find_path((0, 0, 0), (10, 0, 2)).path.tolist()
+    [[0.0, 0.0, 0.0], [5.0, 0.0, 1.0], [10.0, 0.0, 2.0]]
     """
 
     def __init__(
@@ -299,7 +318,26 @@ class WaypointGraph:
         return key
 
     def remove_obstacle(self, key: int) -> None:
-        """Remove the obstacle with id ``key``; only the pairs it blocked are retested."""
+        """Remove the obstacle with id ``key``; only the pairs it blocked are retested.
+
+        ``key`` is the id the obstacle was given: its place in ``obstacles``, or what
+        :meth:`add_obstacle` returned. Ids are never reused.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (10, 0)], [box(4, -1, 6, 1)])
+        >>> len(wg.links), wg.find_path((0, 0), (10, 0)).found
+        (0, False)
+        >>> wg.remove_obstacle(0)
+        >>> len(wg.links), wg.find_path((0, 0), (10, 0)).cost
+        (1, 10.0)
+        >>> wg.remove_obstacle(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: key 0 is not an obstacle id; ids: []
+        """
         self._require_obstacles("remove_obstacle")
         if isinstance(key, bool) or not isinstance(key, numbers.Integral):
             raise TypeError(f"key must be an obstacle id (an integer); got {key!r}")

@@ -115,7 +115,19 @@ class PathRequestQueue:
     def submit(self, key: Hashable, search: Steppable) -> None:
         """Queue ``search`` under ``key``; a pending request with that key is replaced
         (and cancelled: an agent that asks again wants only its newest path) and the
-        new one goes to the back."""
+        new one goes to the back.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathRequestQueue
+        >>> grid = Grid.from_ascii("......", diagonal="never")
+        >>> queue = PathRequestQueue(budget=100)
+        >>> queue.submit("orc", grid.start_search((0, 0), (0, 5)))
+        >>> queue.submit("orc", grid.start_search((0, 0), (0, 2)))  # replaces the first
+        >>> len(queue), queue.update()["orc"].cost
+        (1, 2.0)
+        """
         if not callable(getattr(search, "step", None)) or not hasattr(type(search), "result"):
             raise TypeError(
                 "search must have step() and result (a SlicedSearch or a world's "
@@ -125,7 +137,18 @@ class PathRequestQueue:
         self._pending[key] = search
 
     def cancel(self, key: Hashable) -> bool:
-        """Drop (and cancel) the pending request under ``key``; whether there was one."""
+        """Drop (and cancel) the pending request under ``key``; whether there was one.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathRequestQueue
+        >>> grid = Grid.from_ascii("......")
+        >>> queue = PathRequestQueue(budget=100)
+        >>> queue.request("orc", grid, (0, 0), (0, 5))
+        >>> queue.cancel("orc"), queue.cancel("orc"), "orc" in queue, queue.update()
+        (True, False, False, {})
+        """
         search = self._pending.pop(key, None)
         if search is None:
             return False
@@ -147,6 +170,18 @@ class PathRequestQueue:
         finished request leaves the queue. A search that raises (a callback of a
         :class:`~pathcraft.search.SlicedSearch`) leaves the queue and its error reaches
         the caller; the other requests stay queued.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathRequestQueue
+        >>> grid = Grid.from_ascii("." * 10, diagonal="never")
+        >>> queue = PathRequestQueue(budget=4)
+        >>> queue.request("orc", grid, (0, 0), (0, 9))  # 10 expansions
+        >>> queue.update(), queue.update(), "orc" in queue
+        ({}, {}, True)
+        >>> queue.update()["orc"].cost, len(queue)
+        (9.0, 0)
         """
         left = self._budget
         done: dict[Hashable, PathResult] = {}

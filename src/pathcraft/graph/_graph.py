@@ -276,7 +276,18 @@ class Graph:
     def to_networkx(self, *, weight: str = "weight", coords: str = "pos") -> Any:
         """The graph as a networkx ``Graph``/``DiGraph`` (``Multi*`` when it has parallel
         edges), with the labels, a ``weight`` attribute and, with coordinates, a
-        ``coords`` node attribute."""
+        ``coords`` node attribute. Needs networkx.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1], [1, 2], [2.0, 3.0], coords=[[0, 0], [2, 0], [2, 3]])
+        >>> nxg = g.to_networkx()
+        >>> type(nxg).__name__, list(nxg.edges(data="weight"))
+        ('DiGraph', [(0, 1, 2.0), (1, 2, 3.0)])
+        >>> nxg.nodes[2]["pos"]
+        (2.0, 3.0)
+        """
         import networkx as nx
 
         pairs = self._edge_sources * max(self.num_nodes, 1) + self._edge_targets
@@ -360,6 +371,8 @@ class Graph:
         """The index of the node labelled ``node`` (``name``: the argument's name in
         the error raised for a label that is not a node).
 
+        Examples
+        --------
         >>> from pathcraft import Graph
         >>> Graph.from_adjacency({"a": [], "b": []}).index("b")
         1
@@ -371,7 +384,19 @@ class Graph:
         return self._names.node(name, node)
 
     def label(self, index: int) -> Hashable:
-        """The label of the node at ``index``."""
+        """The label of the node at ``index`` (the inverse of :meth:`index`).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph.from_adjacency({"a": {"b": 1.0}, "b": {}})
+        >>> g.label(1), g.label(g.index("a"))
+        ('b', 'a')
+        >>> g.label(2)
+        Traceback (most recent call last):
+        ...
+        ValueError: index 2 is not in [0, 2)
+        """
         if isinstance(index, bool) or not isinstance(index, numbers.Integral):
             raise TypeError(f"index must be an integer; got {index!r}")
         i = int(index)
@@ -383,6 +408,8 @@ class Graph:
         """``(neighbor, weight)`` pairs of the open edges leaving ``node``, in the order
         the searches visit them: a ``neighbors`` function for :mod:`pathcraft.search`.
 
+        Examples
+        --------
         >>> from pathcraft import Graph
         >>> Graph(3, [0, 0], [2, 1], [2.0, 1.0]).neighbors(0)
         [(2, 2.0), (1, 1.0)]
@@ -718,6 +745,9 @@ class Graph:
 
         Never change a graph while another thread searches it.
 
+        Examples
+        --------
+        >>> import numpy as np
         >>> from pathcraft import Graph
         >>> g = Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0])
         >>> g.set_weights([np.inf], edges=[1])
@@ -738,7 +768,25 @@ class Graph:
         self._store_weights()
 
     def set_weight(self, u: Hashable, v: Hashable, weight: float) -> None:
-        """Set the weight of every edge ``u -> v`` (either way when undirected)."""
+        """Set the weight of every edge ``u -> v`` (either way when undirected).
+
+        ``u`` and ``v`` are labels; ``weight`` is ``>= 0``, ``np.inf`` closes the edge.
+        Never change a graph while another thread searches it.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph.from_adjacency({"a": {"b": 1.0, "c": 4.0}, "b": {"c": 1.0}, "c": {}})
+        >>> g.astar("a", "c").path
+        ['a', 'b', 'c']
+        >>> g.set_weight("b", "c", 5.0)
+        >>> g.astar("a", "c").path, g.astar("a", "c").cost
+        (['a', 'c'], 4.0)
+        >>> g.set_weight("c", "a", 1.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: there is no edge 'c' -> 'a'
+        """
         a, b = self._names.node("u", u), self._names.node("v", v)
         new = checks.weight_array([weight], 1, name="weight")[0]
         hit = (self._edge_sources == a) & (self._edge_targets == b)

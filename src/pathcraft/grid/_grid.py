@@ -70,8 +70,15 @@ if TYPE_CHECKING:
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
+#: A diagonal-move rule: ``"never"`` (4-connected), ``"no_corner_cut"`` (the default:
+#: both cells a diagonal move passes between must be free), ``"one_free"`` (at least
+#: one of them) or ``"always"`` (only the target cell).
 Diagonal = Literal["never", "no_corner_cut", "one_free", "always"]
+#: The name of an A* heuristic on a grid, scaled by the grid's smallest cost:
+#: ``"manhattan"``, ``"octile"``, ``"euclidean"``, ``"chebyshev"`` or ``"zero"``
+#: (Dijkstra's order).
 HeuristicName = Literal["manhattan", "octile", "euclidean", "chebyshev", "zero"]
+#: A grid cell, ``(row, col)``: a pair of ints or an integer array of shape ``(2,)``.
 Cell = Sequence[int] | npt.NDArray[np.integer[Any]]
 GridAlgorithm = Literal["astar", "dijkstra", "greedy", "jps"]
 
@@ -153,6 +160,15 @@ class Grid:
     ) -> Grid:
         """A grid of unit costs from a boolean mask (True = walkable, False = wall).
 
+        Parameters
+        ----------
+        walkable : array_like of bool, shape (rows, cols)
+            True where a cell can be entered; indexed ``[row, col]``.
+        diagonal, heuristic
+            As for :class:`Grid`.
+
+        Examples
+        --------
         >>> from pathcraft import Grid
         >>> Grid.from_walkable([[True, False], [True, True]]).cost.tolist()
         [[1.0, inf], [1.0, 1.0]]
@@ -175,8 +191,11 @@ class Grid:
         """A grid from text: ``#`` wall, ``.`` floor (cost 1), digits ``1``-``9`` costs.
 
         Leading and trailing blank lines and common indentation are removed; every
-        row must have the same length.
+        row must have the same length. Lines of text are rows, top first; characters
+        are columns: cells are ``(row, col)``.
 
+        Examples
+        --------
         >>> from pathcraft import Grid
         >>> Grid.from_ascii('''
         ...     .#9
@@ -194,7 +213,19 @@ class Grid:
     def from_movingai(
         cls, path: str | os.PathLike[str], *, diagonal: Diagonal = "no_corner_cut"
     ) -> Grid:
-        """A grid from a Moving AI ``.map`` file (see :func:`pathcraft.io.read_map`)."""
+        """A grid from a Moving AI ``.map`` file (see :func:`pathcraft.io.read_map`).
+
+        Passable cells cost 1, blocked cells are walls; the file's row ``r``, column
+        ``c`` is cell ``(r, c)``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.io import bundled_map
+        >>> grid = Grid.from_movingai(bundled_map(), diagonal="never")
+        >>> grid.shape, grid.diagonal
+        ((209, 281), 'never')
+        """
         from pathcraft.io import read_map
 
         return read_map(path, diagonal=diagonal)
@@ -447,6 +478,8 @@ class Grid:
         ``find_path(start, goal, algorithm="greedy", **options)``; it takes every option
         of :meth:`find_path` but ``weight``.
 
+        Examples
+        --------
         >>> from pathcraft import Grid
         >>> grid = Grid.from_ascii("......")
         >>> grid.greedy((0, 0), (0, 5)).expanded

@@ -39,6 +39,17 @@ class RaycastHit:
         Whether the segment leaves the mesh (``fraction < 1``).
     polygons : ndarray of int
         The polygons the segment crosses, in order, from the start's.
+
+    Examples
+    --------
+    >>> from pathcraft import NavMesh
+    >>> mesh = NavMesh([(0, 0), (2, 0), (2, 1), (0, 1)], [[0, 1, 2, 3]])
+    >>> inside = mesh.raycast((0.5, 0.5), (1.5, 0.5))
+    >>> inside.hit, inside.fraction
+    (False, 1.0)
+    >>> out = mesh.raycast((0.5, 0.5), (0.5, 2.5))
+    >>> out.hit, out.fraction, out.point.tolist()
+    (True, 0.25, [0.5, 1.0])
     """
 
     fraction: float
