@@ -7,6 +7,8 @@ There is no allow-list: a public name without its documentation fails the test.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from _public_api import Entry, gaps, public_api
 
 
@@ -50,3 +52,17 @@ def test_gaps_are_detected() -> None:
     assert Entry("x.N", "data", None, "pathcraft.grid._grid::GridAlgorithm").lacks() == [
         "comment"
     ]
+
+
+def test_the_manual_shows_the_comment_of_re_exported_data() -> None:
+    """docs/conf.py gives autodoc the ``#:`` comment of a type alias or constant that a
+    package re-exports (autodoc alone would show ``types.UnionType``'s docstring)."""
+    import runpy
+
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[1] / "docs" / "conf.py"))
+    lines = ["Represent a PEP 604 union type"]
+    conf["_reexported_data"](None, "data", "pathcraft.grid.Cell", None, {}, lines)
+    assert lines and "(row, col)" in lines[0]
+    kept = ["A docstring."]
+    conf["_reexported_data"](None, "class", "pathcraft.grid.Grid", None, {}, kept)
+    assert kept == ["A docstring."]
