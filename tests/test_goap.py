@@ -237,11 +237,11 @@ def check_against_oracle(domain: Domain, plan: Plan, best: float, weight: float 
 
 
 # --------------------------------------------------------------------------- properties
+# Each property runs a few examples in the default run and many in its `_many` sibling,
+# marked slow (`pytest -m slow`).
 
 
-@settings(max_examples=250)
-@given(domains())
-def test_optimal_against_exhaustive_search(domain: Domain) -> None:
+def optimal_against_exhaustive_search(domain: Domain) -> None:
     best = oracle(domain)
     planner = domain.planner()
     plan = planner.plan(domain.start, domain.goal_conditions())
@@ -251,9 +251,20 @@ def test_optimal_against_exhaustive_search(domain: Domain) -> None:
     assert plan.considered <= unpruned.considered == len(domain.specs)
 
 
-@settings(max_examples=100)
-@given(domains(), st.integers(0, 2**32 - 1))
-def test_random_ties_and_fifo_stay_optimal(domain: Domain, seed: int) -> None:
+@settings(max_examples=50)
+@given(domains())
+def test_optimal_against_exhaustive_search(domain: Domain) -> None:
+    optimal_against_exhaustive_search(domain)
+
+
+@pytest.mark.slow
+@settings(max_examples=250)
+@given(domains())
+def test_optimal_against_exhaustive_search_many(domain: Domain) -> None:
+    optimal_against_exhaustive_search(domain)
+
+
+def random_ties_and_fifo_stay_optimal(domain: Domain, seed: int) -> None:
     best = oracle(domain)
     planner = domain.planner()
     for tie in ("random", "fifo"):
@@ -261,17 +272,39 @@ def test_random_ties_and_fifo_stay_optimal(domain: Domain, seed: int) -> None:
         check_against_oracle(domain, plan, best)
 
 
+@settings(max_examples=20)
+@given(domains(), st.integers(0, 2**32 - 1))
+def test_random_ties_and_fifo_stay_optimal(domain: Domain, seed: int) -> None:
+    random_ties_and_fifo_stay_optimal(domain, seed)
+
+
+@pytest.mark.slow
 @settings(max_examples=100)
-@given(domains(), st.sampled_from([1.5, 2.0, 4.0]))
-def test_weighted_within_bound(domain: Domain, weight: float) -> None:
+@given(domains(), st.integers(0, 2**32 - 1))
+def test_random_ties_and_fifo_stay_optimal_many(domain: Domain, seed: int) -> None:
+    random_ties_and_fifo_stay_optimal(domain, seed)
+
+
+def weighted_within_bound(domain: Domain, weight: float) -> None:
     best = oracle(domain)
     plan = domain.planner().plan(domain.start, domain.goal_conditions(), weight=weight)
     check_against_oracle(domain, plan, best, weight)
 
 
+@settings(max_examples=20)
+@given(domains(), st.sampled_from([1.5, 2.0, 4.0]))
+def test_weighted_within_bound(domain: Domain, weight: float) -> None:
+    weighted_within_bound(domain, weight)
+
+
+@pytest.mark.slow
 @settings(max_examples=100)
-@given(domains(max_actions=15), st.integers(0, 4))
-def test_max_depth_against_depth_bounded_oracle(domain: Domain, depth: int) -> None:
+@given(domains(), st.sampled_from([1.5, 2.0, 4.0]))
+def test_weighted_within_bound_many(domain: Domain, weight: float) -> None:
+    weighted_within_bound(domain, weight)
+
+
+def max_depth_against_depth_bounded_oracle(domain: Domain, depth: int) -> None:
     best = oracle(domain, max_depth=depth)
     plan = domain.planner().plan(domain.start, domain.goal_conditions(), max_depth=depth)
     assert plan.found == (best < math.inf)
@@ -288,9 +321,20 @@ def test_max_depth_against_depth_bounded_oracle(domain: Domain, depth: int) -> N
             assert plan.reason in ("unreachable", "max_depth")
 
 
-@settings(max_examples=150)
-@given(domains())
-def test_heuristic_is_admissible_at_every_reachable_state(domain: Domain) -> None:
+@settings(max_examples=25)
+@given(domains(max_actions=15), st.integers(0, 4))
+def test_max_depth_against_depth_bounded_oracle(domain: Domain, depth: int) -> None:
+    max_depth_against_depth_bounded_oracle(domain, depth)
+
+
+@pytest.mark.slow
+@settings(max_examples=100)
+@given(domains(max_actions=15), st.integers(0, 4))
+def test_max_depth_against_depth_bounded_oracle_many(domain: Domain, depth: int) -> None:
+    max_depth_against_depth_bounded_oracle(domain, depth)
+
+
+def heuristic_is_admissible_at_every_reachable_state(domain: Domain) -> None:
     """h(state) never exceeds the true cheapest cost from that state (the oracle's)."""
     planner = domain.planner()
     kinds = {f: domain.facts[f] for f in domain.start}
@@ -305,6 +349,19 @@ def test_heuristic_is_admissible_at_every_reachable_state(domain: Domain) -> Non
             values = tuple(state.get(n, MISSING) for n in problem.names)
             sub = Domain(domain.facts, state, domain.goal, domain.specs)
             assert h(values) <= oracle(sub) + 1e-9
+
+
+@settings(max_examples=30)
+@given(domains())
+def test_heuristic_is_admissible_at_every_reachable_state(domain: Domain) -> None:
+    heuristic_is_admissible_at_every_reachable_state(domain)
+
+
+@pytest.mark.slow
+@settings(max_examples=150)
+@given(domains())
+def test_heuristic_is_admissible_at_every_reachable_state_many(domain: Domain) -> None:
+    heuristic_is_admissible_at_every_reachable_state(domain)
 
 
 # --------------------------------------------------------------------------- examples

@@ -122,9 +122,7 @@ def assert_same_run(got: Any, want: Any) -> None:
 # --------------------------------------------------------------------------- oracle
 
 
-@settings(max_examples=300)
-@given(problems(), st.booleans())
-def test_astar_and_dijkstra_costs_equal_csgraph(problem: Any, directed: bool) -> None:
+def astar_and_dijkstra_costs_equal_csgraph(problem: Any, directed: bool) -> None:
     ref, start, goal = problem
     graph = to_graph(ref, directed=directed)
     want = float(oracle(graph, start)[goal])
@@ -136,6 +134,19 @@ def test_astar_and_dijkstra_costs_equal_csgraph(problem: Any, directed: bool) ->
             assert result.found
             assert result.cost == pytest.approx(want, rel=1e-12, abs=1e-12)
             assert_legal(graph, result, start, goal)
+
+
+@settings(max_examples=60)
+@given(problems(), st.booleans())
+def test_astar_and_dijkstra_costs_equal_csgraph(problem: Any, directed: bool) -> None:
+    astar_and_dijkstra_costs_equal_csgraph(problem, directed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=300)
+@given(problems(), st.booleans())
+def test_astar_and_dijkstra_costs_equal_csgraph_many(problem: Any, directed: bool) -> None:
+    astar_and_dijkstra_costs_equal_csgraph(problem, directed)
 
 
 @settings(max_examples=300)

@@ -57,14 +57,25 @@ def test_optimal_matches_visibility_graph_on_polygon_scenes(seed: int) -> None:
     check_against_oracle(NavMesh.from_geometry(walk), walk, np.random.default_rng(seed), 4)
 
 
-@settings(max_examples=12)
-@given(seeds)
-def test_optimal_matches_visibility_graph_on_grid_meshes(seed: int) -> None:
+def optimal_matches_visibility_graph_on_grid_meshes(seed: int) -> None:
     # Grid meshes are full of collinear edges and split vertices: the hard cases for
     # Polyanya's interval projection.
     walkable = pinch_free_grid(seed)
     walk = cells_geometry(walkable)
     check_against_oracle(NavMesh.from_grid(walkable), walk, np.random.default_rng(seed), 4)
+
+
+@settings(max_examples=4)
+@given(seeds)
+def test_optimal_matches_visibility_graph_on_grid_meshes(seed: int) -> None:
+    optimal_matches_visibility_graph_on_grid_meshes(seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=12)
+@given(seeds)
+def test_optimal_matches_visibility_graph_on_grid_meshes_many(seed: int) -> None:
+    optimal_matches_visibility_graph_on_grid_meshes(seed)
 
 
 def test_optimal_through_a_vertex_shared_by_four_polygons() -> None:
@@ -322,8 +333,18 @@ def test_optimal_passes_through_a_wall_corner_on_its_straight_line() -> None:
     assert result.cost == pytest.approx(8.738768882709854, abs=1e-9)
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(8))
 def test_optimal_matches_visibility_graph_between_cell_centres(seed: int) -> None:
+    optimal_matches_visibility_graph_between_cell_centres(seed)
+
+
+@pytest.mark.slow  # 32 more seeds: `pytest -m slow`
+@pytest.mark.parametrize("seed", range(8, 40))
+def test_optimal_matches_visibility_graph_between_cell_centres_many(seed: int) -> None:
+    optimal_matches_visibility_graph_between_cell_centres(seed)
+
+
+def optimal_matches_visibility_graph_between_cell_centres(seed: int) -> None:
     # Cell centres line up with wall corners, so straight lines through corners (the
     # degenerate intervals above) are common here, unlike with random float points.
     walkable = pinch_free_grid(seed, n=16)

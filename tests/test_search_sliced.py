@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from _graphs import admissible_heuristic, factor_lists, problems
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft._options import UnsupportedOptionError
@@ -138,8 +138,7 @@ def test_bad_arguments_are_named() -> None:
 # --------------------------------------------------------------------------- queue
 
 
-@given(st.lists(problems(min_nodes=2), min_size=1, max_size=6), st.integers(1, 12))
-def test_the_queue_serves_every_request_the_blocking_answer_within_budget(
+def the_queue_serves_every_request_the_blocking_answer_within_budget(
     requests: list[Any], budget: int
 ) -> None:
     queue = PathRequestQueue(budget)
@@ -155,6 +154,23 @@ def test_the_queue_serves_every_request_the_blocking_answer_within_budget(
     assert frames >= -(-total // budget)  # never more than the budget per frame
     for k, (graph, start, goal) in enumerate(requests):
         assert summary(results[k]) == summary(dijkstra(start, goal, graph.neighbors))
+
+
+@settings(max_examples=25)
+@given(st.lists(problems(min_nodes=2), min_size=1, max_size=6), st.integers(1, 12))
+def test_the_queue_serves_every_request_the_blocking_answer_within_budget(
+    requests: list[Any], budget: int
+) -> None:
+    the_queue_serves_every_request_the_blocking_answer_within_budget(requests, budget)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(st.lists(problems(min_nodes=2), min_size=1, max_size=6), st.integers(1, 12))
+def test_the_queue_serves_every_request_the_blocking_answer_within_budget_many(
+    requests: list[Any], budget: int
+) -> None:
+    the_queue_serves_every_request_the_blocking_answer_within_budget(requests, budget)
 
 
 def test_the_queue_replaces_cancels_and_checks() -> None:

@@ -217,9 +217,7 @@ def oracle_path_cost(points, obstacles, start, goal, max_distance=None) -> float
         return math.inf
 
 
-@settings(max_examples=20)
-@given(st.integers(0, 2**32 - 1), st.sampled_from((None, 35.0)))
-def test_find_path_is_the_shortest_through_the_waypoints(seed: int, limit: float | None) -> None:
+def find_path_is_the_shortest_through_the_waypoints(seed: int, limit: float | None) -> None:
     points, obstacles = float_scene(seed, n_points=30)
     wg = WaypointGraph(points, obstacles, max_distance=limit)
     rng = np.random.default_rng(seed)
@@ -239,6 +237,21 @@ def test_find_path_is_the_shortest_through_the_waypoints(seed: int, limit: float
             assert oracle_clear(a, b, obstacles)
         weighted = wg.find_path(start, goal, weight=2.0)
         assert weighted.cost <= 2.0 * want * (1 + 1e-9)
+
+
+@settings(max_examples=5)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((None, 35.0)))
+def test_find_path_is_the_shortest_through_the_waypoints(seed: int, limit: float | None) -> None:
+    find_path_is_the_shortest_through_the_waypoints(seed, limit)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=20)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((None, 35.0)))
+def test_find_path_is_the_shortest_through_the_waypoints_many(
+    seed: int, limit: float | None
+) -> None:
+    find_path_is_the_shortest_through_the_waypoints(seed, limit)
 
 
 def test_start_equal_to_goal_limits_and_no_waypoints() -> None:
