@@ -149,9 +149,7 @@ def test_astar_and_dijkstra_costs_equal_csgraph_many(problem: Any, directed: boo
     astar_and_dijkstra_costs_equal_csgraph(problem, directed)
 
 
-@settings(max_examples=300)
-@given(geometric())
-def test_euclidean_astar_is_optimal_and_greedy_legal(case: Any) -> None:
+def euclidean_astar_is_optimal_and_greedy_legal(case: Any) -> None:
     graph, start, goal = case
     want = float(oracle(graph, start)[goal])
     got = graph.astar(start, goal)
@@ -165,6 +163,19 @@ def test_euclidean_astar_is_optimal_and_greedy_legal(case: Any) -> None:
         assert weighted.cost <= 2.0 * want * (1 + 1e-9)
 
 
+@settings(max_examples=60)
+@given(geometric())
+def test_euclidean_astar_is_optimal_and_greedy_legal(case: Any) -> None:
+    euclidean_astar_is_optimal_and_greedy_legal(case)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=300)
+@given(geometric())
+def test_euclidean_astar_is_optimal_and_greedy_legal_many(case: Any) -> None:
+    euclidean_astar_is_optimal_and_greedy_legal(case)
+
+
 @settings(max_examples=100)
 @given(geometric(dim=3))
 def test_three_d_coordinates_give_an_optimal_astar(case: Any) -> None:
@@ -173,9 +184,7 @@ def test_three_d_coordinates_give_an_optimal_astar(case: Any) -> None:
     assert graph.astar(start, goal).cost == pytest.approx(want, rel=1e-9)
 
 
-@settings(max_examples=150)
-@given(graphs(), st.lists(st.integers(0, 39), min_size=1, max_size=4), st.booleans())
-def test_distances_and_tree_equal_csgraph_from_many_sources(
+def distances_and_tree_equal_csgraph_from_many_sources(
     ref: RefGraph, picks: list[int], directed: bool
 ) -> None:
     graph = to_graph(ref, directed=directed)
@@ -194,9 +203,24 @@ def test_distances_and_tree_equal_csgraph_from_many_sources(
     np.testing.assert_allclose(cut, np.where(want <= limit, want, np.inf), rtol=1e-12)
 
 
+@settings(max_examples=40)
+@given(graphs(), st.lists(st.integers(0, 39), min_size=1, max_size=4), st.booleans())
+def test_distances_and_tree_equal_csgraph_from_many_sources(
+    ref: RefGraph, picks: list[int], directed: bool
+) -> None:
+    distances_and_tree_equal_csgraph_from_many_sources(ref, picks, directed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=150)
-@given(graphs(), st.integers(1, 4), st.integers(1, 4))
-def test_many_sources_many_goals_reach_the_cheapest_pair(
+@given(graphs(), st.lists(st.integers(0, 39), min_size=1, max_size=4), st.booleans())
+def test_distances_and_tree_equal_csgraph_from_many_sources_many(
+    ref: RefGraph, picks: list[int], directed: bool
+) -> None:
+    distances_and_tree_equal_csgraph_from_many_sources(ref, picks, directed)
+
+
+def many_sources_many_goals_reach_the_cheapest_pair(
     ref: RefGraph, n_sources: int, n_goals: int
 ) -> None:
     graph = to_graph(ref)
@@ -210,6 +234,23 @@ def test_many_sources_many_goals_reach_the_cheapest_pair(
         assert got.cost == pytest.approx(want, abs=1e-12)
         assert got.path[0] in sources and got.path[-1] in goals
         assert_legal(graph, got, got.path[0], got.path[-1])
+
+
+@settings(max_examples=40)
+@given(graphs(), st.integers(1, 4), st.integers(1, 4))
+def test_many_sources_many_goals_reach_the_cheapest_pair(
+    ref: RefGraph, n_sources: int, n_goals: int
+) -> None:
+    many_sources_many_goals_reach_the_cheapest_pair(ref, n_sources, n_goals)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=150)
+@given(graphs(), st.integers(1, 4), st.integers(1, 4))
+def test_many_sources_many_goals_reach_the_cheapest_pair_many(
+    ref: RefGraph, n_sources: int, n_goals: int
+) -> None:
+    many_sources_many_goals_reach_the_cheapest_pair(ref, n_sources, n_goals)
 
 
 # --------------------------------------------------------------------------- the generic search

@@ -55,8 +55,7 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
-@given(problems(), factor_lists(), SLICES, OPTIONS, st.booleans(), st.sampled_from((1.0, 2.5)))
-def test_sliced_astar_gives_exactly_the_blocking_result(
+def sliced_astar_gives_exactly_the_blocking_result(
     problem: Any, factors: list[float], sizes: list[int], options: dict[str, Any],
     partial: bool, weight: float,
 ) -> None:  # fmt: skip
@@ -73,8 +72,30 @@ def test_sliced_astar_gives_exactly_the_blocking_result(
     assert all(s == "in_progress" for s in statuses[:-1])
 
 
-@given(problems(), SLICES, st.booleans(), st.integers(0, 3))
-def test_sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls(
+@settings(max_examples=30)
+@given(problems(), factor_lists(), SLICES, OPTIONS, st.booleans(), st.sampled_from((1.0, 2.5)))
+def test_sliced_astar_gives_exactly_the_blocking_result(
+    problem: Any, factors: list[float], sizes: list[int], options: dict[str, Any],
+    partial: bool, weight: float,
+) -> None:  # fmt: skip
+    sliced_astar_gives_exactly_the_blocking_result(
+        problem, factors, sizes, options, partial, weight
+    )
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(problems(), factor_lists(), SLICES, OPTIONS, st.booleans(), st.sampled_from((1.0, 2.5)))
+def test_sliced_astar_gives_exactly_the_blocking_result_many(
+    problem: Any, factors: list[float], sizes: list[int], options: dict[str, Any],
+    partial: bool, weight: float,
+) -> None:  # fmt: skip
+    sliced_astar_gives_exactly_the_blocking_result(
+        problem, factors, sizes, options, partial, weight
+    )
+
+
+def sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls(
     problem: Any, sizes: list[int], no_goal: bool, which: int
 ) -> None:
     graph, start, goal = problem
@@ -95,6 +116,23 @@ def test_sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls(
         search = SlicedSearch(start, lambda n: n == goal, nb)
     got, _ = run_sliced(search, sizes)
     assert summary(got) == summary(want)
+
+
+@settings(max_examples=30)
+@given(problems(), SLICES, st.booleans(), st.integers(0, 3))
+def test_sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls(
+    problem: Any, sizes: list[int], no_goal: bool, which: int
+) -> None:
+    sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls(problem, sizes, no_goal, which)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(problems(), SLICES, st.booleans(), st.integers(0, 3))
+def test_sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls_many(
+    problem: Any, sizes: list[int], no_goal: bool, which: int
+) -> None:
+    sliced_dijkstra_greedy_and_bfs_match_their_blocking_calls(problem, sizes, no_goal, which)
 
 
 def test_statuses_and_the_result_before_the_end() -> None:

@@ -159,9 +159,7 @@ def test_agent_radius_grows_the_obstacles_and_lines_become_walls() -> None:
 # --------------------------------------------------------------------------- changes
 
 
-@settings(max_examples=15)
-@given(st.integers(0, 2**32 - 1))
-def test_adding_and_removing_obstacles_equals_a_full_rebuild(seed: int) -> None:
+def adding_and_removing_obstacles_equals_a_full_rebuild(seed: int) -> None:
     rng = np.random.default_rng(seed)
     points, obstacles = float_scene(seed, n_points=50, n_obstacles=6)
     extra = float_scene(seed + 1, n_points=1, n_obstacles=5)[1]
@@ -182,6 +180,19 @@ def test_adding_and_removing_obstacles_equals_a_full_rebuild(seed: int) -> None:
         for s, g in zip(free[0:6:2], free[1:6:2], strict=False):
             a, b = wg.find_path(s, g), fresh.find_path(s, g)
             assert (a.cost, a.expanded, a.path.tolist()) == (b.cost, b.expanded, b.path.tolist())
+
+
+@settings(max_examples=5)
+@given(st.integers(0, 2**32 - 1))
+def test_adding_and_removing_obstacles_equals_a_full_rebuild(seed: int) -> None:
+    adding_and_removing_obstacles_equals_a_full_rebuild(seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=15)
+@given(st.integers(0, 2**32 - 1))
+def test_adding_and_removing_obstacles_equals_a_full_rebuild_many(seed: int) -> None:
+    adding_and_removing_obstacles_equals_a_full_rebuild(seed)
 
 
 def test_a_new_obstacle_cuts_only_the_links_it_blocks() -> None:
