@@ -128,9 +128,7 @@ def test_bfs_path_has_the_fewest_edges(problem: tuple[Graph, int, int], seed: in
             assert_legal(graph, result, start, goal)
 
 
-@settings(max_examples=100)
-@given(problem=problems(), hvals=st.lists(st.floats(0, 50), min_size=1, max_size=40), seed=SEEDS)
-def test_greedy_finds_a_path_iff_one_exists(
+def greedy_finds_a_path_iff_one_exists(
     problem: tuple[Graph, int, int], hvals: list[float], seed: int
 ) -> None:
     graph, start, goal = problem
@@ -149,9 +147,24 @@ def test_greedy_finds_a_path_iff_one_exists(
             assert result.cost >= optimal - 1e-9
 
 
+@settings(max_examples=25)
+@given(problem=problems(), hvals=st.lists(st.floats(0, 50), min_size=1, max_size=40), seed=SEEDS)
+def test_greedy_finds_a_path_iff_one_exists(
+    problem: tuple[Graph, int, int], hvals: list[float], seed: int
+) -> None:
+    greedy_finds_a_path_iff_one_exists(problem, hvals, seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=100)
-@given(graph=graphs(), data=st.data(), seed=SEEDS)
-def test_goal_predicate_finds_the_cheapest_goal_of_the_set(
+@given(problem=problems(), hvals=st.lists(st.floats(0, 50), min_size=1, max_size=40), seed=SEEDS)
+def test_greedy_finds_a_path_iff_one_exists_many(
+    problem: tuple[Graph, int, int], hvals: list[float], seed: int
+) -> None:
+    greedy_finds_a_path_iff_one_exists(problem, hvals, seed)
+
+
+def goal_predicate_finds_the_cheapest_goal_of_the_set(
     graph: Graph, data: Any, seed: int
 ) -> None:
     start = data.draw(st.integers(0, graph.n - 1))
@@ -187,6 +200,23 @@ def test_goal_predicate_finds_the_cheapest_goal_of_the_set(
         else:
             assert len(shortest.path) - 1 == fewest
             assert_legal(graph, shortest, start, is_goal)
+
+
+@settings(max_examples=25)
+@given(graph=graphs(), data=st.data(), seed=SEEDS)
+def test_goal_predicate_finds_the_cheapest_goal_of_the_set(
+    graph: Graph, data: Any, seed: int
+) -> None:
+    goal_predicate_finds_the_cheapest_goal_of_the_set(graph, data, seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(graph=graphs(), data=st.data(), seed=SEEDS)
+def test_goal_predicate_finds_the_cheapest_goal_of_the_set_many(
+    graph: Graph, data: Any, seed: int
+) -> None:
+    goal_predicate_finds_the_cheapest_goal_of_the_set(graph, data, seed)
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
@@ -229,9 +259,7 @@ def test_a_goal_outside_the_graph_is_unreachable_not_an_error() -> None:
 # --------------------------------------------------------------------------- limits
 
 
-@settings(max_examples=100)
-@given(problem=problems(), factors=factor_lists(), data=st.data())
-def test_max_expansions_stops_the_search_exactly_there(
+def max_expansions_stops_the_search_exactly_there(
     problem: tuple[Graph, int, int], factors: list[float], data: Any
 ) -> None:
     graph, start, goal = problem
@@ -257,6 +285,23 @@ def test_max_expansions_stops_the_search_exactly_there(
             assert limited.reason == "max_expansions"
             assert limited.expanded == limit
             assert limited.path == [] and limited.cost == math.inf
+
+
+@settings(max_examples=25)
+@given(problem=problems(), factors=factor_lists(), data=st.data())
+def test_max_expansions_stops_the_search_exactly_there(
+    problem: tuple[Graph, int, int], factors: list[float], data: Any
+) -> None:
+    max_expansions_stops_the_search_exactly_there(problem, factors, data)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(problem=problems(), factors=factor_lists(), data=st.data())
+def test_max_expansions_stops_the_search_exactly_there_many(
+    problem: tuple[Graph, int, int], factors: list[float], data: Any
+) -> None:
+    max_expansions_stops_the_search_exactly_there(problem, factors, data)
 
 
 def test_max_expansions_zero_expands_nothing() -> None:
@@ -305,13 +350,7 @@ def test_max_cost_gives_its_reason_when_the_only_path_is_too_expensive() -> None
     assert bounded.found and dict(bounded.distances or {}) == {"a": 0.0, "b": 2.0}
 
 
-@settings(max_examples=100)
-@given(
-    problem=problems(weights=INT_WEIGHTS),
-    factors=factor_lists(),
-    max_cost=st.integers(0, 40).map(lambda c: c + 0.5),
-)
-def test_max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it(
+def max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it(
     problem: tuple[Graph, int, int], factors: list[float], max_cost: float
 ) -> None:
     graph, start, goal = problem
@@ -335,9 +374,32 @@ def test_max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it(
                 assert result.reason in ("max_cost", "unreachable")
 
 
+@settings(max_examples=25)
+@given(
+    problem=problems(weights=INT_WEIGHTS),
+    factors=factor_lists(),
+    max_cost=st.integers(0, 40).map(lambda c: c + 0.5),
+)
+def test_max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it(
+    problem: tuple[Graph, int, int], factors: list[float], max_cost: float
+) -> None:
+    max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it(problem, factors, max_cost)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=100)
-@given(problem=problems(), max_depth=st.integers(0, 12))
-def test_bfs_max_depth(problem: tuple[Graph, int, int], max_depth: int) -> None:
+@given(
+    problem=problems(weights=INT_WEIGHTS),
+    factors=factor_lists(),
+    max_cost=st.integers(0, 40).map(lambda c: c + 0.5),
+)
+def test_max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it_many(
+    problem: tuple[Graph, int, int], factors: list[float], max_cost: float
+) -> None:
+    max_cost_finds_the_goal_iff_the_optimal_cost_is_within_it(problem, factors, max_cost)
+
+
+def bfs_max_depth(problem: tuple[Graph, int, int], max_depth: int) -> None:
     graph, start, goal = problem
     hops = graph.hops_from(start)[goal]
     result = bfs(start, goal, graph.neighbors, max_depth=max_depth)
@@ -352,6 +414,19 @@ def test_bfs_max_depth(problem: tuple[Graph, int, int], max_depth: int) -> None:
             assert result.reason in ("max_depth", "unreachable")
 
 
+@settings(max_examples=25)
+@given(problem=problems(), max_depth=st.integers(0, 12))
+def test_bfs_max_depth(problem: tuple[Graph, int, int], max_depth: int) -> None:
+    bfs_max_depth(problem, max_depth)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(problem=problems(), max_depth=st.integers(0, 12))
+def test_bfs_max_depth_many(problem: tuple[Graph, int, int], max_depth: int) -> None:
+    bfs_max_depth(problem, max_depth)
+
+
 def test_bfs_max_depth_on_a_line() -> None:
     def line(n: int) -> list[tuple[int, float]]:
         return [(n + 1, 1.0)]
@@ -361,13 +436,7 @@ def test_bfs_max_depth_on_a_line() -> None:
     assert not stopped and stopped.reason == "max_depth"
 
 
-@settings(max_examples=100)
-@given(
-    problem=problems(),
-    hvals=st.lists(st.integers(0, 6).map(float), min_size=1, max_size=40),
-    limit=st.none() | st.integers(0, 40),
-)
-def test_partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic(
+def partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic(
     problem: tuple[Graph, int, int], hvals: list[float], limit: int | None
 ) -> None:
     graph, start, goal = problem
@@ -395,6 +464,31 @@ def test_partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic(
                 assert h(result.path[-1]) == min(h(n) for n in result.explored.nodes)
 
 
+@settings(max_examples=25)
+@given(
+    problem=problems(),
+    hvals=st.lists(st.integers(0, 6).map(float), min_size=1, max_size=40),
+    limit=st.none() | st.integers(0, 40),
+)
+def test_partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic(
+    problem: tuple[Graph, int, int], hvals: list[float], limit: int | None
+) -> None:
+    partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic(problem, hvals, limit)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(
+    problem=problems(),
+    hvals=st.lists(st.integers(0, 6).map(float), min_size=1, max_size=40),
+    limit=st.none() | st.integers(0, 40),
+)
+def test_partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic_many(
+    problem: tuple[Graph, int, int], hvals: list[float], limit: int | None
+) -> None:
+    partial_path_leads_to_the_expanded_node_with_the_smallest_heuristic(problem, hvals, limit)
+
+
 def test_partial_path_on_a_line() -> None:
     def line(n: int) -> list[tuple[int, float]]:
         return [(m, 2.0) for m in (n - 1, n + 1) if 0 <= m < 5]
@@ -410,9 +504,7 @@ def test_partial_path_on_a_line() -> None:
     assert island.path == [0, 1, 2, 3, 4] and island.cost == 8.0
 
 
-@settings(max_examples=100)
-@given(problem=problems())
-def test_record_keeps_every_expansion_in_order(problem: tuple[Graph, int, int]) -> None:
+def record_keeps_every_expansion_in_order(problem: tuple[Graph, int, int]) -> None:
     graph, start, goal = problem
     calls: list[int] = []
 
@@ -438,6 +530,19 @@ def test_record_keeps_every_expansion_in_order(problem: tuple[Graph, int, int]) 
         if target is None:
             assert dict(zip(nodes, g, strict=True)) == dict(result.distances or {})
     assert astar(start, goal, graph.neighbors).explored is None
+
+
+@settings(max_examples=25)
+@given(problem=problems())
+def test_record_keeps_every_expansion_in_order(problem: tuple[Graph, int, int]) -> None:
+    record_keeps_every_expansion_in_order(problem)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(problem=problems())
+def test_record_keeps_every_expansion_in_order_many(problem: tuple[Graph, int, int]) -> None:
+    record_keeps_every_expansion_in_order(problem)
 
 
 # --------------------------------------------------------------------------- ties
