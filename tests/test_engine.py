@@ -85,18 +85,7 @@ def both(compiled: ModuleType, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
     )
 
 
-@settings(max_examples=100)
-@given(
-    problem=problems(),
-    factors=factor_lists(),
-    hvals=st.lists(st.floats(0, 30), min_size=1, max_size=40),
-    seed=st.integers(0, 2**32 - 1),
-    max_expansions=st.none() | st.integers(0, 60),
-    max_cost=st.none() | st.floats(0, 40),
-    partial=st.booleans(),
-    goal_kind=st.sampled_from(["node", "predicate"]),
-)
-def test_compiled_and_source_engines_agree(
+def compiled_and_source_engines_agree(
     compiled: ModuleType,
     problem: tuple[Graph, int, int],
     factors: list[float],
@@ -161,6 +150,61 @@ def test_compiled_and_source_engines_agree(
         kwargs = {**limits, **options}
         got, expected = both(compiled, start, target, graph.neighbors, heuristic, **kwargs)
         assert got == expected, kwargs
+
+
+@settings(max_examples=25)
+@given(
+    problem=problems(),
+    factors=factor_lists(),
+    hvals=st.lists(st.floats(0, 30), min_size=1, max_size=40),
+    seed=st.integers(0, 2**32 - 1),
+    max_expansions=st.none() | st.integers(0, 60),
+    max_cost=st.none() | st.floats(0, 40),
+    partial=st.booleans(),
+    goal_kind=st.sampled_from(["node", "predicate"]),
+)
+def test_compiled_and_source_engines_agree(
+    compiled: ModuleType,
+    problem: tuple[Graph, int, int],
+    factors: list[float],
+    hvals: list[float],
+    seed: int,
+    max_expansions: int | None,
+    max_cost: float | None,
+    partial: bool,
+    goal_kind: str,
+) -> None:
+    compiled_and_source_engines_agree(
+        compiled, problem, factors, hvals, seed, max_expansions, max_cost, partial, goal_kind
+    )
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(
+    problem=problems(),
+    factors=factor_lists(),
+    hvals=st.lists(st.floats(0, 30), min_size=1, max_size=40),
+    seed=st.integers(0, 2**32 - 1),
+    max_expansions=st.none() | st.integers(0, 60),
+    max_cost=st.none() | st.floats(0, 40),
+    partial=st.booleans(),
+    goal_kind=st.sampled_from(["node", "predicate"]),
+)
+def test_compiled_and_source_engines_agree_many(
+    compiled: ModuleType,
+    problem: tuple[Graph, int, int],
+    factors: list[float],
+    hvals: list[float],
+    seed: int,
+    max_expansions: int | None,
+    max_cost: float | None,
+    partial: bool,
+    goal_kind: str,
+) -> None:
+    compiled_and_source_engines_agree(
+        compiled, problem, factors, hvals, seed, max_expansions, max_cost, partial, goal_kind
+    )
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf])

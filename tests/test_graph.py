@@ -277,9 +277,7 @@ def test_astar_expands_exactly_like_the_generic_search(
     assert_same_run(got, want)
 
 
-@settings(max_examples=150)
-@given(geometric(), st.sampled_from(("g", "fifo")))
-def test_greedy_and_dijkstra_expand_exactly_like_the_generic_search(
+def greedy_and_dijkstra_expand_exactly_like_the_generic_search(
     case: Any, tie_break: str
 ) -> None:
     graph, start, goal = case
@@ -292,9 +290,24 @@ def test_greedy_and_dijkstra_expand_exactly_like_the_generic_search(
     assert_same_run(got, want)
 
 
+@settings(max_examples=40)
+@given(geometric(), st.sampled_from(("g", "fifo")))
+def test_greedy_and_dijkstra_expand_exactly_like_the_generic_search(
+    case: Any, tie_break: str
+) -> None:
+    greedy_and_dijkstra_expand_exactly_like_the_generic_search(case, tie_break)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=150)
-@given(problems(), st.integers(1, 4), st.integers(1, 4), st.sampled_from(("g", "fifo")))
-def test_many_source_dijkstra_expands_like_the_generic_search_from_a_root(
+@given(geometric(), st.sampled_from(("g", "fifo")))
+def test_greedy_and_dijkstra_expand_exactly_like_the_generic_search_many(
+    case: Any, tie_break: str
+) -> None:
+    greedy_and_dijkstra_expand_exactly_like_the_generic_search(case, tie_break)
+
+
+def many_source_dijkstra_expands_like_the_generic_search_from_a_root(
     problem: Any, n_sources: int, n_goals: int, tie_break: str
 ) -> None:
     ref, start, goal = problem
@@ -313,6 +326,27 @@ def test_many_source_dijkstra_expands_like_the_generic_search_from_a_root(
     assert got.expanded == want.expanded - 1
     assert got.cost == want.cost
     assert got.found == want.found and got.reason == want.reason
+
+
+@settings(max_examples=40)
+@given(problems(), st.integers(1, 4), st.integers(1, 4), st.sampled_from(("g", "fifo")))
+def test_many_source_dijkstra_expands_like_the_generic_search_from_a_root(
+    problem: Any, n_sources: int, n_goals: int, tie_break: str
+) -> None:
+    many_source_dijkstra_expands_like_the_generic_search_from_a_root(
+        problem, n_sources, n_goals, tie_break
+    )
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=150)
+@given(problems(), st.integers(1, 4), st.integers(1, 4), st.sampled_from(("g", "fifo")))
+def test_many_source_dijkstra_expands_like_the_generic_search_from_a_root_many(
+    problem: Any, n_sources: int, n_goals: int, tie_break: str
+) -> None:
+    many_source_dijkstra_expands_like_the_generic_search_from_a_root(
+        problem, n_sources, n_goals, tie_break
+    )
 
 
 @settings(max_examples=200)

@@ -45,9 +45,7 @@ def assert_unreachable(result: Any) -> None:
 # --------------------------------------------------------------------------- oracle
 
 
-@settings(max_examples=150)
-@given(problem=problems(), factors=factor_lists(), seed=SEEDS)
-def test_optimal_searches_match_the_scipy_oracle(
+def optimal_searches_match_the_scipy_oracle(
     problem: tuple[Graph, int, int], factors: list[float], seed: int
 ) -> None:
     graph, start, goal = problem
@@ -71,9 +69,24 @@ def test_optimal_searches_match_the_scipy_oracle(
                 assert_legal(graph, result, start, goal)
 
 
-@settings(max_examples=100)
-@given(graph=graphs(), data=st.data())
-def test_dijkstra_without_goal_settles_every_reachable_node(graph: Graph, data: Any) -> None:
+@settings(max_examples=40)
+@given(problem=problems(), factors=factor_lists(), seed=SEEDS)
+def test_optimal_searches_match_the_scipy_oracle(
+    problem: tuple[Graph, int, int], factors: list[float], seed: int
+) -> None:
+    optimal_searches_match_the_scipy_oracle(problem, factors, seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=150)
+@given(problem=problems(), factors=factor_lists(), seed=SEEDS)
+def test_optimal_searches_match_the_scipy_oracle_many(
+    problem: tuple[Graph, int, int], factors: list[float], seed: int
+) -> None:
+    optimal_searches_match_the_scipy_oracle(problem, factors, seed)
+
+
+def dijkstra_without_goal_settles_every_reachable_node(graph: Graph, data: Any) -> None:
     start = data.draw(st.integers(0, graph.n - 1))
     dist = graph.dist_from(start)
     expected = {n: float(d) for n, d in enumerate(dist) if math.isfinite(d)}
@@ -91,9 +104,20 @@ def test_dijkstra_without_goal_settles_every_reachable_node(graph: Graph, data: 
             assert graph.path_cost(path) == result.distances[node]
 
 
+@settings(max_examples=25)
+@given(graph=graphs(), data=st.data())
+def test_dijkstra_without_goal_settles_every_reachable_node(graph: Graph, data: Any) -> None:
+    dijkstra_without_goal_settles_every_reachable_node(graph, data)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=100)
-@given(problem=problems(), factors=factor_lists(), seed=SEEDS)
-def test_weighted_astar_is_within_weight_times_optimal(
+@given(graph=graphs(), data=st.data())
+def test_dijkstra_without_goal_settles_every_reachable_node_many(graph: Graph, data: Any) -> None:
+    dijkstra_without_goal_settles_every_reachable_node(graph, data)
+
+
+def weighted_astar_is_within_weight_times_optimal(
     problem: tuple[Graph, int, int], factors: list[float], seed: int
 ) -> None:
     graph, start, goal = problem
@@ -113,9 +137,24 @@ def test_weighted_astar_is_within_weight_times_optimal(
             assert optimal - 1e-9 <= result.cost <= weight * optimal + 1e-9 * max(1.0, optimal)
 
 
+@settings(max_examples=25)
+@given(problem=problems(), factors=factor_lists(), seed=SEEDS)
+def test_weighted_astar_is_within_weight_times_optimal(
+    problem: tuple[Graph, int, int], factors: list[float], seed: int
+) -> None:
+    weighted_astar_is_within_weight_times_optimal(problem, factors, seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=100)
-@given(problem=problems(), seed=SEEDS)
-def test_bfs_path_has_the_fewest_edges(problem: tuple[Graph, int, int], seed: int) -> None:
+@given(problem=problems(), factors=factor_lists(), seed=SEEDS)
+def test_weighted_astar_is_within_weight_times_optimal_many(
+    problem: tuple[Graph, int, int], factors: list[float], seed: int
+) -> None:
+    weighted_astar_is_within_weight_times_optimal(problem, factors, seed)
+
+
+def bfs_path_has_the_fewest_edges(problem: tuple[Graph, int, int], seed: int) -> None:
     graph, start, goal = problem
     hops = graph.hops_from(start)[goal]
     for tie_break in ("fifo", "random"):
@@ -126,6 +165,19 @@ def test_bfs_path_has_the_fewest_edges(problem: tuple[Graph, int, int], seed: in
             assert result
             assert len(result.path) - 1 == hops
             assert_legal(graph, result, start, goal)
+
+
+@settings(max_examples=25)
+@given(problem=problems(), seed=SEEDS)
+def test_bfs_path_has_the_fewest_edges(problem: tuple[Graph, int, int], seed: int) -> None:
+    bfs_path_has_the_fewest_edges(problem, seed)
+
+
+@pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
+@settings(max_examples=100)
+@given(problem=problems(), seed=SEEDS)
+def test_bfs_path_has_the_fewest_edges_many(problem: tuple[Graph, int, int], seed: int) -> None:
+    bfs_path_has_the_fewest_edges(problem, seed)
 
 
 def greedy_finds_a_path_iff_one_exists(
