@@ -235,7 +235,7 @@ def test_visibility_kernel_checks_its_pairs() -> None:
 @pytest.mark.skipif(
     not grid_search.DEBUG_BUILD,
     reason="a release build: bounds checks are compiled out (build with "
-    "PATHCRAFT_DEBUG_BUILD=1, as the second stage of .ci/run does, to run this)",
+    "PATHCRAFT_DEBUG_BUILD=1, as stage 4 of .ci/run does, to run this)",
 )
 def test_the_debug_build_catches_an_out_of_range_index() -> None:
     values = np.arange(4.0)
