@@ -19,6 +19,7 @@ size's array over the anchors whose footprint meets the edited cells.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -185,7 +186,7 @@ def unit_grid(grid: Grid, opts: SearchOptions) -> Grid:
     <pathcraft.grid.Grid.for_size>` of the ``size`` option (checked here; 1 when not
     given)."""
     size = opts.extra.get("size", 1)
-    return grid if size == 1 and type(size) is int else grid.for_size(check_size(size))
+    return grid if size == 1 and type(size) is int else grid.for_size(size)
 
 
 def unit_cells(
@@ -207,7 +208,12 @@ def unit_cells(
     flat = cell_indices(name, value, grid.padded, many=many, indexed=indexed)
     if world is grid:
         return flat
-    misfit = ~np.isfinite(world.padded.ravel()[flat])
+    if flat.shape[0] == 1:  # one cell (the common case): no array arithmetic
+        if world.padded.flat[int(flat[0])] != math.inf:
+            return flat
+        misfit = np.ones(1, dtype=bool)
+    else:
+        misfit = ~np.isfinite(world.padded.ravel()[flat])
     if misfit.any():
         at = int(np.argmax(misfit))
         row, col = divmod(int(flat[at]), grid.padded.shape[1])
