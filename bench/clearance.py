@@ -149,11 +149,11 @@ def main() -> None:
             "",
             f"{QUERIES} (start, goal) pairs per map that a unit of size {max(SIZES)} "
             "can travel between; the same pairs for every size, interleaved, each the "
-            "best of 3 runs. Times are medians in microseconds; *ratio* is the size-k median over the size-1 "
-            "median, *per expansion* the same for the time per expanded cell (jump "
-            "point for jps): bigger units take longer detours, the kernel is the same. "
-            "*view build* is the one-off cost of a size's view (clearance included), "
-            "paid on the first query of that size.",
+            "best of 3 runs. Times are medians in microseconds; *ratio* is the size-k "
+            "median over the size-1 median, *per expansion* the same for the time per "
+            "expanded cell (jump point for jps): bigger units take longer detours, the "
+            "kernel is the same. *view build* is the one-off cost of a size's view "
+            "(clearance included), paid on the first query of that size.",
             "",
             "| map | algorithm | size | size 1 µs | size k µs | ratio | per expansion "
             "| view build ms |",
@@ -168,8 +168,7 @@ def main() -> None:
             "from scratch; *plain edit* is `grid[r, c] = v` on a grid without views "
             "(its own O(cells) bookkeeping).",
             "",
-            "| map | kernel µs | repair µs | recompute µs | recompute / repair "
-            "| plain edit µs |",
+            "| map | kernel µs | repair µs | recompute µs | recompute / repair | plain edit µs |",
             "|---|---|---|---|---|---|",
             *repairs,
             "",
