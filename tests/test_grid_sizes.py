@@ -344,3 +344,40 @@ def unit_cost_fast(cost: np.ndarray, k: int) -> np.ndarray:
     windows = sliding_window_view(cost, (k, k)).max(axis=(2, 3))
     out[: windows.shape[0], : windows.shape[1]] = windows
     return out
+
+
+# --------------------------------------------------------------------------- flow fields
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases(max_side=16, rules=("never", "no_corner_cut", "always")))
+def test_a_flow_field_for_a_size_leads_the_unit_to_the_goal(case: Case) -> None:
+    from pathcraft.agents import FlowField
+
+    cost = np.where(np.isfinite(case.cost), 1.0, np.inf)  # uniform: fields are symmetric
+    grid = Grid(cost, diagonal=case.rule)
+    for k in (2, 3):
+        pairs = _pairs(Case(cost, case.rule, case.start, case.goal, case.seed), k, count=1)
+        if not pairs:
+            continue
+        goal = pairs[0][1]
+        flow = FlowField(grid, goal, size=k)
+        explicit = unit_cost(cost, k)
+        np.testing.assert_allclose(flow.distance, oracle(explicit, case.rule, [goal]), rtol=RTOL)
+        assert flow.size == k
+        for start in zip(*np.nonzero(np.isfinite(flow.distance)), strict=True):
+            cell = tuple(int(x) for x in start)
+            path = [cell]
+            while cell != goal:
+                cell = tuple(int(x) for x in flow.next_cell[cell])
+                path.append(cell)
+                assert len(path) <= cost.size
+            assert_unit_path(cost, case.rule, k, np.array(path), float(flow.distance[path[0]]))
+
+
+def test_a_flow_field_goal_must_fit_the_unit() -> None:
+    from pathcraft.agents import FlowField
+
+    grid = Grid.from_ascii("...\n..#")
+    with pytest.raises(ValueError, match=r"^goals \(0, 1\) does not fit a unit of size 2"):
+        FlowField(grid, (0, 1), size=2)
