@@ -146,3 +146,50 @@ def test_a_start_too_close_to_a_wall_is_refused_or_snapped() -> None:
         mesh.find_path((1, 0.2), (9, 9), radius=0.5)
     snapped = mesh.find_path((1, 0.2), (9, 9), radius=0.5, snap=True)
     assert snapped.found and snapped.path[0].tolist() == pytest.approx([1.0, 0.5])
+
+
+# --------------------------------------------------------------------------- waypoints
+
+
+@settings(max_examples=5, deadline=None)
+@given(room=rooms())
+def test_a_waypoint_radius_query_is_the_visibility_graph_shortest_path(
+    room: tuple[list[Any], float, int],
+) -> None:
+    """Waypoints at the corners of the grown obstacles (what a level designer would
+    place for that agent): the search with ``radius`` is the shortest path around
+    the obstacles grown by it, in the open plane."""
+    from pathcraft import WaypointGraph
+
+    obstacles, radius, seed = room
+    grown = shapely.union_all([shapely.buffer(o, radius) for o in obstacles])
+    corners = np.unique(shapely.get_coordinates(shapely.boundary(grown)), axis=0)
+    graph = WaypointGraph(corners, obstacles)
+    plane = box(-50, -50, 70, 62)
+    space = plane.difference(grown)
+    rng = np.random.default_rng(seed)
+    points = points_in(space.intersection(box(0, 0, WIDTH, HEIGHT)), rng, 6)
+    for start, goal in zip(points[::2], points[1::2], strict=False):
+        want = visibility_cost(space, start, goal)
+        got = graph.find_path(start, goal, radius=radius)
+        assert got.found and got.cost == pytest.approx(want, abs=1e-6, rel=1e-9)
+        assert space.buffer(1e-6).covers(shapely.LineString(got.path))
+    assert graph.for_radius(radius).agent_radius == radius
+
+
+def test_waypoint_radius_graphs_are_cached_until_an_obstacle_changes() -> None:
+    from pathcraft import WaypointGraph
+
+    graph = WaypointGraph([(3, 3), (7, 3), (3, -3)], [box(4, 0, 6, 2)])
+    wide = graph.for_radius(1.5)
+    assert graph.for_radius(1.5) is wide and graph.for_radius(0) is graph
+    key = graph.add_obstacle(box(0, -1, 1, 0))
+    assert graph.for_radius(1.5) is not wide
+    assert key in graph.for_radius(1.5).obstacles
+    with pytest.raises(ValueError, match=r"start \(5.0, 2.5\) is inside obstacle 0"):
+        graph.find_path((5, 2.5), (3, 3), radius=1.0)
+    with pytest.raises(ValueError, match="radius must be a finite number >= 0"):
+        graph.find_path((3, 3), (7, 3), radius=-1)
+    sighted = WaypointGraph([(0, 0), (1, 0)], line_of_sight=lambda a, b: True)
+    with pytest.raises(ValueError, match="radius needs obstacles"):
+        sighted.find_path((0, 0), (1, 0), radius=0.5)
