@@ -381,3 +381,33 @@ def test_a_flow_field_goal_must_fit_the_unit() -> None:
     grid = Grid.from_ascii("...\n..#")
     with pytest.raises(ValueError, match=r"^goals \(0, 1\) does not fit a unit of size 2"):
         FlowField(grid, (0, 1), size=2)
+
+
+# --------------------------------------------------------------------------- followers
+
+
+def test_followers_of_units_of_several_sizes_arrive_through_their_footprints() -> None:
+    from pathcraft.agents import PathFollower
+
+    grid = Grid.from_ascii("""
+    ..........
+    ..........
+    ..........
+    ####..####
+    ..........
+    ..........
+    """)
+    paths = [grid.astar((0, 0), (4, 8), size=k).path for k in (1, 2)]
+    movers = PathFollower.from_cells(grid, paths, sizes=[1, 2], max_speed=2.0, tolerance=0.05)
+    assert movers.positions.tolist() == [[0.5, 0.5], [1.0, 1.0]]
+    for _ in range(200):
+        if movers.step(0.1).all():
+            break
+    assert movers.arrived.all()
+    np.testing.assert_allclose(movers.positions, [[8.5, 4.5], [9.0, 5.0]], atol=0.05)
+    with pytest.raises(ValueError, match=r"^paths\[0\]\[0\] \(2, 0\) does not fit a unit"):
+        PathFollower.from_cells(grid, [np.array([(2, 0), (2, 1)])], sizes=2)
+    with pytest.raises(ValueError, match="sizes has 1 entries for 2 paths"):
+        PathFollower.from_cells(grid, paths, sizes=[2])
+    with pytest.raises(ValueError, match=r"^sizes\[1\] must be an integer >= 1"):
+        PathFollower.from_cells(grid, paths, sizes=[1, 0])
