@@ -61,6 +61,33 @@ def navmesh_picture() -> None:
     print(f"navmesh: funnel {funnel.cost:.2f}, optimal {optimal.cost:.2f}")
 
 
+def unit_sizes_picture(data: Path) -> None:
+    """Units of sizes 1, 3 and 6 on den520d: each one's path, drawn through the centre
+    of its footprint (a unit is anchored at its top-left cell), and its square at the
+    start."""
+    from matplotlib.patches import Rectangle
+
+    from pathcraft.viz import plot_search
+
+    grid = read_map(data / "maps" / "dao" / "den520d.map")
+    start, goal = (102, 230), (152, 184)
+    results = {k: grid.find_path(start, goal, algorithm="jps", size=k) for k in (1, 3, 6)}
+    ax = plot_search(grid, results[1], colorbar=False, title="")
+    colors = {1: "#1f5fd6", 3: "#e08a00", 6: "#c0186a"}
+    for k, result in sorted(results.items(), reverse=True):  # the small on top
+        centre = result.path + (k - 1) / 2
+        ax.plot(centre[:, 1], centre[:, 0], color=colors[k], lw=1.2 + k / 3,
+                label=f"size {k}: cost {result.cost:.1f}")  # fmt: skip
+        ax.add_patch(Rectangle((start[1] - 0.5, start[0] - 0.5), k, k, fill=False,
+                               ec=colors[k], lw=1.2))  # fmt: skip
+    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+    ax.set_title("den520d: one map, units of three sizes (grid.find_path(..., size=k))",
+                 fontsize=10)  # fmt: skip
+    ax.figure.savefig(DOCS / "unit-sizes.png", dpi=110, bbox_inches="tight")
+    plt.close(ax.figure)
+    print("unit sizes:", {k: round(r.cost, 3) for k, r in results.items()})
+
+
 def main() -> None:
     navmesh_picture()
     data = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_DATA
@@ -69,6 +96,7 @@ def main() -> None:
     i = int(np.argmax(scen.optimal))
     start, goal = tuple(scen.starts[i].tolist()), tuple(scen.goals[i].tolist())
     print(f"den520d scenario {i}: {start} -> {goal}, optimal {scen.optimal[i]:.3f}")
+    unit_sizes_picture(data)
 
     fig = compare(grid, start, goal)
     fig.suptitle(f"den520d (Dragon Age: Origins), {start} to {goal}", fontsize=11)

@@ -87,6 +87,9 @@ class BaseOptions(TypedDict, total=False):
     max_cost: float | None
     partial: bool
     record: bool
+    # Units of several sizes (issue 17): grids only, an extra of every grid search
+    # (see GRID_UNIT_EXTRAS and pathcraft.grid._sizes).
+    size: int
 
 
 class Options(BaseOptions, total=False):
@@ -128,6 +131,9 @@ class WorldSpec:
 _ALL = OPTION_NAMES
 _NO_WEIGHT = tuple(o for o in OPTION_NAMES if o != "weight")
 _DIJKSTRA = ("tie_break", "seed", "max_expansions", "max_cost", "record")
+#: The grid's own options, taken by every grid search: ``size``, the side of the
+#: unit's square in cells (``pathcraft.grid._sizes`` checks it).
+GRID_UNIT_EXTRAS: tuple[str, ...] = ("size",)
 
 #: Which world takes which option, by ``algorithm=``: the contract as data. The
 #: README's options table is checked against it by the tests.
@@ -143,6 +149,9 @@ SUPPORT: dict[str, WorldSpec] = {
                 "jps": ("weight", "max_expansions", "record"),
             },
             heuristics=("zero", "manhattan", "octile", "euclidean", "chebyshev"),
+            extras={
+                name: GRID_UNIT_EXTRAS for name in ("astar", "dijkstra", "greedy", "jps")
+            },
         ),
         WorldSpec(
             "Graph",

@@ -71,6 +71,7 @@ from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph
 from pathcraft.graph._search import kernel_args
+from pathcraft.navmesh._radius import MAX_RADII, check_radius
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
@@ -189,6 +190,7 @@ class WaypointGraph:
         self._pairs = self._candidate_pairs()
         self._blocked = self._count_blocking()
         self._graph = self._link_graph()
+        self._radii: dict[float, WaypointGraph] = {}  # for_radius's graphs (issue 17)
 
     # ------------------------------------------------------------------ building
 
@@ -315,6 +317,7 @@ class WaypointGraph:
         self._obstacles[key] = grown
         self._rebuild_set()
         self._update(key, +1)
+        self._radii.clear()
         return key
 
     def remove_obstacle(self, key: int) -> None:
@@ -346,6 +349,51 @@ class WaypointGraph:
         self._update(int(key), -1)
         del self._obstacles[int(key)]
         self._rebuild_set()
+        self._radii.clear()
+
+    def for_radius(self, radius: float) -> WaypointGraph:
+        """The waypoint graph of an agent of ``radius``: what every query with
+        ``radius=`` runs on.
+
+        The same waypoints and ``max_distance``, every obstacle grown by ``radius``
+        more (``shapely.buffer``; on a graph built with ``agent_radius`` the radii
+        add up), links retested. Waypoints inside a grown obstacle get no links.
+        Built on the first query of a radius and kept (8 radii at most, the oldest
+        dropped first) until an obstacle is added or removed.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``radius`` not a finite number >= 0; a graph that uses ``line_of_sight``
+            (it has no obstacles to grow).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(3, 3), (7, 3)], [box(4, 0, 6, 2)])
+        >>> len(wg.links), len(wg.for_radius(1.5).links), wg.for_radius(1.5).agent_radius
+        (1, 0, 1.5)
+        """
+        r = check_radius(radius)
+        if r == 0:
+            return self
+        if self._los is not None:
+            raise ValueError("radius needs obstacles; this graph uses line_of_sight")
+        wide = self._radii.get(r)
+        if wide is None:
+            wide = WaypointGraph(
+                self._points, list(self._obstacles.values()), agent_radius=r,
+                max_distance=self._max_distance,
+            )  # fmt: skip
+            wide._obstacles = dict(zip(self._obstacles, wide._obstacles.values(), strict=True))
+            wide._rebuild_set()
+            wide._next_id = self._next_id
+            wide._radius = self._radius + r
+            if len(self._radii) >= MAX_RADII:
+                del self._radii[next(iter(self._radii))]
+            self._radii[r] = wide
+        return wide
 
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:
@@ -417,6 +465,7 @@ class WaypointGraph:
         goal: Sequence[float],
         *,
         algorithm: Literal["astar", "dijkstra", "greedy"] = "astar",
+        radius: float = 0.0,
         **options: Unpack[Options],
     ) -> PathResult:
         """A path from ``start`` to ``goal`` through the waypoints, by ``algorithm``.
@@ -427,6 +476,10 @@ class WaypointGraph:
             Any positions outside the obstacles (they need not be waypoints).
         algorithm : {"astar", "dijkstra", "greedy"}
             The search over the waypoints (greedy: fast, not the shortest).
+        radius : float
+            The agent's radius (``>= 0``, default 0): the search runs on
+            :meth:`for_radius`, every obstacle grown by it (built once per radius,
+            then cached), so the path keeps the agent's centre that far from them.
         weight : float
             ``>= 1``: weighted A*, at most ``weight`` times the best cost.
         heuristic : {"euclidean", "zero"} or None
@@ -464,7 +517,7 @@ class WaypointGraph:
         ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        search = self._start("find_path", start, goal, algorithm, options)
+        search = self.for_radius(radius)._start("find_path", start, goal, algorithm, options)
         search.step()
         return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
@@ -474,12 +527,13 @@ class WaypointGraph:
         goal: Sequence[float],
         *,
         algorithm: Literal["astar", "dijkstra", "greedy"] = "astar",
+        radius: float = 0.0,
         **options: Unpack[Options],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        ``algorithm`` and ``options`` are :meth:`find_path`'s, checked the same way.
-        ``step(n)`` on the returned object expands at most ``n`` more waypoints with
+        ``algorithm``, ``radius`` and ``options`` are :meth:`find_path`'s, checked the
+        same way. ``step(n)`` on the returned object expands at most ``n`` more waypoints with
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
         search ended without its goal, or ``"cancelled"``; its ``result`` is then
         exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
@@ -493,7 +547,7 @@ class WaypointGraph:
         >>> search.step(1), search.step(), round(search.result.cost, 4)
         ('in_progress', 'found', 14.8062)
         """
-        return self._start("start_search", start, goal, algorithm, options)
+        return self.for_radius(radius)._start("start_search", start, goal, algorithm, options)
 
     def _start(
         self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any]

@@ -27,6 +27,7 @@ from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
+from pathcraft.grid._sizes import unit_cells
 
 __all__ = ["Crowd", "FlowField"]
 
@@ -48,9 +49,16 @@ class FlowField:
     grid : Grid
     goals : (int, int) or array_like (k, 2)
         Goal cells, ``(row, col)``.
+    size : int
+        The side of the units' square, in cells (see :meth:`Grid.for_size
+        <pathcraft.grid.Grid.for_size>`): the field is then that of their **top-left**
+        cells, which never lead the unit over a wall (cells where it does not fit are
+        ``inf`` and point at themselves). Goals must fit the unit.
 
     Attributes
     ----------
+    size : int
+        The unit size the field was built for.
     distance : ndarray (rows, cols)
         The distance field (inf: walls and cells no goal reaches).
     next_cell : ndarray of intp (rows, cols, 2)
@@ -70,13 +78,23 @@ class FlowField:
     ... '''), (2, 2))
     >>> flow.next_cell[0, 0].tolist(), flow.next_cell[1, 2].tolist(), flow.direction[0, 2].tolist()
     ([1, 0], [2, 2], [0.0, 1.0])
+    >>> big = FlowField(Grid.from_ascii('''
+    ... ....
+    ... ....
+    ... ..#.
+    ... '''), (0, 2), size=2)
+    >>> big.next_cell[1, 0].tolist(), float(big.distance[1, 1])
+    ([0, 0], inf)
     """
 
-    def __init__(self, grid: Grid, goals: Any) -> None:
+    def __init__(self, grid: Grid, goals: Any, *, size: int = 1) -> None:
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
-        grid.check_cells(goals, name="goals")  # errors name the goals
-        dist = grid.distance_field(goals)
+        unit = grid.for_size(size)
+        unit_cells(grid, unit, "goals", goals, many=True)  # errors name the goals
+        dist = grid.distance_field(goals, size=unit.unit_size)
+        grid = unit
+        self.size = unit.unit_size
         rows, cols = grid.shape
         cost = np.array(grid.cost)
         walk = grid.walkable

@@ -19,6 +19,7 @@ from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import slide
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
+from pathcraft.grid._sizes import check_size, unit_cells
 
 __all__ = ["PathFollower"]
 
@@ -145,11 +146,20 @@ class PathFollower:
 
     @classmethod
     def from_cells(
-        cls, grid: Grid, paths: Sequence[npt.ArrayLike], **options: Any
+        cls,
+        grid: Grid,
+        paths: Sequence[npt.ArrayLike],
+        *,
+        sizes: int | Sequence[int] = 1,
+        **options: Any,
     ) -> PathFollower:
         """Followers of grid paths of ``(row, col)`` cells, kept on ``grid``: each
         path runs through the centres of its cells, ``(col + 0.5, row + 0.5)``.
 
+        ``sizes`` gives each agent's unit size (one int for all, or one per path): the
+        paths of a unit of size ``k`` (``grid.find_path(..., size=k)``) hold its
+        **top-left** cells, and its path runs through the centres of its ``k x k``
+        footprints, ``(col + k / 2, row + k / 2)``; every cell must fit the unit.
         ``options`` are those of :class:`PathFollower` (``max_speed``, ``turn_rate``...).
 
         Examples
@@ -160,15 +170,30 @@ class PathFollower:
         >>> movers = PathFollower.from_cells(grid, [grid.astar((0, 0), (0, 3)).path])
         >>> movers.positions.tolist()        # at the centre of the first cell, (x, y)
         [[0.5, 0.5]]
+        >>> hall = Grid.from_walkable([[True] * 4] * 2)
+        >>> tank = PathFollower.from_cells(hall, [hall.astar((0, 0), (0, 2), size=2).path],
+        ...                                sizes=2)
+        >>> tank.positions.tolist()          # the centre of its 2 x 2 footprint
+        [[1.0, 1.0]]
         """
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        if isinstance(sizes, Sequence):
+            if len(sizes) != len(paths):
+                raise ValueError(f"sizes has {len(sizes)} entries for {len(paths)} paths")
+            each = [check_size(k, f"sizes[{i}]") for i, k in enumerate(sizes)]
+        else:
+            each = [check_size(sizes, "sizes")] * len(paths)
         points = []
         for i, path in enumerate(paths):
             cells = np.asarray(path)
             if cells.ndim != 2 or cells.shape[1] != 2 or not np.issubdtype(cells.dtype, np.integer):
                 raise ValueError(f"paths[{i}] must be a (k, 2) integer array of (row, col) cells")
-            points.append(cells[:, ::-1].astype(np.float64) + 0.5)
+            k = each[i]
+            if k > 1 and len(cells):
+                unit = grid.for_size(k)
+                unit_cells(grid, unit, f"paths[{i}]", cells, many=True, indexed=True)
+            points.append(cells[:, ::-1].astype(np.float64) + k / 2)
         return cls(points, grid=grid, **options)
 
     def __len__(self) -> int:

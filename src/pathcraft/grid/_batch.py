@@ -23,7 +23,6 @@ from pathcraft._batch import BatchDoor, BatchSettings, run_batch
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._options import SearchOptions
-from pathcraft.grid._checks import cell_indices
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
     jps_settings,
@@ -32,6 +31,7 @@ from pathcraft.grid._run import (
     solve_jps,
     workspace,
 )
+from pathcraft.grid._sizes import unit_cells, unit_grid
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ def solve_paths(
     grid: Grid, tasks: Sequence[tuple[int, int]], opts: SearchOptions
 ) -> list[PathResult]:
     """The results of a chunk of ``(start, goal)`` flat-cell pairs."""
+    grid = unit_grid(grid, opts)
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         return [solve_jps(grid, s, g, settings, time.perf_counter()) for s, g in tasks]
@@ -66,6 +67,7 @@ def solve_paths(
 def solve_costs(grid: Grid, tasks: Sequence[tuple[int, int]], opts: SearchOptions) -> Costs:
     """The costs of a chunk of searches (``inf`` where the goal was not reached), from
     one compiled loop over them all."""
+    grid = unit_grid(grid, opts)
     kernel: Any
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
@@ -111,17 +113,19 @@ def solve_fields(
 
 
 def distance_fields(
-    grid: Grid, sources: Any, max_cost: Any, batch: BatchSettings
+    grid: Grid, sources: Any, max_cost: Any, batch: BatchSettings, size: Any = 1
 ) -> npt.NDArray[np.float64]:
     """:meth:`Grid.distance_fields <pathcraft.grid.Grid.distance_fields>` with the
-    batch arguments checked."""
+    batch arguments checked (``size`` checked here: the fields of :meth:`Grid.for_size
+    <pathcraft.grid.Grid.for_size>`)."""
     limit = SearchOptions.check("Grid", "dijkstra", max_cost=max_cost).max_cost
+    world = grid.for_size(size)
     tasks: list[npt.NDArray[np.intp]]
     if _is_cell_array(sources):
-        tasks = [np.array([i]) for i in _batch_cells(grid, "sources", sources).tolist()]
+        tasks = [np.array([i]) for i in _batch_cells(grid, world, "sources", sources).tolist()]
     elif isinstance(sources, Sequence) and not isinstance(sources, str):
         tasks = [
-            cell_indices(f"sources[{i}]", item, grid.padded, many=True)
+            unit_cells(grid, world, f"sources[{i}]", item, many=True)
             for i, item in enumerate(sources)
         ]
     else:
@@ -131,12 +135,12 @@ def distance_fields(
         )
     settings = field_settings(grid, limit)
     fields = run_batch(
-        grid, solve_fields, tasks, settings, batch, desc="field", row_shape=grid.shape
+        world, solve_fields, tasks, settings, batch, desc="field", row_shape=grid.shape
     )
     return fields  # type: ignore[return-value]
 
 
-def _batch_cells(grid: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
+def _batch_cells(grid: Grid, world: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
     """Checked ``(n, 2)`` cells as flat padded indices (``n`` may be 0)."""
     arr = np.asarray(value)
     if arr.size == 0 and arr.ndim <= 2:
@@ -145,16 +149,17 @@ def _batch_cells(grid: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
         raise ValueError(
             f"{name} must be an (n, 2) array of (row, col) cells; got shape {arr.shape}"
         )
-    return cell_indices(name, arr, grid.padded, many=True, indexed=True)
+    return unit_cells(grid, world, name, arr, many=True, indexed=True)
 
 
 def cell_pairs(grid: Grid, starts: Any, goals: Any, opts: SearchOptions) -> list[tuple[int, int]]:
     """Checked ``(start, goal)`` flat-cell pairs; errors name ``starts[i]``/``goals[i]``
     (a grid jump point search cannot run on is refused first)."""
+    world = unit_grid(grid, opts)
     if opts.algorithm == "jps":
-        jps_settings(grid, opts)
-    flat_starts = _batch_cells(grid, "starts", starts)
-    flat_goals = _batch_cells(grid, "goals", goals)
+        jps_settings(world, opts)
+    flat_starts = _batch_cells(grid, world, "starts", starts)
+    flat_goals = _batch_cells(grid, world, "goals", goals)
     if len(flat_starts) != len(flat_goals):
         raise ValueError(
             "starts and goals must have the same length; "

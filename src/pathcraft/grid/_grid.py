@@ -61,6 +61,7 @@ from pathcraft.grid._checks import (
 )
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS
+from pathcraft.grid._sizes import SizeCache, check_size, edit_box
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ class Grid:
     ValueError: cost must be > 0 and not NaN (np.inf marks a wall); got 0.0 at cell (0, 0)
     """
 
-    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded")
+    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded", "_sizes", "_unit")
 
     def __init__(
         self,
@@ -147,6 +148,8 @@ class Grid:
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
         self._min_cost = self._smallest_cost()
         self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
+        self._sizes: SizeCache | None = None
+        self._unit = 1
 
     # ------------------------------------------------------------------ building
 
@@ -288,12 +291,23 @@ class Grid:
 
         Never change a grid while another thread searches it.
         """
+        if self._unit != 1:
+            raise TypeError(
+                f"this grid is the view of a unit of size {self._unit} (Grid.for_size): "
+                "it changes with the grid it came from; change that grid's cells"
+            )
         values = cost_values(value)
         inner = self._padded[1:-1, 1:-1]
         check_cost_scale(values, inner.size, "value")
         inner[key] = values
         self._min_cost = self._smallest_cost()
         self._jps = None
+        if self._sizes is not None:  # repair the clearance and unit views locally
+            box = edit_box(key, self.shape)
+            if box is not None:
+                for view in self._sizes.repair(box):
+                    view._jps = None
+                    view._min_cost = self._min_cost
 
     def __repr__(self) -> str:
         rows, cols = self.shape
@@ -305,11 +319,129 @@ class Grid:
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.__slots__}
         state["_jps"] = None  # a cache, rebuilt on first use: ship less
+        state["_sizes"] = None  # likewise (the clearance and the unit views)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("_sizes", None)
+        state.setdefault("_unit", 1)
         for name, value in state.items():
             object.__setattr__(self, name, value)
+
+    # ------------------------------------------------------------------ unit sizes
+
+    def _size_cache(self) -> SizeCache:
+        if self._unit != 1:
+            raise ValueError(
+                f"this grid is already the view of a unit of size {self._unit}; "
+                "call for_size on the grid it came from"
+            )
+        if self._sizes is None:
+            self._sizes = SizeCache(self._padded, self._unit_view)
+        return self._sizes
+
+    def _unit_view(self, padded: npt.NDArray[np.float64], size: int) -> Grid:
+        view = object.__new__(Grid)
+        view._padded = padded
+        view._diagonal = self._diagonal
+        view._heuristic = self._heuristic
+        view._min_cost = self._min_cost  # <= every cost of the view: admissible
+        view._jps = None
+        view._sizes = None
+        view._unit = size
+        return view
+
+    @property
+    def clearance(self) -> npt.NDArray[np.int32]:
+        """The true clearance of every cell: the side of the largest square of free
+        cells whose **top-left** cell it is (0 on a wall; squares stay inside the grid).
+
+        Harabor and Botea's measure ("Hierarchical path planning for multi-size agents
+        in heterogeneous environments", 2008). A unit of size ``k`` may stand at
+        ``(row, col)`` (its top-left cell) exactly where ``clearance >= k``. Computed in
+        the compiled core on first use, then repaired after ``grid[key] = value`` over
+        the cells the edit can affect only. A read-only ``(rows, cols)`` int32 array.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ....
+        ... ...#
+        ... ....
+        ... ''')
+        >>> grid.clearance.tolist()
+        [[3, 2, 1, 1], [2, 2, 1, 0], [1, 1, 1, 1]]
+        >>> grid[1, 1] = float("inf")
+        >>> grid.clearance.tolist()
+        [[1, 1, 1, 1], [1, 0, 1, 0], [1, 1, 1, 1]]
+        """
+        if self._unit != 1:
+            raise ValueError(f"this grid is the view of a unit of size {self._unit}")
+        return self._size_cache().clearance()
+
+    @property
+    def unit_size(self) -> int:
+        """The size of the unit this grid is searched for: 1, or ``k`` on the view
+        :meth:`for_size` returns.
+
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("...").for_size(2).unit_size
+        2
+        """
+        return self._unit
+
+    def for_size(self, size: int) -> Grid:
+        """The grid a unit of ``size`` x ``size`` cells sees: what every search with
+        ``size=`` runs on.
+
+        A unit is anchored at its **top-left** cell: standing at ``(row, col)`` it
+        covers rows ``row .. row + size - 1`` and columns ``col .. col + size - 1``,
+        and it may stand there when all those cells are free (``clearance >= size``).
+        Entering a cell costs the **most expensive cell under the unit** (times
+        ``sqrt(2)`` diagonally), and a diagonal move follows this grid's diagonal rule
+        applied to the unit's footprints (``"no_corner_cut"``: the unit must also fit
+        at both cells it passes between). The view is built on first use and cached
+        (up to 8 sizes), repaired when this grid's cells change, and read-only.
+
+        Parameters
+        ----------
+        size : int
+            ``>= 1``; 1 returns this grid.
+
+        Returns
+        -------
+        Grid
+            The same shape; cells where the unit does not fit are walls.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``size`` not an integer >= 1.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ..9.
+        ... ...#
+        ... ....
+        ... ''')
+        >>> grid.for_size(2).cost.tolist()      # the 9 is under the unit at (0, 1)
+        [[1.0, 9.0, inf, inf], [1.0, 1.0, inf, inf], [inf, inf, inf, inf]]
+        >>> r = grid.find_path((0, 0), (1, 1), size=2)
+        >>> r.path.tolist(), round(r.cost, 4)
+        ([[0, 0], [1, 1]], 1.4142)
+        >>> grid.for_size(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: size must be an integer >= 1 (the side of the unit's square, in cells); got 0
+        """
+        size = check_size(size)
+        if size == self._unit:
+            return self
+        result: Grid = self._size_cache().world(size)
+        return result
 
     def check_cells(
         self, cells: Any, *, name: str = "cells", many: bool = True
@@ -410,6 +542,13 @@ class Grid:
         record : bool
             Keep the expanded cells (an ``(n, 2)`` array) and their g-costs in
             ``result.explored``.
+        size : int
+            The side of the unit's square, in cells (default 1; every algorithm). The
+            cells (``start``, ``goal``, the path) are then the unit's **top-left**
+            cells, the unit never overlaps a wall, a step costs the most expensive
+            cell under the unit, and diagonals follow the grid's rule applied to the
+            unit's footprint: the search of :meth:`for_size`. A ``start`` or ``goal``
+            where the unit does not fit is refused like one on a wall.
 
         Returns
         -------
@@ -605,6 +744,7 @@ class Grid:
         *,
         parents: Literal[False] = ...,
         max_cost: float | None = ...,
+        size: int = ...,
     ) -> npt.NDArray[np.float64]: ...
     @overload
     def distance_field(
@@ -613,6 +753,7 @@ class Grid:
         *,
         parents: Literal[True],
         max_cost: float | None = ...,
+        size: int = ...,
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]: ...
     def distance_field(
         self,
@@ -620,6 +761,7 @@ class Grid:
         *,
         parents: bool = False,
         max_cost: float | None = None,
+        size: int = 1,
     ) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
         """The cost from every cell's nearest source (a Dijkstra map), and the
         shortest-path tree when asked.
@@ -632,6 +774,9 @@ class Grid:
             Also return each cell's parent in the shortest-path tree.
         max_cost : float or None
             Stop at this cost: cells farther away get ``inf``.
+        size : int
+            The unit's size (see :meth:`find_path`): the field of its top-left cell,
+            ``inf`` where it does not fit.
 
         Returns
         -------
@@ -654,7 +799,9 @@ class Grid:
         >>> tree[0, 1].tolist(), tree[0, 0].tolist()
         ([0, 0], [-1, -1])
         """
-        return _queries.distance_field(self, sources, check_flag("parents", parents), max_cost)
+        return _queries.distance_field(
+            self, sources, check_flag("parents", parents), max_cost, size
+        )
 
     # ------------------------------------------------------------------ batches
 
@@ -765,6 +912,7 @@ class Grid:
         executor: Any = None,
         chunk_size: int | None = None,
         progress: bool = False,
+        size: int = 1,
     ) -> npt.NDArray[np.float64]:
         """Many distance fields at once, in parallel (see :meth:`distance_field`).
 
@@ -777,6 +925,8 @@ class Grid:
             As in :meth:`distance_field`.
         workers, executor, chunk_size, progress
             As in :meth:`find_paths`.
+        size : int
+            As in :meth:`distance_field`.
 
         Returns
         -------
@@ -793,4 +943,4 @@ class Grid:
         [[[0.0, 1.0, 1.0, 0.0]]]
         """
         batch = check_batch(workers, executor, chunk_size, progress)
-        return _batch.distance_fields(self, sources, max_cost, batch)
+        return _batch.distance_fields(self, sources, max_cost, batch, size)

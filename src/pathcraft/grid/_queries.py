@@ -17,7 +17,6 @@ from pathcraft._core import grid_search as _kernel
 from pathcraft._fields import grid_parents, settled
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
-from pathcraft.grid._checks import cell_indices
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
     jps_settings,
@@ -27,6 +26,7 @@ from pathcraft.grid._run import (
     solve_jps,
     workspace,
 )
+from pathcraft.grid._sizes import unit_cells, unit_grid
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -36,28 +36,30 @@ __all__ = ["distance_field", "field", "find_path", "start_search"]
 
 
 def find_path(grid: Grid, opts: SearchOptions, start: Any, goal: Any, t0: float) -> PathResult:
-    """:meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` with checked options."""
-    padded = grid.padded
+    """:meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` with checked options
+    (``size``: the search runs on :meth:`Grid.for_size <pathcraft.grid.Grid.for_size>`)."""
+    world = unit_grid(grid, opts)
     if opts.algorithm == "jps":
-        settings = jps_settings(grid, opts)
-        start_cell = int(cell_indices("start", start, padded, many=False)[0])
-        goal_cell = int(cell_indices("goal", goal, padded, many=False)[0])
-        return solve_jps(grid, start_cell, goal_cell, settings, t0)
+        settings = jps_settings(world, opts)
+        start_cell = int(unit_cells(grid, world, "start", start, many=False)[0])
+        goal_cell = int(unit_cells(grid, world, "goal", goal, many=False)[0])
+        return solve_jps(world, start_cell, goal_cell, settings, t0)
     many = opts.algorithm == "dijkstra"
-    sources = cell_indices("start", start, padded, many=many)
+    sources = unit_cells(grid, world, "start", start, many=many)
     if goal is None and many:
-        return _settle(grid, sources, opts, t0)
-    goals = cell_indices("goal", goal, padded, many=many)
-    return solve(grid, sources, goals, search_settings(grid, opts), t0)
+        return _settle(world, sources, opts, t0)
+    goals = unit_cells(grid, world, "goal", goal, many=many)
+    return solve(world, sources, goals, search_settings(world, opts), t0)
 
 
 def start_search(grid: Grid, opts: SearchOptions, start: Any, goal: Any) -> CompiledSearch:
     """:meth:`Grid.start_search <pathcraft.grid.Grid.start_search>` with checked
     options."""
+    world = unit_grid(grid, opts)
     many = opts.algorithm == "dijkstra"
-    sources = cell_indices("start", start, grid.padded, many=many)
-    goals = cell_indices("goal", goal, grid.padded, many=many)
-    return sliced_search(grid, sources, goals, opts)
+    sources = unit_cells(grid, world, "start", start, many=many)
+    goals = unit_cells(grid, world, "goal", goal, many=many)
+    return sliced_search(world, sources, goals, opts)
 
 
 def field(grid: Grid, flat: npt.NDArray[np.intp], max_cost: Any) -> npt.NDArray[np.float64]:
@@ -73,11 +75,14 @@ def field(grid: Grid, flat: npt.NDArray[np.intp], max_cost: Any) -> npt.NDArray[
 
 
 def distance_field(
-    grid: Grid, sources: Any, parents: bool, max_cost: Any
+    grid: Grid, sources: Any, parents: bool, max_cost: Any, size: Any = 1
 ) -> npt.NDArray[np.float64] | tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
     """:meth:`Grid.distance_field <pathcraft.grid.Grid.distance_field>` (``parents``
-    checked)."""
-    flat = cell_indices("sources", sources, grid.padded, many=True)
+    checked; ``size`` checked here, the field then that of :meth:`Grid.for_size
+    <pathcraft.grid.Grid.for_size>`)."""
+    world = grid.for_size(size)
+    flat = unit_cells(grid, world, "sources", sources, many=True)
+    grid = world
     costs = field(grid, flat, max_cost)
     if not parents:
         return costs
@@ -93,7 +98,7 @@ def _settle(
     grid: Grid, sources: npt.NDArray[np.intp], opts: SearchOptions, t0: float
 ) -> PathResult:
     """A goal-less Dijkstra: every reachable cell's cost and the tree, as mappings."""
-    opts.refuse_beyond(("max_cost",), "goal=None")
+    opts.refuse_beyond(("max_cost", "size"), "goal=None")
     costs = field(grid, sources, opts.max_cost).ravel()
     rows, cols = grid.shape
     tree = grid_parents(grid.padded, costs.reshape(rows, cols), grid.diagonal)

@@ -19,6 +19,7 @@ from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _baked, _build, _query, _sources
+from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
 
@@ -310,6 +311,50 @@ class NavMesh:
         length = np.sqrt(((self._centroids[src] - self._centroids[dst]) ** 2).sum(axis=1))
         self._graph = Graph(self.num_polygons, src, dst, length, coords=self._centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
+        # the meshes of query radii (issue 17), built on first use: see for_radius
+        self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
+
+    # ------------------------------------------------------------------ radii
+
+    def _walkable_area(self) -> Any:
+        return shapely.union_all(self._spatial.shapes)
+
+    def for_radius(self, radius: float) -> NavMesh:
+        """The mesh an agent of ``radius`` walks on: what every query with
+        ``radius=`` runs on.
+
+        It covers the walkable area (the union of this mesh's polygons) shrunk by
+        ``radius`` (``shapely.buffer`` with distance ``-radius``: where the centre of a
+        disc of that radius fits), triangulated and merged like
+        :meth:`from_geometry`'s. Built on the first query of a radius and kept (8
+        radii per mesh at most, the oldest dropped first), so a game pays for each of
+        its agent sizes once. On a mesh built with ``agent_radius``, the radii add up.
+
+        Parameters
+        ----------
+        radius : float
+            A finite number ``>= 0``; 0 returns this mesh.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``radius`` not a finite number >= 0; nothing left after shrinking.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
+        >>> round(mesh.for_radius(0.5).area, 4), round(mesh.area, 4)
+        (57.1079, 84.0)
+        >>> mesh.for_radius(0.5) is mesh.for_radius(0.5)
+        True
+        """
+        r = check_radius(radius)
+        if r == 0:
+            return self
+        built: NavMesh = self._radii.mesh(r)
+        return built
 
     def __reduce__(self) -> tuple[Any, ...]:
         polys = [
@@ -521,6 +566,7 @@ class NavMesh:
         *,
         algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
+        radius: float = 0.0,
         **options: Unpack[Options],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(x, y)``.
@@ -543,6 +589,12 @@ class NavMesh:
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
+        radius : float
+            The agent's radius (``>= 0``, default 0): the search runs on
+            :meth:`for_radius`, the walkable area shrunk by it (built on the first
+            query of each radius, then cached), so the path keeps the agent's centre
+            at least ``radius`` from walls. A start or goal closer than that to a wall
+            is off that mesh (``snap=True`` moves it to the nearest point that fits).
         weight : float
             ``>= 1``: weighted A* over the polygon graph (``"funnel"`` only).
         partial : bool
@@ -588,9 +640,12 @@ class NavMesh:
         ValueError: goal (20.0, 9.0) is off the mesh; pass snap=True to move it to the ...
         >>> mesh.find_path((1, 9), (20, 9), snap=True).path[-1].tolist()
         [10.0, 9.0]
+        >>> wide = mesh.find_path((1, 9), (9, 9), algorithm="optimal", radius=0.5)
+        >>> round(wide.cost, 4), round(float(wide.path[:, 1].min()), 4)   # 0.5 above y=2
+        (18.4298, 1.5)
         """
         t0 = time.perf_counter()
-        search = self._start("find_path", start, goal, algorithm, snap, options)
+        search = self._start("find_path", start, goal, algorithm, snap, options, radius)
         search.step()
         return _query.timed(search.result, time.perf_counter() - t0)
 
@@ -601,12 +656,13 @@ class NavMesh:
         *,
         algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
+        radius: float = 0.0,
         **options: Unpack[Options],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        ``algorithm``, ``snap`` and ``options`` are :meth:`find_path`'s, checked the
-        same way. ``step(n)`` on the returned object expands at most ``n`` more search
+        ``algorithm``, ``snap``, ``radius`` and ``options`` are :meth:`find_path`'s,
+        checked the same way. ``step(n)`` on the returned object expands at most ``n`` more search
         nodes (polygons for the funnel, intervals for Polyanya) with the GIL released
         and returns ``"in_progress"``, ``"found"``, the reason the search ended without
         its goal, or ``"cancelled"``; its ``result`` is then exactly
@@ -623,19 +679,39 @@ class NavMesh:
         >>> search.result.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         """
-        return self._start("start_search", start, goal, algorithm, snap, options)
+        return self._start("start_search", start, goal, algorithm, snap, options, radius)
 
     def _start(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: Any,
-        options: Mapping[str, Any],
+        options: Mapping[str, Any], radius: Any = 0.0,
     ) -> CompiledSearch:  # fmt: skip
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
         one called, which refusals name)."""
         opts = SearchOptions.check_call("NavMesh", method, algorithm, options)
         check_flag("snap", snap)
+        if check_radius(radius) > 0:
+            return self._start_wide(method, start, goal, algorithm, snap, options, radius)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
         return _query.start_search(self, s, sp, g, gp, opts)
+
+    def _start_wide(
+        self, method: str, start: Any, goal: Any, algorithm: Any, snap: bool,
+        options: Mapping[str, Any], radius: Any,
+    ) -> CompiledSearch:  # fmt: skip
+        """:meth:`_start` for an agent of ``radius`` > 0, on :meth:`for_radius`: a
+        position on this mesh but too close to a wall is named so."""
+        wide = self.for_radius(radius)
+        if not snap:
+            for name, value in (("start", start), ("goal", goal)):
+                p = _position(name, value, 2)
+                if wide.polygons_at(p).size == 0 and self.polygons_at(p).size > 0:
+                    raise ValueError(
+                        f"{name} {tuple(p.tolist())} is closer than radius={radius!r} to a "
+                        "wall (off the mesh shrunk by it); pass snap=True to move it to "
+                        "the nearest point where the agent fits"
+                    )
+        return wide._start(method, start, goal, algorithm, snap, options)
 
     def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
         """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
