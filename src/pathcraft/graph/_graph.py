@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, query_batch
+from pathcraft._changes import ChangeLog
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph import _batch, _search
@@ -115,6 +116,7 @@ class Graph:
         "_heuristic",
         "_hscale",
         "_lengths",
+        "_log",
         "_names",
         "_offsets",
         "_targets",
@@ -172,6 +174,7 @@ class Graph:
         self._hscale = 0.0
         self._store_weights()
         self._views = _read_only(self._offsets, self._targets, self._weights, self._coords)
+        self._log = ChangeLog(limit=m)
 
     # ------------------------------------------------------------------ building
 
@@ -734,6 +737,7 @@ class Graph:
             new_in = self._weights_in.copy()
             new_in[ids] = new
         checks.weight_total(new_in)
+        self._log.record(np.flatnonzero(new_in != self._weights_in))
         self._weights_in = new_in
         self._store_weights()
 
@@ -749,8 +753,51 @@ class Graph:
         new_in = self._weights_in.copy()
         new_in[hit] = new
         checks.weight_total(new_in, "weight")
+        self._log.record(np.flatnonzero(new_in != self._weights_in))
         self._weights_in = new_in
         self._store_weights()
+
+    @property
+    def version(self) -> int:
+        """How many weight edits (:meth:`set_weights`, :meth:`set_weight` calls that
+        changed a weight) the graph has had; see :meth:`changes_since`."""
+        return self._log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The edges whose weight changed after ``version`` (a past :attr:`version`).
+
+        The same question every editable world answers (:meth:`Grid.changes_since
+        <pathcraft.grid.Grid.changes_since>` gives cells); a
+        :class:`~pathcraft.replan.Replanner` asks it before every answer. Asked
+        about edits older than the log keeps (about as many edge ids as the graph
+        has edges), it answers with every edge.
+
+        Parameters
+        ----------
+        version : int
+            In ``[0, graph.version]``.
+
+        Returns
+        -------
+        ndarray of intp, shape (k,)
+            Edge ids (places in :attr:`edges`), sorted, each once.
+
+        Raises
+        ------
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0])
+        >>> seen = g.version
+        >>> g.set_weight(1, 2, 4.0)
+        >>> g.set_weights([1.0, 4.0, 2.0])
+        >>> g.version, g.changes_since(seen).tolist(), g.changes_since(1).tolist()
+        (2, [1, 2], [2])
+        """
+        return self._log.since(version, total=self.num_edges)
 
     def _store_weights(self) -> None:
         """Copy the input-order weights into the CSR array; recompute the scale."""
