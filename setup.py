@@ -77,6 +77,7 @@ EXTENSIONS = [
     kernel("visibility"),
     kernel("navmesh"),
     kernel("polyanya"),
+    kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
 ]
 
 

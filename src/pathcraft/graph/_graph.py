@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
+    from pathcraft.replan import Replanner
 
 #: The heuristic scale is lowered by this relative margin against rounding.
 _SCALE_MARGIN = 1e-12
@@ -571,6 +572,27 @@ class Graph:
         (3.0, [0, 1, 2, 3])
         """
         return self.find_path(start, goal, algorithm="dijkstra", **options)
+
+    def replanner(self, start: Hashable, goal: Hashable) -> Replanner:
+        """An incremental planner for one agent going from node ``start`` to node
+        ``goal``: it keeps its search (D* Lite) between calls, takes in this graph's
+        weight edits by itself, follows the agent (``move_to``) and returns the
+        current optimal path (``path()``); see :class:`~pathcraft.replan.Replanner`.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(4, [0, 1, 0, 2], [1, 3, 2, 3], [1.0, 1.0, 2.0, 2.0], directed=False)
+        >>> plan = g.replanner(0, 3)
+        >>> plan.path().path
+        [0, 1, 3]
+        >>> g.set_weight(1, 3, float("inf"))   # close the road
+        >>> plan.path().path, plan.path().cost
+        ([0, 2, 3], 4.0)
+        """
+        from pathcraft.replan import Replanner
+
+        return Replanner(self, start, goal)
 
     @overload
     def distance_field(

@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
+    from pathcraft.replan import Replanner
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -619,6 +620,30 @@ class Grid:
         """
         opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
         return _queries.start_search(self, opts, start, goal)
+
+    def replanner(self, start: Cell, goal: Cell) -> Replanner:
+        """An incremental planner for one agent going from ``start`` to ``goal``, both
+        ``(row, col)``: it keeps its search (D* Lite) between calls, takes in this
+        grid's edits by itself, follows the agent (``move_to``) and returns the
+        current optimal path (``path()``); see :class:`~pathcraft.replan.Replanner`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .....
+        ... ''', diagonal="never")
+        >>> plan = grid.replanner((0, 0), (0, 4))
+        >>> plan.path().cost
+        4.0
+        >>> grid[0, 2] = float("inf")         # a wall on the path: repaired, not redone
+        >>> plan.path().cost, plan.path().path[2:5].tolist()
+        (6.0, [[1, 1], [1, 2], [1, 3]])
+        """
+        from pathcraft.replan import Replanner
+
+        return Replanner(self, start, goal)
 
     @overload
     def distance_field(
