@@ -199,6 +199,8 @@ def _graph_runs(draw: st.DrawFn):  # type: ignore[no-untyped-def]
     directed = draw(st.booleans())
     coords = draw(st.booleans())
     start, goal = draw(node), draw(node)
+    if draw(st.booleans()):  # positive weights: the incremental repair (0 restarts)
+        weights = [w + 1.0 for w in weights]
     edits = draw(st.lists(st.tuples(st.integers(0, len(pairs) - 1),
                                     st.one_of(WEIGHTS, st.just(math.inf)), st.booleans()),
                           max_size=25))  # fmt: skip
@@ -248,6 +250,8 @@ def test_graph_replanner_matches_the_oracle_after_every_change(run) -> None:  # 
     for k in range(len(edits) + 1):
         if k > 0:
             edge, weight, walk = edits[k - 1]
+            if min(weights) >= 1.0:
+                weight += 1.0
             if coords is not None and math.isfinite(weight):
                 u, v = pairs[edge]
                 weight += float(np.linalg.norm(coords[u] - coords[v]))

@@ -24,7 +24,11 @@ re-expands every vertex whose distance rose before it can prove the new one.
 
 Grids: cells are ``(row, col)``; the grid's diagonal rule and costs apply exactly as
 in :meth:`Grid.astar <pathcraft.grid.Grid.astar>`. Graphs: nodes are labels; weights
-change with :meth:`Graph.set_weights <pathcraft.graph.Graph.set_weights>`. A wall built
+change with :meth:`Graph.set_weights <pathcraft.graph.Graph.set_weights>`. D* Lite
+repairs need positive costs (a cycle of zero-weight edges can hold up a distance that
+is no longer true), so while any edge of the graph weighs 0 (or less than 1e-12 of
+the weights' sum, which rounding can lose), every change starts the search again:
+still exact, not incremental. A wall built
 on the agent's own cell, or on the goal, leaves no path: the result is empty with the
 reason ``"unreachable"`` until it opens again.
 
@@ -212,6 +216,17 @@ class Replanner:
         self._version = world.version
         self._core.reset(self._start, self._goal, self._scale())
 
+    def _zero_weights(self) -> bool:
+        """Whether a graph edge weighs 0, or so little that adding it to a distance
+        may change nothing (below 1e-12 of the finite weights' sum): D* Lite's repair
+        needs costs that count."""
+        world = self._world
+        if not isinstance(world, Graph):
+            return False
+        weights = world.csr[2]
+        finite = weights[np.isfinite(weights)]
+        return finite.size > 0 and bool(finite.min() <= 1e-12 * finite.sum())
+
     def _scale(self) -> float:
         world = self._world
         if isinstance(world, Grid):
@@ -240,7 +255,7 @@ class Replanner:
             return 0
         changed = world.changes_since(self._version)
         self._version = world.version
-        if self._scale() < self._core.hscale:
+        if self._scale() < self._core.hscale or self._zero_weights():
             self._core.reset(self._start, self._goal, self._scale())
             return int(changed.shape[0])
         if isinstance(world, Grid):

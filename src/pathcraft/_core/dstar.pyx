@@ -71,18 +71,15 @@ cdef inline bint key_less(double a1, double a2, double b1, double b2) noexcept n
     return a1 < b1 or (a1 == b1 and a2 < b2)
 
 
-cdef inline bint key_below(double a1, double a2, double b1, double b2) noexcept nogil:
-    """``(a1, a2) < (b1, b2)`` with values equal up to rounding counted as equal: the
-    stopping test, where a key that ties the agent's in exact arithmetic but lands an
-    ulp above it must still be expanded (stopping early would keep a stale distance;
-    expanding one vertex more is always safe)."""
-    cdef double t1 = 1e-10 * (fabs(b1) if fabs(b1) > 1.0 else 1.0)
-    cdef double t2 = 1e-10 * (fabs(b2) if fabs(b2) > 1.0 else 1.0)
-    if a1 < b1 - t1:
-        return True
-    if a1 > b1 + t1:
-        return False
-    return a2 < b2 + t2
+cdef inline bint key_below(double a1, double b1) noexcept nogil:
+    """Whether an open key's first part ``a1`` may still be at most the agent's
+    ``b1``: equal up to rounding counts as below, whatever the second parts. The
+    stopping test: two sums equal in exact arithmetic can land an ulp apart either
+    way, so the heap's order among keys that tie on the first part is not to be
+    trusted, and stopping at a tie could leave a stale distance behind. Expanding the
+    tied vertices too is always safe (a superset of what D* Lite must expand)."""
+    cdef double t = 1e-10 * (fabs(b1) if fabs(b1) > 1.0 else 1.0)
+    return a1 <= b1 + t
 
 
 cdef class Planner:
@@ -342,7 +339,7 @@ cdef class Planner:
             top1 = self.heap.data[0].key
             top2 = self.heap.data[0].tie
             m = self.g[s] if self.g[s] < self.rhs[s] else self.rhs[s]
-            if not (key_below(top1, top2, m + self.km, m) or self.rhs[s] > self.g[s]):
+            if not (key_below(top1, m + self.km) or self.rhs[s] > self.g[s]):
                 # (the agent's own key is (m + h(s, s) + km, m) with h(s, s) = 0)
                 break
             u = self.heap.data[0].item
@@ -452,6 +449,22 @@ cdef class Planner:
         if rc != 0:
             raise MemoryError("the replanner's open list could not grow")
         return FOUND if self.rhs[self.start] != INFINITY else UNREACHABLE
+
+    def state(self, Py_ssize_t vertex):
+        """``(g, rhs, key1, key2)`` of ``vertex`` (the keys NaN when it is not open):
+        for tests."""
+        if not 0 <= vertex < self.size:
+            index_error("vertex", vertex, self.size, "vertex")
+        cdef int32_t p = self.pos[vertex]
+        if p < 0:
+            return self.g[vertex], self.rhs[vertex], float("nan"), float("nan")
+        return self.g[vertex], self.rhs[vertex], self.heap.data[p].key, self.heap.data[p].tie
+
+    def top(self):
+        """``(key1, key2, vertex)`` of the smallest open entry, or None: for tests."""
+        if self.heap.size == 0:
+            return None
+        return self.heap.data[0].key, self.heap.data[0].tie, self.heap.data[0].item
 
     def distance(self, Py_ssize_t vertex):
         """The look-ahead cost from ``vertex`` to the goal (exact at the agent after
