@@ -240,7 +240,7 @@ def test_repairs_cost_less_than_fresh_searches() -> None:
     hunter.step(target, dt=1.0)
     before = hunter.expanded
     fresh = 0
-    for k in range(10):
+    for _ in range(10):
         ahead = hunter.path[6]
         grid[ahead] = np.inf
         fresh += grid.astar(hunter.plan_start, target).expanded

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -105,9 +105,9 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_space",
-        "_status", "_suffix", "_target", "expanded", "plans", "speed", "stop_range",
-        "_world", "_seen", "_replanner",
+        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_replanner",
+        "_seen", "_space", "_status", "_suffix", "_target", "_world", "expanded", "plans",
+        "speed", "stop_range",
     )  # fmt: skip
 
     def __init__(
@@ -263,18 +263,17 @@ class Pursuer:
         """Where a new plan starts: the next node when partway along an edge, unless
         a wall went up on it (a grid): then the pursuer turns back to its last node."""
         k = self._plan_index()
-        if k != self._i and isinstance(self._world, Grid):
-            if self._walled(self._path[k]):
-                self._progress = 0.0
-                return self._i
+        if k != self._i and self._walled(self._path[k]):
+            self._progress = 0.0
+            return self._i
         return k
 
     def _walled(self, node: Hashable) -> bool:
         """A wall went up where the pursuer stands: it waits there (unreachable)."""
         if not isinstance(self._world, Grid):
             return False
-        r, c = node  # type: ignore[misc]
-        return not math.isfinite(self._world[r, c])
+        cell = cast(tuple[int, int], node)
+        return not math.isfinite(self._world[cell])
 
     def _adopt(self, result: PathResult, k: int) -> None:
         """Follow ``result``'s path from ``self._path[k]`` (or stop there: no path)."""
