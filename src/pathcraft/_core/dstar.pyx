@@ -91,6 +91,7 @@ cdef class Planner:
     cdef double* rhs
     cdef int32_t* pos                   # place in the heap, -1 when not in it
     cdef unsigned char* mark            # 1: g, rhs or pos may differ from the fresh state
+    cdef unsigned char[::1] seen        # path(): vertices on the walk (cleared after)
     cdef int32_t* touched               # the marked vertices (what reset() restores)
     cdef Py_ssize_t ntouched
     cdef Py_ssize_t touched_cap
@@ -520,32 +521,45 @@ cdef class Planner:
         cdef Py_ssize_t[::1] trail
         if self.rhs[s] == INFINITY:
             return np.empty(0, dtype=np.intp), INFINITY
-        seen = np.zeros(self.size, dtype=np.uint8)
-        out = np.empty(64, dtype=np.intp)
-        steps = np.zeros(64)
+        seen = self.seen
+        out = np.empty(1024, dtype=np.intp)
+        steps = np.zeros(1024)
         trail = out
         costs = steps
         trail[0] = s
         n = 1
         seen[s] = 1
-        while n > 0:
-            s = trail[n - 1]
-            if s == self.goal:
-                total = float(np.sum(steps[1:n]))
-                return out[:n].copy(), total
-            v = self.next_tight(s, seen, &c)
-            if v < 0:
-                n -= 1  # a dead end: back up
-                continue
-            if n == trail.shape[0]:
-                out = np.resize(out, 2 * n)
-                steps = np.resize(steps, 2 * n)
-                trail = out
-                costs = steps
-            seen[v] = 1
-            trail[n] = v
-            costs[n] = c
-            n += 1
+        cdef Py_ssize_t nmarked = 1, i
+        cdef Py_ssize_t[::1] marked = np.empty(1024, dtype=np.intp)  # to clear afterwards
+        marked[0] = s
+        try:
+            while n > 0:
+                s = trail[n - 1]
+                if s == self.goal:
+                    total = 0.0
+                    for i in range(1, n):
+                        total += costs[i]
+                    return out[:n].copy(), total
+                v = self.next_tight(s, seen, &c)
+                if v < 0:
+                    n -= 1  # a dead end: back up
+                    continue
+                if n == trail.shape[0]:
+                    out = np.resize(out, 2 * n)
+                    steps = np.resize(steps, 2 * n)
+                    trail = out
+                    costs = steps
+                seen[v] = 1
+                if nmarked == marked.shape[0]:
+                    marked = np.resize(np.asarray(marked), 2 * nmarked)
+                marked[nmarked] = v
+                nmarked += 1
+                trail[n] = v
+                costs[n] = c
+                n += 1
+        finally:
+            for i in range(nmarked):
+                seen[marked[i]] = 0
         return np.empty(0, dtype=np.intp), INFINITY
 
 
@@ -560,6 +574,7 @@ def grid_planner(const double[:, ::1] padded, int diagonal, Py_ssize_t start,
         raise ValueError("padded must have a border of walls round at least one cell")
     p.kind = KIND_GRID
     p._allocate(padded.shape[0] * W)
+    p.seen = np.zeros(padded.shape[0] * W, dtype=np.uint8)
     p.cost = np.asarray(padded).reshape(-1)
     p.width = W
     p.diagonal = diagonal
@@ -600,6 +615,7 @@ def graph_planner(const int64_t[::1] offsets, const int32_t[::1] targets,
             index_error("targets", targets[e], n, "node")
     p.kind = KIND_GRAPH
     p._allocate(n)
+    p.seen = np.zeros(n, dtype=np.uint8)
     p.offsets = offsets
     p.targets = targets
     p.weights = weights
