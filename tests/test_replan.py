@@ -269,3 +269,37 @@ def test_graph_replanner_matches_the_oracle_after_every_change(run) -> None:  # 
         assert result.cost == pytest.approx(want, rel=1e-9, abs=1e-12)
         assert _graph_path_cost(g, result.path) == pytest.approx(result.cost, rel=1e-9, abs=1e-12)
         assert result.cost == pytest.approx(g.astar(start, goal).cost, rel=1e-9, abs=1e-12)
+
+
+# --------------------------------------------------------------------------- sliced searches
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "jps", "dijkstra"])
+def test_editing_a_grid_under_a_running_sliced_search_cancels_it_clearly(algorithm: str) -> None:
+    cost = np.ones((30, 30))
+    cost[5::6, :-1] = np.inf  # walls with a gap at the end: a long zigzag
+    grid = Grid(cost)
+    search = grid.start_search((0, 0), (28, 0), algorithm=algorithm)  # type: ignore[arg-type]
+    assert search.step(2) == "in_progress"
+    grid[15, 15] = np.inf
+    changed = r"the Grid changed under this search \(version 0 -> 1\)"
+    with pytest.raises(RuntimeError, match=changed):
+        search.step(5)
+    assert search.status == "cancelled" and search.step(5) == "cancelled"
+    with pytest.raises(RuntimeError):
+        _ = search.result
+    fresh = grid.start_search((0, 0), (28, 0), algorithm=algorithm)  # type: ignore[arg-type]
+    assert fresh.step() == "found"
+
+
+def test_editing_a_graph_under_a_running_sliced_search_cancels_it_and_an_ended_one_stays() -> None:
+    g = Graph(4, [0, 1, 2], [1, 2, 3])
+    search = g.start_search(0, 3)
+    assert search.step(1) == "in_progress"
+    g.set_weights([2.0], edges=[2])
+    with pytest.raises(RuntimeError, match="the Graph changed under this search"):
+        search.step()
+    done = g.start_search(0, 3)
+    assert done.step() == "found"
+    g.set_weights([1.0], edges=[2])
+    assert done.step() == "found" and done.result.cost == 4.0  # ended: its answer stays
