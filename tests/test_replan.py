@@ -303,3 +303,29 @@ def test_editing_a_graph_under_a_running_sliced_search_cancels_it_and_an_ended_o
     assert done.step() == "found"
     g.set_weights([1.0], edges=[2])
     assert done.step() == "found" and done.result.cost == 4.0  # ended: its answer stays
+
+
+def test_the_request_queue_starts_a_search_again_when_its_grid_is_edited() -> None:
+    from pathcraft.agents import PathRequestQueue
+
+    grid = Grid(np.ones((40, 40)))
+    queue = PathRequestQueue(budget=20)
+    queue.request("orc", grid, (0, 0), (39, 39), algorithm="dijkstra")
+    queue.request("elf", grid, (0, 39), (39, 0), algorithm="dijkstra")
+    assert queue.update() == {}
+    grid[20, 0:30] = np.inf  # a wall across the map while both searches run
+    grid[0, 39] = np.inf  # on the elf's start
+    done: dict = {}
+    for _ in range(1000):
+        done.update(queue.update())
+        if len(queue) == 0:
+            break
+    assert done["orc"].cost == pytest.approx(grid.astar((0, 0), (39, 39)).cost)
+    assert not done["elf"] and done["elf"].reason == "unreachable"
+    submitted = grid.start_search((0, 0), (39, 39))
+    queue.submit("imp", submitted)
+    queue.update()
+    grid[5, 5] = np.inf
+    with pytest.raises(RuntimeError, match="changed under this search"):
+        queue.update()
+    assert len(queue) == 0

@@ -68,6 +68,11 @@ def _ended(*args: Any) -> Any:
     raise RuntimeError("this search ended: it runs no more")
 
 
+class WorldChangedError(RuntimeError):
+    """A grid or graph was edited under a compiled search in progress (raised by its
+    next ``step``; the search is cancelled)."""
+
+
 class CompiledSearch:
     """A compiled search a game loop spreads over frames (``world.start_search(...)``).
 
@@ -157,7 +162,7 @@ class CompiledSearch:
     def _changed(self, world: Any) -> None:
         """The world was edited under the search: cancel it and say so."""
         self.cancel()
-        raise RuntimeError(
+        raise WorldChangedError(
             f"the {type(world).__name__} changed under this search (version "
             f"{self._version} -> {world.version}): its answer would mix two maps, so it "
             "was cancelled; start a new search, or use world.replanner(...) for a map "
