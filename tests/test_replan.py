@@ -329,3 +329,39 @@ def test_the_request_queue_starts_a_search_again_when_its_grid_is_edited() -> No
     with pytest.raises(RuntimeError, match="changed under this search"):
         queue.update()
     assert len(queue) == 0
+
+
+# --------------------------------------------------------------------------- Moving AI
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["dao/den520d", "room/32room_000", "random/random512-40-0"])
+def test_long_random_changes_on_a_moving_ai_map_match_a_fresh_astar(movingai, name) -> None:  # type: ignore[no-untyped-def]
+    from pathcraft.io import read_map, read_scen
+
+    grid = read_map(movingai / "maps" / f"{name}.map")
+    scen = read_scen(movingai / "scen" / f"{name}.map.scen")
+    longest = int(np.argmax(scen.optimal))
+    start = tuple(int(x) for x in scen.starts[longest])
+    goal = tuple(int(x) for x in scen.goals[longest])
+    published = scen.optimal[longest]  # rounded: the data set compares to 1e-5
+    assert grid.replanner(start, goal).path().cost == pytest.approx(published, rel=1e-5)
+    plan = grid.replanner(start, goal)
+    rng = np.random.default_rng(3)
+    result = plan.path()
+    for _ in range(150):
+        path = result.path
+        if len(path) > 3:  # walk a few steps
+            start = tuple(int(x) for x in path[min(3, len(path) - 1)])
+            plan.move_to(start)
+        for _ in range(int(rng.integers(1, 4))):  # cells near the path toggle
+            near = path[int(rng.integers(len(path)))] if len(path) else np.array(start)
+            cell = tuple(int(x) for x in np.clip(near + rng.integers(-2, 3, 2), 0,
+                                                 np.array(grid.shape) - 1))  # fmt: skip
+            if cell not in (start, goal):
+                grid[cell] = 1.0 if np.isinf(grid[cell]) else np.inf
+        result = plan.path()
+        fresh = grid.astar(start, goal)
+        assert bool(result) == bool(fresh)
+        if fresh:
+            assert result.cost == pytest.approx(fresh.cost, rel=1e-9)
