@@ -365,3 +365,16 @@ def test_long_random_changes_on_a_moving_ai_map_match_a_fresh_astar(movingai, na
         assert bool(result) == bool(fresh)
         if fresh:
             assert result.cost == pytest.approx(fresh.cost, rel=1e-9)
+
+
+@pytest.mark.parametrize("vertex", [-1, 0, 3, 5, 9, 10, 14, 20, 24, 30])
+def test_the_kernel_refuses_the_grids_border(vertex: int) -> None:
+    from pathcraft._core import dstar
+
+    grid = Grid(np.ones((3, 3)))  # padded 5 x 5: the border is row 0, row 4, col 0, col 4
+    plan = dstar.grid_planner(grid.padded, 1, 6, 18, 1.0)
+    for call in (plan.move_to, lambda v: plan.reset(6, v, 1.0), lambda v: plan.reset(v, 6, 1.0)):
+        with pytest.raises(IndexError):
+            call(vertex)
+    with pytest.raises(IndexError):
+        plan.update(np.array([6, vertex], dtype=np.intp))

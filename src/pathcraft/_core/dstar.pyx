@@ -31,7 +31,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
-from pathcraft._core.bounds cimport check_indices, check_rows, index_error
+from pathcraft._core.bounds cimport check_rows, index_error
 from pathcraft._core.codes cimport ST_FOUND, ST_UNREACHABLE
 from pathcraft._core.heap cimport (
     Heap,
@@ -370,14 +370,24 @@ cdef class Planner:
 
     # ------------------------------------------------------------------ entries
 
+    cdef int check_vertex(self, str name, Py_ssize_t v) except -1:
+        """IndexError unless ``v`` is a vertex (for a grid: not on its border of walls,
+        whose neighbours lie outside the array)."""
+        if not 0 <= v < self.size:
+            index_error(name, v, self.size, "vertex")
+        if self.kind == KIND_GRID and (
+            v < self.width or v >= self.size - self.width
+            or v % self.width == 0 or v % self.width == self.width - 1
+        ):
+            raise IndexError(f"{name}: vertex {v} is on the grid's border of walls")
+        return 0
+
     def reset(self, Py_ssize_t start, Py_ssize_t goal, double hscale):
         """Forget everything and aim at ``goal`` from ``start``: O(vertices touched
         since the last reset)."""
         cdef Py_ssize_t i, v
-        if not 0 <= start < self.size:
-            index_error("start", start, self.size, "vertex")
-        if not 0 <= goal < self.size:
-            index_error("goal", goal, self.size, "vertex")
+        self.check_vertex("start", start)
+        self.check_vertex("goal", goal)
         if not hscale >= 0.0:
             raise ValueError(f"hscale must be >= 0; got {hscale}")
         for i in range(self.ntouched):
@@ -399,8 +409,7 @@ cdef class Planner:
 
     def move_to(self, Py_ssize_t vertex):
         """The agent is now at ``vertex`` (any vertex: the caller checks it is legal)."""
-        if not 0 <= vertex < self.size:
-            index_error("vertex", vertex, self.size, "vertex")
+        self.check_vertex("vertex", vertex)
         self.start = vertex
 
     def update(self, const Py_ssize_t[:] vertices):
@@ -411,14 +420,8 @@ cdef class Planner:
         cdef Py_ssize_t i, v, u
         cdef int k
         cdef int rc = 0
-        check_indices("vertices", vertices, self.size, "vertex")
-        if self.kind == KIND_GRID:
-            for i in range(vertices.shape[0]):
-                v = vertices[i]
-                if v < self.width + 1 or v >= self.size - self.width - 1:
-                    raise IndexError(f"vertices: vertex {v} is on the grid's border of walls")
-                if v % self.width == 0 or v % self.width == self.width - 1:
-                    raise IndexError(f"vertices: vertex {v} is on the grid's border of walls")
+        for i in range(vertices.shape[0]):
+            self.check_vertex("vertices", vertices[i])
         if vertices.shape[0] == 0:
             return
         with nogil:
