@@ -192,3 +192,21 @@ def test_a_door_closing_reroutes_and_a_closed_way_blocks_until_it_opens() -> Non
             break
     assert follower.arrived[0] and not follower.blocked[0]
     assert follower.replans == 1
+
+
+def test_only_the_last_rerouted_agents_keep_a_replanner(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcraft.agents import follow
+
+    monkeypatch.setattr(follow, "_PLANNERS", 1)
+    grid = Grid(np.ones((12, 12)))
+    paths = [grid.astar((r, 0), (r, 11)).path for r in (2, 6, 9)]
+    crowd = PathFollower.from_cells(grid, paths, max_speed=2.0)
+    crowd.step(0.5)
+    grid[:, 5] = np.inf
+    grid[0, 5] = 1.0  # one gap at the top
+    for _ in range(200):
+        if crowd.step(0.2).all():
+            break
+    assert crowd.arrived.all() and crowd.replans == 3
+    for x, y in crowd.positions:
+        assert grid.walkable[int(y), int(x)]

@@ -22,6 +22,10 @@ thousands (``bench/results/replan.md``). A change that cuts the goal off, or a w
 that moves the optimal route far away, can cost more than a fresh search: D* Lite
 re-expands every vertex whose distance rose before it can prove the new one.
 
+Memory: a replanner holds about 22 bytes per cell (or node) of its world, allocated
+once: plan for a few agents this way, not thousands on a large map (a crowd heading
+for shared goals wants flow fields, :class:`~pathcraft.agents.FlowField`).
+
 Grids: cells are ``(row, col)``; the grid's diagonal rule and costs apply exactly as
 in :meth:`Grid.astar <pathcraft.grid.Grid.astar>`. Graphs: nodes are labels; weights
 change with :meth:`Graph.set_weights <pathcraft.graph.Graph.set_weights>`. D* Lite

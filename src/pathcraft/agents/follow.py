@@ -24,6 +24,7 @@ from pathcraft.replan import Replanner
 __all__ = ["PathFollower"]
 
 Array = npt.NDArray[np.float64]
+_PLANNERS = 32  # the replanners a PathFollower keeps (the agents rerouted last)
 
 
 class PathFollower:
@@ -42,7 +43,8 @@ class PathFollower:
     :meth:`step` sees the new walls, and every agent whose way on is now cut gets a new
     path, from the centre of its cell through an optimal grid path to its path's end,
     from its own :class:`~pathcraft.replan.Replanner` (kept, so later changes are
-    repaired, not searched again). An agent with no way left (or standing in a cell
+    repaired, not searched again; the 32 most recently rerouted agents keep theirs,
+    as each holds about 22 bytes per cell). An agent with no way left (or standing in a cell
     that became a wall) is *blocked*: it waits, and is tried again at the next change.
 
     Parameters
@@ -310,11 +312,14 @@ class PathFollower:
         goal = (math.floor(end[1]), math.floor(end[0]))
         if not (math.isfinite(grid[cell]) and math.isfinite(grid[goal])):
             return None
-        plan = self._planners.get(i)
+        plan = self._planners.pop(i, None)  # popped and put back: the newest last
         if plan is None or plan.goal != goal:
-            plan = self._planners[i] = grid.replanner(cell, goal)
+            plan = grid.replanner(cell, goal)
         else:
             plan.move_to(cell)
+        self._planners[i] = plan
+        if len(self._planners) > _PLANNERS:  # each holds ~22 bytes per cell: keep a few
+            del self._planners[next(iter(self._planners))]
         result = plan.path()
         if not result:
             return None
