@@ -78,6 +78,7 @@ EXTENSIONS = [
     kernel("navmesh"),
     kernel("polyanya"),
     kernel("clearance"),
+    kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
 ]
 
 

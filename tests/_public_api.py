@@ -33,6 +33,7 @@ PUBLIC_MODULES = (
     "pathcraft.grid",
     "pathcraft.graph",
     "pathcraft.waypoints",
+    "pathcraft.replan",
     "pathcraft.navmesh",
     "pathcraft.costs",
     "pathcraft.goap",

@@ -199,3 +199,71 @@ def test_grid_spaces_use_jump_point_search_where_it_applies() -> None:
         GridSpace(varied, algorithm="jps").find_path((0, 0), (0, 29))
     with pytest.raises(ValueError, match="algorithm must be one of"):
         GridSpace(uniform, algorithm="fast")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- map edits
+
+
+def test_a_wall_across_the_path_is_repaired_incrementally_and_never_entered() -> None:
+    grid = Grid(np.ones((30, 30)), diagonal="no_corner_cut")
+    hunter = Pursuer(grid, (15, 0), speed=1.0)
+    target = (15, 29)
+    assert hunter.step(target, dt=3.0) == "chasing"
+    rng = np.random.default_rng(5)
+    for tick in range(200):
+        if tick % 4 == 0:  # a door closes on the path ahead, or a random cell toggles
+            path = hunter.path
+            if tick % 8 == 0 and len(path) > 4:
+                r, c = path[3]
+            else:
+                r, c = (int(x) for x in rng.integers(0, 30, 2))
+            if (r, c) not in (target, hunter.node, hunter.plan_start):
+                grid[r, c] = np.inf if math.isfinite(grid[r, c]) else 1.0
+        status = hunter.step(target, dt=0.5)
+        assert math.isfinite(grid[hunter.node]), f"tick {tick}: walked into a wall"
+        if status == "caught":
+            break
+        if status == "chasing":  # optimal for the current map, every tick
+            start = hunter.plan_start
+            want = oracle(grid.cost, grid.diagonal, [start])[target]
+            assert steps_cost(grid.cost, np.array(hunter.path)) == pytest.approx(want)
+    assert status == "caught"
+    assert hunter.plans > 1
+
+
+def test_repairs_cost_less_than_fresh_searches() -> None:
+    grid = Grid(np.ones((80, 80)))
+    hunter = Pursuer(grid, (40, 0), speed=1.0)
+    target = (40, 79)
+    hunter.step(target, dt=1.0)
+    grid[0, 0] = 2.0  # a first edit: the replanner starts (a whole search)
+    hunter.step(target, dt=1.0)
+    before = hunter.expanded
+    fresh = 0
+    for _ in range(10):
+        ahead = hunter.path[6]
+        grid[ahead] = np.inf
+        fresh += grid.astar(hunter.plan_start, target).expanded
+        hunter.step(target, dt=1.0)
+        assert math.isfinite(grid[hunter.node])
+    assert hunter.expanded - before < fresh
+
+
+def test_a_wall_on_the_pursuer_makes_it_wait_until_it_opens() -> None:
+    grid = Grid(np.ones((5, 5)))
+    hunter = Pursuer(grid, (0, 0), speed=1.0)
+    hunter.step((4, 4), dt=0.0)
+    grid[0, 0] = np.inf
+    assert hunter.step((4, 4), dt=1.0) == "unreachable" and hunter.node == (0, 0)
+    grid[0, 0] = 1.0
+    assert hunter.step((4, 4), dt=1.0) == "chasing"
+
+
+def test_graph_pursuer_follows_weight_edits() -> None:
+    g = Graph(4, [0, 1, 0, 2], [1, 3, 2, 3], [1.0, 1.0, 2.0, 2.0], directed=False)
+    hunter = Pursuer(g, 0, speed=0.5)
+    hunter.step(3, dt=0.0)
+    assert hunter.path == [0, 1, 3]
+    g.set_weight(1, 3, np.inf)
+    hunter.step(3, dt=0.0)
+    assert hunter.path == [0, 2, 3] and hunter.cost_to_target == 4.0

@@ -129,3 +129,84 @@ def test_bad_input_is_named() -> None:
     with pytest.raises(ValueError, match="dt must be a finite number >= 0"):
         follower.step(-1.0)
     assert not follower.step(0.0)[0]
+
+
+# --------------------------------------------------------------------------- map edits
+
+
+def _cells_of(points: np.ndarray) -> set[tuple[int, int]]:
+    return {(int(np.floor(y)), int(np.floor(x))) for x, y in points}
+
+
+def test_a_follower_never_steps_into_a_cell_that_became_a_wall() -> None:
+    rng = np.random.default_rng(7)
+    cost = np.ones((24, 24))
+    cost[rng.random((24, 24)) < 0.15] = np.inf
+    cost[:, 0] = cost[:, -1] = 1.0
+    grid = Grid(cost)
+    starts = [(r, 0) for r in range(0, 24, 3)]
+    goals = [(23 - r, 23) for r, _ in starts]
+    paths = [grid.astar(s, g).path for s, g in zip(starts, goals, strict=True)]
+    crowd = PathFollower.from_cells(grid, paths, max_speed=3.0, tolerance=0.2)
+    for tick in range(400):
+        if tick % 3 == 0:  # toggle a cell: often one just ahead of an agent
+            i = int(rng.integers(len(crowd)))
+            v = crowd.velocities[i]
+            ahead = crowd.positions[i] + 1.5 * v / max(float(np.linalg.norm(v)), 1e-9)
+            x, y = ahead if tick % 2 else rng.uniform(0, 24, 2)
+            cell = (int(np.clip(np.floor(y), 0, 23)), int(np.clip(np.floor(x), 0, 23)))
+            if cell not in _cells_of(crowd.positions) and cell[1] not in (0, 23):
+                grid[cell] = np.inf if np.isfinite(grid[cell]) else 1.0
+        walls = ~grid.walkable
+        crowd.step(0.1)
+        for x, y in crowd.positions:  # never inside a wall that was there before it moved
+            assert not walls[int(np.floor(y)), int(np.floor(x))], f"tick {tick}"
+        if crowd.arrived.all():
+            break
+    assert crowd.replans > 0
+    assert (crowd.arrived | crowd.blocked).all() or tick == 399
+
+
+def test_a_door_closing_reroutes_and_a_closed_way_blocks_until_it_opens() -> None:
+    grid = Grid.from_ascii(
+        """
+        .........
+        ....#....
+        ....#....
+        ....#....
+        .........
+        """
+    )
+    follower = PathFollower.from_cells(grid, [grid.astar((2, 0), (2, 8)).path], max_speed=2.0)
+    follower.step(0.5)
+    grid[0, 4] = grid[4, 4] = np.inf  # both ways closed: no path
+    follower.step(0.5)
+    assert follower.blocked[0] and not follower.arrived[0]
+    held = follower.positions.copy()
+    for _ in range(5):
+        follower.step(0.5)
+    assert (follower.positions == held).all()
+    grid[4, 4] = 1.0  # the bottom door opens
+    for _ in range(100):
+        if follower.step(0.2).all():
+            break
+    assert follower.arrived[0] and not follower.blocked[0]
+    assert follower.replans == 1
+
+
+def test_only_the_last_rerouted_agents_keep_a_replanner(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcraft.agents import follow
+
+    monkeypatch.setattr(follow, "_PLANNERS", 1)
+    grid = Grid(np.ones((12, 12)))
+    paths = [grid.astar((r, 0), (r, 11)).path for r in (2, 6, 9)]
+    crowd = PathFollower.from_cells(grid, paths, max_speed=2.0)
+    crowd.step(0.5)
+    grid[:, 5] = np.inf
+    grid[0, 5] = 1.0  # one gap at the top
+    for _ in range(200):
+        if crowd.step(0.2).all():
+            break
+    assert crowd.arrived.all() and crowd.replans == 3
+    for x, y in crowd.positions:
+        assert grid.walkable[int(y), int(x)]

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from pathcraft.graph import Graph
     from pathcraft.grid import Grid
     from pathcraft.navmesh import NavMesh
+    from pathcraft.replan import Replanner
     from pathcraft.result import Explored, PathResult
     from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
     from pathcraft.waypoints import WaypointGraph
@@ -47,6 +48,7 @@ _NAMES = {
     "Grid": "pathcraft.grid",
     "NavMesh": "pathcraft.navmesh",
     "PathResult": "pathcraft.result",
+    "Replanner": "pathcraft.replan",
     "WaypointGraph": "pathcraft.waypoints",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
@@ -64,6 +66,7 @@ _SUBMODULES = (
     "grid",
     "io",
     "navmesh",
+    "replan",
     "result",
     "search",
     "viz",
@@ -93,6 +96,7 @@ __all__ = [
     "Grid",
     "NavMesh",
     "PathResult",
+    "Replanner",
     "WaypointGraph",
     "__version__",
     "astar",

@@ -68,20 +68,29 @@ def _ended(*args: Any) -> Any:
     raise RuntimeError("this search ended: it runs no more")
 
 
+class WorldChangedError(RuntimeError):
+    """A grid or graph was edited under a compiled search in progress (raised by its
+    next ``step``; the search is cancelled)."""
+
+
 class CompiledSearch:
     """A compiled search a game loop spreads over frames (``world.start_search(...)``).
 
     ``step(n)`` expands at most ``n`` more nodes (cells, jump points, mesh intervals)
     and returns the status; once the search ended, :attr:`result` is exactly what the
     blocking call with the same arguments returns (``elapsed`` counts the time spent in
-    steps). The world's arrays are read as they are at each step: change the world
-    while a search is in progress and its answer is the one for the changed world.
-    Examples: ``Grid.start_search`` and the other worlds' ``start_search``.
+    steps). Examples: ``Grid.start_search`` and the other worlds' ``start_search``.
+
+    A grid or graph edited while its search is in progress (its ``version`` moved)
+    would give an answer that mixes two maps (a path through a cell that became a
+    wall after it was expanded): the next :meth:`step` cancels the search and raises
+    RuntimeError. Start a new search after the edit, or plan with
+    ``world.replanner(...)``, which is made for maps that change.
     """
 
     __slots__ = (
         "_elapsed", "_expanded", "_finish", "_kind", "_machine", "_make", "_result",
-        "_size", "_status", "_ws",
+        "_size", "_status", "_version", "_world", "_ws",
     )  # fmt: skip
 
     def __init__(
@@ -90,7 +99,10 @@ class CompiledSearch:
         finish: Callable[[tuple[Any, ...], float], PathResult],
         kind: Any,
         size: int,
+        world: Any = None,
     ) -> None:
+        self._world = world  # a world with a ``version`` (grid, graph), or None
+        self._version = 0 if world is None else world.version
         self._make = make  # workspace -> the kernel's step machine
         self._finish = finish  # (the machine's answer, t0) -> PathResult
         self._kind = kind
@@ -119,6 +131,9 @@ class CompiledSearch:
         Stepping an ended search returns its status again and does nothing.
         """
         machine = self._machine
+        world = self._world
+        if world is not None and world.version != self._version and self._status == "in_progress":
+            self._changed(world)
         if machine is not None and type(max_expansions) is int and max_expansions >= 0:
             # The common case of a game loop, kept lean: a search under way, an int.
             t0 = perf_counter()
@@ -143,6 +158,16 @@ class CompiledSearch:
         if code == IN_PROGRESS_CODE:
             return "in_progress"
         return self._end()
+
+    def _changed(self, world: Any) -> None:
+        """The world was edited under the search: cancel it and say so."""
+        self.cancel()
+        raise WorldChangedError(
+            f"the {type(world).__name__} changed under this search (version "
+            f"{self._version} -> {world.version}): its answer would mix two maps, so it "
+            "was cancelled; start a new search, or use world.replanner(...) for a map "
+            "that changes"
+        )
 
     def _end(self) -> str:
         """The search ended: build its result, give the workspace back."""
@@ -213,6 +238,8 @@ class CompiledSearch:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._make = self._finish = _ended
+        self._world = None
+        self._version = 0
         self._kind = None
         self._size = 0
         self._machine = self._ws = None

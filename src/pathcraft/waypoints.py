@@ -63,6 +63,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     ) from exc
 
 from pathcraft import _visibility as vis
+from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._positions import check_points as _points
@@ -191,6 +192,7 @@ class WaypointGraph:
         self._blocked = self._count_blocking()
         self._graph = self._link_graph()
         self._radii: dict[float, WaypointGraph] = {}  # for_radius's graphs (issue 17)
+        self._log = ChangeLog(limit=self._pairs.shape[0])
 
     # ------------------------------------------------------------------ building
 
@@ -395,6 +397,49 @@ class WaypointGraph:
             self._radii[r] = wide
         return wide
 
+    @property
+    def version(self) -> int:
+        """How many obstacle edits opened or closed a link; see :meth:`changes_since`."""
+        return self._log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The links that opened or closed after ``version`` (a past :attr:`version`).
+
+        The same question every editable world answers (:meth:`Grid.changes_since
+        <pathcraft.grid.Grid.changes_since>` gives cells, :meth:`Graph.changes_since
+        <pathcraft.graph.Graph.changes_since>` edge ids). An obstacle added or removed
+        retests only the links it crosses; the links that changed state are logged
+        (about as many as there are candidate pairs are kept; older edits answer with
+        every pair).
+
+        Parameters
+        ----------
+        version : int
+            In ``[0, waypoint_graph.version]``.
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once: compare
+            with :attr:`links` to see which are open now.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (10, 0), (0, 10)])
+        >>> seen = wg.version
+        >>> key = wg.add_obstacle(box(4, -1, 6, 1))
+        >>> wg.version, wg.changes_since(seen).tolist()
+        (1, [[0, 1]])
+        >>> wg.remove_obstacle(key)
+        >>> wg.changes_since(seen).tolist(), len(wg.links)
+        ([[0, 1]], 3)
+        """
+        ids = self._log.since(version, total=self._pairs.shape[0])
+        out: npt.NDArray[np.intp] = self._pairs[ids]
+        return out
+
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:
             raise ValueError(f"{what} needs obstacles; this graph uses line_of_sight")
@@ -412,7 +457,9 @@ class WaypointGraph:
             which=np.array([place], dtype=np.intp),
         )  # fmt: skip
         if seg.shape[0]:
+            was_open = self._blocked[seg] == 0
             self._blocked[seg] += delta
+            self._log.record(seg[was_open != (self._blocked[seg] == 0)])
             self._graph = self._link_graph()
 
     # ------------------------------------------------------------------ queries

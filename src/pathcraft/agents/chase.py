@@ -9,19 +9,28 @@ is about to reach. A distance field from the target, recomputed whenever the tar
 changes node, costs a whole-map Dijkstra per move: it lost to A* for one pursuer on
 every map measured, and pays only when many agents share one target (a
 :class:`~pathcraft.agents.Crowd` does exactly that).
+
+When the map changes under it (a grid cell or a graph weight edited, seen through the
+world's ``version``), the pursuer repairs its path with a
+:class:`~pathcraft.replan.Replanner` (D* Lite) aimed at the target: the first repair
+for a target is a whole search, later ones only redo what the edits reach. It never
+keeps walking a path that a new wall cuts.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._validation import check_limit
-from pathcraft.agents.spaces import Space, space_for
+from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
+from pathcraft.graph import Graph
+from pathcraft.grid import Grid
+from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
 
 __all__ = ["ChaseStatus", "Pursuer"]
@@ -96,8 +105,9 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_space",
-        "_status", "_suffix", "_target", "expanded", "plans", "speed", "stop_range",
+        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_replanner",
+        "_seen", "_space", "_status", "_suffix", "_target", "_world", "expanded", "plans",
+        "speed", "stop_range",
     )  # fmt: skip
 
     def __init__(
@@ -128,6 +138,9 @@ class Pursuer:
         self._status: ChaseStatus = "chasing"
         self.plans = 0
         self.expanded = 0
+        self._world = _editable(self._space)
+        self._seen = -1 if self._world is None else self._world.version
+        self._replanner: Replanner | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -206,22 +219,90 @@ class Pursuer:
         dt = _positive("dt", dt, allow_zero=True)
         if self._status == "max_expansions":
             return self._status
-        if goal != self._target or self._status == "unreachable":
-            self._retarget(goal)
+        changed = self._world is not None and self._world.version != self._seen
+        if changed and goal == self._target:
+            self._repair(goal)
+            if self._status in ("unreachable", "max_expansions"):
+                return self._status
+        elif changed or goal != self._target or self._status == "unreachable":
+            self._retarget(goal, fresh=changed)
             if self._status in ("unreachable", "max_expansions"):
                 return self._status
         self._advance(self.speed * dt)
         return self._status
 
-    def _retarget(self, goal: Hashable) -> None:
+    def _repair(self, goal: Hashable) -> None:
+        """The world changed and the target did not move: repair the path with the
+        incremental planner, from the node the pursuer plans from."""
+        world = self._world
+        assert world is not None
+        self._seen = world.version
         self._target = goal
+        if self._budget is not None and self.expanded >= self._budget:
+            self._status = "max_expansions"
+            return
+        k = self._start_node()
+        if self._walled(self._path[k]):
+            self._adopt(PathResult.not_found("unreachable"), k)
+            return
+        if self._replanner is None or self._replanner.goal != goal:
+            if self._replanner is None:
+                self._replanner = Replanner(world, self._path[k], goal)
+            else:
+                self._replanner.move_to(self._path[k])
+                self._replanner.retarget(goal)
+        else:
+            self._replanner.move_to(self._path[k])
+        result = self._replanner.path()
+        self.plans += 1
+        self.expanded += result.expanded
+        self._plan = result
+        self._adopt(result, k)
+
+    def _start_node(self) -> int:
+        """Where a new plan starts: the next node when partway along an edge, unless
+        a wall went up on it (a grid): then the pursuer turns back to its last node."""
         k = self._plan_index()
+        if k != self._i and self._walled(self._path[k]):
+            self._progress = 0.0
+            return self._i
+        return k
+
+    def _walled(self, node: Hashable) -> bool:
+        """A wall went up where the pursuer stands: it waits there (unreachable)."""
+        if not isinstance(self._world, Grid):
+            return False
+        cell = cast(tuple[int, int], node)
+        return not math.isfinite(self._world[cell])
+
+    def _adopt(self, result: PathResult, k: int) -> None:
+        """Follow ``result``'s path from ``self._path[k]`` (or stop there: no path)."""
+        if not result:
+            spent = result.reason == "max_expansions"
+            self._status = "max_expansions" if spent else "unreachable"
+            # stop at the next node: the pursuer never turns back mid-edge
+            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            return
+        path = self._space.nodes(result)
+        head = self._path[:k]
+        costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
+        self._set_path(head + path, costs, keep=True)
+        self._status = "chasing"
+
+    def _retarget(self, goal: Hashable, *, fresh: bool = False) -> None:
+        self._target = goal
+        if self._world is not None:
+            self._seen = self._world.version
+        k = self._start_node() if fresh else self._plan_index()
+        if fresh and self._walled(self._path[k]):
+            self._adopt(PathResult.not_found("unreachable"), k)
+            return
         try:
             # The target stepped onto our path: the prefix up to it is a shortest path.
             j = self._path.index(goal, k)
         except ValueError:
             j = -1
-        if j >= 0 and self._status != "unreachable":
+        if j >= 0 and self._status != "unreachable" and not fresh:
             self._set_path(self._path[: j + 1], self._costs[:j], keep=True)
             return
         if self._budget is not None and self.expanded >= self._budget:
@@ -232,20 +313,10 @@ class Pursuer:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
         result = self._space.find_path(self._path[k], goal, max_expansions=limit)
-        path = self._space.nodes(result)
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result
-        if not result:
-            spent = result.reason == "max_expansions"
-            self._status = "max_expansions" if spent else "unreachable"
-            # stop at the next node: the pursuer never turns back mid-edge
-            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
-            return
-        head = self._path[:k]
-        costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
-        self._set_path(head + path, costs, keep=True)
-        self._status = "chasing"
+        self._adopt(result, k)
 
     def _set_path(
         self, path: list[Hashable], costs: npt.NDArray[np.float64], *, keep: bool
@@ -289,3 +360,13 @@ class Pursuer:
     def last_plan(self) -> PathResult | None:
         """The result of the most recent search (None before the first)."""
         return self._plan
+
+
+def _editable(space: Space) -> Grid | Graph | None:
+    """The grid or graph behind a space, whose edits the pursuer watches (None for
+    a space of the caller's own)."""
+    if isinstance(space, GridSpace):
+        return space.grid
+    if isinstance(space, GraphSpace):
+        return space.graph
+    return None

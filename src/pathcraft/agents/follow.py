@@ -20,10 +20,12 @@ from pathcraft.agents._motion import slide
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
 from pathcraft.grid._sizes import check_size, unit_cells
+from pathcraft.replan import Replanner
 
 __all__ = ["PathFollower"]
 
 Array = npt.NDArray[np.float64]
+_PLANNERS = 32  # the replanners a PathFollower keeps (the agents rerouted last)
 
 
 class PathFollower:
@@ -37,6 +39,14 @@ class PathFollower:
     whose progress along its path has not improved for ``stuck_time`` is *stuck* (it
     keeps trying). With a grid, agents never leave walkable cells: a move into a wall
     stops at its face and slides along it.
+
+    The grid may change while they walk (``grid[r, c] = np.inf``): the next
+    :meth:`step` sees the new walls, and every agent whose way on is now cut gets a new
+    path, from the centre of its cell through an optimal grid path to its path's end,
+    from its own :class:`~pathcraft.replan.Replanner` (kept, so later changes are
+    repaired, not searched again; the 32 most recently rerouted agents keep theirs,
+    as each holds about 22 bytes per cell). An agent with no way left (or standing in a cell
+    that became a wall) is *blocked*: it waits, and is tried again at the next change.
 
     Parameters
     ----------
@@ -64,7 +74,9 @@ class PathFollower:
     ----------
     positions, velocities : ndarray (n, 2)
         The agents' ``(x, y)`` positions and velocities (read them, do not resize).
-    arrived, stuck : ndarray of bool (n,)
+    arrived, stuck, blocked : ndarray of bool (n,)
+    replans : int
+        New paths given after grid changes, all agents together.
 
     Examples
     --------
@@ -109,23 +121,11 @@ class PathFollower:
         self.stuck_time = _number("stuck_time", stuck_time, low=0.0, inclusive=False)
         pts = [_points(f"paths[{i}]", p) for i, p in enumerate(paths)]
         n = len(pts)
+        self._grid = grid
         self._walkable = None if grid is None else grid.walkable
-        # Packed paths: points, the first point of each path, segment lengths and the
-        # arc length at each point on one increasing axis (paths one unit apart).
-        lengths = np.array([len(p) for p in pts], dtype=np.intp)
-        self._first = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
-        self._last = self._first + lengths - 1
-        self._pts = np.concatenate(pts)
-        seg = np.linalg.norm(np.diff(self._pts, axis=0), axis=1)
-        seg[self._last[:-1]] = 0.0  # no segment between two paths
-        arc = np.concatenate([[0.0], np.cumsum(seg)])
-        total = arc[self._last] - arc[self._first]
-        # shift each path so that paths never share an arc value
-        shift = np.concatenate([[0.0], np.cumsum(total + 1.0)[:-1]]) - arc[self._first]
-        self._arc = arc + np.repeat(shift, lengths)
-        self._seg_len = np.concatenate([seg, [0.0]])
-        self._end = self._pts[self._last]
-        self._end_arc = self._arc[self._last]
+        self._seen = 0 if grid is None else grid.version
+        self._planners: dict[int, Replanner] = {}
+        self._pack(pts)
         start = self._pts[self._first] if positions is None else _points("positions", positions)
         if start.shape[0] != n:
             raise ValueError(f"positions has {start.shape[0]} rows for {n} paths")
@@ -142,7 +142,27 @@ class PathFollower:
         self.stuck = np.zeros(n, dtype=bool)
         self._best = np.full(n, np.inf)  # the smallest distance left along the path
         self._since = np.zeros(n)  # time since that last improved
+        self.blocked = np.zeros(n, dtype=bool)
+        self.replans = 0
         self._update_arrived()
+
+    def _pack(self, pts: list[Array]) -> None:
+        """Packed paths: points, the first point of each path, segment lengths and the
+        arc length at each point on one increasing axis (paths one unit apart)."""
+        lengths = np.array([len(p) for p in pts], dtype=np.intp)
+        self._first = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
+        self._last = self._first + lengths - 1
+        self._pts = np.concatenate(pts)
+        seg = np.linalg.norm(np.diff(self._pts, axis=0), axis=1)
+        seg[self._last[:-1]] = 0.0  # no segment between two paths
+        arc = np.concatenate([[0.0], np.cumsum(seg)])
+        total = arc[self._last] - arc[self._first]
+        # shift each path so that paths never share an arc value
+        shift = np.concatenate([[0.0], np.cumsum(total + 1.0)[:-1]]) - arc[self._first]
+        self._arc = arc + np.repeat(shift, lengths)
+        self._seg_len = np.concatenate([seg, [0.0]])
+        self._end = self._pts[self._last]
+        self._end_arc = self._arc[self._last]
 
     @classmethod
     def from_cells(
@@ -245,9 +265,11 @@ class PathFollower:
         [[4.0, 0.0]]
         """
         dt = _number("dt", dt, low=0.0, inclusive=True)
+        if self._grid is not None and self._grid.version != self._seen:
+            self._on_change(self._grid)
         if dt == 0.0:
             return self.arrived
-        moving = ~self.arrived
+        moving = ~self.arrived & ~self.blocked
         proj, arc = self._project()
         # at least one step ahead: a carrot at the agent's own projection would only
         # pull it sideways onto the path, back and forth, never along
@@ -278,6 +300,58 @@ class PathFollower:
         self._update_arrived()
         self._update_stuck(left, dt)
         return self.arrived
+
+    # ------------------------------------------------------------------ map edits
+
+    def _on_change(self, grid: Grid) -> None:
+        """The grid changed: see the new walls, and give every agent whose way on is
+        now cut a new path from the cell it is in (its own incremental planner,
+        :class:`~pathcraft.replan.Replanner`, kept for the next change)."""
+        self._seen = grid.version
+        self._walkable = walkable = grid.walkable
+        paths = [self._pts[a : b + 1] for a, b in zip(self._first, self._last, strict=True)]
+        on = self._seg - self._first  # each agent's segment, counted in its own path
+        renewed = False
+        for i in range(len(paths)):
+            if self.arrived[i]:
+                continue
+            ahead = np.vstack([self.positions[i : i + 1], paths[i][on[i] + 1 :]])
+            if not self.blocked[i] and _clear(walkable, ahead):
+                continue
+            new = self._replan(grid, i, paths[i][-1])
+            self.blocked[i] = new is None
+            if new is None:
+                self.velocities[i] = 0.0
+                continue
+            paths[i], on[i] = new, 0
+            self._best[i], self._since[i] = np.inf, 0.0
+            self.replans += 1
+            renewed = True
+        if renewed:
+            self._pack(paths)
+            self._seg = self._first + on
+
+    def _replan(self, grid: Grid, i: int, end: Array) -> Array | None:
+        """A path for agent ``i`` from the centre of its cell to ``end`` through the
+        cells of an optimal grid path; None when there is none (or it stands in a wall)."""
+        x, y = self.positions[i]
+        cell = (math.floor(y), math.floor(x))
+        goal = (math.floor(end[1]), math.floor(end[0]))
+        if not (math.isfinite(grid[cell]) and math.isfinite(grid[goal])):
+            return None
+        plan = self._planners.pop(i, None)  # popped and put back: the newest last
+        if plan is None or plan.goal != goal:
+            plan = grid.replanner(cell, goal)
+        else:
+            plan.move_to(cell)
+        self._planners[i] = plan
+        if len(self._planners) > _PLANNERS:  # each holds ~22 bytes per cell: keep a few
+            del self._planners[next(iter(self._planners))]
+        result = plan.path()
+        if not result:
+            return None
+        centres = np.asarray(result.path)[:, ::-1].astype(np.float64) + 0.5
+        return np.vstack([self.positions[i : i + 1], centres[:-1], end[None, :]])
 
     def _turn(self, desired: Array, dt: float) -> tuple[Array, Array]:
         """Turn each agent's heading toward ``desired`` by at most turn_rate * dt;
@@ -313,3 +387,22 @@ class PathFollower:
         self._best = np.where(better, left, self._best)
         self._since = np.where(better | self.arrived, 0.0, self._since + dt)
         self.stuck = (self._since >= self.stuck_time) & ~self.arrived
+
+
+def _clear(walkable: npt.NDArray[np.bool_], points: Array) -> bool:
+    """Whether the polyline through ``points`` stays on walkable cells: sampled every
+    0.1 along each segment, and 0.02 to each side past the first point (a diagonal
+    step between cell centres passes exactly through a corner, between two cells)."""
+    if len(points) < 2:
+        return True
+    a, b = points[:-1], points[1:]
+    length = np.linalg.norm(b - a, axis=1)
+    counts = np.maximum(np.ceil(length / 0.1).astype(np.intp), 1)
+    t = np.concatenate([np.arange(k + 1) / k for k in counts.tolist()])
+    which = np.repeat(np.arange(len(a)), counts + 1)
+    samples = a[which] + t[:, None] * (b - a)[which]
+    direction = (b - a)[which] / np.maximum(length[which], 1e-12)[:, None]
+    side = np.stack([-direction[:, 1], direction[:, 0]], axis=1) * 0.02
+    inner = samples[1:]
+    probe = np.concatenate([samples[:1], inner, inner + side[1:], inner - side[1:]])
+    return bool(walkable_at(walkable, probe).all())

@@ -6,6 +6,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Protocol
 
+from pathcraft._sliced import WorldChangedError
 from pathcraft._validation import check_limit
 from pathcraft.result import PathResult
 
@@ -41,6 +42,12 @@ class PathRequestQueue:
     released; :meth:`submit` queues any search already started, such as a
     :class:`~pathcraft.search.SlicedSearch` over callables.
 
+    A grid or graph edited while a request's search is under way would give an answer
+    mixing two maps: a :meth:`request` then starts again on the edited world, keeping
+    its place in the queue (finished as unreachable if its start or goal became a
+    wall); a search given to :meth:`submit` leaves the queue and its
+    ``RuntimeError`` reaches the caller.
+
     Parameters
     ----------
     budget : int
@@ -69,7 +76,7 @@ class PathRequestQueue:
     20.0
     """
 
-    __slots__ = ("_budget", "_pending")
+    __slots__ = ("_asked", "_budget", "_pending")
 
     def __init__(self, budget: int) -> None:
         limit = check_limit("budget", budget, integer=True)
@@ -77,6 +84,8 @@ class PathRequestQueue:
             raise ValueError(f"budget must be an integer >= 1; got {budget!r}")
         self._budget = int(limit)
         self._pending: OrderedDict[Hashable, Steppable] = OrderedDict()
+        # what request() was asked, to start a search again when its world is edited
+        self._asked: dict[Hashable, tuple[Any, Any, Any, dict[str, Any]]] = {}
 
     @property
     def budget(self) -> int:
@@ -111,6 +120,7 @@ class PathRequestQueue:
                 f"NavMesh); got {type(world).__name__}: submit() a SlicedSearch instead"
             )
         self.submit(key, start_search(start, goal, **options))
+        self._asked[key] = (world, start, goal, options)
 
     def submit(self, key: Hashable, search: Steppable) -> None:
         """Queue ``search`` under ``key``; a pending request with that key is replaced
@@ -150,6 +160,7 @@ class PathRequestQueue:
         (True, False, False, {})
         """
         search = self._pending.pop(key, None)
+        self._asked.pop(key, None)
         if search is None:
             return False
         stop = getattr(search, "cancel", None)
@@ -190,13 +201,37 @@ class PathRequestQueue:
             before = search.expanded
             try:
                 status = search.step(left)
+            except WorldChangedError:
+                if key not in self._asked:  # submitted: the caller started it
+                    del self._pending[key]
+                    raise
+                again = self._again(key)
+                if again is None:  # its start or goal is a wall now
+                    del self._pending[key]
+                    self._asked.pop(key, None)
+                    done[key] = PathResult.not_found("unreachable")
+                else:
+                    self._pending[key] = again  # the same place in the queue
+                continue
             except BaseException:
                 del self._pending[key]
+                self._asked.pop(key, None)
                 raise
             left -= search.expanded - before
             if status == "in_progress":
                 break  # the budget is spent (a search that expanded none would loop)
             del self._pending[key]
+            self._asked.pop(key, None)
             if status != "cancelled":
                 done[key] = search.result
         return done
+
+    def _again(self, key: Hashable) -> Steppable | None:
+        """A fresh search for a request whose world was edited under it (None when
+        its start or goal became a wall)."""
+        world, start, goal, options = self._asked[key]
+        try:
+            search: Steppable = world.start_search(start, goal, **options)
+        except ValueError:
+            return None
+        return search

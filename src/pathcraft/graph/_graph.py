@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, query_batch
+from pathcraft._changes import ChangeLog
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph import _batch, _search
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
+    from pathcraft.replan import Replanner
 
 #: The heuristic scale is lowered by this relative margin against rounding.
 _SCALE_MARGIN = 1e-12
@@ -115,6 +117,7 @@ class Graph:
         "_heuristic",
         "_hscale",
         "_lengths",
+        "_log",
         "_names",
         "_offsets",
         "_targets",
@@ -172,6 +175,7 @@ class Graph:
         self._hscale = 0.0
         self._store_weights()
         self._views = _read_only(self._offsets, self._targets, self._weights, self._coords)
+        self._log = ChangeLog(limit=m)
 
     # ------------------------------------------------------------------ building
 
@@ -596,6 +600,27 @@ class Graph:
         """
         return self.find_path(start, goal, algorithm="dijkstra", **options)
 
+    def replanner(self, start: Hashable, goal: Hashable) -> Replanner:
+        """An incremental planner for one agent going from node ``start`` to node
+        ``goal``: it keeps its search (D* Lite) between calls, takes in this graph's
+        weight edits by itself, follows the agent (``move_to``) and returns the
+        current optimal path (``path()``); see :class:`~pathcraft.replan.Replanner`.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(4, [0, 1, 0, 2], [1, 3, 2, 3], [1.0, 1.0, 2.0, 2.0], directed=False)
+        >>> plan = g.replanner(0, 3)
+        >>> plan.path().path
+        [0, 1, 3]
+        >>> g.set_weight(1, 3, float("inf"))   # close the road
+        >>> plan.path().path, plan.path().cost
+        ([0, 2, 3], 4.0)
+        """
+        from pathcraft.replan import Replanner
+
+        return Replanner(self, start, goal)
+
     @overload
     def distance_field(
         self,
@@ -764,6 +789,7 @@ class Graph:
             new_in = self._weights_in.copy()
             new_in[ids] = new
         checks.weight_total(new_in)
+        self._log.record(np.flatnonzero(new_in != self._weights_in))
         self._weights_in = new_in
         self._store_weights()
 
@@ -797,8 +823,51 @@ class Graph:
         new_in = self._weights_in.copy()
         new_in[hit] = new
         checks.weight_total(new_in, "weight")
+        self._log.record(np.flatnonzero(new_in != self._weights_in))
         self._weights_in = new_in
         self._store_weights()
+
+    @property
+    def version(self) -> int:
+        """How many weight edits (:meth:`set_weights`, :meth:`set_weight` calls that
+        changed a weight) the graph has had; see :meth:`changes_since`."""
+        return self._log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The edges whose weight changed after ``version`` (a past :attr:`version`).
+
+        The same question every editable world answers (:meth:`Grid.changes_since
+        <pathcraft.grid.Grid.changes_since>` gives cells); a
+        :class:`~pathcraft.replan.Replanner` asks it before every answer. Asked
+        about edits older than the log keeps (about as many edge ids as the graph
+        has edges), it answers with every edge.
+
+        Parameters
+        ----------
+        version : int
+            In ``[0, graph.version]``.
+
+        Returns
+        -------
+        ndarray of intp, shape (k,)
+            Edge ids (places in :attr:`edges`), sorted, each once.
+
+        Raises
+        ------
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0])
+        >>> seen = g.version
+        >>> g.set_weight(1, 2, 4.0)
+        >>> g.set_weights([1.0, 4.0, 2.0])
+        >>> g.version, g.changes_since(seen).tolist(), g.changes_since(1).tolist()
+        (2, [1, 2], [2])
+        """
+        return self._log.since(version, total=self.num_edges)
 
     def _store_weights(self) -> None:
         """Copy the input-order weights into the CSR array; recompute the scale."""

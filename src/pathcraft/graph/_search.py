@@ -169,7 +169,7 @@ def start_search(
     args, settings = _prepare(graph, names, opts, start, goal)
     return CompiledSearch(
         lambda ws: _kernel.GraphSearch(*args(ws), **settings),
-        _result_builder(names), _kernel.Workspace, graph.num_nodes + 1,
+        _result_builder(names), _kernel.Workspace, graph.num_nodes + 1, graph,
     )  # fmt: skip
 
 

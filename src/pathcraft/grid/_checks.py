@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["cell_indices", "cost_array", "cost_values", "parse_ascii"]
+__all__ = ["cell_indices", "cost_array", "cost_values", "edited_cells", "parse_ascii"]
 
 
 def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
@@ -190,3 +190,23 @@ def parse_ascii(text: Any) -> npt.NDArray[np.float64]:
                 )
             cost[r, c] = value
     return cost
+
+
+def edited_cells(inner: npt.NDArray[np.float64], key: Any) -> npt.NDArray[np.intp]:
+    """The flat indices (into the ``(rows, cols)`` array) of the cells ``inner[key]``
+    names, for the change log: O(1) for one ``(row, col)``, else a mask of the grid.
+
+    >>> import numpy as np
+    >>> edited_cells(np.ones((2, 3)), (1, -1)).tolist(), edited_cells(np.ones((2, 3)), 0).tolist()
+    ([5], [0, 1, 2])
+    """
+    rows, cols = inner.shape
+    if isinstance(key, tuple) and len(key) == 2 and all(
+        isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in key
+    ):
+        r, c = int(key[0]), int(key[1])
+        if -rows <= r < rows and -cols <= c < cols:
+            return np.array([(r % rows) * cols + c % cols], dtype=np.intp)
+    mask = np.zeros((rows, cols), dtype=np.bool_)
+    mask[key] = True
+    return np.flatnonzero(mask)

@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, check_batch, query_batch
+from pathcraft._changes import ChangeLog
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
@@ -57,6 +58,7 @@ from pathcraft.grid._checks import (
     check_cost_scale,
     cost_array,
     cost_values,
+    edited_cells,
     parse_ascii,
 )
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
+    from pathcraft.replan import Replanner
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -127,7 +130,9 @@ class Grid:
     ValueError: cost must be > 0 and not NaN (np.inf marks a wall); got 0.0 at cell (0, 0)
     """
 
-    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded", "_sizes", "_unit")
+    __slots__ = (
+        "_diagonal", "_heuristic", "_jps", "_log", "_min_cost", "_padded", "_sizes", "_unit",
+    )
 
     def __init__(
         self,
@@ -150,6 +155,7 @@ class Grid:
         self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
         self._sizes: SizeCache | None = None
         self._unit = 1
+        self._log = ChangeLog(limit=rows * cols)
 
     # ------------------------------------------------------------------ building
 
@@ -299,7 +305,10 @@ class Grid:
         values = cost_values(value)
         inner = self._padded[1:-1, 1:-1]
         check_cost_scale(values, inner.size, "value")
+        touched = edited_cells(inner, key)
+        before = inner.ravel()[touched]
         inner[key] = values
+        self._log.record(touched[inner.ravel()[touched] != before])
         self._min_cost = self._smallest_cost()
         self._jps = None
         if self._sizes is not None:  # repair the clearance and unit views locally
@@ -308,6 +317,55 @@ class Grid:
                 for view in self._sizes.repair(box):
                     view._jps = None
                     view._min_cost = self._min_cost
+
+    @property
+    def version(self) -> int:
+        """How many edits (``grid[...] = value`` that changed a cost) the grid has
+        had: give it back to :meth:`changes_since` to learn what they touched."""
+        return self._log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The cells whose cost changed after ``version`` (a past :attr:`version`).
+
+        The same question every editable world answers (:meth:`Graph.changes_since
+        <pathcraft.graph.Graph.changes_since>` gives edge ids,
+        :meth:`WaypointGraph.changes_since
+        <pathcraft.waypoints.WaypointGraph.changes_since>` links); a
+        :class:`~pathcraft.replan.Replanner` asks it before every answer. The log
+        keeps about as many cells as the grid has; asked about edits older than
+        that, it answers with every cell.
+
+        Parameters
+        ----------
+        version : int
+            In ``[0, grid.version]``.
+
+        Returns
+        -------
+        ndarray of intp, shape (k, 2)
+            The ``(row, col)`` cells, sorted, each once (an assignment that left a
+            cost as it was is not a change).
+
+        Raises
+        ------
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii("....")
+        >>> seen = grid.version
+        >>> grid[0, 1] = float("inf")
+        >>> grid[0, 2:] = [1.0, 5.0]          # (0, 2) keeps its cost
+        >>> grid.version, grid.changes_since(seen).tolist()
+        (2, [[0, 1], [0, 3]])
+        >>> grid.changes_since(grid.version).tolist()
+        []
+        """
+        flat = self._log.since(version, total=self._padded[1:-1, 1:-1].size)
+        rows, cols = np.divmod(flat, self._padded.shape[1] - 2)
+        return np.stack((rows, cols), axis=1).astype(np.intp)
 
     def __repr__(self) -> str:
         rows, cols = self.shape
@@ -349,6 +407,7 @@ class Grid:
         view._jps = None
         view._sizes = None
         view._unit = size
+        view._log = self._log  # the base grid's edits are the view's (it is repaired by them)
         return view
 
     @property
@@ -736,6 +795,30 @@ class Grid:
         """
         opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
         return _queries.start_search(self, opts, start, goal)
+
+    def replanner(self, start: Cell, goal: Cell) -> Replanner:
+        """An incremental planner for one agent going from ``start`` to ``goal``, both
+        ``(row, col)``: it keeps its search (D* Lite) between calls, takes in this
+        grid's edits by itself, follows the agent (``move_to``) and returns the
+        current optimal path (``path()``); see :class:`~pathcraft.replan.Replanner`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .....
+        ... ''', diagonal="never")
+        >>> plan = grid.replanner((0, 0), (0, 4))
+        >>> plan.path().cost
+        4.0
+        >>> grid[0, 2] = float("inf")         # a wall on the path: repaired, not redone
+        >>> plan.path().cost, plan.path().path[2:5].tolist()
+        (6.0, [[1, 1], [1, 2], [1, 3]])
+        """
+        from pathcraft.replan import Replanner
+
+        return Replanner(self, start, goal)
 
     @overload
     def distance_field(

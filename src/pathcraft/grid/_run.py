@@ -163,7 +163,7 @@ def sliced_search(
 
         return CompiledSearch(
             lambda ws: _jps_kernel.JpsSearch(padded, ws, s, g, lines, **settings),
-            finish_jps, _kernel.Workspace, padded.size,
+            finish_jps, _kernel.Workspace, padded.size, grid,
         )  # fmt: skip
     settings = search_settings(grid, opts)
     single = goals.shape[0] == 1
@@ -171,5 +171,5 @@ def sliced_search(
     goal_set = None if single else goals
     return CompiledSearch(
         lambda ws: _kernel.GridSearch(padded, ws, sources, goal_cell, goal_set, **settings),
-        partial_fn(answer_result, grid), _kernel.Workspace, padded.size,
+        partial_fn(answer_result, grid), _kernel.Workspace, padded.size, grid,
     )  # fmt: skip
