@@ -71,18 +71,6 @@ cdef extern from "bitscan.h":
     int ctz64 "pathcraft_ctz64"(uint64_t x) nogil
 
 
-cdef struct Lines:
-    # Cells packed in bits: bit j of word w of line i is position 64 w + j. For each
-    # orientation, the free cells and the forced ones (a jump point candidate for a
-    # jump moving toward higher positions).
-    const uint64_t* free[4]   # rows, rows mirrored, columns, columns mirrored
-    const uint64_t* forced[4]
-    Py_ssize_t row_words      # words per row line
-    Py_ssize_t col_words      # words per column line
-    Py_ssize_t height         # padded rows H
-    bint block                # jump by blocks of 64 cells (else cell by cell)
-
-
 cdef inline bint is_free(const double* cost, Py_ssize_t i) noexcept nogil:
     return cost[i] != INFINITY
 

@@ -39,6 +39,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Sequence
@@ -48,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, check_batch, query_batch
-from pathcraft._options import SearchOptions, check_flag
+from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import _batch, _queries
@@ -60,12 +61,13 @@ from pathcraft.grid._checks import (
     parse_ascii,
 )
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
-from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS
+from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, make_plan
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from pathcraft._core.quick import Plan
     from pathcraft._options import Options
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
@@ -119,7 +121,7 @@ class Grid:
     ValueError: cost must be > 0 and not NaN (np.inf marks a wall); got 0.0 at cell (0, 0)
     """
 
-    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded")
+    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded", "_plans")
 
     def __init__(
         self,
@@ -140,6 +142,7 @@ class Grid:
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
         self._min_cost = self._smallest_cost()
         self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
+        self._plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -263,6 +266,7 @@ class Grid:
         inner[key] = values
         self._min_cost = self._smallest_cost()
         self._jps = None
+        self._plans = {}
 
     def __repr__(self) -> str:
         rows, cols = self.shape
@@ -274,11 +278,14 @@ class Grid:
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.__slots__}
         state["_jps"] = None  # a cache, rebuilt on first use: ship less
+        state["_plans"] = {}  # the same (and plans point into this process's arrays)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self._plans = {}  # also for grids pickled before there were plans
         for name, value in state.items():
             object.__setattr__(self, name, value)
+        self._plans = {}
 
     def check_cells(
         self, cells: Any, *, name: str = "cells", many: bool = True
@@ -413,8 +420,39 @@ class Grid:
         pathcraft._options.UnsupportedOptionError: Grid.find_path(algorithm='greedy') does not ...
         """
         t0 = time.perf_counter()
+        if not options and type(algorithm) is str:  # the common case: one look-up
+            result = self._lean(algorithm, start, goal, t0)
+            if result is not None:
+                return result
         opts = SearchOptions.check("Grid", algorithm, **options)
+        plan = self._plan(opts)
+        if plan is not None:
+            result = plan.find(start, goal, t0)
+            if result is not None:
+                return result
         return _queries.find_path(self, opts, start, goal, t0)
+
+    def _lean(
+        self, algorithm: str, start: Any, goal: Any, t0: float, fill: bool = True
+    ) -> PathResult | None:
+        """The answer of the plan already made for ``algorithm`` without options, or
+        None (no plan yet, or cells it does not take): the cheapest call."""
+        known = self._plans.get(algorithm)
+        if known is None or known[1] is None:
+            return None
+        return known[1].find(start, goal, t0, fill)
+
+    def _plan(self, opts: SearchOptions) -> Plan | None:
+        """The prepared settings of checked options on this grid (kept until a cell
+        changes), or None when they need the checked way (see ``_run.make_plan``)."""
+        key: Any = id(opts) if opts.given else opts.algorithm
+        known = self._plans.get(key)
+        if known is None or known[0] is not opts:
+            if len(self._plans) >= 64:  # e.g. a fresh option value per query
+                self._plans.clear()
+            known = (opts, make_plan(self, opts))
+            self._plans[key] = known
+        return known[1]
 
     def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
@@ -438,6 +476,10 @@ class Grid:
         ...
         ValueError: start (1, 1) is a wall
         """
+        if not options:
+            result = self._lean("astar", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self.find_path(start, goal, algorithm="astar", **options)
 
     def greedy(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
@@ -452,6 +494,10 @@ class Grid:
         >>> grid.greedy((0, 0), (0, 5)).expanded
         6
         """
+        if not options:
+            result = self._lean("greedy", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self.find_path(start, goal, algorithm="greedy", **options)
 
     def dijkstra(
@@ -489,9 +535,15 @@ class Grid:
         >>> every.distances[(0, 7)], every.path_to((0, 1))
         (4.0, [(0, 3), (0, 2), (0, 1)])
         """
+        if not options:
+            result = self._lean("dijkstra", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self.find_path(start, goal, algorithm="dijkstra", **options)
 
-    def jps(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
+    def jps(
+        self, start: Cell, goal: Cell, *, fill: bool = True, **options: Unpack[Options]
+    ) -> PathResult:
         """Jump point search from ``start`` to ``goal``, both ``(row, col)``.
 
         A* that pushes only *jump points*, the cells where an optimal path may turn,
@@ -502,13 +554,26 @@ class Grid:
         ``find_path(start, goal, algorithm="jps", **options)``; it takes ``weight``,
         ``max_expansions`` (jump points expanded) and ``record``.
 
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)``.
+        fill : bool
+            True: ``path`` is every cell of the path. False: ``path`` holds only the
+            jump points (the same array as ``jump_points``), the cheapest answer when
+            the caller walks from jump point to jump point itself; ``cost`` and the
+            counters are the same.
+        **options
+            ``weight``, ``max_expansions``, ``record``, as in :meth:`find_path`.
+
         Returns
         -------
         PathResult
             ``path`` is the full ``(n, 2)`` array of cells from start to goal (any of
-            the optimal paths: it may differ from A*'s, its cost does not);
-            ``jump_points`` the jump points on it, between which it runs diagonally
-            first, then straight; ``expanded`` counts jump points expanded.
+            the optimal paths: it may differ from A*'s, its cost does not), or its
+            jump points with ``fill=False``; ``jump_points`` the jump points on it,
+            between which it runs diagonally first, then straight; ``expanded``
+            counts jump points expanded.
 
         Raises
         ------
@@ -533,8 +598,88 @@ class Grid:
         Traceback (most recent call last):
         ...
         ValueError: jps needs a grid of uniform cost, ... from 1.0 to 2.0; use astar
+        >>> grid.jps((1, 0), (1, 7), fill=False).path.tolist()
+        [[1, 0], [0, 6], [1, 7]]
         """
-        return self.find_path(start, goal, algorithm="jps", **options)
+        t0 = time.perf_counter()
+        if not options:
+            result = self._lean("jps", start, goal, t0, check_flag("fill", fill))
+            if result is not None:
+                return result
+        if check_flag("fill", fill):
+            return self.find_path(start, goal, algorithm="jps", **options)
+        opts = SearchOptions.check("Grid", "jps", **options)
+        plan = self._plan(opts)
+        if plan is not None:
+            result = plan.find(start, goal, t0, False)
+            if result is not None:
+                return result
+        full = _queries.find_path(self, opts, start, goal, t0)
+        jumps = full.jump_points
+        return full if jumps is None else dataclasses.replace(full, path=jumps)
+
+    def path_cost(
+        self,
+        start: Cell | npt.ArrayLike,
+        goal: Cell | npt.ArrayLike,
+        *,
+        algorithm: GridAlgorithm = "astar",
+        **options: Unpack[Options],
+    ) -> float:
+        """Only the cost of the path from ``start`` to ``goal``, both ``(row, col)``.
+
+        The ``cost`` of :meth:`find_path` with the same arguments, without building a
+        result or a path: the cheapest single query (:meth:`path_costs` answers many).
+
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)`` (Dijkstra also takes ``(k, 2)`` arrays).
+        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+            As in :meth:`find_path`.
+        **options
+            The options of :meth:`find_path` for ``algorithm`` but ``partial`` and
+            ``record``, which change nothing here and are refused.
+
+        Returns
+        -------
+        float
+            The path's cost; ``inf`` when the goal is not reached (unreachable, or a
+            limit stopped the search).
+
+        Raises
+        ------
+        UnsupportedOptionError
+            ``partial``, ``record``, or an option the algorithm does not take.
+        ValueError, TypeError
+            As :meth:`find_path`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .###.
+        ... .....
+        ... ''')
+        >>> grid.path_cost((0, 0), (2, 4))
+        6.0
+        >>> grid.path_cost((0, 0), (2, 4), max_expansions=2)
+        inf
+        """
+        for name in ("partial", "record"):
+            if name in options:
+                raise UnsupportedOptionError(
+                    f"Grid.path_cost does not take {name}: it returns only the cost "
+                    "(inf where the goal is not reached); use find_path for the path"
+                )
+        opts = SearchOptions.check_call("Grid", "path_cost", algorithm, options)
+        plan = self._plan(opts)
+        if plan is not None:
+            cost = plan.cost(start, goal)
+            if cost is not None:
+                return cost
+        return _queries.find_path(self, opts, start, goal, 0.0).cost
 
     def start_search(
         self,
