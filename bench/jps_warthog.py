@@ -51,6 +51,13 @@ from pathcraft.io import read_map, read_scen
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "jps_warthog.md"
 MAPS = ("dao/den520d", "street/Boston_0_512", "wc3maps512/battleground")
+#: The 16 public Moving AI maps (``--maps all``).
+ALL_MAPS = (
+    "bg512/AR0011SR", "dao/arena2", "dao/brc202d", "dao/den520d", "dao/lak303d",
+    "dao/orz900d", "maze/maze512-1-0", "maze/maze512-32-0", "random/random512-10-0",
+    "random/random512-40-0", "room/32room_000", "room/8room_000", "sc1/TheFrozenSea",
+    "street/Berlin_0_256", "street/Boston_0_512", "wc3maps512/battleground",
+)  # fmt: skip
 
 #: warthog's medians (us per query, 200 scenarios per map) from ../shared/PEERS.md:
 #: JPS (jps_expansion_policy, online jumps) and jpsP+ (pruned, offline jump table).
@@ -147,9 +154,31 @@ def time_pathcraft(grid: pathcraft.Grid, starts: list, goals: list, rounds: int)
     return out
 
 
+def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) -> str:
+    """The table's last row: geometric means over the maps, and their ratios."""
+
+    def geo(values: list[float]) -> float:
+        return float(np.exp(np.mean(np.log(values))))
+
+    ours = geo([float(r["jps"]) for r in rows])
+    cells = ["geometric mean", ""]
+    cells += [f"{geo([float(r[c]) for r in rows]):.1f}" for c in calls]
+    cells.append("")
+    theirs = {
+        a: geo([r["warthog"][a] for r in rows])
+        for a in walgs
+        if all(r["warthog"].get(a) for r in rows)
+    }
+    cells += [f"{theirs[a]:.1f}" if a in theirs else "-" for a in walgs]
+    cells += [f"{ours / theirs[a]:.2f}" if a in theirs else "-" for a in walgs]
+    return "| " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--maps", nargs="+", default=list(MAPS), help="family/name ...")
+    parser.add_argument(
+        "--maps", nargs="+", default=list(MAPS), help="family/name ..., or all (16 maps)"
+    )
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warthog", help="the warthog-jps program")
@@ -163,6 +192,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.queries, args.rounds = 40, 3
+    if args.maps == ["all"]:
+        args.maps = list(ALL_MAPS)
     root = data_dir()
     load0 = os.getloadavg()[0]
     scen_dir = args.write_scen or Path(tempfile.mkdtemp(prefix="pathcraft-jps-"))
@@ -242,6 +273,8 @@ def main() -> None:
             for a in walgs
         ]
         lines.append("| " + " | ".join(cells) + " |")
+    if len(rows) > 1:
+        lines.append(geometric_row(rows, calls, walgs))
     text = "\n".join(lines) + "\n"
     print(text)
     if not args.quick:
