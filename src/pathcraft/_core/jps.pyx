@@ -79,12 +79,12 @@ cdef inline uint64_t window(const uint64_t* line, Py_ssize_t start) noexcept nog
     """Bits ``start`` to ``start + 63`` of a packed line, ``start`` in the lowest bit."""
     cdef Py_ssize_t w = start >> 6
     cdef int s = start & 63
-    if s == 0:
-        return line[w]
-    return (line[w] >> s) | (line[w + 1] << (64 - s))
+    # branch-free: the second word shifted by 64 - s in two steps (a shift by 64 is
+    # undefined in C), so s == 0 takes nothing from it
+    return (line[w] >> s) | ((line[w + 1] << 1) << (63 - s))
 
 
-cdef Py_ssize_t scan_line(
+cdef inline Py_ssize_t scan_line(
     const uint64_t* free, const uint64_t* forced, Py_ssize_t p, Py_ssize_t goal_p
 ) noexcept nogil:
     """Jump along a packed line from position ``p`` toward higher positions: the
