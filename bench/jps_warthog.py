@@ -132,12 +132,16 @@ def check_costs(name: str, got: list[float], want: np.ndarray) -> int:
     return sum(abs(g - w) > 1e-5 * max(1.0, w) for g, w in zip(got, want, strict=True))
 
 
-def time_pathcraft(grid: pathcraft.Grid, starts: list, goals: list, rounds: int) -> dict:
-    """Per query, the fastest of ``rounds`` (us), and the costs, for each call."""
+def time_pathcraft(
+    grid: pathcraft.Grid, plus: pathcraft.Grid, starts: list, goals: list, rounds: int
+) -> dict:
+    """Per query, the fastest of ``rounds`` (us), and the costs, for each call
+    (``plus``: the same map prepared with its offline jump table)."""
     calls = {
         "jps": lambda s, g: grid.jps(s, g).cost,
         "jps fill=False": lambda s, g: grid.jps(s, g, fill=False).cost,
         "path_cost": lambda s, g: grid.path_cost(s, g, algorithm="jps"),
+        "jps+": lambda s, g: plus.jps(s, g).cost,
     }
     out: dict[str, tuple[list[float], list[float]]] = {}
     for name, fn in calls.items():
@@ -171,6 +175,9 @@ def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) ->
     }
     cells += [f"{theirs[a]:.1f}" if a in theirs else "-" for a in walgs]
     cells += [f"{ours / theirs[a]:.2f}" if a in theirs else "-" for a in walgs]
+    pp = next((a for a in ("jpsP+", "jpsP+ (PEERS.md)") if a in theirs), None)
+    plus = geo([float(r["jps+"]) for r in rows])
+    cells += [f"{plus / theirs[pp]:.2f}" if pp else "-", "", ""]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -211,8 +218,14 @@ def main() -> None:
         starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
         goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
         want = np.asarray(scen.optimal)[picked]
-        ours = time_pathcraft(grid, starts, goals, args.rounds)
+        plus = read_map(mapfile)
+        t0 = time.perf_counter()
+        plus.prepare("jps+")
+        build_ms = (time.perf_counter() - t0) * 1e3
+        ours = time_pathcraft(grid, plus, starts, goals, args.rounds)
         row: dict[str, object] = {"map": Path(name).name, "queries": len(picked)}
+        row["build"] = build_ms
+        row["MiB"] = plus.offline_jumps.nbytes / 2**20  # type: ignore[union-attr]
         for call, (best, costs) in ours.items():
             row[call] = statistics.median(best)
             row[f"bad {call}"] = check_costs(name, costs, want)
@@ -232,7 +245,7 @@ def main() -> None:
         rows.append(row)
         print(name, {k: v for k, v in row.items()}, file=sys.stderr)
     load1 = os.getloadavg()[0]
-    calls = ("jps", "jps fill=False", "path_cost")
+    calls = ("jps", "jps fill=False", "path_cost", "jps+")
     walgs = list(rows[0]["warthog"]) if rows else []  # type: ignore[call-overload]
     lines = [
         "# Jump point search: pathcraft against warthog, the same queries",
@@ -248,8 +261,10 @@ def main() -> None:
         "pathcraft includes the Python call (`Grid.jps`: the full cell path; "
         "`fill=False`: the jump points; `path_cost`: the cost only), on a grid prepared "
         "beforehand; warthog's is its own search timer (`nanos`). *bad*: costs off the "
-        "scenario's optimum (pathcraft's three calls together). *ratio*: pathcraft "
-        "`jps` over each warthog column.",
+        "scenario's optimum (pathcraft's four calls together). *ratio*: pathcraft "
+        "`jps` over each warthog column; *jps+ / jpsP+*: pathcraft `jps` on a grid "
+        "prepared with `prepare(\"jps+\")` (its offline jump table: *build ms*, *MiB*) "
+        "over warthog's jpsP+.",
         "",
         "| map | queries | "
         + " | ".join(f"pathcraft {c}" for c in calls)
@@ -257,8 +272,8 @@ def main() -> None:
         + " | ".join(f"warthog {a}" for a in walgs)
         + " | "
         + " | ".join(f"ratio vs {a}" for a in walgs)
-        + " |",
-        "|---|---:|" + "---:|" * (len(calls) + 1 + 2 * len(walgs)),
+        + " | jps+ / jpsP+ | jps+ build ms | jps+ MiB |",
+        "|---|---:|" + "---:|" * (len(calls) + 4 + 2 * len(walgs)),
     ]
     for row in rows:
         theirs = row["warthog"]
@@ -272,6 +287,9 @@ def main() -> None:
             "-" if theirs.get(a) is None else f"{float(row['jps']) / theirs[a]:.2f}"  # type: ignore[arg-type]
             for a in walgs
         ]
+        pp = theirs.get("jpsP+") or theirs.get("jpsP+ (PEERS.md)")
+        cells.append("-" if not pp else f"{float(row['jps+']) / pp:.2f}")  # type: ignore[arg-type]
+        cells += [f"{row['build']:.1f}", f"{row['MiB']:.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     if len(rows) > 1:
         lines.append(geometric_row(rows, calls, walgs))

@@ -30,3 +30,6 @@ cdef int _start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept
 cdef double _jumps_cost(
     const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit
 ) noexcept nogil
+cdef int successors(
+    const Query* q, Py_ssize_t u, Py_ssize_t parent, Py_ssize_t* dirs
+) noexcept nogil

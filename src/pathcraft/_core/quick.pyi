@@ -8,6 +8,7 @@ from pathcraft.result import PathResult
 
 class Plan:
     jps: bool
+    offline: bool
     def __init__(
         self,
         padded: npt.NDArray[np.float64],
@@ -16,6 +17,7 @@ class Plan:
         reasons: dict[int, str],
         clock: Callable[[], float],
         lines: Sequence[npt.NDArray[np.uint64]] | None = None,
+        table: npt.NDArray[np.int32] | None = None,
         *,
         diagonal: int,
         hkind: int = ...,
@@ -34,3 +36,4 @@ class Plan:
     def find(self, start: Any, goal: Any, t0: float, fill: bool = ...) -> PathResult | None: ...
     def find_flat(self, s: int, g: int, t0: float) -> PathResult: ...
     def cost(self, start: Any, goal: Any) -> float | None: ...
+    def cost_flat(self, s: int, g: int) -> float: ...

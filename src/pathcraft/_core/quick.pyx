@@ -21,7 +21,7 @@ from cpython.object cimport PyObject_GenericSetAttr
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.math cimport INFINITY
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 
 cimport numpy as cnp
 
@@ -41,6 +41,7 @@ from pathcraft._core.grid_search cimport (
 )
 from pathcraft._core.heap cimport TIE_G, iheap_push
 from pathcraft._core.jps cimport Lines, _jumps_cost, _start, _unpack, run_jps
+from pathcraft._core.jpsplus cimport run_jpsplus
 from pathcraft._core.machine cimport Outcome, begin, end_node
 
 cnp.import_array()
@@ -74,6 +75,9 @@ cdef class Plan:
         ``time.perf_counter``: ``elapsed`` is ``clock() - t0``.
     lines : PackedLines or None
         The packed lines of a jump point search (None: a best-first search).
+    table : ndarray of int32 or None
+        With ``lines``: the grid's offline jump table
+        (:func:`pathcraft._core.jpsplus.build_table`), searched instead of jumping.
     **settings
         The kernel settings (``grid._run.search_settings`` or ``jps_settings``).
     """
@@ -81,6 +85,9 @@ cdef class Plan:
     cdef Query q
     cdef Lines packed
     cdef readonly bint jps
+    cdef readonly bint offline   # jump point search from an offline jump table
+    cdef object table
+    cdef const int32_t* jumps
     cdef const double[:, ::1] padded
     cdef object lines
     cdef Py_ssize_t rows, cols
@@ -100,6 +107,7 @@ cdef class Plan:
         reasons,
         clock,
         lines=None,
+        table=None,
         *,
         int diagonal,
         int hkind=H_OCTILE,
@@ -128,6 +136,8 @@ cdef class Plan:
             )
             _unpack(lines, padded, &self.packed)
             self.packed.block = block
+            if table is not None:
+                self.attach_table(table, padded.shape[0] * padded.shape[1])
         else:
             self.q = make_query(
                 padded, self.ws, diagonal, hkind, mode, tie, hscale, weight, -1, False,
@@ -141,6 +151,15 @@ cdef class Plan:
         self.result = result
         self.reasons = reasons
         self.clock = clock
+
+    cdef int attach_table(self, object table, Py_ssize_t cells) except -1:
+        cdef const int32_t[::1] view = table
+        if view.shape[0] != 8 * cells:
+            raise ValueError(f"the jump table has {view.shape[0]} entries; the grid needs {8 * cells}")
+        self.table = table
+        self.jumps = &view[0]
+        self.offline = True
+        return 0
 
     cdef Py_ssize_t cell(self, object value):
         """The padded flat index of a ``(row, col)`` tuple of Python ints inside the
@@ -184,7 +203,10 @@ cdef class Plan:
             if self.jps:
                 failed = _start(q, ws, s, out)
                 if not failed:
-                    failed = run_jps(q, &self.packed, ws, out, -1)
+                    if self.offline:
+                        failed = run_jpsplus(q, self.jumps, ws, out, -1)
+                    else:
+                        failed = run_jps(q, &self.packed, ws, out, -1)
             else:
                 ws.next_generation()
                 begin(out)
@@ -220,19 +242,26 @@ cdef class Plan:
         """:meth:`find` between padded flat cells already checked."""
         return self.answer(s, g, t0, True)
 
+    def cost_flat(self, Py_ssize_t s, Py_ssize_t g):
+        """:meth:`cost` between padded flat cells already checked."""
+        return self.answer_cost(s, g)
+
     def cost(self, start, goal):
         """Only the cost of a query between two ``(row, col)`` tuples (``inf`` when
         the goal is not reached), or None when a cell is not one this plan takes."""
-        cdef Query q = self.q
-        cdef Outcome out
-        cdef Workspace ws
-        cdef Py_ssize_t n, s = self.cell(start), g
+        cdef Py_ssize_t s = self.cell(start), g
         if s < 0:
             return None
         g = self.cell(goal)
         if g < 0:
             return None
-        ws = self.workspace()
+        return self.answer_cost(s, g)
+
+    cdef double answer_cost(self, Py_ssize_t s, Py_ssize_t g) except? -1.0:
+        cdef Query q = self.q  # a copy: threads may share the plan
+        cdef Outcome out
+        cdef Workspace ws = self.workspace()
+        cdef Py_ssize_t n
         self.run(&q, ws, s, g, &out)
         if out.status != ST_FOUND:
             return INFINITY

@@ -71,6 +71,9 @@ def solve_costs(grid: Grid, tasks: Sequence[tuple[int, int]], opts: SearchOption
     """The costs of a chunk of searches (``inf`` where the goal was not reached), from
     one compiled loop over them all."""
     kernel: Any
+    plan = make_plan(grid, opts) if opts.algorithm == "jps" else None
+    if plan is not None and plan.offline:  # JPS+: the offline table answers
+        return np.array([plan.cost_flat(s, g) for s, g in tasks], dtype=np.float64)
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         kernel = _jps_kernel.jps_costs

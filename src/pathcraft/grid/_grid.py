@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, check_batch, query_batch
+from pathcraft._core.jpsplus import build_table
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
@@ -126,7 +127,15 @@ class Grid:
     ValueError: cost must be > 0 and not NaN (np.inf marks a wall); got 0.0 at cell (0, 0)
     """
 
-    __slots__ = ("_diagonal", "_heuristic", "_jps", "_min_cost", "_padded", "_plans")
+    __slots__ = (
+        "_diagonal",
+        "_heuristic",
+        "_jps",
+        "_jps_plus",
+        "_min_cost",
+        "_padded",
+        "_plans",
+    )
 
     def __init__(
         self,
@@ -149,6 +158,7 @@ class Grid:
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
         self._min_cost = self._smallest_cost()
         self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
+        self._jps_plus: npt.NDArray[np.int32] | None = None
         self._plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
         if what:
             self.prepare(*what)
@@ -275,6 +285,7 @@ class Grid:
         inner[key] = values
         self._min_cost = self._smallest_cost()
         self._jps = None
+        self._jps_plus = None
         self._plans = {}
 
     def __repr__(self) -> str:
@@ -287,11 +298,13 @@ class Grid:
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.__slots__}
         state["_jps"] = None  # a cache, rebuilt on first use: ship less
+        state["_jps_plus"] = None  # prepared again by the receiver if it wants it
         state["_plans"] = {}  # the same (and plans point into this process's arrays)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._plans = {}  # also for grids pickled before there were plans
+        self._jps_plus = None
         for name, value in state.items():
             object.__setattr__(self, name, value)
         self._plans = {}
@@ -360,16 +373,25 @@ class Grid:
 
         Parameters
         ----------
-        *what : {"jps"}
+        *what : {"jps", "jps+"}
             ``"jps"``: jump point search's packed lines, the walkable cells packed 64
             to a word per row and column (about 1 ms for 256 x 256 cells, 20 ms for
-            1024 x 1024; 1.2 MB there).
+            1024 x 1024; 1.2 MB there). ``"jps+"``: also an offline jump table for a
+            static map (JPS+): for every cell and direction, how far a jump goes
+            (32 bytes a cell: 32 MiB for 1024 x 1024 cells, built in about 90 ms
+            there). Jump point searches answered by :meth:`find_path`, :meth:`jps`,
+            :meth:`path_cost`, :meth:`find_paths` and :meth:`path_costs` then read
+            the table instead of jumping: the same optimal costs, other counters
+            (``expanded`` counts JPS+ jump points) and possibly another of the
+            optimal paths; ``record=True`` and :meth:`start_search` still jump. Only
+            for ``diagonal="no_corner_cut"`` (the Moving AI rule).
 
         Raises
         ------
         ValueError
             An unknown name; ``"jps"`` on a grid jump point search cannot search
-            (4-connected or ``"one_free"``, or more than one cell cost).
+            (4-connected or ``"one_free"``, or more than one cell cost); ``"jps+"``
+            on a grid whose rule is not ``"no_corner_cut"``.
 
         Examples
         --------
@@ -390,14 +412,27 @@ class Grid:
         ValueError: jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; ...
         """
         for name in _preparations(what):
-            if name == "jps":
-                self._plan(SearchOptions.check("Grid", "jps"))  # builds, or refuses
+            if name == "jps+" and self._diagonal != "no_corner_cut":
+                raise ValueError(
+                    "jps+ (the offline jump table) follows the Moving AI rule: it needs "
+                    f"diagonal='no_corner_cut'; this grid has diagonal={self._diagonal!r}"
+                )
+            self._plan(SearchOptions.check("Grid", "jps"))  # builds, or refuses
+            if name == "jps+" and self._jps_plus is None:
+                self._jps_plus = build_table(self._padded)
+                self._plans = {}  # the plans of jump point search read it from now on
 
     @property
     def prepared(self) -> tuple[str, ...]:
-        """What :meth:`prepare` (or a search) built and the grid keeps: ``("jps",)``
-        or ``()``."""
-        return ("jps",) if self._jps is not None else ()
+        """What :meth:`prepare` (or a search) built and the grid keeps: ``()``,
+        ``("jps",)`` or ``("jps", "jps+")``."""
+        return ("jps",) * (self._jps is not None) + ("jps+",) * (self._jps_plus is not None)
+
+    @property
+    def offline_jumps(self) -> npt.NDArray[np.int32] | None:
+        """The offline jump table of ``prepare("jps+")`` (None until then; dropped
+        when a cell changes): for :mod:`pathcraft.grid._run`, internal."""
+        return self._jps_plus
 
     def use_jump_tables(self, lines: PackedLines) -> None:
         """Keep jump point search's packed lines built elsewhere (saved with the grid:
@@ -512,7 +547,7 @@ class Grid:
             result = plan.find(start, goal, t0)
             if result is not None:
                 return result
-        return _queries.find_path(self, opts, start, goal, t0)
+        return _queries.find_path(self, opts, start, goal, t0, plan)
 
     def _lean(
         self, algorithm: str, start: Any, goal: Any, t0: float, fill: bool = True
@@ -696,7 +731,7 @@ class Grid:
             result = plan.find(start, goal, t0, False)
             if result is not None:
                 return result
-        full = _queries.find_path(self, opts, start, goal, t0)
+        full = _queries.find_path(self, opts, start, goal, t0, plan)
         jumps = full.jump_points
         return full if jumps is None else dataclasses.replace(full, path=jumps)
 
@@ -991,7 +1026,7 @@ class Grid:
 
 
 #: What :meth:`Grid.prepare` builds.
-PREPARATIONS = ("jps",)
+PREPARATIONS = ("jps", "jps+")
 
 
 def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:

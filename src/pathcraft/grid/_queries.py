@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._core.quick import Plan
 from pathcraft._fields import grid_parents, settled
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
@@ -35,13 +36,18 @@ if TYPE_CHECKING:
 __all__ = ["distance_field", "field", "find_path", "start_search"]
 
 
-def find_path(grid: Grid, opts: SearchOptions, start: Any, goal: Any, t0: float) -> PathResult:
-    """:meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` with checked options."""
+def find_path(
+    grid: Grid, opts: SearchOptions, start: Any, goal: Any, t0: float, plan: Plan | None = None
+) -> PathResult:
+    """:meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` with checked options
+    (and the grid's plan for them, which answers once the cells are checked)."""
     padded = grid.padded
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         start_cell = int(cell_indices("start", start, padded, many=False)[0])
         goal_cell = int(cell_indices("goal", goal, padded, many=False)[0])
+        if plan is not None:
+            return plan.find_flat(start_cell, goal_cell, t0)
         return solve_jps(grid, start_cell, goal_cell, settings, t0)
     many = opts.algorithm == "dijkstra"
     sources = cell_indices("start", start, padded, many=many)

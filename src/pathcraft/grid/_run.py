@@ -189,5 +189,5 @@ def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         lines = settings.pop("lines")
-        return Plan(*common, lines, **settings)
+        return Plan(*common, lines, grid.offline_jumps, **settings)
     return Plan(*common, **search_settings(grid, opts))

@@ -20,8 +20,11 @@ and by kind:
   ``jps_rows_mirrored``, ``jps_cols``, ``jps_cols_mirrored``, ``jps_forced_rows``,
   ``jps_forced_rows_mirrored``, ``jps_forced_cols``, ``jps_forced_cols_mirrored``
   (uint64, 2-D: see :mod:`pathcraft.grid._packed`), loaded back ready (checked
-  against the walls, not rebuilt). They are optional arrays of version 1: a file
-  without them loads as before, and a reader that does not know them ignores them;
+  against the walls, not rebuilt); when the offline jump table was built
+  (``prepare("jps+")``), ``prepare`` (str, 1-D: ``["jps+"]``) says so and loading
+  builds it again (checking a saved table would cost as much as building it). They
+  are optional arrays of version 1: a file without them loads as before, and a
+  reader that does not know them ignores them;
 - ``graph``: ``num_nodes`` (int64), ``sources``, ``targets`` (int64, node indices),
   ``weights`` (float64), ``directed`` (bool), optional ``coords`` (float64,
   ``(n, 2)`` or ``(n, 3)``) and ``labels`` (str or int64, one per node);
@@ -93,6 +96,8 @@ def _grid_arrays(grid: Any) -> dict[str, Any]:
 
         lines = grid.jump_tables[1]
         arrays.update({f"jps_{name}": lines[i] for i, name in enumerate(LINE_NAMES)})
+    if "jps+" in grid.prepared:
+        arrays["prepare"] = np.array(["jps+"])
     return arrays
 
 
@@ -339,6 +344,9 @@ def _load_grid(a: _Archive) -> Any:
         grid.use_jump_tables(
             PackedLines(*(a.take(f"jps_{name}", "int", 2) for name in LINE_NAMES))
         )
+    prepare = a.take("prepare", "str", 1, optional=True)
+    if prepare is not None:
+        grid.prepare(*prepare.tolist())
     return grid
 
 
