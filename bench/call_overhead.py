@@ -188,7 +188,10 @@ def main() -> None:
         "Start `(5, 5)`, goal `(5, 6)` on a 64 x 64 grid of ones, cells as tuples; "
         f"{calls} calls per round, {args.rounds} rounds. Microseconds per call: *best* "
         "round and *median* round. *checked*: the way every call went before the plans "
-        "(see the script's docstring); *lean / checked*: the ratio of the best rounds.",
+        "(see the script's docstring); *lean / checked*: the ratio of the best rounds. "
+        "For the record, the public `find_path` at commit 38e109a (before the plans) "
+        "took 15.9 us (astar), 15.2 us (dijkstra) and 21.1 us (jps) per call here, "
+        "best of 5 x 20,000 (load 0.6).",
         "",
         "| call | lean best us | lean median us | checked best us | checked median us "
         "| lean / checked |",
