@@ -9,9 +9,11 @@ point is a cell with a forced neighbour (the Moving AI rule: diagonal moves neve
 a corner, so only straight moves have forced neighbours); a diagonal one is a cell from
 which a straight jump along either component reaches a jump point. The search
 (:func:`run_jpsplus`) is the online jump point search of :mod:`jps` with every jump
-replaced by one table read, plus the goal: on a straight line toward it within the
+replaced by table reads, plus the goal: on a straight line toward it within the
 jump's reach it is reached directly, and in a diagonal's quadrant the cell where the
-diagonal meets its row or column is pushed (the "target jump point"). The paths, as
+diagonal meets its row or column is pushed (the "target jump point"). Diagonal jump
+points are not pushed: the straight jump points found from each are, with the cell
+expanded as their parent (as the online search prunes them; Harabor & Grastien 2014). The paths, as
 jump points, run straight or diagonally between consecutive ones, so ``quick``'s fill
 and cost (diagonal first, then straight) apply unchanged.
 
@@ -150,7 +152,8 @@ cdef int run_jpsplus(
     most ``budget`` jump points (-1: no bound); the start is already pushed. Returns
     -1 when memory ran out."""
     cdef HeapEntry e
-    cdef Py_ssize_t u, ur, uc, dr, dc, gr, gc, reach, near, step, t
+    cdef Py_ssize_t u, ur, uc, dr, dc, gr, gc, reach, near, step, t, done, m, mr, mc
+    cdef int kd
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dirs[16]
     cdef double gu, unit = q.hscale, diag = q.hscale * SQRT2
@@ -196,15 +199,35 @@ cdef int run_jpsplus(
                              t * unit) != 0:
                         return -1
                 continue
+            # A diagonal: walk its jump points, offering each one's straight jump
+            # points with ``u`` as their parent (the diagonal ones themselves are
+            # pruned, as the online search prunes them), until the ray ends or meets
+            # the row or column of the goal in its quadrant (then that cell is offered).
+            near = -1
             if sign(gr) == dr and sign(gc) == dc:
                 near = iabs(gr) if iabs(gr) < iabs(gc) else iabs(gc)
-                if near <= reach:
+            done = 0
+            m = u
+            kd = direction_index(dr, dc)
+            while True:
+                t = table[8 * m + kd]
+                if near >= 0 and near - done <= iabs(t):
                     if relax(q, ws, out, u, gu, u + near * step, ur + near * dr,
                              uc + near * dc, near * diag) != 0:
                         return -1
-                    continue
-            if t > 0:
-                if relax(q, ws, out, u, gu, u + t * step, ur + t * dr, uc + t * dc,
-                         t * diag) != 0:
+                    break
+                if t <= 0:
+                    break
+                done += t
+                m = u + done * step
+                mr = ur + done * dr
+                mc = uc + done * dc
+                t = table[8 * m + direction_index(dr, 0)]
+                if t > 0 and relax(q, ws, out, u, gu, m + t * dr * W, mr + t * dr, mc,
+                                   done * diag + t * unit) != 0:
+                    return -1
+                t = table[8 * m + direction_index(0, dc)]
+                if t > 0 and relax(q, ws, out, u, gu, m + t * dc, mr, mc + t * dc,
+                                   done * diag + t * unit) != 0:
                     return -1
     return 0
