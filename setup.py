@@ -73,6 +73,8 @@ EXTENSIONS = [
     kernel("machine"),
     kernel("grid_search"),
     kernel("jps"),
+    kernel("jpsplus"),
+    kernel("quick"),
     kernel("graph_search"),
     kernel("visibility"),
     kernel("navmesh"),

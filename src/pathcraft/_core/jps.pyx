@@ -71,18 +71,6 @@ cdef extern from "bitscan.h":
     int ctz64 "pathcraft_ctz64"(uint64_t x) nogil
 
 
-cdef struct Lines:
-    # Cells packed in bits: bit j of word w of line i is position 64 w + j. For each
-    # orientation, the free cells and the forced ones (a jump point candidate for a
-    # jump moving toward higher positions).
-    const uint64_t* free[4]   # rows, rows mirrored, columns, columns mirrored
-    const uint64_t* forced[4]
-    Py_ssize_t row_words      # words per row line
-    Py_ssize_t col_words      # words per column line
-    Py_ssize_t height         # padded rows H
-    bint block                # jump by blocks of 64 cells (else cell by cell)
-
-
 cdef inline bint is_free(const double* cost, Py_ssize_t i) noexcept nogil:
     return cost[i] != INFINITY
 
@@ -91,12 +79,12 @@ cdef inline uint64_t window(const uint64_t* line, Py_ssize_t start) noexcept nog
     """Bits ``start`` to ``start + 63`` of a packed line, ``start`` in the lowest bit."""
     cdef Py_ssize_t w = start >> 6
     cdef int s = start & 63
-    if s == 0:
-        return line[w]
-    return (line[w] >> s) | (line[w + 1] << (64 - s))
+    # branch-free: the second word shifted by 64 - s in two steps (a shift by 64 is
+    # undefined in C), so s == 0 takes nothing from it
+    return (line[w] >> s) | ((line[w + 1] << 1) << (63 - s))
 
 
-cdef Py_ssize_t scan_line(
+cdef inline Py_ssize_t scan_line(
     const uint64_t* free, const uint64_t* forced, Py_ssize_t p, Py_ssize_t goal_p
 ) noexcept nogil:
     """Jump along a packed line from position ``p`` toward higher positions: the
@@ -119,51 +107,55 @@ cdef Py_ssize_t scan_line(
         start += 64
 
 
-cdef Py_ssize_t jump_straight(
-    const Query* q, const Lines* lines, Py_ssize_t n, Py_ssize_t dr, Py_ssize_t dc
+cdef inline Py_ssize_t jump_straight(
+    const Query* q, const Lines* lines, Py_ssize_t n, Py_ssize_t r, Py_ssize_t c,
+    Py_ssize_t dr, Py_ssize_t dc,
 ) noexcept nogil:
-    """The jump point reached from cell ``n`` moving straight by ``(dr, dc)``, or -1."""
+    """The number of steps from cell ``n`` (at padded row ``r``, column ``c``) moving
+    straight by ``(dr, dc)`` to the jump point it reaches, or -1 when a wall comes
+    first: the jump point is ``n + steps * (dr * W + dc)``, at row ``r + steps * dr``,
+    column ``c + steps * dc`` (no division needed by the caller)."""
     cdef const double* cost = q.cost
     cdef Py_ssize_t W = q.width, H = lines.height
     cdef Py_ssize_t d = dr * W + dc
     cdef Py_ssize_t side = W if dr == 0 else 1
-    cdef Py_ssize_t m, r, c, p
+    cdef Py_ssize_t m, p, k
     cdef Py_ssize_t words
     if lines.block:
-        r = n // W
-        c = n - r * W
         if dr == 0:
             words = lines.row_words
             if dc > 0:
                 p = scan_line(lines.free[0] + r * words, lines.forced[0] + r * words, c,
                               q.goal_c if q.goal_r == r else -1)
-                return -1 if p < 0 else r * W + p
+                return -1 if p < 0 else p - c
             p = scan_line(lines.free[1] + r * words, lines.forced[1] + r * words, W - 1 - c,
                           W - 1 - q.goal_c if q.goal_r == r else -1)
-            return -1 if p < 0 else r * W + (W - 1 - p)
+            return -1 if p < 0 else p - (W - 1 - c)
         words = lines.col_words
         if dr > 0:
             p = scan_line(lines.free[2] + c * words, lines.forced[2] + c * words, r,
                           q.goal_r if q.goal_c == c else -1)
-            return -1 if p < 0 else p * W + c
+            return -1 if p < 0 else p - r
         p = scan_line(lines.free[3] + c * words, lines.forced[3] + c * words, H - 1 - r,
                       H - 1 - q.goal_r if q.goal_c == c else -1)
-        return -1 if p < 0 else (H - 1 - p) * W + c
+        return -1 if p < 0 else p - (H - 1 - r)
+    k = 0
     while True:
         m = n + d
+        k += 1
         if not is_free(cost, m):
             return -1
         if m == q.goal:
-            return m
+            return k
         if q.diagonal == NO_CORNER_CUT:
             if (is_free(cost, m + side) and not is_free(cost, n + side)) or (
                 is_free(cost, m - side) and not is_free(cost, n - side)
             ):
-                return m
+                return k
         elif (not is_free(cost, m + side) and is_free(cost, m + side + d)) or (
             not is_free(cost, m - side) and is_free(cost, m - side + d)
         ):
-            return m
+            return k
         n = m
 
 
@@ -266,7 +258,7 @@ cdef int diagonal_ray(
     cdef const double* cost = q.cost
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t v = dr * W, h = dc
-    cdef Py_ssize_t n = u, m, j, steps = 0, mr, mc
+    cdef Py_ssize_t n = u, m, k, steps = 0, mr, mc
     cdef double diag = q.hscale * SQRT2, unit = q.hscale, gm
     mr = u // W
     mc = u - mr * W
@@ -285,15 +277,11 @@ cdef int diagonal_ray(
             or (not is_free(cost, m - v) and is_free(cost, m - v + h))
         )):
             return relax(q, ws, out, u, gu, m, mr, mc, gm)
-        j = jump_straight(q, lines, m, 0, dc)
-        if j >= 0 and relax(
-            q, ws, out, u, gu, j, mr, j - mr * W, gm + iabs(j - m) * unit
-        ) != 0:
+        k = jump_straight(q, lines, m, mr, mc, 0, dc)
+        if k > 0 and relax(q, ws, out, u, gu, m + k * h, mr, mc + k * dc, gm + k * unit) != 0:
             return -1
-        j = jump_straight(q, lines, m, dr, 0)
-        if j >= 0 and relax(
-            q, ws, out, u, gu, j, j // W, mc, gm + iabs(j // W - mr) * unit
-        ) != 0:
+        k = jump_straight(q, lines, m, mr, mc, dr, 0)
+        if k > 0 and relax(q, ws, out, u, gu, m + k * v, mr + k * dr, mc, gm + k * unit) != 0:
             return -1
         n = m
 
@@ -305,7 +293,7 @@ cdef int run_jps(
     most ``budget`` jump points (-1: no bound); the start is already pushed. Returns -1
     when memory ran out."""
     cdef HeapEntry e
-    cdef Py_ssize_t u, j, ur, uc, jr, jc, dr, dc
+    cdef Py_ssize_t u, j, ur, uc, dr, dc
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dirs[16]
     cdef double gu, unit = q.hscale
@@ -339,12 +327,12 @@ cdef int run_jps(
                 if diagonal_ray(q, lines, ws, out, u, gu, dr, dc) != 0:
                     return -1
                 continue
-            j = jump_straight(q, lines, u, dr, dc)
+            j = jump_straight(q, lines, u, ur, uc, dr, dc)
             if j < 0:
                 continue
-            jr = j // W
-            jc = j - jr * W
-            if relax(q, ws, out, u, gu, j, jr, jc, (iabs(jr - ur) + iabs(jc - uc)) * unit) != 0:
+            if relax(
+                q, ws, out, u, gu, u + j * (dr * W + dc), ur + j * dr, uc + j * dc, j * unit
+            ) != 0:
                 return -1
     return 0
 

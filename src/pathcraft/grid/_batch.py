@@ -26,6 +26,7 @@ from pathcraft._options import SearchOptions
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
     jps_settings,
+    make_plan,
     search_settings,
     solve,
     solve_jps,
@@ -55,6 +56,9 @@ def solve_paths(
 ) -> list[PathResult]:
     """The results of a chunk of ``(start, goal)`` flat-cell pairs."""
     grid = unit_grid(grid, opts)
+    plan = make_plan(grid, opts)
+    if plan is not None:  # the lean way of a single query, same answers
+        return [plan.find_flat(s, g, time.perf_counter()) for s, g in tasks]
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         return [solve_jps(grid, s, g, settings, time.perf_counter()) for s, g in tasks]
@@ -69,6 +73,9 @@ def solve_costs(grid: Grid, tasks: Sequence[tuple[int, int]], opts: SearchOption
     one compiled loop over them all."""
     grid = unit_grid(grid, opts)
     kernel: Any
+    plan = make_plan(grid, opts) if opts.algorithm == "jps" else None
+    if plan is not None and plan.offline:  # JPS+: the offline table answers
+        return np.array([plan.cost_flat(s, g) for s, g in tasks], dtype=np.float64)
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         kernel = _jps_kernel.jps_costs

@@ -39,6 +39,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Sequence
@@ -49,7 +50,8 @@ import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, check_batch, query_batch
 from pathcraft._changes import ChangeLog
-from pathcraft._options import SearchOptions, check_flag
+from pathcraft._core.jpsplus import build_table
+from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import _batch, _queries
@@ -61,14 +63,15 @@ from pathcraft.grid._checks import (
     edited_cells,
     parse_ascii,
 )
-from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
-from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS
+from pathcraft.grid._packed import PackedLines, check_lines, cost_range, pack_lines
+from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, make_plan
 from pathcraft.grid._sizes import SizeCache, check_size, edit_box
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from pathcraft._core.quick import Plan
     from pathcraft._options import Options
     from pathcraft.replan import Replanner
 
@@ -102,6 +105,10 @@ class Grid:
         The default A* heuristic, scaled by the grid's smallest cost so it stays
         admissible on cheap cells. None picks the tightest admissible one for the
         move rule: ``"manhattan"`` when 4-connected, ``"octile"`` otherwise.
+    prepare : {"jps"}, sequence of them, or None
+        Build now what a search would otherwise build inside its first query (see
+        :meth:`prepare`): ``"jps"``, jump point search's packed lines (1-30 ms on
+        game maps). None: build on first use.
 
     Raises
     ------
@@ -111,7 +118,8 @@ class Grid:
         ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values,
         or costs so large that a path could overflow (the largest finite cost times
         ``sqrt(2)`` times the number of cells must stay below the float64 maximum, so
-        a found path never costs ``inf``); an unknown ``diagonal`` or ``heuristic``.
+        a found path never costs ``inf``); an unknown ``diagonal`` or ``heuristic``;
+        ``prepare="jps"`` on a grid jump point search cannot search.
 
     Examples
     --------
@@ -131,7 +139,16 @@ class Grid:
     """
 
     __slots__ = (
-        "_diagonal", "_heuristic", "_jps", "_log", "_min_cost", "_padded", "_sizes", "_unit",
+        "_diagonal",
+        "_heuristic",
+        "_jps",
+        "_jps_plus",
+        "_log",
+        "_min_cost",
+        "_padded",
+        "_plans",
+        "_sizes",
+        "_unit",
     )
 
     def __init__(
@@ -140,8 +157,10 @@ class Grid:
         *,
         diagonal: Diagonal = "no_corner_cut",
         heuristic: HeuristicName | None = None,
+        prepare: str | Sequence[str] | None = None,
     ) -> None:
         check_choice("diagonal", diagonal, tuple(DIAGONAL_RULES))
+        what = _preparations(prepare)
         if heuristic is not None:
             check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
         values = cost_array(cost)
@@ -156,6 +175,10 @@ class Grid:
         self._sizes: SizeCache | None = None
         self._unit = 1
         self._log = ChangeLog(limit=rows * cols)
+        self._jps_plus: npt.NDArray[np.int32] | None = None
+        self._plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
+        if what:
+            self.prepare(*what)
 
     # ------------------------------------------------------------------ building
 
@@ -311,11 +334,15 @@ class Grid:
         self._log.record(touched[inner.ravel()[touched] != before])
         self._min_cost = self._smallest_cost()
         self._jps = None
+        self._jps_plus = None
+        self._plans = {}
         if self._sizes is not None:  # repair the clearance and unit views locally
             box = edit_box(key, self.shape)
             if box is not None:
                 for view in self._sizes.repair(box):
                     view._jps = None
+                    view._jps_plus = None
+                    view._plans = {}
                     view._min_cost = self._min_cost
 
     @property
@@ -378,13 +405,18 @@ class Grid:
         state = {name: getattr(self, name) for name in self.__slots__}
         state["_jps"] = None  # a cache, rebuilt on first use: ship less
         state["_sizes"] = None  # likewise (the clearance and the unit views)
+        state["_jps_plus"] = None  # prepared again by the receiver if it wants it
+        state["_plans"] = {}  # the same (and plans point into this process's arrays)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("_sizes", None)
         state.setdefault("_unit", 1)
+        state.setdefault("_log", ChangeLog(limit=state["_padded"][1:-1, 1:-1].size))
+        self._jps_plus = None
         for name, value in state.items():
             object.__setattr__(self, name, value)
+        self._plans = {}
 
     # ------------------------------------------------------------------ unit sizes
 
@@ -405,6 +437,8 @@ class Grid:
         view._heuristic = self._heuristic
         view._min_cost = self._min_cost  # <= every cost of the view: admissible
         view._jps = None
+        view._jps_plus = None
+        view._plans = {}
         view._sizes = None
         view._unit = size
         view._log = self._log  # the base grid's edits are the view's (it is repaired by them)
@@ -556,6 +590,101 @@ class Grid:
             )
         return self._jps
 
+    def prepare(self, *what: str) -> None:
+        """Build now what searches would otherwise build inside their first query, so
+        a game pays it at a moment it chooses (loading a level), not in a frame.
+
+        Kept until a cell changes (``grid[r, c] = value`` drops it; the next search
+        or :meth:`prepare` builds it again) and saved with the grid by
+        :func:`pathcraft.io.save`.
+
+        Parameters
+        ----------
+        *what : {"jps", "jps+"}
+            ``"jps"``: jump point search's packed lines, the walkable cells packed 64
+            to a word per row and column (about 1 ms for 256 x 256 cells, 20 ms for
+            1024 x 1024; 1.2 MB there). ``"jps+"``: also an offline jump table for a
+            static map (JPS+): for every cell and direction, how far a jump goes
+            (32 bytes a cell: 32 MiB for 1024 x 1024 cells, built in about 90 ms
+            there). Jump point searches answered by :meth:`find_path`, :meth:`jps`,
+            :meth:`path_cost`, :meth:`find_paths` and :meth:`path_costs` then read
+            the table instead of jumping: the same optimal costs, other counters
+            (``expanded`` counts JPS+ jump points) and possibly another of the
+            optimal paths; ``record=True`` and :meth:`start_search` still jump. Only
+            for ``diagonal="no_corner_cut"`` (the Moving AI rule).
+
+        Raises
+        ------
+        ValueError
+            An unknown name; ``"jps"`` on a grid jump point search cannot search
+            (4-connected or ``"one_free"``, or more than one cell cost); ``"jps+"``
+            on a grid whose rule is not ``"no_corner_cut"``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> grid = Grid(np.ones((64, 64)))
+        >>> grid.prepared
+        ()
+        >>> grid.prepare("jps")
+        >>> grid.prepared
+        ('jps',)
+        >>> grid[0, 0] = np.inf                   # an edit drops what was prepared
+        >>> grid.prepared
+        ()
+        >>> Grid(np.ones((3, 3)), diagonal="never", prepare="jps")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; ...
+        """
+        for name in _preparations(what):
+            if name == "jps+" and self._diagonal != "no_corner_cut":
+                raise ValueError(
+                    "jps+ (the offline jump table) follows the Moving AI rule: it needs "
+                    f"diagonal='no_corner_cut'; this grid has diagonal={self._diagonal!r}"
+                )
+            self._plan(SearchOptions.check("Grid", "jps"))  # builds, or refuses
+            if name == "jps+" and self._jps_plus is None:
+                self._jps_plus = build_table(self._padded)
+                self._plans = {}  # the plans of jump point search read it from now on
+
+    @property
+    def prepared(self) -> tuple[str, ...]:
+        """What :meth:`prepare` (or a search) built and the grid keeps: ``()``,
+        ``("jps",)`` or ``("jps", "jps+")``."""
+        return ("jps",) * (self._jps is not None) + ("jps+",) * (self._jps_plus is not None)
+
+    @property
+    def offline_jumps(self) -> npt.NDArray[np.int32] | None:
+        """The offline jump table of ``prepare("jps+")`` (None until then; dropped
+        when a cell changes): for :mod:`pathcraft.grid._run`, internal."""
+        return self._jps_plus
+
+    def use_jump_tables(self, lines: PackedLines) -> None:
+        """Keep jump point search's packed lines built elsewhere (saved with the grid:
+        :func:`pathcraft.io.load` calls this), after checking they fit this grid
+        (:func:`pathcraft.grid._packed.check_lines`).
+
+        Raises
+        ------
+        ValueError
+            Lines of another shape, or that do not match the grid's walls.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> grid = Grid(np.ones((8, 8)), prepare="jps")
+        >>> other = Grid(np.ones((8, 8)))
+        >>> other.use_jump_tables(grid.jump_tables[1])
+        >>> other.prepared
+        ('jps',)
+        """
+        checked = check_lines(lines, self._padded)
+        self._jps = (cost_range(self._padded), checked)
+        self._plans = {}
+
     # ------------------------------------------------------------------ searches
 
     def find_path(
@@ -642,8 +771,42 @@ class Grid:
         pathcraft._options.UnsupportedOptionError: Grid.find_path(algorithm='greedy') does not ...
         """
         t0 = time.perf_counter()
+        if not options and type(algorithm) is str:  # the common case: one look-up
+            result = self._lean(algorithm, start, goal, t0)
+            if result is not None:
+                return result
         opts = SearchOptions.check("Grid", algorithm, **options)
-        return _queries.find_path(self, opts, start, goal, t0)
+        plan = self._plan(opts)
+        if plan is not None:
+            result = plan.find(start, goal, t0)
+            if result is not None:
+                return result
+        return _queries.find_path(self, opts, start, goal, t0, plan)
+
+    def _lean(
+        self, algorithm: str, start: Any, goal: Any, t0: float, fill: bool = True
+    ) -> PathResult | None:
+        """The answer of the plan already made for ``algorithm`` without options, or
+        None (no plan yet, or cells it does not take): the cheapest call."""
+        known = self._plans.get(algorithm)
+        if known is None or known[1] is None:
+            return None
+        return known[1].find(start, goal, t0, fill)
+
+    def _plan(self, opts: SearchOptions) -> Plan | None:
+        """The prepared settings of checked options on this grid (kept until a cell
+        changes), or None when they need the checked way (see ``_run.make_plan``)."""
+        size = opts.extra.get("size", 1)
+        if size != 1 or type(size) is not int:  # the unit's view plans (see _queries)
+            return None
+        key: Any = id(opts) if opts.given else opts.algorithm
+        known = self._plans.get(key)
+        if known is None or known[0] is not opts:
+            if len(self._plans) >= 64:  # e.g. a fresh option value per query
+                self._plans.clear()
+            known = (opts, make_plan(self, opts))
+            self._plans[key] = known
+        return known[1]
 
     def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
@@ -667,6 +830,10 @@ class Grid:
         ...
         ValueError: start (1, 1) is a wall
         """
+        if not options:
+            result = self._lean("astar", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self.find_path(start, goal, algorithm="astar", **options)
 
     def greedy(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
@@ -683,6 +850,10 @@ class Grid:
         >>> grid.greedy((0, 0), (0, 5)).expanded
         6
         """
+        if not options:
+            result = self._lean("greedy", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self.find_path(start, goal, algorithm="greedy", **options)
 
     def dijkstra(
@@ -720,9 +891,15 @@ class Grid:
         >>> every.distances[(0, 7)], every.path_to((0, 1))
         (4.0, [(0, 3), (0, 2), (0, 1)])
         """
+        if not options:
+            result = self._lean("dijkstra", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self.find_path(start, goal, algorithm="dijkstra", **options)
 
-    def jps(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
+    def jps(
+        self, start: Cell, goal: Cell, *, fill: bool = True, **options: Unpack[Options]
+    ) -> PathResult:
         """Jump point search from ``start`` to ``goal``, both ``(row, col)``.
 
         A* that pushes only *jump points*, the cells where an optimal path may turn,
@@ -733,13 +910,26 @@ class Grid:
         ``find_path(start, goal, algorithm="jps", **options)``; it takes ``weight``,
         ``max_expansions`` (jump points expanded) and ``record``.
 
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)``.
+        fill : bool
+            True: ``path`` is every cell of the path. False: ``path`` holds only the
+            jump points (the same array as ``jump_points``), the cheapest answer when
+            the caller walks from jump point to jump point itself; ``cost`` and the
+            counters are the same.
+        **options
+            ``weight``, ``max_expansions``, ``record``, as in :meth:`find_path`.
+
         Returns
         -------
         PathResult
             ``path`` is the full ``(n, 2)`` array of cells from start to goal (any of
-            the optimal paths: it may differ from A*'s, its cost does not);
-            ``jump_points`` the jump points on it, between which it runs diagonally
-            first, then straight; ``expanded`` counts jump points expanded.
+            the optimal paths: it may differ from A*'s, its cost does not), or its
+            jump points with ``fill=False``; ``jump_points`` the jump points on it,
+            between which it runs diagonally first, then straight; ``expanded``
+            counts jump points expanded.
 
         Raises
         ------
@@ -764,8 +954,88 @@ class Grid:
         Traceback (most recent call last):
         ...
         ValueError: jps needs a grid of uniform cost, ... from 1.0 to 2.0; use astar
+        >>> grid.jps((1, 0), (1, 7), fill=False).path.tolist()
+        [[1, 0], [0, 6], [1, 7]]
         """
-        return self.find_path(start, goal, algorithm="jps", **options)
+        t0 = time.perf_counter()
+        if not options:
+            result = self._lean("jps", start, goal, t0, check_flag("fill", fill))
+            if result is not None:
+                return result
+        if check_flag("fill", fill):
+            return self.find_path(start, goal, algorithm="jps", **options)
+        opts = SearchOptions.check("Grid", "jps", **options)
+        plan = self._plan(opts)
+        if plan is not None:
+            result = plan.find(start, goal, t0, False)
+            if result is not None:
+                return result
+        full = _queries.find_path(self, opts, start, goal, t0, plan)
+        jumps = full.jump_points
+        return full if jumps is None else dataclasses.replace(full, path=jumps)
+
+    def path_cost(
+        self,
+        start: Cell | npt.ArrayLike,
+        goal: Cell | npt.ArrayLike,
+        *,
+        algorithm: GridAlgorithm = "astar",
+        **options: Unpack[Options],
+    ) -> float:
+        """Only the cost of the path from ``start`` to ``goal``, both ``(row, col)``.
+
+        The ``cost`` of :meth:`find_path` with the same arguments, without building a
+        result or a path: the cheapest single query (:meth:`path_costs` answers many).
+
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)`` (Dijkstra also takes ``(k, 2)`` arrays).
+        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+            As in :meth:`find_path`.
+        **options
+            The options of :meth:`find_path` for ``algorithm`` but ``partial`` and
+            ``record``, which change nothing here and are refused.
+
+        Returns
+        -------
+        float
+            The path's cost; ``inf`` when the goal is not reached (unreachable, or a
+            limit stopped the search).
+
+        Raises
+        ------
+        UnsupportedOptionError
+            ``partial``, ``record``, or an option the algorithm does not take.
+        ValueError, TypeError
+            As :meth:`find_path`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .###.
+        ... .....
+        ... ''')
+        >>> grid.path_cost((0, 0), (2, 4))
+        6.0
+        >>> grid.path_cost((0, 0), (2, 4), max_expansions=2)
+        inf
+        """
+        for name in ("partial", "record"):
+            if name in options:
+                raise UnsupportedOptionError(
+                    f"Grid.path_cost does not take {name}: it returns only the cost "
+                    "(inf where the goal is not reached); use find_path for the path"
+                )
+        opts = SearchOptions.check_call("Grid", "path_cost", algorithm, options)
+        plan = self._plan(opts)
+        if plan is not None:
+            cost = plan.cost(start, goal)
+            if cost is not None:
+                return cost
+        return _queries.find_path(self, opts, start, goal, 0.0).cost
 
     def start_search(
         self,
@@ -1027,3 +1297,24 @@ class Grid:
         """
         batch = check_batch(workers, executor, chunk_size, progress)
         return _batch.distance_fields(self, sources, max_cost, batch, size)
+
+
+#: What :meth:`Grid.prepare` builds.
+PREPARATIONS = ("jps", "jps+")
+
+
+def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``prepare=`` as a tuple of checked names."""
+    if what is None:
+        return ()
+    if isinstance(what, str):
+        names: tuple[str, ...] = (what,)
+    elif isinstance(what, (list, tuple)):
+        names = tuple(what)
+    else:
+        raise TypeError(
+            f"prepare must be one of {PREPARATIONS}, a sequence of them or None; got {what!r}"
+        )
+    for name in names:
+        check_choice("prepare", name, PREPARATIONS)
+    return names

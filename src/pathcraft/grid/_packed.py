@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["PackedLines", "cost_range", "pack_lines"]
+__all__ = ["LINE_NAMES", "PackedLines", "check_lines", "cost_range", "pack_lines"]
 
 Words = npt.NDArray[np.uint64]
 
@@ -32,6 +32,19 @@ class PackedLines(NamedTuple):
     forced_rows_mirrored: Words
     forced_cols: Words
     forced_cols_mirrored: Words
+
+
+#: The names of the eight line sets, in order (the fields of :class:`PackedLines`).
+LINE_NAMES: tuple[str, ...] = (
+    "rows",
+    "rows_mirrored",
+    "cols",
+    "cols_mirrored",
+    "forced_rows",
+    "forced_rows_mirrored",
+    "forced_cols",
+    "forced_cols_mirrored",
+)
 
 
 def _pack(free: npt.NDArray[np.bool_]) -> Words:
@@ -87,3 +100,55 @@ def cost_range(padded: npt.NDArray[np.float64]) -> tuple[float, float] | None:
     if finite.size == 0:
         return None
     return float(finite.min()), float(finite.max())
+
+
+def check_lines(lines: PackedLines, padded: npt.NDArray[np.float64]) -> PackedLines:
+    """Packed lines from elsewhere (a saved file) checked against the padded cost array
+    they claim to describe, as contiguous ``uint64`` arrays; ValueError naming the
+    first array that is wrong.
+
+    Checked exactly: every shape and dtype, the free cells of the rows (equal to the
+    walls of ``padded``), and, for memory safety, that no line marks a cell free on
+    the border or past the line's end (a jump then always stops on its line). The
+    other orientations are trusted to be the rows mirrored and transposed (their
+    number of free cells is checked), and the forced cells to follow the grid's
+    diagonal rule: checking them bit by bit would cost as much as building them.
+
+    >>> import numpy as np
+    >>> padded = np.full((3, 4), np.inf)
+    >>> padded[1, 1:3] = 1.0
+    >>> lines = pack_lines(padded, corner_cut=False)
+    >>> check_lines(lines, padded).rows.tolist() == lines.rows.tolist()
+    True
+    >>> check_lines(lines._replace(rows=lines.cols), padded)
+    Traceback (most recent call last):
+    ...
+    ValueError: jump table 'rows' has shape (4, 2); this grid needs (3, 2)
+    """
+    height, width = padded.shape
+    free = np.isfinite(padded)
+    out = []
+    for i, name in enumerate(LINE_NAMES):
+        arr = np.asarray(lines[i])
+        count, length = (height, width) if i % 4 < 2 else (width, height)
+        shape = (count, (length >> 6) + 2)
+        if arr.dtype != np.uint64:
+            raise ValueError(f"jump table {name!r} has dtype {arr.dtype}; it must be uint64")
+        if arr.shape != shape:
+            raise ValueError(f"jump table {name!r} has shape {arr.shape}; this grid needs {shape}")
+        arr = np.ascontiguousarray(arr)
+        if i < 4:
+            bits = np.unpackbits(arr.view(np.uint8), axis=1, bitorder="little")
+            if bits[:, 0].any() or bits[:, length - 1 :].any():
+                raise ValueError(f"jump table {name!r} marks cells on the border or past it")
+        out.append(arr)
+    packed = PackedLines(*out)
+    if not np.array_equal(packed.rows, _pack(free)):
+        raise ValueError("jump table 'rows' does not match the grid's walls")
+    walkable = int(free.sum())
+    for i in range(1, 4):
+        if int(np.bitwise_count(packed[i]).sum()) != walkable:
+            raise ValueError(
+                f"jump table {LINE_NAMES[i]!r} does not match the grid's walls"
+            )
+    return packed

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._core.quick import Plan
 from pathcraft._fields import grid_parents, settled
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
@@ -35,14 +36,19 @@ if TYPE_CHECKING:
 __all__ = ["distance_field", "field", "find_path", "start_search"]
 
 
-def find_path(grid: Grid, opts: SearchOptions, start: Any, goal: Any, t0: float) -> PathResult:
+def find_path(
+    grid: Grid, opts: SearchOptions, start: Any, goal: Any, t0: float, plan: Plan | None = None
+) -> PathResult:
     """:meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` with checked options
-    (``size``: the search runs on :meth:`Grid.for_size <pathcraft.grid.Grid.for_size>`)."""
+    (``size``: the search runs on :meth:`Grid.for_size <pathcraft.grid.Grid.for_size>`;
+    ``plan``: the grid's plan for them, which answers once the cells are checked)."""
     world = unit_grid(grid, opts)
     if opts.algorithm == "jps":
         settings = jps_settings(world, opts)
         start_cell = int(unit_cells(grid, world, "start", start, many=False)[0])
         goal_cell = int(unit_cells(grid, world, "goal", goal, many=False)[0])
+        if plan is not None:
+            return plan.find_flat(start_cell, goal_cell, t0)
         return solve_jps(world, start_cell, goal_cell, settings, t0)
     many = opts.algorithm == "dijkstra"
     sources = unit_cells(grid, world, "start", start, many=many)

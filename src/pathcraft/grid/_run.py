@@ -6,6 +6,7 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 from __future__ import annotations
 
 import math
+import time
 from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any
 
@@ -14,10 +15,11 @@ import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
+from pathcraft._core.quick import Plan
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import KERNEL_REASONS, PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
@@ -173,3 +175,19 @@ def sliced_search(
         lambda ws: _kernel.GridSearch(padded, ws, sources, goal_cell, goal_set, **settings),
         partial_fn(answer_result, grid), _kernel.Workspace, padded.size, grid,
     )  # fmt: skip
+
+
+def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
+    """A :class:`~pathcraft._core.quick.Plan`: the grid's settings for ``opts`` ready to
+    run single queries at the lowest cost per call (what :func:`solve` and
+    :func:`solve_jps` answer, exactly). None when the options need the checked way:
+    ``record`` (the expansions are copied out there), and random ties without a
+    ``seed`` (fresh entropy per query)."""
+    if opts.record or (opts.tie_break == "random" and opts.seed is None):
+        return None
+    common = (grid.padded, workspace, PathResult, KERNEL_REASONS, time.perf_counter)
+    if opts.algorithm == "jps":
+        settings = jps_settings(grid, opts)
+        lines = settings.pop("lines")
+        return Plan(*common, lines, grid.offline_jumps, **settings)
+    return Plan(*common, **search_settings(grid, opts))

@@ -15,7 +15,16 @@ array      dtype    meaning
 and by kind:
 
 - ``grid``: ``cost`` (float64, ``(rows, cols)``, ``inf`` for walls), ``diagonal`` and
-  ``heuristic`` (str);
+  ``heuristic`` (str); when jump point search's tables were built
+  (:meth:`pathcraft.Grid.prepare`), also the eight packed line sets ``jps_rows``,
+  ``jps_rows_mirrored``, ``jps_cols``, ``jps_cols_mirrored``, ``jps_forced_rows``,
+  ``jps_forced_rows_mirrored``, ``jps_forced_cols``, ``jps_forced_cols_mirrored``
+  (uint64, 2-D: see :mod:`pathcraft.grid._packed`), loaded back ready (checked
+  against the walls, not rebuilt); when the offline jump table was built
+  (``prepare("jps+")``), ``prepare`` (str, 1-D: ``["jps+"]``) says so and loading
+  builds it again (checking a saved table would cost as much as building it). They
+  are optional arrays of version 1: a file without them loads as before, and a
+  reader that does not know them ignores them;
 - ``graph``: ``num_nodes`` (int64), ``sources``, ``targets`` (int64, node indices),
   ``weights`` (float64), ``directed`` (bool), optional ``coords`` (float64,
   ``(n, 2)`` or ``(n, 3)``) and ``labels`` (str or int64, one per node);
@@ -77,11 +86,19 @@ def _kind_of(world: Any) -> str:
 
 
 def _grid_arrays(grid: Any) -> dict[str, Any]:
-    return {
+    arrays = {
         "cost": np.array(grid.cost, dtype=np.float64),
         "diagonal": np.array(grid.diagonal),
         "heuristic": np.array(grid.heuristic),
     }
+    if "jps" in grid.prepared:
+        from pathcraft.grid._packed import LINE_NAMES
+
+        lines = grid.jump_tables[1]
+        arrays.update({f"jps_{name}": lines[i] for i, name in enumerate(LINE_NAMES)})
+    if "jps+" in grid.prepared:
+        arrays["prepare"] = np.array(["jps+"])
+    return arrays
 
 
 def _label_array(labels: list[Any], n: int) -> npt.NDArray[Any] | None:
@@ -317,11 +334,20 @@ def load(path: StrPath | BinaryIO) -> Any:
 
 def _load_grid(a: _Archive) -> Any:
     from pathcraft.grid import Grid
+    from pathcraft.grid._packed import LINE_NAMES, PackedLines
 
-    return Grid(
+    grid = Grid(
         a.take("cost", "float", 2), diagonal=a.take("diagonal", "str", 0),
         heuristic=a.take("heuristic", "str", 0),
     )  # fmt: skip
+    if "jps_rows" in a.arrays:
+        grid.use_jump_tables(
+            PackedLines(*(a.take(f"jps_{name}", "int", 2) for name in LINE_NAMES))
+        )
+    prepare = a.take("prepare", "str", 1, optional=True)
+    if prepare is not None:
+        grid.prepare(*prepare.tolist())
+    return grid
 
 
 def _load_graph(a: _Archive) -> Any:

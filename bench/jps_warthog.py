@@ -1,0 +1,303 @@
+"""pathcraft's jump point search against warthog's, query by query, on Moving AI maps.
+
+warthog is ShortestPathLab's C++ library (warthog-core, warthog-jps: public source,
+built separately, never part of this repository). Its ``warthog-jps`` program solves a
+scenario file and prints one tab-separated line per query (``id alg expanded generated
+reopen surplus heapops nanos plen pcost scost map``), ``nanos`` being its own search
+timer. This script:
+
+- picks ``--queries`` evenly spaced scenarios per map (the files are sorted by bucket,
+  so they run from short to long, as in ``grid_peers.py``) and writes them to a
+  scenario file of their own;
+- times pathcraft on them in this process: ``Grid.jps`` (the Python call and the full
+  cell path), ``jps(fill=False)`` (the jump points only), ``path_cost(algorithm="jps")``
+  (the cost only); each query's fastest of ``--rounds`` rounds, on a grid prepared
+  beforehand (``prepare="jps"``), every cost checked against the scenario's optimum;
+- with ``--warthog BIN`` (the built ``warthog-jps``), runs it on the same scenario file
+  ``--rounds`` times per algorithm of ``--algs`` (``jps``, ``jpsP``, ``jps+``,
+  ``jpsP+``) and keeps each query's fastest ``nanos``, its cost checked too; with
+  ``--warthog-output FILE...``, reads such output saved earlier instead (its queries
+  must be the ones of this run: write them with ``--write-scen DIR`` first); with
+  neither, compares with the medians recorded in ``../shared/PEERS.md`` (200
+  scenarios per map, another selection: indicative only).
+
+Times are medians over the queries, in microseconds; *ratio* is pathcraft's median over
+warthog's on the same queries. This VM's CPU switches between two speeds about 1.8x
+apart and is shared: the fastest of several rounds per query is the steadiest figure.
+
+Usage::
+
+    python bench/jps_warthog.py --warthog /work/ext/warthog-jps/build/warthog-jps
+    python bench/jps_warthog.py --quick          # 40 queries, PEERS.md figures, prints only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from _machine import git_rev, machine
+
+import pathcraft
+from pathcraft.io import read_map, read_scen
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "jps_warthog.md"
+MAPS = ("dao/den520d", "street/Boston_0_512", "wc3maps512/battleground")
+#: The 16 public Moving AI maps (``--maps all``).
+ALL_MAPS = (
+    "bg512/AR0011SR", "dao/arena2", "dao/brc202d", "dao/den520d", "dao/lak303d",
+    "dao/orz900d", "maze/maze512-1-0", "maze/maze512-32-0", "random/random512-10-0",
+    "random/random512-40-0", "room/32room_000", "room/8room_000", "sc1/TheFrozenSea",
+    "street/Berlin_0_256", "street/Boston_0_512", "wc3maps512/battleground",
+)  # fmt: skip
+
+#: warthog's medians (us per query, 200 scenarios per map) from ../shared/PEERS.md:
+#: JPS (jps_expansion_policy, online jumps) and jpsP+ (pruned, offline jump table).
+PEERS_MD = {
+    "AR0011SR": (27.9, 7.1),
+    "arena2": (12.0, 7.1),
+    "brc202d": (122.3, 55.3),
+    "den520d": (8.8, 3.8),
+    "lak303d": (46.3, 18.5),
+    "orz900d": (262.3, 171.2),
+    "maze512-1-0": (3066.3, 3979.0),
+    "maze512-32-0": (46.5, 6.3),
+    "random512-10-0": (601.5, 458.0),
+    "random512-40-0": (3170.9, 2502.8),
+    "32room_000": (70.3, 25.1),
+    "8room_000": (801.8, 353.9),
+    "TheFrozenSea": (294.5, 185.1),
+    "Berlin_0_256": (15.4, 5.7),
+    "Boston_0_512": (28.2, 17.8),
+    "battleground": (8.8, 3.7),
+}
+
+
+def data_dir() -> Path:
+    env = os.environ.get("PATHCRAFT_MOVINGAI")
+    path = Path(env) if env else HERE.parent.parent / "shared" / "benchmarks" / "movingai"
+    if not (path / "maps").is_dir():
+        sys.exit(f"Moving AI data not found at {path}: set PATHCRAFT_MOVINGAI")
+    return path
+
+
+def select(n: int, k: int) -> np.ndarray:
+    """``k`` evenly spaced scenario indices out of ``n`` (as ``grid_peers.select``)."""
+    return np.unique(np.linspace(0, n - 1, min(k, n)).round().astype(np.intp))
+
+
+def write_scen(source: Path, picked: np.ndarray, target: Path) -> None:
+    """The picked lines of a scenario file (version line kept), byte for byte."""
+    lines = source.read_text().splitlines()
+    body = lines[1:]
+    target.write_text("\n".join([lines[0], *(body[i] for i in picked)]) + "\n")
+
+
+def read_warthog(path: Path) -> dict[int, tuple[float, float]]:
+    """warthog's per-query output: ``{id: (nanos, pcost)}``."""
+    out: dict[int, tuple[float, float]] = {}
+    for line in path.read_text().splitlines():
+        cols = line.split("\t")
+        if len(cols) < 10 or not cols[0].isdigit():
+            continue
+        out[int(cols[0])] = (float(cols[7]), float(cols[9]))
+    return out
+
+
+def run_warthog(binary: str, alg: str, scen: Path, mapfile: Path, rounds: int) -> list[float]:
+    """The fastest ``nanos`` of each query over ``rounds`` runs, in microseconds."""
+    best: dict[int, float] = {}
+    for _ in range(rounds):
+        text = subprocess.run(
+            [binary, "--alg", alg, "--scen", str(scen), "--map", str(mapfile)],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write(text)
+        for i, (nanos, _) in read_warthog(Path(f.name)).items():
+            best[i] = min(best.get(i, np.inf), nanos / 1e3)
+        os.unlink(f.name)
+    return [best[i] for i in sorted(best)]
+
+
+def check_costs(name: str, got: list[float], want: np.ndarray) -> int:
+    return sum(abs(g - w) > 1e-5 * max(1.0, w) for g, w in zip(got, want, strict=True))
+
+
+def time_pathcraft(
+    grid: pathcraft.Grid, plus: pathcraft.Grid, starts: list, goals: list, rounds: int
+) -> dict:
+    """Per query, the fastest of ``rounds`` (us), and the costs, for each call
+    (``plus``: the same map prepared with its offline jump table)."""
+    calls = {
+        "jps": lambda s, g: grid.jps(s, g).cost,
+        "jps fill=False": lambda s, g: grid.jps(s, g, fill=False).cost,
+        "path_cost": lambda s, g: grid.path_cost(s, g, algorithm="jps"),
+        "jps+": lambda s, g: plus.jps(s, g).cost,
+    }
+    out: dict[str, tuple[list[float], list[float]]] = {}
+    for name, fn in calls.items():
+        best = [np.inf] * len(starts)
+        costs = [0.0] * len(starts)
+        for s, g in zip(starts, goals, strict=True):  # warm up
+            fn(s, g)
+        for _ in range(rounds):
+            for i, (s, g) in enumerate(zip(starts, goals, strict=True)):
+                t0 = time.perf_counter()
+                costs[i] = fn(s, g)
+                best[i] = min(best[i], (time.perf_counter() - t0) * 1e6)
+        out[name] = (best, costs)
+    return out
+
+
+def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) -> str:
+    """The table's last row: geometric means over the maps, and their ratios."""
+
+    def geo(values: list[float]) -> float:
+        return float(np.exp(np.mean(np.log(values))))
+
+    ours = geo([float(r["jps"]) for r in rows])
+    cells = ["geometric mean", ""]
+    cells += [f"{geo([float(r[c]) for r in rows]):.1f}" for c in calls]
+    cells.append("")
+    theirs = {
+        a: geo([r["warthog"][a] for r in rows])
+        for a in walgs
+        if all(r["warthog"].get(a) for r in rows)
+    }
+    cells += [f"{theirs[a]:.1f}" if a in theirs else "-" for a in walgs]
+    cells += [f"{ours / theirs[a]:.2f}" if a in theirs else "-" for a in walgs]
+    pp = next((a for a in ("jpsP+", "jpsP+ (PEERS.md)") if a in theirs), None)
+    plus = geo([float(r["jps+"]) for r in rows])
+    cells += [f"{plus / theirs[pp]:.2f}" if pp else "-", "", ""]
+    return "| " + " | ".join(cells) + " |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--maps", nargs="+", default=list(MAPS), help="family/name ..., or all (16 maps)"
+    )
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--warthog", help="the warthog-jps program")
+    parser.add_argument("--algs", nargs="+", default=["jps", "jpsP", "jpsP+"])
+    parser.add_argument(
+        "--warthog-output", nargs="+", type=Path, default=[],
+        help="saved per-query output of warthog-jps, one file per map in --maps order",
+    )  # fmt: skip
+    parser.add_argument("--write-scen", type=Path, help="write the picked scenarios here")
+    parser.add_argument("--quick", action="store_true", help="40 queries, 3 rounds, print only")
+    args = parser.parse_args()
+    if args.quick:
+        args.queries, args.rounds = 40, 3
+    if args.maps == ["all"]:
+        args.maps = list(ALL_MAPS)
+    root = data_dir()
+    load0 = os.getloadavg()[0]
+    scen_dir = args.write_scen or Path(tempfile.mkdtemp(prefix="pathcraft-jps-"))
+    scen_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for m, name in enumerate(args.maps):
+        mapfile = root / "maps" / f"{name}.map"
+        scenfile = root / "scen" / f"{name}.map.scen"
+        scen = read_scen(scenfile)
+        picked = select(len(scen.optimal), args.queries)
+        mine = scen_dir / f"{Path(name).name}.map.scen"
+        write_scen(scenfile, picked, mine)
+        grid = read_map(mapfile)
+        grid.prepare("jps")
+        starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
+        goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
+        want = np.asarray(scen.optimal)[picked]
+        plus = read_map(mapfile)
+        t0 = time.perf_counter()
+        plus.prepare("jps+")
+        build_ms = (time.perf_counter() - t0) * 1e3
+        ours = time_pathcraft(grid, plus, starts, goals, args.rounds)
+        row: dict[str, object] = {"map": Path(name).name, "queries": len(picked)}
+        row["build"] = build_ms
+        row["MiB"] = plus.offline_jumps.nbytes / 2**20  # type: ignore[union-attr]
+        for call, (best, costs) in ours.items():
+            row[call] = statistics.median(best)
+            row[f"bad {call}"] = check_costs(name, costs, want)
+        theirs: dict[str, float | None] = {}
+        if args.warthog:
+            for alg in args.algs:
+                times = run_warthog(args.warthog, alg, mine, mapfile, args.rounds)
+                theirs[alg] = statistics.median(times)
+        elif m < len(args.warthog_output):
+            got = read_warthog(args.warthog_output[m])
+            theirs["given"] = statistics.median(v[0] / 1e3 for v in got.values())
+        else:
+            base = PEERS_MD.get(Path(name).name)
+            theirs["jps (PEERS.md)"] = base[0] if base else None
+            theirs["jpsP+ (PEERS.md)"] = base[1] if base else None
+        row["warthog"] = theirs
+        rows.append(row)
+        print(name, {k: v for k, v in row.items()}, file=sys.stderr)
+    load1 = os.getloadavg()[0]
+    calls = ("jps", "jps fill=False", "path_cost", "jps+")
+    walgs = list(rows[0]["warthog"]) if rows else []  # type: ignore[call-overload]
+    lines = [
+        "# Jump point search: pathcraft against warthog, the same queries",
+        "",
+        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        f"- Machine: {machine()}",
+        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f} (shared by "
+        "seven sessions)",
+        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
+        f"- Command: `python {' '.join(['bench/jps_warthog.py', *sys.argv[1:]])}`",
+        "",
+        f"Median microseconds per query, each query's fastest of {args.rounds} rounds. "
+        "pathcraft includes the Python call (`Grid.jps`: the full cell path; "
+        "`fill=False`: the jump points; `path_cost`: the cost only), on a grid prepared "
+        "beforehand; warthog's is its own search timer (`nanos`). *bad*: costs off the "
+        "scenario's optimum (pathcraft's four calls together). *ratio*: pathcraft "
+        "`jps` over each warthog column; *jps+ / jpsP+*: pathcraft `jps` on a grid "
+        "prepared with `prepare(\"jps+\")` (its offline jump table: *build ms*, *MiB*) "
+        "over warthog's jpsP+.",
+        "",
+        "| map | queries | "
+        + " | ".join(f"pathcraft {c}" for c in calls)
+        + " | bad | "
+        + " | ".join(f"warthog {a}" for a in walgs)
+        + " | "
+        + " | ".join(f"ratio vs {a}" for a in walgs)
+        + " | jps+ / jpsP+ | jps+ build ms | jps+ MiB |",
+        "|---|---:|" + "---:|" * (len(calls) + 4 + 2 * len(walgs)),
+    ]
+    for row in rows:
+        theirs = row["warthog"]
+        assert isinstance(theirs, dict)
+        bad = sum(int(row[f"bad {c}"]) for c in calls)  # type: ignore[call-overload]
+        cells = [str(row["map"]), str(row["queries"])]
+        cells += [f"{row[c]:.1f}" for c in calls]
+        cells.append(str(bad))
+        cells += ["-" if theirs.get(a) is None else f"{theirs[a]:.1f}" for a in walgs]
+        cells += [
+            "-" if theirs.get(a) is None else f"{float(row['jps']) / theirs[a]:.2f}"  # type: ignore[arg-type]
+            for a in walgs
+        ]
+        pp = theirs.get("jpsP+") or theirs.get("jpsP+ (PEERS.md)")
+        cells.append("-" if not pp else f"{float(row['jps+']) / pp:.2f}")  # type: ignore[arg-type]
+        cells += [f"{row['build']:.1f}", f"{row['MiB']:.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    if len(rows) > 1:
+        lines.append(geometric_row(rows, calls, walgs))
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.quick:
+        RESULTS.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.result import PathResult
+
+class Plan:
+    jps: bool
+    offline: bool
+    def __init__(
+        self,
+        padded: npt.NDArray[np.float64],
+        workspace: Callable[[int], Any],
+        result: type[PathResult],
+        reasons: dict[int, str],
+        clock: Callable[[], float],
+        lines: Sequence[npt.NDArray[np.uint64]] | None = None,
+        table: npt.NDArray[np.int32] | None = None,
+        *,
+        diagonal: int,
+        hkind: int = ...,
+        mode: int = ...,
+        tie: int = ...,
+        hscale: float = ...,
+        unit: float = ...,
+        weight: float = ...,
+        max_expansions: int = ...,
+        max_cost: float = ...,
+        partial: bool = ...,
+        record: bool = ...,
+        seed: int = ...,
+        block: bool = ...,
+    ) -> None: ...
+    def find(self, start: Any, goal: Any, t0: float, fill: bool = ...) -> PathResult | None: ...
+    def find_flat(self, s: int, g: int, t0: float) -> PathResult: ...
+    def cost(self, start: Any, goal: Any) -> float | None: ...
+    def cost_flat(self, s: int, g: int) -> float: ...

@@ -1,0 +1,384 @@
+# cython: language_level=3
+"""One grid query at the lowest cost per call: a prepared :class:`Plan`.
+
+:meth:`pathcraft.grid.Grid.find_path` checks its options once per option set and keeps
+a :class:`Plan` per grid and option set: the kernel's settings as a ready ``Query``
+(and, for jump point search, the packed lines). A query then costs one call here: the
+``(row, col)`` tuples checked without allocating anything, the search run with the GIL
+released (the grid kernel's ``run_search``, the jump point kernel's ``run_jps``), the
+path traced once into one ``(n, 2)`` array and the :class:`~pathcraft.result.PathResult`
+filled in directly (its fields set as ``object.__setattr__`` would, without the
+dataclass's keyword parsing). The answers are exactly those of
+:func:`grid_search.search` and :func:`jps.jps`: same expansions, path and cost.
+
+Anything the plan does not take (a cell that is not a tuple of two Python ints inside
+the grid and walkable, several cells) makes :meth:`Plan.find` return None, and the
+caller takes the checked way, which raises the error naming the argument.
+"""
+
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject_GenericSetAttr
+from cpython.pythread cimport PyThread_get_thread_ident
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from libc.math cimport INFINITY
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+cimport numpy as cnp
+
+from pathcraft._core.grid_search cimport (
+    H_OCTILE,
+    MODE_ASTAR,
+    MODE_GREEDY,
+    ST_FOUND,
+    Query,
+    Workspace,
+    aim,
+    heuristic,
+    make_query,
+    run_search,
+    steps_cost,
+    tie_value,
+)
+from pathcraft._core.heap cimport TIE_G, iheap_push
+from pathcraft._core.jps cimport Lines, _jumps_cost, _start, _unpack, run_jps
+from pathcraft._core.jpsplus cimport run_jpsplus
+from pathcraft._core.machine cimport Outcome, begin, end_node
+
+cnp.import_array()
+
+_new = object.__new__
+
+
+cdef inline Py_ssize_t sign(Py_ssize_t x) noexcept nogil:
+    return (x > 0) - (x < 0)
+
+
+cdef inline Py_ssize_t iabs(Py_ssize_t x) noexcept nogil:
+    return x if x >= 0 else -x
+
+
+cdef class Plan:
+    """The settings of one grid and option set, ready to run queries.
+
+    Parameters
+    ----------
+    padded : ndarray of float64, shape (rows + 2, cols + 2)
+        The grid's padded cost array (read, never written; the plan is dropped when a
+        cell changes).
+    workspace : callable
+        ``workspace(cells)``: this thread's grid workspace holding at least ``cells``.
+    result : type
+        :class:`~pathcraft.result.PathResult`.
+    reasons : dict
+        The reason of each kernel outcome code (``result.KERNEL_REASONS``).
+    clock : callable
+        ``time.perf_counter``: ``elapsed`` is ``clock() - t0``.
+    lines : PackedLines or None
+        The packed lines of a jump point search (None: a best-first search).
+    table : ndarray of int32 or None
+        With ``lines``: the grid's offline jump table
+        (:func:`pathcraft._core.jpsplus.build_table`), searched instead of jumping.
+    **settings
+        The kernel settings (``grid._run.search_settings`` or ``jps_settings``).
+    """
+
+    cdef Query q
+    cdef Lines packed
+    cdef readonly bint jps
+    cdef readonly bint offline   # jump point search from an offline jump table
+    cdef object table
+    cdef const int32_t* jumps
+    cdef const double[:, ::1] padded
+    cdef object lines
+    cdef Py_ssize_t rows, cols
+    cdef uint64_t seed
+    cdef object make_ws
+    cdef Workspace ws
+    cdef long ws_thread
+    cdef object result
+    cdef object reasons
+    cdef object clock
+
+    def __init__(
+        self,
+        const double[:, ::1] padded not None,
+        workspace,
+        result,
+        reasons,
+        clock,
+        lines=None,
+        table=None,
+        *,
+        int diagonal,
+        int hkind=H_OCTILE,
+        int mode=MODE_ASTAR,
+        int tie=TIE_G,
+        double hscale=1.0,
+        double unit=1.0,
+        double weight=1.0,
+        int64_t max_expansions=-1,
+        double max_cost=INFINITY,
+        bint partial=False,
+        bint record=False,
+        uint64_t seed=0,
+        bint block=True,
+    ):
+        if record:
+            raise ValueError("a plan keeps no records: record through the kernel's entry")
+        self.make_ws = workspace
+        self.ws = workspace(padded.shape[0] * padded.shape[1])
+        self.ws_thread = PyThread_get_thread_ident()
+        self.jps = lines is not None
+        if self.jps:
+            self.q = make_query(
+                padded, self.ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, -1,
+                False, max_expansions, INFINITY, False, False, 0,
+            )
+            _unpack(lines, padded, &self.packed)
+            self.packed.block = block
+            if table is not None:
+                self.attach_table(table, padded.shape[0] * padded.shape[1])
+        else:
+            self.q = make_query(
+                padded, self.ws, diagonal, hkind, mode, tie, hscale, weight, -1, False,
+                max_expansions, max_cost, partial, False, seed,
+            )
+        self.padded = padded
+        self.lines = lines  # the arrays ``packed`` points into
+        self.rows = padded.shape[0] - 2
+        self.cols = padded.shape[1] - 2
+        self.seed = seed
+        self.result = result
+        self.reasons = reasons
+        self.clock = clock
+
+    cdef int attach_table(self, object table, Py_ssize_t cells) except -1:
+        cdef const int32_t[::1] view = table
+        if view.shape[0] != 8 * cells:
+            raise ValueError(f"the jump table has {view.shape[0]} entries; the grid needs {8 * cells}")
+        self.table = table
+        self.jumps = &view[0]
+        self.offline = True
+        return 0
+
+    cdef Py_ssize_t cell(self, object value):
+        """The padded flat index of a ``(row, col)`` tuple of Python ints inside the
+        grid and walkable; -1 for anything else (the checked way then reports it)."""
+        cdef int overflow = 0
+        cdef long long r, c
+        cdef Py_ssize_t flat
+        if type(value) is not tuple or PyTuple_GET_SIZE(value) != 2:
+            return -1
+        a = <object> PyTuple_GET_ITEM(value, 0)
+        b = <object> PyTuple_GET_ITEM(value, 1)
+        if type(a) is not int or type(b) is not int:
+            return -1
+        r = PyLong_AsLongLongAndOverflow(a, &overflow)
+        if overflow:
+            return -1
+        c = PyLong_AsLongLongAndOverflow(b, &overflow)
+        if overflow or not (0 <= r < self.rows and 0 <= c < self.cols):
+            return -1
+        flat = <Py_ssize_t> ((r + 1) * (self.cols + 2) + c + 1)
+        if self.q.cost[flat] == INFINITY:
+            return -1
+        return flat
+
+    cdef Workspace workspace(self):
+        """This thread's workspace (the one kept when the plan last ran here)."""
+        cdef long me = PyThread_get_thread_ident()
+        cdef Workspace ws = self.ws
+        if me != self.ws_thread:
+            ws = self.make_ws(self.padded.shape[0] * self.padded.shape[1])
+            self.ws = ws
+            self.ws_thread = me
+        return ws
+
+    cdef int run(self, Query* q, Workspace ws, Py_ssize_t s, Py_ssize_t g, Outcome* out) except -1:
+        """Run one query from ``s`` to ``g`` (checked padded flat cells) to its end."""
+        cdef int failed
+        aim(q, g)
+        q.rng = self.seed
+        with nogil:
+            if self.jps:
+                failed = _start(q, ws, s, out)
+                if not failed:
+                    if self.offline:
+                        failed = run_jpsplus(q, self.jumps, ws, out, -1)
+                    else:
+                        failed = run_jps(q, &self.packed, ws, out, -1)
+            else:
+                ws.next_generation()
+                begin(out)
+                ws.cell[s].g = 0.0
+                ws.cell[s].parent = -1
+                ws.cell[s].mark = ws.gen
+                failed = iheap_push(
+                    &ws.heap,
+                    heuristic(q, s) if q.mode == MODE_GREEDY else q.weight * heuristic(q, s),
+                    tie_value(q, 0.0), s, ws.pos,
+                )
+                out.generated = 1
+                if not failed:
+                    failed = run_search(q, ws, out, -1)
+        if failed:
+            raise MemoryError("the grid search ran out of memory")
+        return 0
+
+    def find(self, start, goal, double t0, bint fill=True):
+        """The :class:`~pathcraft.result.PathResult` of a query between two
+        ``(row, col)`` tuples, or None when a cell is not one this plan takes (not a
+        tuple of two ints, outside the grid, a wall). ``fill=False`` (jump point
+        search): the path holds only the jump points."""
+        cdef Py_ssize_t s = self.cell(start), g
+        if s < 0:
+            return None
+        g = self.cell(goal)
+        if g < 0:
+            return None
+        return self.answer(s, g, t0, fill)
+
+    def find_flat(self, Py_ssize_t s, Py_ssize_t g, double t0):
+        """:meth:`find` between padded flat cells already checked."""
+        return self.answer(s, g, t0, True)
+
+    def cost_flat(self, Py_ssize_t s, Py_ssize_t g):
+        """:meth:`cost` between padded flat cells already checked."""
+        return self.answer_cost(s, g)
+
+    def cost(self, start, goal):
+        """Only the cost of a query between two ``(row, col)`` tuples (``inf`` when
+        the goal is not reached), or None when a cell is not one this plan takes."""
+        cdef Py_ssize_t s = self.cell(start), g
+        if s < 0:
+            return None
+        g = self.cell(goal)
+        if g < 0:
+            return None
+        return self.answer_cost(s, g)
+
+    cdef double answer_cost(self, Py_ssize_t s, Py_ssize_t g) except? -1.0:
+        cdef Query q = self.q  # a copy: threads may share the plan
+        cdef Outcome out
+        cdef Workspace ws = self.workspace()
+        cdef Py_ssize_t n
+        self.run(&q, ws, s, g, &out)
+        if out.status != ST_FOUND:
+            return INFINITY
+        n = ws.trace(out.reached)
+        if n < 0:
+            raise MemoryError("the grid search ran out of memory")
+        if self.jps:
+            return _jumps_cost(ws.trail, n, q.width, q.hscale)
+        return steps_cost(q.cost, q.width, ws.trail, n)
+
+    cdef object answer(self, Py_ssize_t s, Py_ssize_t g, double t0, bint fill):
+        cdef Query q = self.q  # a copy: threads may share the plan
+        cdef Outcome out
+        cdef Workspace ws = self.workspace()
+        cdef Py_ssize_t n = 0, end, W = q.width
+        cdef double cost = INFINITY
+        self.run(&q, ws, s, g, &out)
+        if self.jps:
+            end = out.reached if out.status == ST_FOUND else -1
+        else:
+            end = end_node(&out, q.partial, s)
+        if end >= 0:
+            n = ws.trace(end)
+            if n < 0:
+                raise MemoryError("the grid search ran out of memory")
+        jumps = None
+        if self.jps:
+            jumps = _cells(ws.trail, n, W)
+            if fill:
+                path = _filled(ws.trail, n, W)
+            else:
+                path = jumps
+            if n:
+                cost = _jumps_cost(ws.trail, n, W, q.hscale)
+        else:
+            path = _cells(ws.trail, n, W)
+            if n:
+                cost = steps_cost(q.cost, W, ws.trail, n)
+        found = out.status == ST_FOUND
+        reason = None if found else self.reasons[out.status]
+        elapsed = self.clock() - t0
+        return _result(
+            self.result, path, cost, found, reason, out.expanded, out.generated, elapsed,
+            jumps,
+        )
+
+
+cdef object _result(
+    type kind, object path, double cost, bint found, object reason, int64_t expanded,
+    int64_t generated, double elapsed, object jumps,
+):
+    """A :class:`~pathcraft.result.PathResult` with its fields set directly (the
+    frozen dataclass's ``__init__`` sets each through ``object.__setattr__`` too)."""
+    result = _new(kind)
+    PyObject_GenericSetAttr(result, "path", path)
+    PyObject_GenericSetAttr(result, "cost", cost)
+    PyObject_GenericSetAttr(result, "found", found)
+    PyObject_GenericSetAttr(result, "reason", reason)
+    PyObject_GenericSetAttr(result, "expanded", expanded)
+    PyObject_GenericSetAttr(result, "generated", generated)
+    PyObject_GenericSetAttr(result, "elapsed", elapsed)
+    PyObject_GenericSetAttr(result, "explored", None)
+    PyObject_GenericSetAttr(result, "distances", None)
+    PyObject_GenericSetAttr(result, "jump_points", jumps)
+    PyObject_GenericSetAttr(result, "_parents", None)
+    return result
+
+
+cdef object _cells(const Py_ssize_t* flat, Py_ssize_t n, Py_ssize_t W):
+    """``n`` padded flat indices as an ``(n, 2)`` array of ``(row, col)`` cells."""
+    cdef cnp.npy_intp dims[2]
+    cdef Py_ssize_t i, r
+    dims[0] = n
+    dims[1] = 2
+    cells = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INTP)
+    cdef Py_ssize_t* out = <Py_ssize_t*> cnp.PyArray_DATA(cells)
+    for i in range(n):
+        r = flat[i] // W
+        out[2 * i] = r - 1
+        out[2 * i + 1] = flat[i] - r * W - 1
+    return cells
+
+
+cdef object _filled(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W):
+    """The cell-by-cell path through ``n`` jump points as an ``(m, 2)`` array of
+    ``(row, col)`` cells: between two, diagonally first, then straight (as
+    ``jps._fill``)."""
+    cdef cnp.npy_intp dims[2]
+    cdef Py_ssize_t i, k, length = 1 if n else 0, total, dr, dc, diag, cell, r
+    cdef Py_ssize_t step_d, step_s, longer
+    for i in range(1, n):
+        dr = jumps[i] // W - jumps[i - 1] // W
+        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
+        length += max(iabs(dr), iabs(dc))
+    dims[0] = length
+    dims[1] = 2
+    cells = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INTP)
+    cdef Py_ssize_t* out = <Py_ssize_t*> cnp.PyArray_DATA(cells)
+    if n == 0:
+        return cells
+    cell = jumps[0]
+    r = cell // W
+    out[0] = r - 1
+    out[1] = cell - r * W - 1
+    total = 1
+    for i in range(1, n):
+        dr = jumps[i] // W - jumps[i - 1] // W
+        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
+        diag = min(iabs(dr), iabs(dc))
+        longer = max(iabs(dr), iabs(dc))
+        step_d = sign(dr) * W + sign(dc)
+        step_s = sign(dr) * W if iabs(dr) > iabs(dc) else sign(dc)
+        cell = jumps[i - 1]
+        for k in range(longer):
+            cell += step_d if k < diag else step_s
+            r = cell // W
+            out[2 * total] = r - 1
+            out[2 * total + 1] = cell - r * W - 1
+            total += 1
+    return cells
