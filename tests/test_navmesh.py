@@ -8,6 +8,7 @@ import itertools
 import math
 import pickle
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -388,3 +389,19 @@ def test_funnel_corridor_follows_the_portals_not_the_polygon_centres() -> None:
         assert np.isin(corridor.path[[-1]], mesh.polygons_at(goal)).all()
         nbrs = mesh.neighbors
         assert all(b in nbrs[a] for a, b in zip(corridor.path[:-1], corridor.path[1:], strict=True))
+
+
+def test_optimal_does_not_walk_round_a_corner_for_ever(movingai: Path) -> None:
+    # After corner points were kept (commit 4a17d4b), a point interval went round the
+    # fan of polygons at its corner at the same cost, for ever: seconds and gigabytes
+    # on dao/orz900d. Each polygon is now entered through a corner once per cost.
+    from pathcraft.io import read_scen, read_walkable
+
+    walkable = read_walkable(movingai / "maps" / "dao" / "orz900d.map")
+    scen = read_scen(movingai / "scen" / "dao" / "orz900d.map.scen")
+    mesh = NavMesh.from_grid(walkable)
+    for i, expected in ((1476, 556.6678909811721), (2584, 976.1828225734773)):
+        start, goal = scen.starts[i][::-1] + 0.5, scen.goals[i][::-1] + 0.5
+        best = mesh.find_path(start, goal, algorithm="optimal", max_expansions=200_000)
+        assert best and best.cost == pytest.approx(expected, rel=1e-12)
+        assert best.cost <= scen.optimal[i] + 1e-9
