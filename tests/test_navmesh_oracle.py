@@ -47,27 +47,37 @@ def pinch_points(walkable: np.ndarray) -> list[tuple[float, float, list[tuple[fl
     return out
 
 
-def oracle(walk: Any, start: np.ndarray, goal: np.ndarray, pinches: list[Any]) -> float:
-    """The shortest path length from ``start`` to ``goal`` inside ``walk`` (see the
-    module documentation)."""
-    pinch_xy = {(x, y) for x, y, _ in pinches}
-    corners = [
-        tuple(p) for p in np.unique(shapely.get_coordinates(walk), axis=0).tolist()
-        if tuple(p) not in pinch_xy
-    ]  # fmt: skip
-    first = len(corners)  # pinch k's two nodes: first + 2k, first + 2k + 1
-    for x, y, dirs in pinches:
-        corners += [(x + EPS * dx, y + EPS * dy) for dx, dy in dirs]
-    points = np.vstack((np.array(corners).reshape(-1, 2), start, goal))
-    n = points.shape[0]
-    i, j = np.triu_indices(n, 1)
-    segments = shapely.linestrings(np.stack((points[i], points[j]), axis=1))
-    shapely.prepare(walk)
-    seen = shapely.covers(walk, segments)
-    if pinches:
+class Oracle:
+    """Shortest path lengths inside ``walk`` (see the module documentation): the links
+    between corners are found once, those of each start and goal per query."""
+
+    def __init__(self, walk: Any, pinches: list[Any]) -> None:
+        pinch_xy = {(x, y) for x, y, _ in pinches}
+        corners = [
+            tuple(p) for p in np.unique(shapely.get_coordinates(walk), axis=0).tolist()
+            if tuple(p) not in pinch_xy
+        ]  # fmt: skip
+        self.first = len(corners)  # pinch k's two nodes: first + 2k, first + 2k + 1
+        for x, y, dirs in pinches:
+            corners += [(x + EPS * dx, y + EPS * dy) for dx, dy in dirs]
+        self.walk = walk
+        shapely.prepare(walk)
+        self.pinches = pinches
+        self.corners = np.array(corners, dtype=np.float64).reshape(-1, 2)
+        i, j = np.triu_indices(self.corners.shape[0], 1)
+        keep = self.links(self.corners, i, j)
+        self.i, self.j = i[keep], j[keep]
+
+    def links(self, points: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Which segments ``points[i] -> points[j]`` are links."""
+        segments = shapely.linestrings(np.stack((points[i], points[j]), axis=1))
+        seen = shapely.covers(self.walk, segments)
+        if not self.pinches:
+            return seen
         # A link passing a pinch point (within 1e-7) goes between two cells sharing a
         # corner, unless it ends at one of that pinch's own nodes and its other end is
         # in that node's quadrant (it reaches the point from one side only).
+        pinches, first = self.pinches, self.first
         spots = shapely.points(np.array([(x, y) for x, y, _ in pinches]))
         side = np.array([d for _, _, dirs in pinches for d in dirs]).reshape(-1, 2)
         tree = shapely.STRtree(spots)
@@ -76,23 +86,42 @@ def oracle(walk: Any, start: np.ndarray, goal: np.ndarray, pinches: list[Any]) -
         a, b = i[cand[hit_seg]], j[cand[hit_seg]]
         ok = np.zeros(a.shape[0], dtype=bool)
         centre = shapely.get_coordinates(spots)[hit_pinch]
+        nodes = self.corners.shape[0]
         for end, other in ((a, b), (b, a)):
-            mine = (end >= first) & ((end - first) // 2 == hit_pinch)
+            mine = (end >= first) & (end < nodes) & ((end - first) // 2 == hit_pinch)
             d = side[np.where(mine, end - first, 0)]
             inside = ((points[other] - centre) * d >= 0).all(axis=1)
-            ok |= mine & inside & ~((other >= first) & ((other - first) // 2 == hit_pinch))
+            theirs = (other >= first) & (other < nodes) & ((other - first) // 2 == hit_pinch)
+            ok |= mine & inside & ~theirs
         seen[cand[hit_seg[~ok]]] = False
-    i, j = i[seen], j[seen]
-    length = np.sqrt(((points[i] - points[j]) ** 2).sum(axis=1))
-    graph = csr_matrix((length, (i, j)), shape=(n, n))
-    return float(dijkstra(graph, directed=False, indices=n - 2)[n - 1])
+        return seen
+
+    def length(self, start: np.ndarray, goal: np.ndarray) -> float:
+        """The shortest path length from ``start`` to ``goal``."""
+        points = np.vstack((self.corners, start, goal))
+        n = points.shape[0]
+        others = np.arange(n - 2)
+        i = np.concatenate((others, others, [n - 2]))
+        j = np.concatenate((np.full(n - 2, n - 2), np.full(n - 2, n - 1), [n - 1]))
+        keep = self.links(points, i, j)
+        i = np.concatenate((self.i, i[keep]))
+        j = np.concatenate((self.j, j[keep]))
+        length = np.sqrt(((points[i] - points[j]) ** 2).sum(axis=1))
+        graph = csr_matrix((length, (i, j)), shape=(n, n))
+        return float(dijkstra(graph, directed=False, indices=n - 2)[n - 1])
+
+
+def oracle(walk: Any, start: np.ndarray, goal: np.ndarray, pinches: list[Any]) -> float:
+    """The shortest path length from ``start`` to ``goal`` inside ``walk``."""
+    return Oracle(walk, pinches).length(start, goal)
 
 
 def check(mesh: NavMesh, walk: Any, pairs: np.ndarray, pinches: list[Any]) -> list[str]:
     """The queries where the optimal mode and the oracle disagree (1e-6)."""
     wrong = []
+    paths = Oracle(walk, pinches)
     for start, goal in pairs:
-        best = oracle(walk, start, goal, pinches)
+        best = paths.length(start, goal)
         found = mesh.find_path(start, goal, algorithm="optimal")
         got = found.cost if found else math.inf
         if math.isinf(best) != math.isinf(got) or (
@@ -144,14 +173,13 @@ def test_the_oracle_closes_pinches_and_allows_grazing() -> None:
     assert near == pytest.approx(math.sqrt(2))
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(3))
 def test_optimal_matches_the_oracle_on_random_grids(seed: int) -> None:
-    assert check_grid(random_grid(seed), seed, 8) == []
+    assert check_grid(random_grid(seed), seed, 6) == []
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_optimal_matches_the_oracle_on_polygon_scenes(seed: int) -> None:
-    assert check_polygons(seed, 4) == []
+def test_optimal_matches_the_oracle_on_a_polygon_scene() -> None:
+    assert check_polygons(0, 3) == []
 
 
 def movingai_windows(root: Path, count: int, size: int, seed: int) -> list[np.ndarray]:
@@ -172,7 +200,7 @@ def movingai_windows(root: Path, count: int, size: int, seed: int) -> list[np.nd
 
 def test_optimal_matches_the_oracle_on_movingai_windows(movingai: Path) -> None:
     wrong = []
-    for k, window in enumerate(movingai_windows(movingai, 2, 20, 0)):
+    for k, window in enumerate(movingai_windows(movingai, 1, 20, 0)):
         wrong += check_grid(window, k, 6)
     assert wrong == []
 
