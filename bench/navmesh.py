@@ -41,6 +41,7 @@ Usage::
 
     python bench/navmesh.py            # the full run (~5 min)
     python bench/navmesh.py --quick    # a smoke run, nothing written
+    python bench/navmesh.py --funnel-quality   # funnel / optimal mean, p99, worst per map
 
 Results go to ``bench/results/navmesh.md``.
 """
@@ -70,7 +71,9 @@ from pathcraft import NavMesh
 from pathcraft.io import read_scen, read_walkable
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "benchmarks" / "movingai"
+DATA = Path(
+    os.environ.get("PATHCRAFT_MOVINGAI", ROOT.parent / "shared" / "benchmarks" / "movingai")
+)
 OUT = ROOT / "bench" / "results" / "navmesh.md"
 ANCHOR_MS = 1.5
 
@@ -296,6 +299,96 @@ def run_scene(scene: Scene, args: argparse.Namespace) -> dict[str, Row]:
     return rows
 
 
+def centroid_funnel(mesh: NavMesh, s: np.ndarray, g: np.ndarray) -> float:
+    """The funnel's length before issue 20: the corridor by A* over polygon centres
+    (no straight-line check), for the comparison column."""
+    from pathcraft._core import graph_search
+    from pathcraft.graph._search import run_kernel
+    from pathcraft.navmesh import _query
+
+    sp, gp = mesh.polygons_at(s), mesh.polygons_at(g)
+    c = mesh.parts.centroids
+    answer = run_kernel(
+        mesh.parts.graph, "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
+        source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
+        exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)), target=g,
+        heuristic="euclidean",
+    )  # fmt: skip
+    if answer[0] != graph_search.FOUND:
+        return math.inf
+    polys = np.ascontiguousarray(answer[1][:-1], dtype=np.int32)
+    return length(_query._pull(mesh, s, g, polys))
+
+
+def funnel_quality(names: list[str], queries: int) -> str:
+    """Funnel / optimal length per Moving AI map over ``queries`` scenario problems
+    (spread evenly over the file): mean, 99th percentile and worst, with the corridor
+    chosen through portal midpoints after a straight-line check (now) and by polygon
+    centres (before), and the query behind the worst ratio."""
+    out = [
+        "## Funnel against optimal, per map (corridor choice)",
+        "",
+        f"Command: `python bench/navmesh.py --funnel-quality` ({queries} scenario problems "
+        "per map, spread evenly over the `.scen` file, start and goal at cell centres). "
+        "*now*: a straight-line check (the mesh's raycast), then A* over the portal graph "
+        "(each portal's ends and midpoint; Detour and Godot cost corridors by points on "
+        "the portals too); *before*: A* over polygon "
+        "centres, no straight-line check (pathcraft before issue 20). Ratios are funnel "
+        "length over the optimal (Polyanya) length; every funnel path is checked inside "
+        "the walkable space and never shorter than optimal.",
+        "",
+        table_row("map", "polygons", "queries", "now mean", "now p99", "now worst",
+                  "before mean", "before p99", "before worst", "worst query (now)",
+                  "funnel ms now (median)", "before ms"),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for name in names:
+        scene = map_scene(name, queries)
+        mesh = scene.build()
+        check = tolerant(scene.walk)
+        now: list[float] = []
+        before: list[float] = []
+        times: list[float] = []
+        times_before: list[float] = []
+        worst = (0.0, "")
+        for s, g, _ in scene.queries:
+            t = time.perf_counter()
+            fun = mesh.find_path(s, g, algorithm="funnel")
+            times.append(time.perf_counter() - t)
+            opt = mesh.find_path(s, g, algorithm="optimal")
+            if not (fun and opt) or fun.cost < opt.cost - 1e-9 or not inside(check, fun.path):
+                raise AssertionError(f"{name}: bad funnel answer for {s} -> {g}")
+            r = fun.cost / opt.cost if opt.cost > 0 else 1.0
+            now.append(r)
+            t = time.perf_counter()
+            old = centroid_funnel(mesh, s, g)
+            times_before.append(time.perf_counter() - t)
+            before.append(old / opt.cost if opt.cost > 0 else 1.0)
+            if r > worst[0]:
+                where = f"({s[0]}, {s[1]}) -> ({g[0]}, {g[1]})"
+                worst = (r, f"{where}: {fun.cost:.1f} vs {opt.cost:.1f}")
+        out.append(table_row(
+            name, f"{mesh.num_polygons:,}", len(now), f"{np.mean(now):.4f}",
+            f"{np.quantile(now, 0.99):.4f}", f"{max(now):.4f}", f"{np.mean(before):.4f}",
+            f"{np.quantile(before, 0.99):.4f}", f"{max(before):.4f}", worst[1],
+            ms(times), ms(times_before),
+        ))  # fmt: skip
+        print(out[-1])
+    return "\n".join(out) + "\n"
+
+
+def write_section(text: str) -> None:
+    """Put ``text`` (a section starting with ``## ``) into the results file in place of
+    the section with the same title, or at its end."""
+    title = text.splitlines()[0]
+    old = OUT.read_text() if OUT.exists() else ""
+    if title in old:
+        head, rest = old.split(title, 1)
+        tail = rest[rest.find("\n## ") + 1 :] if "\n## " in rest else ""
+        old = head + tail
+    OUT.write_text(old.rstrip("\n") + "\n\n" + text)
+
+
 def table_row(*cells: object) -> str:
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
@@ -429,7 +522,16 @@ def main() -> None:
         help="seconds of queries per peer and scene; later queries skip that peer",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--funnel-quality", type=int, nargs="?", const=1000, default=None, metavar="QUERIES",
+        help="only the funnel / optimal ratios per map (default 1000 queries), written "
+        "as their own section of the results file",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.funnel_quality:
+        write_section(funnel_quality(args.maps, args.funnel_quality))
+        print(f"wrote {OUT}")
+        return
     if args.quick:
         args.queries, args.builds, args.maps = 10, 1, ["dao/arena2"]
     sys.setrecursionlimit(1_000_000)  # pynavmesh labels components recursively

@@ -51,7 +51,7 @@ def navmesh_picture() -> None:
     funnel = mesh.find_path(start, goal, algorithm="funnel")
     optimal = mesh.find_path(start, goal, algorithm="optimal")
     ax = plot_mesh(
-        mesh, {"funnel (A* over polygons + string pulling)": funnel,
+        mesh, {"funnel (A* over portals + string pulling)": funnel,
                "optimal (Polyanya)": optimal},
         corridor=mesh.corridor(start, goal),
         title=f"{mesh.num_polygons} convex polygons; the funnel's corridor in yellow",

@@ -8,6 +8,7 @@ import itertools
 import math
 import pickle
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -210,7 +211,7 @@ def test_corridor_to_another_island_is_a_falsy_result_with_the_reason() -> None:
     assert isinstance(none, PathResult) and not none
     assert none.reason == "unreachable" and none.path.tolist() == [] and none.cost == math.inf
     same = apart.corridor((0.2, 0.5), (0.8, 0.5))
-    assert same and same.path.tolist() == [0] and same.expanded >= 1
+    assert same and same.path.tolist() == [0] and same.expanded == 0  # in sight: no search
 
 
 def test_corridor_is_a_chain_of_neighbours() -> None:
@@ -359,3 +360,69 @@ def optimal_matches_visibility_graph_between_cell_centres(seed: int) -> None:
             assert not result
         else:
             assert result.cost == pytest.approx(best, abs=1e-6)
+
+
+@settings(max_examples=10)
+@given(seeds)
+def test_funnel_takes_the_straight_line_when_the_goal_is_in_sight(seed: int) -> None:
+    # Issue 20: a goal in sight (straight line 17.9) got a funnel path of 47.3. Grid
+    # meshes split sides at their neighbours' corners, so the raycast must pick, among
+    # collinear edges, the one the segment really crosses.
+    walkable = pinch_free_grid(seed)
+    walk = cells_geometry(walkable)
+    mesh = NavMesh.from_grid(walkable)
+    points = sample_points(walk, np.random.default_rng(seed), 24)
+    for start, goal in zip(points[:12], points[12:], strict=True):
+        seen = bool(walk.covers(shapely.LineString([start, goal])))
+        hit = mesh.raycast(start, goal)
+        if seen:
+            assert not hit.hit
+            funnel = mesh.find_path(start, goal)
+            assert funnel.path.tolist() == [start.tolist(), goal.tolist()]
+            assert funnel.cost == pytest.approx(math.dist(start, goal))
+            assert funnel.expanded == 0
+        else:
+            assert hit.hit
+            stop = shapely.LineString([start, hit.point])
+            assert walk.buffer(1e-9).covers(stop)
+
+
+def test_funnel_corridor_follows_the_portals_not_the_polygon_centres() -> None:
+    # A long thin strip whose centre is far from the way through: by centres the
+    # corridor went round; by points on the portals it goes through the strip's end.
+    rows = ["...........", ".#########.", ".#.......#.", ".#.#####.#.", "...#...#...",
+            "####.#.####", "...........", ".#########.", "..........."]  # fmt: skip
+    walkable = np.array([[c == "." for c in r] for r in rows])
+    mesh = NavMesh.from_grid(walkable)
+    walk = cells_geometry(walkable)
+    rng = np.random.default_rng(3)
+    points = sample_points(walk, rng, 60)
+    for start, goal in zip(points[:30], points[30:], strict=True):
+        funnel = mesh.find_path(start, goal)
+        best = mesh.find_path(start, goal, algorithm="optimal")
+        if not best:
+            assert not funnel and funnel.reason == "unreachable"
+            continue
+        assert best.cost - 1e-9 <= funnel.cost <= 1.3 * best.cost
+        assert_path_inside(funnel.path, walk, start, goal)
+        corridor = mesh.corridor(start, goal)
+        assert np.isin(corridor.path[[0]], mesh.polygons_at(start)).all()
+        assert np.isin(corridor.path[[-1]], mesh.polygons_at(goal)).all()
+        nbrs = mesh.neighbors
+        assert all(b in nbrs[a] for a, b in zip(corridor.path[:-1], corridor.path[1:], strict=True))
+
+
+def test_optimal_does_not_walk_round_a_corner_for_ever(movingai: Path) -> None:
+    # After corner points were kept (commit 4a17d4b), a point interval went round the
+    # fan of polygons at its corner at the same cost, for ever: seconds and gigabytes
+    # on dao/orz900d. Each polygon is now entered through a corner once per cost.
+    from pathcraft.io import read_scen, read_walkable
+
+    walkable = read_walkable(movingai / "maps" / "dao" / "orz900d.map")
+    scen = read_scen(movingai / "scen" / "dao" / "orz900d.map.scen")
+    mesh = NavMesh.from_grid(walkable)
+    for i, expected in ((1476, 556.6678909811721), (2584, 976.1828225734773)):
+        start, goal = scen.starts[i][::-1] + 0.5, scen.goals[i][::-1] + 0.5
+        best = mesh.find_path(start, goal, algorithm="optimal", max_expansions=200_000)
+        assert best and best.cost == pytest.approx(expected, rel=1e-12)
+        assert best.cost <= scen.optimal[i] + 1e-9

@@ -178,7 +178,7 @@ def raycast(
     if ``visited`` fills up, returning ``count = -1``).
     """
     cdef double dx = ex - sx, dy = ey - sy
-    cdef double t = 0.0, best, tt, nx, ny, den, ux, uy, vx, vy
+    cdef double t = 0.0, best, tt, nx, ny, den, ux, uy, vx, vy, hx, hy, w, out, best_out
     cdef Py_ssize_t count = 0, cap = visited.shape[0]
     cdef int64_t beg, n, k, best_k
     cdef int32_t u, v, nxt
@@ -199,26 +199,48 @@ def raycast(
             count += 1
             beg = poff[poly]
             n = poff[poly + 1] - beg
+            # The exit is the nearest supporting line ahead; collinear edges (split
+            # sides) share it, so the edge is the one whose segment holds the point
+            # (at a vertex, the one leading to a neighbour).
             best = 1e300
-            best_k = -1
             for k in range(n):
                 u = pv[beg + k]
                 v = pv[beg + (k + 1) % n]
-                ux = xy[u, 0]
-                uy = xy[u, 1]
-                vx = xy[v, 0]
-                vy = xy[v, 1]
-                # Outward normal of a counter-clockwise edge u -> v.
-                nx = vy - uy
-                ny = -(vx - ux)
+                nx = xy[v, 1] - xy[u, 1]
+                ny = -(xy[v, 0] - xy[u, 0])
                 den = nx * dx + ny * dy
                 if den <= 0:
                     continue
-                tt = (nx * (ux - sx) + ny * (uy - sy)) / den
-                if tt < best or (tt == best and best_k >= 0 and nbr[beg + best_k] < 0
-                                 and nbr[beg + k] >= 0):
+                tt = (nx * (xy[u, 0] - sx) + ny * (xy[u, 1] - sy)) / den
+                if tt < best:
                     best = tt
-                    best_k = k
+            best_k = -1
+            best_out = 1e300
+            if best < 1e300:
+                hx = sx + best * dx
+                hy = sy + best * dy
+                for k in range(n):
+                    u = pv[beg + k]
+                    v = pv[beg + (k + 1) % n]
+                    ux = xy[u, 0]
+                    uy = xy[u, 1]
+                    vx = xy[v, 0]
+                    vy = xy[v, 1]
+                    nx = vy - uy
+                    ny = -(vx - ux)
+                    den = nx * dx + ny * dy
+                    if den <= 0:
+                        continue
+                    tt = (nx * (ux - sx) + ny * (uy - sy)) / den
+                    if tt > best + 1e-10:
+                        continue
+                    w = ((hx - ux) * (vx - ux) + (hy - uy) * (vy - uy)) / (nx * nx + ny * ny)
+                    out = -w if w < 0 else (w - 1 if w > 1 else 0.0)
+                    if best_k < 0 or out < best_out - 1e-12 or (
+                            out <= best_out + 1e-12 and nbr[beg + best_k] < 0
+                            and nbr[beg + k] >= 0):
+                        best_out = out
+                        best_k = k
             if best_k < 0 or best >= 1.0:
                 t = 1.0
                 break

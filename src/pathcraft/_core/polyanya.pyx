@@ -104,6 +104,9 @@ cdef class Workspace:
     cdef double* best_g
     cdef uint32_t* root_mark
     cdef uint32_t* goal_mark
+    cdef uint32_t* point_mark
+    cdef int32_t* point_v
+    cdef double* point_g
     cdef uint32_t gen
     cdef Node* nodes
     cdef Py_ssize_t size
@@ -116,21 +119,29 @@ cdef class Workspace:
         self.best_g = <double*> malloc(self.capacity * sizeof(double))
         self.root_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
         self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.point_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.point_v = <int32_t*> malloc(self.capacity * sizeof(int32_t))
+        self.point_g = <double*> malloc(self.capacity * sizeof(double))
         self.node_capacity = 1024
         self.size = 0
         self.nodes = <Node*> malloc(self.node_capacity * sizeof(Node))
         self.gen = 1
         if (self.best_g == NULL or self.root_mark == NULL or self.goal_mark == NULL
+                or self.point_mark == NULL or self.point_v == NULL or self.point_g == NULL
                 or self.nodes == NULL or heap_init(&self.heap, 1024) != 0):
             raise MemoryError("could not allocate a Polyanya workspace")
         for i in range(self.capacity):
             self.root_mark[i] = 0
             self.goal_mark[i] = 0
+            self.point_mark[i] = 0
 
     def __dealloc__(self):
         free(self.best_g)
         free(self.root_mark)
         free(self.goal_mark)
+        free(self.point_mark)
+        free(self.point_v)
+        free(self.point_g)
         free(self.nodes)
         heap_free(&self.heap)
 
@@ -140,6 +151,7 @@ cdef class Workspace:
             for i in range(self.capacity):
                 self.root_mark[i] = 0
                 self.goal_mark[i] = 0
+                self.point_mark[i] = 0
             self.gen = 0
         self.gen += 1
         self.size = 0
@@ -221,7 +233,7 @@ cdef inline int push_successor(
     edge's first vertex), seen from the root, into the polygon across. 0, or -1 when
     memory ran out."""
     cdef int32_t q = m.nbr[fe]
-    cdef int32_t u, v
+    cdef int32_t u, v, corner_v
     cdef int64_t tw, beg, n
     cdef double c, h, ux, uy, vx, vy
     cdef int via = 0
@@ -246,6 +258,18 @@ cdef inline int push_successor(
         # An interval shrunk to a point lets nothing through, unless the point is a
         # corner at an end of the edge: a taut path can pass through it and turn there.
         return 0
+    if sx == tx and sy == ty:
+        # Such a point goes round its corner from polygon to polygon at the same cost:
+        # enter each polygon through the corner once per cost, or the fan of polygons
+        # around it is walked for ever (seconds and gigabytes on dao/orz900d).
+        corner_v = u if (sx == ux and sy == uy) else v
+        h = g + dist(rx, ry, sx, sy)
+        if (ws.point_mark[q] == ws.gen and ws.point_v[q] == corner_v
+                and h >= ws.point_g[q] * (1.0 - 1e-12) - 1e-12):
+            return 0
+        ws.point_mark[q] = ws.gen
+        ws.point_v[q] = corner_v
+        ws.point_g[q] = h
     c = cross(ux, uy, vx, vy, rx, ry)
     if c == 0 and root != u and root != v:
         # Seen edge-on: nothing beyond the edge is visible through it, but a path can

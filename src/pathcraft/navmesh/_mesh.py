@@ -19,6 +19,7 @@ from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _baked, _build, _query, _sources
+from pathcraft.navmesh._portals import Portals, build_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
@@ -313,6 +314,7 @@ class NavMesh:
         self._scale = float(np.abs(top.xy).max()) + 1.0
         # the meshes of query radii (issue 17), built on first use: see for_radius
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
+        self._portals: Portals | None = None
 
     # ------------------------------------------------------------------ radii
 
@@ -502,6 +504,15 @@ class NavMesh:
             self._top, self._spatial.shapes, self._centroids, self._component, self._graph
         )
 
+    @property
+    def portal_graph(self) -> Portals:
+        """The graph of portals (shared edges, at their midpoints) the funnel's corridor
+        search runs on, built on first use (internal: see
+        :mod:`pathcraft.navmesh._portals`)."""
+        if self._portals is None:
+            self._portals = build_portals(self._top)
+        return self._portals
+
     def _nearest(self, pts: FloatArray, name: str) -> FloatArray:
         return self._spatial.nearest(pts, name)
 
@@ -517,14 +528,16 @@ class NavMesh:
     # ------------------------------------------------------------------ queries
     def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> PathResult:
         """The polygons a funnel path crosses from ``start`` to ``goal`` (``(x, y)``), in
-        order: A* over the polygon graph (see :meth:`find_path`).
+        order: the straight line's polygons when the goal is in sight, else A* over
+        the portal graph (see :meth:`find_path`).
 
         Returns
         -------
         PathResult
             ``path`` is an int array of polygon ids from the start's polygon to the
-            goal's; ``cost`` the search's (the distances from the start through the
-            polygons' centres to the goal). When the goal cannot be reached the result
+            goal's; ``cost`` the search's (the straight length when the goal is in
+            sight, else the distances from the start through points on the portals to
+            the goal). When the goal cannot be reached the result
             is falsy, ``path`` is empty and ``reason`` says why (``"unreachable"``).
 
         Examples
@@ -576,14 +589,16 @@ class NavMesh:
         start, goal : (x, y)
             Positions on the mesh (on a polygon or its boundary).
         algorithm : {"funnel", "optimal"}
-            ``"funnel"`` (what game engines ship): A* over the polygon graph, then the
-            string pulled taut through the portals of that corridor. The graph's nodes
-            are polygons placed at their centroids, its edges cost the distance between
-            centroids, and the start and goal join their polygons by their distance to
-            the centroid (start costs and exit costs of the compiled graph search, so
-            no graph is rebuilt per query); the Euclidean heuristic between centroids is
-            admissible and consistent *for that graph*. The corridor is the best one by
-            centroid distance, not necessarily the one holding the shortest path, so a
+            ``"funnel"`` (what game engines ship): when the goal is in sight (the
+            mesh's raycast reaches it) the straight line; otherwise A* over the
+            portals (the edges polygons share), then the string pulled taut through
+            the portals of that corridor. The portal graph's nodes are points on each
+            portal (its ends and midpoint), linked inside each polygon by the straight
+            distance between them; the start and goal join the portals of their
+            polygons by their distance to those points (start costs and exit costs of
+            the compiled graph search, so no graph is rebuilt per query), with the
+            Euclidean heuristic. The corridor is the best one by those distances, not
+            necessarily the one holding the shortest path, so a
             funnel path can be longer than optimal (never shorter). ``"optimal"``:
             the Euclidean shortest path, by Polyanya (Cui, Harabor and Grastien, 2017).
         snap : bool
@@ -604,7 +619,7 @@ class NavMesh:
             after ``max_expansions``, the point nearest the goal on the polygon the
             corridor search expanded closest to it.
         max_expansions : int or None
-            Give up after expanding this many search nodes (polygons for
+            Give up after expanding this many search nodes (points on portals for
             ``"funnel"``, intervals for ``"optimal"``): a falsy result with reason
             ``"max_expansions"``.
 
@@ -662,11 +677,11 @@ class NavMesh:
         """Start a compiled search that a game loop spreads over frames.
 
         ``algorithm``, ``snap``, ``radius`` and ``options`` are :meth:`find_path`'s,
-        checked the same way. ``step(n)`` on the returned object expands at most ``n`` more search
-        nodes (polygons for the funnel, intervals for Polyanya) with the GIL released
-        and returns ``"in_progress"``, ``"found"``, the reason the search ended without
-        its goal, or ``"cancelled"``; its ``result`` is then exactly
-        :meth:`find_path`'s (:meth:`find_path` is one unlimited step of it).
+        checked the same way. ``step(n)`` on the returned object expands at most ``n``
+        more search nodes (portal points for the funnel, intervals for Polyanya) with
+        the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
+        search ended without its goal, or ``"cancelled"``; its ``result`` is then
+        exactly :meth:`find_path`'s (:meth:`find_path` is one unlimited step of it).
 
         Examples
         --------

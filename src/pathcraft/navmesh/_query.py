@@ -26,12 +26,13 @@ from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph._search import kernel_args
+from pathcraft.navmesh._portals import corridor_of
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
 
-__all__ = ["corridor", "start_search", "timed"]
+__all__ = ["corridor", "start_search", "straight", "timed"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
@@ -50,32 +51,56 @@ def _corridor_args(
     mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
     weight: float = 1.0, partial: bool = False,
 ) -> tuple[Any, dict[str, Any]]:  # fmt: skip
-    """The graph kernel's arguments for A* over the polygon graph from the start's
-    polygons (joined by their distance to the centroids) to the goal's."""
-    parts = mesh.parts
-    c = parts.centroids
+    """The graph kernel's arguments for A* over the portal graph (see
+    :mod:`pathcraft.navmesh._portals`) from the portals of the start's polygons (joined
+    by their distance to the midpoints) to those of the goal's."""
+    portals = mesh.portal_graph
+    src, src_cost = portals.ends(sp, s)
+    dst, dst_cost = portals.ends(gp, g)
     return kernel_args(
-        parts.graph, "astar", sp.astype(np.intp), -1, gp.astype(np.intp),
-        source_costs=np.sqrt(((c[sp] - s) ** 2).sum(axis=1)),
-        exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)),
+        portals.graph, "astar", src, -1, dst, source_costs=src_cost, exit_costs=dst_cost,
         target=g, heuristic="euclidean", max_expansions=limit, weight=weight,
         partial=partial,
     )  # fmt: skip
 
 
 def _polygons(
-    answer: tuple[Any, ...], partial: bool = False
+    mesh: NavMesh, answer: tuple[Any, ...], sp: Polys, gp: Polys, partial: bool = False
 ) -> tuple[Polys, int, int, int, float]:
     """A corridor search's answer as ``(polygons, status, expanded, generated, cost)``;
     with ``partial``, a search that did not reach the goal gives the polygons to the one
-    it expanded closest to the goal."""
+    beyond the portal it expanded closest to the goal."""
     status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
+    portals = mesh.portal_graph
     if status == _graph_kernel.FOUND:
-        polys = nodes[:-1]  # the virtual goal last
+        polys = corridor_of(portals, np.asarray(nodes[:-1]), sp, gp)  # the virtual goal last
+    elif partial and len(nodes):
+        polys = corridor_of(portals, np.asarray(nodes), sp, None)
+    elif partial:
+        polys = sp[:1]
     else:
-        polys = nodes if partial else np.empty(0, dtype=np.int32)
+        polys = np.empty(0, dtype=np.int32)
     polys = np.ascontiguousarray(polys, dtype=np.int32)
     return polys, int(status), int(expanded), int(generated), float(cost)
+
+
+def straight(mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys) -> Polys | None:
+    """The polygons the straight segment from ``s`` to ``g`` crosses when it stays on
+    the mesh (the mesh's raycast, from each polygon holding ``s``), else ``None``."""
+    both = np.intersect1d(sp, gp)
+    if both.size:  # one convex polygon holds both
+        return both[:1].astype(np.int32)
+    top = mesh.parts.top
+    visited = np.empty(2 * mesh.num_polygons + 2, dtype=np.int32)
+    for p in sp.tolist():
+        t, count = _walk.raycast(
+            top.xy, top.poff, top.pv, top.nbr, int(p), float(s[0]), float(s[1]),
+            float(g[0]), float(g[1]), visited,
+        )  # fmt: skip
+        if t >= 1.0 and count > 0:
+            found: Polys = visited[:count].copy()
+            return found
+    return None
 
 
 def corridor(
@@ -88,12 +113,13 @@ def corridor(
     weight: float = 1.0,
     partial: bool = False,
 ) -> tuple[Polys, int, int, int, float]:
-    """A* over the polygon graph from the start's polygons to the goal's: ``(polygons,
+    """A* over the portal graph from the start's polygons to the goal's: ``(polygons,
     status, expanded, generated, cost)``. With ``partial``, a search that did not reach
-    the goal gives the corridor to the expanded polygon closest to the goal."""
+    the goal gives the corridor to the polygon it expanded closest to the goal."""
     args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
-    workspace = thread_workspace(_graph_kernel.Workspace, mesh.parts.graph.num_nodes + 1)
-    return _polygons(_graph_kernel.search(*args(workspace), **settings), partial)
+    workspace = thread_workspace(_graph_kernel.Workspace, mesh.portal_graph.graph.num_nodes + 1)
+    answer = _graph_kernel.search(*args(workspace), **settings)
+    return _polygons(mesh, answer, sp, gp, partial)
 
 
 def corridor_result(
@@ -101,19 +127,24 @@ def corridor_result(
 ) -> PathResult:
     """:meth:`NavMesh.corridor <pathcraft.navmesh.NavMesh.corridor>`: the corridor as a
     result whose ``path`` holds polygon ids (falsy, with the reason, when there is
-    none) and whose ``cost`` is the search's (centroid to centroid, from the start
-    and to the goal)."""
+    none) and whose ``cost`` is the search's (the straight length when the goal is in
+    sight, else midpoint to midpoint through the portals, from the start and to the
+    goal)."""
+    line = straight(mesh, s, sp, g, gp)
+    if line is not None:
+        cost = float(np.hypot(*(g - s)))
+        return build_result(None, line.astype(np.intp), cost, expanded=0, generated=0, t0=t0)
+    comp = mesh.parts.component
+    if not (comp[gp][:, None] == comp[sp][None, :]).any():
+        return build_result("unreachable", np.empty(0, dtype=np.intp), math.inf, t0=t0)
     polys, status, expanded, generated, cost = corridor(mesh, s, sp, g, gp, None)
     return build_result(
         status, polys.astype(np.intp), cost, expanded=expanded, generated=generated, t0=t0
     )
 
 
-def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]) -> PathResult:
-    """The string pulled taut through the corridor a search found."""
-    polys, status, expanded, generated, _cost = _polygons(answer)
-    if status != _graph_kernel.FOUND:
-        return _nothing(status, expanded, generated)
+def _pull(mesh: NavMesh, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArray:
+    """The string pulled taut from ``s`` to ``g`` through the corridor ``polys``."""
     top = mesh.parts.top
     k = polys.shape[0]
     left = np.empty((k + 1, 2))
@@ -128,7 +159,17 @@ def _funnel(mesh: NavMesh, s: FloatArray, g: FloatArray, answer: tuple[Any, ...]
             raise RuntimeError("the corridor links polygons that are not neighbours")
     out = np.empty((k + 1, 2))
     n = _walk.string_pull(left, right, out)
-    path = _drop_straight(out[:n])
+    return _drop_straight(out[:n])
+
+
+def _funnel(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, answer: tuple[Any, ...]
+) -> PathResult:
+    """The string pulled taut through the corridor a search found."""
+    polys, status, expanded, generated, _cost = _polygons(mesh, answer, sp, gp)
+    if status != _graph_kernel.FOUND:
+        return _nothing(status, expanded, generated)
+    path = _pull(mesh, s, g, polys)
     return build_result(None, path, _length(path), expanded=expanded, generated=generated)
 
 
@@ -153,6 +194,12 @@ def _optimal(answer: tuple[Any, ...]) -> PathResult:
     if status != _polyanya.FOUND:
         return _nothing(status, expanded, generated)
     return build_result(None, path, cost, expanded=expanded, generated=generated)
+
+
+def _line(s: FloatArray, g: FloatArray) -> PathResult:
+    """The straight path from ``s`` to ``g`` (``[s]`` when they are the same point)."""
+    path = np.stack((s, g)) if (s != g).any() else s[None].copy()
+    return build_result(None, path, _length(path), expanded=0, generated=0)
 
 
 def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
@@ -206,8 +253,8 @@ def _machine(
     if algorithm == "funnel":
         args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight)
         make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
-        size = mesh.parts.graph.num_nodes + 1
-        return make, _graph_kernel.Workspace, size, partial_fn(_funnel, mesh, s, g)
+        size = mesh.portal_graph.graph.num_nodes + 1
+        return make, _graph_kernel.Workspace, size, partial_fn(_funnel, mesh, s, sp, g, gp)
     top = mesh.parts.top
     make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731
         top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
@@ -223,6 +270,8 @@ def _search(
     weight: float,
 ) -> PathResult:  # fmt: skip
     """A search without limit, run to its end at once (a partial answer's path)."""
+    if algorithm == "funnel" and straight(mesh, s, sp, g, gp) is not None:
+        return _line(s, g)
     make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight)
     machine = make(thread_workspace(kind, size))
     machine.step(-1)
@@ -253,6 +302,11 @@ def start_search(
             return CompiledSearch.ended(_nothing("unreachable", 0, 0))
         g, gp = _nearest_reachable(mesh, sp, g)
         limit = None
+    if algorithm == "funnel" and straight(mesh, s, sp, g, gp) is not None:
+        line = _line(s, g)  # the goal in sight: no search
+        if unreachable:
+            line = dataclasses.replace(line, found=False, reason="unreachable")
+        return CompiledSearch.ended(line)
     make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, limit, weight)
 
     def result(answer: tuple[Any, ...], t0: float) -> PathResult:
