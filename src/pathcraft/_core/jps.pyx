@@ -438,13 +438,14 @@ cdef class JpsSearch(Machine):
         double unit,
         double weight,
         int64_t max_expansions,
+        double max_cost=INFINITY,
         bint record,
         bint block,
     ):
         cdef int failed
         self.q = make_query(
             padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
-            max_expansions, INFINITY, False, record, 0,
+            max_expansions, max_cost, False, record, 0,
         )
         check_cell("start", start, padded.shape[0], padded.shape[1])
         check_cell("goal", goal, padded.shape[0], padded.shape[1])

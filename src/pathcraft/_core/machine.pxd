@@ -35,7 +35,7 @@ from pathcraft._core.record cimport Recorder, recorder_push
 cdef extern from *:
     """
     #define PATHCRAFT_IMPROVE_RTOL 1e-12
-    #define PATHCRAFT_IMPROVE_KEEP 1.0
+    #define PATHCRAFT_IMPROVE_KEEP (1.0 - 1e-12)
     """
     # A node already reached at cost g is reached again (its entry updated, or the
     # node reopened) only at a cost below g * (1 - IMPROVE_RTOL): a real improvement,
@@ -80,8 +80,14 @@ cdef class BaseWorkspace:
     cdef int ensure_goal_marks(self) except -1
 
 
+cdef extern from "clock.h":
+    # Seconds on a monotonic clock (time.perf_counter's), read in C.
+    double now "pathcraft_now"() nogil
+
+
 cdef class Machine:
     cdef Outcome out
+    cdef readonly double elapsed  # seconds spent in steps
     cdef int run(self, int64_t budget) noexcept nogil
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil
     cdef double found_cost(self) noexcept nogil

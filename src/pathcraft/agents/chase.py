@@ -69,6 +69,12 @@ class Pursuer:
     max_expansions : int or None
         Limit of each search; a search stopped by it spends the budget and the pursuer
         gives up too.
+    frame_budget : int or None
+        Expansions per :meth:`step` (per frame): a new plan is a compiled search
+        (``world.start_search``) advanced this many expansions each step, and
+        adopted when it ends (the same path a blocking search finds); meanwhile the
+        pursuer goes on to the node it plans from and waits there. None: each plan is
+        one blocking search.
 
     Attributes
     ----------
@@ -96,8 +102,9 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_space",
-        "_status", "_suffix", "_target", "expanded", "plans", "speed", "stop_range",
+        "_budget", "_costs", "_frame", "_i", "_max_exp", "_path", "_plan", "_plan_k",
+        "_progress", "_search", "_seen", "_space", "_status", "_suffix", "_target",
+        "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
     def __init__(
@@ -109,6 +116,7 @@ class Pursuer:
         stop_range: float = 0.0,
         budget: int | None = None,
         max_expansions: int | None = None,
+        frame_budget: int | None = None,
     ) -> None:
         self._space: Space = space_for(world)
         self.speed = _positive("speed", speed, allow_zero=False)
@@ -117,6 +125,13 @@ class Pursuer:
         self._budget = None if limit is None else int(limit)
         limit = check_limit("max_expansions", max_expansions, integer=True)
         self._max_exp = None if limit is None else int(limit)
+        limit = check_limit("frame_budget", frame_budget, integer=True)
+        if limit == 0:
+            raise ValueError("frame_budget must be an integer >= 1 or None; got 0")
+        self._frame = None if limit is None else int(limit)
+        self._search: Any = None  # the compiled search of a plan in progress
+        self._seen = 0  # its expansions counted in ``expanded`` so far
+        self._plan_k = 0  # the index on _path it plans from
         node = self._space.key(start, "start")
         self._path: list[Hashable] = [node]
         self._costs: npt.NDArray[np.float64] = np.zeros(0)
@@ -208,8 +223,10 @@ class Pursuer:
             return self._status
         if goal != self._target or self._status == "unreachable":
             self._retarget(goal)
-            if self._status in ("unreachable", "max_expansions"):
-                return self._status
+        if self._search is not None:
+            self._continue()
+        if self._status in ("unreachable", "max_expansions"):
+            return self._status
         self._advance(self.speed * dt)
         return self._status
 
@@ -221,6 +238,9 @@ class Pursuer:
             j = self._path.index(goal, k)
         except ValueError:
             j = -1
+        if self._search is not None:  # a plan toward the old target: dropped
+            self._search.cancel()
+            self._search = None
         if j >= 0 and self._status != "unreachable":
             self._set_path(self._path[: j + 1], self._costs[:j], keep=True)
             return
@@ -231,10 +251,34 @@ class Pursuer:
         if self._budget is not None:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
+        if self._frame is not None:
+            # Planned over the next frames; meanwhile go on to the node planned from.
+            self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
+            self._seen = 0
+            self._plan_k = k
+            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            self._status = "chasing"
+            return
         result = self._space.find_path(self._path[k], goal, max_expansions=limit)
+        self.expanded += result.expanded
+        self._adopt(result, k)
+
+    def _continue(self) -> None:
+        """Advance the plan in progress by this frame's expansions; adopt it once it
+        ended."""
+        search = self._search
+        status = search.step(self._frame)
+        self.expanded += search.expanded - self._seen
+        self._seen = search.expanded
+        if status == "in_progress":
+            return
+        self._search = None
+        self._adopt(search.result, self._plan_k)
+
+    def _adopt(self, result: PathResult, k: int) -> None:
+        """Follow the plan ``result`` made from ``_path[k]``."""
         path = self._space.nodes(result)
         self.plans += 1
-        self.expanded += result.expanded
         self._plan = result
         if not result:
             spent = result.reason == "max_expansions"
@@ -267,7 +311,8 @@ class Pursuer:
         while True:
             left = float(self._suffix[self._i]) - self._progress
             if left <= stop + 1e-12:
-                self._status = "caught"
+                if self._search is None:  # else: waiting for the plan in progress
+                    self._status = "caught"
                 return
             if distance <= 0.0 or self._i >= last:
                 return
