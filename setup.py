@@ -69,7 +69,6 @@ EXTENSIONS = [
     Extension("pathcraft._engine", ["src/pathcraft/_engine.py"]),
     # The frame-by-frame driver of the compiled searches: its per-step overhead counts.
     Extension("pathcraft._sliced", ["src/pathcraft/_sliced.py"]),
-    kernel("heap"),
     kernel("machine"),
     kernel("grid_search"),
     kernel("jps"),

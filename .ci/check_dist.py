@@ -15,6 +15,7 @@ from pathlib import Path
 COMPILED = [
     "pathcraft/_engine",
     "pathcraft/_core/_cyutility",
+    "pathcraft/_core/machine",
     "pathcraft/_core/grid_search",
     "pathcraft/_core/jps",
     "pathcraft/_core/graph_search",
@@ -23,7 +24,10 @@ COMPILED = [
     "pathcraft/_core/polyanya",
 ]
 WHEEL_NEEDS = ["pathcraft/py.typed", "pathcraft/data/arena2.map", "pathcraft/_core/*.pyi"]
-WHEEL_FORBIDS = ["*.c", "*.pyx", "*.h", "*/tests/*", "tests/*", "*/test_*", "*conftest.py"]
+WHEEL_FORBIDS = [
+    "*.c", "*.pyx", "*.h", "*/tests/*", "tests/*", "*/test_*", "*conftest.py",
+    "*_core/heap.*.so", "*_core/heap.*.pyd", "*_core/heap.pyi", "*_heap_shim*",
+]  # fmt: skip
 SDIST_NEEDS = [
     "*/src/pathcraft/_core/*.pyx",
     "*/src/pathcraft/_core/*.pxd",

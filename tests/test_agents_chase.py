@@ -267,3 +267,68 @@ def test_graph_pursuer_follows_weight_edits() -> None:
     g.set_weight(1, 3, np.inf)
     hunter.step(3, dt=0.0)
     assert hunter.path == [0, 2, 3] and hunter.cost_to_target == 4.0
+
+@pytest.mark.parametrize("algorithm", ["astar", "jps"])
+@pytest.mark.parametrize("frame", [1, 7, 40])
+def test_a_frame_budget_steps_the_plan_and_reaches_the_same_path(
+    algorithm: str, frame: int
+) -> None:
+    cost = np.ones((40, 40))
+    cost[:39, 20] = np.inf  # a long wall: a plan of many expansions
+    grid = Grid(cost)
+    space = GridSpace(grid, algorithm=algorithm)
+    blocking = Pursuer(space, (0, 0), speed=1.0)
+    sliced = Pursuer(space, (0, 0), speed=1.0, frame_budget=frame)
+    assert blocking.step((0, 39), dt=0.0) == "chasing"
+    frames = 0
+    while sliced.plans == 0:
+        before = sliced.expanded
+        assert sliced.step((0, 39), dt=1.0) == "chasing"
+        assert 0 < sliced.expanded - before <= frame  # never more than the frame's budget
+        assert sliced.node == (0, 0)  # it waits at the node it plans from
+        frames += 1
+    assert frames == -(-blocking.expanded // frame)
+    assert sliced.expanded == blocking.expanded
+    assert sliced.last_plan is not None and blocking.last_plan is not None
+    assert np.array_equal(sliced.last_plan.path, blocking.last_plan.path)
+    assert sliced.last_plan.cost == blocking.last_plan.cost
+    assert sliced.path == blocking.path[1:]  # the frame that adopted it moved one step
+    for _ in range(200):
+        if sliced.step((0, 39), dt=1.0) == "caught":
+            break
+    assert sliced.node == (0, 39)
+
+
+def test_a_frame_budget_restarts_when_the_target_moves_and_keeps_the_total_budget() -> None:
+    grid = Grid.from_ascii("." * 30, diagonal="never")
+    enemy = Pursuer(grid, (0, 0), speed=1.0, frame_budget=3)
+    assert enemy.step((0, 29), dt=1.0) == "chasing" and enemy.expanded == 3
+    assert enemy.step((0, 10), dt=1.0) == "chasing"  # a new plan, from scratch
+    while enemy.plans == 0:
+        enemy.step((0, 10), dt=1.0)
+    assert enemy.path[-1] == (0, 10)
+    stingy = Pursuer(grid, (0, 0), speed=1.0, frame_budget=4, budget=10)
+    statuses = [stingy.step((0, 29), dt=0.0) for _ in range(4)]
+    assert statuses[-1] == "max_expansions" and stingy.expanded == 10
+    with pytest.raises(ValueError, match="frame_budget must be"):
+        Pursuer(grid, (0, 0), speed=1.0, frame_budget=0)
+
+
+def test_a_frame_budget_plan_in_progress_is_dropped_when_the_map_changes() -> None:
+    cost = np.ones((30, 30))
+    cost[:29, 15] = np.inf  # a long wall: a plan of many expansions
+    grid = Grid(cost)
+    space = GridSpace(grid, algorithm="astar")  # many expansions: several frames
+    hunter = Pursuer(space, (0, 0), speed=1.0, frame_budget=5)
+    target = (0, 29)
+    assert hunter.step(target, dt=0.0) == "chasing" and hunter.plans == 0
+    grid[29, 15] = np.inf  # the only gap closes while the plan is under way
+    assert hunter.step(target, dt=0.0) == "chasing"  # a fresh plan on the new map
+    while hunter.status == "chasing" and hunter.plans == 0:
+        hunter.step(target, dt=0.0)
+    assert hunter.status == "unreachable" and hunter.node == (0, 0)
+    grid[29, 15] = 1.0  # it opens again: a new plan, the optimal path of this map
+    while hunter.plans < 2:
+        assert hunter.step(target, dt=0.0) in ("chasing", "unreachable")
+    want = oracle(grid.cost, grid.diagonal, [hunter.plan_start])[target]
+    assert steps_cost(grid.cost, np.array(hunter.path)) == pytest.approx(want)

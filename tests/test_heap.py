@@ -1,4 +1,5 @@
-"""The shared open-list heap (`pathcraft._core.heap`) against `heapq` as the oracle."""
+"""The shared open-list heap (`pathcraft._core.heap.pxd`, through the test-only shim
+`tests/_heap_shim.pyx`) against `heapq` as the oracle."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _compiled import build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcraft._core.heap import OpenHeap
+_shim = build("_heap_shim")
+OpenHeap = _shim.OpenHeap
+IndexedHeap = _shim.IndexedHeap
 
 # Few distinct keys and ties: most comparisons fall through to the push order.
 KEYS = st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0, 1e300, float("inf")])
@@ -154,8 +158,6 @@ _IH_OPS = st.lists(
 def test_indexed_heap_pops_like_a_reference_that_replaces_entries(ops: list[tuple]) -> None:
     """push() of an item already inside replaces its entry (fresh order number), as if
     the old entry were deleted and a new one pushed; pops follow (key, tie, order)."""
-    from pathcraft._core.heap import IndexedHeap
-
     heap = IndexedHeap(20)
     reference: dict[int, tuple[float, float, int]] = {}
     order = 0
@@ -179,8 +181,6 @@ def test_indexed_heap_pops_like_a_reference_that_replaces_entries(ops: list[tupl
 
 
 def test_indexed_heap_rejects_items_outside_its_capacity() -> None:
-    from pathcraft._core.heap import IndexedHeap
-
     heap = IndexedHeap(4)
     with pytest.raises(IndexError, match="item 4 outside"):
         heap.push(1.0, 0.0, 4)

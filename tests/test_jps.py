@@ -109,6 +109,37 @@ def test_weighted_jps_is_within_weight_times_optimal(case: Case, weight: float) 
         assert result.cost == pytest.approx(steps_cost(case.cost, result.path), rel=1e-12)
 
 
+@settings(max_examples=150)
+@given(uniform_cases(max_side=80), st.sampled_from((0.0, 0.5, 0.9, 1.0 + 1e-9, 1.2)))
+def test_max_cost_agrees_with_astar(case: Case, fraction: float) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    full = grid.find_path(case.start, case.goal)
+    limit = full.cost * fraction if full else 3.0
+    astar = grid.find_path(case.start, case.goal, max_cost=limit)
+    for block in (True, False):
+        jps = jps_run(grid, case.start, case.goal, block=block, max_cost=limit)
+        assert bool(jps) == bool(astar)
+        if astar:
+            assert jps.cost == pytest.approx(astar.cost, rel=1e-12)
+            assert_legal(case.cost, case.rule, jps.path, case.start, case.goal)
+        elif full:  # the goal is reachable, beyond the limit: both say so
+            assert jps.reason == astar.reason == "max_cost"
+        else:  # unreachable: A* may have pruned where JPS met a dead end first
+            assert jps.reason in ("max_cost", "unreachable")
+    found = grid.find_path(case.start, case.goal, algorithm="jps", max_cost=limit)
+    assert bool(found) == bool(astar)
+    costs = grid.path_costs([case.start], [case.goal], algorithm="jps", max_cost=limit)
+    assert costs[0] == (found.cost if found else math.inf)
+    if case.rule != "no_corner_cut":  # JPS+ follows the Moving AI rule only
+        return
+    grid.prepare("jps+")  # the offline table's searches prune the same way
+    table = grid.find_path(case.start, case.goal, algorithm="jps", max_cost=limit)
+    assert bool(table) == bool(found) and table.cost == found.cost
+    assert grid.path_cost(case.start, case.goal, algorithm="jps", max_cost=limit) == (
+        found.cost if found else math.inf
+    )
+
+
 def test_a_corridor_and_open_floor() -> None:
     grid = Grid.from_ascii(
         """

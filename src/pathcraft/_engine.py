@@ -40,6 +40,12 @@ __all__ = [
 Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
 _INF = math.inf
+#: A node already reached at cost g is reached again (updated, or reopened once
+#: closed) only at a cost below ``g * (1 - IMPROVE_RTOL)``: a real improvement, not
+#: the ~1e-15 rounding noise of equal-cost paths summed in another order. The compiled
+#: kernels use the same rule and constant (``pathcraft/_core/machine.pxd``).
+IMPROVE_RTOL = 1e-12
+_KEEP = 1.0 - IMPROVE_RTOL
 class _Root:
     """The parent of the start (None may be a user's node). One instance, which
     pickles as a reference to itself, so an unpickled search still finds its root."""
@@ -425,7 +431,7 @@ class Search:
                 d = gn + 1.0 if unit_steps else gn + w
                 old = best_get(nb)
                 if old is not None:
-                    if d >= old[0] or not reopen:
+                    if d >= old[0] * _KEEP or not reopen:
                         continue
                     hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
                 else:
@@ -589,7 +595,7 @@ def _run_bloom(
                 continue
             d = gn + 1.0 if unit_steps else gn + w
             old = open_g.get(nb)
-            if old is not None and (d >= old or not reopen):
+            if old is not None and (d >= old * _KEEP or not reopen):
                 continue
             if d > limit_cost:
                 pruned = True

@@ -146,7 +146,7 @@ SUPPORT: dict[str, WorldSpec] = {
                 "astar": _ALL,
                 "dijkstra": _DIJKSTRA,
                 "greedy": _NO_WEIGHT,
-                "jps": ("weight", "max_expansions", "record"),
+                "jps": ("weight", "max_expansions", "max_cost", "record"),
             },
             heuristics=("zero", "manhattan", "octile", "euclidean", "chebyshev"),
             extras={

@@ -10,21 +10,15 @@ cdef inline int index_error(str name, Py_ssize_t value, Py_ssize_t n, str what) 
     raise IndexError(f"{name}: {what} index {value} is not in [0, {n})")
 
 
+ctypedef fused index_t:
+    int32_t
+    Py_ssize_t
+
+
 cdef inline int check_indices(
-    str name, const Py_ssize_t[:] values, Py_ssize_t n, str what
+    str name, const index_t[:] values, Py_ssize_t n, str what
 ) except -1:
-    """IndexError unless every entry of ``values`` is in ``[0, n)``."""
-    cdef Py_ssize_t i
-    for i in range(values.shape[0]):
-        if not 0 <= values[i] < n:
-            index_error(name, values[i], n, what)
-    return 0
-
-
-cdef inline int check_indices32(
-    str name, const int32_t[:] values, Py_ssize_t n, str what
-) except -1:
-    """:func:`check_indices` for int32 indices."""
+    """IndexError unless every entry of ``values`` (int32 or intp) is in ``[0, n)``."""
     cdef Py_ssize_t i
     for i in range(values.shape[0]):
         if not 0 <= values[i] < n:

@@ -32,39 +32,38 @@ ValueError, never a crash); the CSR contents and option codes are trusted
 """
 
 from libc.math cimport INFINITY, sqrt
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
 from pathcraft._core.bounds cimport check_indices, check_rows
-from pathcraft._core.machine cimport Machine, Outcome, begin, end_node, end_search
-from pathcraft._core.record cimport Recorder
-from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
-from pathcraft._core.heap cimport (
-    Heap,
-    HeapEntry,
-    heap_clear,
-    heap_free,
-    heap_init,
-    iheap_pop,
-    iheap_push,
-    iheap_update,
-    TIE_G,
-    tie_key,
+from pathcraft._core.machine cimport (
+    BaseWorkspace,
+    Machine,
+    Outcome,
+    begin,
+    copy_record,
+    end_node,
+    found,
+    improves,
+    is_goal,
+    next_node,
+    note_best,
+    open_node,
+    open_source,
+    stop,
+    walk_back,
 )
-
+from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.codes cimport (
-    MODE_ASTAR,
     MODE_DIJKSTRA,
-    MODE_GREEDY,
     ST_EXHAUSTED,
     ST_FOUND,
     ST_IN_PROGRESS,
     ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
-    priority,
 )
 
 # Option codes shared with pathcraft.graph (keep in sync with the tables there).
@@ -106,81 +105,31 @@ cdef struct Query:
     uint64_t rng
 
 
-cdef struct NodeState:
-    double g                  # cost from the (virtual) start
-    int64_t edge              # CSR place of the edge from the parent; -1 source
-    int32_t parent            # parent node, -1 for a source
-    uint32_t mark             # == gen: reached this query; == gen + 1: expanded
-
-
-cdef class Workspace:
+cdef class Workspace(BaseWorkspace):
     """Per-thread search state for graphs of up to ``capacity`` nodes (a virtual goal
-    included)."""
+    included): the skeleton's workspace (``machine.BaseWorkspace``), plus the CSR place
+    of each node's parent edge and, with goal marks, each goal's exit cost."""
 
-    cdef readonly Py_ssize_t capacity
-    cdef NodeState* node
-    cdef int32_t* pos         # place in the heap of each open node (mark == gen)
-    cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
+    cdef int64_t* edge        # CSR place of the edge from the parent; -1 source
     cdef double* exit_cost    # the virtual goal's edge cost from each goal
-    cdef uint32_t gen
-    cdef Heap heap
-    cdef Recorder rec         # the expansions of a recording query
 
-    def __cinit__(self, Py_ssize_t capacity):
-        if capacity >= 2147483647:
-            raise ValueError(f"graphs of {capacity} nodes are too large (2**31 at most)")
-        if capacity < 1:
-            capacity = 1
-        self.capacity = capacity
-        self.node = <NodeState*> malloc(capacity * sizeof(NodeState))
-        self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
-        self.goal_mark = NULL
+    def __cinit__(self, Py_ssize_t capacity, *args, **kwargs):
+        self.edge = <int64_t*> malloc(self.capacity * sizeof(int64_t))
         self.exit_cost = NULL
-        recorder_init(&self.rec)
-        self.gen = 2
-        if self.node == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0:
+        if self.edge == NULL:
             raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
-        cdef Py_ssize_t i
-        for i in range(capacity):
-            self.node[i].mark = 0
 
     def __dealloc__(self):
-        free(self.node)
-        free(self.pos)
-        free(self.goal_mark)
+        free(self.edge)
         free(self.exit_cost)
-        recorder_free(&self.rec)
-        heap_free(&self.heap)
-
-    cdef int next_generation(self) noexcept nogil:
-        """Start a query: a new generation, or a reset of the marks when they wrap."""
-        cdef Py_ssize_t i
-        if self.gen >= 4294967290u:
-            for i in range(self.capacity):
-                self.node[i].mark = 0
-            if self.goal_mark != NULL:
-                for i in range(self.capacity):
-                    self.goal_mark[i] = 0
-            self.gen = 2
-        else:
-            self.gen += 2
-        heap_clear(&self.heap)
-        self.rec.size = 0
-        return 0
 
     cdef int ensure_goal_marks(self) except -1:
-        cdef Py_ssize_t i
-        if self.goal_mark == NULL:
-            self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        BaseWorkspace.ensure_goal_marks(self)
+        if self.exit_cost == NULL:
             self.exit_cost = <double*> malloc(self.capacity * sizeof(double))
-            if self.goal_mark == NULL or self.exit_cost == NULL:
+            if self.exit_cost == NULL:
                 raise MemoryError("could not allocate the goal marks")
-            for i in range(self.capacity):
-                self.goal_mark[i] = 0
         return 0
-
-    cdef int record(self, Py_ssize_t u, double g) noexcept nogil:
-        return recorder_push(&self.rec, u, g)
 
 
 cdef inline double heuristic(const Query* q, Py_ssize_t u) noexcept nogil:
@@ -198,92 +147,53 @@ cdef inline double heuristic(const Query* q, Py_ssize_t u) noexcept nogil:
     return sqrt(dx * dx + dy * dy) * q.hscale
 
 
-cdef inline double tie_value(Query* q, double d) noexcept nogil:
-    return tie_key(q.tie, &q.rng, d)
-
-
 cdef inline int relax(
     Query* q, Workspace ws, Outcome* out,
     Py_ssize_t u, double gu, Py_ssize_t v, int64_t edge, double step,
 ) noexcept nogil:
-    """Offer the step u -> v along ``edge``; push v when it is new or, for A* and
-    Dijkstra, reached more cheaply than before (an open v is updated in place, an
-    expanded one reopened)."""
+    """Offer the step u -> v along ``edge`` to the open list: the skeleton's
+    ``improves`` and ``open_node`` with the graph's heuristic, the edge noted."""
     cdef double d = gu + step
-    cdef double h, f
-    cdef uint32_t m = ws.node[v].mark
-    if m >= ws.gen:  # reached this query (marks of older queries are smaller)
-        if q.mode == MODE_GREEDY or d >= ws.node[v].g:
-            return 0
-    if d > q.max_cost:
-        out.pruned = True
+    if not improves(ws, out, q.mode, q.max_cost, v, d):
         return 0
-    h = heuristic(q, v)
-    ws.node[v].g = d
-    ws.node[v].parent = <int32_t> u
-    ws.node[v].edge = edge
-    ws.node[v].mark = ws.gen
-    f = priority(q.mode, q.weight, d, h)
-    if m == ws.gen:  # open: in the heap already
-        iheap_update(&ws.heap, ws.pos[v], f, tie_value(q, d), ws.pos)
-    elif iheap_push(&ws.heap, f, tie_value(q, d), v, ws.pos) != 0:
-        return -1
-    out.generated += 1
-    return 0
+    ws.edge[v] = edge
+    return open_node(ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic(q, v))
 
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` nodes (-1: no
     bound), ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out first.
     Sources are already pushed; returns -1 when memory ran out."""
-    cdef HeapEntry e
     cdef Py_ssize_t u
     cdef int64_t k, end
-    cdef double gu, h, w
+    cdef double gu, w
     cdef const int64_t* offsets = q.offsets
     cdef const int32_t* targets = q.targets
     cdef const double* weights = q.weights
-    cdef bint is_goal
+    cdef bint goal_here
+    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int64_t left = budget
 
-    while left != 0:
-        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(q.goal >= 0 or q.use_goal_set, out)
+    while True:
+        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        if u < 0:
+            return stop(u)
+        goal_here = u == q.n or is_goal(ws, u, q.goal, q.use_goal_set)
+        if goal_here and (u == q.n or not q.use_exit):  # the virtual goal, or a goal
+            found(out, u)
             return 0
-        u = e.item
-        if out.expanded == q.max_expansions:
-            out.status = ST_MAX_EXPANSIONS
-            return 0
-        left -= 1
-        ws.node[u].mark = ws.gen + 1
-        out.expanded += 1
-        gu = ws.node[u].g
-        if q.record and ws.record(u, gu) != 0:
-            return -1
-        if u == q.n:  # the virtual goal
-            out.status = ST_FOUND
-            out.reached = u
-            return 0
-        is_goal = u == q.goal or (q.use_goal_set and ws.goal_mark[u] == ws.gen)
-        if is_goal and not q.use_exit:
-            out.status = ST_FOUND
-            out.reached = u
-            return 0
+        gu = ws.cell[u].g
         if q.partial:
-            h = heuristic(q, u)
-            if h < out.best_h:
-                out.best_h = h
-                out.best = u
+            note_best(out, u, heuristic(q, u))
         end = offsets[u + 1]
         for k in range(offsets[u], end):
             w = weights[k]
             if w != INFINITY:
                 if relax(q, ws, out, u, gu, targets[k], k, w) != 0:
                     return -1
-        if is_goal:  # the exit edge comes after the node's own edges
+        if goal_here:  # the exit edge comes after the node's own edges
             if relax(q, ws, out, u, gu, q.n, EXIT_EDGE, ws.exit_cost[u]) != 0:
                 return -1
-    return 0
 
 
 cdef int push_sources(
@@ -293,32 +203,15 @@ cdef int push_sources(
     """Open every source at its starting cost (0 unless given; a repeated source keeps
     its cheapest cost); -1 when memory ran out."""
     cdef Py_ssize_t i, s
-    cdef double f, g, h
-    cdef uint32_t m
     cdef bint costs = source_costs is not None
     for i in range(sources.shape[0]):
         s = sources[i]
-        g = source_costs[i] if costs else 0.0
-        m = ws.node[s].mark
-        if m == ws.gen and g >= ws.node[s].g:
-            continue  # a repeated source, no cheaper
-        if g > q.max_cost:
-            out.pruned = True
-            continue
-        ws.node[s].g = g
-        ws.node[s].parent = -1
-        ws.node[s].edge = -1
-        ws.node[s].mark = ws.gen
-        h = heuristic(q, s)
-        if q.mode == MODE_GREEDY:
-            f = h
-        else:
-            f = g + q.weight * h
-        if m == ws.gen:
-            iheap_update(&ws.heap, ws.pos[s], f, tie_value(q, g), ws.pos)
-        elif iheap_push(&ws.heap, f, tie_value(q, g), s, ws.pos) != 0:
+        ws.edge[s] = -1
+        if open_source(
+            ws, out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, s,
+            source_costs[i] if costs else 0.0, heuristic(q, s),
+        ) != 0:
             return -1
-        out.generated += 1
     return 0
 
 
@@ -463,13 +356,10 @@ cdef class GraphSearch(Machine):
         rec_g)`` of the ended search (see :func:`search`)."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        path, edges = _walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
+        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
+        edges = _edges(self.ws, path)
         total = _path_cost(self.ws, self.weights, path, edges)
-        rec_nodes = rec_g = None
-        if self.q.record:
-            rec_nodes = np.empty(self.ws.rec.size, dtype=np.intp)
-            rec_g = np.empty(self.ws.rec.size, dtype=np.float64)
-            _copy_record(self.ws, rec_nodes, rec_g)
+        rec_nodes, rec_g = copy_record(self.ws) if self.q.record else (None, None)
         return (
             self.out.status, path, edges, total, self.out.expanded, self.out.generated,
             rec_nodes, rec_g,
@@ -499,25 +389,14 @@ def search(offsets, targets, weights, coords, Workspace ws, sources, source_cost
     return machine.answer()
 
 
-cdef tuple _walk_back(Workspace ws, Py_ssize_t node):
-    """The nodes from the source to ``node`` and the edges between them."""
-    cdef Py_ssize_t length = 0, i, c = node
-    if node < 0:
-        return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
-    while c >= 0:
-        length += 1
-        c = ws.node[c].parent
-    path = np.empty(length, dtype=np.intp)
-    edges = np.empty(length - 1, dtype=np.intp)
-    cdef Py_ssize_t[::1] pv = path
+cdef object _edges(Workspace ws, const Py_ssize_t[::1] path):
+    """The CSR places of the edges between consecutive nodes of ``path``."""
+    cdef Py_ssize_t i
+    edges = np.empty(max(path.shape[0] - 1, 0), dtype=np.intp)
     cdef Py_ssize_t[::1] ev = edges
-    c = node
-    for i in range(length - 1, -1, -1):
-        pv[i] = c
-        if i > 0:
-            ev[i - 1] = ws.node[c].edge
-        c = ws.node[c].parent
-    return path, edges
+    for i in range(1, path.shape[0]):
+        ev[i - 1] = ws.edge[path[i]]
+    return edges
 
 
 cdef double _path_cost(
@@ -530,7 +409,7 @@ cdef double _path_cost(
     if path.shape[0] == 0:
         return INFINITY
     # The source's starting cost is its g (0 unless source costs were given).
-    total = ws.node[path[0]].g
+    total = ws.cell[path[0]].g
     for i in range(edges.shape[0]):
         if edges[i] == EXIT_EDGE:
             last = path[i]
@@ -538,13 +417,6 @@ cdef double _path_cost(
         else:
             total = total + weights[edges[i]]
     return total
-
-
-cdef void _copy_record(Workspace ws, Py_ssize_t[::1] nodes, double[::1] gs) noexcept:
-    cdef Py_ssize_t i
-    for i in range(ws.rec.size):
-        nodes[i] = ws.rec.items[i]
-        gs[i] = ws.rec.g[i]
 
 
 def field(
@@ -593,10 +465,10 @@ def field(
             failed = run_search(&q, ws, &out, -1)
         if not failed:
             for u in range(q.n):
-                if ws.node[u].mark == ws.gen + 1:
-                    out_dist[u] = ws.node[u].g
+                if ws.cell[u].mark == ws.gen + 1:
+                    out_dist[u] = ws.cell[u].g
                     if parents:
-                        out_parent[u] = ws.node[u].parent
+                        out_parent[u] = ws.cell[u].parent
                 else:
                     out_dist[u] = INFINITY
                     if parents:

@@ -22,9 +22,12 @@ from pathcraft._core.codes cimport (
     ST_UNREACHABLE,
     priority,
 )
-from pathcraft._core.machine cimport Outcome
-from pathcraft._core.record cimport Recorder
-from pathcraft._core.heap cimport Heap, iheap_push, iheap_update, tie_key
+from pathcraft._core.machine cimport (
+    BaseWorkspace,
+    Outcome,
+    improves,
+    open_node,
+)
 
 cdef extern from *:
     """
@@ -71,27 +74,8 @@ cdef struct Query:
     uint64_t rng
 
 
-cdef struct CellState:
-    double g                  # cost from the nearest source
-    int32_t parent            # padded flat index of the parent, -1 for a source
-    uint32_t mark             # == gen: reached this query; == gen + 1: expanded
-
-
-cdef class Workspace:
-    cdef readonly Py_ssize_t capacity
-    cdef CellState* cell      # one cache line holds four cells' whole state
-    cdef int32_t* pos         # place in the heap of each open cell (mark == gen)
-    cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
-    cdef uint32_t gen
-    cdef Heap heap
-    cdef Recorder rec         # the expansions of a recording query
-    cdef Py_ssize_t* trail    # scratch: the last path traced, start first
-    cdef Py_ssize_t trail_capacity
-
-    cdef int next_generation(self) noexcept nogil
-    cdef Py_ssize_t trace(self, Py_ssize_t cell) noexcept nogil
-    cdef int ensure_goal_marks(self) except -1
-    cdef int record(self, Py_ssize_t cell, double g) noexcept nogil
+cdef class Workspace(BaseWorkspace):
+    pass
 
 
 cdef Query make_query(
@@ -103,12 +87,11 @@ cdef Query make_query(
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil
 cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef int check_cells(str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ssize_t cols) except -1
-cdef object walk_back(Workspace ws, Py_ssize_t cell)
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept
 cdef double steps_cost(
     const double* cost, Py_ssize_t width, const Py_ssize_t* path, Py_ssize_t n
 ) noexcept nogil
-cdef object copy_record(Workspace ws, Py_ssize_t width)
+cdef object copy_record_cells(Workspace ws, Py_ssize_t width)
 cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width)
 
 
@@ -145,34 +128,15 @@ cdef inline double heuristic(const Query* q, Py_ssize_t cell) noexcept nogil:
     return heuristic_rc(q, cell // q.width, cell % q.width)
 
 
-cdef inline double tie_value(Query* q, double d) noexcept nogil:
-    return tie_key(q.tie, &q.rng, d)
-
-
 cdef inline int relax(
     Query* q, Workspace ws, Outcome* out,
     Py_ssize_t u, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
 ) noexcept nogil:
-    """Offer the step u -> v (v at padded row vr, column vc); push v when it is new
-    or, for A* and Dijkstra, reached more cheaply than before: an open v has its heap
-    entry updated in place, an expanded one is reopened."""
+    """Offer the step u -> v (v at padded row vr, column vc) to the open list: the
+    skeleton's ``improves`` and ``open_node`` with the grid's heuristic."""
     cdef double d = gu + step
-    cdef double h, f
-    cdef uint32_t m = ws.cell[v].mark
-    if m >= ws.gen:  # reached this query (marks of older queries are smaller)
-        if q.mode == MODE_GREEDY or d >= ws.cell[v].g:
-            return 0
-    if d > q.max_cost:
-        out.pruned = True
+    if not improves(ws, out, q.mode, q.max_cost, v, d):
         return 0
-    h = heuristic_rc(q, vr, vc)
-    ws.cell[v].g = d
-    ws.cell[v].parent = <int32_t> u
-    ws.cell[v].mark = ws.gen
-    f = priority(q.mode, q.weight, d, h)
-    if m == ws.gen:  # open: in the heap already
-        iheap_update(&ws.heap, ws.pos[v], f, tie_value(q, d), ws.pos)
-    elif iheap_push(&ws.heap, f, tie_value(q, d), v, ws.pos) != 0:
-        return -1
-    out.generated += 1  # counted as a push, as the generic search counts them
-    return 0
+    return open_node(
+        ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic_rc(q, vr, vc)
+    )

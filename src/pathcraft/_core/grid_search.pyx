@@ -23,23 +23,27 @@ option codes, which :mod:`pathcraft.grid` validates first.
 """
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
 from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
-from pathcraft._core.machine cimport Machine, begin, end_node, end_search
-from pathcraft._core.record cimport recorder_free, recorder_init, recorder_push
-from pathcraft._core.heap cimport (
-    TIE_G,
-    HeapEntry,
-    heap_clear,
-    heap_free,
-    heap_init,
-    iheap_pop,
-    iheap_push,
+from pathcraft._core.machine cimport (
+    Machine,
+    NO_NODE,
+    begin,
+    copy_record,
+    end_node,
+    found,
+    is_goal,
+    next_node,
+    note_best,
+    open_source,
+    run_costs,
+    stop,
+    walk_back,
 )
+from pathcraft._core.heap cimport TIE_G
 
 FOUND = ST_FOUND
 UNREACHABLE = ST_UNREACHABLE
@@ -58,35 +62,9 @@ def _probe_read(const double[::1] values, Py_ssize_t i):
     not look (never call it so there). For the test that proves the debug build."""
     return values[i]
 
-cdef class Workspace:
-    """Per-thread search state for grids of up to ``capacity`` (padded) cells."""
-
-    def __cinit__(self, Py_ssize_t capacity):
-        if capacity >= 2147483647:
-            raise ValueError(f"grids of {capacity} cells are too large (2**31 at most)")
-        self.capacity = capacity
-        self.cell = <CellState*> malloc(capacity * sizeof(CellState))
-        self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
-        self.goal_mark = NULL
-        recorder_init(&self.rec)
-        self.trail = NULL
-        self.trail_capacity = 0
-        self.gen = 2
-        if (
-            self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0
-        ):
-            raise MemoryError(f"could not allocate a search workspace of {capacity} cells")
-        cdef Py_ssize_t i
-        for i in range(capacity):
-            self.cell[i].mark = 0
-
-    def __dealloc__(self):
-        free(self.cell)
-        free(self.pos)
-        free(self.goal_mark)
-        recorder_free(&self.rec)
-        free(self.trail)
-        heap_free(&self.heap)
+cdef class Workspace(BaseWorkspace):
+    """Per-thread search state for grids of up to ``capacity`` (padded) cells: the
+    skeleton's workspace (``machine.BaseWorkspace``), one slot per cell."""
 
     @property
     def bytes_per_cell(self):
@@ -94,66 +72,17 @@ cdef class Workspace:
         goal mark (4) once a many-goal search has used this workspace."""
         return 20 + (4 if self.goal_mark != NULL else 0)
 
-    cdef int next_generation(self) noexcept nogil:
-        """Start a query: a new generation, or a reset of the marks when they wrap."""
-        cdef Py_ssize_t i
-        if self.gen >= 4294967290u:
-            for i in range(self.capacity):
-                self.cell[i].mark = 0
-            if self.goal_mark != NULL:
-                for i in range(self.capacity):
-                    self.goal_mark[i] = 0
-            self.gen = 2
-        else:
-            self.gen += 2
-        heap_clear(&self.heap)
-        self.rec.size = 0
-        return 0
-
-    cdef int ensure_goal_marks(self) except -1:
-        cdef Py_ssize_t i
-        if self.goal_mark == NULL:
-            self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
-            if self.goal_mark == NULL:
-                raise MemoryError("could not allocate the goal marks")
-            for i in range(self.capacity):
-                self.goal_mark[i] = 0
-        return 0
-
-    cdef Py_ssize_t trace(self, Py_ssize_t cell) noexcept nogil:
-        """Write the path from a source to ``cell`` into ``trail``, start first; return
-        its length, or -1 when memory ran out."""
-        cdef Py_ssize_t n = 0, i, c = cell
-        cdef Py_ssize_t* grown
-        while c >= 0:
-            n += 1
-            c = self.cell[c].parent
-        if n > self.trail_capacity:
-            grown = <Py_ssize_t*> realloc(self.trail, n * sizeof(Py_ssize_t))
-            if grown == NULL:
-                return -1
-            self.trail = grown
-            self.trail_capacity = n
-        c = cell
-        for i in range(n - 1, -1, -1):
-            self.trail[i] = c
-            c = self.cell[c].parent
-        return n
-
-    cdef int record(self, Py_ssize_t cell, double g) noexcept nogil:
-        return recorder_push(&self.rec, cell, g)
-
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop, as a step machine: expand at most ``budget`` cells (-1: no
     bound) and return, ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out
     first. Sources are already pushed; returns -1 when memory ran out."""
-    cdef HeapEntry e
     cdef Py_ssize_t u, v, ur, uc
     cdef Py_ssize_t W = q.width
-    cdef double gu, h, c
+    cdef double gu, c
     cdef const double* cost = q.cost
     cdef bint free_a, free_b
+    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef int64_t left = budget
     # Neighbours: up, down, left, right, then up-left, up-right, down-left, down-right.
@@ -162,31 +91,18 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
     dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
     dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
 
-    while left != 0:
-        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(q.goal >= 0 or q.use_goal_set, out)
+    while True:
+        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        if u < 0:
+            return stop(u)
+        if is_goal(ws, u, q.goal, q.use_goal_set):
+            found(out, u)
             return 0
-        u = e.item  # open: the indexed heap holds each open cell once, nothing stale
-        if out.expanded == q.max_expansions:
-            out.status = ST_MAX_EXPANSIONS
-            return 0
-        left -= 1
-        ws.cell[u].mark = ws.gen + 1
-        out.expanded += 1
         gu = ws.cell[u].g
-        if q.record and ws.record(u, gu) != 0:
-            return -1
-        if u == q.goal or (q.use_goal_set and ws.goal_mark[u] == ws.gen):
-            out.status = ST_FOUND
-            out.reached = u
-            return 0
         ur = u // W
         uc = u - ur * W
         if q.partial:
-            h = heuristic_rc(q, ur, uc)
-            if h < out.best_h:
-                out.best_h = h
-                out.best = u
+            note_best(out, u, heuristic_rc(q, ur, uc))
         for k in range(4):
             v = u + dr[k] * W + dc[k]
             c = cost[v]
@@ -210,7 +126,6 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
                     continue
             if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
                 return -1
-    return 0
 
 
 cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1:
@@ -235,23 +150,21 @@ cdef int check_cells(
     return 0
 
 
+cdef inline int push_source(Query* q, Workspace ws, Py_ssize_t s, Outcome* out) noexcept nogil:
+    """Open source ``s`` at g = 0 (a repeat ignored); -1 when memory ran out."""
+    return open_source(
+        ws, out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, s, 0.0, heuristic(q, s)
+    )
+
+
 cdef int push_sources(
     Query* q, Workspace ws, const Py_ssize_t[:] sources, Outcome* out
 ) noexcept nogil:
     """Open every source at g = 0 (repeats ignored); -1 when memory ran out."""
-    cdef Py_ssize_t i, s
-    cdef double f
+    cdef Py_ssize_t i
     for i in range(sources.shape[0]):
-        s = sources[i]
-        if ws.cell[s].mark == ws.gen:
-            continue  # a repeated source
-        ws.cell[s].g = 0.0
-        ws.cell[s].parent = -1
-        ws.cell[s].mark = ws.gen
-        f = heuristic(q, s) if q.mode == MODE_GREEDY else q.weight * heuristic(q, s)
-        if iheap_push(&ws.heap, f, tie_value(q, 0.0), s, ws.pos) != 0:
+        if push_source(q, ws, sources[i], out) != 0:
             return -1
-        out.generated += 1
     return 0
 
 
@@ -296,6 +209,7 @@ cdef class GridSearch(Machine):
     cdef Workspace ws
     cdef const double[:, ::1] padded
     cdef Py_ssize_t first_source
+    cdef uint64_t seed
 
     def __init__(
         self,
@@ -335,6 +249,7 @@ cdef class GridSearch(Machine):
         self.ws = ws
         self.padded = padded
         self.first_source = sources[0]
+        self.seed = seed
         begin(&self.out)
         with nogil:
             ws.next_generation()
@@ -348,13 +263,26 @@ cdef class GridSearch(Machine):
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
+    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+        aim(&self.q, goal)
+        self.q.rng = self.seed
+        begin(&self.out)
+        self.ws.next_generation()
+        return push_source(&self.q, self.ws, start, &self.out)
+
+    cdef double found_cost(self) noexcept nogil:
+        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
+        if n < 0:
+            return -1.0
+        return steps_cost(self.q.cost, self.q.width, self.ws.trail, n)
+
     def answer(self):
         """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
         ended search (see :func:`search`)."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
         path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
-        rec_cells, rec_g = copy_record(self.ws, self.q.width) if self.q.record else (None, None)
+        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
         return (
             self.out.status, to_cells(path, self.q.width), path_cost(self.padded, path),
             self.out.expanded, self.out.generated, rec_cells, rec_g,
@@ -381,74 +309,21 @@ def search_costs(
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    *,
-    int diagonal,
-    int hkind,
-    int mode,
-    int tie,
-    double hscale,
-    double weight,
-    int64_t max_expansions,
-    double max_cost,
-    bint partial,
-    bint record,
-    uint64_t seed,
+    **settings,
 ):
     """Run one search per ``(starts[i], goals[i])`` pair, all with the GIL released,
     and write each path's cost (the sum of its steps, as :func:`search` reports it) to
-    ``costs[i]``, ``inf`` where none was found. ``partial`` and ``record`` must be
-    False."""
-    cdef Outcome out
-    cdef Py_ssize_t i, n
-    cdef int failed = 0
-    cdef Query q = make_query(
-        padded, ws, diagonal, hkind, mode, tie, hscale, weight, 0, False, max_expansions,
-        max_cost, False, False, seed,
-    )
-    if partial or record:
+    ``costs[i]``, ``inf`` where none was found. ``settings`` are
+    :class:`GridSearch`'s; ``partial`` and ``record`` must be False."""
+    if settings.get("partial") or settings.get("record"):
         raise ValueError("search_costs keeps neither partial paths nor records")
-    if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
-        raise ValueError("starts, goals and costs must have the same length")
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    with nogil:
-        for i in range(starts.shape[0]):
-            aim(&q, goals[i])
-            q.rng = seed
-            begin(&out)
-            ws.next_generation()
-            failed = push_sources(&q, ws, starts[i : i + 1], &out)
-            if not failed:
-                failed = run_search(&q, ws, &out, -1)
-            if failed:
-                break
-            costs[i] = INFINITY
-            if out.status == ST_FOUND:
-                n = ws.trace(out.reached)
-                if n < 0:
-                    failed = 1
-                    break
-                costs[i] = steps_cost(q.cost, q.width, ws.trail, n)
-    if failed:
-        raise MemoryError("the grid search ran out of memory")
-
-
-cdef object walk_back(Workspace ws, Py_ssize_t cell):
-    """The parents from ``cell`` back to a source, as a flat-index array in path order
-    (empty when ``cell`` is -1)."""
-    cdef Py_ssize_t length = 0, i, c = cell
-    if cell < 0:
-        return np.empty(0, dtype=np.intp)
-    while c >= 0:
-        length += 1
-        c = ws.cell[c].parent
-    path = np.empty(length, dtype=np.intp)
-    cdef Py_ssize_t[::1] view = path
-    c = cell
-    for i in range(length - 1, -1, -1):
-        view[i] = c
-        c = ws.cell[c].parent
-    return path
+    if starts.shape[0] == 0:
+        run_costs(Machine(), starts, goals, costs)  # checks the lengths
+        return
+    machine = GridSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    run_costs(machine, starts, goals, costs)
 
 
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept:
@@ -486,16 +361,9 @@ cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width):
     return cells
 
 
-cdef object copy_record(Workspace ws, Py_ssize_t width):
+cdef object copy_record_cells(Workspace ws, Py_ssize_t width):
     """The recorded expansions: an ``(n, 2)`` array of cells and their g-costs."""
-    cdef Py_ssize_t i
-    cells = np.empty(ws.rec.size, dtype=np.intp)
-    gs = np.empty(ws.rec.size, dtype=np.float64)
-    cdef Py_ssize_t[::1] cv = cells
-    cdef double[::1] gv = gs
-    for i in range(ws.rec.size):
-        cv[i] = ws.rec.items[i]
-        gv[i] = ws.rec.g[i]
+    cells, gs = copy_record(ws)
     return to_cells(cells, width), gs
 
 

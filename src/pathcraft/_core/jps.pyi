@@ -13,13 +13,7 @@ def jps(
     start: int,
     goal: int,
     lines: Sequence[npt.NDArray[np.uint64]],
-    *,
-    diagonal: int,
-    unit: float,
-    weight: float,
-    max_expansions: int,
-    record: bool,
-    block: bool,
+    **settings: Any,
 ) -> tuple[
     int,
     npt.NDArray[np.intp],
@@ -37,13 +31,7 @@ def jps_costs(
     goals: npt.NDArray[np.intp],
     lines: Sequence[npt.NDArray[np.uint64]],
     costs: npt.NDArray[np.float64],
-    *,
-    diagonal: int,
-    unit: float,
-    weight: float,
-    max_expansions: int,
-    record: bool,
-    block: bool,
+    **settings: Any,
 ) -> None: ...
 
 class JpsSearch(Machine):

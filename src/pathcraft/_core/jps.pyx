@@ -55,16 +55,24 @@ from pathcraft._core.grid_search cimport (
     aim,
     check_cell,
     check_cells,
-    copy_record,
+    copy_record_cells,
     heuristic,
     make_query,
     path_cost,
     relax,
     to_cells,
+)
+from pathcraft._core.heap cimport TIE_G
+from pathcraft._core.machine cimport (
+    Machine,
+    begin,
+    found,
+    next_node,
+    open_source,
+    run_costs,
+    stop,
     walk_back,
 )
-from pathcraft._core.heap cimport TIE_G, HeapEntry, iheap_pop, iheap_push
-from pathcraft._core.machine cimport Machine, begin, end_search
 
 cdef extern from "bitscan.h":
     # Index of the lowest set bit (x != 0): MSVC, GCC and Clang branches in the header.
@@ -292,31 +300,20 @@ cdef int run_jps(
     """The search loop as a step machine (see ``grid_search.run_search``): expand at
     most ``budget`` jump points (-1: no bound); the start is already pushed. Returns -1
     when memory ran out."""
-    cdef HeapEntry e
     cdef Py_ssize_t u, j, ur, uc, dr, dc
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dirs[16]
     cdef double gu, unit = q.hscale
     cdef int k, count
     cdef int64_t left = budget
-    while left != 0:
-        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(True, out)
-            return 0
-        u = e.item
-        if out.expanded == q.max_expansions:
-            out.status = ST_MAX_EXPANSIONS
-            return 0
-        left -= 1
-        ws.cell[u].mark = ws.gen + 1
-        out.expanded += 1
-        gu = ws.cell[u].g
-        if q.record and ws.record(u, gu) != 0:
-            return -1
+    while True:
+        u = next_node(ws, out, &left, q.max_expansions, q.record, True)
+        if u < 0:
+            return stop(u)
         if u == q.goal:
-            out.status = ST_FOUND
-            out.reached = u
+            found(out, u)
             return 0
+        gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
         count = successors(q, u, ws.cell[u].parent, dirs)
@@ -334,7 +331,6 @@ cdef int run_jps(
                 q, ws, out, u, gu, u + j * (dr * W + dc), ur + j * dr, uc + j * dc, j * unit
             ) != 0:
                 return -1
-    return 0
 
 
 cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1:
@@ -361,11 +357,9 @@ cdef int _start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept
     """Begin a query at ``start``; -1 when memory ran out."""
     ws.next_generation()
     begin(out)
-    out.generated = 1
-    ws.cell[start].g = 0.0
-    ws.cell[start].parent = -1
-    ws.cell[start].mark = ws.gen
-    return iheap_push(&ws.heap, q.weight * heuristic(q, start), 0.0, start, ws.pos)
+    return open_source(
+        ws, out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, start, 0.0, heuristic(q, start)
+    )
 
 
 cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit) noexcept nogil:
@@ -392,50 +386,21 @@ def jps_costs(
     const Py_ssize_t[::1] goals not None,
     lines not None,
     double[::1] costs not None,
-    *,
-    int diagonal,
-    double unit,
-    double weight,
-    int64_t max_expansions,
-    bint record,
-    bint block,
+    **settings,
 ):
     """Run one jump point search per ``(starts[i], goals[i])`` pair, all with the GIL
     released, and write each path's cost (as :func:`jps` reports it) to ``costs[i]``,
-    ``inf`` where none was found. ``record`` must be False."""
-    cdef Outcome out
-    cdef Lines packed
-    cdef Py_ssize_t i, n
-    cdef int failed = 0
-    cdef Query q = make_query(
-        padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, 0, False,
-        max_expansions, INFINITY, False, False, 0,
-    )
-    if record:
+    ``inf`` where none was found. ``settings`` are :class:`JpsSearch`'s; ``record``
+    must be False."""
+    if settings.get("record"):
         raise ValueError("jps_costs keeps no records")
-    if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
-        raise ValueError("starts, goals and costs must have the same length")
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    _unpack(lines, padded, &packed)
-    packed.block = block
-    with nogil:
-        for i in range(starts.shape[0]):
-            aim(&q, goals[i])
-            failed = _start(&q, ws, starts[i], &out)
-            if not failed:
-                failed = run_jps(&q, &packed, ws, &out, -1)
-            if failed:
-                break
-            costs[i] = INFINITY
-            if out.status == ST_FOUND:
-                n = ws.trace(out.reached)
-                if n < 0:
-                    failed = 1
-                    break
-                costs[i] = _jumps_cost(ws.trail, n, q.width, unit)
-    if failed:
-        raise MemoryError("the jump point search ran out of memory")
+    if starts.shape[0] == 0:
+        run_costs(Machine(), starts, goals, costs)  # checks the lengths
+        return
+    machine = JpsSearch(padded, ws, starts[0], goals[0], lines, **settings)
+    run_costs(machine, starts, goals, costs)
 
 
 cdef class JpsSearch(Machine):
@@ -461,13 +426,14 @@ cdef class JpsSearch(Machine):
         double unit,
         double weight,
         int64_t max_expansions,
+        double max_cost=INFINITY,
         bint record,
         bint block,
     ):
         cdef int failed
         self.q = make_query(
             padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
-            max_expansions, INFINITY, False, record, 0,
+            max_expansions, max_cost, False, record, 0,
         )
         check_cell("start", start, padded.shape[0], padded.shape[1])
         check_cell("goal", goal, padded.shape[0], padded.shape[1])
@@ -484,6 +450,16 @@ cdef class JpsSearch(Machine):
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_jps(&self.q, &self.packed, self.ws, &self.out, budget)
 
+    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+        aim(&self.q, goal)
+        return _start(&self.q, self.ws, start, &self.out)
+
+    cdef double found_cost(self) noexcept nogil:
+        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
+        if n < 0:
+            return -1.0
+        return _jumps_cost(self.ws.trail, n, self.q.width, self.q.hscale)
+
     def answer(self):
         """``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
         rec_g)`` of the ended search (see :func:`jps`)."""
@@ -491,7 +467,7 @@ cdef class JpsSearch(Machine):
             raise RuntimeError("the search is still in progress")
         jumps = walk_back(self.ws, self.out.reached if self.out.status == ST_FOUND else -1)
         path = _fill(jumps, self.q.width)
-        rec_cells, rec_g = copy_record(self.ws, self.q.width) if self.q.record else (None, None)
+        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
         return (
             self.out.status, to_cells(path, self.q.width), to_cells(jumps, self.q.width),
             path_cost(self.padded, path), self.out.expanded, self.out.generated,

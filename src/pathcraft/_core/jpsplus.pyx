@@ -27,18 +27,9 @@ from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
 
-from pathcraft._core.grid_search cimport (
-    SQRT2,
-    ST_FOUND,
-    ST_MAX_EXPANSIONS,
-    Outcome,
-    Query,
-    Workspace,
-    relax,
-)
-from pathcraft._core.heap cimport HeapEntry, iheap_pop
+from pathcraft._core.grid_search cimport SQRT2, Outcome, Query, Workspace, relax
 from pathcraft._core.jps cimport successors
-from pathcraft._core.machine cimport end_search
+from pathcraft._core.machine cimport found, next_node, stop
 
 #: Direction ``k`` of the table is ``(DR[k], DC[k])``: N, S, W, E, NW, NE, SW, SE.
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -151,7 +142,6 @@ cdef int run_jpsplus(
     """The search loop of :func:`jps.run_jps` with table reads for jumps: expand at
     most ``budget`` jump points (-1: no bound); the start is already pushed. Returns
     -1 when memory ran out."""
-    cdef HeapEntry e
     cdef Py_ssize_t u, ur, uc, dr, dc, gr, gc, reach, near, step, t, done, m, mr, mc
     cdef int kd
     cdef Py_ssize_t W = q.width
@@ -159,22 +149,14 @@ cdef int run_jpsplus(
     cdef double gu, unit = q.hscale, diag = q.hscale * SQRT2
     cdef int k, count
     cdef int64_t left = budget
-    while left != 0:
-        if iheap_pop(&ws.heap, &e, ws.pos) != 0:
-            end_search(True, out)
-            return 0
-        u = e.item
-        if out.expanded == q.max_expansions:
-            out.status = ST_MAX_EXPANSIONS
-            return 0
-        left -= 1
-        ws.cell[u].mark = ws.gen + 1
-        out.expanded += 1
-        gu = ws.cell[u].g
+    while True:
+        u = next_node(ws, out, &left, q.max_expansions, q.record, True)  # the skeleton's
+        if u < 0:
+            return stop(u)
         if u == q.goal:
-            out.status = ST_FOUND
-            out.reached = u
+            found(out, u)
             return 0
+        gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
         gr = q.goal_r - ur
@@ -230,4 +212,3 @@ cdef int run_jpsplus(
                 if t > 0 and relax(q, ws, out, u, gu, m + t * dc, mr, mc + t * dc,
                                    done * diag + t * unit) != 0:
                     return -1
-    return 0

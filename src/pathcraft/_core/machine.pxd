@@ -1,19 +1,48 @@
 # cython: language_level=3
-"""The step machine every compiled search is: its outcome so far and the one ``step``
-that advances it ``n`` expansions with the GIL released (``Machine``, subclassed by
-``grid_search.GridSearch``, ``jps.JpsSearch``, ``graph_search.GraphSearch`` and
-``polyanya.PolyanyaSearch``). A blocking search is one unlimited step of its machine."""
+"""The search skeleton every compiled search shares: the step machine (its outcome so
+far and the one ``step`` that advances it ``n`` expansions with the GIL released:
+``Machine``, subclassed by ``grid_search.GridSearch``, ``jps.JpsSearch``,
+``graph_search.GraphSearch`` and ``polyanya.PolyanyaSearch``), the workspace of the
+node searches (``BaseWorkspace``: generation marks, g-costs, parents, the indexed heap,
+the recorder and the goal marks), and the inline pieces of one expansion loop: the pop
+prologue (:func:`next_node`), the goal test, the partial-path bookkeeping and the two
+halves of ``relax`` (:func:`improves`, :func:`open_node`) with the one tolerance rule
+for "no real improvement". A blocking search is one unlimited step of its machine."""
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from pathcraft._core.codes cimport (
+    MODE_GREEDY,
     ST_EXHAUSTED,
     ST_FOUND,
     ST_IN_PROGRESS,
     ST_MAX_COST,
+    ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
+    priority,
 )
+from pathcraft._core.heap cimport (
+    Heap,
+    HeapEntry,
+    iheap_pop,
+    iheap_push,
+    iheap_update,
+    tie_key,
+)
+from pathcraft._core.record cimport Recorder, recorder_push
+
+cdef extern from *:
+    """
+    #define PATHCRAFT_IMPROVE_RTOL 1e-12
+    #define PATHCRAFT_IMPROVE_KEEP (1.0 - 1e-12)
+    """
+    # A node already reached at cost g is reached again (its entry updated, or the
+    # node reopened) only at a cost below g * (1 - IMPROVE_RTOL): a real improvement,
+    # not the ~1e-15 rounding noise of equal-cost paths summed in another order. The
+    # same rule as pathcraft._engine.IMPROVE_RTOL (keep the two equal).
+    const double IMPROVE_RTOL "PATHCRAFT_IMPROVE_RTOL"
+    const double IMPROVE_KEEP "PATHCRAFT_IMPROVE_KEEP"
 
 
 cdef struct Outcome:
@@ -24,6 +53,57 @@ cdef struct Outcome:
     int64_t generated
     double best_h             # the heuristic of ``best``
     bint pruned               # a step (or a source) was cut by max_cost
+
+
+cdef struct Slot:
+    double g                  # cost from the nearest source
+    int32_t parent            # the parent node, -1 for a source
+    uint32_t mark             # == gen: reached this query; == gen + 1: expanded
+
+
+cdef class BaseWorkspace:
+    # Per-thread state of the node searches (grid cells, graph nodes): one slot and one
+    # heap place per node, goal marks allocated on first use, the open list, the
+    # recorder and a scratch trail. A query bumps the generation instead of clearing.
+    cdef readonly Py_ssize_t capacity
+    cdef Slot* cell           # one cache line holds four nodes' whole state
+    cdef int32_t* pos         # place in the heap of each open node (mark == gen)
+    cdef uint32_t* goal_mark  # == gen: a goal of this query (allocated on first use)
+    cdef uint32_t gen
+    cdef Heap heap
+    cdef Recorder rec         # the expansions of a recording query
+    cdef Py_ssize_t* trail    # scratch: the last path traced, start first
+    cdef Py_ssize_t trail_capacity
+
+    cdef int next_generation(self) noexcept nogil
+    cdef Py_ssize_t trace(self, Py_ssize_t node) noexcept nogil
+    cdef int ensure_goal_marks(self) except -1
+
+
+cdef extern from "clock.h":
+    # Seconds on a monotonic clock (time.perf_counter's), read in C.
+    double now "pathcraft_now"() nogil
+
+
+cdef class Machine:
+    cdef Outcome out
+    cdef readonly double elapsed  # seconds spent in steps
+    cdef int run(self, int64_t budget) noexcept nogil
+    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil
+    cdef double found_cost(self) noexcept nogil
+
+
+cdef object walk_back(BaseWorkspace ws, Py_ssize_t node)
+cdef object copy_record(BaseWorkspace ws)
+cdef int run_costs(
+    Machine m, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals, double[::1] costs
+) except -1
+
+
+cdef enum:
+    # What next_node returns when there is no node to expand.
+    NO_NODE = -1              # the step is over (slice spent, or the search ended)
+    OUT_OF_MEMORY = -2
 
 
 cdef inline void begin(Outcome* out) noexcept nogil:
@@ -57,6 +137,101 @@ cdef inline Py_ssize_t end_node(const Outcome* out, bint partial, Py_ssize_t fal
     return -1
 
 
-cdef class Machine:
-    cdef Outcome out
-    cdef int run(self, int64_t budget) noexcept nogil
+cdef inline Py_ssize_t next_node(
+    BaseWorkspace ws, Outcome* out, int64_t* left, int64_t max_expansions,
+    bint record, bint has_goal,
+) noexcept nogil:
+    """The prologue of every expansion: take the open list's best node, mark it
+    expanded, count and record it, and return it. ``NO_NODE`` when this step is over:
+    ``left`` (the slice's remaining expansions, -1 for no bound) is spent, the open
+    list ran dry (``out.status`` says why) or ``max_expansions`` was reached;
+    ``OUT_OF_MEMORY`` when recording ran out of memory."""
+    cdef HeapEntry e
+    cdef Py_ssize_t u
+    if left[0] == 0:
+        return NO_NODE
+    if iheap_pop(&ws.heap, &e, ws.pos) != 0:
+        end_search(has_goal, out)
+        return NO_NODE
+    if out.expanded == max_expansions:
+        out.status = ST_MAX_EXPANSIONS
+        return NO_NODE
+    u = e.item  # open: the indexed heap holds each open node once, nothing stale
+    left[0] -= 1
+    ws.cell[u].mark = ws.gen + 1
+    out.expanded += 1
+    if record and recorder_push(&ws.rec, u, ws.cell[u].g) != 0:
+        return OUT_OF_MEMORY
+    return u
+
+
+cdef inline int stop(Py_ssize_t u) noexcept nogil:
+    """What a search loop returns when :func:`next_node` gave no node: 0, or -1 when
+    memory ran out."""
+    return -1 if u == OUT_OF_MEMORY else 0
+
+
+cdef inline bint is_goal(
+    BaseWorkspace ws, Py_ssize_t u, Py_ssize_t goal, bint use_goal_set
+) noexcept nogil:
+    """Whether ``u`` is the query's goal or one of its marked goals."""
+    return u == goal or (use_goal_set and ws.goal_mark[u] == ws.gen)
+
+
+cdef inline void found(Outcome* out, Py_ssize_t u) noexcept nogil:
+    out.status = ST_FOUND
+    out.reached = u
+
+
+cdef inline void note_best(Outcome* out, Py_ssize_t u, double h) noexcept nogil:
+    """For a partial path: keep the expanded node closest to the goal."""
+    if h < out.best_h:
+        out.best_h = h
+        out.best = u
+
+
+cdef inline bint improves(
+    BaseWorkspace ws, Outcome* out, int mode, double max_cost, Py_ssize_t v, double d
+) noexcept nogil:
+    """The first half of ``relax``: whether reaching ``v`` at cost ``d`` is offered to
+    the open list: ``v`` is new this query or, for A* and Dijkstra, ``d`` is a real
+    improvement on its g (below ``g * (1 - IMPROVE_RTOL)``), and ``d`` is within
+    ``max_cost`` (else the search notes that it pruned)."""
+    if ws.cell[v].mark >= ws.gen:  # reached this query (older marks are smaller)
+        if mode == MODE_GREEDY or d >= ws.cell[v].g * IMPROVE_KEEP:
+            return False
+    if d > max_cost:
+        out.pruned = True
+        return False
+    return True
+
+
+cdef inline int open_node(
+    BaseWorkspace ws, Outcome* out, int mode, double weight, int tie, uint64_t* rng,
+    Py_ssize_t u, Py_ssize_t v, double d, double h,
+) noexcept nogil:
+    """The second half of ``relax``: give ``v`` cost ``d`` and parent ``u`` and put
+    it in the open list with heuristic ``h``: an open ``v`` has its entry updated in
+    place, a new or expanded one is pushed. Returns -1 when memory ran out."""
+    cdef uint32_t m = ws.cell[v].mark
+    cdef double f = priority(mode, weight, d, h)
+    ws.cell[v].g = d
+    ws.cell[v].parent = <int32_t> u
+    ws.cell[v].mark = ws.gen
+    if m == ws.gen:  # open: in the heap already
+        iheap_update(&ws.heap, ws.pos[v], f, tie_key(tie, rng, d), ws.pos)
+    elif iheap_push(&ws.heap, f, tie_key(tie, rng, d), v, ws.pos) != 0:
+        return -1
+    out.generated += 1  # counted as a push, as the generic search counts them
+    return 0
+
+
+cdef inline int open_source(
+    BaseWorkspace ws, Outcome* out, int mode, double weight, int tie, uint64_t* rng,
+    double max_cost, Py_ssize_t s, double g, double h,
+) noexcept nogil:
+    """Open source ``s`` at starting cost ``g`` (a repeated source keeps its cheapest
+    cost; one beyond ``max_cost`` is pruned). Returns -1 when memory ran out."""
+    if not improves(ws, out, mode, max_cost, s, g):
+        return 0
+    return open_node(ws, out, mode, weight, tie, rng, -1, s, g, h)

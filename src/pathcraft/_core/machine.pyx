@@ -1,9 +1,149 @@
 # cython: language_level=3
-"""The step machine every compiled search is (see ``machine.pxd``)."""
+"""The search skeleton every compiled search shares (see ``machine.pxd``)."""
 
-from libc.stdint cimport int64_t
+from libc.math cimport INFINITY
+from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
 
-from pathcraft._core.codes cimport ST_IN_PROGRESS
+import numpy as np
+
+from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS
+from pathcraft._core.heap cimport heap_clear, heap_free, heap_init
+from pathcraft._core.record cimport recorder_free, recorder_init
+
+
+cdef class BaseWorkspace:
+    """Per-thread search state for up to ``capacity`` nodes (see ``machine.pxd``)."""
+
+    def __cinit__(self, Py_ssize_t capacity, *args, **kwargs):
+        if capacity >= 2147483647:
+            raise ValueError(f"{capacity} nodes are too many for one search (2**31 at most)")
+        if capacity < 1:
+            capacity = 1
+        self.capacity = capacity
+        self.cell = <Slot*> malloc(capacity * sizeof(Slot))
+        self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
+        self.goal_mark = NULL
+        recorder_init(&self.rec)
+        self.trail = NULL
+        self.trail_capacity = 0
+        self.gen = 2
+        if self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0:
+            raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
+        cdef Py_ssize_t i
+        for i in range(capacity):
+            self.cell[i].mark = 0
+
+    def __dealloc__(self):
+        free(self.cell)
+        free(self.pos)
+        free(self.goal_mark)
+        recorder_free(&self.rec)
+        free(self.trail)
+        heap_free(&self.heap)
+
+    cdef int next_generation(self) noexcept nogil:
+        """Start a query: a new generation, or a reset of the marks when they wrap."""
+        cdef Py_ssize_t i
+        if self.gen >= 4294967290u:
+            for i in range(self.capacity):
+                self.cell[i].mark = 0
+            if self.goal_mark != NULL:
+                for i in range(self.capacity):
+                    self.goal_mark[i] = 0
+            self.gen = 2
+        else:
+            self.gen += 2
+        heap_clear(&self.heap)
+        self.rec.size = 0
+        return 0
+
+    cdef int ensure_goal_marks(self) except -1:
+        cdef Py_ssize_t i
+        if self.goal_mark == NULL:
+            self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+            if self.goal_mark == NULL:
+                raise MemoryError("could not allocate the goal marks")
+            for i in range(self.capacity):
+                self.goal_mark[i] = 0
+        return 0
+
+    cdef Py_ssize_t trace(self, Py_ssize_t node) noexcept nogil:
+        """Write the path from a source to ``node`` into ``trail``, start first; return
+        its length (0 when ``node`` is -1), or -1 when memory ran out."""
+        cdef Py_ssize_t n = 0, i, c = node
+        cdef Py_ssize_t* grown
+        while c >= 0:
+            n += 1
+            c = self.cell[c].parent
+        if n > self.trail_capacity:
+            grown = <Py_ssize_t*> realloc(self.trail, n * sizeof(Py_ssize_t))
+            if grown == NULL:
+                return -1
+            self.trail = grown
+            self.trail_capacity = n
+        c = node
+        for i in range(n - 1, -1, -1):
+            self.trail[i] = c
+            c = self.cell[c].parent
+        return n
+
+
+cdef object walk_back(BaseWorkspace ws, Py_ssize_t node):
+    """The parents from ``node`` back to a source, as an index array in path order
+    (empty when ``node`` is -1)."""
+    cdef Py_ssize_t n = ws.trace(node), i
+    if n < 0:
+        raise MemoryError("could not trace the path")
+    path = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] view = path
+    for i in range(n):
+        view[i] = ws.trail[i]
+    return path
+
+
+cdef object copy_record(BaseWorkspace ws):
+    """The recorded expansions: the nodes and their g-costs, two arrays."""
+    cdef Py_ssize_t i
+    nodes = np.empty(ws.rec.size, dtype=np.intp)
+    gs = np.empty(ws.rec.size, dtype=np.float64)
+    cdef Py_ssize_t[::1] nv = nodes
+    cdef double[::1] gv = gs
+    for i in range(ws.rec.size):
+        nv[i] = ws.rec.items[i]
+        gv[i] = ws.rec.g[i]
+    return nodes, gs
+
+
+cdef int run_costs(
+    Machine m, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals, double[::1] costs
+) except -1:
+    """The batch loop of the costs-only queries: for each ``(starts[i], goals[i])``
+    restart machine ``m``, run it to the end and write the found path's cost to
+    ``costs[i]`` (``inf`` where none was found), all with the GIL released. The
+    indices must be checked already (the machine's constructor checks its own)."""
+    cdef Py_ssize_t i
+    cdef int failed = 0
+    cdef double c
+    if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
+        raise ValueError("starts, goals and costs must have the same length")
+    with nogil:
+        for i in range(starts.shape[0]):
+            failed = m.restart(starts[i], goals[i])
+            if not failed:
+                failed = m.run(-1)
+            if failed:
+                break
+            costs[i] = INFINITY
+            if m.out.status == ST_FOUND:
+                c = m.found_cost()
+                if c < 0:
+                    failed = 1
+                    break
+                costs[i] = c
+    if failed:
+        raise MemoryError(f"{type(m).__name__} ran out of memory")
+    return 0
 
 
 cdef class Machine:
@@ -21,13 +161,18 @@ cdef class Machine:
         return self.out.expanded
 
     def step(self, int64_t budget=-1):
-        """Expand at most ``budget`` more nodes (-1: until the search ends); the status."""
+        """Expand at most ``budget`` more nodes (-1: until the search ends); the status.
+        The time spent is added to :attr:`elapsed` (a clock read in C, so a step costs
+        no Python clock calls)."""
         cdef int failed = 0
+        cdef double t0
         if budget < -1:
             raise ValueError(f"budget must be -1 or >= 0; got {budget}")
         if self.out.status == ST_IN_PROGRESS:
             with nogil:
+                t0 = now()
                 failed = self.run(budget)
+                self.elapsed += now() - t0
             if failed:
                 raise MemoryError(f"{type(self).__name__} ran out of memory")
         return self.out.status
@@ -35,3 +180,12 @@ cdef class Machine:
     cdef int run(self, int64_t budget) noexcept nogil:
         """Advance the search (the subclass's loop); -1 when memory ran out."""
         return 0
+
+    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+        """Begin the same search again from ``start`` to ``goal`` (checked indices;
+        for :func:`run_costs`); -1 when memory ran out."""
+        return -1
+
+    cdef double found_cost(self) noexcept nogil:
+        """The cost of the path found (status FOUND), or -1 when memory ran out."""
+        return -1.0

@@ -17,7 +17,7 @@ corner of the path, which restarts the walk from there.
 from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t
 
-from pathcraft._core.bounds cimport check_indices32, check_mesh, check_rows
+from pathcraft._core.bounds cimport check_indices, check_mesh, check_rows
 
 import numpy as np
 
@@ -44,7 +44,7 @@ def corridor_portals(
     cdef int32_t p, q
     cdef bint broken = False
     cdef Py_ssize_t npoly = check_mesh(xy, poff, pv, nbr)
-    check_indices32("corridor", corridor, npoly, "polygon")
+    check_indices[int32_t]("corridor", corridor, npoly, "polygon")
     if corridor.shape[0] > 0:
         for side, room in (("left", left), ("right", right)):
             if len(room) < corridor.shape[0] - 1 or room.shape[1] != 2:

@@ -47,7 +47,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
-from pathcraft._core.bounds cimport check_indices32, check_mesh, check_rows
+from pathcraft._core.bounds cimport check_indices, check_mesh, check_rows
 from pathcraft._core.codes cimport (
     ST_FOUND,
     ST_IN_PROGRESS,
@@ -504,8 +504,8 @@ cdef class PolyanyaSearch(Machine):
             )
         if start_polys.shape[0] == 0 or goal_polys.shape[0] == 0:
             raise ValueError("start_polys and goal_polys need at least one polygon each")
-        check_indices32("start_polys", start_polys, npoly, "polygon")
-        check_indices32("goal_polys", goal_polys, npoly, "polygon")
+        check_indices[int32_t]("start_polys", start_polys, npoly, "polygon")
+        check_indices[int32_t]("goal_polys", goal_polys, npoly, "polygon")
         m.xy = &xy[0, 0]
         m.poff = &poff[0]
         m.pv = &pv[0]

@@ -28,21 +28,18 @@ cimport numpy as cnp
 from pathcraft._core.grid_search cimport (
     H_OCTILE,
     MODE_ASTAR,
-    MODE_GREEDY,
     ST_FOUND,
     Query,
     Workspace,
     aim,
-    heuristic,
     make_query,
     run_search,
     steps_cost,
-    tie_value,
 )
-from pathcraft._core.heap cimport TIE_G, iheap_push
+from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.jps cimport Lines, _jumps_cost, _start, _unpack, run_jps
 from pathcraft._core.jpsplus cimport run_jpsplus
-from pathcraft._core.machine cimport Outcome, begin, end_node
+from pathcraft._core.machine cimport Outcome, end_node
 
 cnp.import_array()
 
@@ -132,7 +129,7 @@ cdef class Plan:
         if self.jps:
             self.q = make_query(
                 padded, self.ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, -1,
-                False, max_expansions, INFINITY, False, False, 0,
+                False, max_expansions, max_cost, False, False, 0,
             )
             _unpack(lines, padded, &self.packed)
             self.packed.block = block
@@ -200,27 +197,14 @@ cdef class Plan:
         aim(q, g)
         q.rng = self.seed
         with nogil:
-            if self.jps:
-                failed = _start(q, ws, s, out)
-                if not failed:
-                    if self.offline:
-                        failed = run_jpsplus(q, self.jumps, ws, out, -1)
-                    else:
-                        failed = run_jps(q, &self.packed, ws, out, -1)
-            else:
-                ws.next_generation()
-                begin(out)
-                ws.cell[s].g = 0.0
-                ws.cell[s].parent = -1
-                ws.cell[s].mark = ws.gen
-                failed = iheap_push(
-                    &ws.heap,
-                    heuristic(q, s) if q.mode == MODE_GREEDY else q.weight * heuristic(q, s),
-                    tie_value(q, 0.0), s, ws.pos,
-                )
-                out.generated = 1
-                if not failed:
+            failed = _start(q, ws, s, out)  # the skeleton's source opener, as every kernel
+            if not failed:
+                if not self.jps:
                     failed = run_search(q, ws, out, -1)
+                elif self.offline:
+                    failed = run_jpsplus(q, self.jumps, ws, out, -1)
+                else:
+                    failed = run_jps(q, &self.packed, ws, out, -1)
         if failed:
             raise MemoryError("the grid search ran out of memory")
         return 0

@@ -44,8 +44,8 @@ def classify_pairs(
     check_rows("out", out, seg.shape[0], "seg")
     check_rows("inner", inner, centers.shape[0], "centers")
     check_rows("outer", outer, centers.shape[0], "centers")
-    check_indices("seg", seg, a.shape[0], "segment")
-    check_indices("obs", obs, centers.shape[0], "obstacle")
+    check_indices[Py_ssize_t]("seg", seg, a.shape[0], "segment")
+    check_indices[Py_ssize_t]("obs", obs, centers.shape[0], "obstacle")
     with nogil:
         for k in range(seg.shape[0]):
             s = seg[k]

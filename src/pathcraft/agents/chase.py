@@ -78,6 +78,14 @@ class Pursuer:
     max_expansions : int or None
         Limit of each search; a search stopped by it spends the budget and the pursuer
         gives up too.
+    frame_budget : int or None
+        Expansions per :meth:`step` (per frame): a new plan is a compiled search
+        (``world.start_search``) advanced this many expansions each step, and
+        adopted when it ends (the same path a blocking search finds); meanwhile the
+        pursuer goes on to the node it plans from and waits there. A map edit then
+        restarts the plan the same way (the incremental repair of a static target is
+        one blocking search, so it is used only without a frame budget). None: each
+        plan is one blocking search.
 
     Attributes
     ----------
@@ -105,9 +113,9 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_costs", "_i", "_max_exp", "_path", "_plan", "_progress", "_replanner",
-        "_seen", "_space", "_status", "_suffix", "_target", "_world", "expanded", "plans",
-        "speed", "stop_range",
+        "_budget", "_costs", "_counted", "_frame", "_i", "_max_exp", "_path", "_plan",
+        "_plan_k", "_progress", "_replanner", "_search", "_seen", "_space", "_status",
+        "_suffix", "_target", "_world", "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
     def __init__(
@@ -119,6 +127,7 @@ class Pursuer:
         stop_range: float = 0.0,
         budget: int | None = None,
         max_expansions: int | None = None,
+        frame_budget: int | None = None,
     ) -> None:
         self._space: Space = space_for(world)
         self.speed = _positive("speed", speed, allow_zero=False)
@@ -127,6 +136,13 @@ class Pursuer:
         self._budget = None if limit is None else int(limit)
         limit = check_limit("max_expansions", max_expansions, integer=True)
         self._max_exp = None if limit is None else int(limit)
+        limit = check_limit("frame_budget", frame_budget, integer=True)
+        if limit == 0:
+            raise ValueError("frame_budget must be an integer >= 1 or None; got 0")
+        self._frame = None if limit is None else int(limit)
+        self._search: Any = None  # the compiled search of a plan in progress
+        self._counted = 0  # its expansions counted in ``expanded`` so far
+        self._plan_k = 0  # the index on _path it plans from
         node = self._space.key(start, "start")
         self._path: list[Hashable] = [node]
         self._costs: npt.NDArray[np.float64] = np.zeros(0)
@@ -220,20 +236,21 @@ class Pursuer:
         if self._status == "max_expansions":
             return self._status
         changed = self._world is not None and self._world.version != self._seen
-        if changed and goal == self._target:
+        if changed and goal == self._target and self._frame is None:
             self._repair(goal)
-            if self._status in ("unreachable", "max_expansions"):
-                return self._status
         elif changed or goal != self._target or self._status == "unreachable":
             self._retarget(goal, fresh=changed)
-            if self._status in ("unreachable", "max_expansions"):
-                return self._status
+        if self._search is not None:
+            self._continue()
+        if self._status in ("unreachable", "max_expansions"):
+            return self._status
         self._advance(self.speed * dt)
         return self._status
 
     def _repair(self, goal: Hashable) -> None:
         """The world changed and the target did not move: repair the path with the
         incremental planner, from the node the pursuer plans from."""
+        self._drop_search()
         world = self._world
         assert world is not None
         self._seen = world.version
@@ -290,6 +307,7 @@ class Pursuer:
         self._status = "chasing"
 
     def _retarget(self, goal: Hashable, *, fresh: bool = False) -> None:
+        self._drop_search()
         self._target = goal
         if self._world is not None:
             self._seen = self._world.version
@@ -312,11 +330,39 @@ class Pursuer:
         if self._budget is not None:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
+        if self._frame is not None:
+            # Planned over the next frames; meanwhile go on to the node planned from.
+            self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
+            self._counted = 0
+            self._plan_k = k
+            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            self._status = "chasing"
+            return
         result = self._space.find_path(self._path[k], goal, max_expansions=limit)
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
+
+    def _continue(self) -> None:
+        """Advance the plan in progress by this frame's expansions; adopt it once it
+        ended."""
+        search = self._search
+        status = search.step(self._frame)
+        self.expanded += search.expanded - self._counted
+        self._counted = search.expanded
+        if status == "in_progress":
+            return
+        self._search = None
+        self.plans += 1
+        self._plan = search.result
+        self._adopt(search.result, self._plan_k)
+
+    def _drop_search(self) -> None:
+        """A plan in progress toward an old target or an old world: cancelled."""
+        if self._search is not None:
+            self._search.cancel()
+            self._search = None
 
     def _set_path(
         self, path: list[Hashable], costs: npt.NDArray[np.float64], *, keep: bool
@@ -338,7 +384,8 @@ class Pursuer:
         while True:
             left = float(self._suffix[self._i]) - self._progress
             if left <= stop + 1e-12:
-                self._status = "caught"
+                if self._search is None:  # else: waiting for the plan in progress
+                    self._status = "caught"
                 return
             if distance <= 0.0 or self._i >= last:
                 return

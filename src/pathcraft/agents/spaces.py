@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.graph import Graph
 from pathcraft.grid import Grid
@@ -99,6 +100,21 @@ class Space(Protocol):
         >>> space = GraphSpace(Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0]))
         >>> space.find_path(0, 2).cost, space.find_path(0, 2, max_expansions=1).reason
         (2.0, 'max_expansions')
+        """
+        ...
+
+    def start_search(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> CompiledSearch:
+        """The same search as :meth:`find_path`, to be stepped across frames.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents.spaces import GridSpace
+        >>> search = GridSpace(Grid.from_ascii("...")).start_search((0, 0), (0, 2))
+        >>> search.step(1), search.step(10), search.result.cost
+        ('in_progress', 'found', 2.0)
         """
         ...
 
@@ -214,18 +230,40 @@ class GridSpace:
         >>> jps.cost, astar.cost, jps.jump_points.tolist(), astar.jump_points
         (4.0, 4.0, [[0, 0], [0, 2], [2, 2]], None)
         """
-        grid = self.grid
+        result: PathResult = self._run(self.grid.find_path, start, goal, max_expansions)
+        return result
+
+    def start_search(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> CompiledSearch:
+        """:meth:`find_path`'s search as a compiled search (``world.start_search``),
+        stepped a few expansions at a time (``search.step(n)``).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> search = GridSpace(Grid.from_ascii("....")).start_search((0, 0), (0, 3))
+        >>> search.step(1), search.step(1), search.result.cost    # JPS: two jump points
+        ('in_progress', 'found', 3.0)
+        """
+        search: CompiledSearch = self._run(self.grid.start_search, start, goal, max_expansions)
+        return search
+
+    def _run(self, method: Any, start: Hashable, goal: Hashable, limit: int | None) -> Any:
+        """``method(start, goal, algorithm=..., max_expansions=limit)`` with this
+        space's choice of algorithm (JPS where it applies)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
         if self.algorithm == "astar" or (
-            self.algorithm == "auto" and grid.diagonal not in ("no_corner_cut", "always")
+            self.algorithm == "auto" and self.grid.diagonal not in ("no_corner_cut", "always")
         ):
-            return grid.astar(s, g, max_expansions=max_expansions)
+            return method(s, g, algorithm="astar", max_expansions=limit)
         try:
-            return grid.jps(s, g, max_expansions=max_expansions)
+            return method(s, g, algorithm="jps", max_expansions=limit)
         except ValueError:
             if self.algorithm == "jps":
                 raise
-            return grid.astar(s, g, max_expansions=max_expansions)  # costs vary
+            return method(s, g, algorithm="astar", max_expansions=limit)  # costs vary
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The cells of ``result``'s path as ``(row, col)`` tuples.
@@ -349,6 +387,21 @@ class GraphSpace:
         ([0, 1, 2], False)
         """
         return self.graph.astar(start, goal, max_expansions=max_expansions)
+
+    def start_search(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> CompiledSearch:
+        """The graph's A* (as in :meth:`find_path`) to be advanced frame by frame.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents import GraphSpace
+        >>> plan = GraphSpace(Graph(3, [0, 1], [1, 2], [1.0, 1.0])).start_search(0, 2)
+        >>> [plan.step(1), plan.step(5)], plan.result.path
+        (['in_progress', 'found'], [0, 1, 2])
+        """
+        return self.graph.start_search(start, goal, max_expansions=max_expansions)
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The labels on ``result``'s path.

@@ -126,6 +126,7 @@ def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict
         "unit": 1.0 if costs is None else costs[0],
         "weight": opts.weight,
         "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
         "record": opts.record,
         "block": bool(block),
     }

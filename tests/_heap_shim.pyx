@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""A Python view of the shared open-list heap, for tests and for checking the build.
+"""A Python view of the shared open-list heap, for the tests only (built by
+``tests/_compiled.py``, never shipped).
 
 Kernels use the inline functions of ``heap.pxd`` directly with the GIL released; this
 module only wraps them so the heap can be tested against :mod:`heapq` from Python.
