@@ -107,3 +107,79 @@ def test_bad_input_is_named() -> None:
         FlowField(grid, (0, 2))
     with pytest.raises(ValueError, match="dt must be a finite number > 0"):
         Crowd(grid, [(0.5, 0.5)], [(0, 0)]).step(0.0)
+
+
+# --------------------------------------------------------------------------- unit sizes
+
+
+def footprint_fits(grid: Grid, points: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Whether each agent's footprint (the k x k cells nearest its centre) is free."""
+    corner = np.floor(points - ((sizes - 1) / 2)[:, None]).astype(np.intp)
+    rows, cols = grid.shape
+    inside = (corner >= 0).all(axis=1) & (corner[:, 1] < rows) & (corner[:, 0] < cols)
+    out = np.zeros(len(points), dtype=bool)
+    c, r = corner[inside, 0], corner[inside, 1]
+    out[inside] = grid.clearance[r, c] >= sizes[inside]
+    return out
+
+
+def test_units_of_several_sizes_never_overlap_a_wall_and_leave_by_exits_they_fit() -> None:
+    rows, cols = 24, 30
+    cost = np.ones((rows, cols))
+    cost[-3:, :] = np.inf  # the bottom wall, three cells thick, with two exits
+    for c in (4, 20, 21, 22):  # a door one cell wide, a gate three cells wide
+        cost[-3:, c] = 1.0
+    cost[8:14, 12:16] = np.inf  # a pillar
+    grid = Grid(cost)
+    exits = [(rows - 2, 4), (rows - 3, 20)]  # the door, the gate (its top-left corner)
+    rng = np.random.default_rng(3)
+    sizes = np.array([1, 1, 1, 2, 2, 3, 1, 2, 3, 1])
+    starts = []
+    while len(starts) < len(sizes):
+        k = int(sizes[len(starts)])
+        p = rng.uniform((k / 2, k / 2), (cols - k / 2, 8.0))
+        if footprint_fits(grid, p[None], np.array([k]))[0] and all(
+            np.linalg.norm(p - q) > 3.2 for q in starts
+        ):
+            starts.append(p)
+    crowd = Crowd(grid, np.array(starts), exits, sizes=sizes, radius=0.3)
+    assert crowd.sizes.tolist() == sizes.tolist()
+    for k in (2, 3):  # the door is too narrow for them: only the gate is their goal
+        assert crowd.flow(0, k).distance[exits[0]] == np.inf
+        assert crowd.flow(0, k).distance[exits[1]] == 0.0
+    for _ in range(1200):
+        done = crowd.step(0.1)
+        live = ~done
+        assert footprint_fits(grid, crowd.positions[live], sizes[live]).all()
+        if done.all():
+            break
+    assert crowd.exited.all()
+
+
+def test_a_unit_steers_for_the_centre_of_its_next_footprint() -> None:
+    hall = Grid.from_walkable([[True] * 8] * 3)
+    crowd = Crowd(hall, [(1.0, 1.0)], [(0, 6)], sizes=2, max_speed=1.0)
+    nxt = crowd.flow(0, 2).next_cell[0, 0]
+    want = nxt[::-1] + 1.0 - crowd.positions[0]  # its next footprint's centre, (x, y)
+    got = crowd.preferred_velocities()[0]
+    assert got.tolist() == pytest.approx((want / np.linalg.norm(want)).tolist())
+
+
+def test_sizes_are_checked() -> None:
+    hall = Grid.from_ascii("""
+    ......
+    ......
+    ..#...
+    """)
+    with pytest.raises(ValueError, match=r"sizes must be one integer or 2 of them"):
+        Crowd(hall, [(0.5, 0.5), (1.5, 0.5)], [(0, 5)], sizes=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"sizes\[1\] must be an integer >= 1"):
+        Crowd(hall, [(0.5, 0.5), (1.5, 0.5)], [(0, 5)], sizes=[1, 0])
+    with pytest.raises(TypeError, match="sizes must be an integer >= 1"):
+        Crowd(hall, [(0.5, 0.5)], [(0, 5)], sizes=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not in a place where a unit of size 2 fits"):
+        Crowd(hall, [(2.0, 2.0)], [(0, 4)], sizes=2)  # its footprint holds the wall
+    with pytest.raises(ValueError, match="no goal of group 0 fits a unit of size 3"):
+        Crowd(hall, [(4.5, 1.5)], [(0, 4)], sizes=3)
+    with pytest.raises(ValueError, match="group must be in"):
+        Crowd(hall, [(0.5, 0.5)], [(0, 4)]).flow(1)

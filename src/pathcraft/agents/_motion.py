@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -88,30 +89,34 @@ def close_pairs(
 
 def separate(
     points: npt.NDArray[np.float64],
-    radius: float,
-    walkable: npt.NDArray[np.bool_],
+    radii: npt.NDArray[np.float64],
+    move: Callable[[npt.NDArray[np.float64], npt.NDArray[np.float64]], npt.NDArray[np.float64]],
     *,
     rounds: int = 25,
     tolerance: float = 0.01,
 ) -> npt.NDArray[np.float64]:
-    """Push overlapping discs of ``radius`` apart (each of a pair half the overlap),
-    moving through the grid by :func:`slide` so no point leaves walkable cells; up to
-    ``rounds`` times, until no pair overlaps by more than ``tolerance`` times the
-    diameter."""
+    """Push overlapping discs (``radii``, one per point) apart, each of a pair half
+    the overlap, moved by ``move(points, delta)`` (a :func:`slide` that keeps each
+    point where it may stand); up to ``rounds`` times, until no pair overlaps by more
+    than ``tolerance`` times the sum of its radii."""
     pos: npt.NDArray[np.float64] = points.copy()
+    reach = 2.0 * float(radii.max()) if len(radii) else 0.0
     for _ in range(rounds):
-        i, j = close_pairs(pos, 2.0 * radius * (1.0 - tolerance))
-        if len(i) == 0:
-            break  # no pair overlaps by more than tolerance * the diameter
-        i, j = close_pairs(pos, 2.0 * radius)
+        i, j = close_pairs(pos, reach)
         gap = pos[i] - pos[j]
         dist = np.linalg.norm(gap, axis=1)
+        sums = radii[i] + radii[j]
+        deep = dist < sums * (1.0 - tolerance)
+        if not deep.any():
+            break  # no pair overlaps by more than tolerance * its radii
+        over = dist < sums
+        i, j, gap, dist, sums = i[over], j[over], gap[over], dist[over], sums[over]
         same = dist < 1e-9  # coincident points: split them along x
         gap[same] = (1.0, 0.0)
         dist[same] = 1.0
-        push = (gap / dist[:, None]) * ((2.0 * radius - np.where(same, 0.0, dist)) * 0.5)[:, None]
+        push = (gap / dist[:, None]) * ((sums - np.where(same, 0.0, dist)) * 0.5)[:, None]
         delta = np.zeros_like(pos)
         np.add.at(delta, i, push)
         np.add.at(delta, j, -push)
-        pos, _ = slide(pos, delta, walkable)
+        pos = move(pos, delta)
     return pos

@@ -27,9 +27,11 @@ from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
-from pathcraft.grid._sizes import unit_cells
+from pathcraft.grid._sizes import check_size, unit_cells
 
 __all__ = ["Crowd", "FlowField"]
+
+Array = npt.NDArray[np.float64]
 
 _OFFSETS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
@@ -171,8 +173,18 @@ class Crowd:
         nearest), or a sequence of arrays, one flow field per group, with ``group``.
     group : array_like of int (n,) or None
         Each agent's goal group (index into ``goals``); None: all in group 0.
+    sizes : int or array_like of int (n,)
+        Each agent's unit size (one int for all): the side of its square in cells, as
+        ``size=`` of the grid searches. An agent of size ``k`` follows its group's flow
+        field for units of that size (:class:`FlowField` with ``size=k``), is a disc of
+        radius ``radius * k`` to ORCA, and its centre ``(x, y)`` stays where its
+        footprint fits: the ``k x k`` cells nearest to it, whose top-left cell is
+        ``(floor(y - (k - 1) / 2), floor(x - (k - 1) / 2))`` (for ``k = 1``, the cell
+        the centre is in). It heads for the goals of its group that fit it
+        (a unit's goal is the top-left cell of its footprint); a group none of whose
+        goals fit it is refused.
     radius : float
-        Agents' radius, in cells, > 0.
+        The radius of an agent of size 1, in cells, > 0.
     max_speed : float
         Cells per unit of time, > 0.
     neighbor_dist, max_neighbors, time_horizon
@@ -183,8 +195,11 @@ class Crowd:
     ----------
     positions, velocities : ndarray (n, 2)
     exited : ndarray of bool (n,)
-        Agents that reached a goal cell; they leave the simulation.
+        Agents that reached a goal cell (the top-left cell of their footprint on one);
+        they leave the simulation.
+    sizes : ndarray of intp (n,)
     flows : list of FlowField
+        One per group, for units of size 1 (:meth:`flow` gives any size's).
 
     Raises
     ------
@@ -208,6 +223,24 @@ class Crowd:
     ...         break
     >>> crowd.exited.tolist()
     [True, True, True]
+
+    A unit of size 2 (a cart, radius 0.6) heads for the goals it fits (the wide gate);
+    one of size 1 takes the nearest door:
+
+    >>> yard = Grid.from_ascii('''
+    ... ........
+    ... ........
+    ... #.##..##
+    ... #.##..##
+    ... ''')
+    >>> crowd = Crowd(yard, [(1.0, 1.0), (1.5, 0.5)], [(3, 1), (2, 4)], sizes=[2, 1])
+    >>> float(crowd.flow(0, 2).distance[3, 1]), float(crowd.flow(0, 1).distance[3, 1])
+    (inf, 0.0)
+    >>> for _ in range(300):
+    ...     if crowd.step(0.1).all():
+    ...         break
+    >>> crowd.exited.tolist()
+    [True, True]
     """
 
     def __init__(
@@ -217,6 +250,7 @@ class Crowd:
         goals: Any,
         *,
         group: npt.ArrayLike | None = None,
+        sizes: int | npt.ArrayLike = 1,
         radius: float = 0.3,
         max_speed: float = 1.5,
         neighbor_dist: float = 2.0,
@@ -240,14 +274,22 @@ class Crowd:
         if max_neighbors < 1:
             raise ValueError(f"max_neighbors must be an integer >= 1; got {max_neighbors!r}")
         pos = _points("positions", positions)
-        self._walkable = grid.walkable
-        outside = ~walkable_at(self._walkable, pos)
-        if outside.any():
-            bad = pos[int(np.argmax(outside))].tolist()
-            raise ValueError(f"positions: point {bad} is not in a walkable cell")
-        groups: Sequence[Any] = goals if _is_group_list(goals) else [goals]
-        self.flows = [FlowField(grid, g) for g in groups]
         n = len(pos)
+        self.sizes = _sizes(sizes, n)
+        self._grid = grid
+        self._walkable = grid.walkable
+        for k in np.unique(self.sizes).tolist():
+            mine = self.sizes == k
+            outside = ~self._fits(pos[mine], k)
+            if outside.any():
+                bad = pos[mine][int(np.argmax(outside))].tolist()
+                where = "a walkable cell" if k == 1 else f"a place where a unit of size {k} fits"
+                raise ValueError(f"positions: point {bad} is not in {where}")
+        self._groups: Sequence[Any] = goals if _is_group_list(goals) else [goals]
+        self.flows = [FlowField(grid, g) for g in self._groups]
+        self._flows: dict[tuple[int, int], FlowField] = {
+            (g, 1): flow for g, flow in enumerate(self.flows)
+        }
         if group is None:
             self.group = np.zeros(n, dtype=np.intp)
         else:
@@ -257,6 +299,8 @@ class Crowd:
             if ((self.group < 0) | (self.group >= len(self.flows))).any():
                 raise ValueError(f"group values must be in [0, {len(self.flows)})")
             self.group = self.group.astype(np.intp)
+        for g, k in sorted(set(zip(self.group.tolist(), self.sizes.tolist(), strict=True))):
+            self.flow(g, k)  # built now: goals that do not fit a unit are refused here
         self.positions = pos.copy()
         self.velocities = np.zeros((n, 2))
         self.exited = np.zeros(n, dtype=bool)
@@ -266,8 +310,10 @@ class Crowd:
         self._sim.set_agent_defaults(
             neighbor_dist, max_neighbors, time_horizon, time_horizon, self.radius, self.max_speed
         )
-        for x, y in pos.tolist():
+        for i, (x, y) in enumerate(pos.tolist()):
             self._sim.add_agent((x, y))
+            if self.sizes[i] != 1:
+                self._sim.set_agent_radius(i, self.radius * float(self.sizes[i]))
         for box in _wall_boxes(self._walkable):
             self._sim.add_obstacle(box)
         self._sim.process_obstacles()
@@ -276,6 +322,59 @@ class Crowd:
 
     def __len__(self) -> int:
         return len(self.positions)
+
+    def flow(self, group: int, size: int = 1) -> FlowField:
+        """The flow field of goal group ``group`` for units of ``size`` (built on first
+        use and kept).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import Crowd
+        >>> crowd = Crowd(Grid.from_walkable([[True] * 4] * 2), [(0.5, 0.5)], [(0, 2)])
+        >>> crowd.flow(0, 2).size, crowd.flow(0) is crowd.flows[0]
+        (2, True)
+        """
+        key = (int(group), check_size(size))
+        if not 0 <= key[0] < len(self.flows):
+            raise ValueError(f"group must be in [0, {len(self.flows)}); got {group!r}")
+        known = self._flows.get(key)
+        if known is None:
+            goals = self._groups[key[0]]
+            if key[1] > 1:  # the goals a unit of this size fits (the others are not its)
+                cells = self._grid.check_cells(goals, name="goals")
+                cells = cells[self._grid.clearance[cells[:, 0], cells[:, 1]] >= key[1]]
+                if not len(cells):
+                    raise ValueError(
+                        f"no goal of group {key[0]} fits a unit of size {key[1]} "
+                        f"(goals are top-left cells: see Grid.clearance)"
+                    )
+                goals = cells
+            known = self._flows[key] = FlowField(self._grid, goals, size=key[1])
+        return known
+
+    def _fits(self, points: npt.NDArray[np.float64], size: int) -> npt.NDArray[np.bool_]:
+        """Which centres ``(x, y)`` of units of ``size`` have their footprint free."""
+        if size == 1:
+            return walkable_at(self._walkable, points)
+        return walkable_at(self._grid.for_size(size).walkable, points - (size - 1) / 2)
+
+    def _anchors(self, idx: npt.NDArray[np.intp], size: int) -> tuple[Array, Array]:
+        """The top-left cells ``(row, col)`` of the footprints of agents ``idx``."""
+        corner = self.positions[idx] - (size - 1) / 2
+        return np.floor(corner[:, 1]).astype(np.intp), np.floor(corner[:, 0]).astype(np.intp)
+
+    def _slide(self, idx: npt.NDArray[np.intp], points: Array, delta: Array) -> Array:
+        """:func:`slide` of agents ``idx`` (at ``points``) by ``delta``, each against
+        the cells where its footprint fits."""
+        out: Array = points.copy()
+        for k in np.unique(self.sizes[idx]).tolist():
+            mine = self.sizes[idx] == k
+            shift = (k - 1) / 2
+            walk = self._walkable if k == 1 else self._grid.for_size(k).walkable
+            moved, _ = slide(points[mine] - shift, delta[mine], walk)
+            out[mine] = moved + shift
+        return out
 
     def preferred_velocities(self) -> npt.NDArray[np.float64]:
         """Where each agent would like to go: at full speed toward the centre of its
@@ -296,13 +395,13 @@ class Crowd:
         [[2.0, 0.0]]
         """
         pos = self.positions
-        cell_r = np.floor(pos[:, 1]).astype(np.intp)
-        cell_c = np.floor(pos[:, 0]).astype(np.intp)
         pref: npt.NDArray[np.float64] = np.zeros_like(pos)
-        for g, flow in enumerate(self.flows):
-            mine = (self.group == g) & ~self.exited
-            nxt = flow.next_cell[cell_r[mine], cell_c[mine]]
-            target = nxt[:, ::-1].astype(np.float64) + 0.5
+        for (g, k), flow in self._flows.items():
+            mine = np.flatnonzero((self.group == g) & (self.sizes == k) & ~self.exited)
+            if not len(mine):
+                continue
+            nxt = flow.next_cell[self._anchors(mine, k)]
+            target = nxt[:, ::-1].astype(np.float64) + k / 2  # the next footprint's centre
             to = target - pos[mine]
             dist = np.linalg.norm(to, axis=1)
             speed = np.minimum(self.max_speed, dist / self._dt)
@@ -345,9 +444,10 @@ class Crowd:
             new[i, 1] = p.y
         # keep every agent on the floor: replay its move against the walls
         idx = np.asarray(active, dtype=np.intp)
-        moved, _ = slide(self.positions[idx], new[idx] - self.positions[idx], self._walkable)
+        moved = self._slide(idx, self.positions[idx], new[idx] - self.positions[idx])
         # where ORCA could not keep discs apart (dense crowds, walls), push them apart
-        moved = separate(moved, self.radius, self._walkable)
+        radii = self.radius * self.sizes[idx].astype(np.float64)
+        moved = separate(moved, radii, lambda p, d: self._slide(idx, p, d))
         for k in np.flatnonzero((moved != new[idx]).any(axis=1)).tolist():
             sim.set_agent_position(int(idx[k]), (float(moved[k, 0]), float(moved[k, 1])))
         new[idx] = moved
@@ -358,12 +458,11 @@ class Crowd:
         return self.exited
 
     def _check_exits(self) -> None:
-        r = np.floor(self.positions[:, 1]).astype(np.intp)
-        c = np.floor(self.positions[:, 0]).astype(np.intp)
         done = np.zeros(len(self), dtype=bool)
-        for g, flow in enumerate(self.flows):
-            mine = self.group == g
-            done[mine] = flow.distance[r[mine], c[mine]] == 0.0
+        for (g, k), flow in self._flows.items():
+            mine = np.flatnonzero((self.group == g) & (self.sizes == k))
+            if len(mine):
+                done[mine] = flow.distance[self._anchors(mine, k)] == 0.0
         newly = np.flatnonzero(done & ~self.exited)
         for i in newly.tolist():  # park far away, apart, standing still
             self._sim.set_agent_position(i, (-1e5 - 10.0 * i, -1e5))
@@ -372,6 +471,17 @@ class Crowd:
             self._sim.set_agent_max_speed(i, 0.0)
         self.exited |= done
         self.velocities[self.exited] = 0.0
+
+
+def _sizes(sizes: Any, n: int) -> npt.NDArray[np.intp]:
+    """``sizes=`` of :class:`Crowd` checked: one unit size for all, or ``n`` of them."""
+    if isinstance(sizes, (list, tuple, np.ndarray)):
+        values = list(np.asarray(sizes, dtype=object).reshape(-1)) if len(sizes) else []
+        if np.ndim(sizes) != 1 or len(values) != n:
+            raise ValueError(f"sizes must be one integer or {n} of them; got {sizes!r}")
+        return np.array([check_size(k, f"sizes[{i}]") for i, k in enumerate(values)],
+                        dtype=np.intp)  # fmt: skip
+    return np.full(n, check_size(sizes, "sizes"), dtype=np.intp)
 
 
 def _is_group_list(goals: Any) -> bool:
