@@ -4,8 +4,9 @@ Every search in pathcraft, on every world, takes its options from one list
 (:data:`OPTION_NAMES`): ``weight, heuristic, tie_break, seed, max_expansions,
 max_cost, partial, record``. :data:`SUPPORT` says, for each world and each value of
 ``algorithm=``, which of them the search takes (plus the few options that only one
-world has, its *extras*: ``snap`` on a navigation mesh, ``closed`` in the generic
-search). :meth:`SearchOptions.check` is the one place they are checked: an option the
+world has, its *extras*: ``size`` on a grid, ``radius`` on waypoint graphs and
+navigation meshes, ``snap`` on a navigation mesh, ``closed`` in the generic search).
+:meth:`SearchOptions.check` is the one place they are checked: an option the
 search does not take is refused by one error, :class:`UnsupportedOptionError`, that
 names the world, the algorithm, the option and what that search takes instead.
 
@@ -162,6 +163,7 @@ SUPPORT: dict[str, WorldSpec] = {
             "WaypointGraph",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "euclidean"),
+            extras={name: ("radius",) for name in ("astar", "dijkstra", "greedy")},
         ),
         WorldSpec(
             "NavMesh",
@@ -170,7 +172,7 @@ SUPPORT: dict[str, WorldSpec] = {
                 "optimal": ("max_expansions", "partial"),
             },
             heuristics=None,
-            extras={"funnel": ("snap",), "optimal": ("snap",)},
+            extras={"funnel": ("snap", "radius"), "optimal": ("snap", "radius")},
         ),
         WorldSpec(
             "search",
