@@ -87,6 +87,23 @@ def test_the_lean_path_answers_as_the_checked_way(query: Any) -> None:
         assert grid.path_cost(start, goal, algorithm=algorithm, **options) == expected.cost
 
 
+@settings(max_examples=200, deadline=None)
+@given(queries(), st.integers(1, 7))
+def test_a_sliced_search_on_the_plan_answers_as_the_checked_way(query: Any, frame: int) -> None:
+    """``start_search`` of plain cells steps the plan's query (``_run.planned_search``):
+    whatever the slice size, its result is the checked way's."""
+    grid, start, goal, algorithm, options = query
+    expected = checked(grid, start, goal, algorithm, **options)
+    for _ in range(2):  # the plan is made, then reused
+        search = grid.start_search(start, goal, algorithm=algorithm, **options)
+        steps = 0
+        while search.step(frame) == "in_progress":
+            steps += 1
+            assert search.expanded == steps * frame
+        assert_same(search.result, expected)
+        assert search.expanded == expected.expanded
+
+
 def test_a_plan_follows_cell_changes_and_pickling() -> None:
     grid = Grid(np.ones((3, 6)))
     assert grid.jps((1, 0), (1, 5)).cost == 5.0

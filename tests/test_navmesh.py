@@ -193,7 +193,7 @@ def test_navmesh_refuses_options_its_algorithms_do_not_take() -> None:
     with pytest.raises(
         UnsupportedOptionError,
         match=r"NavMesh.find_path\(algorithm='optimal'\) "
-        r"does not take weight; it takes max_expansions, partial \(and snap\)",
+        r"does not take weight; it takes max_expansions, partial \(and snap, radius\)",
     ):
         mesh.find_path((0.5, 0.5), (1.5, 0.5), algorithm="optimal", weight=2.0)
     with pytest.raises(TypeError, match=r"partial must be True or False; got 'yes'"):

@@ -29,6 +29,7 @@ from pathcraft._core.grid_search cimport (
     H_OCTILE,
     MODE_ASTAR,
     ST_FOUND,
+    ST_IN_PROGRESS,
     Query,
     Workspace,
     aim,
@@ -39,7 +40,7 @@ from pathcraft._core.grid_search cimport (
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.jps cimport Lines, _jumps_cost, _start, _unpack, run_jps
 from pathcraft._core.jpsplus cimport run_jpsplus
-from pathcraft._core.machine cimport Outcome, end_node
+from pathcraft._core.machine cimport Machine, Outcome, end_node
 
 cnp.import_array()
 
@@ -260,13 +261,19 @@ cdef class Plan:
         cdef Query q = self.q  # a copy: threads may share the plan
         cdef Outcome out
         cdef Workspace ws = self.workspace()
+        self.run(&q, ws, s, g, &out)
+        return self.build(&q, &out, ws, s, t0, fill)
+
+    cdef object build(
+        self, Query* q, Outcome* out, Workspace ws, Py_ssize_t s, double t0, bint fill
+    ):
+        """The :class:`~pathcraft.result.PathResult` of an ended query from ``s``."""
         cdef Py_ssize_t n = 0, end, W = q.width
         cdef double cost = INFINITY
-        self.run(&q, ws, s, g, &out)
         if self.jps:
             end = out.reached if out.status == ST_FOUND else -1
         else:
-            end = end_node(&out, q.partial, s)
+            end = end_node(out, q.partial, s)
         if end >= 0:
             n = ws.trace(end)
             if n < 0:
@@ -292,6 +299,68 @@ cdef class Plan:
             jumps,
         )
 
+    def takes(self, start, goal):
+        """Whether :meth:`start` takes these cells (two ``(row, col)`` tuples of ints,
+        inside the grid, walkable)."""
+        return self.cell(start) >= 0 and self.cell(goal) >= 0
+
+    def start(self, Workspace ws not None, start, goal):
+        """The query between two ``(row, col)`` tuples as a step machine on ``ws`` (a
+        workspace of this grid's size that the caller holds until the search ends),
+        or None when a cell is not one this plan takes. Stepped to its end it answers
+        exactly :meth:`find` (see :class:`PlanSearch`)."""
+        cdef Py_ssize_t s = self.cell(start), g
+        cdef int failed
+        cdef PlanSearch search
+        if s < 0:
+            return None
+        g = self.cell(goal)
+        if g < 0:
+            return None
+        if ws.capacity < self.padded.shape[0] * self.padded.shape[1]:
+            raise ValueError("the workspace is smaller than the grid")
+        search = PlanSearch.__new__(PlanSearch)
+        search.plan = self
+        search.ws = ws
+        search.s = s
+        search.q = self.q
+        aim(&search.q, g)
+        search.q.rng = self.seed
+        with nogil:
+            failed = _start(&search.q, ws, s, &search.out)
+        if failed:
+            raise MemoryError("the grid search ran out of memory")
+        return search
+
+
+cdef class PlanSearch(Machine):
+    """A plan's single query as a step machine (``Plan.start``): the sliced search of
+    ``Grid.start_search`` when the grid has a plan for its options, with the plan's
+    query and answer; ``answer()`` returns the machine itself, whose
+    :meth:`result` builds the :class:`~pathcraft.result.PathResult`."""
+
+    cdef Plan plan
+    cdef Query q
+    cdef Workspace ws
+    cdef Py_ssize_t s
+
+    cdef int run(self, int64_t budget) noexcept nogil:
+        if not self.plan.jps:
+            return run_search(&self.q, self.ws, &self.out, budget)
+        if self.plan.offline:
+            return run_jpsplus(&self.q, self.plan.jumps, self.ws, &self.out, budget)
+        return run_jps(&self.q, &self.plan.packed, self.ws, &self.out, budget)
+
+    def answer(self):
+        """This machine (its :meth:`result` is the answer)."""
+        return self
+
+    def result(self, double t0):
+        """The ended search's :class:`~pathcraft.result.PathResult` (``elapsed`` from
+        ``t0``), exactly :meth:`Plan.find`'s."""
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        return self.plan.build(&self.q, &self.out, self.ws, self.s, t0, True)
 
 cdef object _result(
     type kind, object path, double cost, bint found, object reason, int64_t expanded,

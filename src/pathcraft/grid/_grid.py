@@ -64,7 +64,7 @@ from pathcraft.grid._checks import (
     parse_ascii,
 )
 from pathcraft.grid._packed import PackedLines, check_lines, cost_range, pack_lines
-from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, make_plan
+from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, make_plan, planned_search
 from pathcraft.grid._sizes import SizeCache, check_size, edit_box
 from pathcraft.result import PathResult
 
@@ -1064,6 +1064,11 @@ class Grid:
         ('in_progress', 'found', [0, 4])
         """
         opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
+        plan = self._plan(opts)
+        if plan is not None:  # plain cells: the plan's query, stepped
+            search = planned_search(self, plan, start, goal)
+            if search is not None:
+                return search
         return _queries.start_search(self, opts, start, goal)
 
     def replanner(self, start: Cell, goal: Cell) -> Replanner:

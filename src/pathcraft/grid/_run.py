@@ -178,6 +178,24 @@ def sliced_search(
     )  # fmt: skip
 
 
+def planned_search(grid: Grid, plan: Plan, start: Any, goal: Any) -> CompiledSearch | None:
+    """The sliced search of a query the grid's ``plan`` takes (two plain ``(row, col)``
+    tuples, walkable), on the plan's prepared query: :func:`sliced_search`'s answer
+    without its per-call setup. None for cells the plan does not take."""
+    if not plan.takes(start, goal):
+        return None
+    padded = grid.padded
+    return CompiledSearch(
+        lambda ws: plan.start(ws, start, goal), _planned_result, _kernel.Workspace,
+        padded.size, grid,
+    )  # fmt: skip
+
+
+def _planned_result(machine: Any, t0: float) -> PathResult:
+    result: PathResult = machine.result(t0)
+    return result
+
+
 def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
     """A :class:`~pathcraft._core.quick.Plan`: the grid's settings for ``opts`` ready to
     run single queries at the lowest cost per call (what :func:`solve` and
