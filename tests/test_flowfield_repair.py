@@ -187,3 +187,31 @@ def test_moving_ai_doors_and_toggles_match_a_fresh_field(movingai: Path) -> None
             continue
         grid[r, c] = np.inf if np.isfinite(grid[r, c]) else 1.0
         assert_same(flow, grid, [goal], 1)
+
+
+def test_the_repair_kernel_checks_its_arguments() -> None:
+    from pathcraft._core import flowrepair, grid_search
+
+    padded = np.full((5, 6), np.inf)
+    padded[1:-1, 1:-1] = 1.0
+    dist = np.full((5, 6), np.inf)
+    parent = np.full(30, -1, dtype=np.int32)
+    goal = np.zeros(30, dtype=np.uint8)
+    nxt = np.zeros((3, 4, 2), dtype=np.intp)
+    way = np.zeros((3, 4, 2))
+    ws = grid_search.Workspace(30)
+    with pytest.raises(IndexError, match="changed: padded cell index 0"):
+        flowrepair.repair(padded, ws, dist, parent, goal, np.array([0]), nxt, way, diagonal=1)
+    with pytest.raises(IndexError, match="cells: padded cell index 29"):
+        flowrepair.point(padded, dist, np.array([29]), nxt, way, diagonal=1)
+    with pytest.raises(ValueError, match="next_cell has shape"):
+        flowrepair.point(padded, dist, np.array([7]), nxt[:2], way, diagonal=1)
+    with pytest.raises(ValueError, match="dist must have the padded shape"):
+        flowrepair.point(padded, dist[:4], np.array([7]), nxt, way, diagonal=1)
+    with pytest.raises(ValueError, match="parent and goal must hold 30"):
+        flowrepair.repair(padded, ws, dist, parent[:5], goal, np.array([7]), nxt, way, diagonal=1)
+    with pytest.raises(ValueError, match="workspace of 10 cells is too small"):
+        flowrepair.repair(
+            padded, grid_search.Workspace(10), dist, parent, goal, np.array([7]), nxt, way,
+            diagonal=1,
+        )  # fmt: skip
