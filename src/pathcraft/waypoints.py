@@ -79,6 +79,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
+    from pathcraft.replan import Replanner
 
 __all__ = ["WaypointGraph"]
 
@@ -193,6 +194,7 @@ class WaypointGraph:
         self._graph = self._link_graph()
         self._radii: dict[float, WaypointGraph] = {}  # for_radius's graphs (issue 17)
         self._log = ChangeLog(limit=self._pairs.shape[0])
+        self._replan_graph: Graph | None = None  # every candidate pair, for replanners
 
     # ------------------------------------------------------------------ building
 
@@ -440,6 +442,57 @@ class WaypointGraph:
         out: npt.NDArray[np.intp] = self._pairs[ids]
         return out
 
+    def _pair_weights(self, ids: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """The length of each candidate pair ``ids``, ``inf`` where it is blocked."""
+        a, b = self._points[self._pairs[ids, 0]], self._points[self._pairs[ids, 1]]
+        lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
+        return np.where(self._blocked[ids] == 0, lengths, np.inf)
+
+    def replanner(self, start: int, goal: int) -> Replanner:
+        """An incremental planner for one agent going from waypoint ``start`` to
+        waypoint ``goal`` (indices into :attr:`points`): it keeps its search (D* Lite)
+        between calls, takes in the links that :meth:`add_obstacle` and
+        :meth:`remove_obstacle` open or close by itself, follows the agent
+        (``move_to(waypoint)``) and returns the current shortest path over the links
+        (``path()``: a list of waypoint indices, ``points[path]`` their positions);
+        see :class:`~pathcraft.replan.Replanner`.
+
+        It plans over every candidate pair, a blocked one weighing ``inf``, so an
+        obstacle edit is a change of weights it repairs locally. Its
+        :attr:`~pathcraft.replan.Replanner.world` is that graph.
+
+        Raises
+        ------
+        ValueError
+            ``start`` or ``goal`` not a waypoint index.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (10, 0), (5, 6), (5, -6)])
+        >>> plan = wg.replanner(0, 1)
+        >>> plan.path().path
+        [0, 1]
+        >>> wall = wg.add_obstacle(box(4, -1, 6, 1))        # a wall across the way
+        >>> r = plan.path()
+        >>> r.path, round(r.cost, 4)
+        ([0, 2, 1], 15.6205)
+        >>> wg.remove_obstacle(wall)
+        >>> plan.path().path
+        [0, 1]
+        """
+        from pathcraft.replan import Replanner
+
+        if self._replan_graph is None:
+            pairs = self._pairs
+            ids = np.arange(pairs.shape[0], dtype=np.intp)
+            self._replan_graph = Graph(
+                self._points.shape[0], pairs[:, 0], pairs[:, 1], self._pair_weights(ids),
+                directed=False, coords=self._points,
+            )  # fmt: skip
+        return Replanner(self._replan_graph, start, goal)
+
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:
             raise ValueError(f"{what} needs obstacles; this graph uses line_of_sight")
@@ -459,8 +512,11 @@ class WaypointGraph:
         if seg.shape[0]:
             was_open = self._blocked[seg] == 0
             self._blocked[seg] += delta
-            self._log.record(seg[was_open != (self._blocked[seg] == 0)])
+            flipped = seg[was_open != (self._blocked[seg] == 0)]
+            self._log.record(flipped)
             self._graph = self._link_graph()
+            if self._replan_graph is not None and flipped.size:
+                self._replan_graph.set_weights(self._pair_weights(flipped), edges=flipped)
 
     # ------------------------------------------------------------------ queries
 
