@@ -75,3 +75,19 @@ def test_a_replanner_follows_the_graph_it_was_made_from_only() -> None:
     assert plan.path().path == [0, 1] and plan.world.version == 1
     with pytest.raises(ValueError):
         wg.replanner(0, 7)
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.5])
+def test_an_obstacle_edit_under_a_running_sliced_search_cancels_it(radius: float) -> None:
+    points = [(x, y) for x in range(0, 40, 4) for y in (-6, 6)]
+    wg = WaypointGraph(points, [shapely.box(x, -1, x + 1, 1) for x in range(2, 38, 4)])
+    search = wg.start_search((0, 0), (39, 0), radius=radius)
+    assert search.step(1) == "in_progress"
+    key = wg.add_obstacle(shapely.box(100, 100, 101, 101))  # blocks nothing: no edit
+    assert wg.version == 0 and search.step(1) == "in_progress"
+    wg.remove_obstacle(key)
+    wg.add_obstacle(shapely.box(10, 2, 11, 10))  # closes links the search may use
+    with pytest.raises(RuntimeError, match=r"the WaypointGraph changed under this search"):
+        search.step()
+    assert search.status == "cancelled"
+    assert wg.start_search((0, 0), (39, 0), radius=radius).step() == "found"

@@ -401,7 +401,10 @@ class WaypointGraph:
 
     @property
     def version(self) -> int:
-        """How many obstacle edits opened or closed a link; see :meth:`changes_since`."""
+        """How many edits the waypoint graph has had (:meth:`add_obstacle`,
+        :meth:`remove_obstacle` calls that opened or closed a link): keep it, and give
+        it back to :meth:`changes_since` later to learn what the edits since touched
+        (links)."""
         return self._log.version
 
     def changes_since(self, version: int) -> npt.NDArray[np.intp]:
@@ -409,10 +412,12 @@ class WaypointGraph:
 
         The same question every editable world answers (:meth:`Grid.changes_since
         <pathcraft.grid.Grid.changes_since>` gives cells, :meth:`Graph.changes_since
-        <pathcraft.graph.Graph.changes_since>` edge ids). An obstacle added or removed
-        retests only the links it crosses; the links that changed state are logged
-        (about as many as there are candidate pairs are kept; older edits answer with
-        every pair).
+        <pathcraft.graph.Graph.changes_since>` edge ids), in its own terms (see the
+        README's "Worlds that change"); a :meth:`replanner` asks it (through its
+        graph) before every answer. An obstacle added or removed retests only the
+        links it crosses, and logs those that opened or closed. The log keeps about
+        as many pairs as there are candidate pairs; asked about edits older than
+        that, it answers with every pair (a correct, if unhelpful, answer).
 
         Parameters
         ----------
@@ -424,6 +429,13 @@ class WaypointGraph:
         ndarray of intp, shape (k, 2)
             Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once: compare
             with :attr:`links` to see which are open now.
+
+        Raises
+        ------
+        TypeError
+            ``version`` not an integer.
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
 
         Examples
         --------
@@ -620,7 +632,7 @@ class WaypointGraph:
         ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        search = self.for_radius(radius)._start("find_path", start, goal, algorithm, options)
+        search = self.for_radius(radius)._start("find_path", start, goal, algorithm, options, self)
         search.step()
         return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
@@ -640,6 +652,9 @@ class WaypointGraph:
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
         search ended without its goal, or ``"cancelled"``; its ``result`` is then
         exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
+        An obstacle edit that opens or closes a link while it runs cancels it: its
+        next ``step`` raises RuntimeError (its answer would be for the links before
+        the edit); start a new search, or plan with :meth:`replanner`.
 
         Examples
         --------
@@ -650,13 +665,15 @@ class WaypointGraph:
         >>> search.step(1), search.step(), round(search.result.cost, 4)
         ('in_progress', 'found', 14.8062)
         """
-        return self.for_radius(radius)._start("start_search", start, goal, algorithm, options)
+        return self.for_radius(radius)._start("start_search", start, goal, algorithm, options, self)
 
     def _start(
-        self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any]
-    ) -> CompiledSearch:
+        self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any],
+        watch: WaypointGraph,
+    ) -> CompiledSearch:  # fmt: skip
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
-        one called, which refusals name)."""
+        one called, which refusals name); ``watch``: the graph whose obstacle edits
+        cancel it (the one asked, whose :meth:`for_radius` graph this may be)."""
         t0 = time.perf_counter()
         opts = SearchOptions.check_call("WaypointGraph", method, algorithm, options)
         s = _position("start", start, self._dim)
@@ -701,7 +718,7 @@ class WaypointGraph:
 
         return CompiledSearch(
             lambda ws: _kernel.GraphSearch(*args(ws), **settings), finish,
-            _kernel.Workspace, self.graph.num_nodes + 1,
+            _kernel.Workspace, self.graph.num_nodes + 1, watch,
         )  # fmt: skip
 
     def astar(
