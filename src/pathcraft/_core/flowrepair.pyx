@@ -148,40 +148,53 @@ cdef inline int relax(
     return open_node(ws, out, MODE_DIJKSTRA, 1.0, TIE_G, NULL, u, v, d, 0.0)
 
 
+cdef inline double candidate(
+    const double* cost, const double* dist, const Moves* m, int diagonal, Py_ssize_t x,
+    int k,
+) noexcept nogil:
+    """The distance of ``x`` through its neighbour of move ``k``: the neighbour's
+    distance plus the step into ``x`` (``cost[x]`` priced); ``inf`` when the diagonal
+    rule forbids the move."""
+    cdef bint a, b
+    if k < 4:
+        return dist[x + m.off[k]] + cost[x]
+    if diagonal != ALWAYS:
+        a = cost[x + m.vert[k]] != INFINITY
+        b = cost[x + m.horz[k]] != INFINITY
+        if diagonal == NO_CORNER_CUT:
+            if not (a and b):
+                return INFINITY
+        elif not (a or b):
+            return INFINITY
+    return dist[x + m.off[k]] + cost[x] * SQRT2
+
+
 cdef void point_cell(
     const double* cost, const double* dist, const Moves* m, int diagonal, Py_ssize_t x,
     Py_ssize_t W, Py_ssize_t* next_rc, double* direction,
 ) noexcept nogil:
-    """The next cell of ``x``: the neighbour it can step to that minimises the
-    neighbour's distance plus the step (``cost[x]`` priced), among those within
-    rounding of ``dist[x]``, the first in move order on a tie; ``x`` itself for a goal,
-    a wall or an unreached cell. Writes ``(row, col)`` and the unit ``(x, y)``
-    direction (zero when it stays)."""
-    cdef Py_ssize_t best_n = x, n, r, c, nr, nc
-    cdef double best = INFINITY, lim, cand, step, dx, dy, norm
-    cdef double dx_ = dist[x]
-    cdef bint a, b
+    """The next cell of ``x``: the first neighbour in move order (straight ones first)
+    whose distance plus the step into ``x`` is within rounding (1e-9 relative) of the
+    smallest such sum, and of ``dist[x]``; ``x`` itself for a goal, a wall or an
+    unreached cell. Ties are judged with a tolerance so that distances equal up to
+    the rounding of sums taken in another order (a repaired field's, a fresh one's)
+    pick the same cell. Writes ``(row, col)`` and the unit ``(x, y)`` direction (zero
+    when it stays)."""
+    cdef Py_ssize_t best_n = x, r, c, nr, nc
+    cdef double best = INFINITY, lim, cand, dx, dy, norm
+    cdef double here = dist[x]
     cdef int k
-    if cost[x] != INFINITY and dx_ != 0.0:
-        lim = dx_ + 1e-9 * (dx_ if dx_ > 1.0 else 1.0)
+    if cost[x] != INFINITY and here != 0.0 and here != INFINITY:
         for k in range(m.count):
-            n = x + m.off[k]
-            if k < 4:
-                step = cost[x]
-            else:
-                step = cost[x] * SQRT2
-                if diagonal != ALWAYS:
-                    a = cost[x + m.vert[k]] != INFINITY
-                    b = cost[x + m.horz[k]] != INFINITY
-                    if diagonal == NO_CORNER_CUT:
-                        if not (a and b):
-                            continue
-                    elif not (a or b):
-                        continue
-            cand = dist[n] + step
-            if cand < best and cand <= lim:
+            cand = candidate(cost, dist, m, diagonal, x, k)
+            if cand < best:
                 best = cand
-                best_n = n
+        lim = best + 1e-9 * (best if best > 1.0 else 1.0)
+        if best <= here + 1e-9 * (here if here > 1.0 else 1.0):
+            for k in range(m.count):
+                if candidate(cost, dist, m, diagonal, x, k) <= lim:
+                    best_n = x + m.off[k]
+                    break
     r = x // W
     c = x - r * W
     nr = best_n // W
