@@ -78,6 +78,11 @@ class FlowField:
         The grid the field follows.
     goals : ndarray of intp (k, 2)
         The goal cells, ``(row, col)``.
+    last_repair : tuple of int or None
+        What the last :meth:`update` that found edits did: ``(changed, dropped,
+        expanded, pointed)`` cells (the grid's changed cells, the cells whose distance
+        was dropped and settled again, the cells the repair's wave expanded, the cells
+        whose next cell was recomputed); every cell after a full rebuild. None before.
 
     Examples
     --------
@@ -132,8 +137,6 @@ class FlowField:
         self._dir = np.empty((rows, cols, 2))
         self._dist = np.full((rows + 2, cols + 2), np.inf)
         self._parent = np.full(self._dist.size, -1, dtype=np.int32)
-        #: What the last :meth:`update` did: ``(changed, invalidated, expanded,
-        #: pointed)`` cells, or None before any (a full rebuild counts every cell).
         self.last_repair: tuple[int, int, int, int] | None = None
         self._version = grid.version
         self._rebuild(unit)
