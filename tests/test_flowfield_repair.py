@@ -52,14 +52,28 @@ edits = st.lists(
 )  # fmt: skip
 
 
-@settings(max_examples=60, deadline=None)
-@given(
+toggle_cases = given(
     rows=st.integers(2, 10), cols=st.integers(2, 10), rule=st.sampled_from(RULES),
     size=st.sampled_from([1, 1, 1, 2, 3]), walls=st.floats(0.0, 0.4),
     goals=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=3),
     seed=st.integers(0, 2**31), batches=edits,
 )  # fmt: skip
-def test_long_random_toggle_sequences_match_a_fresh_field(
+
+
+@settings(max_examples=60, deadline=None)
+@toggle_cases
+def test_long_random_toggle_sequences_match_a_fresh_field(**case: Any) -> None:
+    toggles_match(**case)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@toggle_cases
+def test_many_more_toggle_sequences_match_a_fresh_field(**case: Any) -> None:
+    toggles_match(**case)
+
+
+def toggles_match(
     rows: int, cols: int, rule: Any, size: int, walls: float, goals: list[tuple[int, int]],
     seed: int, batches: list[list[tuple[int, int, float]]],
 ) -> None:  # fmt: skip
