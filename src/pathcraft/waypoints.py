@@ -652,9 +652,11 @@ class WaypointGraph:
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
         search ended without its goal, or ``"cancelled"``; its ``result`` is then
         exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
-        An obstacle edit that opens or closes a link while it runs cancels it: its
-        next ``step`` raises RuntimeError (its answer would be for the links before
-        the edit); start a new search, or plan with :meth:`replanner`.
+        An obstacle edit that opens or closes a link of this graph while it runs
+        cancels it: its next ``step`` raises RuntimeError (its answer would be for the
+        links before the edit); start a new search, or plan with :meth:`replanner`.
+        (With ``radius``, an edit that changes only the grown obstacles' links does
+        not: that search keeps answering for the map it started on.)
 
         Examples
         --------
