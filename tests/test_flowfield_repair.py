@@ -224,6 +224,10 @@ def test_the_repair_kernel_checks_its_arguments() -> None:
         flowrepair.point(padded, dist[:4], np.array([7]), nxt, way, diagonal=1)
     with pytest.raises(ValueError, match="parent and goal must hold 30"):
         flowrepair.repair(padded, ws, dist, parent[:5], goal, np.array([7]), nxt, way, diagonal=1)
+    tiny = np.zeros((0, 0))
+    with pytest.raises(ValueError, match="at least 3 x 3 cells; got 0 x 0"):
+        flowrepair.point(tiny, tiny, np.array([], dtype=np.intp), nxt[:0, :0], way[:0, :0],
+                         diagonal=1)  # fmt: skip
     with pytest.raises(ValueError, match="workspace of 10 cells is too small"):
         flowrepair.repair(
             padded, grid_search.Workspace(10), dist, parent, goal, np.array([7]), nxt, way,

@@ -245,6 +245,8 @@ cdef int _check_shapes(
     """ValueError unless ``dist`` has the padded shape and the next cells and
     directions the inner one, ``(rows, cols, 2)``."""
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
+    if rows < 1 or cols < 1:
+        raise ValueError(f"a padded grid has at least 3 x 3 cells; got {rows + 2} x {cols + 2}")
     if dist.shape[0] != padded.shape[0] or dist.shape[1] != padded.shape[1]:
         raise ValueError(f"dist must have the padded shape ({rows + 2}, {cols + 2})")
     for name, a, b, c in (
@@ -277,9 +279,9 @@ def repair(
     cdef Py_ssize_t i, j, x, y, u, v, p, r
     cdef int k
     cdef double w, gu, step
-    cdef const double* cost = &padded[0, 0]
-    cdef double* d = &dist[0, 0]
-    cdef int32_t* par = &parent[0]
+    cdef const double* cost
+    cdef double* d
+    cdef int32_t* par
     cdef Moves m = moves_of(W, diagonal)
     cdef Stack hs, rs, cs
     cdef Outcome out
@@ -292,6 +294,9 @@ def repair(
     if ws.capacity < n:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
     check_cells("changed", changed, H, W)
+    cost = &padded[0, 0]
+    d = &dist[0, 0]
+    par = &parent[0]
     hs.data = rs.data = cs.data = NULL
     hs.size = rs.size = cs.size = 0
     hs.cap = rs.cap = cs.cap = 0
