@@ -113,3 +113,53 @@ def test_waypoint_graph_logs_links_that_open_or_close() -> None:
     assert wg.version == 2 and wg.changes_since(1).tolist() == [[0, 1]]
     with pytest.raises(ValueError, match="is not an obstacle id"):
         wg.remove_obstacle(b)  # removing an obstacle twice
+
+
+def _three_worlds() -> list[object]:
+    """A grid, a graph and a waypoint graph, each edited once (version 1)."""
+    shapely = pytest.importorskip("shapely")
+    from pathcraft import WaypointGraph
+
+    grid = Grid(np.ones((3, 3)))
+    grid[1, 1] = np.inf
+    graph = Graph(3, [0, 1], [1, 2])
+    graph.set_weights([2.0], edges=[0])
+    wg = WaypointGraph([(0, 0), (10, 0)])
+    wg.add_obstacle(shapely.box(4, -1, 6, 1))
+    return [grid, graph, wg]
+
+
+@pytest.mark.parametrize("bad", [-1, 2, 10**9])
+def test_every_world_refuses_a_bad_version_in_the_same_words(bad: int) -> None:
+    for world in _three_worlds():
+        assert world.version == 1  # type: ignore[attr-defined]
+        with pytest.raises(ValueError, match=r"^version must be in \[0, 1\] \(this world's"):
+            world.changes_since(bad)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("bad", [1.0, "1", None, True, np.float64(1.0)])
+def test_every_world_refuses_a_version_that_is_not_an_integer(bad: object) -> None:
+    for world in _three_worlds():
+        with pytest.raises(TypeError, match=r"^version must be an integer; got"):
+            world.changes_since(bad)  # type: ignore[attr-defined]
+
+
+def test_every_world_answers_nothing_for_its_own_version_and_takes_numpy_integers() -> None:
+    for world in _three_worlds():
+        now = world.version  # type: ignore[attr-defined]
+        assert len(world.changes_since(now)) == 0  # type: ignore[attr-defined]
+        assert len(world.changes_since(np.int64(0))) == 1  # type: ignore[attr-defined]
+
+
+def test_the_three_docstrings_have_the_same_shape() -> None:
+    pytest.importorskip("shapely")
+    from pathcraft import WaypointGraph
+
+    for cls in (Grid, Graph, WaypointGraph):
+        doc = cls.changes_since.__doc__ or ""
+        for part in ("The same question every editable world answers", "Parameters",
+                     "Returns", "Raises", "TypeError", "ValueError", "Examples",
+                     "a correct, if unhelpful, answer"):  # fmt: skip
+            assert part in " ".join(doc.split()), (cls.__name__, part)
+        words = " ".join((cls.version.__doc__ or "").split())
+        assert "How many edits the" in words and "give it back to :meth:`changes_since`" in words

@@ -13,6 +13,7 @@ bounded: when it holds more items than the world has, the oldest edits are folde
 
 from __future__ import annotations
 
+import bisect
 import numbers
 from typing import Any
 
@@ -20,6 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = ["ChangeLog"]
+
+
+def _version_of(entry: tuple[int, npt.NDArray[np.intp]]) -> int:
+    return entry[0]
 
 
 class ChangeLog:
@@ -82,7 +87,8 @@ class ChangeLog:
             )
         if v < self._floor:
             return np.arange(total, dtype=np.intp)
-        parts = [items for at, items in self._entries if at > v]
+        first = bisect.bisect_right(self._entries, v, key=_version_of)  # versions ascend
+        parts = [items for _, items in self._entries[first:]]
         if not parts:
             return np.empty(0, dtype=np.intp)
         return np.unique(np.concatenate(parts))

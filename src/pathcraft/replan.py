@@ -1,4 +1,5 @@
-"""Incremental replanning for one agent on a changing grid or graph: :class:`Replanner`.
+"""Incremental replanning for one agent on a changing grid, graph or waypoint graph:
+:class:`Replanner`.
 
 A replanner keeps its search between calls. Each :meth:`Replanner.path` first asks the
 world what changed since it last looked (``world.changes_since(version)``, the question
@@ -79,8 +80,11 @@ class Replanner:
     """One agent's incremental planner (D* Lite) on a :class:`~pathcraft.grid.Grid`
     or a :class:`~pathcraft.graph.Graph`; see the module documentation.
 
-    Build it with :meth:`Grid.replanner <pathcraft.grid.Grid.replanner>` or
-    :meth:`Graph.replanner <pathcraft.graph.Graph.replanner>`.
+    Build it with :meth:`Grid.replanner <pathcraft.grid.Grid.replanner>`,
+    :meth:`Graph.replanner <pathcraft.graph.Graph.replanner>` or
+    :meth:`WaypointGraph.replanner <pathcraft.waypoints.WaypointGraph.replanner>` (which
+    plans on a graph of every candidate pair of waypoints, kept up to date with the
+    obstacles).
 
     Parameters
     ----------

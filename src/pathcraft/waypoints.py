@@ -79,6 +79,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
+    from pathcraft.replan import Replanner
 
 __all__ = ["WaypointGraph"]
 
@@ -193,6 +194,7 @@ class WaypointGraph:
         self._graph = self._link_graph()
         self._radii: dict[float, WaypointGraph] = {}  # for_radius's graphs (issue 17)
         self._log = ChangeLog(limit=self._pairs.shape[0])
+        self._replan_graph: Graph | None = None  # every candidate pair, for replanners
 
     # ------------------------------------------------------------------ building
 
@@ -399,7 +401,10 @@ class WaypointGraph:
 
     @property
     def version(self) -> int:
-        """How many obstacle edits opened or closed a link; see :meth:`changes_since`."""
+        """How many edits the waypoint graph has had (:meth:`add_obstacle`,
+        :meth:`remove_obstacle` calls that opened or closed a link): keep it, and give
+        it back to :meth:`changes_since` later to learn what the edits since touched
+        (links)."""
         return self._log.version
 
     def changes_since(self, version: int) -> npt.NDArray[np.intp]:
@@ -407,10 +412,12 @@ class WaypointGraph:
 
         The same question every editable world answers (:meth:`Grid.changes_since
         <pathcraft.grid.Grid.changes_since>` gives cells, :meth:`Graph.changes_since
-        <pathcraft.graph.Graph.changes_since>` edge ids). An obstacle added or removed
-        retests only the links it crosses; the links that changed state are logged
-        (about as many as there are candidate pairs are kept; older edits answer with
-        every pair).
+        <pathcraft.graph.Graph.changes_since>` edge ids), in its own terms (see the
+        README's "Worlds that change"); a :meth:`replanner` asks it (through its
+        graph) before every answer. An obstacle added or removed retests only the
+        links it crosses, and logs those that opened or closed. The log keeps about
+        as many pairs as there are candidate pairs; asked about edits older than
+        that, it answers with every pair (a correct, if unhelpful, answer).
 
         Parameters
         ----------
@@ -422,6 +429,13 @@ class WaypointGraph:
         ndarray of intp, shape (k, 2)
             Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once: compare
             with :attr:`links` to see which are open now.
+
+        Raises
+        ------
+        TypeError
+            ``version`` not an integer.
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
 
         Examples
         --------
@@ -439,6 +453,57 @@ class WaypointGraph:
         ids = self._log.since(version, total=self._pairs.shape[0])
         out: npt.NDArray[np.intp] = self._pairs[ids]
         return out
+
+    def _pair_weights(self, ids: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """The length of each candidate pair ``ids``, ``inf`` where it is blocked."""
+        a, b = self._points[self._pairs[ids, 0]], self._points[self._pairs[ids, 1]]
+        lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
+        return np.where(self._blocked[ids] == 0, lengths, np.inf)
+
+    def replanner(self, start: int, goal: int) -> Replanner:
+        """An incremental planner for one agent going from waypoint ``start`` to
+        waypoint ``goal`` (indices into :attr:`points`): it keeps its search (D* Lite)
+        between calls, takes in the links that :meth:`add_obstacle` and
+        :meth:`remove_obstacle` open or close by itself, follows the agent
+        (``move_to(waypoint)``) and returns the current shortest path over the links
+        (``path()``: a list of waypoint indices, ``points[path]`` their positions);
+        see :class:`~pathcraft.replan.Replanner`.
+
+        It plans over every candidate pair, a blocked one weighing ``inf``, so an
+        obstacle edit is a change of weights it repairs locally. Its
+        :attr:`~pathcraft.replan.Replanner.world` is that graph.
+
+        Raises
+        ------
+        ValueError
+            ``start`` or ``goal`` not a waypoint index.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (10, 0), (5, 6), (5, -6)])
+        >>> plan = wg.replanner(0, 1)
+        >>> plan.path().path
+        [0, 1]
+        >>> wall = wg.add_obstacle(box(4, -1, 6, 1))        # a wall across the way
+        >>> r = plan.path()
+        >>> r.path, round(r.cost, 4)
+        ([0, 2, 1], 15.6205)
+        >>> wg.remove_obstacle(wall)
+        >>> plan.path().path
+        [0, 1]
+        """
+        from pathcraft.replan import Replanner
+
+        if self._replan_graph is None:
+            pairs = self._pairs
+            ids = np.arange(pairs.shape[0], dtype=np.intp)
+            self._replan_graph = Graph(
+                self._points.shape[0], pairs[:, 0], pairs[:, 1], self._pair_weights(ids),
+                directed=False, coords=self._points,
+            )  # fmt: skip
+        return Replanner(self._replan_graph, start, goal)
 
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:
@@ -459,8 +524,11 @@ class WaypointGraph:
         if seg.shape[0]:
             was_open = self._blocked[seg] == 0
             self._blocked[seg] += delta
-            self._log.record(seg[was_open != (self._blocked[seg] == 0)])
+            flipped = seg[was_open != (self._blocked[seg] == 0)]
+            self._log.record(flipped)
             self._graph = self._link_graph()
+            if self._replan_graph is not None and flipped.size:
+                self._replan_graph.set_weights(self._pair_weights(flipped), edges=flipped)
 
     # ------------------------------------------------------------------ queries
 
@@ -564,7 +632,7 @@ class WaypointGraph:
         ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        search = self.for_radius(radius)._start("find_path", start, goal, algorithm, options)
+        search = self.for_radius(radius)._start("find_path", start, goal, algorithm, options, self)
         search.step()
         return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
@@ -584,6 +652,11 @@ class WaypointGraph:
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
         search ended without its goal, or ``"cancelled"``; its ``result`` is then
         exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
+        An obstacle edit that opens or closes a link of this graph while it runs
+        cancels it: its next ``step`` raises RuntimeError (its answer would be for the
+        links before the edit); start a new search, or plan with :meth:`replanner`.
+        (With ``radius``, an edit that changes only the grown obstacles' links does
+        not: that search keeps answering for the map it started on.)
 
         Examples
         --------
@@ -594,13 +667,15 @@ class WaypointGraph:
         >>> search.step(1), search.step(), round(search.result.cost, 4)
         ('in_progress', 'found', 14.8062)
         """
-        return self.for_radius(radius)._start("start_search", start, goal, algorithm, options)
+        return self.for_radius(radius)._start("start_search", start, goal, algorithm, options, self)
 
     def _start(
-        self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any]
-    ) -> CompiledSearch:
+        self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any],
+        watch: WaypointGraph,
+    ) -> CompiledSearch:  # fmt: skip
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
-        one called, which refusals name)."""
+        one called, which refusals name); ``watch``: the graph whose obstacle edits
+        cancel it (the one asked, whose :meth:`for_radius` graph this may be)."""
         t0 = time.perf_counter()
         opts = SearchOptions.check_call("WaypointGraph", method, algorithm, options)
         s = _position("start", start, self._dim)
@@ -645,7 +720,7 @@ class WaypointGraph:
 
         return CompiledSearch(
             lambda ws: _kernel.GraphSearch(*args(ws), **settings), finish,
-            _kernel.Workspace, self.graph.num_nodes + 1,
+            _kernel.Workspace, self.graph.num_nodes + 1, watch,
         )  # fmt: skip
 
     def astar(

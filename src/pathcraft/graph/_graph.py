@@ -829,18 +829,22 @@ class Graph:
 
     @property
     def version(self) -> int:
-        """How many weight edits (:meth:`set_weights`, :meth:`set_weight` calls that
-        changed a weight) the graph has had; see :meth:`changes_since`."""
+        """How many edits the graph has had (:meth:`set_weights`, :meth:`set_weight`
+        calls that changed a weight): keep it, and give it back to
+        :meth:`changes_since` later to learn what the edits since touched (edge ids)."""
         return self._log.version
 
     def changes_since(self, version: int) -> npt.NDArray[np.intp]:
         """The edges whose weight changed after ``version`` (a past :attr:`version`).
 
         The same question every editable world answers (:meth:`Grid.changes_since
-        <pathcraft.grid.Grid.changes_since>` gives cells); a
-        :class:`~pathcraft.replan.Replanner` asks it before every answer. Asked
-        about edits older than the log keeps (about as many edge ids as the graph
-        has edges), it answers with every edge.
+        <pathcraft.grid.Grid.changes_since>` gives cells,
+        :meth:`WaypointGraph.changes_since
+        <pathcraft.waypoints.WaypointGraph.changes_since>` links), in its own terms
+        (see the README's "Worlds that change"); a :class:`~pathcraft.replan.Replanner`
+        asks it before every answer. The log keeps about as many edge ids as the
+        graph has edges; asked about edits older than that, it answers with every
+        edge (a correct, if unhelpful, answer).
 
         Parameters
         ----------
@@ -854,6 +858,8 @@ class Graph:
 
         Raises
         ------
+        TypeError
+            ``version`` not an integer.
         ValueError
             ``version`` negative or larger than :attr:`version`.
 

@@ -347,8 +347,9 @@ class Grid:
 
     @property
     def version(self) -> int:
-        """How many edits (``grid[...] = value`` that changed a cost) the grid has
-        had: give it back to :meth:`changes_since` to learn what they touched."""
+        """How many edits the grid has had (``grid[...] = value`` that changed a
+        cost): keep it, and give it back to :meth:`changes_since` later to learn what
+        the edits since touched (cells)."""
         return self._log.version
 
     def changes_since(self, version: int) -> npt.NDArray[np.intp]:
@@ -357,10 +358,11 @@ class Grid:
         The same question every editable world answers (:meth:`Graph.changes_since
         <pathcraft.graph.Graph.changes_since>` gives edge ids,
         :meth:`WaypointGraph.changes_since
-        <pathcraft.waypoints.WaypointGraph.changes_since>` links); a
-        :class:`~pathcraft.replan.Replanner` asks it before every answer. The log
-        keeps about as many cells as the grid has; asked about edits older than
-        that, it answers with every cell.
+        <pathcraft.waypoints.WaypointGraph.changes_since>` links), in its own terms
+        (see the README's "Worlds that change"); a :class:`~pathcraft.replan.Replanner`
+        and a :class:`~pathcraft.agents.FlowField` ask it before every answer. The
+        log keeps about as many cells as the grid has; asked about edits older than
+        that, it answers with every cell (a correct, if unhelpful, answer).
 
         Parameters
         ----------
@@ -375,6 +377,8 @@ class Grid:
 
         Raises
         ------
+        TypeError
+            ``version`` not an integer.
         ValueError
             ``version`` negative or larger than :attr:`version`.
 
