@@ -11,7 +11,8 @@
 """
 
 from pathcraft.agents.chase import ChaseStatus, Pursuer
-from pathcraft.agents.crowd import Crowd, FlowField
+from pathcraft.agents.crowd import Crowd
+from pathcraft.agents.flow import FlowField
 from pathcraft.agents.follow import PathFollower
 from pathcraft.agents.queue import PathRequestQueue
 from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
