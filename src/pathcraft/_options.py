@@ -147,6 +147,8 @@ SUPPORT: dict[str, WorldSpec] = {
                 "dijkstra": _DIJKSTRA,
                 "greedy": _NO_WEIGHT,
                 "jps": ("weight", "max_expansions", "max_cost", "record"),
+                # Any-angle (Theta*): turning cells, Euclidean cost; uniform-cost grids.
+                "theta": ("weight", "max_expansions", "max_cost", "partial", "record"),
             },
             heuristics=("zero", "manhattan", "octile", "euclidean", "chebyshev"),
             extras={
