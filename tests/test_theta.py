@@ -53,6 +53,36 @@ def segment_clear(walls: object, rule: str, a: np.ndarray, b: np.ndarray) -> boo
     return not bool(shapely.relate_pattern(walls, seg, "T********"))
 
 
+def sight_exact(cost: np.ndarray, rule: str, a: np.ndarray, b: np.ndarray) -> bool:
+    """Line of sight for every rule, apart from the compiled walk: no wall square's
+    interior meets the segment (shapely, square by square), and at each grid corner
+    the segment passes exactly through (integer cross products), the two cells beside
+    it obey the rule."""
+    seg = shapely.LineString([centre(a), centre(b)])
+    for r, c in np.argwhere(~np.isfinite(cost)):
+        if shapely.relate_pattern(shapely.box(c, r, c + 1, r + 1), seg, "T********"):
+            return False
+    (ay, ax), (by, bx) = (
+        (2 * int(a[0]) + 1, 2 * int(a[1]) + 1),
+        (2 * int(b[0]) + 1, 2 * int(b[1]) + 1),
+    )
+    for y in range(min(ay, by) + 1, max(ay, by), 2):
+        for x in range(min(ax, bx) + 1, max(ax, bx), 2):
+            if (bx - ax) * (y - ay) != (by - ay) * (x - ax):
+                continue  # (x, y) in doubled coordinates, a grid corner off the segment
+            row, col = y // 2, x // 2  # the cell below and right of the corner
+            if (bx - ax) * (by - ay) > 0:
+                sides = ((row - 1, col), (row, col - 1))
+            else:
+                sides = ((row - 1, col - 1), (row, col))
+            free = [bool(np.isfinite(cost[s])) for s in sides]
+            if rule in CLOSED_RULES and not all(free):
+                return False
+            if rule == "one_free" and not any(free):
+                return False
+    return True
+
+
 def length(path: np.ndarray) -> float:
     if len(path) < 2:
         return 0.0
@@ -84,8 +114,9 @@ def check_theta(cost: np.ndarray, rule: str, start: tuple[int, int], goal: tuple
     assert result.cost == pytest.approx(unit * length(path), rel=TOL, abs=TOL)
     assert result.cost <= octile + TOL * max(1.0, octile)
     walls = walls_of(cost)
-    if rule != "one_free":
-        for a, b in itertools.pairwise(path):
+    for a, b in itertools.pairwise(path):
+        assert sight_exact(cost, rule, a, b), (a, b)
+        if rule != "one_free":
             assert segment_clear(walls, rule, a, b), (a, b)
     if rule in CLOSED_RULES and start != goal:
         best = unit * any_angle_optimum(grid, start, goal)
@@ -115,12 +146,28 @@ def test_smoothing_never_lengthens_and_stays_legal(case: Case) -> None:
     index = [next(i for i, c in enumerate(path.tolist()) if c == k) for k in smooth.tolist()]
     assert index == sorted(index)
     walls = walls_of(cost)
-    if case.rule != "one_free":
-        for a, b in itertools.pairwise(smooth):
+    for a, b in itertools.pairwise(smooth):
+        assert sight_exact(cost, case.rule, a, b), (a, b)
+        if case.rule != "one_free":
             assert segment_clear(walls, case.rule, a, b), (a, b)
     # a Theta* path is its own smoothing's input too: never longer after it
     theta = grid.find_path(case.start, case.goal, algorithm="theta").path
     assert length(grid.smooth(theta)) <= length(theta) + TOL
+
+
+@given(cases(max_side=12))
+@settings(max_examples=80, deadline=None)
+def test_the_compiled_line_of_sight_is_the_oracle_s(case: Case) -> None:
+    # A two-cell path is accepted by Grid.smooth exactly when its segment is clear.
+    grid = Grid(case.cost, diagonal=case.rule)
+    for a, b in zip(case.pick(6, 1), case.pick(6, 2), strict=True):
+        want = sight_exact(case.cost, case.rule, np.array(a), np.array(b))
+        try:
+            grid.smooth([a, b])
+            got = True
+        except ValueError:
+            got = False
+        assert got == want, (a, b)
 
 
 def test_a_corner_follows_the_rule() -> None:
@@ -139,6 +186,7 @@ def test_a_corner_follows_the_rule() -> None:
                 if name in clear
                 else grid.astar((0, 0), (3, 3)).path
             )
+            assert sight_exact(cost, rule, np.array((0, 0)), np.array((3, 3))) == (name in clear)
             if name in clear:
                 assert result.path.tolist() == [[0, 0], [3, 3]], (rule, name)
                 assert result.cost == pytest.approx(straight)

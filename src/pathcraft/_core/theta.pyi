@@ -25,13 +25,6 @@ def theta_costs(
     costs: npt.NDArray[np.float64],
     **settings: Any,
 ) -> None: ...
-def line_of_sight(
-    padded: npt.NDArray[np.float64],
-    a: npt.NDArray[np.intp],
-    b: npt.NDArray[np.intp],
-    diagonal: int,
-) -> npt.NDArray[np.bool_]: ...
-
 class ThetaSearch(Machine):
     def __init__(
         self, padded: npt.NDArray[np.float64], ws: Any, start: int, goal: int, **settings: Any

@@ -312,30 +312,6 @@ def theta_costs(
     run_costs(machine, starts, goals, costs)
 
 
-def line_of_sight(
-    const double[:, ::1] padded not None,
-    const Py_ssize_t[::1] a not None,
-    const Py_ssize_t[::1] b not None,
-    int diagonal,
-):
-    """For each pair of padded flat cells ``(a[i], b[i])``, whether the segment between
-    their centres is clear under the corner rule ``diagonal``: a bool array. A pair
-    with a wall at either end is not clear."""
-    cdef Py_ssize_t i, n = a.shape[0], W = padded.shape[1]
-    if b.shape[0] != n:
-        raise ValueError(f"a and b differ in length: {n} and {b.shape[0]}")
-    check_cells("a", a, padded.shape[0], padded.shape[1])
-    check_cells("b", b, padded.shape[0], padded.shape[1])
-    out = np.zeros(n, dtype=np.bool_)
-    cdef unsigned char[::1] view = out.view(np.uint8)
-    cdef const double* cost = &padded[0, 0]
-    with nogil:
-        for i in range(n):
-            if free_cell(cost, a[i]) and free_cell(cost, b[i]):
-                view[i] = sight(cost, W, diagonal, a[i], b[i])
-    return out
-
-
 def smooth_path(
     const double[:, ::1] padded not None, const Py_ssize_t[::1] path not None, int diagonal
 ):
