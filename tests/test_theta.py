@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid, NavMesh
-from pathcraft._options import UnsupportedOptionError
+from pathcraft._options import SearchOptions, UnsupportedOptionError
 from pathcraft.io import read_map
 
 TOL = 1e-9
@@ -275,3 +275,29 @@ def test_theta_on_moving_ai_windows(movingai: Path, name: str) -> None:
             check_theta(window, "no_corner_cut", start, goal)
             checked += 1
     assert checked > 0
+
+
+def test_the_kernel_entries_check_what_they_are_given() -> None:
+    # The compiled entries refuse bad indices and sizes before the GIL is released.
+    from pathcraft._core import grid_search, theta
+    from pathcraft.grid._run import theta_settings
+
+    grid = Grid(np.ones((4, 5)))
+    padded = grid.padded
+    opts = theta_settings(grid, SearchOptions.check("Grid", "theta"))
+    ws = grid_search.Workspace(padded.size)
+    with pytest.raises(IndexError, match="start: padded cell index 0"):
+        theta.theta(padded, ws, 0, 8, **opts)
+    with pytest.raises(IndexError, match="goal: padded cell index 10000"):
+        theta.theta(padded, ws, 8, 10_000, **opts)
+    with pytest.raises(ValueError, match="workspace of 3 cells is too small"):
+        theta.theta(padded, grid_search.Workspace(3), 8, 9, **opts)
+    with pytest.raises(ValueError, match="unknown rule code 9"):
+        theta.theta(padded, ws, 8, 9, **{**opts, "diagonal": 9})
+    starts = np.array([8, 9], dtype=np.intp)
+    with pytest.raises(ValueError, match="same length"):
+        theta.theta_costs(padded, ws, starts, starts, np.empty(1), **opts)
+    with pytest.raises(IndexError, match="goals: padded cell index -1"):
+        theta.theta_costs(padded, ws, starts, np.array([8, -1]), np.empty(2), **opts)
+    with pytest.raises(IndexError, match="path: padded cell index 42"):
+        theta.smooth_path(padded, np.array([8, 42], dtype=np.intp), 1)
