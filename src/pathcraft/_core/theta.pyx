@@ -42,6 +42,7 @@ from pathcraft._core.grid_search cimport (
 )
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
+    IMPROVE_KEEP,
     Machine,
     Outcome,
     begin,
@@ -178,6 +179,12 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
                         continue
                 elif not (free_a and free_b):
                     continue
+            if p >= 0 and ws.cell[v].mark >= ws.gen and (
+                ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * IMPROVE_KEEP
+            ):
+                # Neither way improves v: g(u) + |u v| = g(p) + |p u| + |u v| is at
+                # least g(p) + |p v|. Skip the line of sight (improves would refuse).
+                continue
             if p >= 0 and sight(cost, W, q.diagonal, p, v):
                 parent = p
             else:
