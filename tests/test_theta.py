@@ -213,6 +213,8 @@ def test_bad_input_is_refused_like_the_other_grid_searches() -> None:
         grid.find_path((0, 0), (2, 3), algorithm="theta", tie_break="fifo")
     with pytest.raises(UnsupportedOptionError, match="unknown option 'smooth'"):
         grid.find_path((0, 0), (2, 3), algorithm="theta", smooth=True)  # type: ignore[call-arg]
+    with pytest.raises(UnsupportedOptionError, match="theta'\\) does not take size"):
+        grid.find_path((0, 0), (2, 3), algorithm="theta", size=2)
     with pytest.raises(ValueError, match=r"start \(1, 1\) is a wall"):
         grid.find_path((1, 1), (2, 3), algorithm="theta")
     with pytest.raises(ValueError, match=r"outside|not inside|out of"):

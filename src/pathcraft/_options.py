@@ -460,7 +460,7 @@ def _refusal(spec: WorldSpec, method: str, algorithm: str, name: str) -> str:
     takes = ", ".join(spec.algorithms[algorithm]) or "no options"
     extras = spec.extras.get(algorithm, ())
     also = f" (and {', '.join(extras)})" if extras else ""
-    if name not in OPTION_NAMES:
+    if name not in OPTION_NAMES and not any(name in e for e in spec.extras.values()):
         return f"{where} got an unknown option {name!r}; it takes {takes}{also}"
     return f"{where} does not take {name}; it takes {takes}{also}"
 

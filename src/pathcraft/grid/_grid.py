@@ -735,9 +735,9 @@ class Grid:
             Keep the expanded cells (an ``(n, 2)`` array) and their g-costs in
             ``result.explored``.
         size : int
-            The side of the unit's square, in cells (default 1; every algorithm). The
-            cells (``start``, ``goal``, the path) are then the unit's **top-left**
-            cells, the unit never overlaps a wall, a step costs the most expensive
+            The side of the unit's square, in cells (default 1; every algorithm but
+            ``theta``). The cells (``start``, ``goal``, the path) are then the unit's
+            **top-left** cells, the unit never overlaps a wall, a step costs the most expensive
             cell under the unit, and diagonals follow the grid's rule applied to the
             unit's footprint: the search of :meth:`for_size`. A ``start`` or ``goal``
             where the unit does not fit is refused like one on a wall.
