@@ -73,6 +73,7 @@ EXTENSIONS = [
     kernel("grid_search"),
     kernel("jps"),
     kernel("jpsplus"),
+    kernel("theta"),
     kernel("quick"),
     kernel("graph_search"),
     kernel("visibility"),

@@ -192,6 +192,8 @@ def test_each_option_works_or_is_refused_uniformly(
     bound = VALUES["weight"] if option == "weight" else 1.0
     if algorithm in w.exact:
         assert w.optimal - 1e-9 <= result.cost <= bound * w.optimal + 1e-9
+    elif algorithm == "theta":  # any-angle: within the straight line and the octile optimum
+        assert math.hypot(4, 7) - 1e-9 <= result.cost <= bound * w.optimal + 1e-9
     else:  # greedy and the funnel: any legal path, never shorter than the optimum
         assert result.cost >= w.optimal - 1e-9
     if option == "record":

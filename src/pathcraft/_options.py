@@ -148,6 +148,8 @@ SUPPORT: dict[str, WorldSpec] = {
                 "dijkstra": _DIJKSTRA,
                 "greedy": _NO_WEIGHT,
                 "jps": ("weight", "max_expansions", "max_cost", "record"),
+                # Any-angle (Theta*): turning cells, Euclidean cost; uniform-cost grids.
+                "theta": ("weight", "max_expansions", "max_cost", "partial", "record"),
             },
             heuristics=("zero", "manhattan", "octile", "euclidean", "chebyshev"),
             extras={
@@ -460,7 +462,7 @@ def _refusal(spec: WorldSpec, method: str, algorithm: str, name: str) -> str:
     takes = ", ".join(spec.algorithms[algorithm]) or "no options"
     extras = spec.extras.get(algorithm, ())
     also = f" (and {', '.join(extras)})" if extras else ""
-    if name not in OPTION_NAMES:
+    if name not in OPTION_NAMES and not any(name in e for e in spec.extras.values()):
         return f"{where} got an unknown option {name!r}; it takes {takes}{also}"
     return f"{where} does not take {name}; it takes {takes}{also}"
 

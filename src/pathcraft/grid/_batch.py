@@ -22,6 +22,7 @@ import numpy.typing as npt
 from pathcraft._batch import BatchDoor, BatchSettings, run_batch
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
+from pathcraft._core import theta as _theta_kernel
 from pathcraft._options import SearchOptions
 from pathcraft.grid._run import (
     DIAGONAL_RULES,
@@ -30,6 +31,8 @@ from pathcraft.grid._run import (
     search_settings,
     solve,
     solve_jps,
+    solve_theta,
+    theta_settings,
     workspace,
 )
 from pathcraft.grid._sizes import unit_cells, unit_grid
@@ -59,6 +62,9 @@ def solve_paths(
     plan = make_plan(grid, opts)
     if plan is not None:  # the lean way of a single query, same answers
         return [plan.find_flat(s, g, time.perf_counter()) for s, g in tasks]
+    if opts.algorithm == "theta":
+        theta = theta_settings(grid, opts)
+        return [solve_theta(grid, s, g, theta, time.perf_counter()) for s, g in tasks]
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         return [solve_jps(grid, s, g, settings, time.perf_counter()) for s, g in tasks]
@@ -76,7 +82,10 @@ def solve_costs(grid: Grid, tasks: Sequence[tuple[int, int]], opts: SearchOption
     plan = make_plan(grid, opts) if opts.algorithm == "jps" else None
     if plan is not None and plan.offline:  # JPS+: the offline table answers
         return np.array([plan.cost_flat(s, g) for s, g in tasks], dtype=np.float64)
-    if opts.algorithm == "jps":
+    if opts.algorithm == "theta":
+        settings = theta_settings(grid, opts)
+        kernel = _theta_kernel.theta_costs
+    elif opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         kernel = _jps_kernel.jps_costs
     else:
@@ -165,6 +174,8 @@ def cell_pairs(grid: Grid, starts: Any, goals: Any, opts: SearchOptions) -> list
     world = unit_grid(grid, opts)
     if opts.algorithm == "jps":
         jps_settings(world, opts)
+    if opts.algorithm == "theta":
+        theta_settings(world, opts)
     flat_starts = _batch_cells(grid, world, "starts", starts)
     flat_goals = _batch_cells(grid, world, "goals", goals)
     if len(flat_starts) != len(flat_goals):

@@ -87,7 +87,7 @@ Diagonal = Literal["never", "no_corner_cut", "one_free", "always"]
 HeuristicName = Literal["manhattan", "octile", "euclidean", "chebyshev", "zero"]
 #: A grid cell, ``(row, col)``: a pair of ints or an integer array of shape ``(2,)``.
 Cell = Sequence[int] | npt.NDArray[np.integer[Any]]
-GridAlgorithm = Literal["astar", "dijkstra", "greedy", "jps"]
+GridAlgorithm = Literal["astar", "dijkstra", "greedy", "jps", "theta"]
 
 
 class Grid:
@@ -710,8 +710,12 @@ class Grid:
         start, goal : (int, int)
             Walkable cells, ``(row, col)``. Dijkstra also takes several cells (a
             ``(k, 2)`` array) for either, and ``goal=None`` (see :meth:`dijkstra`).
-        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta"}
             The search. ``"jps"`` needs an 8-connected grid of uniform cost.
+            ``"theta"`` (Theta*, any-angle) needs a grid of uniform cost: its ``path``
+            holds the turning cells, joined by straight segments between cell centres
+            that pass the grid's line of sight (walls, and grid corners by the
+            ``diagonal`` rule), and ``cost`` is their Euclidean length times the cost.
         weight : float
             ``>= 1``; the cost returned is at most ``weight`` times the optimal cost
             (``astar``, ``jps``).
@@ -735,9 +739,9 @@ class Grid:
             Keep the expanded cells (an ``(n, 2)`` array) and their g-costs in
             ``result.explored``.
         size : int
-            The side of the unit's square, in cells (default 1; every algorithm). The
-            cells (``start``, ``goal``, the path) are then the unit's **top-left**
-            cells, the unit never overlaps a wall, a step costs the most expensive
+            The side of the unit's square, in cells (default 1; every algorithm but
+            ``theta``). The cells (``start``, ``goal``, the path) are then the unit's
+            **top-left** cells, the unit never overlaps a wall, a step costs the most expensive
             cell under the unit, and diagonals follow the grid's rule applied to the
             unit's footprint: the search of :meth:`for_size`. A ``start`` or ``goal``
             where the unit does not fit is refused like one on a wall.
@@ -995,7 +999,7 @@ class Grid:
         ----------
         start, goal : (int, int)
             Walkable cells, ``(row, col)`` (Dijkstra also takes ``(k, 2)`` arrays).
-        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta"}
             As in :meth:`find_path`.
         **options
             The options of :meth:`find_path` for ``algorithm`` but ``partial`` and
@@ -1074,6 +1078,48 @@ class Grid:
             if search is not None:
                 return search
         return _queries.start_search(self, opts, start, goal)
+
+    def smooth(self, path: npt.ArrayLike) -> npt.NDArray[np.intp]:
+        """``path`` (cells ``(row, col)``, e.g. an A* path) string-pulled by this
+        grid's line of sight: the turning cells of a path that goes straight between
+        cell centres wherever it can.
+
+        From each kept cell the path goes straight to the last cell of ``path`` it
+        still sees (the segment between centres enters no wall, and crosses grid
+        corners only as the ``diagonal`` rule lets a diagonal step, as
+        ``find_path(..., algorithm="theta")`` sees). Never longer than ``path``
+        (each segment replaces the part of ``path`` between its ends), never across a
+        wall or a forbidden corner; ``path`` is not modified.
+
+        Parameters
+        ----------
+        path : (n, 2) array-like of int
+            Cells ``(row, col)``, each step between two of them clear (the steps of
+            any path this grid's searches return are).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(m, 2)`` int array of the kept cells, the first and last of ``path``
+            among them (empty for an empty path).
+
+        Raises
+        ------
+        ValueError
+            A cell outside the grid or on a wall, or a step that is not clear.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ......
+        ... ......
+        ... ......
+        ... ''')
+        >>> grid.smooth(grid.astar((0, 0), (2, 5)).path).tolist()
+        [[0, 0], [2, 5]]
+        """
+        return _queries.smooth(self, path)
 
     def replanner(self, start: Cell, goal: Cell) -> Replanner:
         """An incremental planner for one agent going from ``start`` to ``goal``, both
@@ -1186,7 +1232,7 @@ class Grid:
         ----------
         starts, goals : array_like of int, shape (n, 2)
             ``(row, col)`` cells: query ``i`` goes from ``starts[i]`` to ``goals[i]``.
-        algorithm : {"astar", "dijkstra", "greedy", "jps"}
+        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta"}
             As in :meth:`find_path`.
         workers : int or None
             Threads of the built-in pool (None: the CPU count; 1: run in the calling

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
+from pathcraft._core import theta as _theta_kernel
 from pathcraft._core.quick import Plan
 from pathcraft._fields import grid_parents, settled
 from pathcraft._options import SearchOptions
@@ -25,6 +26,8 @@ from pathcraft.grid._run import (
     sliced_search,
     solve,
     solve_jps,
+    solve_theta,
+    theta_settings,
     workspace,
 )
 from pathcraft.grid._sizes import unit_cells, unit_grid
@@ -33,7 +36,7 @@ from pathcraft.result import PathResult
 if TYPE_CHECKING:
     from pathcraft.grid._grid import Grid
 
-__all__ = ["distance_field", "field", "find_path", "start_search"]
+__all__ = ["distance_field", "field", "find_path", "smooth", "start_search"]
 
 
 def find_path(
@@ -43,6 +46,11 @@ def find_path(
     (``size``: the search runs on :meth:`Grid.for_size <pathcraft.grid.Grid.for_size>`;
     ``plan``: the grid's plan for them, which answers once the cells are checked)."""
     world = unit_grid(grid, opts)
+    if opts.algorithm == "theta":
+        theta = theta_settings(world, opts)
+        start_cell = int(unit_cells(grid, world, "start", start, many=False)[0])
+        goal_cell = int(unit_cells(grid, world, "goal", goal, many=False)[0])
+        return solve_theta(world, start_cell, goal_cell, theta, t0)
     if opts.algorithm == "jps":
         settings = jps_settings(world, opts)
         start_cell = int(unit_cells(grid, world, "start", start, many=False)[0])
@@ -62,6 +70,8 @@ def start_search(grid: Grid, opts: SearchOptions, start: Any, goal: Any) -> Comp
     """:meth:`Grid.start_search <pathcraft.grid.Grid.start_search>` with checked
     options."""
     world = unit_grid(grid, opts)
+    if opts.algorithm == "theta":
+        theta_settings(world, opts)  # refuses a grid of varied costs
     many = opts.algorithm == "dijkstra"
     sources = unit_cells(grid, world, "start", start, many=many)
     goals = unit_cells(grid, world, "goal", goal, many=many)
@@ -121,3 +131,20 @@ def _settle(
         return divmod(i, cols)
 
     return settled(costs, tree, index, key, np.empty((0, 2), dtype=np.intp), t0)
+
+
+def smooth(grid: Grid, path: Any) -> npt.NDArray[np.intp]:
+    """:meth:`Grid.smooth <pathcraft.grid.Grid.smooth>`: the cells checked (inside,
+    not walls), every step checked clear, then string-pulled in the compiled core."""
+    if np.shape(path) == (0, 2) or np.shape(path) == (0,):
+        return np.empty((0, 2), dtype=np.intp)
+    flat = unit_cells(grid, grid, "path", path, many=True)
+    kept, bad = _theta_kernel.smooth_path(grid.padded, flat, DIAGONAL_RULES[grid.diagonal])
+    if bad >= 0:
+        cells = np.asarray(path).reshape(-1, 2)
+        a, b = tuple(cells[bad].tolist()), tuple(cells[bad + 1].tolist())
+        raise ValueError(
+            f"path: the step path[{bad}] -> path[{bad + 1}], {a} -> {b}, is not clear "
+            f"(a wall or a corner the rule diagonal={grid.diagonal!r} forbids lies between)"
+        )
+    return kept

@@ -15,10 +15,12 @@ import numpy.typing as npt
 
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
+from pathcraft._core import theta as _theta_kernel
 from pathcraft._core.quick import Plan
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
+from pathcraft.grid._packed import cost_range
 from pathcraft.result import KERNEL_REASONS, PathResult, build_result
 
 if TYPE_CHECKING:
@@ -144,6 +146,35 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     )
 
 
+def theta_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
+    """Checked options of a Theta* search as the kernel's keyword arguments. A grid
+    of varied costs is refused (a segment would need the costs of the cells it
+    crosses): Theta* costs segments by their Euclidean length times the one cost."""
+    costs = cost_range(grid.padded)
+    if costs is not None and costs[0] != costs[1]:
+        raise ValueError(
+            "theta needs a grid of uniform cost, and this one has cells costing from "
+            f"{costs[0]!r} to {costs[1]!r}; use astar"
+        )
+    return {
+        "diagonal": DIAGONAL_RULES[grid.diagonal],
+        "unit": 1.0 if costs is None else costs[0],
+        "weight": opts.weight,
+        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        "partial": opts.partial,
+        "record": opts.record,
+    }
+
+
+def solve_theta(
+    grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: float
+) -> PathResult:
+    """One Theta* search between checked flat cells, with checked settings."""
+    answer = _theta_kernel.theta(grid.padded, workspace(grid.padded.size), start, goal, **settings)
+    return answer_result(grid, answer, t0)
+
+
 def sliced_search(
     grid: Grid,
     sources: npt.NDArray[np.intp],
@@ -153,6 +184,13 @@ def sliced_search(
     """A compiled sliced search between checked flat cells, with checked options: the
     step machine of the search :func:`solve` (:func:`solve_jps`) runs in one step."""
     padded = grid.padded
+    if opts.algorithm == "theta":
+        theta = theta_settings(grid, opts)
+        s0, g0 = int(sources[0]), int(goals[0])
+        return CompiledSearch(
+            lambda ws: _theta_kernel.ThetaSearch(padded, ws, s0, g0, **theta),
+            partial_fn(answer_result, grid), _kernel.Workspace, padded.size, grid,
+        )  # fmt: skip
     if opts.algorithm == "jps":
         settings = jps_settings(grid, opts)
         lines = settings.pop("lines")
@@ -202,6 +240,8 @@ def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
     :func:`solve_jps` answer, exactly). None when the options need the checked way:
     ``record`` (the expansions are copied out there), and random ties without a
     ``seed`` (fresh entropy per query)."""
+    if opts.algorithm == "theta":
+        return None  # no quick plan: Theta* always runs the checked way
     if opts.record or (opts.tie_break == "random" and opts.seed is None):
         return None
     common = (grid.padded, workspace, PathResult, KERNEL_REASONS, time.perf_counter)

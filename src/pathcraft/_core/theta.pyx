@@ -1,0 +1,364 @@
+# cython: language_level=3
+"""Compiled any-angle search on grids: Theta* (Nash, Daniel, Koenig and Felner 2007).
+
+**Why Theta* and not Lazy Theta*.** Theta* checks line of sight when it relaxes a
+neighbour, so every open cell holds an exact g-cost and parent; Lazy Theta* defers the
+check to the expansion and has to repair a parent then. On grids the check here is an
+integer walk of at most ``|drow| + |dcol|`` cells, cheap next to a heap operation, and
+Theta* keeps the search skeleton's relax unchanged (:func:`machine.improves`,
+:func:`machine.open_node`): the step machine, the limits, the recorder and partial
+paths are those of every other search.
+
+**Line of sight** between two cell centres (:func:`sight`): the segment may not enter a
+wall cell, and where it passes exactly through a grid corner (from one cell into the
+diagonally opposite one) the two side cells obey the grid's ``diagonal`` rule as a
+diagonal step would: ``no_corner_cut`` (and ``never``) needs both free, ``one_free``
+one of them, ``always`` none. Segments join cell centres, so none runs along a cell
+edge. Every move A* may make on the grid passes this test, so a Theta* path is never
+longer than the octile A* path.
+
+**Costs.** A grid of uniform cost ``c``: a segment costs ``c`` times its Euclidean
+length through cell centres; the heuristic is ``c`` times the Euclidean distance.
+(:mod:`pathcraft.grid` refuses grids of varied costs.) Cells are padded flat indices,
+as in :mod:`grid_search`, whose workspace this search uses.
+"""
+
+from libc.math cimport INFINITY, sqrt
+from libc.stdint cimport int64_t, uint64_t
+
+import numpy as np
+
+from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
+from pathcraft._core.grid_search cimport (
+    ALWAYS,
+    NEVER,
+    NO_CORNER_CUT,
+    ONE_FREE,
+    Workspace,
+    check_cell,
+    check_cells,
+    copy_record_cells,
+    to_cells,
+)
+from pathcraft._core.heap cimport TIE_G
+from pathcraft._core.machine cimport (
+    IMPROVE_KEEP,
+    Machine,
+    Outcome,
+    begin,
+    end_node,
+    found,
+    improves,
+    next_node,
+    note_best,
+    open_node,
+    open_source,
+    run_costs,
+    stop,
+    walk_back,
+)
+
+
+cdef struct ThetaQuery:
+    const double* cost
+    Py_ssize_t width          # padded width: columns + 2
+    int diagonal
+    double unit               # the uniform cost of a cell
+    double weight
+    Py_ssize_t goal
+    int64_t max_expansions    # -1: no limit
+    double max_cost
+    bint partial
+    bint record
+    uint64_t rng
+
+
+cdef inline bint free_cell(const double* cost, Py_ssize_t cell) noexcept nogil:
+    return cost[cell] != INFINITY
+
+
+cdef bint sight(
+    const double* cost, Py_ssize_t width, int diagonal, Py_ssize_t a, Py_ssize_t b
+) noexcept nogil:
+    """Whether the segment between the centres of padded cells ``a`` and ``b`` (both
+    free) is clear under the corner rule ``diagonal`` (see the module's docstring).
+
+    An exact integer walk over the cells the segment crosses: in doubled coordinates
+    the centres are odd and the grid lines even, and the next line crossed is chosen
+    by comparing cross products, so a corner crossing is recognised exactly."""
+    cdef Py_ssize_t ar = a // width, ac = a - (a // width) * width
+    cdef Py_ssize_t br = b // width, bc = b - (b // width) * width
+    cdef Py_ssize_t r = ar, c = ac
+    cdef Py_ssize_t sr = 1 if br > ar else (-1 if br < ar else 0)
+    cdef Py_ssize_t sc = 1 if bc > ac else (-1 if bc < ac else 0)
+    cdef Py_ssize_t ddr = 2 * (br - ar), ddc = 2 * (bc - ac)
+    cdef Py_ssize_t adr = ddr if ddr >= 0 else -ddr
+    cdef Py_ssize_t adc = ddc if ddc >= 0 else -ddc
+    cdef Py_ssize_t y0 = 2 * ar + 1, x0 = 2 * ac + 1
+    cdef Py_ssize_t ey, ex, lr, lc
+    cdef bint side_a, side_b
+    while r != br or c != bc:
+        # Doubled coordinate of the next row line and column line the segment crosses,
+        # and the distances to them along the segment (scaled by |ddr| * |ddc|).
+        lr = 2 * r + (2 if sr > 0 else 0)
+        lc = 2 * c + (2 if sc > 0 else 0)
+        if sr == 0:
+            c += sc
+        elif sc == 0:
+            r += sr
+        else:
+            ey = (lr - y0 if lr >= y0 else y0 - lr) * adc
+            ex = (lc - x0 if lc >= x0 else x0 - lc) * adr
+            if ey < ex:
+                r += sr
+            elif ex < ey:
+                c += sc
+            else:  # through a grid corner: the two side cells follow the rule
+                if diagonal != ALWAYS:
+                    side_a = free_cell(cost, (r + sr) * width + c)
+                    side_b = free_cell(cost, r * width + c + sc)
+                    if diagonal == ONE_FREE:
+                        if not (side_a or side_b):
+                            return False
+                    elif not (side_a and side_b):
+                        return False
+                r += sr
+                c += sc
+        if not free_cell(cost, r * width + c):
+            return False
+    return True
+
+
+cdef inline double dist(Py_ssize_t width, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """The Euclidean distance between the centres of padded cells ``a`` and ``b``."""
+    cdef double dr = <double> (a // width - b // width)
+    cdef double dc = <double> (a % width - b % width)
+    return sqrt(dr * dr + dc * dc)
+
+
+cdef inline double theta_h(const ThetaQuery* q, Py_ssize_t v) noexcept nogil:
+    if q.goal < 0:
+        return 0.0
+    return dist(q.width, v, q.goal) * q.unit
+
+
+cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+    """The Theta* loop as a step machine (see ``grid_search.run_search``): expand at
+    most ``budget`` cells (-1: no bound). A neighbour ``v`` of ``u`` is offered at
+    ``g(p) + |p v|`` with parent ``p``, ``u``'s parent, when ``p`` sees ``v``; else at
+    ``g(u) + |u v|`` with parent ``u``. -1 when memory ran out."""
+    cdef Py_ssize_t u, v, p, parent, W = q.width
+    cdef double d
+    cdef const double* cost = q.cost
+    cdef bint free_a, free_b
+    cdef int k, n_moves = 4 if q.diagonal == NEVER else 8
+    cdef int64_t left = budget
+    cdef Py_ssize_t dr[8]
+    cdef Py_ssize_t dc[8]
+    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
+    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
+    while True:
+        u = next_node(ws, out, &left, q.max_expansions, q.record, q.goal >= 0)
+        if u < 0:
+            return stop(u)
+        if u == q.goal:
+            found(out, u)
+            return 0
+        if q.partial:
+            note_best(out, u, theta_h(q, u))
+        p = ws.cell[u].parent
+        for k in range(n_moves):
+            v = u + dr[k] * W + dc[k]
+            if cost[v] == INFINITY:
+                continue
+            if k >= 4 and q.diagonal != ALWAYS:
+                free_a = cost[u + dr[k] * W] != INFINITY
+                free_b = cost[u + dc[k]] != INFINITY
+                if q.diagonal == ONE_FREE:
+                    if not (free_a or free_b):
+                        continue
+                elif not (free_a and free_b):
+                    continue
+            if p >= 0 and ws.cell[v].mark >= ws.gen and (
+                ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * IMPROVE_KEEP
+            ):
+                # Neither way improves v: g(u) + |u v| = g(p) + |p u| + |u v| is at
+                # least g(p) + |p v|. Skip the line of sight (improves would refuse).
+                continue
+            if p >= 0 and sight(cost, W, q.diagonal, p, v):
+                parent = p
+            else:
+                parent = u
+            d = ws.cell[parent].g + dist(W, parent, v) * q.unit
+            if not improves(ws, out, MODE_ASTAR, q.max_cost, v, d):
+                continue
+            if open_node(
+                ws, out, MODE_ASTAR, q.weight, TIE_G, &q.rng, parent, v, d, theta_h(q, v)
+            ) != 0:
+                return -1
+
+
+cdef class ThetaSearch(Machine):
+    """One Theta* search as a step machine (see ``grid_search.GridSearch``):
+    :meth:`step` expands at most ``n`` cells; :meth:`answer` is then what :func:`theta`
+    returns."""
+
+    cdef ThetaQuery q
+    cdef Workspace ws
+    cdef const double[:, ::1] padded
+    cdef Py_ssize_t start
+
+    def __init__(
+        self,
+        const double[:, ::1] padded not None,
+        Workspace ws not None,
+        Py_ssize_t start,
+        Py_ssize_t goal,
+        *,
+        int diagonal,
+        double unit,
+        double weight,
+        int64_t max_expansions,
+        double max_cost,
+        bint partial,
+        bint record,
+    ):
+        cdef int failed
+        cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
+        if ws.capacity < n:
+            raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
+        if padded.shape[0] < 3 or padded.shape[1] < 3:
+            raise ValueError("a padded grid has at least 3 x 3 cells")
+        if diagonal not in (NEVER, NO_CORNER_CUT, ONE_FREE, ALWAYS):
+            raise ValueError(f"diagonal: unknown rule code {diagonal}")
+        check_cell("start", start, padded.shape[0], padded.shape[1])
+        check_cell("goal", goal, padded.shape[0], padded.shape[1])
+        self.q.cost = &padded[0, 0]
+        self.q.width = padded.shape[1]
+        self.q.diagonal = diagonal
+        self.q.unit = unit
+        self.q.weight = weight
+        self.q.goal = goal
+        self.q.max_expansions = max_expansions
+        self.q.max_cost = max_cost
+        self.q.partial = partial
+        self.q.record = record
+        self.q.rng = 0
+        self.ws = ws
+        self.padded = padded
+        self.start = start
+        with nogil:
+            failed = self.restart(start, goal)
+        if failed:
+            raise MemoryError("the Theta* search ran out of memory")
+
+    cdef int run(self, int64_t budget) noexcept nogil:
+        return run_theta(&self.q, self.ws, &self.out, budget)
+
+    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+        self.q.goal = goal
+        self.start = start
+        begin(&self.out)
+        self.ws.next_generation()
+        return open_source(
+            self.ws, &self.out, MODE_ASTAR, self.q.weight, TIE_G, &self.q.rng,
+            self.q.max_cost, start, 0.0, theta_h(&self.q, start),
+        )
+
+    cdef double found_cost(self) noexcept nogil:
+        return self.ws.cell[self.out.reached].g
+
+    def answer(self):
+        """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
+        ended search (see :func:`theta`)."""
+        cdef Py_ssize_t end
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        end = end_node(&self.out, self.q.partial, self.start)
+        path = walk_back(self.ws, end)
+        cost = INFINITY if end < 0 else self.ws.cell[end].g
+        rec_cells, rec_g = (
+            copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
+        )
+        return (
+            self.out.status, to_cells(path, self.q.width), cost,
+            self.out.expanded, self.out.generated, rec_cells, rec_g,
+        )
+
+
+def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **settings):
+    """Run one Theta* search between padded flat cells (one unlimited step of a
+    :class:`ThetaSearch`).
+
+    Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)``:
+    ``path_cells`` an ``(n, 2)`` array of the turning cells ``(row, col)``, start to
+    goal, ``cost`` the sum of its segments (``inf`` when there is no path)."""
+    machine = ThetaSearch(padded, ws, start, goal, **settings)
+    machine.step(-1)
+    return machine.answer()
+
+
+def theta_costs(
+    const double[:, ::1] padded not None,
+    Workspace ws not None,
+    const Py_ssize_t[::1] starts not None,
+    const Py_ssize_t[::1] goals not None,
+    double[::1] costs not None,
+    **settings,
+):
+    """One Theta* search per ``(starts[i], goals[i])`` pair, with the GIL released;
+    each path's cost to ``costs[i]`` (``inf`` where none was found)."""
+    if settings.get("partial") or settings.get("record"):
+        raise ValueError("theta_costs keeps neither partial paths nor records")
+    check_cells("starts", starts, padded.shape[0], padded.shape[1])
+    check_cells("goals", goals, padded.shape[0], padded.shape[1])
+    if starts.shape[0] == 0:
+        run_costs(Machine(), starts, goals, costs)  # checks the lengths
+        return
+    machine = ThetaSearch(padded, ws, starts[0], goals[0], **settings)
+    run_costs(machine, starts, goals, costs)
+
+
+def smooth_path(
+    const double[:, ::1] padded not None, const Py_ssize_t[::1] path not None, int diagonal
+):
+    """String-pull a path of padded flat cells: from each kept cell, go straight to the
+    last cell of the path it still sees (the walk stops at the first one it does
+    not), under the corner rule ``diagonal``. Returns ``(kept, bad)``: the kept cells
+    as an ``(m, 2)`` array of ``(row, col)``, and -1, or the index ``i`` of the first
+    step ``path[i] -> path[i + 1]`` that is not clear (``kept`` is then empty). Each
+    straight segment replaces a part of the path between its ends, so the result is
+    never longer."""
+    cdef Py_ssize_t n = path.shape[0], W = padded.shape[1]
+    cdef Py_ssize_t i, j, m = 0, bad = -1
+    cdef const double* cost
+    check_cells("path", path, padded.shape[0], padded.shape[1])
+    keep = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] kept = keep
+    if n == 0:
+        return to_cells(keep, W), -1
+    cost = &padded[0, 0]
+    with nogil:
+        for i in range(n):
+            if not free_cell(cost, path[i]):
+                bad = i
+                break
+        if bad < 0:
+            for i in range(n - 1):
+                if not sight(cost, W, diagonal, path[i], path[i + 1]):
+                    bad = i
+                    break
+        if bad < 0:
+            i = 0
+            kept[m] = path[0]
+            m += 1
+            while i < n - 1:
+                j = i + 1
+                while j + 1 < n and sight(cost, W, diagonal, path[i], path[j + 1]):
+                    j += 1
+                kept[m] = path[j]
+                m += 1
+                i = j
+    if bad >= 0:
+        return to_cells(keep[:0], W), bad
+    return to_cells(keep[:m], W), -1
