@@ -78,6 +78,7 @@ EXTENSIONS = [
     kernel("visibility"),
     kernel("navmesh"),
     kernel("polyanya"),
+    kernel("stencil"),
     kernel("clearance"),
     kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
 ]
