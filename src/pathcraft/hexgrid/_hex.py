@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid._checks import cost_array
 from pathcraft.hexgrid import _stencil
@@ -207,18 +208,36 @@ class HexGrid:
         Returns
         -------
         PathResult
-            The ``(row, col)`` cells from start to goal; empty (falsy) with a reason
-            when there is no path.
+            Its path an ``(n, 2)`` array of ``(row, col)`` cells from start to goal;
+            empty (falsy) with a reason when there is no path.
 
         Examples
         --------
         >>> import numpy as np
         >>> from pathcraft.hexgrid import HexGrid
         >>> cost = np.ones((3, 3)); cost[1, :2] = np.inf
-        >>> HexGrid(cost).find_path((0, 0), (2, 0)).path
-        [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0)]
+        >>> HexGrid(cost).find_path((0, 0), (2, 0)).path.tolist()
+        [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 1], [2, 0]]
         """
         return _stencil.find_path(self._world, start, goal, algorithm, options)
+
+    def start_search(
+        self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
+        **options: Any,
+    ) -> CompiledSearch:  # fmt: skip
+        """The search :meth:`find_path` runs, as a compiled search stepped a few
+        expansions at a time (``step(n)``; ``result`` once it ended). Cells are
+        ``(row, col)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> search = HexGrid(np.ones((1, 5))).start_search((0, 0), (0, 4), algorithm="dijkstra")
+        >>> search.step(2), search.step(), search.result.path.tolist()[-1]
+        ('in_progress', 'found', [0, 4])
+        """
+        return _stencil.start_search(self._world, start, goal, algorithm, options)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None

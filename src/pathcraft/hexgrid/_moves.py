@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._checks import cost_array
 from pathcraft.hexgrid import _stencil
 from pathcraft.result import PathResult
@@ -115,8 +116,8 @@ class MovesGrid:
         Returns
         -------
         PathResult
-            The ``(row, col)`` cells from start to goal; empty (falsy) with a reason
-            when there is no path.
+            Its path an ``(n, 2)`` array of ``(row, col)`` cells from start to goal;
+            empty (falsy) with a reason when there is no path.
 
         Examples
         --------
@@ -126,6 +127,25 @@ class MovesGrid:
         'unreachable'
         """
         return _stencil.find_path(self._world, start, goal, algorithm, options)
+
+    def start_search(
+        self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
+        **options: Any,
+    ) -> CompiledSearch:  # fmt: skip
+        """The search :meth:`find_path` runs, as a compiled search stepped a few
+        expansions at a time (``step(n)``; ``result`` once it ended). Cells are
+        ``(row, col)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> line = MovesGrid(np.ones((1, 5)), [(0, 1)])
+        >>> search = line.start_search((0, 0), (0, 4), algorithm="dijkstra")
+        >>> search.step(2), search.step(), search.result.path.tolist()[-1]
+        ('in_progress', 'found', [0, 4])
+        """
+        return _stencil.start_search(self._world, start, goal, algorithm, options)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None

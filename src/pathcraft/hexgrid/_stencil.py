@@ -19,6 +19,7 @@ import numpy.typing as npt
 from pathcraft._core import stencil as _kernel
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions
+from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult, build_result
 
 #: A move: ``(dr, dc, factor)``.
@@ -169,11 +170,32 @@ def find_path(world: Stencil, start: Any, goal: Any, algorithm: Any, options: An
         world.padded, workspace(world.padded.size), np.array([s], dtype=np.intp), g, None,
         **search_settings(world, opts),
     )  # fmt: skip
+    return to_result((status, path, cost, expanded, generated, rec_cells, rec_g), t0)
+
+
+def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
+    """The kernel's answer tuple as a :class:`PathResult` whose path is an ``(n, 2)``
+    array of ``(row, col)`` cells, as :class:`~pathcraft.Grid`'s."""
+    status, path, cost, expanded, generated, rec_cells, rec_g = answer
     explored = None if rec_cells is None else (rec_cells, rec_g)
-    path_cells = [(int(r), int(c)) for r, c in path.tolist()]
     return build_result(
-        status, path_cells, cost, expanded=expanded, generated=generated, t0=t0,
+        status, path, cost, expanded=expanded, generated=generated, t0=t0,
         explored=explored,
+    )  # fmt: skip
+
+
+def start_search(
+    world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any
+) -> CompiledSearch:
+    """A steppable compiled search from ``start`` to ``goal`` (``(row, col)`` cells)."""
+    opts = SearchOptions.check(world.name, algorithm, **options)
+    sources = np.array([flat_cell(world, "start", start)], dtype=np.intp)
+    g = flat_cell(world, "goal", goal)
+    settings = search_settings(world, opts)
+    padded = world.padded
+    return CompiledSearch(
+        lambda ws: _kernel.StencilSearch(padded, ws, sources, g, None, **settings),
+        to_result, _kernel.Workspace, padded.size,
     )  # fmt: skip
 
 
