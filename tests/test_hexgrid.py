@@ -175,3 +175,75 @@ def test_options_and_inputs_untouched() -> None:
     assert grid.find_path((0, 0), (4, 4), record=True).explored
     assert grid.find_path((0, 0), (4, 4), heuristic="zero").cost == 6.0
     np.testing.assert_array_equal(cost, before)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@settings(max_examples=10, deadline=None)
+@given(cost=costs_strategy(), weight=st.sampled_from([1.0, 1.5, 3.0]))
+def test_weighted_and_greedy_paths_are_legal_and_bounded(
+    layout: str, cost: np.ndarray, weight: float
+) -> None:
+    grid = HexGrid(cost, layout=layout)
+    rows, cols = cost.shape
+    free = [(r, c) for r in range(rows) for c in range(cols) if np.isfinite(cost[r, c])]
+    if not free:
+        return
+    s, g = free[0], free[-1]
+    best = grid.distance_field(s)[g]
+    weighted = grid.find_path(s, g, weight=weight)
+    greedy = grid.find_path(s, g, algorithm="greedy")
+    for res in (weighted, greedy):
+        assert bool(res) == np.isfinite(best)
+        if res:
+            cells = [(int(r), int(c)) for r, c in res.path.tolist()]
+            total = sum(dict(grid.neighbors(a))[b] for a, b in itertools.pairwise(cells))
+            assert total == pytest.approx(res.cost) and res.cost >= best - 1e-9
+    if weighted:
+        assert weighted.cost <= weight * best + 1e-9
+
+
+def test_steps_batches_and_fields_agree() -> None:
+    rng = np.random.default_rng(5)
+    cost = rng.choice([1.0, 2.0, np.inf], size=(15, 15), p=[0.6, 0.3, 0.1])
+    cost[0, 0] = 1.0
+    for world in (HexGrid(cost, "odd-q"), MovesGrid(cost, SIXTEEN)):
+        field = world.distance_field((0, 0))
+        goals = np.argwhere(np.isfinite(field))[:20]
+        costs = world.path_costs(np.zeros_like(goals), goals)
+        np.testing.assert_allclose(costs, field[goals[:, 0], goals[:, 1]])
+        g = tuple(int(v) for v in goals[-1])
+        search = world.start_search((0, 0), g)
+        while search.step(3) == "in_progress":
+            pass
+        assert search.result.cost == pytest.approx(world.find_path((0, 0), g).cost)
+
+
+def test_kernel_checks_before_releasing_the_gil() -> None:
+    from pathcraft._core import stencil
+
+    padded = np.full((5, 5), np.inf)
+    padded[1:4, 1:4] = 1.0
+    ws = stencil.Workspace(25)
+    moves = np.array([[0, 1], [0, 1]], dtype=np.intp)
+    factors = np.ones((2, 1))
+    common = {"pad": 1, "parity": 0, "moves": moves, "factors": factors, "hkind": 0,
+              "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0, "max_expansions": -1,
+              "max_cost": math.inf, "partial": False, "record": False, "seed": 0}  # fmt: skip
+    with pytest.raises(IndexError, match="sources"):
+        stencil.search(padded, ws, np.array([0], dtype=np.intp), 6, None, **common)
+    with pytest.raises(IndexError, match="goal"):
+        stencil.search(padded, ws, np.array([6], dtype=np.intp), 24, None, **common)
+    far = {**common, "moves": np.array([[0, 2], [0, 2]], dtype=np.intp)}
+    with pytest.raises(ValueError, match="padding"):
+        stencil.search(padded, ws, np.array([6], dtype=np.intp), 8, None, **far)
+    with pytest.raises(ValueError, match="too small"):
+        stencil.search(padded, stencil.Workspace(4), np.array([6], dtype=np.intp), 8, None,
+                       **common)  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@settings(max_examples=40, deadline=None)
+@given(cost=costs_strategy(max_side=18))
+def test_hexgrid_matches_scipy_larger(layout: str, cost: np.ndarray) -> None:
+    check_against_oracle(HexGrid(cost, layout=layout), cost, "astar")
