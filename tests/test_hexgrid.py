@@ -247,3 +247,19 @@ def test_kernel_checks_before_releasing_the_gil() -> None:
 @given(cost=costs_strategy(max_side=18))
 def test_hexgrid_matches_scipy_larger(layout: str, cost: np.ndarray) -> None:
     check_against_oracle(HexGrid(cost, layout=layout), cost, "astar")
+
+
+def test_find_paths_batch_equals_single_queries() -> None:
+    rng = np.random.default_rng(11)
+    cost = rng.choice([1.0, 2.0, np.inf], size=(20, 20), p=[0.6, 0.3, 0.1])
+    free = np.argwhere(np.isfinite(cost))
+    starts, goals = free[rng.integers(0, len(free), 30)], free[rng.integers(0, len(free), 30)]
+    for world in (HexGrid(cost, "even-r"), MovesGrid(cost, KNIGHT)):
+        batch = world.find_paths(starts, goals, workers=2, chunk_size=4)
+        costs = world.path_costs(starts, goals, workers=2)
+        for i, res in enumerate(batch):
+            one = world.find_path(tuple(starts[i]), tuple(goals[i]))
+            assert res.cost == one.cost == costs[i] or (not res and not one)
+            np.testing.assert_array_equal(res.path, one.path)
+    with pytest.raises(IndexError, match="goals"):
+        HexGrid(cost).find_paths([tuple(free[0])], [(99, 0)])

@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._batch import query_batch
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _stencil
+from pathcraft.hexgrid import _batch, _stencil
 from pathcraft.result import PathResult
 
 #: The offset layouts (Red Blob Games' names) and the neighbours of a cell on an even
@@ -255,12 +256,33 @@ class HexGrid:
         """
         return _stencil.distance_field(self._world, sources, max_cost)
 
+    def find_paths(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
+        **options: Any,
+    ) -> list[PathResult]:  # fmt: skip
+        """Many searches at once, in parallel: one result per pair
+        ``(starts[i], goals[i])`` of ``(row, col)`` cells, each what :meth:`find_path`
+        gives; ``workers``, ``executor``, ``chunk_size`` and ``progress`` as in
+        :meth:`pathcraft.Grid.find_paths`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((4, 4)))
+        >>> [r.cost for r in hexes.find_paths([(0, 0), (1, 1)], [(3, 3), (0, 1)])]
+        [5.0, 1.0]
+        """
+        return query_batch(  # type: ignore[no-any-return]
+            _batch.HEX_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        )
+
     def path_costs(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
         **options: Any,
     ) -> npt.NDArray[np.float64]:  # fmt: skip
-        """The cost of the path of each pair ``(starts[i], goals[i])`` of
-        ``(row, col)`` cells (``inf`` where there is none), the GIL released.
+        """Only the costs of many searches (``inf`` where there is none), in parallel;
+        arguments as in :meth:`find_paths` (``partial`` and ``record`` refused).
 
         Examples
         --------
@@ -269,4 +291,6 @@ class HexGrid:
         >>> HexGrid(np.ones((4, 4))).path_costs([(0, 0), (1, 1)], [(3, 3), (1, 1)])
         array([5., 0.])
         """
-        return _stencil.path_costs(self._world, starts, goals, algorithm, options)
+        return query_batch(  # type: ignore[no-any-return]
+            _batch.HEX_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        )

@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._batch import query_batch
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _stencil
+from pathcraft.hexgrid import _batch, _stencil
 from pathcraft.result import PathResult
 
 #: The eight moves of a chess knight, factor sqrt(5) (their length).
@@ -162,18 +163,41 @@ class MovesGrid:
         """
         return _stencil.distance_field(self._world, sources, max_cost)
 
-    def path_costs(
+    def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
         **options: Any,
-    ) -> npt.NDArray[np.float64]:  # fmt: skip
-        """The cost of the path of each pair ``(starts[i], goals[i])`` of
-        ``(row, col)`` cells (``inf`` where there is none), the GIL released.
+    ) -> list[PathResult]:  # fmt: skip
+        """Many searches at once, in parallel: one result per pair
+        ``(starts[i], goals[i])`` of ``(row, col)`` cells, each what :meth:`find_path`
+        gives; ``workers``, ``executor``, ``chunk_size`` and ``progress`` as in
+        :meth:`pathcraft.Grid.find_paths`.
 
         Examples
         --------
         >>> import numpy as np
-        >>> from pathcraft.hexgrid import KNIGHT, MovesGrid
-        >>> MovesGrid(np.ones((8, 8)), KNIGHT).path_costs([(0, 0)], [(1, 2)])
-        array([2.23606798])
+        >>> from pathcraft.hexgrid import SIXTEEN, MovesGrid
+        >>> moves = MovesGrid(np.ones((4, 4)), SIXTEEN)
+        >>> [r.cost for r in moves.find_paths([(0, 0), (1, 1)], [(3, 3), (0, 1)])]
+        [4.242640687119286, 1.0]
         """
-        return _stencil.path_costs(self._world, starts, goals, algorithm, options)
+        return query_batch(  # type: ignore[no-any-return]
+            _batch.MOVES_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        )
+
+    def path_costs(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
+        **options: Any,
+    ) -> npt.NDArray[np.float64]:  # fmt: skip
+        """Only the costs of many searches (``inf`` where there is none), in parallel;
+        arguments as in :meth:`find_paths` (``partial`` and ``record`` refused).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import SIXTEEN, MovesGrid
+        >>> MovesGrid(np.ones((4, 4)), SIXTEEN).path_costs([(0, 0), (1, 1)], [(3, 3), (1, 1)])
+        array([4.24264069, 0.        ])
+        """
+        return query_batch(  # type: ignore[no-any-return]
+            _batch.MOVES_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        )

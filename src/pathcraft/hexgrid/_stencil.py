@@ -209,21 +209,3 @@ def distance_field(world: Stencil, sources: Any, max_cost: Any) -> npt.NDArray[n
         max_cost=math.inf if opts.max_cost is None else opts.max_cost,
     )  # fmt: skip
     return out
-
-
-def path_costs(
-    world: Stencil, starts: Any, goals: Any, algorithm: Any, options: Any
-) -> npt.NDArray[np.float64]:
-    """The cost of the path of each ``(starts[i], goals[i])`` pair, ``inf`` if none."""
-    opts = SearchOptions.check(world.name, algorithm, **options)
-    if opts.partial or opts.record:
-        raise ValueError("path_costs keeps neither partial paths nor records")
-    s = flat_cells(world, "starts", starts)
-    g = flat_cells(world, "goals", goals)
-    if s.shape != g.shape:
-        raise ValueError(f"starts has {s.shape[0]} cells and goals {g.shape[0]}")
-    costs = np.empty(s.shape[0], dtype=np.float64)
-    _kernel.search_costs(
-        world.padded, workspace(world.padded.size), s, g, costs, **search_settings(world, opts)
-    )
-    return costs
