@@ -160,6 +160,8 @@ def test_bad_input() -> None:
         MovesGrid(cost, [(0, 0)])
     with pytest.raises(ValueError, match="factor"):
         MovesGrid(cost, [(0, 1, -1.0)])
+    with pytest.raises(ValueError, match="overflow"):
+        MovesGrid(cost, [(0, 1, 1e308)])
     with pytest.raises(ValueError, match="twice"):
         MovesGrid(cost, [(0, 1), (0, 1)])
     with pytest.raises(ValueError, match="'astar', 'dijkstra', 'greedy'"):

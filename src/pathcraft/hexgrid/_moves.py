@@ -59,6 +59,13 @@ class MovesGrid:
         self.moves = _stencil.check_moves(moves)
         finite = arr[np.isfinite(arr)]
         self.min_cost = float(finite.min()) if finite.size else 1.0
+        largest = float(finite.max()) if finite.size else 1.0
+        factor = max(f for _, _, f in self.moves)
+        if not math.isfinite(largest * factor * arr.size):
+            raise ValueError(
+                f"costs up to {largest!r} times factors up to {factor!r} over {arr.size} "
+                "cells could overflow a path's cost; use smaller costs or factors"
+            )
         scale = self.min_cost * min(f / math.hypot(dr, dc) for dr, dc, f in self.moves)
         self._world = _stencil.build(
             "MovesGrid", arr, (self.moves, self.moves), "none", "euclidean", scale
