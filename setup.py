@@ -79,6 +79,7 @@ EXTENSIONS = [
     kernel("visibility"),
     kernel("navmesh"),
     kernel("polyanya"),
+    kernel("stencil"),
     kernel("clearance"),
     kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
     kernel("flowrepair"),  # issue 18: flow fields repaired where cells changed

@@ -22,6 +22,7 @@ from shapely import box
 from pathcraft import Graph, Grid, NavMesh, PathResult, WaypointGraph
 from pathcraft import search as generic
 from pathcraft._options import OPTION_NAMES, SUPPORT, UnsupportedOptionError, options_table
+from pathcraft.hexgrid import SIXTEEN, HexGrid, MovesGrid
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -131,12 +132,41 @@ def navmesh_world() -> World:
     )  # fmt: skip
 
 
+def _stencil_world(name: str, world: Any) -> World:
+    """A pathcraft.hexgrid world, its oracle scipy on the graph of its neighbours."""
+    rows, cols = world.shape
+    src, dst, w = [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            for (nr, nc), step in world.neighbors((r, c)):
+                src.append(r * cols + c)
+                dst.append(nr * cols + nc)
+                w.append(step)
+    matrix = csr_matrix((w, (src, dst)), shape=(rows * cols, rows * cols))
+    start, goal = (0, 0), (4, 7)
+    want = float(csgraph_dijkstra(matrix, indices=0)[goal[0] * cols + goal[1]])
+    return World(
+        name, lambda a, **o: world.find_path(start, goal, algorithm=a, **o), want,
+        {"astar", "dijkstra"},
+    )  # fmt: skip
+
+
+def hex_world() -> World:
+    return _stencil_world("HexGrid", HexGrid(Grid.from_ascii(GRID_ASCII).cost, "even-q"))
+
+
+def moves_world() -> World:
+    return _stencil_world("MovesGrid", MovesGrid(Grid.from_ascii(GRID_ASCII).cost, SIXTEEN))
+
+
 WORLDS = {
     "Grid": grid_world,
     "Graph": graph_world,
     "WaypointGraph": waypoint_world,
     "NavMesh": navmesh_world,
     "search": search_world,
+    "HexGrid": hex_world,
+    "MovesGrid": moves_world,
 }
 
 #: A valid value for each option, one that must not change a reachable goal's answer

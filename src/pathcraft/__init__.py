@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from pathcraft import agents as agents
     from pathcraft import costs as costs
     from pathcraft import goap as goap
+    from pathcraft import hexgrid as hexgrid
     from pathcraft import io as io
     from pathcraft import navmesh as navmesh
     from pathcraft import viz as viz
@@ -64,6 +65,7 @@ _SUBMODULES = (
     "goap",
     "graph",
     "grid",
+    "hexgrid",
     "io",
     "navmesh",
     "replan",

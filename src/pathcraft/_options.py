@@ -156,6 +156,17 @@ SUPPORT: dict[str, WorldSpec] = {
                 name: GRID_UNIT_EXTRAS for name in ("astar", "dijkstra", "greedy", "jps")
             },
         ),
+        # pathcraft.hexgrid: the stencil kernel's worlds.
+        WorldSpec(
+            "HexGrid",
+            {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
+            heuristics=("zero", "hex"),
+        ),
+        WorldSpec(
+            "MovesGrid",
+            {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
+            heuristics=("zero", "euclidean"),
+        ),
         WorldSpec(
             "Graph",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},

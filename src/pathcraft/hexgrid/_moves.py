@@ -1,0 +1,210 @@
+"""Square grids with a custom set of moves, searched by the compiled stencil kernel."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._batch import query_batch
+from pathcraft._sliced import CompiledSearch
+from pathcraft.grid._checks import cost_array
+from pathcraft.hexgrid import _batch, _stencil
+from pathcraft.result import PathResult
+
+#: The eight moves of a chess knight, factor sqrt(5) (their length).
+KNIGHT: list[tuple[int, int]] = [
+    (-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1),
+]  # fmt: skip
+#: The 16-neighbourhood: the eight king moves and the eight knight moves.
+SIXTEEN: list[tuple[int, int]] = [
+    (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1), *KNIGHT,
+]  # fmt: skip
+
+
+class MovesGrid:
+    """A square grid whose moves are given: each ``(dr, dc, factor)`` steps ``dr``
+    rows and ``dc`` columns; cells are ``(row, col)``.
+
+    Entering a cell by a move costs the cell's cost times the move's factor (the
+    factor defaults to the move's length, ``hypot(dr, dc)``); ``np.inf`` marks a
+    wall. A move jumps: the cells it passes over are not looked at.
+
+    A* uses the Euclidean distance times ``h = min_cost * min(factor / hypot(dr, dc))``.
+    It is admissible and consistent: a step by move ``m`` into a cell of cost ``c``
+    costs ``c * factor_m >= min_cost * factor_m >= h * |m|``, so a path costs at least
+    ``h`` times the summed lengths of its moves, which (triangle inequality) is at
+    least ``h`` times the straight-line distance from start to goal.
+
+    Parameters
+    ----------
+    cost : array_like, shape (rows, cols)
+        Cost of entering each cell, > 0, ``np.inf`` for walls.
+    moves : sequence of (int, int) or (int, int, float)
+        At most 64 distinct moves, none of length zero; factors finite and > 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.hexgrid import KNIGHT, MovesGrid
+    >>> knight = MovesGrid(np.ones((8, 8)), moves=[(dr, dc, 1.0) for dr, dc in KNIGHT])
+    >>> knight.find_path((0, 0), (7, 7)).cost
+    6.0
+    """
+
+    def __init__(self, cost: npt.ArrayLike, moves: Any) -> None:
+        arr = cost_array(cost)
+        self.moves = _stencil.check_moves(moves)
+        finite = arr[np.isfinite(arr)]
+        self.min_cost = float(finite.min()) if finite.size else 1.0
+        largest = float(finite.max()) if finite.size else 1.0
+        factor = max(f for _, _, f in self.moves)
+        if not math.isfinite(largest * factor * arr.size):
+            raise ValueError(
+                f"costs up to {largest!r} times factors up to {factor!r} over {arr.size} "
+                "cells could overflow a path's cost; use smaller costs or factors"
+            )
+        scale = self.min_cost * min(f / math.hypot(dr, dc) for dr, dc, f in self.moves)
+        self._world = _stencil.build(
+            "MovesGrid", arr, (self.moves, self.moves), "none", "euclidean", scale
+        )
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import KNIGHT, MovesGrid
+        >>> MovesGrid(np.ones((2, 3)), KNIGHT).shape
+        (2, 3)
+        """
+        return self._world.shape
+
+    def neighbors(self, cell: tuple[int, int]) -> list[tuple[tuple[int, int], float]]:
+        """The cells the moves reach from the ``(row, col)`` cell, with the cost of
+        each step (the generic search's neighbour function).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> MovesGrid(np.ones((3, 3)), [(1, 2, 2.0)]).neighbors((0, 0))
+        [((1, 2), 2.0)]
+        """
+        rows, cols = self.shape
+        p = self._world.pad
+        inner = self._world.padded[p:-p, p:-p]
+        out = []
+        for dr, dc, factor in self.moves:
+            nr, nc = int(cell[0]) + dr, int(cell[1]) + dc
+            if 0 <= nr < rows and 0 <= nc < cols and np.isfinite(inner[nr, nc]):
+                out.append(((nr, nc), float(inner[nr, nc]) * factor))
+        return out
+
+    def find_path(
+        self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
+        **options: Any,
+    ) -> PathResult:  # fmt: skip
+        """A cheapest path between two ``(row, col)`` cells.
+
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)``.
+        algorithm : str
+            ``"astar"`` (scaled Euclidean heuristic), ``"dijkstra"`` or ``"greedy"``.
+        **options
+            The search options (README, "One way to ask every world"); ``heuristic``
+            is ``"euclidean"`` (the default) or ``"zero"``.
+
+        Returns
+        -------
+        PathResult
+            Its path an ``(n, 2)`` array of ``(row, col)`` cells from start to goal;
+            empty (falsy) with a reason when there is no path.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import KNIGHT, MovesGrid
+        >>> MovesGrid(np.ones((3, 3)), KNIGHT).find_path((0, 0), (1, 1)).reason
+        'unreachable'
+        """
+        return _stencil.find_path(self._world, start, goal, algorithm, options)
+
+    def start_search(
+        self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
+        **options: Any,
+    ) -> CompiledSearch:  # fmt: skip
+        """The search :meth:`find_path` runs, as a compiled search stepped a few
+        expansions at a time (``step(n)``; ``result`` once it ended). Cells are
+        ``(row, col)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> line = MovesGrid(np.ones((1, 5)), [(0, 1)])
+        >>> search = line.start_search((0, 0), (0, 4), algorithm="dijkstra")
+        >>> search.step(2), search.step(), search.result.path.tolist()[-1]
+        ('in_progress', 'found', [0, 4])
+        """
+        return _stencil.start_search(self._world, start, goal, algorithm, options)
+
+    def distance_field(
+        self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None
+    ) -> npt.NDArray[np.float64]:
+        """The cost from the nearest of ``sources`` (``(row, col)`` cells) to every
+        cell, ``inf`` for walls and cells out of reach (or beyond ``max_cost``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> MovesGrid(np.ones((1, 4)), [(0, 2, 1.0), (0, -1, 1.0)]).distance_field((0, 0))
+        array([[0., 2., 1., 3.]])
+        """
+        return _stencil.distance_field(self._world, sources, max_cost)
+
+    def find_paths(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
+        **options: Any,
+    ) -> list[PathResult]:  # fmt: skip
+        """Many searches at once, in parallel: one result per pair
+        ``(starts[i], goals[i])`` of ``(row, col)`` cells, each what :meth:`find_path`
+        gives; ``workers``, ``executor``, ``chunk_size`` and ``progress`` as in
+        :meth:`pathcraft.Grid.find_paths`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import SIXTEEN, MovesGrid
+        >>> moves = MovesGrid(np.ones((4, 4)), SIXTEEN)
+        >>> [r.cost for r in moves.find_paths([(0, 0), (1, 1)], [(3, 3), (0, 1)])]
+        [4.242640687119286, 1.0]
+        """
+        return query_batch(  # type: ignore[no-any-return]
+            _batch.MOVES_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        )
+
+    def path_costs(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
+        **options: Any,
+    ) -> npt.NDArray[np.float64]:  # fmt: skip
+        """Only the costs of many searches (``inf`` where there is none), in parallel;
+        arguments as in :meth:`find_paths` (``partial`` and ``record`` refused).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import SIXTEEN, MovesGrid
+        >>> MovesGrid(np.ones((4, 4)), SIXTEEN).path_costs([(0, 0), (1, 1)], [(3, 3), (1, 1)])
+        array([4.24264069, 0.        ])
+        """
+        return query_batch(  # type: ignore[no-any-return]
+            _batch.MOVES_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        )

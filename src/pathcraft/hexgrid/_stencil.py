@@ -1,0 +1,211 @@
+"""How the stencil worlds (:class:`~pathcraft.hexgrid.HexGrid`,
+:class:`~pathcraft.hexgrid.MovesGrid`) run the compiled stencil kernel
+(:mod:`pathcraft._core.stencil`): the padded cost array and move table, checked cells,
+checked options turned into kernel settings, and the answer as a
+:class:`~pathcraft.result.PathResult`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import stencil as _kernel
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions
+from pathcraft._sliced import CompiledSearch
+from pathcraft.result import PathResult, build_result
+
+#: A move: ``(dr, dc, factor)``.
+Move = tuple[int, int, float]
+
+
+@dataclass(frozen=True)
+class Stencil:
+    """A world's compiled form: the cost array padded by ``pad`` walls, the move table
+    (two parity classes), and what the heuristic needs."""
+
+    name: str
+    padded: npt.NDArray[np.float64]
+    pad: int
+    parity: str
+    moves: npt.NDArray[np.intp]
+    factors: npt.NDArray[np.float64]
+    heuristic: str
+    hscale: float
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        rows, cols = self.padded.shape
+        return rows - 2 * self.pad, cols - 2 * self.pad
+
+
+def build(
+    name: str,
+    cost: npt.NDArray[np.float64],
+    tables: tuple[list[Move], list[Move]],
+    parity: str,
+    heuristic: str,
+    hscale: float,
+) -> Stencil:
+    """A :class:`Stencil` from a checked cost array and two checked move lists."""
+    pad = max(1, *(max(abs(dr), abs(dc)) for table in tables for dr, dc, _ in table))
+    padded = np.full((cost.shape[0] + 2 * pad, cost.shape[1] + 2 * pad), np.inf)
+    padded[pad:-pad, pad:-pad] = cost
+    moves = np.array([[x for dr, dc, _ in t for x in (dr, dc)] for t in tables], dtype=np.intp)
+    factors = np.array([[f for _, _, f in t] for t in tables], dtype=np.float64)
+    return Stencil(name, padded, pad, parity, moves, factors, heuristic, hscale)
+
+
+def check_moves(moves: Any) -> list[Move]:
+    """Check a list of ``(dr, dc)`` or ``(dr, dc, factor)`` moves."""
+    try:
+        items = list(moves)
+    except TypeError as exc:
+        raise TypeError(f"moves must be a sequence of (dr, dc[, factor]); got {moves!r}") from exc
+    if not items:
+        raise ValueError("moves must hold at least one move")
+    if len(items) > 64:
+        raise ValueError(f"moves holds {len(items)} moves; at most 64 are allowed")
+    out: list[Move] = []
+    seen: set[tuple[int, int]] = set()
+    for item in items:
+        parts = tuple(item) if isinstance(item, (tuple, list)) else ()
+        if len(parts) not in (2, 3):
+            raise ValueError(f"each move is (dr, dc) or (dr, dc, factor); got {item!r}")
+        dr, dc = parts[0], parts[1]
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (dr, dc)):
+            raise TypeError(f"a move's dr and dc are integers; got {item!r}")
+        if dr == 0 and dc == 0:
+            raise ValueError(f"a move of length zero goes nowhere; got {item!r}")
+        if (int(dr), int(dc)) in seen:
+            raise ValueError(f"the move ({dr}, {dc}) is given twice")
+        seen.add((int(dr), int(dc)))
+        factor = float(parts[2]) if len(parts) == 3 else math.hypot(dr, dc)
+        if not (math.isfinite(factor) and factor > 0):
+            raise ValueError(f"a move's factor is a finite number > 0; got {item!r}")
+        out.append((int(dr), int(dc), factor))
+    return out
+
+
+def flat_cell(world: Stencil, name: str, cell: Any, *, walkable: bool = True) -> int:
+    """The padded flat index of the ``(row, col)`` cell ``cell``, checked."""
+    try:
+        r, c = cell
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a (row, col) cell; got {cell!r}") from exc
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (r, c)):
+        raise TypeError(f"{name} must be a (row, col) cell of integers; got {cell!r}")
+    rows, cols = world.shape
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise IndexError(f"{name} {(int(r), int(c))} is outside the {rows} x {cols} grid")
+    p = world.pad
+    flat = (int(r) + p) * int(world.padded.shape[1]) + int(c) + p
+    if walkable and math.isinf(world.padded.flat[flat]):
+        raise ValueError(f"{name} {(int(r), int(c))} is a wall")
+    return flat
+
+
+def flat_cells(world: Stencil, name: str, cells: Any) -> npt.NDArray[np.intp]:
+    """Flat indices of one ``(row, col)`` cell or a ``(k, 2)`` array of them."""
+    arr = np.asarray(cells)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must be a (row, col) cell or a (k, 2) array; got {cells!r}")
+    return np.array(
+        [flat_cell(world, name, (int(r), int(c))) for r, c in arr.tolist()], dtype=np.intp
+    )
+
+
+def table_settings(world: Stencil) -> dict[str, Any]:
+    return {
+        "pad": world.pad,
+        "parity": _kernel.PARITIES[world.parity],
+        "moves": world.moves,
+        "factors": world.factors,
+    }
+
+
+def search_settings(world: Stencil, opts: SearchOptions) -> dict[str, Any]:
+    """Checked options as the stencil kernel's keyword arguments."""
+    heuristic = opts.heuristic or "default"
+    if opts.algorithm == "dijkstra" or heuristic == "zero":
+        hkind = _kernel.HEURISTICS["zero"]
+    else:
+        hkind = _kernel.HEURISTICS[world.heuristic]
+    return {
+        **table_settings(world),
+        "hkind": hkind,
+        "mode": MODES[opts.algorithm],
+        "tie": TIES[opts.tie_break],
+        "hscale": world.hscale,
+        "weight": opts.weight,
+        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
+        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        "partial": opts.partial,
+        "record": opts.record,
+        "seed": opts.kernel_seed(),
+    }
+
+
+def workspace(cells: int) -> Any:
+    """This thread's stencil workspace, grown to hold at least ``cells`` cells."""
+    return thread_workspace(_kernel.Workspace, cells)
+
+
+def find_path(world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any) -> PathResult:
+    """One search from ``start`` to ``goal`` (``(row, col)`` cells)."""
+    t0 = time.perf_counter()
+    opts = SearchOptions.check(world.name, algorithm, **options)
+    s = flat_cell(world, "start", start)
+    g = flat_cell(world, "goal", goal)
+    status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
+        world.padded, workspace(world.padded.size), np.array([s], dtype=np.intp), g, None,
+        **search_settings(world, opts),
+    )  # fmt: skip
+    return to_result((status, path, cost, expanded, generated, rec_cells, rec_g), t0)
+
+
+def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
+    """The kernel's answer tuple as a :class:`PathResult` whose path is an ``(n, 2)``
+    array of ``(row, col)`` cells, as :class:`~pathcraft.Grid`'s."""
+    status, path, cost, expanded, generated, rec_cells, rec_g = answer
+    explored = None if rec_cells is None else (rec_cells, rec_g)
+    return build_result(
+        status, path, cost, expanded=expanded, generated=generated, t0=t0,
+        explored=explored,
+    )  # fmt: skip
+
+
+def start_search(
+    world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any
+) -> CompiledSearch:
+    """A steppable compiled search from ``start`` to ``goal`` (``(row, col)`` cells)."""
+    opts = SearchOptions.check(world.name, algorithm, **options)
+    sources = np.array([flat_cell(world, "start", start)], dtype=np.intp)
+    g = flat_cell(world, "goal", goal)
+    settings = search_settings(world, opts)
+    padded = world.padded
+    return CompiledSearch(
+        lambda ws: _kernel.StencilSearch(padded, ws, sources, g, None, **settings),
+        to_result, _kernel.Workspace, padded.size,
+    )  # fmt: skip
+
+
+def distance_field(world: Stencil, sources: Any, max_cost: Any) -> npt.NDArray[np.float64]:
+    """Dijkstra from every source at once: each cell's cost, ``inf`` if unreachable."""
+    opts = SearchOptions.check(world.name, "dijkstra", max_cost=max_cost)
+    flat = flat_cells(world, "sources", sources)
+    out = np.empty(world.shape, dtype=np.float64)
+    _kernel.field(
+        world.padded, workspace(world.padded.size), flat, out, **table_settings(world),
+        max_cost=math.inf if opts.max_cost is None else opts.max_cost,
+    )  # fmt: skip
+    return out
