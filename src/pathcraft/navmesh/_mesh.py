@@ -711,6 +711,9 @@ class NavMesh:
             necessarily the one holding the shortest path, so a
             funnel path can be longer than optimal (never shorter). ``"optimal"``:
             the Euclidean shortest path, by Polyanya (Cui, Harabor and Grastien, 2017).
+            On a mesh with area costs (:meth:`set_area_cost`) only the funnel runs,
+            weighing its corridor by them; ``"optimal"`` and ``radius > 0`` raise a
+            ``ValueError``.
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
@@ -744,7 +747,8 @@ class NavMesh:
         ------
         ValueError
             A non-finite position, one off the mesh without ``snap``, an unknown
-            algorithm, a bad option value.
+            algorithm, a bad option value; ``"optimal"`` or ``radius > 0`` on a mesh
+            with area costs.
         UnsupportedOptionError
             An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
