@@ -18,7 +18,7 @@ from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
-from pathcraft.navmesh import _baked, _build, _query, _sources
+from pathcraft.navmesh import _areas, _baked, _build, _query, _sources
 from pathcraft.navmesh._portals import Portals, build_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
@@ -315,6 +315,8 @@ class NavMesh:
         # the meshes of query radii (issue 17), built on first use: see for_radius
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
         self._portals: Portals | None = None
+        # area costs per polygon (issue 20): None while every polygon costs 1
+        self._area_costs: FloatArray | None = None
 
     # ------------------------------------------------------------------ radii
 
@@ -363,7 +365,7 @@ class NavMesh:
             self._top.pv[a:b].astype(np.intp)
             for a, b in zip(self._top.poff[:-1].tolist(), self._top.poff[1:].tolist(), strict=True)
         ]
-        return (NavMesh._trusted, (self._top.xy, polys))
+        return (NavMesh._trusted, (self._top.xy, polys), {"_area_costs": self._area_costs})
 
     # ------------------------------------------------------------------ properties
 
@@ -510,8 +512,116 @@ class NavMesh:
         search runs on, built on first use (internal: see
         :mod:`pathcraft.navmesh._portals`)."""
         if self._portals is None:
-            self._portals = build_portals(self._top)
+            self._portals = build_portals(self._top, self._area_costs)
         return self._portals
+
+    # ------------------------------------------------------------------ area costs
+    @property
+    def area_costs(self) -> FloatArray:
+        """The area cost (multiplier) of each polygon, a copy (all 1 by default):
+        see :meth:`set_area_cost`.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.area_costs.tolist()
+        [1.0, 1.0]
+        """
+        out: FloatArray = (
+            np.ones(self.num_polygons) if self._area_costs is None else self._area_costs.copy()
+        )
+        return out
+
+    @property
+    def has_area_costs(self) -> bool:
+        """Whether some polygon costs other than 1 (see :meth:`set_area_cost`).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.has_area_costs
+        False
+        """
+        return self._area_costs is not None
+
+    def set_area_cost(self, polygons: Any, multiplier: float) -> None:
+        """Give the polygons ``polygons`` (ids, one or a sequence) the area cost
+        ``multiplier``: mud, water or a road, which the funnel weighs.
+
+        The funnel's corridor search (``algorithm="funnel"``) weighs each move across a
+        polygon by its multiplier, so it picks the corridor cheapest by those costs;
+        the path is then the string pulled taut inside that corridor, the corridor's
+        shortest line (not the cheapest line inside it when its polygons' costs
+        differ). With any cost other than 1 the funnel always searches (no straight
+        line shortcut, except inside one polygon) and the result's ``cost`` is the sum
+        over the path's pieces of length x the multiplier of the polygon each piece lies
+        in (a piece along a shared edge at the cheaper one). Polyanya
+        (``algorithm="optimal"``) knows only lengths: it refuses a mesh with area costs
+        (a ``ValueError`` naming the funnel), as do queries with ``radius=`` (the
+        shrunk mesh's polygons are other polygons).
+
+        Parameters
+        ----------
+        polygons : int or sequence of int
+            Polygon ids, in ``[0, num_polygons)``.
+        multiplier : float
+            A finite number ``>= 1`` (1, the default, restores a polygon): a road is
+            the cheap area among costlier ones, so the search's Euclidean heuristic
+            stays admissible.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``polygons`` not polygon ids of this mesh; ``multiplier`` not a finite
+            number >= 1 (below 1, zero, negative, NaN).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 8)))
+        >>> mesh.find_path((1, 5), (9, 5)).path.tolist()         # over the wall
+        [[1.0, 5.0], [4.0, 8.0], [6.0, 8.0], [9.0, 5.0]]
+        >>> mesh.set_area_cost(mesh.locate((5, 9)), 3.0)         # mud over the wall
+        >>> mesh.find_path((1, 5), (9, 5)).path.tolist()         # under it instead
+        [[1.0, 5.0], [4.0, 2.0], [6.0, 2.0], [9.0, 5.0]]
+        >>> mesh.set_area_cost(mesh.locate((5, 1)), 4.0)         # deeper mud under it
+        >>> path = mesh.find_path((1, 5), (9, 5))
+        >>> path.path.tolist(), round(path.cost, 4)              # 2 units in mud x 3
+        ([[1.0, 5.0], [4.0, 8.0], [6.0, 8.0], [9.0, 5.0]], 14.4853)
+        """
+        ids = _areas.check_ids("polygons", polygons, self.num_polygons)
+        cost = _areas.check_cost("multiplier", multiplier)
+        costs = self.area_costs
+        costs[ids] = cost
+        self._area_costs = None if bool((costs == 1.0).all()) else costs
+        self._portals = None
+
+    def path_cost(self, path: npt.ArrayLike) -> float:
+        """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
+        area costs: the sum over its pieces of length x the multiplier of the polygon
+        each piece lies in (its length when every polygon costs 1).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> mesh.set_area_cost([1], 3.0)
+        >>> mesh.path_cost([(0.5, 0.5), (1.5, 0.5)])
+        2.0
+        """
+        pts = np.asarray(path, dtype=np.float64)
+        if pts.ndim != 2 or pts.shape[1] != 2 or not np.isfinite(pts).all():
+            raise ValueError(
+                f"path must be an (n, 2) array of finite (x, y), got shape {pts.shape}"
+            )
+        costs = self.area_costs
+        return _areas.path_cost(self._spatial.shapes, self._spatial.tree, costs, pts)
 
     def _nearest(self, pts: FloatArray, name: str) -> FloatArray:
         return self._spatial.nearest(pts, name)
@@ -601,6 +711,9 @@ class NavMesh:
             necessarily the one holding the shortest path, so a
             funnel path can be longer than optimal (never shorter). ``"optimal"``:
             the Euclidean shortest path, by Polyanya (Cui, Harabor and Grastien, 2017).
+            On a mesh with area costs (:meth:`set_area_cost`) only the funnel runs,
+            weighing its corridor by them; ``"optimal"`` and ``radius > 0`` raise a
+            ``ValueError``.
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
@@ -634,7 +747,8 @@ class NavMesh:
         ------
         ValueError
             A non-finite position, one off the mesh without ``snap``, an unknown
-            algorithm, a bad option value.
+            algorithm, a bad option value; ``"optimal"`` or ``radius > 0`` on a mesh
+            with area costs.
         UnsupportedOptionError
             An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
@@ -704,6 +818,19 @@ class NavMesh:
         one called, which refusals name)."""
         opts = SearchOptions.check_call("NavMesh", method, algorithm, options)
         check_flag("snap", snap)
+        if self.has_area_costs:
+            if opts.algorithm == "optimal":
+                raise ValueError(
+                    "algorithm='optimal' (Polyanya) knows only lengths and cannot honour "
+                    "this mesh's area costs; use algorithm='funnel', or set every cost "
+                    "back to 1"
+                )
+            if check_radius(radius) > 0:
+                raise ValueError(
+                    f"radius={radius!r} runs on a shrunk mesh, which has none of this "
+                    "mesh's area costs; query with radius=0 on a mesh built with "
+                    "agent_radius, or without area costs"
+                )
         if check_radius(radius) > 0:
             return self._start_wide(method, start, goal, algorithm, snap, options, radius)
         s, sp = self._place("start", start, snap)

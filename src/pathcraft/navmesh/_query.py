@@ -90,6 +90,8 @@ def straight(mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys) 
     both = np.intersect1d(sp, gp)
     if both.size:  # one convex polygon holds both
         return both[:1].astype(np.int32)
+    if mesh.has_area_costs:  # area costs: a detour can be cheaper
+        return None
     top = mesh.parts.top
     visited = np.empty(2 * mesh.num_polygons + 2, dtype=np.int32)
     for p in sp.tolist():
@@ -170,7 +172,7 @@ def _funnel(
     if status != _graph_kernel.FOUND:
         return _nothing(status, expanded, generated)
     path = _pull(mesh, s, g, polys)
-    return build_result(None, path, _length(path), expanded=expanded, generated=generated)
+    return build_result(None, path, _priced(mesh, path), expanded=expanded, generated=generated)
 
 
 def _drop_straight(path: FloatArray) -> FloatArray:
@@ -196,10 +198,16 @@ def _optimal(answer: tuple[Any, ...]) -> PathResult:
     return build_result(None, path, cost, expanded=expanded, generated=generated)
 
 
-def _line(s: FloatArray, g: FloatArray) -> PathResult:
-    """The straight path from ``s`` to ``g`` (``[s]`` when they are the same point)."""
+def _line(mesh: NavMesh, s: FloatArray, g: FloatArray) -> PathResult:
+    """The straight path from ``s`` to ``g`` (``[s]`` when they are the same point),
+    costed under the mesh's area costs."""
     path = np.stack((s, g)) if (s != g).any() else s[None].copy()
-    return build_result(None, path, _length(path), expanded=0, generated=0)
+    return build_result(None, path, _priced(mesh, path), expanded=0, generated=0)
+
+
+def _priced(mesh: NavMesh, path: FloatArray) -> float:
+    """The cost of ``path``: its length, or under the area costs when there are some."""
+    return mesh.path_cost(path) if mesh.has_area_costs else _length(path)
 
 
 def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
@@ -271,7 +279,7 @@ def _search(
 ) -> PathResult:  # fmt: skip
     """A search without limit, run to its end at once (a partial answer's path)."""
     if algorithm == "funnel" and straight(mesh, s, sp, g, gp) is not None:
-        return _line(s, g)
+        return _line(mesh, s, g)
     make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight)
     machine = make(thread_workspace(kind, size))
     machine.step(-1)
@@ -303,7 +311,7 @@ def start_search(
         g, gp = _nearest_reachable(mesh, sp, g)
         limit = None
     if algorithm == "funnel" and straight(mesh, s, sp, g, gp) is not None:
-        line = _line(s, g)  # the goal in sight: no search
+        line = _line(mesh, s, g)  # the goal in sight: no search
         if unreachable:
             line = dataclasses.replace(line, found=False, reason="unreachable")
         return CompiledSearch.ended(line)
