@@ -4,6 +4,7 @@ their multiplier; checked against scipy's Dijkstra on the portal graph built her
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -175,3 +176,24 @@ def test_costs_survive_pickle_and_reset_portals() -> None:
     assert (
         copy.find_path((1, 5), (9, 5)).path.tolist() == mesh.find_path((1, 5), (9, 5)).path.tolist()
     )
+
+
+def test_costs_are_saved_with_the_baked_mesh(tmp_path: Path) -> None:
+    from pathcraft import io
+
+    mesh = NavMesh.from_geometry(WALL)
+    assert "area_costs" not in mesh.to_arrays()  # none set: the plain baked mesh
+    mesh.set_area_cost(mesh.locate((5, 9)), 3.0)
+    want = mesh.find_path((1, 5), (9, 5))
+    again = NavMesh.from_arrays(mesh.to_arrays())
+    io.save(mesh, tmp_path / "mesh.npz")
+    loaded = io.load(tmp_path / "mesh.npz")
+    for copy in (again, loaded):
+        assert copy.area_costs.tolist() == mesh.area_costs.tolist()
+        got = copy.find_path((1, 5), (9, 5))
+        assert got.path.tolist() == want.path.tolist() and got.cost == want.cost
+    arrays = mesh.to_arrays()
+    for bad in (arrays["area_costs"][:-1], arrays["area_costs"] * 0.5,
+                np.full(mesh.num_polygons, np.nan)):  # fmt: skip
+        with pytest.raises(ValueError, match="area_costs must hold"):
+            NavMesh.from_arrays({**arrays, "area_costs": bad})

@@ -33,7 +33,8 @@ and by kind:
   ``obstacles_offsets`` (int64), ``max_distance`` (float64, NaN for none) and
   ``agent_radius`` (float64, what the obstacles were grown by);
 - ``navmesh``: the arrays of :meth:`pathcraft.NavMesh.to_arrays` (vertices, polygons,
-  portals, centroids, components): a saved mesh loads without being rebuilt.
+  portals, centroids, components; optional ``area_costs``, float64 ``(P,)``, when the
+  mesh has area costs): a saved mesh loads without being rebuilt.
 
 Loading checks the header, every array's presence, dtype and shape, then builds the
 world through its public constructor (a grid's costs and a graph's edges are checked

@@ -33,6 +33,31 @@ def check_cost(name: str, value: Any) -> float:
     return out
 
 
+def check_costs(name: str, value: Any, n: int) -> npt.NDArray[np.float64] | None:
+    """``value`` as the multipliers of ``n`` polygons (a saved mesh's ``area_costs``): a
+    float array of shape ``(n,)``, every entry finite and >= 1. None when all are 1
+    (a mesh without area costs).
+
+    >>> check_costs("area_costs", np.array([1.0, 2.5]), 2).tolist()
+    [1.0, 2.5]
+    >>> check_costs("area_costs", np.array([1.0, 0.5]), 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: area_costs must hold 2 finite numbers >= 1 (float64, one per polygon)
+    """
+    arr = np.asarray(value)
+    if (
+        arr.shape != (n,)
+        or not np.issubdtype(arr.dtype, np.floating)
+        or not bool(np.isfinite(arr).all())
+        or bool((arr < 1.0).any())
+    ):
+        raise ValueError(
+            f"{name} must hold {n} finite numbers >= 1 (float64, one per polygon)"
+        )
+    return None if bool((arr == 1.0).all()) else arr.astype(np.float64, copy=True)
+
+
 def check_ids(name: str, value: Any, n: int) -> npt.NDArray[np.intp]:
     """``value`` as polygon ids: integers in ``[0, n)`` (one id or a sequence)."""
     ids = np.atleast_1d(np.asarray(value))

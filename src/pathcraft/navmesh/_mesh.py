@@ -255,12 +255,16 @@ class NavMesh:
         top, derived = _baked.check_baked(arrays)
         mesh = cls.__new__(cls)
         mesh._setup(top, check=False, lazy=True, **derived)
+        if "area_costs" in arrays:  # optional: a mesh saved with area costs
+            costs = _areas.check_costs("area_costs", arrays["area_costs"], mesh.num_polygons)
+            mesh._area_costs = costs
         return mesh
 
     def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
         """The mesh as named flat NumPy arrays, for :meth:`from_arrays` (and the files
         of :func:`pathcraft.io.save`): vertices, polygons, portals, centroids and
-        components. New arrays; nothing needs pickle.
+        components, and ``area_costs`` when some polygon costs other than 1
+        (:meth:`set_area_cost`). New arrays; nothing needs pickle.
 
         Examples
         --------
@@ -279,7 +283,7 @@ class NavMesh:
             "corner": top.corner.astype(np.uint8, copy=True),
             "centroids": self._centroids.astype(np.float64, copy=True),
             "component": self._component.astype(np.int32, copy=True),
-        }
+        } | ({} if self._area_costs is None else {"area_costs": self._area_costs.copy()})
 
     def _setup(
         self,
