@@ -447,6 +447,18 @@ class SearchOptions:
             for name in self.given
         }
 
+    def kernel_limits(self) -> dict[str, Any]:
+        """``max_expansions`` and ``max_cost`` as the compiled kernels take them (-1 and
+        ``inf`` for no limit).
+
+        >>> SearchOptions.check("Grid", "astar", max_cost=5).kernel_limits()
+        {'max_expansions': -1, 'max_cost': 5.0}
+        """
+        return {
+            "max_expansions": -1 if self.max_expansions is None else self.max_expansions,
+            "max_cost": math.inf if self.max_cost is None else float(self.max_cost),
+        }
+
     def kernel_seed(self) -> int:
         """The 64-bit seed of a compiled kernel's random tie-breaking (see
         :func:`kernel_seed`)."""

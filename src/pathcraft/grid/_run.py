@@ -5,7 +5,6 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 
 from __future__ import annotations
 
-import math
 import time
 from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any
@@ -54,8 +53,7 @@ def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
         "tie": TIES[opts.tie_break],
         "hscale": grid.min_cost,
         "weight": opts.weight,
-        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
-        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        **opts.kernel_limits(),
         "partial": opts.partial,
         "record": opts.record,
         "seed": opts.kernel_seed(),
@@ -108,6 +106,19 @@ def to_result(
     )  # fmt: skip
 
 
+def uniform_unit(algorithm: str, costs: tuple[float, float] | None) -> float:
+    """The one cell cost of a grid whose cost range is ``costs`` (None: no walkable
+    cell, 1.0), for the searches that need a uniform cost (ValueError otherwise)."""
+    if costs is None:
+        return 1.0
+    if costs[0] != costs[1]:
+        raise ValueError(
+            f"{algorithm} needs a grid of uniform cost, and this one has cells costing "
+            f"from {costs[0]!r} to {costs[1]!r}; use astar"
+        )
+    return costs[0]
+
+
 def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict[str, Any]:
     """Checked options of a jump point search as the kernel's keyword arguments
     (``block``: jump by 64-cell blocks rather than cell by cell)."""
@@ -117,18 +128,12 @@ def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict
             f"this grid has diagonal={grid.diagonal!r}: use astar"
         )
     costs, lines = grid.jump_tables
-    if costs is not None and costs[0] != costs[1]:
-        raise ValueError(
-            "jps needs a grid of uniform cost, and this one has cells costing from "
-            f"{costs[0]!r} to {costs[1]!r}; use astar"
-        )
     return {
         "lines": lines,
         "diagonal": DIAGONAL_RULES[grid.diagonal],
-        "unit": 1.0 if costs is None else costs[0],
+        "unit": uniform_unit("jps", costs),
         "weight": opts.weight,
-        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
-        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        **opts.kernel_limits(),
         "record": opts.record,
         "block": bool(block),
     }
@@ -150,18 +155,11 @@ def theta_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
     """Checked options of a Theta* search as the kernel's keyword arguments. A grid
     of varied costs is refused (a segment would need the costs of the cells it
     crosses): Theta* costs segments by their Euclidean length times the one cost."""
-    costs = cost_range(grid.padded)
-    if costs is not None and costs[0] != costs[1]:
-        raise ValueError(
-            "theta needs a grid of uniform cost, and this one has cells costing from "
-            f"{costs[0]!r} to {costs[1]!r}; use astar"
-        )
     return {
         "diagonal": DIAGONAL_RULES[grid.diagonal],
-        "unit": 1.0 if costs is None else costs[0],
+        "unit": uniform_unit("theta", cost_range(grid.padded)),
         "weight": opts.weight,
-        "max_expansions": -1 if opts.max_expansions is None else opts.max_expansions,
-        "max_cost": math.inf if opts.max_cost is None else opts.max_cost,
+        **opts.kernel_limits(),
         "partial": opts.partial,
         "record": opts.record,
     }
