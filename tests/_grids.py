@@ -254,3 +254,112 @@ def _sg(case: Case) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def default_heuristic(rule: str) -> str:
     return "manhattan" if rule == "never" else "octile"
+
+
+def uses_buckets(
+    grid: Any, method: str, tie_break: str = "g", weight: float = 1.0, kind: str | None = None
+) -> bool:
+    """Whether the kernel runs this query on its bucket open list: a 4-connected grid
+    of uniform cost, A* of weight 1 with an integer heuristic (``kind``, default the
+    grid's) or Dijkstra, ties by g."""
+    kind = kind or grid.heuristic
+    return (
+        grid.diagonal == "never"
+        and grid.uniform_cost is not None
+        and tie_break == "g"
+        and (method == "dijkstra" or (method == "astar" and weight == 1.0))
+        and (method == "dijkstra" or kind in ("manhattan", "chebyshev", "zero"))
+    )
+
+
+def bucket_reference(
+    cost: np.ndarray,
+    start: tuple[int, int],
+    goal: tuple[int, int] | set[tuple[int, int]],
+    kind: str,
+    scale: float,
+    *,
+    max_expansions: int | None = None,
+    max_cost: float | None = None,
+    partial: bool = False,
+    record: bool = False,
+) -> Any:
+    """The bucket search of a uniform-cost 4-connected grid, written out in Python
+    (Dial's buckets by f in steps; the last cell pushed of the lowest f first; a cell
+    expanded once; the kernel's order of neighbours): what the kernel must do, step
+    for step. ``kind`` is the heuristic (zero, manhattan or chebyshev); ``goal`` a
+    cell, or a set of cells with the zero heuristic."""
+    from types import SimpleNamespace
+
+    rows, cols = cost.shape
+    limit = math.inf if max_cost is None else max_cost
+
+    goals = goal if isinstance(goal, set) else {goal}
+
+    def steps(cell: tuple[int, int]) -> int:
+        if kind == "zero":
+            return 0
+        assert not isinstance(goal, set), "a heuristic needs one goal"
+        dr, dc = abs(cell[0] - goal[0]), abs(cell[1] - goal[1])
+        return dr + dc if kind == "manhattan" else max(dr, dc)
+
+    g: dict[tuple[int, int], float] = {start: 0.0}
+    parent: dict[tuple[int, int], Any] = {start: None}
+    closed: set[tuple[int, int]] = set()
+    level = steps(start)
+    buckets: dict[int, list[tuple[int, int]]] = {level: [start]}
+    expanded, generated, pruned = 0, 1, False
+    best, best_h = None, math.inf
+    explored: list[tuple[int, int]] = []
+    explored_g: list[float] = []
+    reason: str | None = "unreachable"
+    reached = None
+    while True:
+        while buckets.get(level) and buckets[level][-1] in closed:
+            buckets[level].pop()
+        if not buckets.get(level):
+            if not any(buckets.values()):
+                reason = "max_cost" if pruned else "unreachable"
+                break
+            level += 1
+            continue
+        if expanded == max_expansions:
+            reason = "max_expansions"
+            break
+        u = buckets[level].pop()
+        closed.add(u)
+        expanded += 1
+        if record:
+            explored.append(u)
+            explored_g.append(g[u])
+        if u in goals:
+            reason, reached = None, u
+            break
+        hu = steps(u)
+        if partial and hu * scale < best_h:
+            best, best_h = u, hu * scale
+        for dr, dc in OFFSETS[:4]:
+            v = (u[0] + dr, u[1] + dc)
+            if not (0 <= v[0] < rows and 0 <= v[1] < cols) or not math.isfinite(cost[v]):
+                continue
+            d = g[u] + float(cost[v])
+            if v in g and d >= g[v] * (1.0 - 1e-12):
+                continue
+            if d > limit:
+                pruned = True
+                continue
+            g[v], parent[v] = d, u
+            buckets.setdefault(level - hu + 1 + steps(v), []).append(v)
+            generated += 1
+    end = reached if reached is not None else (best or start) if partial else None
+    path: list[tuple[int, int]] = []
+    while end is not None:
+        path.append(end)
+        end = parent[end]
+    path.reverse()
+    total = steps_cost(cost, np.array(path, dtype=np.intp).reshape(-1, 2)) if path else math.inf
+    return SimpleNamespace(
+        path=path, expanded=expanded, generated=generated, cost=total,
+        found=reached is not None, reason=reason,
+        explored=SimpleNamespace(nodes=explored, g=explored_g) if record else None,
+    )

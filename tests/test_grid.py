@@ -26,6 +26,7 @@ from _grids import (
     assert_answer,
     assert_legal,
     assert_same_run,
+    bucket_reference,
     cases,
     default_heuristic,
     h_value,
@@ -33,6 +34,7 @@ from _grids import (
     neighbours,
     oracle,
     steps_cost,
+    uses_buckets,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -222,10 +224,13 @@ def test_astar_expands_exactly_like_the_generic_search(
         case.start, case.goal, tie_break=tie_break, weight=weight, heuristic=heuristic,
         record=True,
     )  # fmt: skip
-    want = search.astar(
-        case.start, case.goal, neighbours(case.cost, case.rule), h, tie_break=tie_break,
-        weight=weight, record=True,
-    )  # fmt: skip
+    if uses_buckets(grid, "astar", tie_break, weight, kind):
+        want = bucket_reference(case.cost, case.start, case.goal, kind, scale, record=True)
+    else:
+        want = search.astar(
+            case.start, case.goal, neighbours(case.cost, case.rule), h, tie_break=tie_break,
+            weight=weight, record=True,
+        )  # fmt: skip
     assert_same_run(got, want)
 
 
@@ -245,7 +250,10 @@ def test_greedy_and_dijkstra_expand_exactly_like_the_generic_search(
     want = search.greedy(case.start, case.goal, nbrs, h, tie_break=tie_break, record=True)
     assert_same_run(got, want)
     got = grid.dijkstra(case.start, case.goal, tie_break=tie_break, record=True)
-    want = search.dijkstra(case.start, case.goal, nbrs, tie_break=tie_break, record=True)
+    if uses_buckets(grid, "dijkstra", tie_break):
+        want = bucket_reference(case.cost, case.start, case.goal, "zero", scale, record=True)
+    else:
+        want = search.dijkstra(case.start, case.goal, nbrs, tie_break=tie_break, record=True)
     assert_same_run(got, want)
 
 
@@ -266,7 +274,15 @@ def test_many_source_dijkstra_expands_like_the_generic_search_from_a_root(
         return nbrs(node)
 
     goal_set = set(goals)
-    got = Grid(case.cost, diagonal=case.rule).dijkstra(sources, goals, tie_break=tie_break)
+    grid = Grid(case.cost, diagonal=case.rule)
+    got = grid.dijkstra(sources, goals, tie_break=tie_break)
+    if len(sources) == 1 and uses_buckets(grid, "dijkstra", tie_break):
+        want = bucket_reference(case.cost, sources[0], goal_set, "zero", grid.min_cost)
+        assert as_cells(got.path) == want.path
+        assert got.expanded == want.expanded
+        assert got.cost == want.cost
+        assert got.found == want.found and got.reason == want.reason
+        return
     want = search.dijkstra(root, goal_set.__contains__, rooted, tie_break=tie_break)
     assert as_cells(got.path) == list(want.path[1:])
     assert got.expanded == want.expanded - 1
@@ -293,8 +309,11 @@ def test_limits_and_partial_paths_match_the_generic_search(
 
     options = dict(max_expansions=max_expansions, max_cost=max_cost, partial=partial, record=True)
     got = getattr(grid, method)(case.start, case.goal, **options)
-    generic = getattr(search, method)
-    want = generic(case.start, case.goal, neighbours(case.cost, case.rule), h, **options)
+    if uses_buckets(grid, method):
+        want = bucket_reference(case.cost, case.start, case.goal, kind, scale, **options)
+    else:
+        generic = getattr(search, method)
+        want = generic(case.start, case.goal, neighbours(case.cost, case.rule), h, **options)
     assert_same_run(got, want)
 
 
@@ -594,3 +613,42 @@ def test_threads_sharing_one_grid_get_the_serial_answers() -> None:
     for i, got in enumerate(results):
         assert got == serial[i::8], f"thread {i} disagrees with the serial answers"
     assert len(set(r[0] for r in serial if len(r) > 1)) > 100  # varied queries
+
+
+# --------------------------------------------------------------------------- buckets
+
+
+def test_uniform_4_connected_grids_search_on_buckets_and_stay_optimal() -> None:
+    """A 4-connected grid of one cost runs A* and Dijkstra on the bucket open list:
+    costs equal scipy's, each cell expanded at most once, the sliced search and the
+    batch answer the same; an edit that makes costs differ goes back to the heap."""
+    rng = np.random.default_rng(7)
+    cost = np.where(rng.random((40, 40)) < 0.3, np.inf, 2.5)
+    grid = Grid(cost, diagonal="never")
+    assert grid.uniform_cost == 2.5
+    free = [tuple(int(x) for x in c) for c in np.argwhere(np.isfinite(cost))]
+    pairs = [(free[i], free[j]) for i, j in rng.integers(len(free), size=(40, 2))]
+    for start, goal in pairs:
+        want = float(oracle(cost, "never", [start])[goal])
+        for method in ("astar", "dijkstra"):
+            result = getattr(grid, method)(start, goal)
+            assert_answer(cost, "never", result, start, goal, want)
+            assert result.expanded <= len(free)
+            assert uses_buckets(grid, method)
+            reference = bucket_reference(
+                cost, start, goal, "manhattan" if method == "astar" else "zero", 2.5
+            )
+            assert_same_run(result, reference)
+        search = grid.start_search(start, goal)
+        while search.step(5) == "in_progress":
+            pass
+        assert search.result.path.tolist() == grid.astar(start, goal).path.tolist()
+    costs = grid.path_costs([p[0] for p in pairs], [p[1] for p in pairs])
+    want = [float(oracle(cost, "never", [s])[g]) for s, g in pairs]
+    np.testing.assert_allclose(costs, want, rtol=1e-12)
+    grid[free[0]] = 1.0  # costs now differ: the heap, still optimal
+    assert grid.uniform_cost is None and not uses_buckets(grid, "astar")
+    changed = grid.cost
+    for start, goal in pairs[:10]:
+        want = float(oracle(changed, "never", [start])[goal])
+        assert_answer(changed, "never", grid.astar(start, goal), start, goal, want)

@@ -36,7 +36,7 @@ Examples
 ... ....
 ... ''', diagonal="never")
 >>> tiles.find_path(grid, (10, 50), (120, 50)).path.tolist()   # pixels in and out
-[[16.0, 48.0], [16.0, 16.0], [48.0, 16.0], [80.0, 16.0], [112.0, 16.0], [112.0, 48.0]]
+[[16.0, 48.0], [16.0, 80.0], [48.0, 80.0], [80.0, 80.0], [112.0, 80.0], [112.0, 48.0]]
 
 With y up (arcade), the bottom row is nearest the origin:
 

@@ -72,10 +72,22 @@ cdef struct Query:
     bint partial
     bint record
     uint64_t rng
+    bint buckets              # run by :func:`run_buckets` (see ``use_buckets``)
+
+
+cdef struct Bucket:
+    # One stack of the bucket open list: padded flat cells, the last pushed on top.
+    int32_t* items
+    Py_ssize_t size
+    Py_ssize_t capacity
 
 
 cdef class Workspace(BaseWorkspace):
-    pass
+    # The bucket open list of the uniform-cost 4-connected search: three stacks, the
+    # cells whose f (in steps) is ``level``, ``level + 1`` and ``level + 2``, at
+    # ``ring[f % 3]``.
+    cdef Bucket ring[3]
+    cdef int64_t level
 
 
 cdef Query make_query(
@@ -85,6 +97,8 @@ cdef Query make_query(
 ) except *
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil
+cdef bint use_buckets(Query* q, double unit, Py_ssize_t sources) noexcept nogil
+cdef int open_start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept nogil
 cdef int check_cell(str name, Py_ssize_t cell, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef int check_cells(str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ssize_t cols) except -1
 cdef double path_cost(const double[:, ::1] padded, const Py_ssize_t[::1] path) noexcept

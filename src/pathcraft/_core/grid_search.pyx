@@ -16,6 +16,10 @@ The expansion order follows :mod:`pathcraft._engine` exactly: heap entries order
 ``(f, tie, order)``, neighbours visited in the order straight (up, down, left, right)
 then diagonal (up-left, up-right, down-left, down-right), a node reopened when a
 cheaper path to it is found (A* and Dijkstra), kept at its first parent (greedy).
+One exception: a single-source A* (weight 1, an integer heuristic) or Dijkstra on a
+4-connected grid of uniform cost with the default ties runs on buckets of f counted
+in steps (:func:`run_buckets`), O(1) per push and pop, expanding the cell reached last
+among those of equal f first; same costs, possibly another path of that cost.
 
 Every ``def`` entry checks the cells, shapes and workspace size it is given (O(k),
 before the GIL is released: IndexError or ValueError, never a crash) and trusts the
@@ -23,7 +27,8 @@ option codes, which :mod:`pathcraft.grid` validates first.
 """
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, realloc
 
 import numpy as np
 
@@ -31,9 +36,11 @@ from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
 from pathcraft._core.machine cimport (
     Machine,
     NO_NODE,
+    OUT_OF_MEMORY,
     begin,
     copy_record,
     end_node,
+    end_search,
     found,
     is_goal,
     next_node,
@@ -44,6 +51,7 @@ from pathcraft._core.machine cimport (
     walk_back,
 )
 from pathcraft._core.heap cimport TIE_G
+from pathcraft._core.record cimport recorder_push
 
 FOUND = ST_FOUND
 UNREACHABLE = ST_UNREACHABLE
@@ -72,11 +80,191 @@ cdef class Workspace(BaseWorkspace):
         goal mark (4) once a many-goal search has used this workspace."""
         return 20 + (4 if self.goal_mark != NULL else 0)
 
+    def __cinit__(self, *args, **kwargs):
+        cdef int i
+        for i in range(3):
+            self.ring[i].items = NULL
+            self.ring[i].size = 0
+            self.ring[i].capacity = 0
+        self.level = 0
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(3):
+            free(self.ring[i].items)
+
+
+cdef inline int bucket_push(Bucket* b, Py_ssize_t v) noexcept nogil:
+    """Put ``v`` on top of the stack ``b``; -1 when memory ran out."""
+    cdef Py_ssize_t capacity
+    cdef int32_t* grown
+    if b.size == b.capacity:
+        capacity = 1024 if b.capacity == 0 else 2 * b.capacity
+        grown = <int32_t*> realloc(b.items, capacity * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        b.items = grown
+        b.capacity = capacity
+    b.items[b.size] = <int32_t> v
+    b.size += 1
+    return 0
+
+
+cdef inline Py_ssize_t steps_to_goal(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
+    """The heuristic from the padded cell ``(r, c)`` in steps (an integer: zero,
+    Manhattan or Chebyshev), what the bucket search orders by."""
+    cdef Py_ssize_t dr, dc
+    if q.hkind == H_ZERO:
+        return 0
+    dr = r - q.goal_r
+    dc = c - q.goal_c
+    if dr < 0:
+        dr = -dr
+    if dc < 0:
+        dc = -dc
+    if q.hkind == H_MANHATTAN:
+        return dr + dc
+    return dr if dr > dc else dc  # H_CHEBYSHEV
+
+
+cdef bint use_buckets(Query* q, double unit, Py_ssize_t sources) noexcept nogil:
+    """Whether the query runs on the bucket open list (:func:`run_buckets`), and set
+    ``q.buckets`` so: one source on a 4-connected grid whose walkable cells all cost
+    ``unit`` (> 0; 0 means the costs vary), A* of weight 1 or Dijkstra, ties broken
+    by g (the default), and an integer heuristic (zero, Manhattan or Chebyshev). Every
+    step then costs ``unit`` and f counted in steps grows by 0, 1 or 2 per step."""
+    q.buckets = (
+        unit > 0.0 and sources == 1 and q.diagonal == NEVER
+        and (q.mode == MODE_DIJKSTRA or (q.mode == MODE_ASTAR and q.weight == 1.0))
+        and q.tie == TIE_G
+        and (q.hkind == H_ZERO or q.hkind == H_MANHATTAN or q.hkind == H_CHEBYSHEV)
+    )
+    return q.buckets
+
+
+cdef int open_start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept nogil:
+    """Begin a query at ``start`` (a new generation, the outcome reset, the start
+    opened on the query's open list); -1 when memory ran out."""
+    cdef int i
+    ws.next_generation()
+    begin(out)
+    if not q.buckets:
+        return push_source(q, ws, start, out)
+    for i in range(3):
+        ws.ring[i].size = 0
+    if not improves(ws, out, q.mode, q.max_cost, start, 0.0):
+        return 0
+    ws.cell[start].g = 0.0
+    ws.cell[start].parent = -1
+    ws.cell[start].mark = ws.gen
+    ws.level = steps_to_goal(q, start // q.width, start % q.width)
+    out.generated += 1
+    return bucket_push(&ws.ring[ws.level % 3], start)
+
+
+cdef inline Py_ssize_t next_bucket_node(
+    Query* q, Workspace ws, Outcome* out, int64_t* left, bint has_goal
+) noexcept nogil:
+    """:func:`machine.next_node` on the bucket open list: the top of the lowest
+    non-empty bucket that is not expanded yet (a cell reached again more cheaply
+    leaves its older entry behind, in a higher bucket, skipped here)."""
+    cdef Bucket* b
+    cdef Py_ssize_t u
+    if left[0] == 0:
+        return NO_NODE
+    while True:
+        b = &ws.ring[ws.level % 3]
+        if b.size == 0:
+            if ws.ring[0].size == 0 and ws.ring[1].size == 0 and ws.ring[2].size == 0:
+                end_search(has_goal, out)
+                return NO_NODE
+            ws.level += 1
+            continue
+        u = b.items[b.size - 1]
+        if ws.cell[u].mark == ws.gen + 1:
+            b.size -= 1
+            continue
+        break
+    if out.expanded == q.max_expansions:
+        out.status = ST_MAX_EXPANSIONS
+        return NO_NODE
+    b.size -= 1
+    left[0] -= 1
+    ws.cell[u].mark = ws.gen + 1
+    out.expanded += 1
+    if q.record and recorder_push(&ws.rec, u, ws.cell[u].g) != 0:
+        return OUT_OF_MEMORY
+    return u
+
+
+cdef int run_buckets(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+    """:func:`run_search` on a uniform-cost 4-connected grid (``q.buckets``, see
+    :func:`use_buckets`): the open list is three stacks of cells by f counted in steps
+    (Dial's buckets), so a push and a pop cost O(1) instead of a heap's O(log n).
+    Among cells of equal f the one reached last is expanded first, which follows a
+    straight line to the goal and, as the heap's tie rule by larger g, is
+    deterministic. Each cell is expanded at most once: f never decreases along the
+    buckets and the heuristic is consistent, so a cell's g is optimal when it is
+    expanded. The same answers as the heap (cost, found or why not); the path may be
+    another one of the same cost."""
+    cdef Py_ssize_t u, v, ur, uc, hu, f, k
+    cdef Py_ssize_t W = q.width
+    cdef bint manhattan = q.hkind == H_MANHATTAN
+    cdef Py_ssize_t dh[4]  # Manhattan: how each move changes the heuristic (-1 or +1)
+    cdef double gu, d, c
+    cdef const double* cost = q.cost
+    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
+    cdef int64_t left = budget
+    cdef Py_ssize_t offset[4]
+    offset[0] = -W
+    offset[1] = W
+    offset[2] = -1
+    offset[3] = 1
+
+    while True:
+        u = next_bucket_node(q, ws, out, &left, has_goal)
+        if u < 0:
+            return stop(u)
+        if is_goal(ws, u, q.goal, q.use_goal_set):
+            found(out, u)
+            return 0
+        gu = ws.cell[u].g
+        ur = u // W
+        uc = u - ur * W
+        hu = steps_to_goal(q, ur, uc)
+        if q.partial:
+            note_best(out, u, hu * q.hscale)
+        if manhattan:
+            dh[0] = -1 if ur > q.goal_r else 1
+            dh[1] = -1 if ur < q.goal_r else 1
+            dh[2] = -1 if uc > q.goal_c else 1
+            dh[3] = -1 if uc < q.goal_c else 1
+        for k in range(4):
+            v = u + offset[k]
+            c = cost[v]
+            if c == INFINITY:
+                continue
+            d = gu + c
+            if not improves(ws, out, q.mode, q.max_cost, v, d):
+                continue
+            ws.cell[v].g = d
+            ws.cell[v].parent = <int32_t> u
+            ws.cell[v].mark = ws.gen
+            if manhattan:
+                f = ws.level + 1 + dh[k]
+            else:
+                f = ws.level - hu + 1 + steps_to_goal(q, v // W, v - (v // W) * W)
+            out.generated += 1
+            if bucket_push(&ws.ring[f % 3], v) != 0:
+                return -1
+
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop, as a step machine: expand at most ``budget`` cells (-1: no
     bound) and return, ``out.status`` still ``ST_IN_PROGRESS`` when the slice ran out
     first. Sources are already pushed; returns -1 when memory ran out."""
+    if q.buckets:
+        return run_buckets(q, ws, out, budget)
     cdef Py_ssize_t u, v, ur, uc
     cdef Py_ssize_t W = q.width
     cdef double gu, c
@@ -195,6 +383,7 @@ cdef Query make_query(
     q.partial = partial
     q.record = record
     q.rng = seed
+    q.buckets = False
     return q
 
 
@@ -230,6 +419,7 @@ cdef class GridSearch(Machine):
         bint partial,
         bint record,
         uint64_t seed,
+        double unit=0.0,
     ):
         cdef Py_ssize_t i
         cdef int failed
@@ -238,6 +428,7 @@ cdef class GridSearch(Machine):
             padded, ws, diagonal, hkind, mode, tie, hscale, weight, goal, use_set,
             max_expansions, max_cost, partial, record, seed,
         )
+        use_buckets(&self.q, unit, sources.shape[0])
         if sources.shape[0] == 0:
             raise ValueError("sources: at least one cell is needed")
         check_cells("sources", sources, padded.shape[0], padded.shape[1])
@@ -250,13 +441,13 @@ cdef class GridSearch(Machine):
         self.padded = padded
         self.first_source = sources[0]
         self.seed = seed
-        begin(&self.out)
         with nogil:
-            ws.next_generation()
+            failed = open_start(&self.q, ws, sources[0], &self.out)
             if use_set:
                 for i in range(goal_set.shape[0]):
                     ws.goal_mark[goal_set[i]] = ws.gen
-            failed = push_sources(&self.q, ws, sources, &self.out)
+            if not failed and not self.q.buckets:
+                failed = push_sources(&self.q, ws, sources[1:], &self.out)
         if failed:
             raise MemoryError("the grid search ran out of memory")
 
@@ -266,9 +457,7 @@ cdef class GridSearch(Machine):
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
         self.q.rng = self.seed
-        begin(&self.out)
-        self.ws.next_generation()
-        return push_source(&self.q, self.ws, start, &self.out)
+        return open_start(&self.q, self.ws, start, &self.out)
 
     cdef double found_cost(self) noexcept nogil:
         cdef Py_ssize_t n = self.ws.trace(self.out.reached)

@@ -26,7 +26,6 @@ cdef int run_jps(
     Query* q, const Lines* lines, Workspace ws, Outcome* out, int64_t budget
 ) noexcept nogil
 cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1
-cdef int _start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept nogil
 cdef double _jumps_cost(
     const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit
 ) noexcept nogil

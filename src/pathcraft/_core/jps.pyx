@@ -56,8 +56,8 @@ from pathcraft._core.grid_search cimport (
     check_cell,
     check_cells,
     copy_record_cells,
-    heuristic,
     make_query,
+    open_start,
     path_cost,
     relax,
     to_cells,
@@ -65,10 +65,8 @@ from pathcraft._core.grid_search cimport (
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
     Machine,
-    begin,
     found,
     next_node,
-    open_source,
     run_costs,
     stop,
     walk_back,
@@ -353,15 +351,6 @@ cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) excep
     return 0
 
 
-cdef int _start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noexcept nogil:
-    """Begin a query at ``start``; -1 when memory ran out."""
-    ws.next_generation()
-    begin(out)
-    return open_source(
-        ws, out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, start, 0.0, heuristic(q, start)
-    )
-
-
 cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit) noexcept nogil:
     """The cost of the path through ``n`` jump points, added up step by step from the
     start, as :func:`path_cost` adds up the filled path on a grid of uniform cost."""
@@ -443,7 +432,7 @@ cdef class JpsSearch(Machine):
         self.padded = padded
         self.lines = lines  # the packed arrays ``packed`` points into
         with nogil:
-            failed = _start(&self.q, ws, start, &self.out)
+            failed = open_start(&self.q, ws, start, &self.out)
         if failed:
             raise MemoryError("the jump point search ran out of memory")
 
@@ -452,7 +441,7 @@ cdef class JpsSearch(Machine):
 
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
-        return _start(&self.q, self.ws, start, &self.out)
+        return open_start(&self.q, self.ws, start, &self.out)
 
     cdef double found_cost(self) noexcept nogil:
         cdef Py_ssize_t n = self.ws.trace(self.out.reached)

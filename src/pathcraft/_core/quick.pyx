@@ -9,7 +9,8 @@ released (the grid kernel's ``run_search``, the jump point kernel's ``run_jps``)
 path traced once into one ``(n, 2)`` array and the :class:`~pathcraft.result.PathResult`
 filled in directly (its fields set as ``object.__setattr__`` would, without the
 dataclass's keyword parsing). The answers are exactly those of
-:func:`grid_search.search` and :func:`jps.jps`: same expansions, path and cost.
+:func:`grid_search.search` and :func:`jps.jps`: same expansions, path and cost (on a
+4-connected grid of uniform cost both run on buckets, ``grid_search.run_buckets``).
 
 Anything the plan does not take (a cell that is not a tuple of two Python ints inside
 the grid and walkable, several cells) makes :meth:`Plan.find` return None, and the
@@ -34,11 +35,13 @@ from pathcraft._core.grid_search cimport (
     Workspace,
     aim,
     make_query,
+    open_start,
     run_search,
     steps_cost,
+    use_buckets,
 )
 from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.jps cimport Lines, _jumps_cost, _start, _unpack, run_jps
+from pathcraft._core.jps cimport Lines, _jumps_cost, _unpack, run_jps
 from pathcraft._core.jpsplus cimport run_jpsplus
 from pathcraft._core.machine cimport Machine, Outcome, end_node
 
@@ -112,7 +115,7 @@ cdef class Plan:
         int mode=MODE_ASTAR,
         int tie=TIE_G,
         double hscale=1.0,
-        double unit=1.0,
+        double unit=0.0,
         double weight=1.0,
         int64_t max_expansions=-1,
         double max_cost=INFINITY,
@@ -141,6 +144,7 @@ cdef class Plan:
                 padded, self.ws, diagonal, hkind, mode, tie, hscale, weight, -1, False,
                 max_expansions, max_cost, partial, False, seed,
             )
+            use_buckets(&self.q, unit, 1)
         self.padded = padded
         self.lines = lines  # the arrays ``packed`` points into
         self.rows = padded.shape[0] - 2
@@ -198,7 +202,7 @@ cdef class Plan:
         aim(q, g)
         q.rng = self.seed
         with nogil:
-            failed = _start(q, ws, s, out)  # the skeleton's source opener, as every kernel
+            failed = open_start(q, ws, s, out)  # the grid kernels' source opener
             if not failed:
                 if not self.jps:
                     failed = run_search(q, ws, out, -1)
@@ -327,7 +331,7 @@ cdef class Plan:
         aim(&search.q, g)
         search.q.rng = self.seed
         with nogil:
-            failed = _start(&search.q, ws, s, &search.out)
+            failed = open_start(&search.q, ws, s, &search.out)
         if failed:
             raise MemoryError("the grid search ran out of memory")
         return search

@@ -148,6 +148,7 @@ class Grid:
         "_padded",
         "_plans",
         "_sizes",
+        "_uniform",
         "_unit",
     )
 
@@ -170,7 +171,7 @@ class Grid:
         self._padded = padded
         self._diagonal: str = diagonal
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
-        self._min_cost = self._smallest_cost()
+        self._scan_costs()
         self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
         self._sizes: SizeCache | None = None
         self._unit = 1
@@ -305,10 +306,30 @@ class Grid:
         """The smallest cell cost: the scale of the heuristics (1 when all are walls)."""
         return self._min_cost
 
-    def _smallest_cost(self) -> float:
-        inner = self._padded[1:-1, 1:-1]
-        finite = inner[np.isfinite(inner)]
-        return float(finite.min()) if finite.size else 1.0
+    @property
+    def uniform_cost(self) -> float | None:
+        """The one cost of every walkable cell, or None when the costs vary.
+
+        A 4-connected grid of uniform cost runs A* and Dijkstra on a bucket open list
+        (O(1) per push and pop) instead of a heap.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> Grid(np.ones((3, 3))).uniform_cost
+        1.0
+        >>> Grid(np.array([[1.0, 2.0], [1.0, np.inf]])).uniform_cost is None
+        True
+        """
+        return self._uniform or None
+
+    def _scan_costs(self) -> None:
+        """Keep the smallest cell cost and, when all walkable cells cost the same, that
+        cost (0.0 when they differ; both 1.0 when every cell is a wall)."""
+        costs = cost_range(self._padded)
+        self._min_cost = 1.0 if costs is None else costs[0]
+        self._uniform = 1.0 if costs is None else (costs[0] if costs[0] == costs[1] else 0.0)
 
     def __getitem__(self, key: Any) -> Any:
         """The cost of cells, by NumPy indexing of the ``(rows, cols)`` array."""
@@ -332,7 +353,7 @@ class Grid:
         before = inner.ravel()[touched]
         inner[key] = values
         self._log.record(touched[inner.ravel()[touched] != before])
-        self._min_cost = self._smallest_cost()
+        self._scan_costs()
         self._jps = None
         self._jps_plus = None
         self._plans = {}
@@ -344,6 +365,7 @@ class Grid:
                     view._jps_plus = None
                     view._plans = {}
                     view._min_cost = self._min_cost
+                    view._uniform = self._uniform
 
     @property
     def version(self) -> int:
@@ -440,6 +462,7 @@ class Grid:
         view._diagonal = self._diagonal
         view._heuristic = self._heuristic
         view._min_cost = self._min_cost  # <= every cost of the view: admissible
+        view._uniform = self._uniform  # its walkable cells are some of the grid's
         view._jps = None
         view._jps_plus = None
         view._plans = {}

@@ -57,6 +57,7 @@ def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
         "partial": opts.partial,
         "record": opts.record,
         "seed": opts.kernel_seed(),
+        "unit": grid.uniform_cost or 0.0,
     }
 
 
