@@ -444,8 +444,8 @@ def test_record_keeps_every_expansion_in_order_with_its_g(case: Case) -> None:
             assert as_cells(nodes)[-1] == case.goal and g[-1] == result.cost
         # Expanded cells are settled: their g is the oracle's distance.
         np.testing.assert_allclose(g, dist[nodes[:, 0], nodes[:, 1]], rtol=RTOL, atol=0.0)
-        if method == "dijkstra":
-            assert (np.diff(g) >= 0).all()
+        if method == "dijkstra":  # keys rounded to 41 bits: order up to 2**-40 of g
+            assert (g[1:] >= g[:-1] * (1 - 2.0**-40)).all()
 
 
 def test_max_cost_on_an_unbounded_search_is_the_same_search() -> None:

@@ -46,6 +46,21 @@ _INF = math.inf
 #: kernels use the same rule and constant (``pathcraft/_core/machine.pxd``).
 IMPROVE_RTOL = 1e-12
 _KEEP = 1.0 - IMPROVE_RTOL
+
+
+def key_round(f: float) -> float:
+    """An open-list key rounded to 41 significant bits (Veltkamp's split by
+    2**12 + 1), exactly as the compiled kernels round theirs
+    (``pathcraft._core.codes.key_round``): keys of equally good paths that differ
+    only by rounding noise become equal, and the tie rule decides between them.
+
+    >>> key_round(0.1 + 0.2) == key_round(0.3)
+    True
+    """
+    if f < 1e300:
+        p = f * 4097.0
+        return (f - p) + p
+    return f
 class _Root:
     """The parent of the start (None may be a user's node). One instance, which
     pickles as a reference to itself, so an unpickled search still finds its root."""
@@ -303,7 +318,7 @@ class Search:
         tie0 = self._rand() if self._rand is not None else 0.0
         # Heap entries: (f, tie, counter, node, g); the counter keeps nodes uncompared.
         self._heap: list[tuple[float, float, int, Any, float]] = [
-            (weight * h_start, tie0, 0, start, 0.0)
+            (key_round(weight * h_start), tie0, 0, start, 0.0)
         ]
         self._counter = 1
         self._expanded = 0
@@ -397,6 +412,7 @@ class Search:
         d: float
         hv: float
         f: float
+        p: float
         tie: float
 
         push, pop, best_get = heappush, heappop, best.get  # locals: faster lookups
@@ -451,6 +467,9 @@ class Search:
                 else:
                     tie = 0.0
                 f = d + hv if plain else (hv if greedy_mode else d + weight * hv)
+                if not greedy_mode and f < 1e300:  # key_round, inlined
+                    p = f * 4097.0
+                    f = (f - p) + p
                 push(heap, (f, tie, counter, nb, d))
                 counter += 1
 
@@ -558,7 +577,7 @@ def _run_bloom(
     open_h: dict[Any, float] = {start: h_start}
     counter = 1
     tie0 = rand() if rand is not None else 0.0
-    f_start = h_start if greedy_mode else weight * h_start
+    f_start = h_start if greedy_mode else key_round(weight * h_start)
     heap: list[tuple[float, float, int, Link]] = [(f_start, tie0, 0, start_link)]
     expanded = 0
     pruned = False
@@ -615,7 +634,7 @@ def _run_bloom(
                 tie = rand()
             else:
                 tie = 0.0
-            f = hv if greedy_mode else d + weight * hv
+            f = hv if greedy_mode else key_round(d + weight * hv)
             heappush(heap, (f, tie, counter, (nb, d, w, link)))
             counter += 1
 

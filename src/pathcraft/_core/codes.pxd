@@ -26,11 +26,30 @@ cdef enum:
     ST_IN_PROGRESS = 5  # a sliced search whose slice ran out before the search ended
 
 
+cdef extern from *:
+    """
+    static inline double pathcraft_key_round(double f) {
+        double p;
+        if (!(f < 1e300)) return f;
+        p = f * 4097.0;
+        return (f - p) + p;
+    }
+    """
+    # ``f`` rounded to 41 significant bits (Veltkamp's split by 2**12 + 1; the build
+    # turns floating-point contraction off so it is exact IEEE arithmetic, the same as
+    # pathcraft._engine.key_round). f = g + h of nodes on equally good paths differ by
+    # rounding noise (sums of 1 and sqrt(2) in another order); rounded, they are equal
+    # and the tie rule (larger g first) decides, as it would with exact arithmetic.
+    # A key moves by at most 2**-41 of itself, so a path found is within that of optimal.
+    double key_round "pathcraft_key_round"(double f) nogil
+
+
 cdef inline double priority(int mode, double weight, double g, double h) noexcept nogil:
     """The open-list key of a node reached at cost ``g`` with heuristic ``h``: ``h``
-    for greedy search, ``g + weight * h`` otherwise (``g + h`` when ``weight == 1``)."""
+    for greedy search, ``g + weight * h`` otherwise (``g + h`` when ``weight == 1``),
+    rounded by :func:`key_round`."""
     if mode == MODE_GREEDY:
         return h
     if weight == 1.0:
-        return g + h
-    return g + weight * h
+        return key_round(g + h)
+    return key_round(g + weight * h)

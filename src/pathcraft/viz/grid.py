@@ -258,7 +258,7 @@ def compare(
     >>> grid = read_map(bundled_map())
     >>> fig = compare(grid, (55, 182), (207, 254))
     >>> [ax.get_title() for ax in fig.axes[:2]]
-    ['A*: cost 201.20, 4,375 expanded', 'Dijkstra: cost 201.20, 23,895 expanded']
+    ['A*: cost 201.20, 4,202 expanded', 'Dijkstra: cost 201.20, 23,898 expanded']
     >>> compare(grid, (55, 182), (207, 254), ["astar", "bfs"])
     Traceback (most recent call last):
     ...
