@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 from _machine import git_rev, machine
+from jps_warthog import ALL_MAPS as MAPS  # the 16 public Moving AI maps
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -42,12 +43,6 @@ from pathcraft.io import read_scen, read_walkable
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent.parent / "shared" / "benchmarks" / "movingai"
-MAPS = (
-    "bg512/AR0011SR", "dao/arena2", "dao/brc202d", "dao/den520d", "dao/lak303d",
-    "dao/orz900d", "maze/maze512-1-0", "maze/maze512-32-0", "random/random512-10-0",
-    "random/random512-40-0", "room/32room_000", "room/8room_000", "sc1/TheFrozenSea",
-    "street/Berlin_0_256", "street/Boston_0_512", "wc3maps512/battleground",
-)  # fmt: skip
 
 
 def four_graph(walk: np.ndarray) -> csr_matrix:
