@@ -265,3 +265,66 @@ def test_find_paths_batch_equals_single_queries() -> None:
             np.testing.assert_array_equal(res.path, one.path)
     with pytest.raises(IndexError, match="goals"):
         HexGrid(cost).find_paths([tuple(free[0])], [(99, 0)])
+
+
+# --------------------------------------------------------------------------- edits
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@settings(max_examples=10, deadline=None)
+@given(cost=costs_strategy(), seed=st.integers(0, 2**32 - 1))
+def test_edited_worlds_answer_as_worlds_built_from_the_final_costs(
+    layout: str, cost: np.ndarray, seed: int
+) -> None:
+    """After random edits (walls, cheaper and dearer cells), a hex grid and a moves
+    grid answer as fresh worlds built from the final costs (scipy oracle), the
+    heuristic's scale follows the smallest cost, and the log names the changed cells."""
+    rng = np.random.default_rng(seed)
+    worlds = (HexGrid(cost, layout=layout), MovesGrid(cost, KNIGHT))
+    final = cost.copy()
+    for world in worlds:
+        assert world.version == 0
+    changed: set[tuple[int, int]] = set()
+    for _ in range(4):
+        r, c = int(rng.integers(cost.shape[0])), int(rng.integers(cost.shape[1]))
+        value = float(rng.choice([np.inf, 0.5, 1.0, 4.0]))
+        if final[r, c] != value:
+            changed.add((r, c))
+        final[r, c] = value
+        for world in worlds:
+            world[r, c] = value
+    for world in worlds:
+        assert world[:, :].tolist() == final.tolist()
+        finite = final[np.isfinite(final)]
+        assert world.min_cost == (float(finite.min()) if finite.size else 1.0)
+        assert {tuple(x) for x in world.changes_since(0).tolist()} == changed
+        assert world.changes_since(world.version).shape == (0, 2)
+    check_against_oracle(worlds[0], final, "astar")
+    check_against_oracle(worlds[1], final, "astar")
+
+
+def test_edits_are_checked_logged_and_cancel_sliced_searches() -> None:
+    from pathcraft._sliced import WorldChangedError
+
+    hexes = HexGrid(np.ones((3, 4)))
+    with pytest.raises(ValueError, match="value must be > 0"):
+        hexes[0, 0] = -1.0
+    with pytest.raises(ValueError, match="not NaN"):
+        hexes[0, 0] = np.nan
+    with pytest.raises(TypeError, match="value must be a number"):
+        hexes[0, 0] = "mud"
+    with pytest.raises(IndexError):
+        hexes[3, 0] = 2.0
+    with pytest.raises(ValueError, match="overflow"):
+        MovesGrid(np.ones((2, 2)), moves=[(0, 1, 1e300)])[0, 0] = 1e10
+    assert hexes.version == 0 and hexes[:, :].tolist() == np.ones((3, 4)).tolist()
+    search = hexes.start_search((0, 0), (2, 3))
+    assert search.step(1) == "in_progress"
+    hexes[1, :] = 2.0
+    hexes[1, :] = 2.0  # no change: not an edit
+    assert hexes.version == 1
+    assert hexes.changes_since(0).tolist() == [[1, 0], [1, 1], [1, 2], [1, 3]]
+    with pytest.raises(WorldChangedError, match="HexGrid changed"):
+        search.step()
+    with pytest.raises(ValueError, match="version must be in"):
+        hexes.changes_since(2)

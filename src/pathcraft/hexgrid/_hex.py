@@ -131,14 +131,97 @@ class HexGrid:
     def __init__(self, cost: npt.ArrayLike, layout: str = "odd-r") -> None:
         self.layout = check_choice("layout", layout, tuple(LAYOUTS))
         arr = cost_array(cost)
-        finite = arr[np.isfinite(arr)]
-        self.min_cost = float(finite.min()) if finite.size else 1.0
         even, odd = LAYOUTS[self.layout]
         self._world = _stencil.build(
             "HexGrid", arr,
             ([(dr, dc, 1.0) for dr, dc in even], [(dr, dc, 1.0) for dr, dc in odd]),
-            "row" if self.layout.endswith("-r") else "col", self.layout, self.min_cost,
+            "row" if self.layout.endswith("-r") else "col", self.layout, 1.0,
         )  # fmt: skip
+
+    @property
+    def min_cost(self) -> float:
+        """The smallest cell cost (1.0 when every cell is a wall): the scale of the hex
+        distance heuristic, kept up to date when cells change.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.full((2, 2), 3.0))
+        >>> hexes[0, 0] = 0.5
+        >>> hexes.min_cost
+        0.5
+        """
+        return self._world.lowest
+
+    def __getitem__(self, key: Any) -> Any:
+        """The cost of cells, by NumPy indexing of the ``(rows, cols)`` array (a copy).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((2, 3)))[0, 1]
+        1.0
+        """
+        value = self._world.inner[key]
+        return value.copy() if isinstance(value, np.ndarray) else float(value)
+
+    def __setitem__(self, key: Any, value: npt.ArrayLike) -> None:
+        """Change cell costs between queries (``np.inf`` builds a wall; values > 0),
+        by NumPy indexing of the ``(rows, cols)`` array. A sliced search under way is
+        cancelled (``WorldChangedError``); never change the grid while another thread
+        searches it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((1, 4)))
+        >>> hexes[0, 2] = np.inf
+        >>> hexes.find_path((0, 0), (0, 3)).reason
+        'unreachable'
+        """
+        _stencil.edit(self._world, key, value)
+
+    @property
+    def version(self) -> int:
+        """How many edits changed a cost (see :meth:`changes_since`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((2, 2)))
+        >>> hexes[1, 1] = 2.0; hexes[1, 1] = 2.0     # the second changes nothing
+        >>> hexes.version
+        1
+        """
+        return self._world.log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The ``(row, col)`` cells whose cost changed after ``version`` (a past
+        :attr:`version`), sorted, each once: the question every editable world answers
+        (README, "Worlds that change").
+
+        Raises
+        ------
+        TypeError
+            ``version`` not an integer.
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((2, 3)))
+        >>> seen = hexes.version
+        >>> hexes[:, 2] = np.inf
+        >>> hexes.changes_since(seen).tolist()
+        [[0, 2], [1, 2]]
+        """
+        return _stencil.changes_since(self._world, version)
 
     @property
     def top(self) -> str:
@@ -238,7 +321,7 @@ class HexGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _stencil.start_search(self._world, start, goal, algorithm, options)
+        return _stencil.start_search(self._world, start, goal, algorithm, options, self)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None

@@ -57,19 +57,95 @@ class MovesGrid:
     def __init__(self, cost: npt.ArrayLike, moves: Any) -> None:
         arr = cost_array(cost)
         self.moves = _stencil.check_moves(moves)
-        finite = arr[np.isfinite(arr)]
-        self.min_cost = float(finite.min()) if finite.size else 1.0
-        largest = float(finite.max()) if finite.size else 1.0
-        factor = max(f for _, _, f in self.moves)
-        if not math.isfinite(largest * factor * arr.size):
-            raise ValueError(
-                f"costs up to {largest!r} times factors up to {factor!r} over {arr.size} "
-                "cells could overflow a path's cost; use smaller costs or factors"
-            )
-        scale = self.min_cost * min(f / math.hypot(dr, dc) for dr, dc, f in self.moves)
+        hfactor = min(f / math.hypot(dr, dc) for dr, dc, f in self.moves)
         self._world = _stencil.build(
-            "MovesGrid", arr, (self.moves, self.moves), "none", "euclidean", scale
+            "MovesGrid", arr, (self.moves, self.moves), "none", "euclidean", hfactor
         )
+
+    @property
+    def min_cost(self) -> float:
+        """The smallest cell cost (1.0 when every cell is a wall), kept up to date
+        when cells change; the heuristic's scale is it times the smallest factor per
+        unit of move length.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> knight = MovesGrid(np.full((3, 3), 2.0), moves=[(1, 2), (2, 1)])
+        >>> knight[0, 0] = 0.5
+        >>> knight.min_cost
+        0.5
+        """
+        return self._world.lowest
+
+    def __getitem__(self, key: Any) -> Any:
+        """The cost of cells, by NumPy indexing of the ``(rows, cols)`` array (a copy).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> MovesGrid(np.ones((2, 3)), moves=[(0, 1)])[0, 1]
+        1.0
+        """
+        value = self._world.inner[key]
+        return value.copy() if isinstance(value, np.ndarray) else float(value)
+
+    def __setitem__(self, key: Any, value: npt.ArrayLike) -> None:
+        """Change cell costs between queries (``np.inf`` builds a wall; values > 0),
+        by NumPy indexing of the ``(rows, cols)`` array. A sliced search under way is
+        cancelled (``WorldChangedError``); never change the grid while another thread
+        searches it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> belt = MovesGrid(np.ones((1, 4)), moves=[(0, 1)])    # a one-way conveyor
+        >>> belt[0, 1] = 5.0
+        >>> belt.find_path((0, 0), (0, 3)).cost
+        7.0
+        """
+        _stencil.edit(self._world, key, value)
+
+    @property
+    def version(self) -> int:
+        """How many edits changed a cost (see :meth:`changes_since`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> grid = MovesGrid(np.ones((2, 2)), moves=[(0, 1), (1, 0)])
+        >>> grid[0, 0] = np.inf
+        >>> grid.version
+        1
+        """
+        return self._world.log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The ``(row, col)`` cells whose cost changed after ``version`` (a past
+        :attr:`version`), sorted, each once (README, "Worlds that change").
+
+        Raises
+        ------
+        TypeError
+            ``version`` not an integer.
+        ValueError
+            ``version`` negative or larger than :attr:`version`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> grid = MovesGrid(np.ones((2, 2)), moves=[(0, 1), (1, 0)])
+        >>> seen = grid.version
+        >>> grid[1] = 3.0
+        >>> grid.changes_since(seen).tolist()
+        [[1, 0], [1, 1]]
+        """
+        return _stencil.changes_since(self._world, version)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -153,7 +229,7 @@ class MovesGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _stencil.start_search(self._world, start, goal, algorithm, options)
+        return _stencil.start_search(self._world, start, goal, algorithm, options, self)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None

@@ -10,40 +10,77 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
+from pathcraft.grid._checks import cost_values, edited_cells
 from pathcraft.result import PathResult, build_result
 
 #: A move: ``(dr, dc, factor)``.
 Move = tuple[int, int, float]
 
 
-@dataclass(frozen=True)
 class Stencil:
     """A world's compiled form: the cost array padded by ``pad`` walls, the move table
-    (two parity classes), and what the heuristic needs."""
+    (two parity classes), what the heuristic needs, and the log of its edits. Its
+    costs change only through :func:`edit`, which keeps the heuristic's scale
+    (``hscale``: the smallest cost times ``hfactor``) and the log up to date."""
 
-    name: str
-    padded: npt.NDArray[np.float64]
-    pad: int
-    parity: str
-    moves: npt.NDArray[np.intp]
-    factors: npt.NDArray[np.float64]
-    heuristic: str
-    hscale: float
+    __slots__ = (
+        "factors", "heuristic", "hfactor", "hscale", "log", "lowest", "max_factor", "moves",
+        "name", "pad", "padded", "parity",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        padded: npt.NDArray[np.float64],
+        pad: int,
+        parity: str,
+        moves: npt.NDArray[np.intp],
+        factors: npt.NDArray[np.float64],
+        heuristic: str,
+        hfactor: float,
+    ) -> None:
+        self.name = name
+        self.padded = padded
+        self.pad = pad
+        self.parity = parity
+        self.moves = moves
+        self.factors = factors
+        self.heuristic = heuristic
+        self.hfactor = hfactor
+        self.max_factor = float(factors.max())
+        rows, cols = self.shape
+        self.log = ChangeLog(limit=rows * cols)
+        self.lowest = self.hscale = 1.0
+        self.rescale()
 
     @property
     def shape(self) -> tuple[int, int]:
         rows, cols = self.padded.shape
         return rows - 2 * self.pad, cols - 2 * self.pad
+
+    @property
+    def inner(self) -> npt.NDArray[np.float64]:
+        """The ``(rows, cols)`` costs: a view of the padded array."""
+        p = self.pad
+        return self.padded[p:-p, p:-p]
+
+    def rescale(self) -> None:
+        """Keep the smallest cell cost (``lowest``, 1.0 when every cell is a wall) and
+        the heuristic's scale, ``lowest * hfactor``."""
+        inner = self.inner
+        finite = inner[np.isfinite(inner)]
+        self.lowest = float(finite.min()) if finite.size else 1.0
+        self.hscale = self.lowest * self.hfactor
 
 
 def build(
@@ -52,15 +89,56 @@ def build(
     tables: tuple[list[Move], list[Move]],
     parity: str,
     heuristic: str,
-    hscale: float,
+    hfactor: float,
 ) -> Stencil:
-    """A :class:`Stencil` from a checked cost array and two checked move lists."""
+    """A :class:`Stencil` from a checked cost array and two checked move lists; the
+    heuristic is scaled by the smallest cost times ``hfactor``."""
     pad = max(1, *(max(abs(dr), abs(dc)) for table in tables for dr, dc, _ in table))
     padded = np.full((cost.shape[0] + 2 * pad, cost.shape[1] + 2 * pad), np.inf)
     padded[pad:-pad, pad:-pad] = cost
     moves = np.array([[x for dr, dc, _ in t for x in (dr, dc)] for t in tables], dtype=np.intp)
     factors = np.array([[f for _, _, f in t] for t in tables], dtype=np.float64)
-    return Stencil(name, padded, pad, parity, moves, factors, heuristic, hscale)
+    stencil = Stencil(name, padded, pad, parity, moves, factors, heuristic, hfactor)
+    check_overflow(stencil, cost, "cost")
+    return stencil
+
+
+def check_overflow(world: Stencil, values: npt.NDArray[np.float64], name: str) -> None:
+    """Refuse costs so large that a path could overflow to ``inf``: no path enters a
+    cell twice, so the largest cost times the largest move factor times the number of
+    cells must stay finite."""
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return
+    largest = float(finite.max())
+    cells = world.inner.size
+    if not math.isfinite(largest * world.max_factor * cells):
+        raise ValueError(
+            f"{name} holds {largest!r}: with move factors up to {world.max_factor!r} over "
+            f"{cells} cells a path's cost could overflow; use smaller costs (np.inf marks "
+            "a wall)"
+        )
+
+
+def edit(world: Stencil, key: Any, value: Any) -> None:
+    """``world[key] = value`` on the ``(rows, cols)`` costs (NumPy indexing): checked
+    values (> 0, ``np.inf`` for a wall), the cells that changed logged, the
+    heuristic's scale kept equal to the smallest cost times ``hfactor``."""
+    values = cost_values(value)
+    check_overflow(world, values, "value")
+    inner = world.inner
+    touched = edited_cells(inner, key)
+    before = inner.ravel()[touched]
+    inner[key] = values
+    world.log.record(touched[inner.ravel()[touched] != before])
+    world.rescale()
+
+
+def changes_since(world: Stencil, version: Any) -> npt.NDArray[np.intp]:
+    """The ``(row, col)`` cells whose cost changed after ``version``, sorted."""
+    rows, cols = world.shape
+    flat = world.log.since(version, total=rows * cols)
+    return np.column_stack(np.unravel_index(flat, (rows, cols))).astype(np.intp)
 
 
 def check_moves(moves: Any) -> list[Move]:
@@ -184,9 +262,11 @@ def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
 
 
 def start_search(
-    world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any
+    world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
 ) -> CompiledSearch:
-    """A steppable compiled search from ``start`` to ``goal`` (``(row, col)`` cells)."""
+    """A steppable compiled search from ``start`` to ``goal`` (``(row, col)`` cells),
+    cancelled with ``WorldChangedError`` when ``owner`` (the public world, whose
+    ``version`` counts the edits) is edited under it."""
     opts = SearchOptions.check(world.name, algorithm, **options)
     sources = np.array([flat_cell(world, "start", start)], dtype=np.intp)
     g = flat_cell(world, "goal", goal)
@@ -194,7 +274,7 @@ def start_search(
     padded = world.padded
     return CompiledSearch(
         lambda ws: _kernel.StencilSearch(padded, ws, sources, g, None, **settings),
-        to_result, _kernel.Workspace, padded.size,
+        to_result, _kernel.Workspace, padded.size, owner,
     )  # fmt: skip
 
 
