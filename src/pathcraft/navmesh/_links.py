@@ -255,15 +255,26 @@ class LinkSet:
         return total
 
     def bound(self, s: FloatArray, g: FloatArray) -> float:
-        """A lower bound on the cost of any path from ``s`` to ``g`` taking a link (the
-        straight distances to and from it, plus its cost): ``inf`` without links."""
+        """A lower bound on the cost of any path from ``s`` to ``g`` taking links:
+        ``inf`` without links. One link: the straight distances to and from it, plus
+        its cost. Several (a path may chain them): the straight distance to the
+        nearest entry, the cheapest link and from the nearest exit; or the straight
+        distance from ``s`` to ``g`` times the smallest ratio of a link's cost to
+        its span, whichever is more."""
         if not self._links:
             return math.inf
         arr = np.array([(*v.a, *v.b, v.cost, v.two_way) for v in self._links.values()])
-        a, b, c = arr[:, 0:2], arr[:, 2:4], arr[:, 4]
-        fwd = np.hypot(*(a - s).T) + c + np.hypot(*(g - b).T)
-        back = np.where(arr[:, 5] > 0, np.hypot(*(b - s).T) + c + np.hypot(*(g - a).T), np.inf)
-        return float(min(fwd.min(), back.min()))
+        a, b, c, two = arr[:, 0:2], arr[:, 2:4], arr[:, 4], arr[:, 5] > 0
+        to_a, to_b = np.hypot(*(a - s).T), np.hypot(*(b - s).T)
+        from_a, from_b = np.hypot(*(g - a).T), np.hypot(*(g - b).T)
+        if arr.shape[0] == 1:
+            back = to_b + c + from_a if two[0] else np.inf
+            return float(min(float((to_a + c + from_b)[0]), float(np.min(back))))
+        enter = min(float(to_a.min()), float(to_b[two].min(initial=np.inf)))
+        leave = min(float(from_b.min()), float(from_a[two].min(initial=np.inf)))
+        span = np.hypot(*(b - a).T)
+        ratio = float(np.min(c[span > 0] / span[span > 0], initial=1.0))
+        return max(enter + float(c.min()) + leave, min(ratio, 1.0) * float(np.hypot(*(g - s))))
 
 
 def joined(
