@@ -110,12 +110,13 @@ class LinkSet:
     """The links of one mesh, by id (ids count up from 0 and are never reused), and the
     search graph with them (:class:`LinkGraph`), built when first needed."""
 
-    __slots__ = ("_cache", "_links", "_next")
+    __slots__ = ("_cache", "_links", "_next", "_table")
 
     def __init__(self) -> None:
         self._links: dict[int, Link] = {}
         self._next = 0
         self._cache: tuple[Portals, LinkGraph] | None = None
+        self._table: FloatArray | None = None  # (L, 6): a, b, cost, two_way (for bound)
 
     def __len__(self) -> int:
         return len(self._links)
@@ -125,7 +126,7 @@ class LinkSet:
 
     def __setstate__(self, state: tuple[dict[int, Link], int]) -> None:
         self._links, self._next = state
-        self._cache = None
+        self._cache = self._table = None
 
     @property
     def view(self) -> Mapping[int, Link]:
@@ -157,7 +158,7 @@ class LinkSet:
         ident = self._next if ident is None else ident
         self._links[ident] = link
         self._next = max(self._next, ident + 1)
-        self._cache = None
+        self._cache = self._table = None
         return ident
 
     def remove(self, ident: Any) -> None:
@@ -169,7 +170,7 @@ class LinkSet:
             state = "was removed" if 0 <= key < self._next else "was never added"
             raise KeyError(f"link_id {key} is not a link of this mesh (it {state})")
         del self._links[key]
-        self._cache = None
+        self._cache = self._table = None
 
     def graph(self, mesh: NavMesh) -> LinkGraph:
         """The search graph with the links, for the mesh's current portal graph."""
@@ -263,7 +264,9 @@ class LinkSet:
         its span, whichever is more."""
         if not self._links:
             return math.inf
-        arr = np.array([(*v.a, *v.b, v.cost, v.two_way) for v in self._links.values()])
+        if self._table is None:
+            self._table = np.array([(*v.a, *v.b, v.cost, v.two_way) for v in self._links.values()])
+        arr = self._table
         a, b, c, two = arr[:, 0:2], arr[:, 2:4], arr[:, 4], arr[:, 5] > 0
         to_a, to_b = np.hypot(*(a - s).T), np.hypot(*(b - s).T)
         from_a, from_b = np.hypot(*(g - a).T), np.hypot(*(g - b).T)
@@ -319,6 +322,7 @@ class LinkGraph:
     pair_end: npt.NDArray[np.intp]  # (end, polygon) pairs: the polygons holding each end
     pair_poly: npt.NDArray[np.intp]
     component: npt.NDArray[np.int64]  # the mesh's parts joined by the links (either way)
+    price: dict[int, float]  # each link's cost by id
 
     @classmethod
     def build(cls, mesh: NavMesh, base: Portals, links: Mapping[int, Link]) -> LinkGraph:
@@ -370,7 +374,8 @@ class LinkGraph:
             np.concatenate(parts_w), coords=coords,
         )  # fmt: skip
         comp = joined(mesh.parts.component, [(held[2 * k], held[2 * k + 1]) for k in range(nl)])
-        return cls(graph, base, n0, ids, points, costs, hop, pair_end, pair_poly, comp)
+        price = {int(k): float(c) for k, c in zip(ids.tolist(), costs.tolist(), strict=True)}
+        return cls(graph, base, n0, ids, points, costs, hop, pair_end, pair_poly, comp, price)
 
     def ends(self, polys: Polys, point: FloatArray) -> tuple[npt.NDArray[np.intp], FloatArray]:
         """:meth:`Portals.ends` with the link ends in ``polys`` too."""

@@ -242,7 +242,7 @@ def _funnel(
         pieces,
         lambda p: _pull(mesh, p.p0, p.p1, _piece_polys(lg, p)),
         lambda path: _priced(mesh, path),
-        {int(k): float(c) for k, c in zip(lg.ids.tolist(), lg.costs.tolist(), strict=True)},
+        lg.price,
     )
     found = build_result(None, path, total, expanded=int(expanded), generated=int(generated))
     return with_links(found, seg)
