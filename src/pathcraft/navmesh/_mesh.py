@@ -784,7 +784,8 @@ class NavMesh:
             ``path`` is an int array of polygon ids from the start's polygon to the
             goal's; ``cost`` the search's (the straight length when the goal is in
             sight, else the distances from the start through points on the portals to
-            the goal). When the goal cannot be reached the result
+            the goal, plus the costs of the off-mesh links taken: then consecutive
+            polygons are not always neighbours). When the goal cannot be reached the result
             is falsy, ``path`` is empty and ``reason`` says why (``"unreachable"``).
 
         Examples
@@ -850,7 +851,8 @@ class NavMesh:
             the Euclidean shortest path, by Polyanya (Cui, Harabor and Grastien, 2017).
             On a mesh with area costs (:meth:`set_area_cost`) only the funnel runs,
             weighing its corridor by them; ``"optimal"`` and ``radius > 0`` raise a
-            ``ValueError``.
+            ``ValueError``. The same holds on a mesh with off-mesh links
+            (:meth:`add_link`), which the funnel takes as edges of their cost.
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
@@ -878,14 +880,16 @@ class NavMesh:
         PathResult
             ``path`` is an ``(n, 2)`` float array from start to goal, both included
             (``[start]`` when they are the same point); ``cost`` its length;
-            ``expanded`` and ``generated`` count search nodes.
+            ``expanded`` and ``generated`` count search nodes. On a mesh with
+            off-mesh links, its ``links`` gives the link id of each segment (-1 where
+            it is walked) and ``cost`` adds the links' costs (see :meth:`add_link`).
 
         Raises
         ------
         ValueError
             A non-finite position, one off the mesh without ``snap``, an unknown
             algorithm, a bad option value; ``"optimal"`` or ``radius > 0`` on a mesh
-            with area costs.
+            with area costs or off-mesh links.
         UnsupportedOptionError
             An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
