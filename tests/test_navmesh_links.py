@@ -340,3 +340,49 @@ def test_links_are_saved_with_the_mesh() -> None:
     plain = NavMesh.from_geometry(WALL)
     assert not any(k.startswith("link") for k in plain.to_arrays())
     assert not hasattr(plain.find_path((1, 5), (1, 6)), "links")  # a plain PathResult
+
+
+def _window_queries(mesh: NavMesh, walkable: np.ndarray, rng: np.random.Generator) -> None:
+    cells = np.argwhere(walkable)
+    _random_links(mesh, rng, cells, int(rng.integers(1, 8)))
+    for _ in range(6):
+        (r0, c0), (r1, c1) = cells[rng.integers(len(cells), size=2)]
+        s = np.array([c0 + rng.uniform(0.05, 0.95), r0 + rng.uniform(0.05, 0.95)])
+        g = np.array([c1 + rng.uniform(0.05, 0.95), r1 + rng.uniform(0.05, 0.95)])
+        _check_query(mesh, s, g)
+
+
+def _map_windows(movingai: Any, count: int, seed: int) -> None:
+    from pathcraft.io import read_walkable
+
+    rng = np.random.default_rng(seed)
+    names = ["dao/arena2", "room/8room_000", "random/random512-40-0", "maze/maze512-1-0"]
+    for name in names:
+        family, base = name.split("/")
+        full = read_walkable(movingai / "maps" / family / f"{base}.map")
+        done = 0
+        while done < count:
+            r, c = rng.integers(0, np.array(full.shape) - 24)
+            walkable = full[r : r + 24, c : c + 24]
+            if walkable.sum() < 40:
+                continue
+            _window_queries(NavMesh.from_grid(walkable), walkable, rng)
+            done += 1
+
+
+def test_moving_ai_windows_with_random_links_equal_scipy(movingai: Any) -> None:
+    _map_windows(movingai, 2, 11)
+
+
+@pytest.mark.slow
+def test_moving_ai_windows_with_random_links_equal_scipy_many(movingai: Any) -> None:
+    _map_windows(movingai, 40, 12)
+
+
+@pytest.mark.slow
+def test_many_random_windows_and_scenes_equal_scipy() -> None:
+    grid = test_grid_windows_with_random_links_equal_scipy.hypothesis.inner_test  # type: ignore[attr-defined]
+    scene = test_polygon_scenes_with_links_across_walls_equal_scipy.hypothesis.inner_test  # type: ignore[attr-defined]
+    for seed in range(1000, 1600):
+        grid(seed)
+        scene(seed)
