@@ -340,33 +340,40 @@ class LinkGraph:
         pair_poly = np.concatenate(held) if held else np.empty(0, dtype=np.intp)
         src, dst, w = base.graph.edges
         parts_s, parts_d, parts_w = [src], [dst], [w]
-        for e in range(2 * nl):  # each end and the portal points of its polygons
-            nodes, dist = base.ends(held[e].astype(np.int32), points[e])
-            here = np.full(nodes.shape[0], n0 + e, dtype=np.intp)
-            parts_s += [nodes, here]
-            parts_d += [here, nodes]
-            parts_w += [dist, dist]
+        # each end and the points on the portals of its polygons, both ways (the
+        # cheapest polygon's cost when a portal borders two holding the end)
+        end, node, dist = _end_edges(base, pair_end, pair_poly, points)
+        parts_s += [node, end + n0]
+        parts_d += [end + n0, node]
+        parts_w += [dist, dist]
         # the ends sharing a polygon, both ways, at the cheapest shared polygon's cost
         area = base.costs
-        walk = np.full((2 * nl, 2 * nl), np.inf)
+        us, vs, ws = [np.empty(0, dtype=np.intp)], [np.empty(0, dtype=np.intp)], [np.empty(0)]
         for p in np.unique(pair_poly).tolist():
             ends = pair_end[pair_poly == p]
             if ends.size > 1:
-                d = np.hypot(*(points[ends][:, None] - points[ends][None]).transpose(2, 0, 1))
-                block = walk[np.ix_(ends, ends)]
-                walk[np.ix_(ends, ends)] = np.minimum(block, d * area[p])
-        np.fill_diagonal(walk, np.inf)
+                u, v = (x.ravel() for x in np.meshgrid(ends, ends, indexing="ij"))
+                keep = u != v
+                us.append(u[keep])
+                vs.append(v[keep])
+                ws.append(np.hypot(*(points[u[keep]] - points[v[keep]]).T) * area[p])
+        u, v, w = _cheapest(np.concatenate(us), np.concatenate(vs), np.concatenate(ws))
         # a link end to its other end: the link when it is no dearer than walking
-        hop = np.zeros(2 * nl, dtype=bool)
+        walked = dict(zip((u * 2 * nl + v).tolist(), w.tolist(), strict=True))
         fwd, back = np.arange(0, 2 * nl, 2), np.arange(1, 2 * nl, 2)
-        hop[fwd] = costs <= walk[fwd, back]
-        hop[back] = two & (costs <= walk[back, fwd])
-        walk[fwd[hop[fwd]], back[hop[fwd]]] = costs[hop[fwd]]
-        walk[back[hop[back]], fwd[hop[back]]] = costs[hop[back]]
-        u, v = np.nonzero(np.isfinite(walk))
+        on_foot_f = np.array([walked.get(k, np.inf) for k in (fwd * 2 * nl + back).tolist()])
+        on_foot_b = np.array([walked.get(k, np.inf) for k in (back * 2 * nl + fwd).tolist()])
+        hop = np.zeros(2 * nl, dtype=bool)
+        hop[fwd] = costs <= on_foot_f
+        hop[back] = two & (costs <= on_foot_b)
+        hf, hb = hop[fwd], hop[back]
+        u, v, w = _cheapest(
+            np.concatenate((u, fwd[hf], back[hb])), np.concatenate((v, back[hf], fwd[hb])),
+            np.concatenate((w, costs[hf], costs[hb])),
+        )  # fmt: skip
         parts_s.append(u + n0)
         parts_d.append(v + n0)
-        parts_w.append(walk[u, v])
+        parts_w.append(w)
         known: FloatArray = base.graph.coords  # type: ignore[assignment]
         coords = np.concatenate((known, points))
         graph = Graph(
@@ -397,6 +404,39 @@ class LinkGraph:
         """The polygons holding link end ``end``."""
         out: Polys = self.pair_poly[self.pair_end == end].astype(np.int32)
         return out
+
+
+def _cheapest(
+    u: npt.NDArray[np.intp], v: npt.NDArray[np.intp], w: FloatArray
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
+    """The edges ``(u, v, w)`` with the cheapest of parallel ones only."""
+    order = np.lexsort((w, v, u))
+    u, v, w = u[order], v[order], w[order]
+    first = np.ones(u.shape[0], dtype=bool)
+    first[1:] = (u[1:] != u[:-1]) | (v[1:] != v[:-1])
+    return u[first], v[first], w[first]
+
+
+def _end_edges(
+    base: Portals, pair_end: npt.NDArray[np.intp], pair_poly: npt.NDArray[np.intp],
+    points: FloatArray,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:  # fmt: skip
+    """:meth:`Portals.ends` of every link end at once: ``(end, node, cost)``."""
+    m = base.sides.shape[0]
+    nf = base.mid.shape[0] // m if m else 0
+    count = (base.offsets[pair_poly + 1] - base.offsets[pair_poly]).astype(np.intp)
+    rows = np.repeat(np.arange(pair_end.shape[0]), count)
+    local = np.arange(rows.shape[0]) - np.repeat(np.cumsum(count) - count, count)
+    portal = base.members[base.offsets[pair_poly][rows] + local].astype(np.intp)
+    end = np.tile(pair_end[rows], nf)
+    node = np.concatenate([portal + m * f for f in range(nf)]) if nf else portal
+    poly = np.tile(pair_poly[rows], nf)
+    dist = np.hypot(*(base.mid[node] - points[end]).T) * base.costs[poly]
+    order = np.lexsort((dist, node, end))
+    end, node, dist = end[order], node[order], dist[order]
+    first = np.ones(end.shape[0], dtype=bool)
+    first[1:] = (end[1:] != end[:-1]) | (node[1:] != node[:-1])
+    return end[first].astype(np.intp), node[first].astype(np.intp), dist[first]
 
 
 @dataclass(frozen=True, slots=True)
