@@ -387,7 +387,7 @@ class LinkGraph:
     def ends(self, polys: Polys, point: FloatArray) -> tuple[npt.NDArray[np.intp], FloatArray]:
         """:meth:`Portals.ends` with the link ends in ``polys`` too."""
         nodes, dist = self.base.ends(polys, point)
-        mask = np.isin(self.pair_poly, polys)
+        mask = (self.pair_poly[:, None] == polys[None, :]).any(axis=1)  # polys: a few
         if not mask.any():
             return nodes, dist
         ends, poly = self.pair_end[mask], self.pair_poly[mask]
