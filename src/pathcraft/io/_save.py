@@ -34,7 +34,10 @@ and by kind:
   ``agent_radius`` (float64, what the obstacles were grown by);
 - ``navmesh``: the arrays of :meth:`pathcraft.NavMesh.to_arrays` (vertices, polygons,
   portals, centroids, components; optional ``area_costs``, float64 ``(P,)``, when the
-  mesh has area costs): a saved mesh loads without being rebuilt.
+  mesh has area costs; optional ``link_ids`` int64 ``(L,)``, ``link_points`` float64
+  ``(L, 4)`` (``ax, ay, bx, by``), ``link_costs`` float64 ``(L,)`` and ``link_two_way``
+  bool ``(L,)``, all four when it has off-mesh links): a saved mesh loads without being
+  rebuilt.
 
 Loading checks the header, every array's presence, dtype and shape, then builds the
 world through its public constructor (a grid's costs and a graph's edges are checked

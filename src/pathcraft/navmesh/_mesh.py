@@ -19,6 +19,7 @@ from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.navmesh import _areas, _baked, _build, _query, _sources
+from pathcraft.navmesh._links import Link, LinkGraph, LinkSet
 from pathcraft.navmesh._portals import Portals, build_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
@@ -258,13 +259,16 @@ class NavMesh:
         if "area_costs" in arrays:  # optional: a mesh saved with area costs
             costs = _areas.check_costs("area_costs", arrays["area_costs"], mesh.num_polygons)
             mesh._area_costs = costs
+        mesh._links = LinkSet.from_arrays(arrays)  # optional: a mesh saved with links
         return mesh
 
     def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
         """The mesh as named flat NumPy arrays, for :meth:`from_arrays` (and the files
         of :func:`pathcraft.io.save`): vertices, polygons, portals, centroids and
         components, and ``area_costs`` when some polygon costs other than 1
-        (:meth:`set_area_cost`). New arrays; nothing needs pickle.
+        (:meth:`set_area_cost`), and ``link_ids``, ``link_points``, ``link_costs``,
+        ``link_two_way`` when it has links (:meth:`add_link`). New arrays; nothing
+        needs pickle.
 
         Examples
         --------
@@ -283,7 +287,9 @@ class NavMesh:
             "corner": top.corner.astype(np.uint8, copy=True),
             "centroids": self._centroids.astype(np.float64, copy=True),
             "component": self._component.astype(np.int32, copy=True),
-        } | ({} if self._area_costs is None else {"area_costs": self._area_costs.copy()})
+        } | ({} if self._area_costs is None else {"area_costs": self._area_costs.copy()}) | (
+            self._links.to_arrays()
+        )
 
     def _setup(
         self,
@@ -321,6 +327,8 @@ class NavMesh:
         self._portals: Portals | None = None
         # area costs per polygon (issue 20): None while every polygon costs 1
         self._area_costs: FloatArray | None = None
+        # off-mesh links (issue 20): see add_link
+        self._links = LinkSet()
 
     # ------------------------------------------------------------------ radii
 
@@ -369,7 +377,8 @@ class NavMesh:
             self._top.pv[a:b].astype(np.intp)
             for a, b in zip(self._top.poff[:-1].tolist(), self._top.poff[1:].tolist(), strict=True)
         ]
-        return (NavMesh._trusted, (self._top.xy, polys), {"_area_costs": self._area_costs})
+        state = {"_area_costs": self._area_costs, "_links": self._links}
+        return (NavMesh._trusted, (self._top.xy, polys), state)
 
     # ------------------------------------------------------------------ properties
 
@@ -605,10 +614,15 @@ class NavMesh:
         self._area_costs = None if bool((costs == 1.0).all()) else costs
         self._portals = None
 
-    def path_cost(self, path: npt.ArrayLike) -> float:
+    def path_cost(self, path: npt.ArrayLike, *, links: npt.ArrayLike | None = None) -> float:
         """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
         area costs: the sum over its pieces of length x the multiplier of the polygon
         each piece lies in (its length when every polygon costs 1).
+
+        ``links`` (a result's :attr:`~pathcraft.PathResult.links`): for each of the
+        ``n - 1`` segments, the id of the off-mesh link it takes (:meth:`add_link`)
+        or -1 when it is walked; a link segment costs the link's cost and must run
+        from one of its ends to the other (the way it may be taken).
 
         Examples
         --------
@@ -625,7 +639,126 @@ class NavMesh:
                 f"path must be an (n, 2) array of finite (x, y), got shape {pts.shape}"
             )
         costs = self.area_costs
+        if links is not None:
+            return self._links.path_cost(pts, links, self._plain_cost)
         return _areas.path_cost(self._spatial.shapes, self._spatial.tree, costs, pts)
+
+    def _plain_cost(self, pts: FloatArray) -> float:
+        if not self.has_area_costs:
+            return float(np.sqrt((np.diff(pts, axis=0) ** 2).sum(axis=1)).sum())
+        return _areas.path_cost(self._spatial.shapes, self._spatial.tree, self.area_costs, pts)
+
+    # ------------------------------------------------------------------ links
+    def add_link(
+        self, a: Any, b: Any, *, cost: float | None = None, two_way: bool = True
+    ) -> int:
+        """Add an off-mesh link from ``a`` to ``b`` (both ``(x, y)`` on the mesh): a
+        jump, a ladder, a door or a teleporter; its id.
+
+        The funnel (``algorithm="funnel"``, :meth:`corridor`, :meth:`start_search`)
+        may take the link as one step of its cost: its corridor search runs on the
+        portal graph with a node at each link end, joined to the portals of the
+        polygons holding it (see :mod:`pathcraft.navmesh`). The path is pulled taut
+        piece by piece between the hops; it holds both ends of each link taken, and
+        the result's ``links`` gives the link id of each segment (-1 where it is
+        walked). Its ``cost`` is the walked pieces' (under the area costs) plus the
+        links'. Polyanya (``algorithm="optimal"``) knows only straight moves: it
+        refuses a mesh with links (a ``ValueError`` naming the funnel), as do
+        queries with ``radius=``.
+
+        Parameters
+        ----------
+        a, b : (x, y)
+            The ends, on the mesh (on a polygon or its boundary, as :meth:`locate`
+            finds them).
+        cost : float or None
+            What taking the link costs: a finite number ``>= 0``; ``None`` (the
+            default) is the straight distance from ``a`` to ``b``.
+        two_way : bool
+            Whether the link can be taken from ``b`` to ``a`` too (default True).
+
+        Returns
+        -------
+        int
+            The link's id, for :meth:`remove_link` and :attr:`links` (ids are never
+            reused).
+
+        Raises
+        ------
+        TypeError, ValueError
+            An end that is not a finite ``(x, y)`` or is off the mesh (the message
+            names ``a`` or ``b`` and how far from the mesh it is), a cost that is
+            negative, NaN or infinite, a ``two_way`` that is not a bool.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 0, 6, 10)))
+        >>> bool(mesh.find_path((1, 5), (9, 5)))                # a wall between
+        False
+        >>> jump = mesh.add_link((4, 5), (6, 5), cost=3.0, two_way=False)
+        >>> path = mesh.find_path((1, 5), (9, 5))
+        >>> path.path.tolist(), path.links.tolist(), path.cost
+        ([[1.0, 5.0], [4.0, 5.0], [6.0, 5.0], [9.0, 5.0]], [-1, 0, -1], 9.0)
+        >>> mesh.path_cost(path.path, links=path.links)
+        9.0
+        >>> bool(mesh.find_path((9, 5), (1, 5)))                # one way
+        False
+        """
+        return self._links.add(self, a, b, cost, two_way)
+
+    def remove_link(self, link_id: int) -> None:
+        """Remove the off-mesh link ``link_id`` (an id :meth:`add_link` returned).
+
+        Raises
+        ------
+        TypeError, KeyError
+            ``link_id`` not an int; not a link of this mesh (never added, or removed).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> door = mesh.add_link((0.5, 0.5), (0.9, 0.9))
+        >>> mesh.remove_link(door)
+        >>> len(mesh.links)
+        0
+        >>> mesh.remove_link(door)
+        Traceback (most recent call last):
+        ...
+        KeyError: 'link_id 0 is not a link of this mesh (it was removed)'
+        """
+        self._links.remove(link_id)
+
+    @property
+    def links(self) -> Mapping[int, Link]:
+        """The off-mesh links by id, a read-only mapping of
+        :class:`~pathcraft.navmesh._links.Link` (``a``, ``b``, ``cost``, ``two_way``):
+        see :meth:`add_link`."""
+        return self._links.view
+
+    @property
+    def has_links(self) -> bool:
+        """Whether the mesh has off-mesh links (see :meth:`add_link`)."""
+        return len(self._links) > 0
+
+    @property
+    def link_graph(self) -> LinkGraph:
+        """The portal graph with the links' ends, built on first use (internal: see
+        :mod:`pathcraft.navmesh._links`)."""
+        return self._links.graph(self)
+
+    def link_parts(self) -> LinkSet:
+        """The links' store (internal, for :mod:`pathcraft.navmesh._query`).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> len(NavMesh([(0, 0), (1, 0), (0, 1)], [[0, 1, 2]]).link_parts())
+        0
+        """
+        return self._links
 
     def _nearest(self, pts: FloatArray, name: str) -> FloatArray:
         return self._spatial.nearest(pts, name)
@@ -651,7 +784,8 @@ class NavMesh:
             ``path`` is an int array of polygon ids from the start's polygon to the
             goal's; ``cost`` the search's (the straight length when the goal is in
             sight, else the distances from the start through points on the portals to
-            the goal). When the goal cannot be reached the result
+            the goal, plus the costs of the off-mesh links taken: then consecutive
+            polygons are not always neighbours). When the goal cannot be reached the result
             is falsy, ``path`` is empty and ``reason`` says why (``"unreachable"``).
 
         Examples
@@ -717,7 +851,8 @@ class NavMesh:
             the Euclidean shortest path, by Polyanya (Cui, Harabor and Grastien, 2017).
             On a mesh with area costs (:meth:`set_area_cost`) only the funnel runs,
             weighing its corridor by them; ``"optimal"`` and ``radius > 0`` raise a
-            ``ValueError``.
+            ``ValueError``. The same holds on a mesh with off-mesh links
+            (:meth:`add_link`), which the funnel takes as edges of their cost.
         snap : bool
             Move a start or goal that is off the mesh to the nearest point on it;
             without it such a position is an error.
@@ -745,14 +880,16 @@ class NavMesh:
         PathResult
             ``path`` is an ``(n, 2)`` float array from start to goal, both included
             (``[start]`` when they are the same point); ``cost`` its length;
-            ``expanded`` and ``generated`` count search nodes.
+            ``expanded`` and ``generated`` count search nodes. On a mesh with
+            off-mesh links, its ``links`` gives the link id of each segment (-1 where
+            it is walked) and ``cost`` adds the links' costs (see :meth:`add_link`).
 
         Raises
         ------
         ValueError
             A non-finite position, one off the mesh without ``snap``, an unknown
             algorithm, a bad option value; ``"optimal"`` or ``radius > 0`` on a mesh
-            with area costs.
+            with area costs or off-mesh links.
         UnsupportedOptionError
             An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
@@ -834,6 +971,19 @@ class NavMesh:
                     f"radius={radius!r} runs on a shrunk mesh, which has none of this "
                     "mesh's area costs; query with radius=0 on a mesh built with "
                     "agent_radius, or without area costs"
+                )
+        if self.has_links:
+            if opts.algorithm == "optimal":
+                raise ValueError(
+                    "algorithm='optimal' (Polyanya) knows only straight moves and cannot "
+                    "take this mesh's off-mesh links; use algorithm='funnel', or remove "
+                    "the links"
+                )
+            if check_radius(radius) > 0:
+                raise ValueError(
+                    f"radius={radius!r} runs on a shrunk mesh, which has none of this "
+                    "mesh's off-mesh links; query with radius=0 on a mesh built with "
+                    "agent_radius, or without links"
                 )
         if check_radius(radius) > 0:
             return self._start_wide(method, start, goal, algorithm, snap, options, radius)

@@ -103,7 +103,7 @@ def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     proj = ((pts - ref[which]) * direction[which]).sum(axis=1)
     order = np.lexsort((proj, which))
     starts = np.searchsorted(which[order], np.arange(m))
-    stops = np.append(starts[1:], order.shape[0]) - 1
+    stops = np.append(starts[1:], order.shape[0])[:m] - 1  # (none for a mesh without portals)
     end0, end1 = pts[order[starts]], pts[order[stops]]
     nf = len(FRACTIONS)
     point = np.concatenate([end0 + (end1 - end0) * f for f in FRACTIONS])

@@ -26,7 +26,8 @@ from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph._search import kernel_args
-from pathcraft.navmesh._portals import corridor_of
+from pathcraft.navmesh._links import LinkedPath, LinkGraph, Piece, join, split, with_links
+from pathcraft.navmesh._portals import Portals, corridor_of
 from pathcraft.result import PathResult, build_result
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def _corridor_args(
     """The graph kernel's arguments for A* over the portal graph (see
     :mod:`pathcraft.navmesh._portals`) from the portals of the start's polygons (joined
     by their distance to the midpoints) to those of the goal's."""
-    portals = mesh.portal_graph
+    portals = _search_graph(mesh)
     src, src_cost = portals.ends(sp, s)
     dst, dst_cost = portals.ends(gp, g)
     return kernel_args(
@@ -72,7 +73,12 @@ def _polygons(
     beyond the portal it expanded closest to the goal."""
     status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
     portals = mesh.portal_graph
-    if status == _graph_kernel.FOUND:
+    if mesh.has_links and (status == _graph_kernel.FOUND or (partial and len(nodes))):
+        found = status == _graph_kernel.FOUND
+        way = np.asarray(nodes[:-1] if found else nodes)
+        pieces = split(mesh.link_graph, way, np.zeros(2), sp, np.zeros(2), gp if found else None)
+        polys = np.concatenate([_piece_polys(mesh.link_graph, p) for p in pieces])
+    elif status == _graph_kernel.FOUND:
         polys = corridor_of(portals, np.asarray(nodes[:-1]), sp, gp)  # the virtual goal last
     elif partial and len(nodes):
         polys = corridor_of(portals, np.asarray(nodes), sp, None)
@@ -82,6 +88,45 @@ def _polygons(
         polys = np.empty(0, dtype=np.int32)
     polys = np.ascontiguousarray(polys, dtype=np.int32)
     return polys, int(status), int(expanded), int(generated), float(cost)
+
+
+def _search_graph(mesh: NavMesh) -> Portals | LinkGraph:
+    """The graph the corridor search runs on: the portal graph, with the off-mesh
+    links' ends when the mesh has links."""
+    return mesh.link_graph if mesh.has_links else mesh.portal_graph
+
+
+def _components(mesh: NavMesh) -> npt.NDArray[Any]:
+    """Each polygon's connected part of the mesh, the parts joined by links."""
+    return mesh.link_graph.component if mesh.has_links else mesh.parts.component
+
+
+def _piece_polys(lg: LinkGraph, piece: Piece) -> Polys:
+    """The corridor of one walked piece of a path with links."""
+    if piece.nodes.size:
+        return corridor_of(lg.base, piece.nodes, piece.polys0, piece.polys1)
+    both = piece.polys0 if piece.polys1 is None else np.intersect1d(piece.polys0, piece.polys1)
+    out: Polys = (both if both.size else piece.polys0)[:1].astype(np.int32)
+    return out
+
+
+def _rival(
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys
+) -> tuple[PathResult | None, bool]:
+    """The straight path when the goal is in sight (else None), and whether it is
+    the answer without a search: always, unless an off-mesh link could be cheaper."""
+    if straight(mesh, s, sp, g, gp) is None:
+        return None, False
+    line = _line(mesh, s, g)
+    return line, not mesh.has_links or mesh.link_parts().bound(s, g) >= line.cost
+
+
+def _with_links(mesh: NavMesh, result: PathResult) -> PathResult:
+    """``result`` with its ``links`` (every segment walked) on a mesh with links."""
+    if not mesh.has_links or isinstance(result, LinkedPath):
+        return result
+    n = max(len(result.path) - 1, 0)
+    return with_links(result, np.full(n, -1, dtype=np.intp))
 
 
 def straight(mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys) -> Polys | None:
@@ -119,7 +164,7 @@ def corridor(
     status, expanded, generated, cost)``. With ``partial``, a search that did not reach
     the goal gives the corridor to the polygon it expanded closest to the goal."""
     args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
-    workspace = thread_workspace(_graph_kernel.Workspace, mesh.portal_graph.graph.num_nodes + 1)
+    workspace = thread_workspace(_graph_kernel.Workspace, _search_graph(mesh).graph.num_nodes + 1)
     answer = _graph_kernel.search(*args(workspace), **settings)
     return _polygons(mesh, answer, sp, gp, partial)
 
@@ -133,13 +178,20 @@ def corridor_result(
     sight, else midpoint to midpoint through the portals, from the start and to the
     goal)."""
     line = straight(mesh, s, sp, g, gp)
-    if line is not None:
+    rival, decisive = _rival(mesh, s, sp, g, gp)
+    if line is not None and rival is not None and decisive:
         cost = float(np.hypot(*(g - s)))
         return build_result(None, line.astype(np.intp), cost, expanded=0, generated=0, t0=t0)
-    comp = mesh.parts.component
+    comp = _components(mesh)
     if not (comp[gp][:, None] == comp[sp][None, :]).any():
         return build_result("unreachable", np.empty(0, dtype=np.intp), math.inf, t0=t0)
     polys, status, expanded, generated, cost = corridor(mesh, s, sp, g, gp, None)
+    beaten = status == _graph_kernel.FOUND and rival is not None and cost < rival.cost
+    if line is not None and rival is not None and not beaten:
+        return build_result(
+            None, line.astype(np.intp), rival.cost, expanded=expanded, generated=generated,
+            t0=t0,
+        )  # fmt: skip
     return build_result(
         status, polys.astype(np.intp), cost, expanded=expanded, generated=generated, t0=t0
     )
@@ -165,14 +217,35 @@ def _pull(mesh: NavMesh, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArr
 
 
 def _funnel(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, answer: tuple[Any, ...]
-) -> PathResult:
-    """The string pulled taut through the corridor a search found."""
-    polys, status, expanded, generated, _cost = _polygons(mesh, answer, sp, gp)
+    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
+    rival: PathResult | None, answer: tuple[Any, ...],
+) -> PathResult:  # fmt: skip
+    """The string pulled taut through the corridor a search found (on a mesh with
+    links, piece by piece between the hops); ``rival``, the straight path, when it
+    costs no more than the search's answer."""
+    status, expanded, generated, cost = answer[0], answer[4], answer[5], answer[3]
+    if rival is not None and not (status == _graph_kernel.FOUND and cost < rival.cost):
+        return dataclasses.replace(rival, expanded=int(expanded), generated=int(generated))
+    if not mesh.has_links:
+        polys, status, expanded, generated, _cost = _polygons(mesh, answer, sp, gp)
+        if status != _graph_kernel.FOUND:
+            return _nothing(status, expanded, generated)
+        path = _pull(mesh, s, g, polys)
+        return build_result(
+            None, path, _priced(mesh, path), expanded=expanded, generated=generated
+        )
     if status != _graph_kernel.FOUND:
-        return _nothing(status, expanded, generated)
-    path = _pull(mesh, s, g, polys)
-    return build_result(None, path, _priced(mesh, path), expanded=expanded, generated=generated)
+        return _nothing(int(status), int(expanded), int(generated))
+    lg = mesh.link_graph
+    pieces = split(lg, np.asarray(answer[1][:-1]), s, sp, g, gp)
+    path, seg, total = join(
+        pieces,
+        lambda p: _pull(mesh, p.p0, p.p1, _piece_polys(lg, p)),
+        lambda path: _priced(mesh, path),
+        lg.price,
+    )
+    found = build_result(None, path, total, expanded=int(expanded), generated=int(generated))
+    return with_links(found, seg)
 
 
 def _drop_straight(path: FloatArray) -> FloatArray:
@@ -217,7 +290,8 @@ def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
 def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
     """The point nearest ``g`` among the polygons connected to the start's."""
     parts = mesh.parts
-    members = np.flatnonzero(np.isin(parts.component, parts.component[sp]))
+    comp = _components(mesh)
+    members = np.flatnonzero(np.isin(comp, comp[sp]))
     point = shapely.points(g)
     best = members[int(np.argmin(shapely.distance(parts.shapes[members], point)))]
     line = shapely.shortest_line(parts.shapes[best], point)
@@ -254,6 +328,7 @@ def _machine(
     gp: Polys,
     limit: int | None,
     weight: float,
+    rival: PathResult | None = None,
 ) -> Machine:
     """One search between located positions as a step machine: ``(make, workspace
     kind, workspace size, finish)``, ``make(workspace)`` building the kernel's machine
@@ -261,8 +336,9 @@ def _machine(
     if algorithm == "funnel":
         args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight)
         make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
-        size = mesh.portal_graph.graph.num_nodes + 1
-        return make, _graph_kernel.Workspace, size, partial_fn(_funnel, mesh, s, sp, g, gp)
+        size = _search_graph(mesh).graph.num_nodes + 1
+        finish = partial_fn(_funnel, mesh, s, sp, g, gp, rival)
+        return make, _graph_kernel.Workspace, size, finish
     top = mesh.parts.top
     make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731
         top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
@@ -278,12 +354,13 @@ def _search(
     weight: float,
 ) -> PathResult:  # fmt: skip
     """A search without limit, run to its end at once (a partial answer's path)."""
-    if algorithm == "funnel" and straight(mesh, s, sp, g, gp) is not None:
-        return _line(mesh, s, g)
-    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight)
+    rival, decisive = _rival(mesh, s, sp, g, gp) if algorithm == "funnel" else (None, False)
+    if rival is not None and decisive:
+        return _with_links(mesh, rival)
+    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight, rival)
     machine = make(thread_workspace(kind, size))
     machine.step(-1)
-    return finish(machine.answer())
+    return _with_links(mesh, finish(machine.answer()))
 
 
 def start_search(
@@ -303,19 +380,20 @@ def start_search(
     the goal, by the chosen algorithm's path. Either way the result stays falsy. The
     searches a partial answer adds run when the stepped search ends."""
     algorithm, limit, weight = opts.algorithm, opts.max_expansions, opts.weight
-    comp = mesh.parts.component
+    comp = _components(mesh)
     unreachable = not (comp[gp][:, None] == comp[sp][None, :]).any()
     if unreachable:
         if not opts.partial:
-            return CompiledSearch.ended(_nothing("unreachable", 0, 0))
+            return CompiledSearch.ended(_with_links(mesh, _nothing("unreachable", 0, 0)))
         g, gp = _nearest_reachable(mesh, sp, g)
         limit = None
-    if algorithm == "funnel" and straight(mesh, s, sp, g, gp) is not None:
-        line = _line(mesh, s, g)  # the goal in sight: no search
+    rival, decisive = _rival(mesh, s, sp, g, gp) if algorithm == "funnel" else (None, False)
+    if rival is not None and decisive:
+        line = _with_links(mesh, rival)  # the goal in sight: no search
         if unreachable:
             line = dataclasses.replace(line, found=False, reason="unreachable")
         return CompiledSearch.ended(line)
-    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, limit, weight)
+    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, limit, weight, rival)
 
     def result(answer: tuple[Any, ...], t0: float) -> PathResult:
         found = finish(answer)
@@ -329,6 +407,6 @@ def start_search(
                 toward, found=False, reason=found.reason, expanded=found.expanded,
                 generated=found.generated,
             )  # fmt: skip
-        return timed(found, time.perf_counter() - t0)
+        return timed(_with_links(mesh, found), time.perf_counter() - t0)
 
     return CompiledSearch(make, result, kind, size)
