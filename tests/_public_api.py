@@ -35,6 +35,7 @@ PUBLIC_MODULES = (
     "pathcraft.waypoints",
     "pathcraft.replan",
     "pathcraft.navmesh",
+    "pathcraft.hexgrid",
     "pathcraft.costs",
     "pathcraft.goap",
     "pathcraft.agents",

@@ -1,0 +1,186 @@
+"""pathcraft's A* against warthog's, query by query, on Moving AI maps.
+
+warthog is ShortestPathLab's C++ library (warthog-core: public source, built
+separately, never part of this repository). Its ``warthog`` program solves a scenario
+file and prints one tab-separated line per query (``id alg expanded generated reopen
+surplus heapops nanos plen pcost scost map``), ``nanos`` being its own search timer.
+This script, like ``jps_warthog.py`` (whose scenario selection and warthog runner it
+uses):
+
+- picks ``--queries`` evenly spaced scenarios per map and writes them to a scenario
+  file of their own;
+- times pathcraft's ``Grid.astar`` on them in this process (the Python call and the
+  full cell path; the Moving AI rule: 8-connected, no corner cutting), each query's
+  fastest of ``--rounds`` rounds, every cost checked against the scenario's optimum,
+  and counts its expansions;
+- with ``--warthog BIN`` (the built ``warthog`` of warthog-core), runs its ``astar``
+  (octile, no corner cutting) on the same file ``--rounds`` times and keeps each
+  query's fastest ``nanos`` and its expansions; without it, compares with the A*
+  medians recorded in ``../shared/PEERS.md`` (another selection: indicative only).
+
+Times are medians over the queries, in microseconds; *ratio* is pathcraft's median over
+warthog's on the same queries; *expanded* are means.
+
+Usage::
+
+    python bench/astar_warthog.py --warthog /path/to/warthog-core/build/warthog --maps all
+    python bench/astar_warthog.py --quick        # 40 queries, PEERS.md figures, prints only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from _machine import git_rev, machine
+from jps_warthog import ALL_MAPS, MAPS, check_costs, data_dir, select, write_scen
+
+import pathcraft
+from pathcraft.io import read_map, read_scen
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "astar_warthog.md"
+
+#: warthog's A* medians (us per query, 200 scenarios per map) from ../shared/PEERS.md.
+PEERS_MD = {
+    "AR0011SR": 4239, "arena2": 533, "brc202d": 2418, "den520d": 255, "lak303d": 615,
+    "orz900d": 8021, "maze512-1-0": 9333, "maze512-32-0": 29514, "random512-10-0": 915,
+    "random512-40-0": 5591, "32room_000": 5208, "8room_000": 5523, "TheFrozenSea": 13929,
+    "Berlin_0_256": 337, "Boston_0_512": 1518, "battleground": 230,
+}  # fmt: skip
+
+
+def run_warthog(binary: str, scen: Path, mapfile: Path, rounds: int) -> tuple[list, list]:
+    """Per query, the fastest ``nanos`` over ``rounds`` runs (us), and its expansions."""
+    best: dict[int, float] = {}
+    expanded: dict[int, int] = {}
+    for _ in range(rounds):
+        text = subprocess.run(
+            [binary, "--alg", "astar", "--scen", str(scen), "--map", str(mapfile)],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        for line in text.splitlines():
+            cols = line.split("\t")
+            if len(cols) < 10 or not cols[0].isdigit():
+                continue
+            i = int(cols[0])
+            best[i] = min(best.get(i, np.inf), float(cols[7]) / 1e3)
+            expanded[i] = int(cols[2])
+    keys = sorted(best)
+    return [best[i] for i in keys], [expanded[i] for i in keys]
+
+
+def time_pathcraft(grid: pathcraft.Grid, starts: list, goals: list, rounds: int) -> tuple:
+    """Per query, the fastest of ``rounds`` (us), the costs and the expansions."""
+    best = [np.inf] * len(starts)
+    costs = [0.0] * len(starts)
+    expanded = [0] * len(starts)
+    for s, g in zip(starts, goals, strict=True):  # warm up
+        grid.astar(s, g)
+    for _ in range(rounds):
+        for i, (s, g) in enumerate(zip(starts, goals, strict=True)):
+            t0 = time.perf_counter()
+            result = grid.astar(s, g)
+            best[i] = min(best[i], (time.perf_counter() - t0) * 1e6)
+            costs[i], expanded[i] = result.cost, result.expanded
+    return best, costs, expanded
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--maps", nargs="+", default=list(MAPS), help="family/name ..., or all (16 maps)"
+    )
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--warthog", help="the warthog program of warthog-core")
+    parser.add_argument("--quick", action="store_true", help="40 queries, 3 rounds, print only")
+    args = parser.parse_args()
+    if args.quick:
+        args.queries, args.rounds = 40, 3
+    if args.maps == ["all"]:
+        args.maps = list(ALL_MAPS)
+    root = data_dir()
+    load0 = os.getloadavg()[0]
+    scen_dir = Path(tempfile.mkdtemp(prefix="pathcraft-astar-"))
+    rows = []
+    for name in args.maps:
+        mapfile = root / "maps" / f"{name}.map"
+        scenfile = root / "scen" / f"{name}.map.scen"
+        scen = read_scen(scenfile)
+        picked = select(len(scen.optimal), args.queries)
+        mine = scen_dir / f"{Path(name).name}.map.scen"
+        write_scen(scenfile, picked, mine)
+        grid = read_map(mapfile)
+        starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
+        goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
+        best, costs, expanded = time_pathcraft(grid, starts, goals, args.rounds)
+        row: dict[str, object] = {
+            "map": Path(name).name, "queries": len(picked), "ours": statistics.median(best),
+            "bad": check_costs(name, costs, np.asarray(scen.optimal)[picked]),
+            "expanded": float(np.mean(expanded)),
+        }  # fmt: skip
+        if args.warthog:
+            times, wexp = run_warthog(args.warthog, mine, mapfile, args.rounds)
+            row["theirs"] = statistics.median(times)
+            row["their expanded"] = float(np.mean(wexp))
+        else:
+            row["theirs"] = PEERS_MD.get(Path(name).name)
+            row["their expanded"] = None
+        rows.append(row)
+        print(row, file=sys.stderr)
+    load1 = os.getloadavg()[0]
+    source = "its own timer, same queries" if args.warthog else "PEERS.md, other queries"
+    lines = [
+        "# A*: pathcraft against warthog, the same queries",
+        "",
+        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        f"- Machine: {machine()}",
+        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f} (a shared "
+        "machine: each query's fastest of several rounds is the steadiest figure)",
+        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
+        f"- Command: `python {' '.join(['bench/astar_warthog.py', *sys.argv[1:]])}`",
+        "",
+        f"Median microseconds per query, each query's fastest of {args.rounds} rounds; "
+        "pathcraft's `Grid.astar` includes the Python call and the full cell path (the "
+        f"Moving AI rule); warthog's `astar` ({source}). *bad*: pathcraft costs off the "
+        "scenario's optimum. *expanded*: mean per query. Goal (issue 22): ratio <= 1.2 "
+        "on every map.",
+        "",
+        "| map | queries | pathcraft A* us | warthog A* us | ratio | bad | "
+        "pathcraft expanded | warthog expanded |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    ratios = []
+    for row in rows:
+        theirs = row["theirs"]
+        ratio = float(row["ours"]) / float(theirs) if theirs else None  # type: ignore[arg-type]
+        if ratio is not None:
+            ratios.append(ratio)
+        wexp = row["their expanded"]
+        lines.append(
+            f"| {row['map']} | {row['queries']} | {float(row['ours']):,.1f} | "  # type: ignore[arg-type]
+            + ("-" if not theirs else f"{float(theirs):,.1f}")  # type: ignore[arg-type]
+            + f" | {'-' if ratio is None else f'{ratio:.2f}'} | {row['bad']} | "
+            + f"{float(row['expanded']):,.0f} | "  # type: ignore[arg-type]
+            + ("-" if wexp is None else f"{float(wexp):,.0f}")  # type: ignore[arg-type]
+            + " |"
+        )
+    if len(ratios) > 1:
+        geo = float(np.exp(np.mean(np.log(ratios))))
+        lines.append(f"| geometric mean of the ratios | | | | {geo:.2f} | | | |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.quick:
+        RESULTS.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
