@@ -443,3 +443,52 @@ def test_bad_cells_are_refused_before_the_kernel() -> None:
         level.distance_field((1, 1, 1))
     with pytest.raises(ValueError, match=r"diagonal must be one of"):
         Level(cost, diagonal="sometimes")
+
+
+# --------------------------------------------------------------------------- kernel boundary
+
+
+def test_the_kernel_checks_its_inputs_before_running() -> None:
+    from pathcraft._core import layered as kernel
+
+    level = Level(np.ones((2, 2, 3)), portals=[((0, 0, 0), (1, 1, 2))])
+    padded = np.full((2 * 3 + 1, 5), np.inf)
+    padded[1:3, 1:4] = padded[4:6, 1:4] = 1.0
+    n = padded.size
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    targets = np.array([], dtype=np.intp)
+    pcost = np.array([], dtype=np.float64)
+    tables = kernel.Tables(padded, 2, 1, indptr, targets, pcost)
+    settings = {
+        "hkind": 1, "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0, "max_expansions": -1,
+        "max_cost": math.inf, "partial": False, "record": False, "seed": 0,
+    }  # fmt: skip
+    ws = kernel.Workspace(n)
+    with pytest.raises(IndexError, match="sources: padded cell index 15 is not a cell"):
+        kernel.search(tables, ws, np.array([15], dtype=np.intp), 6, **settings)  # wall row
+    with pytest.raises(IndexError, match="goal: padded cell index 999"):
+        kernel.search(tables, ws, np.array([6], dtype=np.intp), 999, **settings)
+    with pytest.raises(ValueError, match="workspace of 3 cells is too small"):
+        kernel.search(tables, kernel.Workspace(3), np.array([6], dtype=np.intp), 7, **settings)
+    with pytest.raises(ValueError, match="indptr has"):
+        kernel.Tables(padded, 2, 1, indptr[:-1], targets, pcost)
+    with pytest.raises(ValueError, match="a stack of 4 floors"):
+        kernel.Tables(padded, 4, 1, indptr, targets, pcost)
+    with pytest.raises(ValueError, match="padded: row 2 separates floors"):
+        kernel.Tables(padded, 3, 1, indptr, targets, pcost)
+    with pytest.raises(ValueError, match="padded: row 0 has no wall at both ends"):
+        kernel.Tables(np.ones_like(padded), 2, 1, indptr, targets, pcost)
+    bad = indptr.copy()
+    bad[7:] = 1
+    with pytest.raises(IndexError, match="targets: padded cell index 0"):
+        kernel.Tables(padded, 2, 1, bad, np.array([0], dtype=np.intp), np.array([1.0]))
+    with pytest.raises(ValueError, match=r"portal 0 costs -1\.0"):
+        kernel.Tables(padded, 2, 1, bad, np.array([6], dtype=np.intp), np.array([-1.0]))
+    wall = indptr.copy()
+    wall[1:] = 1
+    with pytest.raises(IndexError, match="portal entry: padded cell index 0"):
+        kernel.Tables(padded, 2, 1, wall, np.array([6], dtype=np.intp), np.array([1.0]))
+    out = np.empty((2, 2, 2))
+    with pytest.raises(ValueError, match=r"out_costs has shape \(2, 2, 2\)"):
+        kernel.field(tables, ws, np.array([6], dtype=np.intp), out, math.inf)
+    assert level.find_path((0, 0, 0), (1, 1, 2)).cost == 1.0

@@ -379,7 +379,7 @@ cdef class Tables:
         const Py_ssize_t[::1] targets not None,
         const double[::1] pcost not None,
     ):
-        cdef Py_ssize_t n = padded.shape[0] * padded.shape[1], i, rows = padded.shape[0]
+        cdef Py_ssize_t n = padded.shape[0] * padded.shape[1], i, j2, rows = padded.shape[0]
         cdef Py_ssize_t cols = padded.shape[1]
         cdef int64_t j
         if floors < 1 or (rows - 1) % floors != 0 or (rows - 1) // floors < 2 or cols < 3:
@@ -391,6 +391,18 @@ cdef class Tables:
         if targets.shape[0] != pcost.shape[0] or indptr[n] != targets.shape[0]:
             raise ValueError("targets and pcost hold indptr[-1] portals each")
         self.fh = (rows - 1) // floors
+        # The padding must be walls: the kernel reads one cell past any cell it
+        # reaches, and in-floor moves must never cross to another floor.
+        for i in range(rows):
+            if padded[i, 0] != INFINITY or padded[i, cols - 1] != INFINITY:
+                raise ValueError(f"padded: row {i} has no wall at both ends")
+        for i in range(0, rows, self.fh):
+            for j2 in range(cols):
+                if padded[i, j2] != INFINITY:
+                    raise ValueError(
+                        f"padded: row {i} separates floors (or closes the stack) and must be "
+                        "walls only"
+                    )
         for i in range(n):
             if indptr[i + 1] < indptr[i]:
                 raise ValueError("indptr must not decrease")
