@@ -492,3 +492,40 @@ def test_the_kernel_checks_its_inputs_before_running() -> None:
     with pytest.raises(ValueError, match=r"out_costs has shape \(2, 2, 2\)"):
         kernel.field(tables, ws, np.array([6], dtype=np.intp), out, math.inf)
     assert level.find_path((0, 0, 0), (1, 1, 2)).cost == 1.0
+
+
+# --------------------------------------------------------------------------- Moving AI
+
+
+@pytest.mark.slow
+def test_stacked_movingai_maps_match_the_oracle(movingai: Any) -> None:
+    """Three floors cut from Moving AI maps (120 x 120), joined by stairs, drops and a
+    teleporter: A* and Dijkstra agree with scipy on random queries across floors."""
+    names = ("dao/lak303d.map", "dao/den520d.map", "street/Berlin_0_256.map")
+    side = 120
+    costs = [np.array(Grid.from_movingai(movingai / "maps" / n).cost)[:side, :side] for n in names]
+    level = Level(costs)
+    rng = np.random.default_rng(11)
+    free = np.isfinite(level.cost)
+    for f in range(len(names) - 1):
+        both = np.argwhere(free[f] & free[f + 1])
+        for i in rng.choice(len(both), size=3, replace=False):
+            r, c = (int(v) for v in both[i])
+            level.add_portal((f, r, c), (f + 1, r, c), cost=float(rng.uniform(0, 8)))
+    cells = [(int(f), int(r), int(c)) for f, r, c in np.argwhere(free)]
+    for _ in range(4):
+        a, b = (cells[i] for i in rng.integers(len(cells), size=2))
+        if a != b:
+            level.add_portal(a, b, cost=float(rng.uniform(0, 20)), two_way=False)
+    for _ in range(3):
+        start, *goals = (cells[i] for i in rng.integers(len(cells), size=8))
+        want = oracle(np.asarray(level.cost), level.diagonal, list(level.portals), [start])
+        for goal in goals:
+            astar = level.find_path(start, goal)
+            exact = level.find_path(start, goal, algorithm="dijkstra")
+            if math.isinf(want[goal]):
+                assert not astar and not exact
+                continue
+            assert math.isclose(astar.cost, want[goal], rel_tol=RTOL)
+            assert math.isclose(exact.cost, want[goal], rel_tol=RTOL)
+            check_path(level, astar, start, goal)
