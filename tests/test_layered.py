@@ -405,6 +405,10 @@ def test_add_portal_errors_name_the_argument() -> None:
     with pytest.raises(ValueError, match=r"^cost must be a finite number >= 0; got -0.5$"):
         level.add_portal((0, 0, 0), (1, 0, 0), cost=-0.5)
     assert level.portals == ()
+    level.add_portal((0, 0, 0), (1, 0, 0), cost=1e308)
+    with pytest.raises(ValueError, match=r"^cost 1e\+308: the portals' costs \(inf in all\)"):
+        level.add_portal((0, 0, 0), (1, 0, 0), cost=1e308)
+    assert len(level.portals) == 1
 
 
 @pytest.mark.parametrize(

@@ -105,8 +105,11 @@ class Level:
         self.min_cost = float(finite.min()) if finite.size else 1.0
         self._portals: list[Portal] = []
         self._compiled: _run.Compiled | None = None
+        finite_max = float(finite.max()) if finite.size else 0.0
+        self._cells_bound = finite_max * math.sqrt(2.0) * self._cost.size
+        self._portal_total = 0.0
         for i, item in enumerate(portals):
-            self._portals.append(_portal_from(self._cost, f"portals[{i}]", item))
+            self._add(_portal_from(self._cost, f"portals[{i}]", item), f"portals[{i}]: ")
 
     # ------------------------------------------------------------------ state
 
@@ -207,7 +210,17 @@ class Level:
         ...
         IndexError: exit (5, 0, 0): floor 5 does not exist; the level has floors 0 to 1
         """
-        self._portals.append(_portal_from(self._cost, "", (entry, exit, cost, two_way)))
+        self._add(_portal_from(self._cost, "", (entry, exit, cost, two_way)), "")
+
+    def _add(self, portal: Portal, prefix: str) -> None:
+        total = self._portal_total + portal.cost
+        if not math.isfinite(total + self._cells_bound):
+            raise ValueError(
+                f"{prefix}cost {portal.cost!r}: the portals' costs ({total!r} in all) and "
+                "the cells' could overflow a path's cost; use smaller costs"
+            )
+        self._portal_total = total
+        self._portals.append(portal)
         self._compiled = None
 
     def _world(self) -> _run.Compiled:
