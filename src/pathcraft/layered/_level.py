@@ -105,6 +105,7 @@ class Level:
         self.min_cost = float(finite.min()) if finite.size else 1.0
         self._portals: list[Portal] = []
         self._compiled: _run.Compiled | None = None
+        self._steps: dict[Cell, list[tuple[Cell, float]]] | None = None  # portals by cell
         finite_max = float(finite.max()) if finite.size else 0.0
         self._cells_bound = finite_max * math.sqrt(2.0) * self._cost.size
         self._portal_total = 0.0
@@ -222,6 +223,7 @@ class Level:
         self._portal_total = total
         self._portals.append(portal)
         self._compiled = None
+        self._steps = None
 
     def _world(self) -> _run.Compiled:
         if self._compiled is None:
@@ -266,11 +268,13 @@ class Level:
                 ):
                     continue
                 out.append(((f, r + dr, c + dc), float(floor[r + dr, c + dc]) * math.sqrt(2)))
-        for p in self._portals:
-            if p.entry == (f, r, c):
-                out.append((p.exit, p.cost))
-            if p.two_way and p.exit == (f, r, c):
-                out.append((p.entry, p.cost))
+        if self._steps is None:
+            self._steps = {}
+            for p in self._portals:
+                self._steps.setdefault(p.entry, []).append((p.exit, p.cost))
+                if p.two_way:
+                    self._steps.setdefault(p.exit, []).append((p.entry, p.cost))
+        out.extend(self._steps.get((f, r, c), ()))
         return out
 
     @staticmethod
