@@ -82,6 +82,7 @@ EXTENSIONS = [
     kernel("navmesh"),
     kernel("polyanya"),
     kernel("stencil"),
+    kernel("layered"),  # issue 19: floors joined by portals
     kernel("clearance"),
     kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
     kernel("flowrepair"),  # issue 18: flow fields repaired where cells changed

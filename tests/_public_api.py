@@ -31,6 +31,7 @@ PUBLIC_MODULES = (
     "pathcraft.search",
     "pathcraft.result",
     "pathcraft.grid",
+    "pathcraft.layered",
     "pathcraft.graph",
     "pathcraft.waypoints",
     "pathcraft.replan",

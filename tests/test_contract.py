@@ -23,6 +23,7 @@ from pathcraft import Graph, Grid, NavMesh, PathResult, WaypointGraph
 from pathcraft import search as generic
 from pathcraft._options import OPTION_NAMES, SUPPORT, UnsupportedOptionError, options_table
 from pathcraft.hexgrid import SIXTEEN, HexGrid, MovesGrid
+from pathcraft.layered import Level
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -159,6 +160,30 @@ def moves_world() -> World:
     return _stencil_world("MovesGrid", MovesGrid(Grid.from_ascii(GRID_ASCII).cost, SIXTEEN))
 
 
+def level_world() -> World:
+    """Two floors of the test grid joined by a staircase; the oracle scipy on the graph
+    of ``Level.neighbors``."""
+    floor = Grid.from_ascii(GRID_ASCII)
+    level = Level([floor, floor], portals=[((0, 0, 7), (1, 0, 7), 2.0)])
+    shape = level.shape
+    src, dst, w = [], [], []
+    for cell in np.argwhere(np.isfinite(level.cost)):
+        a = tuple(int(v) for v in cell)
+        for b, step in level.neighbors(a):  # type: ignore[arg-type]
+            src.append(np.ravel_multi_index(a, shape))
+            dst.append(np.ravel_multi_index(b, shape))
+            w.append(step)
+    n = int(np.prod(shape))
+    matrix = csr_matrix((w, (src, dst)), shape=(n, n))
+    start, goal = (0, 4, 0), (1, 4, 7)
+    start_flat = int(np.ravel_multi_index(start, shape))
+    want = float(csgraph_dijkstra(matrix, indices=start_flat)[np.ravel_multi_index(goal, shape)])
+    return World(
+        "Level", lambda a, **o: level.find_path(start, goal, algorithm=a, **o), want,
+        {"astar", "dijkstra"},
+    )  # fmt: skip
+
+
 WORLDS = {
     "Grid": grid_world,
     "Graph": graph_world,
@@ -167,6 +192,7 @@ WORLDS = {
     "search": search_world,
     "HexGrid": hex_world,
     "MovesGrid": moves_world,
+    "Level": level_world,
 }
 
 #: A valid value for each option, one that must not change a reachable goal's answer

@@ -30,10 +30,12 @@ if TYPE_CHECKING:
     from pathcraft import goap as goap
     from pathcraft import hexgrid as hexgrid
     from pathcraft import io as io
+    from pathcraft import layered as layered
     from pathcraft import navmesh as navmesh
     from pathcraft import viz as viz
     from pathcraft.graph import Graph
     from pathcraft.grid import Grid
+    from pathcraft.layered import Level
     from pathcraft.navmesh import NavMesh
     from pathcraft.replan import Replanner
     from pathcraft.result import Explored, PathResult
@@ -47,6 +49,7 @@ _NAMES = {
     "Explored": "pathcraft.result",
     "Graph": "pathcraft.graph",
     "Grid": "pathcraft.grid",
+    "Level": "pathcraft.layered",
     "NavMesh": "pathcraft.navmesh",
     "PathResult": "pathcraft.result",
     "Replanner": "pathcraft.replan",
@@ -67,6 +70,7 @@ _SUBMODULES = (
     "grid",
     "hexgrid",
     "io",
+    "layered",
     "navmesh",
     "replan",
     "result",
@@ -96,6 +100,7 @@ __all__ = [
     "Explored",
     "Graph",
     "Grid",
+    "Level",
     "NavMesh",
     "PathResult",
     "Replanner",

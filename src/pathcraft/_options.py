@@ -167,6 +167,12 @@ SUPPORT: dict[str, WorldSpec] = {
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "euclidean"),
         ),
+        # pathcraft.layered: floors joined by portals (the layered kernel).
+        WorldSpec(
+            "Level",
+            {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
+            heuristics=("zero", "portal"),
+        ),
         WorldSpec(
             "Graph",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},

@@ -1,0 +1,496 @@
+"""Layered levels: 2-D grid floors of one shape joined by portals."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._batch import query_batch
+from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_choice
+from pathcraft.grid import Grid
+from pathcraft.grid._checks import check_cost_scale, cost_array
+from pathcraft.layered import _run
+from pathcraft.result import PathResult
+
+Cell = tuple[int, int, int]
+
+_DIAGONALS = ("never", "no_corner_cut", "one_free", "always")
+
+
+class Portal(NamedTuple):
+    """A portal of a :class:`Level`: from ``entry`` to ``exit`` (``(floor, row, col)``
+    cells) for ``cost``; back too when ``two_way``.
+
+    Examples
+    --------
+    >>> from pathcraft.layered import Portal
+    >>> Portal((0, 1, 1), (1, 1, 1), 2.0, True).exit
+    (1, 1, 1)
+    """
+
+    entry: Cell
+    exit: Cell
+    cost: float
+    two_way: bool
+
+
+class Level:
+    """Several 2-D grid floors of one shape joined by portals; cells are
+    ``(floor, row, col)``.
+
+    Each floor is a :class:`~pathcraft.Grid` or a 2-D cost array (cost of entering a
+    cell, > 0; ``np.inf`` marks a wall); all floors have the same ``(rows, cols)`` and
+    the same diagonal rule (``diagonal``, as :class:`~pathcraft.Grid`'s: a straight
+    step into a cell costs its cost, a diagonal one its cost times ``sqrt(2)``). A
+    portal joins any two walkable cells: stairs and ladders (two-way, between floors),
+    one-way drops (``two_way=False``) and teleporters (between any cells, on one floor
+    or two). Taking a portal costs the portal's ``cost`` (>= 0), not the cost of the
+    cell it leads to.
+
+    One search spans every floor (A*, Dijkstra, greedy, in the compiled core). A*'s
+    heuristic, ``"portal"``, is the octile distance (Manhattan with
+    ``diagonal="never"``) times the smallest cell cost to the goal when on its floor,
+    or through the portals: the smallest of ``distance to a portal's entry + a lower
+    bound of the rest through that portal``, the bounds computed per goal by a small
+    Dijkstra over the portals. It never overestimates, so A* is optimal (see
+    :mod:`pathcraft._core.layered` for the proof).
+
+    Parameters
+    ----------
+    floors : sequence of Grid or array_like, or array_like of shape (floors, rows, cols)
+        The floors, bottom (floor 0) first.
+    portals : iterable, optional
+        :class:`Portal` values or tuples ``(entry, exit[, cost[, two_way]])`` (cost
+        1.0 and two-way unless given), as :meth:`add_portal` takes them.
+    diagonal : {"never", "no_corner_cut", "one_free", "always"}, optional
+        The diagonal rule of every floor. None (the default): the floors' own rule
+        when they are Grids (they must agree), else ``"no_corner_cut"``.
+
+    Raises
+    ------
+    ValueError
+        No floors, floors of different shapes, Grids with different diagonal rules
+        (or one other than ``diagonal``), bad costs, or a bad portal (see
+        :meth:`add_portal`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.layered import Level
+    >>> ground, upstairs = np.ones((3, 4)), np.ones((3, 4))
+    >>> level = Level([ground, upstairs], portals=[((0, 2, 3), (1, 2, 3), 2.0)])
+    >>> result = level.find_path((0, 0, 0), (1, 0, 3))
+    >>> result.cost
+    7.82842712474619
+    >>> result.path[:, 0].tolist()        # the floor of each step
+    [0, 0, 0, 0, 1, 1, 1]
+    """
+
+    def __init__(
+        self,
+        floors: Sequence[Grid | npt.ArrayLike] | npt.ArrayLike,
+        *,
+        portals: Iterable[Any] = (),
+        diagonal: str | None = None,
+    ) -> None:
+        self._cost, self._diagonal = _check_floors(floors, diagonal)
+        check_cost_scale(self._cost, self._cost.size, "floors")
+        finite = self._cost[np.isfinite(self._cost)]
+        self.min_cost = float(finite.min()) if finite.size else 1.0
+        self._portals: list[Portal] = []
+        self._compiled: _run.Compiled | None = None
+        self._steps: dict[Cell, list[tuple[Cell, float]]] | None = None  # portals by cell
+        finite_max = float(finite.max()) if finite.size else 0.0
+        self._cells_bound = finite_max * math.sqrt(2.0) * self._cost.size
+        self._portal_total = 0.0
+        for i, item in enumerate(portals):
+            self._add(_portal_from(self._cost, f"portals[{i}]", item), f"portals[{i}]: ")
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """``(floors, rows, cols)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> Level(np.ones((2, 3, 4))).shape
+        (2, 3, 4)
+        """
+        f, r, c = self._cost.shape
+        return int(f), int(r), int(c)
+
+    @property
+    def cost(self) -> npt.NDArray[np.float64]:
+        """A read-only ``(floors, rows, cols)`` view of the cell costs.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> Level([np.ones((1, 2)), np.full((1, 2), 3.0)]).cost[1].tolist()
+        [[3.0, 3.0]]
+        """
+        view: npt.NDArray[np.float64] = self._cost.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def diagonal(self) -> str:
+        """The diagonal rule of every floor.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> Level(np.ones((1, 2, 2)), diagonal="never").diagonal
+        'never'
+        """
+        return self._diagonal
+
+    @property
+    def portals(self) -> tuple[Portal, ...]:
+        """The portals, in the order they were added.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 2, 2)))
+        >>> level.add_portal((0, 0, 0), (1, 0, 0), cost=0.5, two_way=False)
+        >>> level.portals
+        (Portal(entry=(0, 0, 0), exit=(1, 0, 0), cost=0.5, two_way=False),)
+        """
+        return tuple(self._portals)
+
+    def add_portal(
+        self, entry: Cell, exit: Cell, *, cost: float = 1.0, two_way: bool = True
+    ) -> None:
+        """Join two walkable ``(floor, row, col)`` cells: stepping from ``entry`` to
+        ``exit`` costs ``cost``; from ``exit`` to ``entry`` too when ``two_way``.
+
+        Parameters
+        ----------
+        entry, exit : (int, int, int)
+            Walkable ``(floor, row, col)`` cells, on one floor or two, not the same.
+        cost : float
+            The cost of taking the portal: finite, >= 0.
+        two_way : bool
+            False for a one-way portal (a drop, a one-way teleporter).
+
+        Raises
+        ------
+        IndexError
+            A cell on a floor that does not exist or off its floor.
+        ValueError
+            A cell on a wall, ``entry == exit``, a negative, NaN or infinite cost.
+        TypeError
+            A cell that is not three integers, a cost that is not a number,
+            ``two_way`` not a bool.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 3)))
+        >>> level.add_portal((0, 0, 2), (1, 0, 0), cost=0.0, two_way=False)   # a drop
+        >>> level.find_path((0, 0, 0), (1, 0, 2)).cost
+        4.0
+        >>> level.find_path((1, 0, 2), (0, 0, 0)).reason
+        'unreachable'
+        >>> level.add_portal((0, 0, 0), (5, 0, 0))
+        Traceback (most recent call last):
+        ...
+        IndexError: exit (5, 0, 0): floor 5 does not exist; the level has floors 0 to 1
+        """
+        self._add(_portal_from(self._cost, "", (entry, exit, cost, two_way)), "")
+
+    def _add(self, portal: Portal, prefix: str) -> None:
+        total = self._portal_total + portal.cost
+        if not math.isfinite(total + self._cells_bound):
+            raise ValueError(
+                f"{prefix}cost {portal.cost!r}: the portals' costs ({total!r} in all) and "
+                "the cells' could overflow a path's cost; use smaller costs"
+            )
+        self._portal_total = total
+        self._portals.append(portal)
+        self._compiled = None
+        self._steps = None
+
+    def _world(self) -> _run.Compiled:
+        if self._compiled is None:
+            edges = []
+            for p in self._portals:
+                edges.append((p.entry, p.exit, p.cost))
+                if p.two_way:
+                    edges.append((p.exit, p.entry, p.cost))
+            self._compiled = _run.compile_level(self._cost, self._diagonal, edges, self.min_cost)
+        return self._compiled
+
+    def neighbors(self, cell: Cell) -> list[tuple[Cell, float]]:
+        """The cells one step from the ``(floor, row, col)`` cell (in-floor moves, then
+        portals) and each step's cost: the generic search's neighbour function.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 2)), portals=[((0, 0, 0), (1, 0, 0), 3.0)])
+        >>> level.neighbors((0, 0, 0))
+        [((0, 0, 1), 1.0), ((1, 0, 0), 3.0)]
+        """
+        f, r, c = _run.check_cell(self.shape, "cell", cell)
+        _, rows, cols = self.shape
+        floor = self._cost[f]
+        out: list[tuple[Cell, float]] = []
+
+        def free(rr: int, cc: int) -> bool:
+            return 0 <= rr < rows and 0 <= cc < cols and not math.isinf(floor[rr, cc])
+
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if free(r + dr, c + dc):
+                out.append(((f, r + dr, c + dc), float(floor[r + dr, c + dc])))
+        if self._diagonal != "never":
+            for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+                if not free(r + dr, c + dc):
+                    continue
+                a, b = free(r + dr, c), free(r, c + dc)
+                if (self._diagonal == "no_corner_cut" and not (a and b)) or (
+                    self._diagonal == "one_free" and not (a or b)
+                ):
+                    continue
+                out.append(((f, r + dr, c + dc), float(floor[r + dr, c + dc]) * math.sqrt(2)))
+        if self._steps is None:
+            self._steps = {}
+            for p in self._portals:
+                self._steps.setdefault(p.entry, []).append((p.exit, p.cost))
+                if p.two_way:
+                    self._steps.setdefault(p.exit, []).append((p.entry, p.cost))
+        out.extend(self._steps.get((f, r, c), ()))
+        return out
+
+    @staticmethod
+    def split_path(path: PathResult | npt.ArrayLike) -> list[tuple[int, npt.NDArray[np.intp]]]:
+        """A path cut where it changes floor: ``(floor, (k, 2) array of (row, col))``
+        pieces in order (a teleporter within one floor does not cut).
+
+        Parameters
+        ----------
+        path : PathResult or array_like of shape (n, 3)
+            A result of this level, or its ``(floor, row, col)`` path.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 3)), portals=[((0, 0, 2), (1, 0, 2))])
+        >>> result = level.find_path((0, 0, 1), (1, 0, 0))
+        >>> [(f, cells.tolist()) for f, cells in level.split_path(result)]
+        [(0, [[0, 1], [0, 2]]), (1, [[0, 2], [0, 1], [0, 0]])]
+        """
+        cells = np.asarray(path.path if isinstance(path, PathResult) else path, dtype=np.intp)
+        if cells.size == 0:
+            return []
+        if cells.ndim != 2 or cells.shape[1] != 3:
+            raise ValueError(
+                f"path must be an (n, 3) array of (floor, row, col); got {cells.shape}"
+            )
+        cuts = np.flatnonzero(np.diff(cells[:, 0])) + 1
+        return [(int(piece[0, 0]), piece[:, 1:].copy()) for piece in np.split(cells, cuts)]
+
+    def __repr__(self) -> str:
+        floors, rows, cols = self.shape
+        return (
+            f"Level({floors} floors of {rows}x{cols}, diagonal={self._diagonal!r}, "
+            f"{len(self._portals)} portals)"
+        )
+
+    # ------------------------------------------------------------------ queries
+
+    def find_path(
+        self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
+    ) -> PathResult:
+        """A cheapest path between two ``(floor, row, col)`` cells, across floors.
+
+        Parameters
+        ----------
+        start, goal : (int, int, int)
+            Walkable ``(floor, row, col)`` cells.
+        algorithm : str
+            ``"astar"`` (the portal heuristic), ``"dijkstra"`` or ``"greedy"``.
+        **options
+            The search options (README, "One way to ask every world"); ``heuristic``
+            is ``"portal"`` (the default) or ``"zero"``.
+
+        Returns
+        -------
+        PathResult
+            Its path an ``(n, 3)`` array of ``(floor, row, col)`` cells from start to
+            goal (:meth:`split_path` cuts it per floor); empty (falsy) with a reason
+            when there is no path.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 2, 2)))
+        >>> level.find_path((0, 0, 0), (1, 1, 1)).reason        # no stairs yet
+        'unreachable'
+        >>> level.add_portal((0, 1, 1), (1, 0, 0))
+        >>> level.find_path((0, 0, 0), (1, 1, 1)).path.tolist()
+        [[0, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 1]]
+        """
+        return _run.find_path(self._world(), self._cost, start, goal, algorithm, options)
+
+    def start_search(
+        self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
+    ) -> CompiledSearch:
+        """The search :meth:`find_path` runs, as a compiled search stepped a few
+        expansions at a time (``step(n)``; ``result`` once it ended). Cells are
+        ``(floor, row, col)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 4)), portals=[((0, 0, 3), (1, 0, 3))])
+        >>> search = level.start_search((0, 0, 0), (1, 0, 0), algorithm="dijkstra")
+        >>> search.step(2), search.step(), search.result.path.tolist()[-1]
+        ('in_progress', 'found', [1, 0, 0])
+        """
+        return _run.start_search(self._world(), self._cost, start, goal, algorithm, options)
+
+    def distance_field(
+        self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
+    ) -> npt.NDArray[np.float64]:
+        """The cost from the nearest of ``sources`` (``(floor, row, col)`` cells) to
+        every cell, as a ``(floors, rows, cols)`` array; ``inf`` for walls and cells
+        out of reach (or beyond ``max_cost``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 3)), portals=[((0, 0, 2), (1, 0, 2), 0.5)])
+        >>> level.distance_field((0, 0, 0))
+        array([[[0. , 1. , 2. ]],
+        <BLANKLINE>
+               [[4.5, 3.5, 2.5]]])
+        """
+        return _run.distance_field(self._world(), self._cost, sources, max_cost)
+
+    def find_paths(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
+        **options: Any,
+    ) -> list[PathResult]:  # fmt: skip
+        """Many searches at once, in parallel: one result per pair
+        ``(starts[i], goals[i])`` of ``(floor, row, col)`` cells, each what
+        :meth:`find_path` gives; ``workers``, ``executor``, ``chunk_size`` and
+        ``progress`` as in :meth:`pathcraft.Grid.find_paths`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 3)), portals=[((0, 0, 2), (1, 0, 2))])
+        >>> [r.cost for r in level.find_paths([(0, 0, 0), (1, 0, 0)], [(1, 0, 0), (1, 0, 1)])]
+        [5.0, 1.0]
+        """
+        return query_batch(  # type: ignore[no-any-return]
+            _run.LEVEL_DOOR, (self._world(), self._cost), "find_paths", starts, goals,
+            algorithm, options,
+        )  # fmt: skip
+
+    def path_costs(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
+        **options: Any,
+    ) -> npt.NDArray[np.float64]:  # fmt: skip
+        """Only the costs of many searches (``inf`` where there is none), in parallel;
+        arguments as in :meth:`find_paths` (``partial`` and ``record`` refused). Cells
+        are ``(floor, row, col)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 3)))
+        >>> level.path_costs([(0, 0, 0), (0, 0, 0)], [(0, 0, 2), (1, 0, 0)])
+        array([ 2., inf])
+        """
+        return query_batch(  # type: ignore[no-any-return]
+            _run.LEVEL_DOOR, (self._world(), self._cost), "path_costs", starts, goals,
+            algorithm, options,
+        )  # fmt: skip
+
+
+def _check_floors(floors: Any, diagonal: str | None) -> tuple[npt.NDArray[np.float64], str]:
+    """The floors stacked as one new ``(floors, rows, cols)`` cost array, and the
+    diagonal rule they share."""
+    if diagonal is not None:
+        check_choice("diagonal", diagonal, _DIAGONALS)
+    if isinstance(floors, np.ndarray) and floors.ndim == 3:
+        items: list[Any] = list(floors)
+    elif isinstance(floors, Grid):
+        raise TypeError("floors must be a sequence of floors; got one Grid (wrap it in a list)")
+    else:
+        try:
+            items = list(floors)
+        except TypeError as exc:
+            raise TypeError(
+                f"floors must be a sequence of Grids or 2-D cost arrays; got {floors!r}"
+            ) from exc
+    if not items:
+        raise ValueError("floors must hold at least one floor")
+    rules = {item.diagonal for item in items if isinstance(item, Grid)}
+    if len(rules) > 1:
+        raise ValueError(f"floors: the Grids have different diagonal rules {sorted(rules)}")
+    if rules and diagonal is not None and rules != {diagonal}:
+        raise ValueError(
+            f"floors: the Grids' diagonal rule {rules.pop()!r} is not diagonal={diagonal!r}"
+        )
+    rule = diagonal or (rules.pop() if rules else "no_corner_cut")
+    arrays = [
+        np.array(item.cost) if isinstance(item, Grid) else cost_array(item, f"floors[{i}]")
+        for i, item in enumerate(items)
+    ]
+    shape = arrays[0].shape
+    for i, arr in enumerate(arrays):
+        if arr.shape != shape:
+            raise ValueError(
+                f"floors[{i}] has shape {arr.shape}; every floor must have floor 0's shape {shape}"
+            )
+    return np.stack(arrays).astype(np.float64), rule
+
+
+def _portal_from(cost: npt.NDArray[np.float64], where: str, item: Any) -> Portal:
+    """A checked :class:`Portal` from ``(entry, exit[, cost[, two_way]])``; errors
+    name ``where`` (``portals[i]``) or, when empty, the argument."""
+    prefix = f"{where}: " if where else ""
+    parts = tuple(item) if isinstance(item, (tuple, list)) else ()
+    if not 2 <= len(parts) <= 4:
+        raise TypeError(
+            f"{prefix}a portal is (entry, exit[, cost[, two_way]]) of (floor, row, col) "
+            f"cells; got {item!r}"
+        )
+    price = parts[2] if len(parts) > 2 else 1.0
+    two_way = parts[3] if len(parts) > 3 else True
+    entry = _run.walkable_cell(cost, f"{prefix}entry", parts[0])
+    exit_ = _run.walkable_cell(cost, f"{prefix}exit", parts[1])
+    if entry == exit_:
+        raise ValueError(f"{prefix}a portal from {entry} to itself goes nowhere")
+    if isinstance(price, (bool, np.bool_)) or not isinstance(price, numbers.Real):
+        raise TypeError(f"{prefix}cost must be a finite number >= 0; got {price!r}")
+    value = float(price)
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{prefix}cost must be a finite number >= 0; got {price!r}")
+    if not isinstance(two_way, (bool, np.bool_)):
+        raise TypeError(f"{prefix}two_way must be True or False; got {two_way!r}")
+    return Portal(entry, exit_, value, bool(two_way))
