@@ -32,12 +32,14 @@ if TYPE_CHECKING:
     from pathcraft import io as io
     from pathcraft import navmesh as navmesh
     from pathcraft import viz as viz
+    from pathcraft import voxel as voxel
     from pathcraft.graph import Graph
     from pathcraft.grid import Grid
     from pathcraft.navmesh import NavMesh
     from pathcraft.replan import Replanner
     from pathcraft.result import Explored, PathResult
     from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
+    from pathcraft.voxel import VoxelGrid
     from pathcraft.waypoints import WaypointGraph
 
 # Public name -> the module that defines it. WaypointGraph and NavMesh need shapely (the
@@ -50,6 +52,7 @@ _NAMES = {
     "NavMesh": "pathcraft.navmesh",
     "PathResult": "pathcraft.result",
     "Replanner": "pathcraft.replan",
+    "VoxelGrid": "pathcraft.voxel",
     "WaypointGraph": "pathcraft.waypoints",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
@@ -72,6 +75,7 @@ _SUBMODULES = (
     "result",
     "search",
     "viz",
+    "voxel",
     "waypoints",
 )
 
@@ -99,6 +103,7 @@ __all__ = [
     "NavMesh",
     "PathResult",
     "Replanner",
+    "VoxelGrid",
     "WaypointGraph",
     "__version__",
     "astar",
