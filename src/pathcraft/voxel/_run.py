@@ -94,11 +94,10 @@ def build(cost: Any, connectivity: Any) -> Voxels:
             face[axis] = end  # type: ignore[call-overload]
             padded[tuple(face)] = np.inf
     inner = padded[1:-1, 1:-1, 1:-1]
-    if arr.dtype == np.bool_:
-        np.copyto(inner, np.inf)
-        np.copyto(inner, 1.0, where=arr)
-    else:
-        np.copyto(inner, arr, casting="unsafe")
+    np.copyto(inner, arr, casting="unsafe")
+    if arr.dtype == np.bool_:  # 1.0 / 0.0 in place: walkable 1, walls inf
+        with np.errstate(divide="ignore"):
+            np.divide(1.0, inner, out=inner)
     lo, hi, bad = _kernel.scan(padded)
     if bad >= 0:
         z, rest = divmod(bad, shape[1] * shape[2])
