@@ -370,7 +370,7 @@ def test_voxel_grid_matches_scipy_more(connectivity: int, cost: np.ndarray) -> N
 def test_a_large_world_builds_and_searches() -> None:
     rng = np.random.default_rng(0)
     walk = rng.random((96, 96, 96)) > 0.25
-    walk[0, 0, 0] = walk[-1, -1, -1] = True
+    walk[:3, :3, :3] = walk[-3:, -3:, -3:] = True
     world = VoxelGrid(walk, connectivity=26)
     res = world.find_path((0, 0, 0), (95, 95, 95))
     ref = world.find_path((0, 0, 0), (95, 95, 95), algorithm="dijkstra")
