@@ -24,10 +24,13 @@ Voxel = tuple[int, int, int]
 AXES = {6: 1, 18: 2, 26: 3}
 
 
-def legal_step(cost: np.ndarray, connectivity: int, a: Voxel, b: Voxel) -> float | None:
+def legal_step(
+    cost: np.ndarray, connectivity: int, a: Voxel, b: Voxel, cut: bool = False
+) -> float | None:
     """The cost of moving from ``a`` to ``b`` under the documented rule, None if the
     move is not allowed: one step of at most ``AXES[connectivity]`` changing axes into
-    a walkable voxel, every voxel it sweeps past (each proper sub-move) walkable."""
+    a walkable voxel, every voxel it sweeps past (each proper sub-move) walkable unless
+    corners may be ``cut``."""
     d = tuple(y - x for x, y in zip(a, b, strict=True))
     changed = sum(1 for x in d if x != 0)
     if changed == 0 or changed > AXES[connectivity] or any(abs(x) > 1 for x in d):
@@ -37,7 +40,7 @@ def legal_step(cost: np.ndarray, connectivity: int, a: Voxel, b: Voxel) -> float
         return None
     for keep in itertools.product((0, 1), repeat=3):
         sub = tuple(x * k for x, k in zip(d, keep, strict=True))
-        if all(x == 0 for x in sub):
+        if all(x == 0 for x in sub) or (cut and sub != d):
             continue
         v = tuple(a[i] + sub[i] for i in range(3))
         if not np.isfinite(cost[v]):
@@ -45,7 +48,7 @@ def legal_step(cost: np.ndarray, connectivity: int, a: Voxel, b: Voxel) -> float
     return float(cost[b]) * math.sqrt(changed)
 
 
-def oracle(cost: np.ndarray, connectivity: int) -> np.ndarray:
+def oracle(cost: np.ndarray, connectivity: int, cut: bool = False) -> np.ndarray:
     """All-pairs costs by scipy on the explicit graph of the rule."""
     index = np.arange(cost.size).reshape(cost.shape)
     src, dst, w = [], [], []
@@ -54,7 +57,7 @@ def oracle(cost: np.ndarray, connectivity: int) -> np.ndarray:
             continue
         for d in itertools.product((-1, 0, 1), repeat=3):
             b = (a[0] + d[0], a[1] + d[1], a[2] + d[2])
-            step = legal_step(cost, connectivity, a, b)
+            step = legal_step(cost, connectivity, a, b, cut)
             if step is not None:
                 src.append(index[a])
                 dst.append(index[b])
@@ -72,13 +75,15 @@ def worlds(draw: st.DrawFn, max_side: int = 5) -> np.ndarray:
     return cost
 
 
-def check_path(cost: np.ndarray, connectivity: int, path: np.ndarray, s: Voxel, g: Voxel) -> float:
+def check_path(
+    cost: np.ndarray, connectivity: int, path: np.ndarray, s: Voxel, g: Voxel, cut: bool = False
+) -> float:
     """Assert the path runs from ``s`` to ``g`` by legal moves; its summed cost."""
     voxels = [tuple(int(x) for x in v) for v in path.tolist()]
     assert voxels[0] == s and voxels[-1] == g
     total = 0.0
     for a, b in itertools.pairwise(voxels):
-        step = legal_step(cost, connectivity, a, b)
+        step = legal_step(cost, connectivity, a, b, cut)
         assert step is not None, (a, b)
         total += step
     return total
@@ -90,11 +95,15 @@ def free_voxels(cost: np.ndarray) -> list[Voxel]:
 
 @pytest.mark.parametrize("connectivity", [6, 18, 26])
 @pytest.mark.parametrize("algorithm", ["astar", "dijkstra"])
-@settings(max_examples=20, deadline=None)
+@pytest.mark.parametrize("diagonal", ["no_corner_cut", "always"])
+@settings(max_examples=15, deadline=None)
 @given(cost=worlds())
-def test_voxel_grid_matches_scipy(connectivity: int, algorithm: str, cost: np.ndarray) -> None:
-    world = VoxelGrid(cost, connectivity=connectivity)
-    table = oracle(cost, connectivity)
+def test_voxel_grid_matches_scipy(
+    connectivity: int, algorithm: str, diagonal: str, cost: np.ndarray
+) -> None:
+    cut = diagonal == "always"
+    world = VoxelGrid(cost, connectivity=connectivity, diagonal=diagonal)
+    table = oracle(cost, connectivity, cut)
     index = np.arange(cost.size).reshape(cost.shape)
     free = free_voxels(cost)
     for s in free[:2] + free[-1:]:
@@ -110,7 +119,8 @@ def test_voxel_grid_matches_scipy(connectivity: int, algorithm: str, cost: np.nd
                 continue
             assert res.found and res.cost == pytest.approx(want)
             assert res.path.shape[1] == 3 and res.path.dtype.kind == "i"
-            assert check_path(cost, connectivity, res.path, s, g) == pytest.approx(res.cost)
+            total = check_path(cost, connectivity, res.path, s, g, cut)
+            assert total == pytest.approx(res.cost)
 
 
 @pytest.mark.parametrize("connectivity", [6, 18, 26])
@@ -139,15 +149,15 @@ def test_neighbors_follow_the_rule() -> None:
     rng = np.random.default_rng(3)
     cost = rng.choice([1.0, 2.0], size=(4, 4, 4))
     cost[rng.random(cost.shape) < 0.3] = np.inf
-    for connectivity in (6, 18, 26):
-        world = VoxelGrid(cost, connectivity=connectivity)
+    for connectivity, diagonal in itertools.product((6, 18, 26), ("no_corner_cut", "always")):
+        world = VoxelGrid(cost, connectivity=connectivity, diagonal=diagonal)
         for a in itertools.product(range(4), repeat=3):
             got = dict(world.neighbors(a))
             want = {}
             if np.isfinite(cost[a]):
                 for d in itertools.product((-1, 0, 1), repeat=3):
                     b = (a[0] + d[0], a[1] + d[1], a[2] + d[2])
-                    step = legal_step(cost, connectivity, a, b)
+                    step = legal_step(cost, connectivity, a, b, diagonal == "always")
                     if step is not None:
                         want[b] = step
             assert got.keys() == want.keys()
@@ -285,6 +295,8 @@ def test_walkable_arrays_ints_and_no_mutation() -> None:
         (np.ones((2, 2, 2)), {"connectivity": 8}, ValueError, "must be 6, 18 or 26; got 8"),
         (np.ones((2, 2, 2)), {"connectivity": "26"}, TypeError, "connectivity must be 6, 18 or 26"),
         (np.ones((2, 2, 2)), {"connectivity": True}, TypeError, "connectivity must be 6, 18 or 26"),
+        (np.ones((2, 2, 2)), {"diagonal": "never"}, ValueError,
+         "diagonal must be one of 'no_corner_cut', 'always'; got 'never'"),
     ],
 )  # fmt: skip
 def test_bad_worlds_are_refused(cost: np.ndarray, kwargs: dict, error: type, message: str) -> None:
@@ -342,7 +354,8 @@ def test_kernel_entries_check_their_indices() -> None:
     padded = np.pad(np.ones((2, 2, 2)), 1, constant_values=np.inf)  # as VoxelGrid pads
     ws = kernel.Workspace(padded.size)
     settings = {
-        "connectivity": 26, "hkind": 1, "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0,
+        "connectivity": 26, "cut_corners": False, "hkind": 1, "mode": 0, "tie": 0,
+        "hscale": 1.0, "weight": 1.0,
         "max_expansions": -1, "max_cost": math.inf, "partial": False, "record": False, "seed": 0,
     }  # fmt: skip
     with pytest.raises(IndexError, match="not inside the 2 x 2 x 2 grid"):
@@ -355,7 +368,7 @@ def test_kernel_entries_check_their_indices() -> None:
         )
     with pytest.raises(ValueError, match="out_costs has shape"):
         kernel.field(padded, ws, np.array([21], dtype=np.intp), np.empty((2, 2, 3)),
-                     connectivity=26, max_cost=math.inf)  # fmt: skip
+                     connectivity=26, cut_corners=False, max_cost=math.inf)  # fmt: skip
 
 
 @pytest.mark.slow
@@ -363,7 +376,9 @@ def test_kernel_entries_check_their_indices() -> None:
 @settings(max_examples=60, deadline=None)
 @given(cost=worlds(max_side=7))
 def test_voxel_grid_matches_scipy_more(connectivity: int, cost: np.ndarray) -> None:
-    test_voxel_grid_matches_scipy.hypothesis.inner_test(connectivity, "astar", cost)  # type: ignore[attr-defined]
+    inner = test_voxel_grid_matches_scipy.hypothesis.inner_test  # type: ignore[attr-defined]
+    inner(connectivity, "astar", "no_corner_cut", cost)
+    inner(connectivity, "astar", "always", cost)  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow

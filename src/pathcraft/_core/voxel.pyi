@@ -56,6 +56,7 @@ def field(
     out_costs: npt.NDArray[np.float64],
     *,
     connectivity: int,
+    cut_corners: bool,
     max_cost: float,
 ) -> int: ...
 def scan(padded: npt.NDArray[np.float64]) -> tuple[float, float, int]: ...

@@ -12,7 +12,8 @@ corners (18-25); connectivity ``k`` uses the first ``k``. An expansion reads the
 neighbours once into a bit mask of the walkable ones, and move ``i`` is allowed when
 every bit of its need mask is set: its own voxel, and for a diagonal move every voxel
 it sweeps past (an edge move: the two face neighbours it passes between; a corner
-move: the three face and the three edge neighbours around it).
+move: the three face and the three edge neighbours around it). With ``cut_corners``
+a move needs only the voxel it enters.
 
 The search is the skeleton of :mod:`pathcraft._core.machine`, like
 :mod:`pathcraft._core.stencil`'s. Every ``def`` entry checks the voxels and the
@@ -245,7 +246,7 @@ cdef int check_voxels(str name, const Py_ssize_t[:] cells, const Py_ssize_t* sha
 
 
 cdef Query make_query(
-    const double[:, :, ::1] padded, Workspace ws, int connectivity,
+    const double[:, :, ::1] padded, Workspace ws, int connectivity, bint cut_corners,
     int hkind, int mode, int tie, double hscale, double weight, Py_ssize_t goal,
     bint use_goal_set, int64_t max_expansions, double max_cost, bint partial,
     bint record, uint64_t seed,
@@ -266,7 +267,7 @@ cdef Query make_query(
     for k in range(26):
         q.delta[k] = OFF[k][0] * q.plane + OFF[k][1] * q.width + OFF[k][2]
         q.factor[k] = LENGTH[k]
-        q.need[k] = NEED[k]
+        q.need[k] = (<uint32_t> 1) << k if cut_corners else NEED[k]
     q.hkind = hkind
     q.mode = mode
     q.tie = tie
@@ -329,6 +330,7 @@ cdef class VoxelSearch(Machine):
         const Py_ssize_t[:] goal_set,
         *,
         int connectivity,
+        bint cut_corners,
         int hkind,
         int mode,
         int tie,
@@ -344,7 +346,7 @@ cdef class VoxelSearch(Machine):
         cdef int failed = 0
         cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
         self.q = make_query(
-            padded, ws, connectivity, hkind, mode, tie, hscale, weight,
+            padded, ws, connectivity, cut_corners, hkind, mode, tie, hscale, weight,
             goal, use_set, max_expansions, max_cost, partial, record, seed,
         )
         if sources.shape[0] == 0:
@@ -450,6 +452,7 @@ def field(
     double[:, :, ::1] out_costs not None,
     *,
     int connectivity,
+    bint cut_corners,
     double max_cost,
 ):
     """Dijkstra from every source at once; each voxel's cost to the nearest source in
@@ -460,7 +463,7 @@ def field(
     cdef Py_ssize_t P = padded.shape[1] * padded.shape[2], W = padded.shape[2]
     cdef int failed = 0
     cdef Query q = make_query(
-        padded, ws, connectivity, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0,
+        padded, ws, connectivity, cut_corners, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0,
         -1, False, -1, max_cost, False, False, 0,
     )
     if (

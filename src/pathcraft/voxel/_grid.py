@@ -32,7 +32,8 @@ class VoxelGrid:
     the three face neighbours (``(1, 0, 0)``, ``(0, 1, 0)``, ``(0, 0, 1)``) and the
     three edge neighbours (``(1, 1, 0)``, ``(1, 0, 1)``, ``(0, 1, 1)``), that is,
     every other voxel of the 2 x 2 x 2 block it crosses. Offsets are relative to the
-    voxel moved from; the rule depends only on walls, not on costs.
+    voxel moved from; the rule depends only on walls, not on costs. With
+    ``diagonal="always"`` corners may be cut: a move needs only the voxel it enters.
 
     A* uses the 3-D octile distance of the connectivity (the cost of the cheapest path
     in empty space, each voxel costing 1) times the smallest voxel cost: with the
@@ -49,15 +50,18 @@ class VoxelGrid:
         Copied: later changes to the array do not reach the grid.
     connectivity : {6, 18, 26}
         The moves (default 26).
+    diagonal : {"no_corner_cut", "always"}
+        The rule of diagonal moves (the names of :class:`~pathcraft.Grid`'s rules):
+        ``"no_corner_cut"`` (default) as above, ``"always"`` to let them cut corners.
 
     Raises
     ------
     TypeError
         ``cost`` is not an integer, float or boolean array; ``connectivity`` is not
-        an integer.
+        an integer; ``diagonal`` is not a string.
     ValueError
         ``cost`` is not 3-D or is empty; a cost is NaN or <= 0; ``connectivity`` is
-        not 6, 18 or 26.
+        not 6, 18 or 26; ``diagonal`` is not one of the rules.
 
     Examples
     --------
@@ -73,8 +77,10 @@ class VoxelGrid:
     3.0
     """
 
-    def __init__(self, cost: npt.ArrayLike, connectivity: int = 26) -> None:
-        self._world = _run.build(cost, connectivity)
+    def __init__(
+        self, cost: npt.ArrayLike, connectivity: int = 26, diagonal: str = "no_corner_cut"
+    ) -> None:
+        self._world = _run.build(cost, connectivity, diagonal)
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -101,6 +107,24 @@ class VoxelGrid:
         18
         """
         return self._world.connectivity
+
+    @property
+    def diagonal(self) -> str:
+        """The rule of diagonal moves: ``"no_corner_cut"`` or ``"always"``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> cost = np.ones((2, 2, 2)); cost[0, 1, 1] = np.inf
+        >>> strict = VoxelGrid(cost)
+        >>> loose = VoxelGrid(cost, diagonal="always")
+        >>> strict.diagonal, round(strict.find_path((0, 0, 0), (1, 1, 1)).cost, 3)
+        ('no_corner_cut', 2.414)
+        >>> loose.diagonal, round(loose.find_path((0, 0, 0), (1, 1, 1)).cost, 3)
+        ('always', 1.732)
+        """
+        return self._world.diagonal
 
     @property
     def min_cost(self) -> float:

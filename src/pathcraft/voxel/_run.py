@@ -19,22 +19,32 @@ from pathcraft._core import voxel as _kernel
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_choice
 from pathcraft.result import PathResult, build_result
 
 #: The name of the world in :data:`pathcraft._options.SUPPORT` and in messages.
 WORLD = "VoxelGrid"
 #: The kernel's search state keeps parents as int32: the padded grid must fit.
 MAX_VOXELS = 2**31 - 1
+#: The diagonal rules: every voxel a diagonal move sweeps past walkable, or only the
+#: voxel it enters (the names of :class:`~pathcraft.Grid`'s rules).
+DIAGONALS = ("no_corner_cut", "always")
 
 
 @dataclass(frozen=True)
 class Voxels:
     """A voxel world's compiled form: the costs padded by one layer of walls, the
-    connectivity and the heuristic's scale (the smallest voxel cost)."""
+    connectivity, the diagonal rule and the heuristic's scale (the smallest voxel
+    cost)."""
 
     padded: npt.NDArray[np.float64]
     connectivity: int
+    diagonal: str
     hscale: float
+
+    @property
+    def cut_corners(self) -> bool:
+        return self.diagonal == "always"
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -75,10 +85,11 @@ def voxel_array(cost: Any) -> npt.NDArray[Any]:
     return arr
 
 
-def build(cost: Any, connectivity: Any) -> Voxels:
+def build(cost: Any, connectivity: Any, diagonal: Any) -> Voxels:
     """A :class:`Voxels` from a cost or walkable array: one pass to copy it into the
     padded block (no other full-size array), one compiled pass to check it."""
     conn = check_connectivity(connectivity)
+    rule = check_choice("diagonal", diagonal, DIAGONALS)
     arr = voxel_array(cost)
     shape = tuple(int(n) + 2 for n in arr.shape)
     total = shape[0] * shape[1] * shape[2]
@@ -113,7 +124,7 @@ def build(cost: Any, connectivity: Any) -> Voxels:
             f"cost holds {hi!r}, too large for a grid of {total} voxels: a path could "
             f"cost more than float64 holds; costs must be at most {limit:.3g} here"
         )
-    return Voxels(padded, conn, lo if math.isfinite(lo) else 1.0)
+    return Voxels(padded, conn, rule, lo if math.isfinite(lo) else 1.0)
 
 
 def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -> int:
@@ -163,6 +174,7 @@ def search_settings(world: Voxels, opts: SearchOptions) -> dict[str, Any]:
     zero = opts.algorithm == "dijkstra" or opts.heuristic == "zero"
     return {
         "connectivity": world.connectivity,
+        "cut_corners": world.cut_corners,
         "hkind": _kernel.HEURISTICS["zero" if zero else "octile"],
         "mode": MODES[opts.algorithm],
         "tie": TIES[opts.tie_break],
@@ -226,7 +238,7 @@ def distance_field(world: Voxels, sources: Any, max_cost: Any) -> npt.NDArray[np
     out = np.empty(world.shape, dtype=np.float64)
     _kernel.field(
         world.padded, workspace(world.padded.size), flat, out,
-        connectivity=world.connectivity,
+        connectivity=world.connectivity, cut_corners=world.cut_corners,
         max_cost=math.inf if opts.max_cost is None else opts.max_cost,
     )  # fmt: skip
     return out
@@ -240,7 +252,8 @@ def neighbours(world: Voxels, voxel: Any) -> list[tuple[tuple[int, int, int], fl
     out: list[tuple[tuple[int, int, int], float]] = []
     if p[z + 1, r + 1, c + 1] == math.inf:
         return out  # a wall: no moves
-    for (dz, dr, dc), need in zip(OFFSETS[: world.connectivity], NEEDS, strict=False):
+    for k, (dz, dr, dc) in enumerate(OFFSETS[: world.connectivity]):
+        need = [k] if world.cut_corners else NEEDS[k]
         if all(
             p[z + 1 + OFFSETS[j][0], r + 1 + OFFSETS[j][1], c + 1 + OFFSETS[j][2]] != math.inf
             for j in need
