@@ -41,6 +41,7 @@ PUBLIC_MODULES = (
     "pathcraft.io",
     "pathcraft.viz",
     "pathcraft.cli",
+    "pathcraft.voxel",
     "pathcraft",
 )
 
