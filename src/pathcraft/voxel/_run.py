@@ -163,10 +163,18 @@ def flat_voxels(world: Voxels, name: str, voxels: Any) -> npt.NDArray[np.intp]:
         )
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"{name} must hold (z, row, col) integers; got dtype {arr.dtype}")
-    out = np.empty(arr.shape[0], dtype=np.intp)
-    for i, (z, r, c) in enumerate(arr.tolist()):
-        out[i] = flat_voxel(world, f"{name}[{i}]" if arr.shape[0] > 1 else name, (z, r, c))
-    return out
+    shape = np.array(world.shape)
+    bad = ((arr < 0) | (arr >= shape)).any(axis=1)  # compared in the array's own dtype
+    if not bad.any():
+        _, prow, pcol = world.padded.shape
+        cells = arr.astype(np.intp) + 1
+        flat = (cells[:, 0] * prow + cells[:, 1]) * pcol + cells[:, 2]
+        bad = world.padded.ravel()[flat] == math.inf
+        if not bad.any():
+            return np.ascontiguousarray(flat, dtype=np.intp)
+    at = int(np.argmax(bad))  # the first bad voxel, reported by the one-voxel check
+    flat_voxel(world, f"{name}[{at}]" if arr.shape[0] > 1 else name, tuple(arr[at].tolist()))
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def search_settings(world: Voxels, opts: SearchOptions) -> dict[str, Any]:
