@@ -86,6 +86,7 @@ EXTENSIONS = [
     kernel("clearance"),
     kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
     kernel("flowrepair"),  # issue 18: flow fields repaired where cells changed
+    kernel("voxel"),  # issue 19: 3-D voxel grids
 ]
 
 

@@ -43,6 +43,7 @@ PUBLIC_MODULES = (
     "pathcraft.io",
     "pathcraft.viz",
     "pathcraft.cli",
+    "pathcraft.voxel",
     "pathcraft",
 )
 

@@ -24,6 +24,7 @@ from pathcraft import search as generic
 from pathcraft._options import OPTION_NAMES, SUPPORT, UnsupportedOptionError, options_table
 from pathcraft.hexgrid import SIXTEEN, HexGrid, MovesGrid
 from pathcraft.layered import Level
+from pathcraft.voxel import VoxelGrid
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -184,6 +185,30 @@ def level_world() -> World:
     )  # fmt: skip
 
 
+def voxel_world() -> World:
+    """A VoxelGrid: two layers of the grid above, the second without walls; its oracle
+    scipy on the graph of its neighbours."""
+    cost = np.stack([Grid.from_ascii(GRID_ASCII).cost, np.ones((5, 8))])
+    world = VoxelGrid(cost, connectivity=18)
+    depth, rows, cols = world.shape
+    index = np.arange(cost.size).reshape(cost.shape)
+    src, dst, w = [], [], []
+    for z in range(depth):
+        for r in range(rows):
+            for c in range(cols):
+                for near, step in world.neighbors((z, r, c)):
+                    src.append(index[z, r, c])
+                    dst.append(index[near])
+                    w.append(step)
+    matrix = csr_matrix((w, (src, dst)), shape=(cost.size, cost.size))
+    start, goal = (0, 0, 0), (0, 4, 7)
+    want = float(csgraph_dijkstra(matrix, indices=0)[index[goal]])
+    return World(
+        "VoxelGrid", lambda a, **o: world.find_path(start, goal, algorithm=a, **o), want,
+        {"astar", "dijkstra"},
+    )  # fmt: skip
+
+
 WORLDS = {
     "Grid": grid_world,
     "Graph": graph_world,
@@ -193,6 +218,7 @@ WORLDS = {
     "HexGrid": hex_world,
     "MovesGrid": moves_world,
     "Level": level_world,
+    "VoxelGrid": voxel_world,
 }
 
 #: A valid value for each option, one that must not change a reachable goal's answer

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from pathcraft import layered as layered
     from pathcraft import navmesh as navmesh
     from pathcraft import viz as viz
+    from pathcraft import voxel as voxel
     from pathcraft.graph import Graph
     from pathcraft.grid import Grid
     from pathcraft.layered import Level
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from pathcraft.replan import Replanner
     from pathcraft.result import Explored, PathResult
     from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
+    from pathcraft.voxel import VoxelGrid
     from pathcraft.waypoints import WaypointGraph
 
 # Public name -> the module that defines it. WaypointGraph and NavMesh need shapely (the
@@ -53,6 +55,7 @@ _NAMES = {
     "NavMesh": "pathcraft.navmesh",
     "PathResult": "pathcraft.result",
     "Replanner": "pathcraft.replan",
+    "VoxelGrid": "pathcraft.voxel",
     "WaypointGraph": "pathcraft.waypoints",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
@@ -76,6 +79,7 @@ _SUBMODULES = (
     "result",
     "search",
     "viz",
+    "voxel",
     "waypoints",
 )
 
@@ -104,6 +108,7 @@ __all__ = [
     "NavMesh",
     "PathResult",
     "Replanner",
+    "VoxelGrid",
     "WaypointGraph",
     "__version__",
     "astar",

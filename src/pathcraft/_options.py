@@ -173,6 +173,12 @@ SUPPORT: dict[str, WorldSpec] = {
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "portal"),
         ),
+        # pathcraft.voxel: 3-D voxel grids (issue 19).
+        WorldSpec(
+            "VoxelGrid",
+            {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
+            heuristics=("zero", "octile"),
+        ),
         WorldSpec(
             "Graph",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},

@@ -1,0 +1,279 @@
+"""How :class:`~pathcraft.voxel.VoxelGrid` runs the compiled voxel kernel
+(:mod:`pathcraft._core.voxel`): the checked cost array padded into one flat block,
+checked ``(z, row, col)`` voxels, checked options turned into kernel settings, and the
+answer as a :class:`~pathcraft.result.PathResult`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import voxel as _kernel
+from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._options import SearchOptions
+from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_choice
+from pathcraft.result import PathResult, build_result
+
+#: The name of the world in :data:`pathcraft._options.SUPPORT` and in messages.
+WORLD = "VoxelGrid"
+#: The kernel's search state keeps parents as int32: the padded grid must fit.
+MAX_VOXELS = 2**31 - 1
+#: The diagonal rules: every voxel a diagonal move sweeps past walkable, or only the
+#: voxel it enters (the names of :class:`~pathcraft.Grid`'s rules).
+DIAGONALS = ("no_corner_cut", "always")
+
+
+@dataclass(frozen=True)
+class Voxels:
+    """A voxel world's compiled form: the costs padded by one layer of walls, the
+    connectivity, the diagonal rule and the heuristic's scale (the smallest voxel
+    cost)."""
+
+    padded: npt.NDArray[np.float64]
+    connectivity: int
+    diagonal: str
+    hscale: float
+
+    @property
+    def cut_corners(self) -> bool:
+        return self.diagonal == "always"
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        depth, rows, cols = self.padded.shape
+        return depth - 2, rows - 2, cols - 2
+
+
+def check_connectivity(connectivity: Any) -> int:
+    """``connectivity`` if it is 6, 18 or 26; TypeError or ValueError otherwise."""
+    if isinstance(connectivity, (bool, np.bool_)) or not isinstance(connectivity, numbers.Integral):
+        raise TypeError(f"connectivity must be 6, 18 or 26; got {connectivity!r}")
+    if int(connectivity) not in _kernel.CONNECTIVITIES:
+        raise ValueError(f"connectivity must be 6, 18 or 26; got {connectivity!r}")
+    return int(connectivity)
+
+
+def voxel_array(cost: Any) -> npt.NDArray[Any]:
+    """``cost`` as a 3-D array of numbers or booleans (not copied), checked."""
+    try:
+        arr = np.asarray(cost)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"cost must be a 3-D array (depth, rows, cols) of numbers or booleans; got {cost!r}"
+        ) from exc
+    if not (
+        arr.dtype == np.bool_
+        or np.issubdtype(arr.dtype, np.floating)
+        or np.issubdtype(arr.dtype, np.integer)
+    ):
+        raise TypeError(f"cost must be an integer, float or boolean array; got dtype {arr.dtype}")
+    if arr.ndim != 3:
+        raise ValueError(
+            f"cost must be 3-D (depth, rows, cols): voxels are (z, row, col); "
+            f"got {arr.ndim}-D shape {arr.shape}"
+        )
+    if 0 in arr.shape:
+        raise ValueError(f"cost must have at least one voxel along each axis; got {arr.shape}")
+    return arr
+
+
+def build(cost: Any, connectivity: Any, diagonal: Any) -> Voxels:
+    """A :class:`Voxels` from a cost or walkable array: one pass to copy it into the
+    padded block (no other full-size array), one compiled pass to check it."""
+    conn = check_connectivity(connectivity)
+    rule = check_choice("diagonal", diagonal, DIAGONALS)
+    arr = voxel_array(cost)
+    shape = tuple(int(n) + 2 for n in arr.shape)
+    total = shape[0] * shape[1] * shape[2]
+    if total > MAX_VOXELS:
+        raise ValueError(
+            f"cost of shape {arr.shape} is too large: padded by one voxel on every side "
+            f"it holds {total} voxels; at most {MAX_VOXELS} are allowed"
+        )
+    padded = np.empty(shape, dtype=np.float64)
+    for axis in range(3):  # the six faces: walls
+        face = [slice(None)] * 3
+        for end in (0, -1):
+            face[axis] = end  # type: ignore[call-overload]
+            padded[tuple(face)] = np.inf
+    inner = padded[1:-1, 1:-1, 1:-1]
+    np.copyto(inner, arr, casting="unsafe")
+    if arr.dtype == np.bool_:  # 1.0 / 0.0 in place: walkable 1, walls inf
+        with np.errstate(divide="ignore"):
+            np.divide(1.0, inner, out=inner)
+    lo, hi, bad = _kernel.scan(padded)
+    if bad >= 0:
+        z, rest = divmod(bad, shape[1] * shape[2])
+        r, c = divmod(rest, shape[2])
+        value = float(padded.flat[bad])
+        raise ValueError(
+            f"cost must be > 0 and not NaN (np.inf marks a wall); got {value!r} at voxel "
+            f"{(z - 1, r - 1, c - 1)} (z, row, col)"
+        )
+    limit = np.finfo(np.float64).max / (math.sqrt(3.0) * total)
+    if hi > limit:
+        raise ValueError(
+            f"cost holds {hi!r}, too large for a grid of {total} voxels: a path could "
+            f"cost more than float64 holds; costs must be at most {limit:.3g} here"
+        )
+    return Voxels(padded, conn, rule, lo if math.isfinite(lo) else 1.0)
+
+
+def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -> int:
+    """The padded flat index of the ``(z, row, col)`` voxel ``voxel``: inside the grid
+    and (with ``walkable``) not a wall, else TypeError or ValueError naming ``name``."""
+    try:
+        z, r, c = voxel
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a (z, row, col) voxel; got {voxel!r}") from exc
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (z, r, c)):
+        raise TypeError(f"{name} must be a (z, row, col) voxel of integers; got {voxel!r}")
+    depth, rows, cols = world.shape
+    z, r, c = int(z), int(r), int(c)
+    if not (0 <= z < depth and 0 <= r < rows and 0 <= c < cols):
+        raise ValueError(
+            f"{name} {(z, r, c)} is outside the grid of shape {(depth, rows, cols)} "
+            "(voxels are (z, row, col))"
+        )
+    _, prow, pcol = world.padded.shape
+    flat = ((z + 1) * prow + r + 1) * pcol + c + 1
+    if walkable and world.padded.flat[flat] == math.inf:
+        raise ValueError(f"{name} {(z, r, c)} is a wall")
+    return int(flat)
+
+
+def flat_voxels(world: Voxels, name: str, voxels: Any) -> npt.NDArray[np.intp]:
+    """Flat indices of one ``(z, row, col)`` voxel or a ``(k, 3)`` array of them;
+    errors name the bad row (``starts[3]``)."""
+    arr = np.asarray(voxels)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2 or arr.shape[1] != 3:
+        raise ValueError(
+            f"{name} must be a (z, row, col) voxel or a (k, 3) array of them; got shape "
+            f"{np.shape(voxels)}"
+        )
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold (z, row, col) integers; got dtype {arr.dtype}")
+    shape = np.array(world.shape)
+    bad = ((arr < 0) | (arr >= shape)).any(axis=1)  # compared in the array's own dtype
+    if not bad.any():
+        _, prow, pcol = world.padded.shape
+        cells = arr.astype(np.intp) + 1
+        flat = (cells[:, 0] * prow + cells[:, 1]) * pcol + cells[:, 2]
+        bad = world.padded.ravel()[flat] == math.inf
+        if not bad.any():
+            return np.ascontiguousarray(flat, dtype=np.intp)
+    at = int(np.argmax(bad))  # the first bad voxel, reported by the one-voxel check
+    flat_voxel(world, f"{name}[{at}]" if arr.shape[0] > 1 else name, tuple(arr[at].tolist()))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def search_settings(world: Voxels, opts: SearchOptions) -> dict[str, Any]:
+    """Checked options as the voxel kernel's keyword arguments."""
+    zero = opts.algorithm == "dijkstra" or opts.heuristic == "zero"
+    return {
+        "connectivity": world.connectivity,
+        "cut_corners": world.cut_corners,
+        "hkind": _kernel.HEURISTICS["zero" if zero else "octile"],
+        "mode": MODES[opts.algorithm],
+        "tie": TIES[opts.tie_break],
+        "hscale": world.hscale,
+        "weight": opts.weight,
+        **opts.kernel_limits(),
+        "partial": opts.partial,
+        "record": opts.record,
+        "seed": opts.kernel_seed(),
+    }
+
+
+def workspace(voxels: int) -> Any:
+    """This thread's voxel workspace, grown to hold at least ``voxels`` voxels."""
+    return thread_workspace(_kernel.Workspace, voxels)
+
+
+def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
+    """The kernel's answer tuple as a :class:`PathResult` whose path is an ``(n, 3)``
+    array of ``(z, row, col)`` voxels."""
+    status, path, cost, expanded, generated, rec_cells, rec_g = answer
+    explored = None if rec_cells is None else (rec_cells, rec_g)
+    return build_result(
+        status, path, cost, expanded=expanded, generated=generated, t0=t0,
+        explored=explored,
+    )  # fmt: skip
+
+
+def find_path(world: Voxels, start: Any, goal: Any, algorithm: Any, options: Any) -> PathResult:
+    """One search from ``start`` to ``goal`` (``(z, row, col)`` voxels)."""
+    t0 = time.perf_counter()
+    opts = SearchOptions.check(WORLD, algorithm, **options)
+    s = flat_voxel(world, "start", start)
+    g = flat_voxel(world, "goal", goal)
+    answer = _kernel.search(
+        world.padded, workspace(world.padded.size), np.array([s], dtype=np.intp), g, None,
+        **search_settings(world, opts),
+    )  # fmt: skip
+    return to_result(answer, t0)
+
+
+def start_search(
+    world: Voxels, start: Any, goal: Any, algorithm: Any, options: Any
+) -> CompiledSearch:
+    """A steppable compiled search from ``start`` to ``goal`` (``(z, row, col)``)."""
+    opts = SearchOptions.check_call(WORLD, "start_search", algorithm, options)
+    sources = np.array([flat_voxel(world, "start", start)], dtype=np.intp)
+    g = flat_voxel(world, "goal", goal)
+    settings = search_settings(world, opts)
+    padded = world.padded
+    return CompiledSearch(
+        lambda ws: _kernel.VoxelSearch(padded, ws, sources, g, None, **settings),
+        to_result, _kernel.Workspace, padded.size,
+    )  # fmt: skip
+
+
+def distance_field(world: Voxels, sources: Any, max_cost: Any) -> npt.NDArray[np.float64]:
+    """Dijkstra from every source at once: each voxel's cost, ``inf`` if unreachable."""
+    opts = SearchOptions.check(WORLD, "dijkstra", max_cost=max_cost)
+    flat = flat_voxels(world, "sources", sources)
+    out = np.empty(world.shape, dtype=np.float64)
+    _kernel.field(
+        world.padded, workspace(world.padded.size), flat, out,
+        connectivity=world.connectivity, cut_corners=world.cut_corners,
+        max_cost=math.inf if opts.max_cost is None else opts.max_cost,
+    )  # fmt: skip
+    return out
+
+
+def neighbours(world: Voxels, voxel: Any) -> list[tuple[tuple[int, int, int], float]]:
+    """The legal moves from the ``(z, row, col)`` voxel: each voxel entered and the
+    step's cost (the kernel's rule, for the generic search)."""
+    z, r, c = (int(v) for v in voxel)
+    p = world.padded
+    out: list[tuple[tuple[int, int, int], float]] = []
+    if p[z + 1, r + 1, c + 1] == math.inf:
+        return out  # a wall: no moves
+    for k, (dz, dr, dc) in enumerate(OFFSETS[: world.connectivity]):
+        need = [k] if world.cut_corners else NEEDS[k]
+        if all(
+            p[z + 1 + OFFSETS[j][0], r + 1 + OFFSETS[j][1], c + 1 + OFFSETS[j][2]] != math.inf
+            for j in need
+        ):
+            step = float(p[z + 1 + dz, r + 1 + dr, c + 1 + dc]) * math.sqrt(
+                dz * dz + dr * dr + dc * dc
+            )
+            out.append(((z + dz, r + dr, c + dc), step))
+    return out
+
+
+#: The 26 neighbour offsets ``(dz, dr, dc)`` in kernel order (faces, edges, corners).
+OFFSETS: list[tuple[int, int, int]] = _kernel.neighbour_offsets()
+#: For each offset, the offsets that must be walkable for the move (itself included).
+NEEDS: list[list[int]] = [[j for j in range(26) if mask >> j & 1] for mask in _kernel.need_masks()]
