@@ -328,3 +328,69 @@ def test_edits_are_checked_logged_and_cancel_sliced_searches() -> None:
         search.step()
     with pytest.raises(ValueError, match="version must be in"):
         hexes.changes_since(2)
+
+
+# --------------------------------------------------------------------------- per-cell moves
+
+
+@settings(max_examples=25, deadline=None)
+@given(cost=costs_strategy(), seed=st.integers(0, 2**32 - 1))
+def test_per_cell_moves_match_scipy_on_the_directed_graph(cost: np.ndarray, seed: int) -> None:
+    """Moves allowed per cell (conveyors, one-way doors): costs, fields and batches
+    equal scipy's on the directed graph built here from the cost array, the moves and
+    the mask (not from the world's neighbours); paths take only allowed moves."""
+    rng = np.random.default_rng(seed)
+    moves = [(-1, 0, 1.0), (1, 0, 1.0), (0, -1, 1.0), (0, 1, 1.0), (1, 1, 1.5), (-2, 1, 2.0)]
+    rows, cols = cost.shape
+    allowed = rng.random((rows, cols, len(moves))) < 0.6
+    world = MovesGrid(cost, moves, allowed=allowed)
+    assert world.allowed.tolist() == allowed.tolist()
+    src, dst, w = [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            for k, (dr, dc, f) in enumerate(moves):
+                nr, nc = r + dr, c + dc
+                inside = 0 <= nr < rows and 0 <= nc < cols
+                if allowed[r, c, k] and inside and np.isfinite(cost[nr, nc]):
+                    src.append(r * cols + c)
+                    dst.append(nr * cols + nc)
+                    w.append(cost[nr, nc] * f)
+    n = rows * cols
+    oracle = shortest_path(csr_matrix((w, (src, dst)), shape=(n, n)), method="D", directed=True)
+    free = [(r, c) for r in range(rows) for c in range(cols) if np.isfinite(cost[r, c])]
+    for s in free[:3]:
+        field = world.distance_field(s)
+        for g in free[-4:]:
+            want = oracle[s[0] * cols + s[1], g[0] * cols + g[1]]
+            assert field[g] == pytest.approx(want)
+            for algorithm in ("astar", "dijkstra"):
+                res = world.find_path(s, g, algorithm=algorithm)
+                if not np.isfinite(want):
+                    assert not res and res.reason == "unreachable"
+                    continue
+                assert res.cost == pytest.approx(want)
+                cells = [tuple(x) for x in res.path.tolist()]
+                for a, b in itertools.pairwise(cells):
+                    ks = [
+                        k for k, (dr, dc, _) in enumerate(moves)
+                        if (a[0] + dr, a[1] + dc) == b and allowed[a[0], a[1], k]
+                    ]  # fmt: skip
+                    assert ks, f"{a} -> {b} is not an allowed move"
+        goals = free[-4:]
+        np.testing.assert_allclose(
+            world.path_costs([s] * len(goals), goals),
+            [oracle[s[0] * cols + s[1], g[0] * cols + g[1]] for g in goals],
+        )
+
+
+def test_per_cell_moves_bad_input() -> None:
+    cost = np.ones((2, 3))
+    shape = r"allowed must have shape \(rows, cols, moves\) = \(2, 3, 2\)"
+    with pytest.raises(ValueError, match=shape):
+        MovesGrid(cost, [(0, 1), (1, 0)], allowed=np.ones((2, 3, 3), dtype=bool))
+    with pytest.raises(TypeError, match="allowed must be a boolean array; got dtype int64"):
+        MovesGrid(cost, [(0, 1), (1, 0)], allowed=np.ones((2, 3, 2), dtype=np.int64))
+    mask = np.ones((2, 3, 2), dtype=bool)
+    world = MovesGrid(cost, [(0, 1), (1, 0)], allowed=mask)
+    mask[:] = False  # the world keeps its own masks
+    assert world.find_path((0, 0), (1, 2)).cost == 3.0

@@ -57,4 +57,5 @@ def field(
     moves: npt.NDArray[np.intp],
     factors: npt.NDArray[np.float64],
     max_cost: float,
+    allowed: npt.NDArray[np.uint64] | None = ...,
 ) -> int: ...

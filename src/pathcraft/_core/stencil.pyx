@@ -8,7 +8,9 @@ loop has no bounds checks. A move is ``(dr, dc, factor)``; the table has two row
 ``k`` moves, one per parity class of the cell moved from: the parity of its row
 (offset-layout hex grids staggered by rows: odd-r, even-r), of its column (odd-q,
 even-q), or none (both rows equal: custom moves such as a knight's). Entering cell
-``v`` by a move costs ``cost[v] * factor``; ``inf`` is a wall.
+``v`` by a move costs ``cost[v] * factor``; ``inf`` is a wall. Optional per-cell masks
+(``allowed``, a ``uint64`` per padded cell, bit ``k`` for move ``k``) say which moves
+may leave each cell: conveyor belts, one-way doors.
 
 The search is the skeleton of :mod:`pathcraft._core.machine` (the workspace, the pop
 prologue, ``improves``/``open_node``, ``walk_back``, ``run_costs``), the same as
@@ -112,6 +114,7 @@ cdef struct Query:
     bint partial
     bint record
     uint64_t rng
+    const uint64_t* allowed   # per padded cell, bit k: move k may leave it (NULL: all)
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
@@ -188,6 +191,8 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
             note_best(out, u, heuristic_rc(q, ur, uc))
         base = move_class(q, ur, uc) * q.nk
         for k in range(q.nk):
+            if q.allowed != NULL and not (q.allowed[u] >> k) & 1:
+                continue  # a move this cell does not let out (a conveyor, a one-way door)
             v = u + q.delta[base + k]
             c = q.cost[v]
             if c == INFINITY:
@@ -222,10 +227,11 @@ cdef Query make_query(
     const Py_ssize_t[:, ::1] moves, const double[:, ::1] factors,
     int hkind, int mode, int tie, double hscale, double weight, Py_ssize_t goal,
     bint use_goal_set, int64_t max_expansions, double max_cost, bint partial,
-    bint record, uint64_t seed,
+    bint record, uint64_t seed, const uint64_t[::1] allowed,
 ) except *:
-    """The settings of one query, after checking the workspace, the padding and the
-    move table (every move within the padding, so no read leaves the array)."""
+    """The settings of one query, after checking the workspace, the padding, the move
+    table (every move within the padding, so no read leaves the array) and the
+    per-cell move masks (``allowed``: one per padded cell, or None)."""
     cdef Query q
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1], i, k, nk
     if ws.capacity < n:
@@ -242,6 +248,11 @@ cdef Query make_query(
     q.cost = &padded[0, 0]
     q.width = padded.shape[1]
     q.pad = pad
+    q.allowed = NULL
+    if allowed is not None:
+        if allowed.shape[0] != n:
+            raise ValueError(f"allowed holds {allowed.shape[0]} masks; the padded grid has {n} cells")
+        q.allowed = &allowed[0]
     q.parity = parity
     q.nk = <int> nk
     for i in range(2):
@@ -277,6 +288,8 @@ cdef double steps_cost(const Query* q, const Py_ssize_t* path, Py_ssize_t n) noe
         base = move_class(q, u // q.width - q.pad, u % q.width - q.pad) * q.nk
         best = INFINITY
         for k in range(q.nk):
+            if q.allowed != NULL and not (q.allowed[u] >> k) & 1:
+                continue
             if u + q.delta[base + k] == path[i] and q.factor[base + k] < best:
                 best = q.factor[base + k]
         total = total + q.cost[path[i]] * best
@@ -303,6 +316,7 @@ cdef class StencilSearch(Machine):
     cdef Query q
     cdef Workspace ws
     cdef const double[:, ::1] padded
+    cdef const uint64_t[::1] allowed  # the masks q.allowed points into (or None)
     cdef Py_ssize_t first_source
     cdef uint64_t seed
 
@@ -328,14 +342,16 @@ cdef class StencilSearch(Machine):
         bint partial,
         bint record,
         uint64_t seed,
+        const uint64_t[::1] allowed=None,
     ):
         cdef Py_ssize_t i
         cdef int failed = 0
         cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
         self.q = make_query(
             padded, ws, pad, parity, moves, factors, hkind, mode, tie, hscale, weight,
-            goal, use_set, max_expansions, max_cost, partial, record, seed,
+            goal, use_set, max_expansions, max_cost, partial, record, seed, allowed,
         )
+        self.allowed = allowed
         if sources.shape[0] == 0:
             raise ValueError("sources: at least one cell is needed")
         check_cells("sources", sources, padded.shape[0], padded.shape[1], pad)
@@ -444,6 +460,7 @@ def field(
     const Py_ssize_t[:, ::1] moves not None,
     const double[:, ::1] factors not None,
     double max_cost,
+    const uint64_t[::1] allowed=None,
 ):
     """Dijkstra from every source at once; each cell's cost to the nearest source in
     ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
@@ -454,7 +471,7 @@ def field(
     cdef int failed = 0
     cdef Query q = make_query(
         padded, ws, pad, parity, moves, factors, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0,
-        -1, False, -1, max_cost, False, False, 0,
+        -1, False, -1, max_cost, False, False, 0, allowed,
     )
     if rows != padded.shape[0] - 2 * pad or cols != padded.shape[1] - 2 * pad:
         raise ValueError(

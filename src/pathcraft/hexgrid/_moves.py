@@ -44,6 +44,11 @@ class MovesGrid:
         Cost of entering each cell, > 0, ``np.inf`` for walls.
     moves : sequence of (int, int) or (int, int, float)
         At most 64 distinct moves, none of length zero; factors finite and > 0.
+    allowed : array_like of bool, shape (rows, cols, len(moves)), optional
+        Which moves may leave each cell (``allowed[r, c, k]``: move ``k`` from
+        ``(r, c)``): conveyor belts that carry one way, one-way doors, ledges to jump
+        down but not up. None (the default): every move from every cell. Fewer moves
+        only make paths dearer, so the heuristic stays admissible.
 
     Examples
     --------
@@ -52,15 +57,49 @@ class MovesGrid:
     >>> knight = MovesGrid(np.ones((8, 8)), moves=[(dr, dc, 1.0) for dr, dc in KNIGHT])
     >>> knight.find_path((0, 0), (7, 7)).cost
     6.0
+
+    A conveyor: the middle row carries east only (moves up, down, left, right):
+
+    >>> steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    >>> allowed = np.ones((3, 5, 4), dtype=bool)
+    >>> allowed[1, 1:4] = [False, False, False, True]
+    >>> belt = MovesGrid(np.ones((3, 5)), steps, allowed=allowed)
+    >>> belt.find_path((1, 1), (1, 4)).cost, belt.find_path((1, 4), (1, 1)).cost
+    (3.0, 5.0)
     """
 
-    def __init__(self, cost: npt.ArrayLike, moves: Any) -> None:
+    def __init__(self, cost: npt.ArrayLike, moves: Any, *, allowed: Any = None) -> None:
         arr = cost_array(cost)
         self.moves = _stencil.check_moves(moves)
         hfactor = min(f / math.hypot(dr, dc) for dr, dc, f in self.moves)
         self._world = _stencil.build(
             "MovesGrid", arr, (self.moves, self.moves), "none", "euclidean", hfactor
         )
+        if allowed is not None:
+            _stencil.restrict(self._world, allowed, len(self.moves))
+
+    @property
+    def allowed(self) -> npt.NDArray[np.bool_]:
+        """Which moves may leave each cell: a boolean array ``(rows, cols, moves)``
+        (a copy; every entry True when the grid was made without ``allowed``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> MovesGrid(np.ones((1, 2)), [(0, 1), (0, -1)]).allowed.tolist()
+        [[[True, True], [True, True]]]
+        """
+        rows, cols = self.shape
+        k = len(self.moves)
+        masks = self._world.allowed
+        if masks is None:
+            return np.ones((rows, cols, k), dtype=np.bool_)
+        p = self._world.pad
+        inner = masks.reshape(self._world.padded.shape)[p:-p, p:-p]
+        bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+        out: npt.NDArray[np.bool_] = (inner[:, :, None] & bits) != 0
+        return out
 
     @property
     def min_cost(self) -> float:
@@ -172,11 +211,18 @@ class MovesGrid:
         [((1, 2), 2.0)]
         """
         rows, cols = self.shape
-        p = self._world.pad
-        inner = self._world.padded[p:-p, p:-p]
+        r, c = int(cell[0]), int(cell[1])
+        inner = self._world.inner
+        masks = self._world.allowed
+        mask = -1
+        if masks is not None:
+            p = self._world.pad
+            mask = int(masks[(r + p) * self._world.padded.shape[1] + c + p])
         out = []
-        for dr, dc, factor in self.moves:
-            nr, nc = int(cell[0]) + dr, int(cell[1]) + dc
+        for k, (dr, dc, factor) in enumerate(self.moves):
+            nr, nc = r + dr, c + dc
+            if not (mask >> k) & 1:
+                continue
             if 0 <= nr < rows and 0 <= nc < cols and np.isfinite(inner[nr, nc]):
                 out.append(((nr, nc), float(inner[nr, nc]) * factor))
         return out

@@ -34,8 +34,8 @@ class Stencil:
     (``hscale``: the smallest cost times ``hfactor``) and the log up to date."""
 
     __slots__ = (
-        "factors", "heuristic", "hfactor", "hscale", "log", "lowest", "max_factor", "moves",
-        "name", "pad", "padded", "parity",
+        "allowed", "factors", "heuristic", "hfactor", "hscale", "log", "lowest", "max_factor",
+        "moves", "name", "pad", "padded", "parity",
     )  # fmt: skip
 
     def __init__(
@@ -58,6 +58,8 @@ class Stencil:
         self.heuristic = heuristic
         self.hfactor = hfactor
         self.max_factor = float(factors.max())
+        #: Per padded cell, bit k set when move k may leave it; None: every move.
+        self.allowed: npt.NDArray[np.uint64] | None = None
         rows, cols = self.shape
         self.log = ChangeLog(limit=rows * cols)
         self.lowest = self.hscale = 1.0
@@ -208,7 +210,31 @@ def table_settings(world: Stencil) -> dict[str, Any]:
         "parity": _kernel.PARITIES[world.parity],
         "moves": world.moves,
         "factors": world.factors,
+        "allowed": world.allowed,
     }
+
+
+def restrict(world: Stencil, allowed: Any, moves: int) -> None:
+    """Let only some moves leave each cell: ``allowed`` is a boolean array of shape
+    ``(rows, cols, moves)`` (True: the move may leave the cell), kept as one bit mask
+    per padded cell."""
+    try:
+        arr = np.asarray(allowed)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"allowed must be a boolean array; got {allowed!r}") from exc
+    rows, cols = world.shape
+    if arr.dtype != np.bool_:
+        raise TypeError(f"allowed must be a boolean array; got dtype {arr.dtype}")
+    if arr.shape != (rows, cols, moves):
+        raise ValueError(
+            f"allowed must have shape (rows, cols, moves) = {(rows, cols, moves)}; got "
+            f"{arr.shape}"
+        )
+    bits = np.left_shift(np.uint64(1), np.arange(moves, dtype=np.uint64))
+    masks = np.zeros(world.padded.shape, dtype=np.uint64)
+    p = world.pad
+    masks[p:-p, p:-p] = np.bitwise_or.reduce(np.where(arr, bits, np.uint64(0)), axis=2)
+    world.allowed = masks.ravel()
 
 
 def search_settings(world: Stencil, opts: SearchOptions) -> dict[str, Any]:
