@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-__all__ = ["from_geometry", "from_walkable", "merge_convex"]
+__all__ = ["from_geometry", "from_walkable", "merge_convex", "oriented", "triangles"]
 
 Polygons = tuple[npt.NDArray[np.float64], list[npt.NDArray[np.intp]]]
 
@@ -33,10 +33,21 @@ def from_geometry(geom: Any) -> Polygons:
     """Vertices and convex polygons covering a polygonal shapely geometry (its
     straight-angle vertices dropped first, ``shapely.simplify(geom, 0)``)."""
     geom = shapely.simplify(geom, 0.0)
-    tris = shapely.get_parts(shapely.constrained_delaunay_triangles(geom))
-    coords = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
+    coords = triangles(geom)
     xy, inverse = np.unique(coords.reshape(-1, 2), axis=0, return_inverse=True)
-    idx = inverse.reshape(-1, 3)
+    idx = oriented(xy, inverse.reshape(-1, 3))
+    return xy, merge_convex(xy, idx)
+
+
+def triangles(geom: Any) -> npt.NDArray[np.float64]:
+    """The constrained Delaunay triangles of a polygonal geometry, ``(k, 3, 2)``."""
+    tris = shapely.get_parts(shapely.constrained_delaunay_triangles(geom))
+    coords: npt.NDArray[np.float64] = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
+    return coords
+
+
+def oriented(xy: npt.NDArray[np.float64], idx: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Triangles (vertex ids into ``xy``) counter-clockwise, those without area dropped."""
     p = xy[idx]
     area2 = (p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1]) - (p[:, 1, 1] - p[:, 0, 1]) * (
         p[:, 2, 0] - p[:, 0, 0]
@@ -44,7 +55,7 @@ def from_geometry(geom: Any) -> Polygons:
     idx = idx[area2 != 0]
     flip = area2[area2 != 0] < 0
     idx[flip] = idx[flip][:, ::-1]
-    return xy, merge_convex(xy, idx)
+    return idx
 
 
 def _turn(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> float:
@@ -80,7 +91,10 @@ def merge_convex(
         rest_q = [qq[(j + 2 + k) % nq] for k in range(nq - 2)]  # after u ... before v
         if _turn(xy, around_p[-2], u, rest_q[0]) < 0 or _turn(xy, rest_q[-1], v, around_p[1]) < 0:
             continue
-        polys[p] = around_p + rest_q
+        merged = around_p + rest_q
+        if len(set(merged)) != len(merged):  # they share two edges in a straight line
+            continue
+        polys[p] = merged
         del polys[q], owner[(u, v)], owner[(v, u)]
         for k in range(nq):
             edge = (qq[k], qq[(k + 1) % nq])
