@@ -107,6 +107,7 @@ class Mesh:
     tree: Any
     centroids: FloatArray
     costs: FloatArray
+    scale: float
 
 
 def _ring_ids(top: Topology, polys: IntArray) -> IntArray:
@@ -121,25 +122,25 @@ def _ring_ids(top: Topology, polys: IntArray) -> IntArray:
     return nbr[~np.isin(nbr, polys)]
 
 
-def _near(tree: Any, geom: Any, top: Topology) -> Any:
+def _near(tree: Any, geom: Any, scale: float) -> Any:
     """The polygons of ``tree`` touching ``geom`` or within rounding of it (1e-9 of the
-    coordinates' size: a corner computed where an obstacle's outline crossed an edge
-    can lie a hair outside the obstacle)."""
-    scale = float(np.abs(top.xy).max()) + 1.0
+    coordinates' size ``scale``: a corner computed where an obstacle's outline crossed
+    an edge can lie a hair outside the obstacle)."""
     return tree.query(geom, predicate="dwithin", distance=1e-9 * scale)
 
 
 def _parts(shapes: Any, costs: Any, obstacle: Any) -> list[tuple[Any, float]]:
     """Each shape minus ``obstacle`` (when given) with its area cost, empty ones
     dropped."""
-    out: list[tuple[Any, float]] = []
-    for shape, cost in zip(shapes, costs, strict=True):
-        if obstacle is not None:
-            shape = shapely.difference(shape, obstacle)
-        for g in shapely.get_parts(shape):
-            if g.geom_type == "Polygon" and g.area > 0:
-                out.append((g, float(cost)))
-    return out
+    geoms = np.asarray(shapes, dtype=object)
+    if obstacle is not None:
+        geoms = shapely.difference(geoms, obstacle)
+    pieces, owner = shapely.get_parts(geoms, return_index=True)
+    keep = (shapely.get_type_id(pieces) == shapely.GeometryType.POLYGON) & (
+        shapely.area(pieces) > 0
+    )
+    cost = np.asarray(costs, dtype=np.float64)[owner[keep]]
+    return list(zip(pieces[keep].tolist(), cost.tolist(), strict=True))
 
 
 def _ids(
@@ -183,9 +184,10 @@ def _pieces(
     costs: list[float] = []
     if not parts:
         return xy, pieces, costs
-    coords = [_sources.triangles(shapely.simplify(g, 0.0)) for g, _ in parts]  # as from_geometry
-    which = np.repeat(np.array([c for _, c in parts]), [t.shape[0] for t in coords])
-    flat = np.concatenate(coords).reshape(-1, 2)
+    geoms = shapely.simplify(np.array([g for g, _ in parts], dtype=object), 0.0)  # as from_geometry
+    coords, owner = _sources.triangles(geoms)
+    which = np.array([c for _, c in parts])[owner]
+    flat = coords.reshape(-1, 2)
     ids, xy = _ids(flat, xy, known, eps)
     tris = ids.reshape(-1, 3)
     distinct = (tris[:, 0] != tris[:, 1]) & (tris[:, 1] != tris[:, 2]) & (tris[:, 0] != tris[:, 2])
@@ -254,12 +256,12 @@ def splice(top: Topology, xy: FloatArray, dead: IntArray, pieces: list[IntArray]
     Returns ``(topology, remap, slots)``: ``remap[old id]`` is its new id (-1: dead),
     ``slots[i]`` the id of ``pieces[i]``. The pieces take the dead polygons' ids; when
     there are fewer pieces, the polygons with the highest ids move into the ids left
-    over."""
+    over. Vertices no polygon uses any more stay in ``xy`` (see :func:`compact`)."""
     n = top.poff.shape[0] - 1
     k, m = dead.size, len(pieces)
-    alive = np.ones(n, dtype=bool)
-    alive[dead] = False
-    remap = np.where(alive, np.arange(n), -1).astype(np.intp)
+    remap = np.arange(n + 1, dtype=np.intp)  # remap[-1]: -1 for "no neighbour"
+    remap[dead] = -1
+    remap[n] = -1
     if m >= k:
         new_n = n + m - k
         slots = np.concatenate((dead, np.arange(n, new_n))).astype(np.intp)
@@ -268,47 +270,47 @@ def splice(top: Topology, xy: FloatArray, dead: IntArray, pieces: list[IntArray]
         slots = dead[:m].astype(np.intp)
         holes = dead[m:]
         holes = holes[holes < new_n]
-        movers = np.flatnonzero(alive[new_n:]) + new_n
+        movers = np.flatnonzero(remap[new_n:n] >= 0) + new_n
         remap[movers] = holes
-    old_sizes = np.diff(top.poff)
+    remap_n = remap[:n]
+    alive = remap_n >= 0
+    old_start = top.poff[:-1]
+    old_sizes = top.poff[1:] - old_start
     piece_sizes = np.array([p.size for p in pieces], dtype=np.int64)
     sizes = np.zeros(new_n, dtype=np.int64)
-    kept = np.flatnonzero(alive)
-    sizes[remap[kept]] = old_sizes[kept]
+    sizes[remap_n[alive]] = old_sizes[alive]
     sizes[slots] = piece_sizes
     poff = np.zeros(new_n + 1, dtype=np.int64)
     np.cumsum(sizes, out=poff[1:])
     total = int(poff[-1])
+    # a living polygon's places all shift by one amount
+    delta = np.zeros(n + 1, dtype=np.int64)
+    delta[:n][alive] = poff[remap_n[alive]] - old_start[alive]
+    places = np.flatnonzero(alive[top.poly_of])
+    shift = delta[top.poly_of[places]]
+    new_place = places + shift
     pv = np.empty(total, dtype=np.int32)
-    # old places of living polygons -> new places
-    old_poly = top.poly_of.astype(np.intp)
-    old_alive = alive[old_poly]
-    places = np.flatnonzero(old_alive)
-    owner = remap[old_poly[places]]
-    new_place = np.full(top.pv.size, -1, dtype=np.int64)
-    new_place[places] = poff[owner] + (places - top.poff[old_poly[places]])
-    pv[new_place[places]] = top.pv[places]
+    pv[new_place] = top.pv[places]
+    old_nbr = top.nbr[places]
+    nbr_new = remap[old_nbr]  # -1 for walls and dead neighbours
+    nbr = np.full(total, -1, dtype=np.int32)
+    nbr[new_place] = nbr_new
+    twin = np.full(total, -1, dtype=np.int64)
+    still = nbr_new >= 0
+    old_twin = top.twin[places[still]]
+    twin[new_place[still]] = old_twin + delta[old_nbr[still]]
+    poly_of = np.repeat(np.arange(new_n, dtype=np.int32), sizes)
+    nxt = np.arange(1, total + 1, dtype=np.int64)
+    nxt[poff[1:] - 1] = poff[:-1]
+    # match the open edges again: the pieces' and those that faced a dead polygon
     piece_places = np.empty(0, dtype=np.int64)
     if m:
-        piece_places = np.repeat(poff[slots], piece_sizes) + (
-            np.arange(int(piece_sizes.sum()))
-            - np.repeat(np.cumsum(piece_sizes) - piece_sizes, piece_sizes)
-        )
+        starts = np.repeat(poff[slots] - (np.cumsum(piece_sizes) - piece_sizes), piece_sizes)
+        piece_places = starts + np.arange(int(piece_sizes.sum()))
         pv[piece_places] = np.concatenate(pieces)
-    poly_of = np.repeat(np.arange(new_n, dtype=np.int32), sizes)
-    nbr = np.full(total, -1, dtype=np.int32)
-    twin = np.full(total, -1, dtype=np.int64)
-    old_nbr = top.nbr[places]
-    linked = old_nbr >= 0
-    still = linked.copy()
-    still[linked] = alive[old_nbr[linked]]
-    nbr[new_place[places[still]]] = remap[old_nbr[still]]
-    twin[new_place[places[still]]] = new_place[top.twin[places[still]]]
-    # match the open edges again: the pieces' and those that faced a dead polygon
-    open_places = np.concatenate((new_place[places[linked & ~still]], piece_places))
+    faced = (old_nbr >= 0) & ~still
+    open_places = np.concatenate((new_place[faced], piece_places))
     if open_places.size:
-        nxt = np.arange(1, total + 1, dtype=np.int64)
-        nxt[poff[1:] - 1] = poff[:-1]
         nv = xy.shape[0]
         u = pv[open_places].astype(np.int64)
         v = pv[nxt[open_places]].astype(np.int64)
@@ -321,23 +323,29 @@ def splice(top: Topology, xy: FloatArray, dead: IntArray, pieces: list[IntArray]
         other = open_places[order[pos[hit]]]
         twin[open_places[hit]] = other
         nbr[open_places[hit]] = poly_of[other]
-    used = np.bincount(pv, minlength=xy.shape[0]) > 0
-    if not used.all():  # drop the vertices no polygon uses any more
-        index = np.cumsum(used) - 1
-        pv = index[pv].astype(np.int32)
-        xy = xy[used]
-    corner = np.zeros(xy.shape[0], dtype=np.uint8)
     boundary = nbr < 0
-    nxt_all = np.arange(1, total + 1, dtype=np.int64)
-    nxt_all[poff[1:] - 1] = poff[:-1]
+    corner = np.zeros(xy.shape[0], dtype=np.uint8)
     corner[pv[boundary]] = 1
-    corner[pv[nxt_all[boundary]]] = 1
-    degree = np.bincount(poly_of[~boundary], minlength=new_n).astype(np.int32)
+    corner[pv[nxt[boundary]]] = 1
+    degree = (sizes - np.add.reduceat(boundary, poff[:-1]) if new_n else sizes).astype(np.int32)
     new_top = Topology(
         xy=np.ascontiguousarray(xy), poff=poff, pv=pv, nbr=nbr, twin=twin,
         poly_of=poly_of, corner=corner, degree=degree,
     )  # fmt: skip
-    return new_top, remap, slots
+    return new_top, remap_n, slots
+
+
+def compact(top: Topology) -> Topology:
+    """``top`` without the vertices no polygon uses, once they are a fifth of all (they
+    do no harm: no polygon names them and no search visits them)."""
+    used = np.bincount(top.pv, minlength=top.xy.shape[0]) > 0
+    if 5 * int(used.sum()) > 4 * used.size:
+        return top
+    index = (np.cumsum(used) - 1).astype(np.int32)
+    return Topology(
+        xy=np.ascontiguousarray(top.xy[used]), poff=top.poff, pv=index[top.pv], nbr=top.nbr,
+        twin=top.twin, poly_of=top.poly_of, corner=top.corner[used], degree=top.degree,
+    )  # fmt: skip
 
 
 def rebuild(mesh: Mesh, dead: IntArray, parts: list[tuple[Any, float]]) -> Splice:
@@ -345,12 +353,12 @@ def rebuild(mesh: Mesh, dead: IntArray, parts: list[tuple[Any, float]]) -> Splic
     with its area cost), fixing T-junctions with the polygons around them."""
     top = mesh.top
     ring = _ring_ids(top, dead)
-    touching = np.unique(_near(mesh.tree, mesh.shapes[dead], mesh.top)[1])
+    touching = np.unique(_near(mesh.tree, mesh.shapes[dead], mesh.scale)[1])
     around = np.union1d(dead, touching)
     vids = np.unique(np.concatenate(
         [top.pv[top.poff[p] : top.poff[p + 1]] for p in around.tolist()] + [np.empty(0, np.int32)]
     ))  # fmt: skip
-    scale = float(np.abs(top.xy).max()) + 1.0
+    scale = mesh.scale
     xy, pieces, costs = _pieces(top.xy, parts, vids.astype(np.intp), 1e-9 * scale)
     ring_polys = [top.pv[top.poff[p] : top.poff[p + 1]].astype(np.intp) for p in ring.tolist()]
     new_ids = np.unique(np.concatenate(pieces)) if pieces else np.empty(0, dtype=np.intp)
@@ -386,7 +394,7 @@ def rebuild(mesh: Mesh, dead: IntArray, parts: list[tuple[Any, float]]) -> Splic
         new_costs[slots] = costs
     moved = remap[kept][remap[kept] != kept]
     changed = np.unique(np.concatenate((slots, moved))).astype(np.intp)
-    return Splice(new_top, shapes, centroids, new_costs, changed, max(old_n - n, 0))
+    return Splice(compact(new_top), shapes, centroids, new_costs, changed, max(old_n - n, 0))
 
 
 class Carving:
@@ -424,7 +432,7 @@ class Carving:
         ident = self._next
         self._next += 1
         self._obstacles[ident] = obstacle
-        dead = np.sort(_near(mesh.tree, obstacle, mesh.top)).astype(np.intp)
+        dead = np.sort(_near(mesh.tree, obstacle, mesh.scale)).astype(np.intp)
         if dead.size == 0:
             return ident, None
         parts = _parts(mesh.shapes[dead], mesh.costs[dead], obstacle)
@@ -454,6 +462,6 @@ class Carving:
         freed = _parts(under, self._costs[base], shapely.union_all(others) if others else None)
         if not freed:
             return None
-        dead = np.sort(_near(mesh.tree, obstacle, mesh.top)).astype(np.intp)
+        dead = np.sort(_near(mesh.tree, obstacle, mesh.scale)).astype(np.intp)
         parts = _parts(mesh.shapes[dead], mesh.costs[dead], None) + freed
         return rebuild(mesh, dead, parts)

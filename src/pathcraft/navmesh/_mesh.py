@@ -311,7 +311,7 @@ class NavMesh:
             component = np.empty(self.num_polygons, dtype=np.int32)
             _walk.components(top.poff, top.nbr, component)
         self._component = component
-        self._graph = _polygon_graph(top, self._centroids)
+        self._graph: Graph | None = _polygon_graph(top, self._centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
         # the meshes of query radii (issue 17), built on first use: see for_radius
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
@@ -507,6 +507,8 @@ class NavMesh:
     @property
     def parts(self) -> MeshParts:
         """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
+        if self._graph is None:  # after a carve: built on first use
+            self._graph = _polygon_graph(self._top, self._centroids)
         return MeshParts(
             self._top, self._spatial.shapes, self._centroids, self._component, self._graph
         )
@@ -808,7 +810,7 @@ class NavMesh:
     def _carve_input(self) -> _carve.Mesh:
         return _carve.Mesh(
             self._top, self._spatial.shapes, self._spatial.tree, self._centroids,
-            self.area_costs,
+            self.area_costs, self._scale,
         )  # fmt: skip
 
     def _splice(self, splice: _carve.Splice) -> None:
@@ -821,8 +823,8 @@ class NavMesh:
         component = np.empty(self.num_polygons, dtype=np.int32)
         _walk.components(top.poff, top.nbr, component)
         self._component = component
-        self._graph = _polygon_graph(top, self._centroids)
-        self._scale = float(np.abs(top.xy).max()) + 1.0
+        self._graph = None
+        # self._scale stays: every new vertex lies inside the walkable area as built
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
         self._portals = None
         costs = splice.costs

@@ -33,17 +33,18 @@ def from_geometry(geom: Any) -> Polygons:
     """Vertices and convex polygons covering a polygonal shapely geometry (its
     straight-angle vertices dropped first, ``shapely.simplify(geom, 0)``)."""
     geom = shapely.simplify(geom, 0.0)
-    coords = triangles(geom)
+    coords, _ = triangles(geom)
     xy, inverse = np.unique(coords.reshape(-1, 2), axis=0, return_inverse=True)
     idx = oriented(xy, inverse.reshape(-1, 3))
     return xy, merge_convex(xy, idx)
 
 
-def triangles(geom: Any) -> npt.NDArray[np.float64]:
-    """The constrained Delaunay triangles of a polygonal geometry, ``(k, 3, 2)``."""
-    tris = shapely.get_parts(shapely.constrained_delaunay_triangles(geom))
+def triangles(geom: Any) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """The constrained Delaunay triangles of a polygonal geometry (or of each of an
+    array of them), ``(k, 3, 2)``, and the index of the geometry each came from."""
+    tris, owner = shapely.get_parts(shapely.constrained_delaunay_triangles(geom), return_index=True)
     coords: npt.NDArray[np.float64] = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
-    return coords
+    return coords, owner.astype(np.intp)
 
 
 def oriented(xy: npt.NDArray[np.float64], idx: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
