@@ -66,6 +66,14 @@ def _turn(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> float:
     )
 
 
+def _convex(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> bool:
+    """Whether ``a -> b -> c`` turns left or goes straight on (not back)."""
+    turn = _turn(xy, a, b, c)
+    if turn != 0:
+        return turn > 0
+    return float(np.dot(xy[b] - xy[a], xy[c] - xy[b])) > 0
+
+
 def merge_convex(
     xy: npt.NDArray[np.float64], tris: npt.NDArray[np.intp]
 ) -> list[npt.NDArray[np.intp]]:
@@ -90,7 +98,7 @@ def merge_convex(
         np_, nq = len(pp), len(qq)
         around_p = [pp[(i + 1 + k) % np_] for k in range(np_)]  # v ... u
         rest_q = [qq[(j + 2 + k) % nq] for k in range(nq - 2)]  # after u ... before v
-        if _turn(xy, around_p[-2], u, rest_q[0]) < 0 or _turn(xy, rest_q[-1], v, around_p[1]) < 0:
+        if not (_convex(xy, around_p[-2], u, rest_q[0]) and _convex(xy, rest_q[-1], v, around_p[1])):
             continue
         merged = around_p + rest_q
         if len(set(merged)) != len(merged):  # they share two edges in a straight line
