@@ -98,7 +98,8 @@ def merge_convex(
         np_, nq = len(pp), len(qq)
         around_p = [pp[(i + 1 + k) % np_] for k in range(np_)]  # v ... u
         rest_q = [qq[(j + 2 + k) % nq] for k in range(nq - 2)]  # after u ... before v
-        if not (_convex(xy, around_p[-2], u, rest_q[0]) and _convex(xy, rest_q[-1], v, around_p[1])):
+        at_u = _convex(xy, around_p[-2], u, rest_q[0])
+        if not (at_u and _convex(xy, rest_q[-1], v, around_p[1])):
             continue
         merged = around_p + rest_q
         if len(set(merged)) != len(merged):  # they share two edges in a straight line
