@@ -247,6 +247,39 @@ def _split_edges(
     return out
 
 
+def _drop_straight(
+    xy: FloatArray, pieces: list[IntArray], elsewhere: npt.NDArray[Any], scale: float
+) -> list[IntArray]:
+    """The pieces without their straight-angle corners (within rounding) that no other
+    polygon uses (two walls in line), as ``shapely.simplify(geom, 0)`` leaves
+    :meth:`NavMesh.from_geometry`'s outline: a corner a hair off the line would be a
+    hair concave."""
+    if not pieces:
+        return pieces
+    flat = np.concatenate(pieces)
+    count = np.bincount(flat, minlength=xy.shape[0])
+    count[elsewhere] += 1
+    out: list[IntArray] = []
+    tol = 1e-9 * scale
+    for poly in pieces:
+        keep = np.ones(poly.size, dtype=bool)
+        pts = xy[poly]
+        prev = np.roll(pts, 1, axis=0)
+        nxt = np.roll(pts, -1, axis=0)
+        a = pts - prev
+        b = nxt - pts
+        cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]  # off the line prev -> next by
+        straight = (np.abs(cross) <= tol * np.hypot(*(nxt - prev).T)) & (  # |cross| / |..|
+            (a * b).sum(axis=1) > 0
+        )
+        keep &= ~(straight & (count[poly] == 1))
+        if keep.sum() >= 3 and not keep.all():
+            out.append(poly[keep])
+        else:
+            out.append(poly)
+    return out
+
+
 def splice(top: Topology, xy: FloatArray, dead: IntArray, pieces: list[IntArray]) -> tuple[
     Topology, IntArray, IntArray
 ]:  # fmt: skip
@@ -365,6 +398,11 @@ def rebuild(mesh: Mesh, dead: IntArray, parts: list[tuple[Any, float]]) -> Splic
     candidates = np.union1d(vids, new_ids).astype(np.intp)
     pieces = _split_edges(xy, pieces, candidates, scale)
     fixed = _split_edges(xy, ring_polys, new_ids, scale)
+    elsewhere = np.concatenate(
+        [top.pv[top.poff[p] : top.poff[p + 1]] for p in np.setdiff1d(around, dead).tolist()]
+        + [np.empty(0, np.int32)]
+    )  # fmt: skip
+    pieces = _drop_straight(xy, pieces, elsewhere, scale)
     grown = [i for i, (a, b) in enumerate(zip(ring_polys, fixed, strict=True)) if a.size != b.size]
     if grown:  # a polygon next to the region gained a vertex: replace it too
         dead = np.sort(np.concatenate((dead, ring[grown]))).astype(np.intp)
