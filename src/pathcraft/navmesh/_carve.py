@@ -259,24 +259,28 @@ def _drop_straight(
     flat = np.concatenate(pieces)
     count = np.bincount(flat, minlength=xy.shape[0])
     count[elsewhere] += 1
+    sizes = np.array([p.size for p in pieces])
+    start = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    local = np.arange(flat.size) - start
+    size = np.repeat(sizes, sizes)
+    pts = xy[flat]
+    prev = xy[flat[start + (local - 1) % size]]
+    nxt = xy[flat[start + (local + 1) % size]]
+    a = pts - prev
+    b = nxt - pts
+    cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]  # |cross| / |next - prev|: off the line
+    straight = (np.abs(cross) <= 1e-9 * scale * np.hypot(*(nxt - prev).T)) & (
+        (a * b).sum(axis=1) > 0
+    )
+    drop = straight & (count[flat] == 1)
+    if not drop.any():
+        return pieces
     out: list[IntArray] = []
-    tol = 1e-9 * scale
+    base = 0
     for poly in pieces:
-        keep = np.ones(poly.size, dtype=bool)
-        pts = xy[poly]
-        prev = np.roll(pts, 1, axis=0)
-        nxt = np.roll(pts, -1, axis=0)
-        a = pts - prev
-        b = nxt - pts
-        cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]  # off the line prev -> next by
-        straight = (np.abs(cross) <= tol * np.hypot(*(nxt - prev).T)) & (  # |cross| / |..|
-            (a * b).sum(axis=1) > 0
-        )
-        keep &= ~(straight & (count[poly] == 1))
-        if keep.sum() >= 3 and not keep.all():
-            out.append(poly[keep])
-        else:
-            out.append(poly)
+        keep = ~drop[base : base + poly.size]
+        base += poly.size
+        out.append(poly[keep] if keep.sum() >= 3 else poly)
     return out
 
 
