@@ -18,7 +18,7 @@ Obstacles with float coordinates keep clear of the grid lines of the scenes; on 
 meshes with grid-aligned obstacles the optimal mode is compared on the area and the
 arrays only (Polyanya misses a path that runs straight along a line of edges through a
 vertex inside the mesh, a limitation of the kernel that grid-aligned carving exposes:
-see the report of issue 18).
+``test_polyanya_follows_a_line_of_edges_through_an_inner_vertex``, an expected failure).
 """
 
 from __future__ import annotations
@@ -324,3 +324,29 @@ def test_a_carved_mesh_pickles_with_its_obstacles() -> None:
     again.remove_obstacle(ident)
     assert again.area == pytest.approx(100.0)
     assert mesh.area == pytest.approx(96.0)
+
+
+@pytest.mark.xfail(strict=True, reason="Polyanya kernel: a taut path along a line of edges")
+def test_polyanya_follows_a_line_of_edges_through_an_inner_vertex() -> None:
+    """A valid mesh (the strict constructor accepts it) of the kind grid-aligned carving
+    leaves on a grid mesh: the shortest path turns at (2, 2) and runs along y = 2,
+    through the inner vertex (5, 2), past the hole [7, 8] x [2, 3], to (8, 2). Polyanya
+    drops an interval seen edge-on unless its nearer end is a corner, so it misses the
+    path (here it finds none at all). Left for the kernel: the funnel and a mesh of the
+    same area built by ``from_geometry`` find it."""
+    polys = [
+        [(5, 0), (5, 1), (5, 2), (3, 2), (2, 2), (0, 2), (0, 1), (0, 0)],
+        [(0, 2), (2, 2), (2, 4), (0, 4)],
+        [(9, 1), (9, 2), (8, 2), (7, 2), (5, 2), (5, 1), (5, 0), (9, 0)],
+        [(5, 2), (7, 2), (7, 3), (5, 3), (4, 3), (3, 3), (3, 2)],
+        [(8, 2), (9, 2), (9, 3), (8, 3)],
+    ]
+    points = sorted({p for poly in polys for p in poly})
+    index = {p: i for i, p in enumerate(points)}
+    mesh = NavMesh(points, [[index[p] for p in poly] for poly in polys])
+    walk = shapely.union_all([shapely.Polygon(p) for p in polys])
+    start, goal = (0.5, 3.5), (8.9, 2.9)
+    assert mesh.find_path(start, goal)  # the funnel gets there
+    want = NavMesh.from_geometry(walk).find_path(start, goal, algorithm="optimal").cost
+    assert want == pytest.approx(Oracle(walk, []).length(np.array(start), np.array(goal)))
+    assert mesh.find_path(start, goal, algorithm="optimal").cost == pytest.approx(want)

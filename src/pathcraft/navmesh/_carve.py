@@ -4,21 +4,26 @@
 walkable area; :meth:`NavMesh.remove_obstacle <pathcraft.NavMesh.remove_obstacle>`
 gives the area back. Only the polygons an obstacle touches are rebuilt:
 
-1. the *region*: the polygons the obstacle intersects (touching counts), found with the
-   mesh's STRtree. When removing, the region also holds the area under the obstacle
-   that was walkable before any carving (the polygons of the mesh as it was built)
-   minus the obstacles that remain;
-2. the region's area (minus the new obstacle when adding) is triangulated and merged
-   into convex polygons by the very functions :meth:`NavMesh.from_geometry
-   <pathcraft.NavMesh.from_geometry>` uses (:func:`pathcraft.navmesh._sources.from_geometry`),
-   one area per area cost, so a new piece keeps the cost of the polygons it came from;
+1. the *region*: the polygons within rounding (1e-9 of the coordinates' size) of the
+   obstacle, touching included, found with the mesh's STRtree. When removing, the area
+   under the obstacle that was walkable before any carving (the polygons of the mesh
+   as it was first carved) minus the obstacles that remain is added to it;
+2. each polygon of the region minus the obstacle (when adding) is triangulated
+   (constrained Delaunay, its straight-angle vertices dropped first) and the triangles
+   of one area cost are merged across the region into convex polygons, by the
+   functions :meth:`NavMesh.from_geometry <pathcraft.NavMesh.from_geometry>` builds
+   with (:func:`pathcraft.navmesh._sources.triangles`, ``oriented``, ``merge_convex``),
+   so a new piece keeps the cost of the polygons it came from. A point computed twice
+   (where an obstacle's outline crosses an edge) within rounding of a vertex is that
+   vertex;
 3. every vertex lying inside an edge of a new piece (or of a polygon next to the
-   region) is inserted into that edge, so neighbours share whole edges (no T-junctions)
-   however the triangulation simplified the region's outline;
+   region) is inserted into that edge, so neighbours share whole edges (no
+   T-junctions); straight-angle corners no other polygon uses are dropped (two walls
+   in line, which a hair of rounding would make a hair concave);
 4. :func:`splice` puts the pieces in the dead polygons' places and moves the last
    polygons into the places left over, so polygon ids stay put except for the ones
-   reported as changed; the portals of the polygons around the region are matched
-   again and everything else is copied.
+   reported as changed; every living polygon's arrays shift by one offset, and only
+   the edges that faced a dead polygon and the pieces' edges are matched again.
 
 The result covers the same walkable area as a mesh built from scratch from the final
 geometry, so the optimal (Polyanya) path lengths are the same (the decomposition may
