@@ -386,3 +386,32 @@ def test_many_random_windows_and_scenes_equal_scipy() -> None:
     for seed in range(1000, 1600):
         grid(seed)
         scene(seed)
+
+
+def test_links_and_carving_together() -> None:
+    """Links are edits (version, changes_since); a carve that covers a link's end
+    takes the link out of reach until the obstacle is removed; a search under way is
+    cancelled by a link added under it."""
+    from shapely import box
+
+    from pathcraft._sliced import WorldChangedError
+
+    mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 0, 6, 10)))
+    seen = mesh.version
+    jump = mesh.add_link((3, 5), (7, 5), cost=1.0)
+    assert mesh.version == seen + 1
+    held = set(mesh.polygons_at(np.array([3.0, 5.0])).tolist())
+    held |= set(mesh.polygons_at(np.array([7.0, 5.0])).tolist())
+    assert set(mesh.changes_since(seen).tolist()) == held
+    assert mesh.find_path((1, 5), (9, 5)).links.tolist() == [-1, jump, -1]
+    wall = mesh.add_obstacle(box(6.5, 4.5, 7.5, 5.5))  # covers the link's far end
+    assert not mesh.find_path((1, 5), (9, 5))
+    mesh.remove_obstacle(wall)
+    assert mesh.find_path((1, 5), (9, 5)).cost == pytest.approx(2 + 1 + 2)
+    search = mesh.start_search((1, 5), (9, 5))
+    before = mesh.version
+    mesh.remove_link(jump)
+    assert mesh.version == before + 1
+    with pytest.raises(WorldChangedError):
+        search.step()
+    assert not mesh.find_path((1, 5), (9, 5))

@@ -134,7 +134,9 @@ def check_convex(xy: FloatArray, polys: list[IntArray]) -> list[IntArray]:
                 f"{int(idx[k])} {tuple(xy[idx[k]].tolist())}"
             )
         angles = np.arctan2(edge[:, 1], edge[:, 0])
-        winding = float(np.mod(np.roll(angles, -1) - angles, 2 * math.pi).sum())
+        # signed turns in [-pi, pi): a straight angle rounded a hair concave turns ~0
+        turns = np.mod(np.roll(angles, -1) - angles + math.pi, 2 * math.pi) - math.pi
+        winding = float(turns.sum())
         if winding > 3 * math.pi:
             raise ValueError(f"polygons[{p}] intersects itself (it winds around more than once)")
         out.append(idx)

@@ -12,13 +12,14 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from pathcraft._changes import ChangeLog
 from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
-from pathcraft.navmesh import _areas, _baked, _build, _query, _sources
+from pathcraft.navmesh import _areas, _baked, _build, _carve, _query, _sources
 from pathcraft.navmesh._links import Link, LinkGraph, LinkSet
 from pathcraft.navmesh._portals import Portals, build_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
@@ -316,11 +317,7 @@ class NavMesh:
             component = np.empty(self.num_polygons, dtype=np.int32)
             _walk.components(top.poff, top.nbr, component)
         self._component = component
-        has = top.nbr >= 0
-        src = top.poly_of[has]
-        dst = top.nbr[has]
-        length = np.sqrt(((self._centroids[src] - self._centroids[dst]) ** 2).sum(axis=1))
-        self._graph = Graph(self.num_polygons, src, dst, length, coords=self._centroids)
+        self._graph: Graph | None = _polygon_graph(top, self._centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
         # the meshes of query radii (issue 17), built on first use: see for_radius
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
@@ -329,6 +326,9 @@ class NavMesh:
         self._area_costs: FloatArray | None = None
         # off-mesh links (issue 20): see add_link
         self._links = LinkSet()
+        # obstacles carved at run time and the log of edits (issue 18): see _carve
+        self._carving: _carve.Carving | None = None
+        self._log = ChangeLog(limit=self.num_polygons)
 
     # ------------------------------------------------------------------ radii
 
@@ -377,7 +377,9 @@ class NavMesh:
             self._top.pv[a:b].astype(np.intp)
             for a, b in zip(self._top.poff[:-1].tolist(), self._top.poff[1:].tolist(), strict=True)
         ]
-        state = {"_area_costs": self._area_costs, "_links": self._links}
+        state = {
+            "_area_costs": self._area_costs, "_links": self._links, "_carving": self._carving,
+        }
         return (NavMesh._trusted, (self._top.xy, polys), state)
 
     # ------------------------------------------------------------------ properties
@@ -515,6 +517,8 @@ class NavMesh:
     @property
     def parts(self) -> MeshParts:
         """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
+        if self._graph is None:  # after a carve: built on first use
+            self._graph = _polygon_graph(self._top, self._centroids)
         return MeshParts(
             self._top, self._spatial.shapes, self._centroids, self._component, self._graph
         )
@@ -610,9 +614,11 @@ class NavMesh:
         ids = _areas.check_ids("polygons", polygons, self.num_polygons)
         cost = _areas.check_cost("multiplier", multiplier)
         costs = self.area_costs
+        before = costs[ids]
         costs[ids] = cost
         self._area_costs = None if bool((costs == 1.0).all()) else costs
         self._portals = None
+        self._log.record(np.atleast_1d(ids)[np.atleast_1d(before) != cost])
 
     def path_cost(self, path: npt.ArrayLike, *, links: npt.ArrayLike | None = None) -> float:
         """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
@@ -706,7 +712,14 @@ class NavMesh:
         >>> bool(mesh.find_path((9, 5), (1, 5)))                # one way
         False
         """
-        return self._links.add(self, a, b, cost, two_way)
+        ident = self._links.add(self, a, b, cost, two_way)
+        self._log_link(self._links.view[ident])
+        return ident
+
+    def _log_link(self, link: Link) -> None:
+        """A link added or removed is an edit: of the polygons holding its ends."""
+        ends = [self.polygons_at(np.asarray(p, dtype=np.float64)) for p in (link.a, link.b)]
+        self._log.record(np.concatenate(ends))
 
     def remove_link(self, link_id: int) -> None:
         """Remove the off-mesh link ``link_id`` (an id :meth:`add_link` returned).
@@ -729,7 +742,10 @@ class NavMesh:
         ...
         KeyError: 'link_id 0 is not a link of this mesh (it was removed)'
         """
+        link = self._links.view.get(link_id) if isinstance(link_id, int) else None
         self._links.remove(link_id)
+        if link is not None:
+            self._log_link(link)
 
     @property
     def links(self) -> Mapping[int, Link]:
@@ -771,6 +787,207 @@ class NavMesh:
             f" (positions are (x, y); ({float(p[1])!r}, {float(p[0])!r}) is on the mesh: "
             "was a (row, col) cell passed?)"
         )
+
+    # ------------------------------------------------------------------ carving
+    def add_obstacle(self, shape: Any) -> int:
+        """Carve an obstacle out of the mesh at run time: a building goes up, a door
+        closes. Returns its id, for :meth:`remove_obstacle`.
+
+        Only the polygons the obstacle touches are rebuilt: their area minus the
+        obstacle is triangulated and merged into convex polygons the way
+        :meth:`from_geometry` builds a mesh (one area per area cost, so a new piece
+        keeps the cost of the polygons it came from), and spliced in place of them
+        (the portals of the polygons around them matched again). The new pieces take
+        the ids of the polygons they replace; when there are fewer of them, the
+        polygons with the highest ids move into the ids left over.
+        :meth:`changes_since` names every id whose polygon changed. The walkable
+        area, and so every optimal (Polyanya) path, is the same as a mesh built from
+        scratch from the final geometry (the polygons may differ, and with them the
+        funnel's choice of corridor).
+
+        The mesh knows no agents: a later query from a point now inside an obstacle
+        is off the mesh, like any such point (a ``ValueError``, or ``snap=True`` to
+        move it to the nearest walkable point). A search started before the carve
+        raises ``WorldChangedError`` (a ``RuntimeError``) at its next ``step``. The
+        obstacle is carved as given (grow it by ``shape.buffer(r)`` for an agent of
+        radius ``r``); the meshes of query radii (:meth:`for_radius`) are built again
+        on their next use.
+
+        Parameters
+        ----------
+        shape : shapely Polygon or MultiPolygon, or array_like of shape (n, 2)
+            The obstacle in ``(x, y)``: a valid polygon with area, or the points
+            ``(x, y)`` around one.
+
+        Returns
+        -------
+        int
+            The obstacle's id (ids are never reused).
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``shape`` is not a polygon or points, is invalid (self-intersecting),
+            empty, without area, or has non-finite coordinates.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 4))
+        >>> mesh.find_path((1, 2), (9, 2), algorithm="optimal").cost
+        8.0
+        >>> wall = mesh.add_obstacle(box(4, 1, 6, 4))            # a wall from above
+        >>> mesh.find_path((1, 2), (9, 2), algorithm="optimal").path.tolist()
+        [[1.0, 2.0], [4.0, 1.0], [6.0, 1.0], [9.0, 2.0]]
+        >>> mesh.find_path((5, 2), (9, 2))                      # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: start (5.0, 2.0) is off the mesh; pass snap=True to move it ...
+        >>> mesh.remove_obstacle(wall)
+        >>> mesh.find_path((1, 2), (9, 2), algorithm="optimal").cost
+        8.0
+        """
+        carving = self._carver()
+        ident, splice = carving.add(shape, self._carve_input())
+        if splice is not None:
+            self._splice(splice)
+        return ident
+
+    def remove_obstacle(self, obstacle_id: int) -> None:
+        """Take out an obstacle :meth:`add_obstacle` carved: the area under it that
+        was walkable when the mesh was built, less the obstacles that remain, is
+        walkable again (rebuilt with the polygons around it, as :meth:`add_obstacle`
+        rebuilds; the restored area has the area cost it had when the mesh was
+        first carved).
+
+        Raises
+        ------
+        TypeError
+            ``obstacle_id`` is not an int.
+        KeyError
+            No obstacle has that id (never carved, or removed already).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10))
+        >>> rock = mesh.add_obstacle([(4, 4), (6, 4), (5, 6)])
+        >>> mesh.area
+        98.0
+        >>> mesh.remove_obstacle(rock)
+        >>> mesh.area, mesh.obstacles
+        (100.0, {})
+        >>> mesh.remove_obstacle(rock)
+        Traceback (most recent call last):
+        ...
+        KeyError: 'no obstacle 0 on this mesh (it was removed already); its obstacles are []'
+        """
+        carving = self._carver()
+        splice = carving.remove(obstacle_id, self._carve_input())
+        if splice is not None:
+            self._splice(splice)
+
+    @property
+    def obstacles(self) -> dict[int, Any]:
+        """The obstacles carved by :meth:`add_obstacle` and not removed, by id (a new
+        dict of shapely polygons in ``(x, y)``).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10))
+        >>> mesh.add_obstacle(box(1, 1, 2, 2)), mesh.add_obstacle(box(5, 5, 6, 6))
+        (0, 1)
+        >>> {k: v.bounds for k, v in mesh.obstacles.items()}
+        {0: (1.0, 1.0, 2.0, 2.0), 1: (5.0, 5.0, 6.0, 6.0)}
+        """
+        return {} if self._carving is None else self._carving.obstacles
+
+    @property
+    def version(self) -> int:
+        """How many edits changed the mesh (:meth:`add_obstacle`,
+        :meth:`remove_obstacle`, :meth:`add_link`, :meth:`remove_link` and
+        :meth:`set_area_cost` calls that changed some polygon or link): keep it, and
+        give it back to :meth:`changes_since` later.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10))
+        >>> mesh.version
+        0
+        >>> _ = mesh.add_obstacle(box(4, 4, 6, 6)); mesh.version
+        1
+        """
+        return self._log.version
+
+    def changes_since(self, version: int) -> npt.NDArray[np.intp]:
+        """The polygons that are new or changed after ``version`` (a past
+        :attr:`version`): the ids, in today's numbering, of the polygons a carve
+        made or moved, of those whose area cost changed and of those holding the ends
+        of a link added or removed.
+
+        The same question every editable world answers (:meth:`Grid.changes_since
+        <pathcraft.grid.Grid.changes_since>` gives cells, :meth:`Graph.changes_since
+        <pathcraft.graph.Graph.changes_since>` edge ids,
+        :meth:`WaypointGraph.changes_since
+        <pathcraft.waypoints.WaypointGraph.changes_since>` links), in its own terms.
+        Ids from :attr:`num_polygons` up are gone (the mesh has fewer polygons); a
+        polygon not named is the polygon it was. Asked about edits older than the
+        log keeps (about as many ids as the mesh has polygons), it answers with
+        every polygon.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``version`` not an integer in ``[0, mesh.version]``.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 8)))
+        >>> seen = mesh.version
+        >>> mesh.set_area_cost([0], 2.0)
+        >>> mesh.changes_since(seen).tolist(), mesh.changes_since(mesh.version).tolist()
+        ([0], [])
+        """
+        ids = self._log.since(version, total=self.num_polygons)
+        out: npt.NDArray[np.intp] = ids[ids < self.num_polygons]
+        return out
+
+    def _carver(self) -> _carve.Carving:
+        if self._carving is None:
+            self._carving = _carve.Carving(self._carve_input())
+        return self._carving
+
+    def _carve_input(self) -> _carve.Mesh:
+        return _carve.Mesh(
+            self._top, self._spatial.shapes, self._spatial.tree, self._centroids,
+            self.area_costs, self._scale,
+        )  # fmt: skip
+
+    def _splice(self, splice: _carve.Splice) -> None:
+        """Swap in a locally rebuilt mesh (see :mod:`pathcraft.navmesh._carve`)."""
+        top = splice.top
+        self._top = top
+        self._centroids = splice.centroids
+        self._spatial = SpatialIndex(top, splice.centroids, splice.shapes,
+                                     shapely.STRtree(splice.shapes))  # fmt: skip
+        component = np.empty(self.num_polygons, dtype=np.int32)
+        _walk.components(top.poff, top.nbr, component)
+        self._component = component
+        self._graph = None
+        # self._scale stays: every new vertex lies inside the walkable area as built
+        self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
+        self._portals = None
+        costs = splice.costs
+        self._area_costs = None if bool((costs == 1.0).all()) else costs
+        self._log.record(splice.changed)
 
     # ------------------------------------------------------------------ queries
     def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> PathResult:
@@ -953,10 +1170,11 @@ class NavMesh:
 
     def _start(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: Any,
-        options: Mapping[str, Any], radius: Any = 0.0,
+        options: Mapping[str, Any], radius: Any = 0.0, world: NavMesh | None = None,
     ) -> CompiledSearch:  # fmt: skip
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
-        one called, which refusals name)."""
+        one called, which refusals name; ``world``: the mesh whose edits cancel it,
+        this one by default)."""
         opts = SearchOptions.check_call("NavMesh", method, algorithm, options)
         check_flag("snap", snap)
         if self.has_area_costs:
@@ -989,7 +1207,7 @@ class NavMesh:
             return self._start_wide(method, start, goal, algorithm, snap, options, radius)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        return _query.start_search(self, s, sp, g, gp, opts)
+        return _query.start_search(self, s, sp, g, gp, opts, world if world is not None else self)
 
     def _start_wide(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: bool,
@@ -1007,7 +1225,7 @@ class NavMesh:
                         "wall (off the mesh shrunk by it); pass snap=True to move it to "
                         "the nearest point where the agent fits"
                     )
-        return wide._start(method, start, goal, algorithm, snap, options)
+        return wide._start(method, start, goal, algorithm, snap, options, world=self)
 
     def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
         """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
@@ -1035,3 +1253,13 @@ class NavMesh:
         1.0
         """
         return self.find_path(start, goal, algorithm="optimal", **options)
+
+
+def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
+    """The polygon graph: polygons linked across their portals, by the distance
+    between their centroids."""
+    has = top.nbr >= 0
+    src = top.poly_of[has]
+    dst = top.nbr[has]
+    length = np.sqrt(((centroids[src] - centroids[dst]) ** 2).sum(axis=1))
+    return Graph(top.poff.shape[0] - 1, src, dst, length, coords=centroids)

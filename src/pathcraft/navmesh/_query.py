@@ -370,9 +370,11 @@ def start_search(
     g: FloatArray,
     gp: Polys,
     opts: SearchOptions,
+    world: Any = None,
 ) -> CompiledSearch:
     """A path search between located positions as a step machine (see
-    :meth:`NavMesh.find_path`, one unlimited step of it).
+    :meth:`NavMesh.find_path`, one unlimited step of it); an edit of ``world`` (a
+    mesh with a ``version``) cancels it at its next step.
 
     ``partial``: a goal in another part of the mesh leads to the reachable point
     nearest it; a search stopped by ``max_expansions`` leads to the point nearest the
@@ -409,4 +411,4 @@ def start_search(
             )  # fmt: skip
         return timed(_with_links(mesh, found), time.perf_counter() - t0)
 
-    return CompiledSearch(make, result, kind, size)
+    return CompiledSearch(make, result, kind, size, world=world)

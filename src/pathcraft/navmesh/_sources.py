@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-__all__ = ["from_geometry", "from_walkable", "merge_convex"]
+__all__ = ["from_geometry", "from_walkable", "merge_convex", "oriented", "triangles"]
 
 Polygons = tuple[npt.NDArray[np.float64], list[npt.NDArray[np.intp]]]
 
@@ -33,10 +33,22 @@ def from_geometry(geom: Any) -> Polygons:
     """Vertices and convex polygons covering a polygonal shapely geometry (its
     straight-angle vertices dropped first, ``shapely.simplify(geom, 0)``)."""
     geom = shapely.simplify(geom, 0.0)
-    tris = shapely.get_parts(shapely.constrained_delaunay_triangles(geom))
-    coords = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
+    coords, _ = triangles(geom)
     xy, inverse = np.unique(coords.reshape(-1, 2), axis=0, return_inverse=True)
-    idx = inverse.reshape(-1, 3)
+    idx = oriented(xy, inverse.reshape(-1, 3))
+    return xy, merge_convex(xy, idx)
+
+
+def triangles(geom: Any) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """The constrained Delaunay triangles of a polygonal geometry (or of each of an
+    array of them), ``(k, 3, 2)``, and the index of the geometry each came from."""
+    tris, owner = shapely.get_parts(shapely.constrained_delaunay_triangles(geom), return_index=True)
+    coords: npt.NDArray[np.float64] = shapely.get_coordinates(tris).reshape(-1, 4, 2)[:, :3]
+    return coords, owner.astype(np.intp)
+
+
+def oriented(xy: npt.NDArray[np.float64], idx: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Triangles (vertex ids into ``xy``) counter-clockwise, those without area dropped."""
     p = xy[idx]
     area2 = (p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1]) - (p[:, 1, 1] - p[:, 0, 1]) * (
         p[:, 2, 0] - p[:, 0, 0]
@@ -44,7 +56,7 @@ def from_geometry(geom: Any) -> Polygons:
     idx = idx[area2 != 0]
     flip = area2[area2 != 0] < 0
     idx[flip] = idx[flip][:, ::-1]
-    return xy, merge_convex(xy, idx)
+    return idx
 
 
 def _turn(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> float:
@@ -52,6 +64,14 @@ def _turn(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> float:
         (xy[b, 0] - xy[a, 0]) * (xy[c, 1] - xy[b, 1])
         - (xy[b, 1] - xy[a, 1]) * (xy[c, 0] - xy[b, 0])
     )
+
+
+def _convex(xy: npt.NDArray[np.float64], a: int, b: int, c: int) -> bool:
+    """Whether ``a -> b -> c`` turns left or goes straight on (not back)."""
+    turn = _turn(xy, a, b, c)
+    if turn != 0:
+        return turn > 0
+    return float(np.dot(xy[b] - xy[a], xy[c] - xy[b])) > 0
 
 
 def merge_convex(
@@ -78,9 +98,13 @@ def merge_convex(
         np_, nq = len(pp), len(qq)
         around_p = [pp[(i + 1 + k) % np_] for k in range(np_)]  # v ... u
         rest_q = [qq[(j + 2 + k) % nq] for k in range(nq - 2)]  # after u ... before v
-        if _turn(xy, around_p[-2], u, rest_q[0]) < 0 or _turn(xy, rest_q[-1], v, around_p[1]) < 0:
+        at_u = _convex(xy, around_p[-2], u, rest_q[0])
+        if not (at_u and _convex(xy, rest_q[-1], v, around_p[1])):
             continue
-        polys[p] = around_p + rest_q
+        merged = around_p + rest_q
+        if len(set(merged)) != len(merged):  # they share two edges in a straight line
+            continue
+        polys[p] = merged
         del polys[q], owner[(u, v)], owner[(v, u)]
         for k in range(nq):
             edge = (qq[k], qq[(k + 1) % nq])
