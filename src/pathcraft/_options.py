@@ -42,6 +42,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from pathcraft._kernels import MODES, TIES
 from pathcraft._validation import check_choice, check_weight
 
 __all__ = [
@@ -469,6 +470,24 @@ class SearchOptions:
         return {
             "max_expansions": -1 if self.max_expansions is None else self.max_expansions,
             "max_cost": math.inf if self.max_cost is None else float(self.max_cost),
+        }
+
+    def kernel_settings(self) -> dict[str, Any]:
+        """The settings every best-first kernel takes from the options (``mode``,
+        ``tie``, ``weight``, the limits, ``partial``, ``record``, ``seed``), as
+        keyword arguments; a world adds its own (heuristic, scale, moves).
+
+        >>> sorted(SearchOptions.check("Grid", "dijkstra").kernel_settings())
+        ['max_cost', 'max_expansions', 'mode', 'partial', 'record', 'seed', 'tie', 'weight']
+        """
+        return {
+            "mode": MODES[self.algorithm],
+            "tie": TIES[self.tie_break],
+            "weight": self.weight,
+            **self.kernel_limits(),
+            "partial": self.partial,
+            "record": self.record,
+            "seed": self.kernel_seed(),
         }
 
     def kernel_seed(self) -> int:

@@ -16,7 +16,7 @@ from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._core import theta as _theta_kernel
 from pathcraft._core.quick import Plan
-from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._packed import cost_range
@@ -49,14 +49,8 @@ def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
     return {
         "diagonal": DIAGONAL_RULES[grid.diagonal],
         "hkind": GRID_HEURISTICS[heuristic],
-        "mode": MODES[opts.algorithm],
-        "tie": TIES[opts.tie_break],
         "hscale": grid.min_cost,
-        "weight": opts.weight,
-        **opts.kernel_limits(),
-        "partial": opts.partial,
-        "record": opts.record,
-        "seed": opts.kernel_seed(),
+        **opts.kernel_settings(),
         "unit": grid.uniform_cost or 0.0,
     }
 

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
-from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._checks import cost_values, edited_cells
@@ -247,14 +247,8 @@ def search_settings(world: Stencil, opts: SearchOptions) -> dict[str, Any]:
     return {
         **table_settings(world),
         "hkind": hkind,
-        "mode": MODES[opts.algorithm],
-        "tie": TIES[opts.tie_break],
         "hscale": world.hscale,
-        "weight": opts.weight,
-        **opts.kernel_limits(),
-        "partial": opts.partial,
-        "record": opts.record,
-        "seed": opts.kernel_seed(),
+        **opts.kernel_settings(),
     }
 
 

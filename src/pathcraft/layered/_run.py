@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from pathcraft._batch import BatchDoor
 from pathcraft._core import layered as _kernel
-from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult, build_result
@@ -127,14 +127,8 @@ def search_settings(world: Compiled, opts: SearchOptions) -> dict[str, Any]:
     zero = opts.algorithm == "dijkstra" or opts.heuristic == "zero"
     return {
         "hkind": _kernel.HEURISTICS["zero" if zero else "portal"],
-        "mode": MODES[opts.algorithm],
-        "tie": TIES[opts.tie_break],
         "hscale": world.min_cost,
-        "weight": opts.weight,
-        **opts.kernel_limits(),
-        "partial": opts.partial,
-        "record": opts.record,
-        "seed": opts.kernel_seed(),
+        **opts.kernel_settings(),
     }
 
 

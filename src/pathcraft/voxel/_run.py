@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import voxel as _kernel
-from pathcraft._kernels import MODES, TIES, thread_workspace
+from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
@@ -184,14 +184,8 @@ def search_settings(world: Voxels, opts: SearchOptions) -> dict[str, Any]:
         "connectivity": world.connectivity,
         "cut_corners": world.cut_corners,
         "hkind": _kernel.HEURISTICS["zero" if zero else "octile"],
-        "mode": MODES[opts.algorithm],
-        "tie": TIES[opts.tie_break],
         "hscale": world.hscale,
-        "weight": opts.weight,
-        **opts.kernel_limits(),
-        "partial": opts.partial,
-        "record": opts.record,
-        "seed": opts.kernel_seed(),
+        **opts.kernel_settings(),
     }
 
 
