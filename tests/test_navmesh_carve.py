@@ -14,11 +14,9 @@ After every edit of long random sequences the carved mesh is checked against
   sight, scipy Dijkstra) to 1e-6;
 - the funnel: a path exactly when the optimal mode finds one, never shorter.
 
-Obstacles with float coordinates keep clear of the grid lines of the scenes; on grid
-meshes with grid-aligned obstacles the optimal mode is compared on the area and the
-arrays only (Polyanya misses a path that runs straight along a line of edges through a
-vertex inside the mesh, a limitation of the kernel that grid-aligned carving exposes:
-``test_polyanya_follows_a_line_of_edges_through_an_inner_vertex``, an expected failure).
+Obstacles with float coordinates keep clear of the grid lines of the scenes; grid
+meshes get grid-aligned obstacles, whose carving leaves lines of edges through
+vertices inside the mesh (``test_polyanya_follows_a_line_of_edges_through_an_inner_vertex``).
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ import pytest
 import shapely
 from _scenes import cells_geometry, pinch_free_grid, polygon_scene, sample_points
 from shapely import box
-from test_navmesh_oracle import Oracle
+from test_navmesh_oracle import Oracle, pinch_points
 
 from pathcraft import NavMesh
 from pathcraft._sliced import WorldChangedError
@@ -84,10 +82,13 @@ def check_structure(mesh: NavMesh, final: Any) -> None:
     _build.check_overlaps(top, shapes, shapely.STRtree(shapes))
 
 
-def check_paths(mesh: NavMesh, final: Any, rng: np.random.Generator, count: int) -> None:
-    """Optimal lengths equal a fresh mesh's and the oracle's; the funnel agrees."""
+def check_paths(
+    mesh: NavMesh, final: Any, rng: np.random.Generator, count: int, pinches: Any = ()
+) -> None:
+    """Optimal lengths equal a fresh mesh's and the oracle's (told the pinch points of
+    a grid, where two walls touch at a corner); the funnel agrees."""
     fresh = NavMesh.from_geometry(final)
-    oracle = Oracle(final, [])
+    oracle = Oracle(final, list(pinches))
     pts = sample_points(final, rng, 2 * count)
     for a, b in zip(pts[:count], pts[count:], strict=True):
         got = mesh.find_path(a, b, algorithm="optimal")
@@ -135,13 +136,13 @@ def test_long_random_carving_sequences(seed: int) -> None:
     run_sequence(seed, steps=40, queries=4)
 
 
-def run_grid_sequence(seed: int, steps: int) -> None:
+def run_grid_sequence(seed: int, steps: int, path_every: int = 1) -> None:
     rng = np.random.default_rng(seed)
     walkable = pinch_free_grid(seed, n=20, density=0.25)
     walk0 = cells_geometry(walkable)
     mesh = NavMesh.from_grid(walkable)
     live: dict[int, Any] = {}
-    for _ in range(steps):
+    for step in range(steps):
         if live and rng.random() < 0.4:
             ident = list(live)[int(rng.integers(len(live)))]
             mesh.remove_obstacle(ident)
@@ -156,17 +157,36 @@ def run_grid_sequence(seed: int, steps: int) -> None:
             assert mesh.num_polygons == 0 or mesh.area == 0
             continue
         check_structure(mesh, final)
+        cells = walkable.copy()  # cell (row, col) is [col, col + 1] x [row, row + 1]
+        for x0, y0, x1, y1 in (shape.bounds for shape in live.values()):
+            cells[int(y0) : int(y1), int(x0) : int(x1)] = False
+        if path_every and step % path_every == 0:
+            check_paths(mesh, final, rng, 3, pinch_points(cells))
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_grid_aligned_carving_on_a_grid_mesh(seed: int) -> None:
-    run_grid_sequence(seed, steps=25)
+    run_grid_sequence(seed, steps=25, path_every=5)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3, 30))
 def test_long_grid_aligned_carving_sequences(seed: int) -> None:
-    run_grid_sequence(seed, steps=60)
+    # The structure only: the optimal mode can still miss a path here (next test).
+    run_grid_sequence(seed, steps=60, path_every=0)
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="Polyanya kernel: a ray through a vertex along edges")
+def test_polyanya_follows_a_ray_through_a_vertex_along_edges_after_grid_carving() -> None:
+    """After 60 grid-aligned carves (seed 6) the optimal path from (11.43, 5.83) runs
+    from the corner (14, 7) straight up x = 14 to the corner (14, 13): through the
+    interior of one polygon, then along a line of shared edges through vertices inside
+    the mesh, (14, 9) and (14, 10). The ray from the root passes exactly through the
+    vertex (14, 9) and goes on along the edges above it, which Polyanya's projection of
+    an interval's rays does not follow: it answers 11.8312 where a mesh built from
+    scratch and the visibility graph give 11.7659. Left for the kernel."""
+    run_grid_sequence(6, steps=60, path_every=1)
 
 
 def test_carving_on_a_movingai_map(movingai: Any) -> None:
@@ -326,14 +346,12 @@ def test_a_carved_mesh_pickles_with_its_obstacles() -> None:
     assert mesh.area == pytest.approx(96.0)
 
 
-@pytest.mark.xfail(strict=True, reason="Polyanya kernel: a taut path along a line of edges")
 def test_polyanya_follows_a_line_of_edges_through_an_inner_vertex() -> None:
     """A valid mesh (the strict constructor accepts it) of the kind grid-aligned carving
     leaves on a grid mesh: the shortest path turns at (2, 2) and runs along y = 2,
     through the inner vertex (5, 2), past the hole [7, 8] x [2, 3], to (8, 2). Polyanya
-    drops an interval seen edge-on unless its nearer end is a corner, so it misses the
-    path (here it finds none at all). Left for the kernel: the funnel and a mesh of the
-    same area built by ``from_geometry`` find it."""
+    once dropped an interval seen edge-on unless its nearer end was a corner, and found
+    no path at all here; it now goes on straight through such a vertex."""
     polys = [
         [(5, 0), (5, 1), (5, 2), (3, 2), (2, 2), (0, 2), (0, 1), (0, 0)],
         [(0, 2), (2, 2), (2, 4), (0, 4)],

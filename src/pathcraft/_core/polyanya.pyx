@@ -24,8 +24,13 @@ gets *non-observable* successors rooted at that vertex. When the root lies on th
 interval's own edge (a root at one of its vertices) the whole polygon is observable.
 An interval seen edge-on (its edge's line passes through the root, which is not one of
 its ends; common on grid meshes, whose edges line up) lets nothing through, but a path
-can run along it to its nearer end and turn there: when that end is a corner the node
-is kept with that end as its root, and the root it replaced is remembered for the path.
+can run along it to its nearer end: the node is kept with that end as its root, and
+the root it replaced is remembered for the path. At a corner the path may turn there;
+at a vertex inside the walkable area it goes on straight along the line of edges. A
+root inside the walkable area that lies on the edge into a polygon sees the whole
+polygon, and the polygons round it close into a fan: each is entered from that root
+once per cost (a table of (polygon, root) -> g per query), or the fan is walked for
+ever.
 Every vertex on the mesh boundary counts as a corner (a superset of the reflex ones:
 more nodes, never a missed path).
 
@@ -42,7 +47,7 @@ vertices on the boundary).
 """
 
 from libc.math cimport sqrt
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
@@ -112,6 +117,13 @@ cdef class Workspace:
     cdef Py_ssize_t size
     cdef Py_ssize_t node_capacity
     cdef Heap heap
+    # The fans walked round a root that is no corner (see push_successor): an open
+    # addressing table of (polygon, root) -> g, entries of older queries read as empty.
+    cdef int64_t* fan_key
+    cdef double* fan_g
+    cdef uint32_t* fan_mark
+    cdef Py_ssize_t fan_capacity   # a power of two
+    cdef Py_ssize_t fan_count      # entries of this query
 
     def __cinit__(self, Py_ssize_t capacity):
         cdef Py_ssize_t i
@@ -126,14 +138,22 @@ cdef class Workspace:
         self.size = 0
         self.nodes = <Node*> malloc(self.node_capacity * sizeof(Node))
         self.gen = 1
+        self.fan_capacity = 256
+        self.fan_count = 0
+        self.fan_key = <int64_t*> malloc(self.fan_capacity * sizeof(int64_t))
+        self.fan_g = <double*> malloc(self.fan_capacity * sizeof(double))
+        self.fan_mark = <uint32_t*> malloc(self.fan_capacity * sizeof(uint32_t))
         if (self.best_g == NULL or self.root_mark == NULL or self.goal_mark == NULL
                 or self.point_mark == NULL or self.point_v == NULL or self.point_g == NULL
-                or self.nodes == NULL or heap_init(&self.heap, 1024) != 0):
+                or self.nodes == NULL or self.fan_key == NULL or self.fan_g == NULL
+                or self.fan_mark == NULL or heap_init(&self.heap, 1024) != 0):
             raise MemoryError("could not allocate a Polyanya workspace")
         for i in range(self.capacity):
             self.root_mark[i] = 0
             self.goal_mark[i] = 0
             self.point_mark[i] = 0
+        for i in range(self.fan_capacity):
+            self.fan_mark[i] = 0
 
     def __dealloc__(self):
         free(self.best_g)
@@ -143,6 +163,9 @@ cdef class Workspace:
         free(self.point_v)
         free(self.point_g)
         free(self.nodes)
+        free(self.fan_key)
+        free(self.fan_g)
+        free(self.fan_mark)
         heap_free(&self.heap)
 
     cdef void next_generation(self) noexcept nogil:
@@ -152,10 +175,71 @@ cdef class Workspace:
                 self.root_mark[i] = 0
                 self.goal_mark[i] = 0
                 self.point_mark[i] = 0
+            for i in range(self.fan_capacity):
+                self.fan_mark[i] = 0
             self.gen = 0
         self.gen += 1
         self.size = 0
+        self.fan_count = 0
         heap_clear(&self.heap)
+
+    cdef Py_ssize_t fan_slot(self, int64_t key) noexcept nogil:
+        """The slot of ``key`` in the fan table, or the empty slot where it goes."""
+        cdef Py_ssize_t mask = self.fan_capacity - 1
+        cdef Py_ssize_t i = <Py_ssize_t> ((<uint64_t> key * 0x9E3779B97F4A7C15ULL) >> 20) & mask
+        while self.fan_mark[i] == self.gen and self.fan_key[i] != key:
+            i = (i + 1) & mask
+        return i
+
+    cdef int fan_grow(self) noexcept nogil:
+        """Double the fan table, keeping this query's entries; -1 when memory ran out."""
+        cdef Py_ssize_t old_cap = self.fan_capacity, i, j
+        cdef int64_t* keys = self.fan_key
+        cdef double* gs = self.fan_g
+        cdef uint32_t* marks = self.fan_mark
+        cdef int64_t* nk = <int64_t*> malloc(2 * old_cap * sizeof(int64_t))
+        cdef double* ng = <double*> malloc(2 * old_cap * sizeof(double))
+        cdef uint32_t* nm = <uint32_t*> malloc(2 * old_cap * sizeof(uint32_t))
+        if nk == NULL or ng == NULL or nm == NULL:
+            free(nk)
+            free(ng)
+            free(nm)
+            return -1
+        for i in range(2 * old_cap):
+            nm[i] = 0
+        self.fan_key, self.fan_g, self.fan_mark = nk, ng, nm
+        self.fan_capacity = 2 * old_cap
+        for i in range(old_cap):
+            if marks[i] == self.gen:
+                j = self.fan_slot(keys[i])
+                nk[j] = keys[i]
+                ng[j] = gs[i]
+                nm[j] = self.gen
+        free(keys)
+        free(gs)
+        free(marks)
+        return 0
+
+    cdef int fan_seen(self, int32_t poly, int32_t root, double g, Py_ssize_t nverts) noexcept nogil:
+        """Whether ``poly`` was entered before, this query, from the non-corner ``root``
+        on its boundary at a cost no higher than ``g`` (1: drop the node); else note
+        it (0), or -1 when memory ran out."""
+        cdef int64_t key = <int64_t> poly * nverts + root
+        cdef Py_ssize_t i = self.fan_slot(key)
+        if self.fan_mark[i] == self.gen:
+            if g >= self.fan_g[i] * (1.0 - 1e-12) - 1e-12:
+                return 1
+            self.fan_g[i] = g
+            return 0
+        if 2 * (self.fan_count + 1) > self.fan_capacity:
+            if self.fan_grow() != 0:
+                return -1
+            i = self.fan_slot(key)
+        self.fan_key[i] = key
+        self.fan_g[i] = g
+        self.fan_mark[i] = self.gen
+        self.fan_count += 1
+        return 0
 
     cdef Node* new_node(self) noexcept nogil:
         """A fresh node at the end of the pool (NULL when memory ran out)."""
@@ -237,6 +321,7 @@ cdef inline int push_successor(
     cdef int64_t tw, beg, n
     cdef double c, h, ux, uy, vx, vy
     cdef int via = 0
+    cdef int seen
     cdef int32_t pre = -2
     cdef double px = 0, py = 0
     cdef Node* node
@@ -273,21 +358,30 @@ cdef inline int push_successor(
     c = cross(ux, uy, vx, vy, rx, ry)
     if c == 0 and root != u and root != v:
         # Seen edge-on: nothing beyond the edge is visible through it, but a path can
-        # run along it to its nearer end and turn there, if that end is a corner.
+        # run along it to its nearer end: turn there if that end is a corner, or go on
+        # straight along a line of edges through it if it is not (a vertex inside the
+        # walkable area, where no taut path turns, but a straight one passes).
         pre = root
         px, py = rx, ry
         if dist(rx, ry, sx, sy) <= dist(rx, ry, tx, ty):
-            if not (sx == ux and sy == uy and m.corner[u]):
+            if not (sx == ux and sy == uy):
                 return 0
             g = g + dist(rx, ry, ux, uy)
             root = u
             rx, ry = ux, uy
         else:
-            if not (tx == vx and ty == vy and m.corner[v]):
+            if not (tx == vx and ty == vy):
                 return 0
             g = g + dist(rx, ry, vx, vy)
             root = v
             rx, ry = vx, vy
+    if root >= 0 and not m.corner[root] and (root == u or root == v):
+        # A root inside the walkable area on the edge into q sees all of q, and q's
+        # edges at the root lead on round the root's fan of polygons, which closes on
+        # itself: enter each polygon of the fan once per cost.
+        seen = ws.fan_seen(q, root, g, ws.capacity)
+        if seen != 0:
+            return -1 if seen < 0 else 0
     if root >= 0:
         if ws.root_mark[root] == ws.gen:
             if g > ws.best_g[root] * (1.0 + 1e-12) + 1e-12:
