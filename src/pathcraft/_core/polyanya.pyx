@@ -31,6 +31,15 @@ root inside the walkable area that lies on the edge into a polygon sees the whol
 polygon, and the polygons round it close into a fan: each is entered from that root
 once per cost (a table of (polygon, root) -> g per query), or the fan is walked for
 ever.
+A ray through an interval end that is a vertex inside the walkable area, and runs on
+along the polygon's own edges beyond it (a line of edges again), passes no corner: those
+edges are seen edge-on and pushed with the node's root, so a straight path goes on along
+them (only the run of edges on the ray itself: another edge whose line happens to pass
+through the root lies beyond a wall).
+Interval ends are computed crossings of rays with edges, so a vertex within rounding
+of a ray (relative ``SNAP``) is taken to lie on it: the ray ends exactly at the vertex,
+whose corner is then turned round (a ray from a corner that grazed a later corner by
+2e-16 once missed the turn there, and the shortest path with it).
 Every vertex on the mesh boundary counts as a corner (a superset of the reflex ones:
 more nodes, never a missed path).
 
@@ -46,7 +55,7 @@ boundary), ``twin`` (that edge's place in the neighbour's list) and ``corner`` (
 vertices on the boundary).
 """
 
-from libc.math cimport sqrt
+from libc.math cimport fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
@@ -76,6 +85,11 @@ cdef enum:
     K_GOAL_STRAIGHT = 1
     K_GOAL_VIA_A = 2
     K_GOAL_VIA_B = 3
+
+
+# Relative tolerance of "a vertex lies on a ray" (of the cross product against the
+# product of the two lengths, in the L1 norm): a few hundred roundings of a double.
+cdef double SNAP = 1e-12
 
 
 cdef struct Node:
@@ -435,7 +449,7 @@ cdef int expand(Workspace ws, Mesh* m, int32_t idx, int64_t* generated, double* 
     cdef int32_t B = m.pv[beg + (j + 1) % n]
     cdef double Ax = m.xy[2 * A], Ay = m.xy[2 * A + 1]
     cdef double Bx = m.xy[2 * B], By = m.xy[2 * B + 1]
-    cdef double wx, wy, w2x, w2y, rxx, rxy, lxx, lxy, t, g2
+    cdef double wx, wy, w2x, w2y, rxx, rxy, lxx, lxy, t, g2, al, bl, wl
     cdef int64_t i, k, k2, last
     # The far boundary: vertices w_0 = B, w_1, ..., w_{n-1} = A and edges
     # E_i = w_i -> w_{i+1} (i < n - 1), at places beg + (j + 1 + i) % n.
@@ -448,10 +462,20 @@ cdef int expand(Workspace ws, Mesh* m, int32_t idx, int64_t* generated, double* 
                               wx, wy, w2x, w2y, generated) != 0:
                 return -1
         return 0
+    bl = fabs(nd.bx - nd.rx) + fabs(nd.by - nd.ry)
+    al = fabs(nd.ax - nd.rx) + fabs(nd.ay - nd.ry)
     for i in range(n):
         vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
         cr[i] = cross(nd.rx, nd.ry, nd.bx, nd.by, wx, wy)
         cl[i] = cross(nd.rx, nd.ry, nd.ax, nd.ay, wx, wy)
+        # A vertex on a ray up to rounding is on it: interval ends are computed
+        # crossings, and a ray through a vertex must end exactly there (so that a
+        # corner there is turned round, a line of edges from it followed).
+        wl = fabs(wx - nd.rx) + fabs(wy - nd.ry)
+        if fabs(cr[i]) <= SNAP * bl * wl:
+            cr[i] = 0
+        if fabs(cl[i]) <= SNAP * al * wl:
+            cl[i] = 0
     # Right ray (root -> b) leaves P on edge E_k; left ray (root -> a) on E_{k2 - 1}.
     k = 0
     while k + 1 < last and cr[k + 1] <= 0:
@@ -486,6 +510,32 @@ cdef int expand(Workspace ws, Mesh* m, int32_t idx, int64_t* generated, double* 
         if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g, beg + (j + 1 + i) % n,
                           wx, wy, w2x, w2y, generated) != 0:
             return -1
+    # A ray through an interval end at a vertex inside the walkable area that goes on
+    # along P's own edges (a line of edges, common on grid meshes) passes no corner:
+    # those edges are seen edge-on from the root, and a straight path runs along them
+    # into the polygons beyond (push_successor re-roots it at each edge's nearer end).
+    # Only the run of edges on the ray itself, from B (or A) on: another edge whose line
+    # passes through the root lies beyond a wall.
+    if nd.bx == Bx and nd.by == By and not m.corner[B]:
+        i = 0
+        while i < last and cr[i + 1] == 0:
+            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
+            if cross(wx, wy, w2x, w2y, nd.rx, nd.ry) == 0:
+                if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g,
+                                  beg + (j + 1 + i) % n, wx, wy, w2x, w2y, generated) != 0:
+                    return -1
+            i += 1
+    if nd.ax == Ax and nd.ay == Ay and not m.corner[A]:
+        i = last - 1
+        while i > 0 and cl[i] == 0:
+            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
+            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
+            if cross(wx, wy, w2x, w2y, nd.rx, nd.ry) == 0:
+                if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g,
+                                  beg + (j + 1 + i) % n, wx, wy, w2x, w2y, generated) != 0:
+                    return -1
+            i -= 1
     # Non-observable successors, turning at a corner at an end of the interval.
     if nd.bx == Bx and nd.by == By and m.corner[B]:
         g2 = nd.g + dist(nd.rx, nd.ry, Bx, By)

@@ -801,11 +801,9 @@ class NavMesh:
         the ids of the polygons they replace; when there are fewer of them, the
         polygons with the highest ids move into the ids left over.
         :meth:`changes_since` names every id whose polygon changed. The walkable
-        area is the same as a mesh built from scratch from the final geometry, and so
-        are the optimal (Polyanya) paths (the polygons may differ, and with them the
-        funnel's choice of corridor), except on grid meshes carved by grid-aligned
-        obstacles, where a taut path whose ray runs exactly through a vertex and on
-        along a line of edges can be missed (a longer one is returned).
+        area, and so every optimal (Polyanya) path, is the same as a mesh built from
+        scratch from the final geometry (the polygons may differ, and with them the
+        funnel's choice of corridor).
 
         The mesh knows no agents: a later query from a point now inside an obstacle
         is off the mesh, like any such point (a ``ValueError``, or ``snap=True`` to
