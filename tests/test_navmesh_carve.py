@@ -347,6 +347,20 @@ def test_a_carved_mesh_pickles_with_its_obstacles() -> None:
     assert mesh.area == pytest.approx(96.0)
 
 
+def test_a_carved_mesh_is_saved_as_it_stands() -> None:
+    """``to_arrays`` (and ``pathcraft.io.save``) write the carved polygons: the mesh
+    read back has the obstacle in its walls and no obstacle to remove."""
+    mesh = NavMesh.from_geometry(box(0, 0, 10, 10))
+    ident = mesh.add_obstacle(box(4, 4, 6, 6))
+    again = NavMesh.from_arrays(mesh.to_arrays())
+    assert again.area == pytest.approx(96.0) and again.obstacles == {}
+    assert again.find_path((5, 1), (5, 9), algorithm="optimal").cost == pytest.approx(
+        mesh.find_path((5, 1), (5, 9), algorithm="optimal").cost
+    )
+    with pytest.raises(KeyError, match=f"no obstacle {ident}"):
+        again.remove_obstacle(ident)
+
+
 def test_polyanya_follows_a_line_of_edges_through_an_inner_vertex() -> None:
     """A valid mesh (the strict constructor accepts it) of the kind grid-aligned carving
     leaves on a grid mesh: the shortest path turns at (2, 2) and runs along y = 2,

@@ -269,7 +269,9 @@ class NavMesh:
         components, and ``area_costs`` when some polygon costs other than 1
         (:meth:`set_area_cost`), and ``link_ids``, ``link_points``, ``link_costs``,
         ``link_two_way`` when it has links (:meth:`add_link`). New arrays; nothing
-        needs pickle.
+        needs pickle. A carved mesh is written as it stands, its obstacles part of
+        its walls: the mesh read back has no :attr:`obstacles` to remove (write the
+        mesh before carving, and carve again after reading, to keep them removable).
 
         Examples
         --------
