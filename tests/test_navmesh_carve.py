@@ -361,6 +361,26 @@ def test_a_carved_mesh_is_saved_as_it_stands() -> None:
         again.remove_obstacle(ident)
 
 
+def small_mesh(polys: list[list[tuple[int, int]]]) -> tuple[NavMesh, Any]:
+    """The mesh of ``polys`` (``(x, y)`` corners, counter-clockwise) by the strict
+    constructor, and their union."""
+    points = sorted({p for poly in polys for p in poly})
+    index = {p: i for i, p in enumerate(points)}
+    mesh = NavMesh(points, [[index[p] for p in poly] for poly in polys])
+    return mesh, shapely.union_all([shapely.Polygon(p) for p in polys])
+
+
+def check_optimal(mesh: NavMesh, walk: Any, queries: list[Any]) -> None:
+    """Each ``(start, goal)`` found, as long as the visibility graph's path, inside."""
+    oracle = Oracle(walk, [])
+    for start, goal in queries:
+        got = mesh.find_path(start, goal, algorithm="optimal")
+        assert got, (start, goal)
+        want = oracle.length(np.array(start), np.array(goal))
+        assert got.cost == pytest.approx(want, abs=1e-9)
+        assert shapely.covers(walk.buffer(1e-7), shapely.LineString(got.path))
+
+
 def test_polyanya_follows_a_line_of_edges_through_an_inner_vertex() -> None:
     """A valid mesh (the strict constructor accepts it) of the kind grid-aligned carving
     leaves on a grid mesh: the shortest path turns at (2, 2) and runs along y = 2,
@@ -374,10 +394,7 @@ def test_polyanya_follows_a_line_of_edges_through_an_inner_vertex() -> None:
         [(5, 2), (7, 2), (7, 3), (5, 3), (4, 3), (3, 3), (3, 2)],
         [(8, 2), (9, 2), (9, 3), (8, 3)],
     ]
-    points = sorted({p for poly in polys for p in poly})
-    index = {p: i for i, p in enumerate(points)}
-    mesh = NavMesh(points, [[index[p] for p in poly] for poly in polys])
-    walk = shapely.union_all([shapely.Polygon(p) for p in polys])
+    mesh, walk = small_mesh(polys)
     start, goal = (0.5, 3.5), (8.9, 2.9)
     assert mesh.find_path(start, goal)  # the funnel gets there
     want = NavMesh.from_geometry(walk).find_path(start, goal, algorithm="optimal").cost
@@ -406,17 +423,8 @@ def test_polyanya_follows_a_ray_through_a_vertex_along_the_polygons_own_edges() 
         [(13, 11), (14, 11), (14, 12), (14, 13), (14, 14), (13, 14)],
         [(14, 13), (15, 13), (16, 13), (16, 14), (14, 14)],
     ]  # fmt: skip
-    points = sorted({p for poly in polys for p in poly})
-    index = {p: i for i, p in enumerate(points)}
-    mesh = NavMesh(points, [[index[p] for p in poly] for poly in polys])
-    walk = shapely.union_all([shapely.Polygon(p) for p in polys])
-    oracle = Oracle(walk, [])
-    start = (11.5, 6.5)
-    for goal in [(14.5, 13.5), (14.2, 13.9), (15.9, 13.1), (13.5, 13.5), (15.5, 11.5)]:
-        got = mesh.find_path(start, goal, algorithm="optimal")
-        assert got, goal
-        assert got.cost == pytest.approx(oracle.length(np.array(start), np.array(goal)), abs=1e-9)
-        assert shapely.covers(walk.buffer(1e-7), shapely.LineString(got.path))
+    goals = [(14.5, 13.5), (14.2, 13.9), (15.9, 13.1), (13.5, 13.5), (15.5, 11.5)]
+    check_optimal(*small_mesh(polys), [((11.5, 6.5), goal) for goal in goals])
 
 
 def test_polyanya_turns_at_a_corner_its_ray_meets_up_to_rounding() -> None:
@@ -442,14 +450,6 @@ def test_polyanya_turns_at_a_corner_its_ray_meets_up_to_rounding() -> None:
         [(4, 16), (4, 17), (3, 17), (1, 17), (1, 16), (2, 16)],
         [(3, 19), (1, 19), (1, 17), (3, 17)],
     ]  # fmt: skip
-    points = sorted({p for poly in polys for p in poly})
-    index = {p: i for i, p in enumerate(points)}
-    mesh = NavMesh(points, [[index[p] for p in poly] for poly in polys])
-    walk = shapely.union_all([shapely.Polygon(p) for p in polys])
-    oracle = Oracle(walk, [])
-    for start, goal in [((5.5, 4.5), (1.167, 16.27)), ((4.5, 4.2), (1.5, 16.5)),
-                        ((5.9, 4.9), (1.2, 16.9))]:  # fmt: skip
-        got = mesh.find_path(start, goal, algorithm="optimal")
-        assert got, (start, goal)
-        assert got.cost == pytest.approx(oracle.length(np.array(start), np.array(goal)), abs=1e-9)
-        assert shapely.covers(walk.buffer(1e-7), shapely.LineString(got.path))
+    queries = [((5.5, 4.5), (1.167, 16.27)), ((4.5, 4.2), (1.5, 16.5)),
+               ((5.9, 4.9), (1.2, 16.9))]  # fmt: skip
+    check_optimal(*small_mesh(polys), queries)

@@ -438,6 +438,23 @@ cdef inline void vertex_at(Mesh* m, int64_t beg, int64_t n, int64_t j, double* x
     y[0] = m.xy[2 * w + 1]
 
 
+cdef inline int push_edge_on(
+    Workspace ws, Mesh* m, int32_t idx, Node* nd, int64_t beg, int64_t n, int64_t e,
+    int64_t* generated,
+) noexcept nogil:
+    """Push the whole edge ``e`` of polygon (``beg``, ``n``) (its place ``beg + e % n``)
+    with node ``idx``'s root when the edge's line passes through the root (seen
+    edge-on: push_successor re-roots it at the nearer end). 0, or -1 when memory ran
+    out."""
+    cdef double wx, wy, w2x, w2y
+    vertex_at(m, beg, n, e, &wx, &wy)
+    vertex_at(m, beg, n, e + 1, &w2x, &w2y)
+    if cross(wx, wy, w2x, w2y, nd.rx, nd.ry) != 0:
+        return 0
+    return push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g, beg + e % n,
+                          wx, wy, w2x, w2y, generated)
+
+
 cdef int expand(Workspace ws, Mesh* m, int32_t idx, int64_t* generated, double* cr, double* cl) noexcept nogil:
     """Generate the successors of node ``idx``. 0, or -1 when memory ran out."""
     cdef Node nd = ws.nodes[idx]
@@ -519,22 +536,14 @@ cdef int expand(Workspace ws, Mesh* m, int32_t idx, int64_t* generated, double* 
     if nd.bx == Bx and nd.by == By and not m.corner[B]:
         i = 0
         while i < last and cr[i + 1] == 0:
-            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
-            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
-            if cross(wx, wy, w2x, w2y, nd.rx, nd.ry) == 0:
-                if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g,
-                                  beg + (j + 1 + i) % n, wx, wy, w2x, w2y, generated) != 0:
-                    return -1
+            if push_edge_on(ws, m, idx, &nd, beg, n, j + 1 + i, generated) != 0:
+                return -1
             i += 1
     if nd.ax == Ax and nd.ay == Ay and not m.corner[A]:
         i = last - 1
         while i > 0 and cl[i] == 0:
-            vertex_at(m, beg, n, j + 1 + i, &wx, &wy)
-            vertex_at(m, beg, n, j + 2 + i, &w2x, &w2y)
-            if cross(wx, wy, w2x, w2y, nd.rx, nd.ry) == 0:
-                if push_successor(ws, m, idx, nd.root, nd.rx, nd.ry, nd.g,
-                                  beg + (j + 1 + i) % n, wx, wy, w2x, w2y, generated) != 0:
-                    return -1
+            if push_edge_on(ws, m, idx, &nd, beg, n, j + 1 + i, generated) != 0:
+                return -1
             i -= 1
     # Non-observable successors, turning at a corner at an end of the interval.
     if nd.bx == Bx and nd.by == By and m.corner[B]:
