@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from pathcraft._positions import check_position
 from pathcraft.graph import Graph
-from pathcraft.navmesh._portals import FRACTIONS, Portals
+from pathcraft.navmesh._portals import Portals
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -422,13 +422,14 @@ def _end_edges(
     points: FloatArray,
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:  # fmt: skip
     """:meth:`Portals.ends` of every link end at once: ``(end, node, cost)``."""
-    nf = len(FRACTIONS)
+    m = base.sides.shape[0]
+    nf = base.mid.shape[0] // m if m else 0
     count = (base.offsets[pair_poly + 1] - base.offsets[pair_poly]).astype(np.intp)
     rows = np.repeat(np.arange(pair_end.shape[0]), count)
     local = np.arange(rows.shape[0]) - np.repeat(np.cumsum(count) - count, count)
     portal = base.members[base.offsets[pair_poly][rows] + local].astype(np.intp)
     end = np.tile(pair_end[rows], nf)
-    node = (portal[:, None] * nf + np.arange(nf)).T.ravel()  # point-major, as end is tiled
+    node = np.concatenate([portal + m * f for f in range(nf)]) if nf else portal
     poly = np.tile(pair_poly[rows], nf)
     dist = np.hypot(*(base.mid[node] - points[end]).T) * base.costs[poly]
     order = np.lexsort((dist, node, end))

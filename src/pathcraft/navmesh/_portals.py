@@ -27,7 +27,7 @@ from pathcraft.graph import Graph
 from pathcraft.graph._csr import merge_rows, row_places, splice_rows
 from pathcraft.navmesh._build import Topology
 
-__all__ = ["FRACTIONS", "Portals", "build_portals", "corridor_of", "patch_portals", "portal_of"]
+__all__ = ["FRACTIONS", "Portals", "build_portals", "corridor_of", "patch_portals"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -49,11 +49,13 @@ class Portals:
     sides : ndarray of int32, shape (m, 2)
         The two polygons of each portal, the lower index first, sorted.
     mid : ndarray of float64, shape (len(FRACTIONS) * m, 2)
-        The graph's nodes: node ``len(FRACTIONS) * i + f`` is the point at
-        ``FRACTIONS[f]`` along portal ``i`` (the points of a portal are neighbours).
+        The graph's nodes: node ``f * m + i`` is the point at ``FRACTIONS[f]`` along
+        portal ``i``.
     offsets, members : ndarray of int64, ndarray of int32
-        The portals of polygon ``p`` are ``members[offsets[p]:offsets[p + 1]]`` (CSR),
-        in increasing order.
+        The portals of polygon ``p`` are ``members[offsets[p]:offsets[p + 1]]`` (CSR):
+        those where ``p`` is the lower side first, then those where it is the higher,
+        each in increasing order (the order of a node's edges, which breaks a
+        search's ties).
     costs : ndarray of float64, shape (n,)
         The area cost of each polygon the graph was built with.
     lengths : ndarray of float64
@@ -78,11 +80,11 @@ class Portals:
         """The portals of ``polys`` and the cost of the straight move between
         ``point`` and each midpoint (times the polygon's area cost; the cheapest
         polygon when a portal borders two of them)."""
-        nf = len(FRACTIONS)
+        m = self.sides.shape[0]
         picks = [self.members[self.offsets[p] : self.offsets[p + 1]] for p in polys.tolist()]
-        owner = np.repeat(np.repeat(polys, [len(x) for x in picks]), nf)
+        owner = np.tile(np.repeat(polys, [len(x) for x in picks]), len(FRACTIONS))
         ids = np.concatenate(picks) if picks else np.empty(0, dtype=np.int32)
-        ids = (ids[:, None].astype(np.intp) * nf + np.arange(nf)).ravel()
+        ids = np.concatenate([ids + m * f for f in range(len(FRACTIONS))])
         dist = np.sqrt(((self.mid[ids] - point) ** 2).sum(axis=1)) * self.costs[owner]
         order = np.lexsort((dist, ids))
         ids, dist = ids[order], dist[order]
@@ -98,12 +100,6 @@ class Portals:
 FRACTIONS = (0.0, 0.5, 1.0)
 
 
-def portal_of(nodes: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.intp]:
-    """The portal of each graph node (see :attr:`Portals.mid`)."""
-    out: npt.NDArray[np.intp] = np.asarray(nodes).astype(np.intp) // len(FRACTIONS)
-    return out
-
-
 def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     """The portal graph of ``top`` with area ``costs`` per polygon (all 1 when
     ``None``; checked by the caller: finite and positive)."""
@@ -115,8 +111,9 @@ def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     point = _points(end0, end1)
     pairs = np.concatenate((sides[:, 0], sides[:, 1]))
     ids = np.tile(np.arange(m, dtype=np.int32), 2)
+    side = np.repeat(np.arange(2), m)
     offsets, (members,) = splice_rows(
-        np.zeros(1, dtype=np.int64), [np.empty(0, dtype=np.int32)], *_rows(pairs, ids), npoly
+        np.zeros(1, dtype=np.int64), [np.empty(0, dtype=np.int32)], *_rows(pairs, side, ids), npoly
     )
     counts, fresh, ratios = _edges(np.arange(m), sides, point, offsets, members, costs)
     nodes = len(FRACTIONS) * m
@@ -189,9 +186,9 @@ def patch_portals(
     sides = np.empty((m, 2), dtype=np.int32)
     sides[kept_id] = old.sides[kept]
     sides[fresh_id] = new_sides
-    mid = np.empty((m, nf, 2))
-    mid[kept_id] = old.mid.reshape(m_old, nf, 2)[kept]
-    mid[fresh_id] = _points(end0, end1).reshape(-1, nf, 2)
+    mid = np.empty((nf, m, 2))
+    mid[:, kept_id] = old.mid.reshape(nf, m_old, 2)[:, kept]
+    mid[:, fresh_id] = _points(end0, end1).reshape(nf, -1, 2)
     mid = mid.reshape(-1, 2)
     # the portal lists of the polygons that lost or gained a portal
     touched = np.concatenate((old.sides[dead].ravel(), new_sides.ravel())).astype(np.intp)
@@ -200,10 +197,12 @@ def patch_portals(
     size = old.offsets[before + 1] - old.offsets[before]
     held = renumber[old.members[row_places(old.offsets, before)]]
     owner = np.repeat(before, size)
-    pairs = np.concatenate((owner[held >= 0], new_sides[:, 0], new_sides[:, 1]))
-    ids = np.concatenate((held[held >= 0], fresh_id, fresh_id)).astype(np.int32)
+    owner, held = owner[held >= 0], held[held >= 0]
+    pairs = np.concatenate((owner, new_sides[:, 0], new_sides[:, 1]))
+    side = np.concatenate((sides[held, 1] == owner, np.repeat([False, True], fresh_id.size)))
+    ids = np.concatenate((held, fresh_id, fresh_id)).astype(np.int32)
     offsets, (members,) = splice_rows(
-        old.offsets, [renumber[old.members].astype(np.int32)], *_rows(pairs, ids, touched), n
+        old.offsets, [renumber[old.members].astype(np.int32)], *_rows(pairs, side, ids, touched), n
     )
     # the graph rows of every portal of those polygons (and of the polygons recosted)
     again = touched if recost is None else np.union1d(touched, recost[recost < n])
@@ -212,12 +211,13 @@ def patch_portals(
     origin = np.full(m, -1, dtype=np.intp)  # the old id of each portal (-1: new)
     origin[kept_id] = kept
     origin[redo] = -1  # (made again)
-    source = np.where(origin[:, None] >= 0, origin[:, None] * nf + np.arange(nf), -1).ravel()
+    rank = np.arange(nf)[:, None]  # each node row f * m + i, its old one f * m_old + i
+    source = np.where(origin >= 0, rank * m_old + origin, -1).ravel()
     old_offsets, old_targets, old_weights = old.graph.csr
     if m_old == 0:  # the placeholder node of a graph without portals
         old_offsets = np.zeros(1, dtype=np.int64)
     # the old targets renumbered (a row that names a portal gone is made again)
-    node = (renumber[:, None] * nf + np.arange(nf)).ravel().astype(np.int32)
+    node = np.where(renumber >= 0, rank * m + renumber, -1).ravel().astype(np.int32)
     node_offsets, (targets, lengths, weights) = merge_rows(
         old_offsets, [node[old_targets], old.lengths, old_weights], source, counts, fresh
     )
@@ -239,12 +239,14 @@ def _graph(
 
 
 def _rows(
-    owner: npt.NDArray[Any], ids: IntArray, rows: npt.NDArray[np.intp] | None = None
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], list[IntArray]]:
+    owner: npt.NDArray[Any], side: npt.NDArray[Any], ids: IntArray,
+    rows: npt.NDArray[np.intp] | None = None,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], list[IntArray]]:  # fmt: skip
     """The rows (``rows``, or every owner) of a polygon-to-portal CSR with portal
-    ``ids[i]`` in the row of polygon ``owner[i]``, each row in increasing order:
-    ``(rows, counts, [values])`` for :func:`splice_rows`."""
-    order = np.lexsort((ids, owner))
+    ``ids[i]`` in the row of polygon ``owner[i]``, which is its side ``side[i]`` (0:
+    the lower), each row in the order of :attr:`Portals.members`: ``(rows, counts,
+    [values])`` for :func:`splice_rows`."""
+    order = np.lexsort((ids, side, owner))
     owner, ids = owner[order], ids[order]
     if rows is None:
         rows = np.unique(owner).astype(np.intp)
@@ -289,9 +291,10 @@ def _geometry(top: Topology, keep: npt.NDArray[np.intp]) -> tuple[IntArray, Floa
 
 
 def _points(end0: FloatArray, end1: FloatArray) -> FloatArray:
-    """The graph nodes of portals with these ends: ``len(FRACTIONS)`` points each."""
-    out: FloatArray = np.stack([end0 + (end1 - end0) * f for f in FRACTIONS], axis=1)
-    return out.reshape(-1, 2)
+    """The graph nodes of portals with these ends, the portals' points at ``FRACTIONS[0]``
+    first, then at ``FRACTIONS[1]``, ..."""
+    out: FloatArray = np.concatenate([end0 + (end1 - end0) * f for f in FRACTIONS])
+    return out
 
 
 def _edges(
@@ -299,12 +302,14 @@ def _edges(
     offsets: npt.NDArray[np.int64], members: IntArray, costs: FloatArray,
 ) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[Any]], FloatArray]:  # fmt: skip
     """The CSR rows of the graph nodes of ``portals`` (sorted): inside each polygon of
-    a portal, every point of it to every point of each other portal of that polygon,
-    by the straight distance times the polygon's area cost. Returns the length of
-    each row (``len(FRACTIONS)`` per portal, in order), ``[targets, lengths,
+    a portal (the lower first), every point of it to every point of each other portal
+    of that polygon (in the polygon's order, see :attr:`Portals.members`), by the
+    straight distance times the polygon's area cost. Returns the length of each row,
+    in node order (the portals' nodes at ``FRACTIONS[0]`` first, ...), ``[targets, lengths,
     weights]`` for :func:`~pathcraft.graph._csr.merge_rows` and each row's smallest
     ``weight / length`` (see :attr:`Portals.ratios`)."""
     nf = len(FRACTIONS)
+    m = sides.shape[0]
     k = portals.shape[0]
     poly = sides[portals].ravel().astype(np.intp)  # both sides of each
     group = np.repeat(np.arange(k), 2)
@@ -315,19 +320,19 @@ def _edges(
     grp = np.repeat(group, size)
     other = src != dst
     src, dst, via, grp = src[other], dst[other], via[other], grp[other]
-    # node nf * i + fi of portal i: its pairs in order, each to the nf points of the other
+    # node fi * m + i of portal i: its pairs in order, each to the nf points of the other
     degree = np.bincount(grp, minlength=k).astype(np.int64)
     begin = np.cumsum(degree) - degree
+    pairs = int(degree.sum())
     q = np.arange(grp.shape[0]) - begin[grp]
     fi, fj = np.arange(nf)[:, None], np.arange(nf)[None, :]
-    row = (nf * degree[grp])[:, None, None]  # the row length of each node of the source
-    pos = (nf * nf * begin[grp] + nf * q)[:, None, None] + row * fi + fj
-    a = (src * nf)[:, None, None] + fi + 0 * fj
-    b = (dst * nf)[:, None, None] + fj + 0 * fi
+    pos = (nf * begin[grp] + nf * q)[:, None, None] + nf * pairs * fi + fj
+    a = src[:, None, None] + m * fi + 0 * fj
+    b = dst[:, None, None] + m * fj + 0 * fi
     delta = point[a.ravel()] - point[b.ravel()]
     length = np.sqrt((delta * delta).sum(axis=1))
     weight = length * np.repeat(costs[via], nf * nf)
-    total = nf * nf * int(degree.sum())
+    total = nf * nf * pairs
     targets = np.empty(total, dtype=np.int32)
     lengths = np.empty(total)
     weights = np.empty(total)
@@ -335,7 +340,7 @@ def _edges(
     targets[place] = b.ravel()
     lengths[place] = length
     weights[place] = weight
-    counts: npt.NDArray[np.int64] = np.repeat(nf * degree, nf)
+    counts: npt.NDArray[np.int64] = np.tile(nf * degree, nf)
     ratio = np.full(counts.shape[0], np.inf)
     with np.errstate(divide="ignore", invalid="ignore"):
         each = np.where(lengths > 0, weights / lengths, np.inf)
@@ -351,7 +356,7 @@ def corridor_of(
     """The polygons a walk through the portals ``nodes`` crosses, from one of the
     start's polygons ``sp`` to one of the goal's ``gp`` (``None`` for a partial walk,
     which ends beyond its last portal)."""
-    return _crossed(portals.sides, portal_of(nodes), sp, gp)
+    return _crossed(portals.sides, nodes % portals.sides.shape[0], sp, gp)
 
 
 def _crossed(
