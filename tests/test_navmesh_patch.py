@@ -163,10 +163,24 @@ def test_a_mesh_losing_all_its_portals() -> None:
 
 def test_trusted_graphs_equal_checked_ones() -> None:
     """``Graph._from_csr`` (no checks, no sort) gives the graph the public constructor
-    gives for the same edges: CSR arrays, edges and heuristic scale."""
+    gives for the same edges: CSR arrays, edges and heuristic scale (the portal graph,
+    the polygon graph, and the portal graph grown with links)."""
     mesh = NavMesh.from_geometry(polygon_scene(1))
     mesh.set_area_cost([0, 3], 2.5)
-    for graph in (mesh.portal_graph.graph, mesh.parts.graph):
+    rng = np.random.default_rng(5)
+    pts = sample_points(shapely.union_all(mesh.shapes), rng, 6)
+    mesh.add_link(pts[0], pts[1], cost=0.5)  # cheaper than its span: a lower scale
+    mesh.add_link(pts[2], pts[3], two_way=False)
+    mesh.add_link(pts[4], pts[5], cost=40.0)
+    lg = mesh.link_graph
+    # the link graph: each portal node's own edges first, then those to link ends
+    base = mesh.portal_graph.graph
+    for u in range(base.num_nodes):
+        own = base.csr[1][base.csr[0][u] : base.csr[0][u + 1]]
+        got = lg.graph.csr[1][lg.graph.csr[0][u] : lg.graph.csr[0][u] + own.size]
+        np.testing.assert_array_equal(got, own)
+    assert lg.graph.heuristic_scale < base.heuristic_scale
+    for graph in (mesh.portal_graph.graph, mesh.parts.graph, lg.graph):
         src, dst, w = graph.edges
         checked = Graph(graph.num_nodes, src, dst, w, coords=graph.coords)
         for x, y in zip(graph.csr, checked.csr, strict=True):
