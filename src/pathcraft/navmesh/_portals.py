@@ -183,13 +183,15 @@ def patch_portals(
     m = kept.shape[0] + new_key.shape[0]
     renumber = np.full(m_old, -1, dtype=np.intp)
     renumber[kept] = kept_id
+    # (each row of two as one item: a gather of rows, at the speed of a 1-D one)
     sides = np.empty((m, 2), dtype=np.int32)
-    sides[kept_id] = old.sides[kept]
+    sides.view(np.int64)[kept_id] = np.ascontiguousarray(old.sides).view(np.int64)[kept]
     sides[fresh_id] = new_sides
-    mid = np.empty((nf, m, 2))
-    mid[:, kept_id] = old.mid.reshape(nf, m_old, 2)[:, kept]
-    mid[:, fresh_id] = _points(end0, end1).reshape(nf, -1, 2)
-    mid = mid.reshape(-1, 2)
+    rank = np.arange(nf)[:, None]  # each node f * m + i, its old one f * m_old + i
+    mid = np.empty((nf * m, 2))
+    pairs_of = np.ascontiguousarray(old.mid).view(np.complex128)
+    mid.view(np.complex128)[(rank * m + kept_id).ravel()] = pairs_of[(rank * m_old + kept).ravel()]
+    mid[(rank * m + fresh_id).ravel()] = _points(end0, end1)
     # the portal lists of the polygons that lost or gained a portal
     touched = np.concatenate((old.sides[dead].ravel(), new_sides.ravel())).astype(np.intp)
     touched = np.unique(touched[touched < n])
@@ -211,7 +213,6 @@ def patch_portals(
     origin = np.full(m, -1, dtype=np.intp)  # the old id of each portal (-1: new)
     origin[kept_id] = kept
     origin[redo] = -1  # (made again)
-    rank = np.arange(nf)[:, None]  # each node row f * m + i, its old one f * m_old + i
     source = np.where(origin >= 0, rank * m_old + origin, -1).ravel()
     old_offsets, old_targets, old_weights = old.graph.csr
     if m_old == 0:  # the placeholder node of a graph without portals
