@@ -11,9 +11,11 @@ reach the ends in their own polygons the same way, and the link itself is one ed
 its cost (both ways when ``two_way``). The answer is cut at the link hops into walked
 pieces, each string-pulled through its own corridor (:func:`split`).
 
-The graph with links is built on the first query after the links (or the area costs)
-change and kept. Link ends are located again at that moment, so a link whose end is
-no longer on the mesh is simply not reachable from that end.
+The graph with links is built on the first query after the links, the area costs or
+the mesh (carving) change, and kept: the portal graph's CSR arrays with the rows that
+gain edges to link ends made again (:func:`_grown`). Link ends are located again at
+that moment, so a link whose end is no longer on the mesh is simply not reachable from
+that end.
 """
 
 from __future__ import annotations

@@ -13,6 +13,14 @@ to each midpoint) and ends through the portals of the goal's polygons (at the di
 from each midpoint to the goal), by the compiled graph search's start and exit costs,
 so no graph is built per query. :func:`corridor_of` turns the portals it returns into
 the polygons crossed, for the funnel.
+
+After a local change (carving, new area costs) :func:`patch_portals` makes the graph
+from the one before: the portals of the polygons that changed are found again and the
+graph rows of every portal of the polygons around them are made again, by the same
+pieces :func:`build_portals` builds with (:func:`_geometry`, :func:`_edges`); the
+other rows are copied in runs (:func:`pathcraft.graph._csr.merge_rows`) and handed
+to ``Graph._from_csr``, which trusts them (no checks, no sort). The result is
+:func:`build_portals`' graph of the new mesh, array for array.
 """
 
 from __future__ import annotations
