@@ -151,8 +151,9 @@ class Graph:
         self._coords = checks.coordinate_array(coords, n)
         self._names = NodeIndex(n, labels, checks.label_index(labels, n))
         self._directed = bool(directed)
-        self._edge_sources = src
-        self._edge_targets = dst
+        # the edges in input order (None until asked for in a graph of _from_csr)
+        self._edge_sources: npt.NDArray[np.intp] | None = src
+        self._edge_targets: npt.NDArray[np.intp] | None = dst
         self._weights_in = w
         # CSR: the edges leaving each node, in input order (for an undirected graph,
         # the edges given as (u, v) first, then those given as (v, u)).
@@ -161,7 +162,7 @@ class Graph:
         order = np.argsort(tails, kind="stable")
         place = np.empty(order.shape[0], dtype=np.intp)
         place[order] = np.arange(order.shape[0])
-        self._forward = place[:m]
+        self._forward: npt.NDArray[np.intp] | None = place[:m]
         self._backward = None if directed else place[m:]
         self._offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(tails, minlength=n), out=self._offsets[1:])
@@ -178,6 +179,55 @@ class Graph:
         self._log = ChangeLog(limit=m)
 
     # ------------------------------------------------------------------ building
+
+    @classmethod
+    def _from_csr(
+        cls,
+        offsets: npt.NDArray[np.int64],
+        targets: npt.NDArray[np.int32],
+        weights: npt.NDArray[np.float64],
+        coords: npt.NDArray[np.float64],
+        lengths: npt.NDArray[np.float64],
+        ratio: float | None = None,
+    ) -> Graph:
+        """A directed graph with coordinates from CSR arrays its caller has checked
+        (private: for pathcraft's own graphs, rebuilt often).
+
+        Nothing is validated, sorted or copied: the caller guarantees what
+        :class:`Graph` would check and build. ``offsets`` (int64, ``n + 1``, from 0,
+        non-decreasing), ``targets`` (int32, node indices), ``weights`` (float64,
+        finite, ``>= 0``, with a finite sum), ``coords`` (float64, ``(n, 2)`` or
+        ``(n, 3)``, finite) and ``lengths`` (float64, the Euclidean length of each
+        edge, exactly as :class:`Graph` computes it from ``coords``); ``ratio``, when
+        the caller knows it, the smallest ``weight / length`` over the edges of
+        positive length (``inf`` when there are none; None: computed here, a pass over
+        the edges). The edges' input order is the CSR order (edge ``i`` is place
+        ``i``), so the graph equals ``Graph(n, sources, targets, weights, coords=coords)``
+        given the edges in that order; the input-order arrays of :attr:`edges` are
+        made when first asked for. The arrays are kept: the caller must not write to
+        them afterwards (and :meth:`set_weights` writes new weights into ``weights``).
+        """
+        graph = cls.__new__(cls)
+        n = int(offsets.shape[0] - 1)
+        m = int(targets.shape[0])
+        graph._coords = coords
+        graph._names = NodeIndex(n, None, None)
+        graph._directed = True
+        graph._edge_sources = graph._edge_targets = graph._forward = None  # see _in_order
+        graph._weights_in = weights
+        graph._backward = None
+        graph._offsets = offsets
+        graph._targets = targets
+        graph._weights = weights  # (the input order is the CSR order)
+        graph._lengths = lengths
+        graph._heuristic = "euclidean"
+        if ratio is None:
+            graph._rescale()
+        else:
+            graph._hscale = ratio * (1.0 - _SCALE_MARGIN) if math.isfinite(ratio) else 0.0
+        graph._views = _read_only(graph._offsets, graph._targets, graph._weights, graph._coords)
+        graph._log = ChangeLog(limit=m)
+        return graph
 
     @classmethod
     def from_adjacency(
@@ -294,10 +344,11 @@ class Graph:
         """
         import networkx as nx
 
-        pairs = self._edge_sources * max(self.num_nodes, 1) + self._edge_targets
+        sources, targets = self._in_order()
+        pairs = sources * max(self.num_nodes, 1) + targets
         if not self._directed:
-            lo = np.minimum(self._edge_sources, self._edge_targets)
-            hi = np.maximum(self._edge_sources, self._edge_targets)
+            lo = np.minimum(sources, targets)
+            hi = np.maximum(sources, targets)
             pairs = lo * max(self.num_nodes, 1) + hi
         multi = np.unique(pairs).shape[0] != pairs.shape[0]
         kinds = {(True, True): nx.MultiDiGraph, (True, False): nx.DiGraph,
@@ -310,8 +361,8 @@ class Graph:
             else:
                 out.add_node(label, **{coords: tuple(self._coords[i].tolist())})
         for u, v, w in zip(
-            self._edge_sources.tolist(),
-            self._edge_targets.tolist(),
+            sources.tolist(),
+            targets.tolist(),
             self._weights_in.tolist(),
             strict=True,
         ):
@@ -328,7 +379,7 @@ class Graph:
     @property
     def num_edges(self) -> int:
         """The number of edges as given (an undirected edge counts once)."""
-        return int(self._edge_sources.shape[0])
+        return int(self._weights_in.shape[0])
 
     @property
     def directed(self) -> bool:
@@ -362,7 +413,8 @@ class Graph:
     def edges(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
         """Copies of ``(sources, targets, weights)`` in input order, as node indices;
         the edge ids of :meth:`set_weights` are places in these arrays."""
-        return self._edge_sources.copy(), self._edge_targets.copy(), self._weights_in.copy()
+        sources, targets = self._in_order()
+        return sources.copy(), targets.copy(), self._weights_in.copy()
 
     @property
     def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
@@ -780,9 +832,8 @@ class Graph:
         [0, 2]
         """
         if edges is None:
-            new_in = checks.weight_array(
-                weights, self.num_edges, sources=self._edge_sources, targets=self._edge_targets
-            )
+            sources, targets = self._in_order()
+            new_in = checks.weight_array(weights, self.num_edges, sources=sources, targets=targets)
         else:
             ids = checks.edge_ids(edges, self.num_edges)
             new = checks.weight_array(weights, ids.shape[0])
@@ -815,9 +866,10 @@ class Graph:
         """
         a, b = self._names.node("u", u), self._names.node("v", v)
         new = checks.weight_array([weight], 1, name="weight")[0]
-        hit = (self._edge_sources == a) & (self._edge_targets == b)
+        sources, targets = self._in_order()
+        hit = (sources == a) & (targets == b)
         if not self._directed:
-            hit |= (self._edge_sources == b) & (self._edge_targets == a)
+            hit |= (sources == b) & (targets == a)
         if not hit.any():
             raise ValueError(f"there is no edge {u!r} -> {v!r}")
         new_in = self._weights_in.copy()
@@ -875,17 +927,35 @@ class Graph:
         """
         return self._log.since(version, total=self.num_edges)
 
+    def _in_order(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The edges' sources and targets in input order (made on first use for a
+        graph built by :meth:`_from_csr`, whose input order is its CSR order)."""
+        if self._edge_sources is None or self._edge_targets is None:
+            n = self.num_nodes
+            self._edge_sources = np.repeat(np.arange(n, dtype=np.intp), np.diff(self._offsets))
+            self._edge_targets = self._targets.astype(np.intp)
+            self._forward = np.arange(self._targets.shape[0], dtype=np.intp)
+        return self._edge_sources, self._edge_targets
+
     def _store_weights(self) -> None:
         """Copy the input-order weights into the CSR array; recompute the scale."""
+        self._in_order()
+        assert self._forward is not None  # (made by _in_order)
         self._weights[self._forward] = self._weights_in
         if self._backward is not None:
             self._weights[self._backward] = self._weights_in
+        self._rescale()
+
+    def _rescale(self) -> None:
+        """Recompute the heuristic scale from the weights and the edges' lengths."""
         self._hscale = 0.0
         if self._lengths is not None:
             usable = (self._lengths > 0) & np.isfinite(self._weights_in)
             if usable.any():
-                ratio = float((self._weights_in[usable] / self._lengths[usable]).min())
-                self._hscale = ratio * (1.0 - _SCALE_MARGIN)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    ratio = self._weights_in / self._lengths
+                ratio[~usable] = np.inf  # (a mask, not a subset: no copies of the arrays)
+                self._hscale = float(ratio.min()) * (1.0 - _SCALE_MARGIN)
 
     def __repr__(self) -> str:
         kind = "directed" if self._directed else "undirected"

@@ -11,9 +11,11 @@ reach the ends in their own polygons the same way, and the link itself is one ed
 its cost (both ways when ``two_way``). The answer is cut at the link hops into walked
 pieces, each string-pulled through its own corridor (:func:`split`).
 
-The graph with links is built on the first query after the links (or the area costs)
-change and kept. Link ends are located again at that moment, so a link whose end is
-no longer on the mesh is simply not reachable from that end.
+The graph with links is built on the first query after the links, the area costs or
+the mesh (carving) change, and kept: the portal graph's CSR arrays with the rows that
+gain edges to link ends made again (:func:`_grown`). Link ends are located again at
+that moment, so a link whose end is no longer on the mesh is simply not reachable from
+that end.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import numpy.typing as npt
 
 from pathcraft._positions import check_position
 from pathcraft.graph import Graph
+from pathcraft.graph._csr import row_places, splice_rows
 from pathcraft.navmesh._portals import Portals
 from pathcraft.result import PathResult
 
@@ -338,8 +341,9 @@ class LinkGraph:
         held = [mesh.polygons_at(p).astype(np.intp) for p in points]
         pair_end = np.repeat(np.arange(2 * nl), [h.size for h in held]).astype(np.intp)
         pair_poly = np.concatenate(held) if held else np.empty(0, dtype=np.intp)
-        src, dst, w = base.graph.edges
-        parts_s, parts_d, parts_w = [src], [dst], [w]
+        parts_s: list[npt.NDArray[Any]] = []
+        parts_d: list[npt.NDArray[Any]] = []
+        parts_w: list[FloatArray] = []
         # each end and the points on the portals of its polygons, both ways (the
         # cheapest polygon's cost when a portal borders two holding the end)
         end, node, dist = _end_edges(base, pair_end, pair_poly, points)
@@ -376,9 +380,9 @@ class LinkGraph:
         parts_w.append(w)
         known: FloatArray = base.graph.coords  # type: ignore[assignment]
         coords = np.concatenate((known, points))
-        graph = Graph(
-            n0 + 2 * nl, np.concatenate(parts_s), np.concatenate(parts_d),
-            np.concatenate(parts_w), coords=coords,
+        graph = _grown(
+            base, n0 + 2 * nl, np.concatenate(parts_s), np.concatenate(parts_d),
+            np.concatenate(parts_w), coords,
         )  # fmt: skip
         comp = joined(mesh.parts.component, [(held[2 * k], held[2 * k + 1]) for k in range(nl)])
         price = {int(k): float(c) for k, c in zip(ids.tolist(), costs.tolist(), strict=True)}
@@ -404,6 +408,55 @@ class LinkGraph:
         """The polygons holding link end ``end``."""
         out: Polys = self.pair_poly[self.pair_end == end].astype(np.int32)
         return out
+
+
+def _grown(
+    base: Portals, n: int, src: npt.NDArray[Any], dst: npt.NDArray[Any], w: FloatArray,
+    coords: FloatArray,
+) -> Graph:  # fmt: skip
+    """The portal graph of ``base`` grown to ``n`` nodes (at ``coords``) with the edges
+    ``src -> dst`` of weights ``w`` (finite, ``>= 0``) after each node's own: what
+    ``Graph(n, base edges + these edges, weights, coords=coords)`` makes, without its
+    checks and its sort over every edge (only the rows that gain edges are made
+    again, :func:`~pathcraft.graph._csr.splice_rows`), so a mesh with links pays little
+    more than its patched portal graph after a carve."""
+    offsets, targets, weights = base.graph.csr
+    n0 = offsets.shape[0] - 1
+    order = np.argsort(src, kind="stable")
+    src, dst, w = src[order].astype(np.intp), dst[order].astype(np.intp), w[order]
+    rows, which = np.unique(src, return_inverse=True)
+    which = which.ravel()
+    extra = np.bincount(which, minlength=rows.shape[0]).astype(np.int64)
+    own = np.zeros(rows.shape[0], dtype=np.int64)
+    mine = rows < n0
+    own[mine] = offsets[rows[mine] + 1] - offsets[rows[mine]]
+    counts = own + extra
+    start = np.cumsum(counts) - counts
+    total = int(counts.sum())
+    out_t = np.empty(total, dtype=np.int32)
+    out_l = np.empty(total)
+    out_w = np.empty(total)
+    # each row's own edges first, then the new ones, in order
+    places = row_places(offsets, rows[mine])
+    size = own[mine]
+    pos = np.repeat(start[mine] - (np.cumsum(size) - size), size) + np.arange(places.shape[0])
+    out_t[pos] = targets[places]
+    out_l[pos] = base.lengths[places]
+    out_w[pos] = weights[places]
+    pos = start[which] + own[which] + (np.arange(src.shape[0]) - (np.cumsum(extra) - extra)[which])
+    delta = coords[src] - coords[dst]
+    length = np.sqrt((delta * delta).sum(axis=1))
+    out_t[pos] = dst
+    out_l[pos] = length
+    out_w[pos] = w
+    node_offsets, (new_t, new_l, new_w) = splice_rows(
+        offsets, [targets, base.lengths, weights], rows, counts, [out_t, out_l, out_w], n,
+    )  # fmt: skip
+    usable = length > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = float(np.min(np.where(usable, w / length, np.inf), initial=np.inf))
+    ratio = min(ratio, float(np.min(base.ratios, initial=np.inf)))
+    return Graph._from_csr(node_offsets, new_t, new_w, coords, new_l, ratio)
 
 
 def _cheapest(

@@ -13,19 +13,29 @@ to each midpoint) and ends through the portals of the goal's polygons (at the di
 from each midpoint to the goal), by the compiled graph search's start and exit costs,
 so no graph is built per query. :func:`corridor_of` turns the portals it returns into
 the polygons crossed, for the funnel.
+
+After a local change (carving, new area costs) :func:`patch_portals` makes the graph
+from the one before: the portals of the polygons that changed are found again and the
+graph rows of every portal of the polygons around them are made again, by the same
+pieces :func:`build_portals` builds with (:func:`_geometry`, :func:`_edges`); the
+other rows are copied in runs (:func:`pathcraft.graph._csr.merge_rows`) and handed
+to ``Graph._from_csr``, which trusts them (no checks, no sort). The result is
+:func:`build_portals`' graph of the new mesh, array for array.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft.graph import Graph
+from pathcraft.graph._csr import merge_rows, row_places, splice_rows
 from pathcraft.navmesh._build import Topology
 
-__all__ = ["Portals", "build_portals", "corridor_of"]
+__all__ = ["FRACTIONS", "Portals", "build_portals", "corridor_of", "patch_portals"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -35,19 +45,34 @@ IntArray = npt.NDArray[np.int32]
 class Portals:
     """The portal graph of a mesh (see the module documentation).
 
+    Portals are numbered by polygon pair (``sides`` sorted), so that the graph
+    :func:`patch_portals` makes after a change is the one :func:`build_portals` makes,
+    array for array (and every search on it takes the same way, ties included).
+
     Attributes
     ----------
     graph : Graph
-        Nodes are points on portals (coordinates ``(x, y)``, see ``mid``).
+        Nodes are points on portals (coordinates ``(x, y)``, see ``mid``); made by
+        ``Graph._from_csr`` from the arrays built here.
     sides : ndarray of int32, shape (m, 2)
-        The two polygons of each portal, the lower index first.
+        The two polygons of each portal, the lower index first, sorted.
     mid : ndarray of float64, shape (len(FRACTIONS) * m, 2)
         The graph's nodes: node ``f * m + i`` is the point at ``FRACTIONS[f]`` along
         portal ``i``.
     offsets, members : ndarray of int64, ndarray of int32
-        The portals of polygon ``p`` are ``members[offsets[p]:offsets[p + 1]]`` (CSR).
+        The portals of polygon ``p`` are ``members[offsets[p]:offsets[p + 1]]`` (CSR):
+        those where ``p`` is the lower side first, then those where it is the higher,
+        each in increasing order (the order of a node's edges, which breaks a
+        search's ties).
     costs : ndarray of float64, shape (n,)
         The area cost of each polygon the graph was built with.
+    lengths : ndarray of float64
+        The straight length of each edge of ``graph``, in CSR order (its weight is
+        that times the area cost of the polygon it crosses).
+    ratios : ndarray of float64, shape (len(FRACTIONS) * m,)
+        For each node, the smallest ``weight / length`` over its edges of positive
+        length (``inf`` for none): their minimum is the graph's heuristic scale (less
+        its margin), kept per node so that a patch need not pass over every edge.
     """
 
     graph: Graph
@@ -56,6 +81,8 @@ class Portals:
     offsets: npt.NDArray[np.int64]
     members: IntArray
     costs: FloatArray
+    lengths: FloatArray
+    ratios: FloatArray
 
     def ends(self, polys: IntArray, point: FloatArray) -> tuple[npt.NDArray[np.intp], FloatArray]:
         """The portals of ``polys`` and the cost of the straight move between
@@ -86,17 +113,182 @@ def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     ``None``; checked by the caller: finite and positive)."""
     npoly = top.poff.shape[0] - 1
     costs = np.ones(npoly) if costs is None else np.asarray(costs, dtype=np.float64)
-    nedge = top.pv.shape[0]
-    nxt = np.arange(1, nedge + 1)
-    nxt[top.poff[1:] - 1] = top.poff[:-1]
     keep = np.flatnonzero((top.nbr >= 0) & (top.poly_of < top.nbr))
-    a, b = top.poly_of[keep].astype(np.int64), top.nbr[keep].astype(np.int64)
+    sides, end0, end1 = _geometry(top, keep)
+    m = sides.shape[0]
+    point = _points(end0, end1)
+    pairs = np.concatenate((sides[:, 0], sides[:, 1]))
+    ids = np.tile(np.arange(m, dtype=np.int32), 2)
+    side = np.repeat(np.arange(2), m)
+    offsets, (members,) = splice_rows(
+        np.zeros(1, dtype=np.int64), [np.empty(0, dtype=np.int32)], *_rows(pairs, side, ids), npoly
+    )
+    counts, fresh, ratios = _edges(np.arange(m), sides, point, offsets, members, costs)
+    nodes = len(FRACTIONS) * m
+    node_offsets = np.zeros(nodes + 1, dtype=np.int64)
+    np.cumsum(counts, out=node_offsets[1:])
+    targets, lengths, weights = fresh
+    graph = _graph(node_offsets, targets, weights, point, lengths, ratios)
+    return Portals(graph, sides, point, offsets, members, costs, lengths, ratios)
+
+
+def patch_portals(
+    old: Portals,
+    top: Topology,
+    costs: FloatArray | None,
+    changed: npt.NDArray[np.intp],
+    recost: npt.NDArray[np.intp] | None = None,
+) -> Portals:
+    """The portal graph of ``top`` made from ``old``, the graph of the mesh before a
+    local change, in time proportional to the change (plus a few passes of ``memcpy``
+    speed over the arrays).
+
+    Parameters
+    ----------
+    old : Portals
+        The graph of the mesh before the change (not written).
+    top : Topology
+        The mesh after it.
+    costs : ndarray of float64 or None
+        The area costs after it (None: all 1).
+    changed : ndarray of intp
+        The polygon ids (new numbering) whose polygon is new or another one than
+        before (:attr:`pathcraft.navmesh._carve.Splice.changed`, or their union over
+        several splices): every other id below both the old and the new polygon count
+        holds the same polygon as before, with the same edges (its neighbours across
+        them may have changed). Ids from the new count up are gone.
+    recost : ndarray of intp or None
+        Polygons whose area cost changed (:meth:`pathcraft.NavMesh.set_area_cost`).
+
+    Returns
+    -------
+    Portals
+        ``build_portals(top, costs)``, array for array: portals are numbered by
+        polygon pair, so the portals a change leaves keep their order and only the
+        portals around it are made again (:func:`_geometry`, :func:`_edges`, the
+        pieces of the full build); the other rows of the graph are copied in runs,
+        their targets renumbered (:func:`~pathcraft.graph._csr.merge_rows`).
+    """
+    nf = len(FRACTIONS)
+    n = top.poff.shape[0] - 1
+    old_n = old.offsets.shape[0] - 1
+    costs = np.ones(n) if costs is None else np.asarray(costs, dtype=np.float64)
+    changed = np.unique(np.asarray(changed, dtype=np.intp))
+    changed = changed[changed < n]
+    stale = np.union1d(changed[changed < old_n], np.arange(n, old_n, dtype=np.intp))
+    # the portals of the polygons that changed or left are gone; new ones found
+    dead = np.unique(old.members[row_places(old.offsets, stale)]).astype(np.intp)
+    new_sides, end0, end1 = _geometry(top, _places(top, changed))
+    m_old = old.sides.shape[0]
+    alive = np.ones(m_old, dtype=bool)
+    alive[dead] = False
+    kept = np.flatnonzero(alive)
+    # numbered by polygon pair (the kept ones are in order already): merge the new in
+    kept_key = old.sides[kept, 0].astype(np.int64) * n + old.sides[kept, 1]
+    new_key = new_sides[:, 0].astype(np.int64) * n + new_sides[:, 1]
+    fresh_id = np.searchsorted(kept_key, new_key) + np.arange(new_key.shape[0])
+    kept_id = np.arange(kept.shape[0]) + np.searchsorted(new_key, kept_key)
+    m = kept.shape[0] + new_key.shape[0]
+    renumber = np.full(m_old, -1, dtype=np.intp)
+    renumber[kept] = kept_id
+    # (each row of two as one item: a gather of rows, at the speed of a 1-D one)
+    sides = np.empty((m, 2), dtype=np.int32)
+    sides.view(np.int64)[kept_id] = np.ascontiguousarray(old.sides).view(np.int64)[kept]
+    sides[fresh_id] = new_sides
+    rank = np.arange(nf)[:, None]  # each node f * m + i, its old one f * m_old + i
+    mid = np.empty((nf * m, 2))
+    pairs_of = np.ascontiguousarray(old.mid).view(np.complex128)
+    mid.view(np.complex128)[(rank * m + kept_id).ravel()] = pairs_of[(rank * m_old + kept).ravel()]
+    mid[(rank * m + fresh_id).ravel()] = _points(end0, end1)
+    # the portal lists of the polygons that lost or gained a portal
+    touched = np.concatenate((old.sides[dead].ravel(), new_sides.ravel())).astype(np.intp)
+    touched = np.unique(touched[touched < n])
+    before = touched[touched < old_n]
+    size = old.offsets[before + 1] - old.offsets[before]
+    held = renumber[old.members[row_places(old.offsets, before)]]
+    owner = np.repeat(before, size)
+    owner, held = owner[held >= 0], held[held >= 0]
+    pairs = np.concatenate((owner, new_sides[:, 0], new_sides[:, 1]))
+    side = np.concatenate((sides[held, 1] == owner, np.repeat([False, True], fresh_id.size)))
+    ids = np.concatenate((held, fresh_id, fresh_id)).astype(np.int32)
+    offsets, (members,) = splice_rows(
+        old.offsets, [renumber[old.members].astype(np.int32)], *_rows(pairs, side, ids, touched), n
+    )
+    # the graph rows of every portal of those polygons (and of the polygons recosted)
+    again = touched if recost is None else np.union1d(touched, recost[recost < n])
+    redo = np.unique(members[row_places(offsets, again)]).astype(np.intp)
+    counts, fresh, fresh_ratios = _edges(redo, sides, mid, offsets, members, costs)
+    origin = np.full(m, -1, dtype=np.intp)  # the old id of each portal (-1: new)
+    origin[kept_id] = kept
+    origin[redo] = -1  # (made again)
+    source = np.where(origin >= 0, rank * m_old + origin, -1).ravel()
+    old_offsets, old_targets, old_weights = old.graph.csr
+    if m_old == 0:  # the placeholder node of a graph without portals
+        old_offsets = np.zeros(1, dtype=np.int64)
+    # the old targets renumbered (a row that names a portal gone is made again)
+    node = np.where(renumber >= 0, rank * m + renumber, -1).ravel().astype(np.int32)
+    node_offsets, (targets, lengths, weights) = merge_rows(
+        old_offsets, [node[old_targets], old.lengths, old_weights], source, counts, fresh
+    )
+    ratios = np.empty(source.shape[0])
+    ratios[source >= 0] = old.ratios[source[source >= 0]]
+    ratios[source < 0] = fresh_ratios
+    graph = _graph(node_offsets, targets, weights, mid, lengths, ratios)
+    return Portals(graph, sides, mid, offsets, members, costs, lengths, ratios)
+
+
+def _graph(
+    offsets: npt.NDArray[np.int64], targets: IntArray, weights: FloatArray, point: FloatArray,
+    lengths: FloatArray, ratios: FloatArray,
+) -> Graph:  # fmt: skip
+    """The portal graph of these CSR arrays (one placeholder node without portals)."""
+    if offsets.shape[0] == 1:
+        return Graph(1, [], [], coords=[[0.0, 0.0]])
+    return Graph._from_csr(offsets, targets, weights, point, lengths, float(ratios.min()))
+
+
+def _rows(
+    owner: npt.NDArray[Any], side: npt.NDArray[Any], ids: IntArray,
+    rows: npt.NDArray[np.intp] | None = None,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], list[IntArray]]:  # fmt: skip
+    """The rows (``rows``, or every owner) of a polygon-to-portal CSR with portal
+    ``ids[i]`` in the row of polygon ``owner[i]``, which is its side ``side[i]`` (0:
+    the lower), each row in the order of :attr:`Portals.members`: ``(rows, counts,
+    [values])`` for :func:`splice_rows`."""
+    order = np.lexsort((ids, side, owner))
+    owner, ids = owner[order], ids[order]
+    if rows is None:
+        rows = np.unique(owner).astype(np.intp)
+    counts = np.bincount(np.searchsorted(rows, owner), minlength=rows.shape[0]).astype(np.int64)
+    return rows, counts, [ids.astype(np.int32)]
+
+
+def _places(top: Topology, polys: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The edge places (each on the lower-id side) of every portal with a side in
+    ``polys``, sorted."""
+    place = row_places(top.poff, polys)
+    place = place[top.nbr[place] >= 0]
+    low = top.poly_of[place] < top.nbr[place]
+    out: npt.NDArray[np.intp] = np.unique(np.where(low, place, top.twin[place])).astype(np.intp)
+    return out
+
+
+def _geometry(top: Topology, keep: npt.NDArray[np.intp]) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The portals made of the edge places ``keep`` (sorted, on the lower-id side,
+    every edge of each portal): ``(sides, end0, end1)``, by polygon pair."""
+    npoly = top.poff.shape[0] - 1
+    owner = top.poly_of[keep]
+    nxt = keep + 1
+    wrap = nxt == top.poff[owner + 1]
+    nxt[wrap] = top.poff[owner[wrap]]
+    a, b = owner.astype(np.int64), top.nbr[keep].astype(np.int64)
     keys, first, inverse = np.unique(a * npoly + b, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
     m = keys.shape[0]
     sides = np.stack((keys // npoly, keys % npoly), axis=1).astype(np.int32)
     # The portal is the segment all its collinear edges span: its ends are the
     # extreme edge ends along the direction of one of its edges.
-    u, v = top.xy[top.pv[keep]], top.xy[top.pv[nxt[keep]]]
+    u, v = top.xy[top.pv[keep]], top.xy[top.pv[nxt]]
     ref, direction = u[first], (v - u)[first]
     pts = np.concatenate((u, v))
     which = np.concatenate((inverse, inverse))
@@ -104,37 +296,67 @@ def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     order = np.lexsort((proj, which))
     starts = np.searchsorted(which[order], np.arange(m))
     stops = np.append(starts[1:], order.shape[0])[:m] - 1  # (none for a mesh without portals)
-    end0, end1 = pts[order[starts]], pts[order[stops]]
+    return sides, pts[order[starts]], pts[order[stops]]
+
+
+def _points(end0: FloatArray, end1: FloatArray) -> FloatArray:
+    """The graph nodes of portals with these ends, the portals' points at ``FRACTIONS[0]``
+    first, then at ``FRACTIONS[1]``, ..."""
+    out: FloatArray = np.concatenate([end0 + (end1 - end0) * f for f in FRACTIONS])
+    return out
+
+
+def _edges(
+    portals: npt.NDArray[np.intp], sides: IntArray, point: FloatArray,
+    offsets: npt.NDArray[np.int64], members: IntArray, costs: FloatArray,
+) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[Any]], FloatArray]:  # fmt: skip
+    """The CSR rows of the graph nodes of ``portals`` (sorted): inside each polygon of
+    a portal (the lower first), every point of it to every point of each other portal
+    of that polygon (in the polygon's order, see :attr:`Portals.members`), by the
+    straight distance times the polygon's area cost. Returns the length of each row,
+    in node order (the portals' nodes at ``FRACTIONS[0]`` first, ...), ``[targets, lengths,
+    weights]`` for :func:`~pathcraft.graph._csr.merge_rows` and each row's smallest
+    ``weight / length`` (see :attr:`Portals.ratios`)."""
     nf = len(FRACTIONS)
-    point = np.concatenate([end0 + (end1 - end0) * f for f in FRACTIONS])
-    # The portals of each polygon (CSR).
-    poly = np.concatenate((sides[:, 0], sides[:, 1]))
-    ids = np.concatenate((np.arange(m), np.arange(m))).astype(np.int32)
-    order = np.argsort(poly, kind="stable")
-    poly, ids = poly[order], ids[order]
-    degree = np.bincount(poly, minlength=npoly)
-    offsets = np.zeros(npoly + 1, dtype=np.int64)
-    np.cumsum(degree, out=offsets[1:])
-    # Within each polygon, every portal to every other (pairs of portals first).
-    rep = degree[poly]
-    src = np.repeat(ids, rep)
-    base = np.repeat(offsets[poly], rep)
-    local = np.arange(src.shape[0]) - np.repeat(np.cumsum(rep) - rep, rep)
-    dst = ids[base + local]
-    via = np.repeat(poly, rep)
+    m = sides.shape[0]
+    k = portals.shape[0]
+    poly = sides[portals].ravel().astype(np.intp)  # both sides of each
+    group = np.repeat(np.arange(k), 2)
+    size = offsets[poly + 1] - offsets[poly]
+    dst = members[row_places(offsets, poly)].astype(np.intp)
+    src = np.repeat(portals[group], size)
+    via = np.repeat(poly, size)
+    grp = np.repeat(group, size)
     other = src != dst
-    src, dst, via = src[other], dst[other], via[other]
-    # Then every point of the one to every point of the other.
-    fi, fj = np.meshgrid(np.arange(nf), np.arange(nf), indexing="ij")
-    src = (src[:, None] + m * fi.ravel()[None, :]).ravel()
-    dst = (dst[:, None] + m * fj.ravel()[None, :]).ravel()
-    via = np.repeat(via, nf * nf)
-    weight = np.sqrt(((point[src] - point[dst]) ** 2).sum(axis=1)) * costs[via]
-    if m == 0:
-        graph = Graph(1, [], [], coords=[[0.0, 0.0]])
-    else:
-        graph = Graph(nf * m, src, dst, weight, coords=point)
-    return Portals(graph, sides, point, offsets, ids, costs)
+    src, dst, via, grp = src[other], dst[other], via[other], grp[other]
+    # node fi * m + i of portal i: its pairs in order, each to the nf points of the other
+    degree = np.bincount(grp, minlength=k).astype(np.int64)
+    begin = np.cumsum(degree) - degree
+    pairs = int(degree.sum())
+    q = np.arange(grp.shape[0]) - begin[grp]
+    fi, fj = np.arange(nf)[:, None], np.arange(nf)[None, :]
+    pos = (nf * begin[grp] + nf * q)[:, None, None] + nf * pairs * fi + fj
+    a = src[:, None, None] + m * fi + 0 * fj
+    b = dst[:, None, None] + m * fj + 0 * fi
+    delta = point[a.ravel()] - point[b.ravel()]
+    length = np.sqrt((delta * delta).sum(axis=1))
+    weight = length * np.repeat(costs[via], nf * nf)
+    total = nf * nf * pairs
+    targets = np.empty(total, dtype=np.int32)
+    lengths = np.empty(total)
+    weights = np.empty(total)
+    place = pos.ravel()
+    targets[place] = b.ravel()
+    lengths[place] = length
+    weights[place] = weight
+    counts: npt.NDArray[np.int64] = np.tile(nf * degree, nf)
+    ratio = np.full(counts.shape[0], np.inf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        each = np.where(lengths > 0, weights / lengths, np.inf)
+    full = counts > 0
+    if full.any():
+        ratio[full] = np.minimum.reduceat(each, (np.cumsum(counts) - counts)[full])
+    return counts, [targets, lengths, weights], ratio
 
 
 def corridor_of(
@@ -143,8 +365,13 @@ def corridor_of(
     """The polygons a walk through the portals ``nodes`` crosses, from one of the
     start's polygons ``sp`` to one of the goal's ``gp`` (``None`` for a partial walk,
     which ends beyond its last portal)."""
-    sides = portals.sides
-    nodes = nodes % sides.shape[0]  # the portal of each point
+    return _crossed(portals.sides, nodes % portals.sides.shape[0], sp, gp)
+
+
+def _crossed(
+    sides: IntArray, nodes: npt.NDArray[np.intp], sp: IntArray, gp: IntArray | None
+) -> IntArray:
+    """:func:`corridor_of` for the walk's portals ``nodes`` (ids into ``sides``)."""
     k = nodes.shape[0]
     if k == 0:
         return np.empty(0, dtype=np.int32)
@@ -163,7 +390,7 @@ def corridor_of(
             break
         nodes = np.delete(nodes, again)
         if nodes.shape[0] == 1:
-            return corridor_of(portals, nodes, sp, gp)
+            return _crossed(sides, nodes, sp, gp)
     head = int(first[1]) if first[0] == shared[0] else int(first[0])
     last = sides[nodes[-1]]
     tail = int(last[1]) if last[0] == shared[-1] else int(last[0])
