@@ -318,3 +318,40 @@ def test_an_unpickled_sliced_search_returns_its_result() -> None:
         while again.step(4) == "in_progress":
             pass
         assert again.result.path == list(range(21)) and again.result.cost == 20.0
+
+
+def test_the_pool_under_threads_gives_each_search_its_own_workspace() -> None:
+    """Four threads each run 60 sliced searches in small steps at once, taking and
+    giving back pooled workspaces without a lock: no workspace is ever held by two
+    searches, and every answer is the blocking call's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    _sliced.release_pooled_workspaces()
+    grid = Grid(np.ones((40, 40)))
+    queries = [((i % 40, 0), (39 - i % 40, 39)) for i in range(60)]
+    want = [summary(grid.astar(s, g)) for s, g in queries]
+    held: set[int] = set()
+    clashes: list[int] = []
+
+    def work(offset: int) -> list[Any]:
+        out = []
+        for k in range(len(queries)):
+            s, g = queries[(k + offset) % len(queries)]
+            search = grid.start_search(s, g)
+            while search.step(7) == "in_progress":
+                ident = id(search._ws)
+                if ident in held:
+                    clashes.append(ident)
+                held.add(ident)
+                search.step(0)  # a zero step: still in progress, same workspace
+                held.discard(ident)
+            out.append(summary(search.result))
+        return [out[(k - offset) % len(queries)] for k in range(len(queries))]
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(work, [0, 15, 30, 45]))
+    assert not clashes
+    for got in results:
+        assert got == want
+    kind = grid.start_search((0, 0), (1, 1))._kind
+    assert 1 <= len(_sliced._pool[kind]) <= _sliced.POOL_SIZE

@@ -21,7 +21,6 @@ Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathRes
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable
 from time import perf_counter
 from typing import Any
@@ -36,32 +35,38 @@ __all__ = ["CompiledSearch", "release_pooled_workspaces"]
 #: Free workspaces kept per kernel (more are dropped when given back).
 POOL_SIZE = 4
 
-_lock = threading.Lock()
 _pool: dict[Any, list[Any]] = {}
 
 
 def _acquire(kind: Any, size: int) -> Any:
     """A workspace of class ``kind`` holding at least ``size`` cells or nodes, owned by
-    the caller until :func:`_release`."""
-    with _lock:
-        free = _pool.get(kind, [])
-        for i, ws in enumerate(free):
-            if ws.capacity >= size:
-                return free.pop(i)
+    the caller until :func:`_release`. No lock: a list's ``pop`` and ``append`` are
+    atomic (under the GIL, and on their own in free-threaded builds), and a workspace
+    popped is the popper's alone; one too small for ``size`` goes back."""
+    free = _pool.get(kind)
+    if free:
+        try:
+            ws = free.pop()
+        except IndexError:  # taken by another thread meanwhile
+            return kind(size)
+        if ws.capacity >= size:
+            return ws
+        free.append(ws)
     return kind(size)
 
 
 def _release(ws: Any) -> None:
-    with _lock:
+    free = _pool.get(type(ws))
+    if free is None:
         free = _pool.setdefault(type(ws), [])
-        if len(free) < POOL_SIZE:
-            free.append(ws)
+    if len(free) < POOL_SIZE:
+        free.append(ws)
 
 
 def release_pooled_workspaces() -> None:
     """Free the workspaces kept for sliced searches (they are made again on demand)."""
-    with _lock:
-        _pool.clear()
+    for free in list(_pool.values()):
+        free.clear()
 
 
 def _ended(*args: Any) -> Any:
@@ -140,7 +145,11 @@ class CompiledSearch:
             if machine.step(max_expansions) == IN_PROGRESS_CODE:
                 return "in_progress"
             return self._end()
-        budget = check_limit("max_expansions", max_expansions, integer=True)
+        budget: float | None = (
+            max_expansions  # an int >= 0: the first step of a game loop
+            if type(max_expansions) is int and max_expansions >= 0
+            else check_limit("max_expansions", max_expansions, integer=True)
+        )
         if self._status != "in_progress":
             return self._status
         if machine is None:
@@ -223,8 +232,9 @@ class CompiledSearch:
     def __del__(self) -> None:
         # A search dropped in progress gives its workspace back; at interpreter exit
         # the pool may be gone already, and then there is nothing to give back to.
-        with contextlib.suppress(Exception):
-            self._drop()
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                self._drop()
 
     def __getstate__(self) -> dict[str, Any]:
         if self._status == "in_progress":
