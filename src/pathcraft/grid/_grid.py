@@ -1094,6 +1094,12 @@ class Grid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
+        if not options:  # the plan already made for the algorithm, as _lean takes it
+            known = self._plans.get(algorithm) if type(algorithm) is str else None
+            if known is not None and known[1] is not None:
+                search = planned_search(self, known[1], start, goal)
+                if search is not None:
+                    return search
         opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
         plan = self._plan(opts)
         if plan is not None:  # plain cells: the plan's query, stepped
