@@ -7,7 +7,7 @@ which offers one step to the open list. Kernels ``cimport`` them and run them wi
 GIL released.
 """
 
-from libc.math cimport fabs, sqrt
+from libc.math cimport INFINITY, fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from pathcraft._core.codes cimport (
@@ -107,6 +107,19 @@ cdef double steps_cost(
 ) noexcept nogil
 cdef object copy_record_cells(Workspace ws, Py_ssize_t width)
 cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width)
+
+
+cdef inline bint corner_open(
+    const double* cost, Py_ssize_t side_a, Py_ssize_t side_b, int diagonal
+) noexcept nogil:
+    """Whether a diagonal step passing between the cells ``side_a`` and ``side_b``
+    obeys the corner rule ``diagonal``: ``always`` needs neither free, ``one_free``
+    one of them, ``no_corner_cut`` (and ``never``) both."""
+    if diagonal == ALWAYS:
+        return True
+    if diagonal == ONE_FREE:
+        return cost[side_a] != INFINITY or cost[side_b] != INFINITY
+    return cost[side_a] != INFINITY and cost[side_b] != INFINITY
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:

@@ -269,7 +269,6 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
     cdef Py_ssize_t W = q.width
     cdef double gu, c
     cdef const double* cost = q.cost
-    cdef bint free_a, free_b
     cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef int64_t left = budget
@@ -304,14 +303,8 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
             c = cost[v]
             if c == INFINITY:
                 continue
-            if q.diagonal != ALWAYS:
-                free_a = cost[u + dr[k] * W] != INFINITY
-                free_b = cost[u + dc[k]] != INFINITY
-                if q.diagonal == NO_CORNER_CUT:
-                    if not (free_a and free_b):
-                        continue
-                elif not (free_a or free_b):
-                    continue
+            if not corner_open(cost, u + dr[k] * W, u + dc[k], q.diagonal):
+                continue
             if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
                 return -1
 

@@ -52,6 +52,15 @@ from pathcraft._core.machine import (  # the outcomes, for the Python front door
     EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
+from pathcraft._core.grid_search cimport (  # the grid's corner rules and steps
+    ALWAYS,
+    NEVER,
+    NO_CORNER_CUT,
+    OCTILE_DIAG,
+    ONE_FREE,
+    SQRT2,
+    corner_open,
+)
 from pathcraft._core.machine cimport (
     BaseWorkspace,
     CellSearch,
@@ -70,21 +79,6 @@ from pathcraft._core.machine cimport (
     take_settings,
 )
 
-
-cdef extern from *:
-    """
-    #define PATHCRAFT_LAYER_SQRT2 1.4142135623730951
-    #define PATHCRAFT_LAYER_OCTILE_DIAG 0.41421356237309515
-    """
-    const double SQRT2 "PATHCRAFT_LAYER_SQRT2"
-    const double OCTILE_DIAG "PATHCRAFT_LAYER_OCTILE_DIAG"
-
-# Corner rules, as pathcraft.grid's codes.
-cdef enum:
-    NEVER = 0
-    NO_CORNER_CUT = 1
-    ONE_FREE = 2
-    ALWAYS = 3
 
 cdef enum:
     H_ZERO = 0
@@ -243,7 +237,6 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
     cdef int64_t j
     cdef double gu, c
     cdef const double* cost = q.cost
-    cdef bint free_a, free_b
     cdef bint has_goal = q.goal >= 0
     cdef int k
     cdef int64_t left = budget
@@ -273,14 +266,8 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
                 c = cost[v]
                 if c == INFINITY:
                     continue
-                if q.diagonal != ALWAYS:
-                    free_a = cost[u + dr[k] * W] != INFINITY
-                    free_b = cost[u + dc[k]] != INFINITY
-                    if q.diagonal == NO_CORNER_CUT:
-                        if not (free_a and free_b):
-                            continue
-                    elif not (free_a or free_b):
-                        continue
+                if not corner_open(cost, u + dr[k] * W, u + dc[k], q.diagonal):
+                    continue
                 if relax(q, ws, out, u, gu, v, c * SQRT2) != 0:
                     return -1
         for j in range(q.indptr[u], q.indptr[u + 1]):
@@ -294,7 +281,7 @@ cdef double step_cost(const Query* q, Py_ssize_t u, Py_ssize_t v) noexcept nogil
     cdef int64_t j
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dr = v // W - u // W, dc = v % W - u % W
-    cdef bint free_a, free_b, legal
+    cdef bint legal
     for j in range(q.indptr[u], q.indptr[u + 1]):
         if q.targets[j] == v and q.pcost[j] < best:
             best = q.pcost[j]
@@ -302,11 +289,7 @@ cdef double step_cost(const Query* q, Py_ssize_t u, Py_ssize_t v) noexcept nogil
         return best
     if dr == 0 or dc == 0:
         return q.cost[v] if q.cost[v] < best else best
-    legal = q.diagonal == ALWAYS
-    if q.diagonal == NO_CORNER_CUT or q.diagonal == ONE_FREE:
-        free_a = q.cost[u + dr * W] != INFINITY
-        free_b = q.cost[u + dc] != INFINITY
-        legal = (free_a and free_b) if q.diagonal == NO_CORNER_CUT else (free_a or free_b)
+    legal = q.diagonal != NEVER and corner_open(q.cost, u + dr * W, u + dc, q.diagonal)
     if legal and q.cost[v] * SQRT2 < best:
         return q.cost[v] * SQRT2
     return best

@@ -38,6 +38,7 @@ from pathcraft._core.grid_search cimport (
     check_cell,
     check_cells,
     copy_record_cells,
+    corner_open,
     to_cells,
 )
 from pathcraft._core.heap cimport TIE_G
@@ -96,7 +97,6 @@ cdef bint sight(
     cdef Py_ssize_t adc = ddc if ddc >= 0 else -ddc
     cdef Py_ssize_t y0 = 2 * ar + 1, x0 = 2 * ac + 1
     cdef Py_ssize_t ey, ex, lr, lc
-    cdef bint side_a, side_b
     while r != br or c != bc:
         # Doubled coordinate of the next row line and column line the segment crosses,
         # and the distances to them along the segment (scaled by |ddr| * |ddc|).
@@ -114,14 +114,8 @@ cdef bint sight(
             elif ex < ey:
                 c += sc
             else:  # through a grid corner: the two side cells follow the rule
-                if diagonal != ALWAYS:
-                    side_a = free_cell(cost, (r + sr) * width + c)
-                    side_b = free_cell(cost, r * width + c + sc)
-                    if diagonal == ONE_FREE:
-                        if not (side_a or side_b):
-                            return False
-                    elif not (side_a and side_b):
-                        return False
+                if not corner_open(cost, (r + sr) * width + c, r * width + c + sc, diagonal):
+                    return False
                 r += sr
                 c += sc
         if not free_cell(cost, r * width + c):
@@ -150,7 +144,6 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
     cdef Py_ssize_t u, v, p, parent, W = q.width
     cdef double d
     cdef const double* cost = q.cost
-    cdef bint free_a, free_b
     cdef int k, n_moves = 4 if q.diagonal == NEVER else 8
     cdef int64_t left = budget
     cdef Py_ssize_t dr[8]
@@ -171,14 +164,8 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
             v = u + dr[k] * W + dc[k]
             if cost[v] == INFINITY:
                 continue
-            if k >= 4 and q.diagonal != ALWAYS:
-                free_a = cost[u + dr[k] * W] != INFINITY
-                free_b = cost[u + dc[k]] != INFINITY
-                if q.diagonal == ONE_FREE:
-                    if not (free_a or free_b):
-                        continue
-                elif not (free_a and free_b):
-                    continue
+            if k >= 4 and not corner_open(cost, u + dr[k] * W, u + dc[k], q.diagonal):
+                continue
             if p >= 0 and ws.cell[v].mark >= ws.gen and (
                 ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * IMPROVE_KEEP
             ):
