@@ -25,6 +25,7 @@ from pathcraft._core.codes cimport (
 from pathcraft._core.machine cimport (
     BaseWorkspace,
     Outcome,
+    Settings,
     improves,
     open_node,
 )
@@ -59,19 +60,12 @@ cdef struct Query:
     Py_ssize_t width          # padded width: columns + 2
     int diagonal
     int hkind
-    int mode
-    int tie
     double hscale             # the heuristic is multiplied by this (the smallest cost)
-    double weight
     Py_ssize_t goal           # padded flat index of the single goal, or -1
     Py_ssize_t goal_r
     Py_ssize_t goal_c
     bint use_goal_set         # goals marked in the workspace's goal marks
-    int64_t max_expansions    # -1: no limit
-    double max_cost           # INFINITY: no limit
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s
     bint buckets              # run by :func:`run_buckets` (see ``use_buckets``)
 
 
@@ -91,9 +85,7 @@ cdef class Workspace(BaseWorkspace):
 
 
 cdef Query make_query(
-    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, int mode, int tie,
-    double hscale, double weight, Py_ssize_t goal, bint use_goal_set,
-    int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
+    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, double hscale
 ) except *
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil
@@ -162,8 +154,8 @@ cdef inline int relax(
     """Offer the step u -> v (v at padded row vr, column vc) to the open list: the
     skeleton's ``improves`` and ``open_node`` with the grid's heuristic."""
     cdef double d = gu + step
-    if not improves(ws, out, q.mode, q.max_cost, v, d):
+    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
         return 0
     return open_node(
-        ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic_rc(q, vr, vc)
+        ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic_rc(q, vr, vc)
     )

@@ -305,7 +305,7 @@ cdef int run_jps(
     cdef int k, count
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, True)
+        u = next_node(ws, out, &left, q.s.max_expansions, q.s.record, True)
         if u < 0:
             return stop(u)
         if u == q.goal:
@@ -329,6 +329,25 @@ cdef int run_jps(
                 q, ws, out, u, gu, u + j * (dr * W + dc), ur + j * dr, uc + j * dc, j * unit
             ) != 0:
                 return -1
+
+
+cdef Query jps_query(
+    const double[:, ::1] padded, Workspace ws, int diagonal, double unit, double weight,
+    int64_t max_expansions, double max_cost, bint record,
+) except *:
+    """The query of a jump point search on a grid whose cells all cost ``unit``: A*
+    by the octile distance times ``unit``, ties by g, no partial path."""
+    cdef Query q = make_query(padded, ws, diagonal, H_OCTILE, unit)
+    q.s.mode = MODE_ASTAR
+    q.s.tie = TIE_G
+    q.s.weight = weight
+    q.s.max_expansions = max_expansions
+    q.s.max_cost = max_cost
+    q.s.partial = False
+    q.s.record = record
+    q.s.seed = 0
+    q.s.rng = 0
+    return q
 
 
 cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1:
@@ -420,10 +439,8 @@ cdef class JpsSearch(Machine):
         bint block,
     ):
         cdef int failed
-        self.q = make_query(
-            padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
-            max_expansions, max_cost, False, record, 0,
-        )
+        self.q = jps_query(padded, ws, diagonal, unit, weight, max_expansions, max_cost, record)
+        aim(&self.q, goal)
         check_cell("start", start, padded.shape[0], padded.shape[1])
         check_cell("goal", goal, padded.shape[0], padded.shape[1])
         _unpack(lines, padded, &self.packed)
@@ -456,7 +473,7 @@ cdef class JpsSearch(Machine):
             raise RuntimeError("the search is still in progress")
         jumps = walk_back(self.ws, self.out.reached if self.out.status == ST_FOUND else -1)
         path = _fill(jumps, self.q.width)
-        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
+        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.s.record else (None, None)
         return (
             self.out.status, to_cells(path, self.q.width), to_cells(jumps, self.q.width),
             path_cost(self.padded, path), self.out.expanded, self.out.generated,
