@@ -314,6 +314,7 @@ cdef class CellSearch(Machine):
         )
 
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+        self.first_source = start
         self.aim_at(goal)
         self.s.rng = self.s.seed
         begin(&self.out)
