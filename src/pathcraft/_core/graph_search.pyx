@@ -355,8 +355,7 @@ def search(offsets, targets, weights, coords, Workspace ws, sources, source_cost
         offsets, targets, weights, coords, ws, sources, source_costs, goal, goal_set,
         exit_costs, target, **settings,
     )
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 cdef object _edges(Workspace ws, const Py_ssize_t[::1] path):

@@ -38,6 +38,17 @@ cdef extern from *:
     const double SQRT2 "PATHCRAFT_SQRT2"
     const double OCTILE_DIAG "PATHCRAFT_OCTILE_DIAG"
 
+cdef extern from *:
+    """
+    static CYTHON_UNUSED const Py_ssize_t pathcraft_grid_dr[8] = {-1, 1, 0, 0, -1, -1, 1, 1};
+    static CYTHON_UNUSED const Py_ssize_t pathcraft_grid_dc[8] = {0, 0, -1, 1, -1, 1, -1, 1};
+    """
+    # The grid's eight moves (row and column steps) in the order every grid loop
+    # visits them: up, down, left, right, then up-left, up-right, down-left,
+    # down-right (the first four alone on a 4-connected grid).
+    const Py_ssize_t* DR "pathcraft_grid_dr"
+    const Py_ssize_t* DC "pathcraft_grid_dc"
+
 # Option codes shared with pathcraft.grid (keep in sync with the tables there).
 cdef enum:
     NEVER = 0

@@ -48,7 +48,7 @@ from pathcraft._core.machine cimport (
     end_search,
     found,
     is_goal,
-    next_node,
+    next_to_expand,
     note_best,
     open_source,
     run_costs,
@@ -268,43 +268,34 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
     cdef Py_ssize_t W = q.width
     cdef double gu, c
     cdef const double* cost = q.cost
-    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef int64_t left = budget
-    # Neighbours: up, down, left, right, then up-left, up-right, down-left, down-right.
-    cdef Py_ssize_t dr[8]
-    cdef Py_ssize_t dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
 
     while True:
-        u = next_node(ws, out, &left, q.s.max_expansions, q.s.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, q.use_goal_set):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
         if q.s.partial:
             note_best(out, u, heuristic_rc(q, ur, uc))
         for k in range(4):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             c = cost[v]
             if c != INFINITY:
-                if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c) != 0:
+                if relax(q, ws, out, u, gu, v, ur + DR[k], uc + DC[k], c) != 0:
                     return -1
         if q.diagonal == NEVER:
             continue
         for k in range(4, 8):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             c = cost[v]
             if c == INFINITY:
                 continue
-            if not corner_open(cost, u + dr[k] * W, u + dc[k], q.diagonal):
+            if not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
                 continue
-            if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
+            if relax(q, ws, out, u, gu, v, ur + DR[k], uc + DC[k], c * SQRT2) != 0:
                 return -1
 
 
@@ -426,8 +417,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     are None unless recording.
     """
     machine = GridSearch(padded, ws, sources, goal, goal_set, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(

@@ -65,8 +65,7 @@ from pathcraft._core.grid_search cimport (
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
     Machine,
-    found,
-    next_node,
+    next_to_expand,
     run_costs,
     stop,
     walk_back,
@@ -305,12 +304,9 @@ cdef int run_jps(
     cdef int k, count
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.s.max_expansions, q.s.record, True)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
             return stop(u)
-        if u == q.goal:
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
@@ -492,8 +488,7 @@ def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settin
     ``(row, col)`` cells (empty when not found); ``rec_*`` are None unless recording.
     """
     machine = JpsSearch(padded, ws, start, goal, lines, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 cdef object _fill(const Py_ssize_t[::1] jumps, Py_ssize_t W):

@@ -52,8 +52,10 @@ from pathcraft._core.machine import (  # the outcomes, for the Python front door
     EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-from pathcraft._core.grid_search cimport (  # the grid's corner rules and steps
+from pathcraft._core.grid_search cimport (  # the grid's moves, corner rules and steps
     ALWAYS,
+    DC,
+    DR,
     NEVER,
     NO_CORNER_CUT,
     OCTILE_DIAG,
@@ -68,10 +70,8 @@ from pathcraft._core.machine cimport (
     Outcome,
     Settings,
     begin_field,
-    found,
     improves,
-    is_goal,
-    next_node,
+    next_to_expand,
     note_best,
     open_node,
     run_costs,
@@ -237,36 +237,28 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
     cdef int64_t j
     cdef double gu, c
     cdef const double* cost = q.cost
-    cdef bint has_goal = q.goal >= 0
     cdef int k
     cdef int64_t left = budget
-    cdef Py_ssize_t dr[8]
-    cdef Py_ssize_t dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
     while True:
-        u = next_node(ws, out, &left, q.s.max_expansions, q.s.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, False):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         if q.s.partial:
             note_best(out, u, heuristic(q, u))
         for k in range(4):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             c = cost[v]
             if c != INFINITY:
                 if relax(q, ws, out, u, gu, v, c) != 0:
                     return -1
         if q.diagonal != NEVER:
             for k in range(4, 8):
-                v = u + dr[k] * W + dc[k]
+                v = u + DR[k] * W + DC[k]
                 c = cost[v]
                 if c == INFINITY:
                     continue
-                if not corner_open(cost, u + dr[k] * W, u + dc[k], q.diagonal):
+                if not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
                     continue
                 if relax(q, ws, out, u, gu, v, c * SQRT2) != 0:
                     return -1
@@ -509,8 +501,7 @@ def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **settings):
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 3)`` array of ``(floor, row, col)`` cells."""
     machine = LayeredSearch(t, ws, sources, goal, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(

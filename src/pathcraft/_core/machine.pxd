@@ -236,6 +236,23 @@ cdef inline void note_best(Outcome* out, Py_ssize_t u, double h) noexcept nogil:
         out.best = u
 
 
+cdef inline Py_ssize_t next_to_expand(
+    BaseWorkspace ws, Outcome* out, int64_t* left, const Settings* s, Py_ssize_t goal,
+    bint use_goal_set,
+) noexcept nogil:
+    """:func:`next_node` with the goal test of a search to ``goal`` (-1: none) or,
+    with ``use_goal_set``, to its marked goals: the node to expand; ``NO_NODE`` when
+    this step is over, a goal reached among the ways (``out.status`` FOUND);
+    ``OUT_OF_MEMORY`` when recording ran out of memory."""
+    cdef Py_ssize_t u = next_node(
+        ws, out, left, s.max_expansions, s.record, goal >= 0 or use_goal_set
+    )
+    if u >= 0 and is_goal(ws, u, goal, use_goal_set):
+        found(out, u)
+        return NO_NODE
+    return u
+
+
 cdef inline bint improves(
     BaseWorkspace ws, Outcome* out, int mode, double max_cost, Py_ssize_t v, double d
 ) noexcept nogil:

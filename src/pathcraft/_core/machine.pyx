@@ -251,6 +251,12 @@ cdef class Machine:
                 raise MemoryError(f"{type(self).__name__} ran out of memory")
         return self.out.status
 
+    def finish(self):
+        """Step to the end (:meth:`step` without a bound) and return the subclass's
+        ``answer()``: a blocking search."""
+        self.step(-1)
+        return self.answer()
+
     cdef int run(self, int64_t budget) noexcept nogil:
         """Advance the search (the subclass's loop); -1 when memory ran out."""
         return 0

@@ -37,10 +37,8 @@ from pathcraft._core.machine cimport (
     Outcome,
     Settings,
     begin_field,
-    found,
     improves,
-    is_goal,
-    next_node,
+    next_to_expand,
     note_best,
     open_node,
     run_costs,
@@ -175,17 +173,13 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v
     cdef double gu, d
-    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef uint32_t free
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.s.max_expansions, q.s.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, q.use_goal_set):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         if q.s.partial:
             note_best(out, u, heuristic(q, u))
@@ -334,8 +328,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     ``(status, path_voxels, cost, expanded, generated, rec_voxels, rec_g)`` where
     ``path_voxels`` is an ``(n, 3)`` array of ``(z, row, col)`` voxels."""
     machine = VoxelSearch(padded, ws, sources, goal, goal_set, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(
