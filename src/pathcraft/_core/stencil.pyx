@@ -13,8 +13,8 @@ even-q), or none (both rows equal: custom moves such as a knight's). Entering ce
 may leave each cell: conveyor belts, one-way doors.
 
 The search is the skeleton of :mod:`pathcraft._core.machine` (the workspace, the pop
-prologue, ``improves``/``open_node``, ``walk_back``, ``run_costs``), the same as
-:mod:`grid_search`'s: neighbours are visited in table order. Every ``def`` entry
+prologue, ``improves``/``open_node``, the settings and the ``CellSearch`` machine), the
+same as :mod:`grid_search`'s: neighbours are visited in table order. Every ``def`` entry
 checks the cells, the table and the workspace size it is given before the GIL is
 released (IndexError or ValueError, never a crash) and trusts the option codes, which
 the Python front door validates first.
