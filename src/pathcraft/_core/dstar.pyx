@@ -33,6 +33,7 @@ import numpy as np
 
 from pathcraft._core.bounds cimport check_rows, index_error
 from pathcraft._core.codes cimport ST_FOUND, ST_UNREACHABLE
+from pathcraft._core.grid_search cimport DC, DR  # the grid's moves, in its order
 from pathcraft._core.heap cimport (
     Heap,
     _sift_down,
@@ -591,13 +592,9 @@ def grid_planner(const double[:, ::1] padded, int diagonal, Py_ssize_t start,
     p.off[6] = W - 1
     p.off[7] = W + 1
     cdef int k
-    cdef int dr[8]
-    cdef int dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
     for k in range(8):
-        p.vert[k] = dr[k] * W
-        p.horz[k] = dc[k]
+        p.vert[k] = DR[k] * W
+        p.horz[k] = DC[k]
     p.reset(start, goal, hscale)
     return p
 

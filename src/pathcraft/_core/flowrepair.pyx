@@ -34,6 +34,8 @@ from libc.stdlib cimport free, realloc
 from pathcraft._core.codes cimport MODE_DIJKSTRA
 from pathcraft._core.grid_search cimport (
     ALWAYS,
+    DC,
+    DR,
     NEVER,
     NO_CORNER_CUT,
     SQRT2,
@@ -84,14 +86,10 @@ cdef struct Moves:
 cdef Moves moves_of(Py_ssize_t W, int diagonal) noexcept nogil:
     cdef Moves m
     cdef int k
-    cdef int dr[8]
-    cdef int dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
     for k in range(8):
-        m.vert[k] = dr[k] * W
-        m.horz[k] = dc[k]
-        m.off[k] = dr[k] * W + dc[k]
+        m.vert[k] = DR[k] * W
+        m.horz[k] = DC[k]
+        m.off[k] = DR[k] * W + DC[k]
     m.count = 4 if diagonal == NEVER else 8
     return m
 

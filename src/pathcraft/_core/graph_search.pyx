@@ -42,9 +42,11 @@ from pathcraft._core.machine cimport (
     BaseWorkspace,
     Machine,
     Outcome,
+    Settings,
     begin,
     copy_record,
     end_node,
+    field_settings,
     found,
     improves,
     is_goal,
@@ -53,30 +55,19 @@ from pathcraft._core.machine cimport (
     open_node,
     open_source,
     stop,
+    take_settings,
     walk_back,
 )
-from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.codes cimport (
-    MODE_DIJKSTRA,
-    ST_EXHAUSTED,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_COST,
-    ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
+from pathcraft._core.codes cimport ST_IN_PROGRESS
+
+from pathcraft._core.machine import (  # the outcomes, for the Python front door
+    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
 # Option codes shared with pathcraft.graph (keep in sync with the tables there).
 cdef enum:
     H_ZERO = 0
     H_EUCLIDEAN = 1
-
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-MAX_EXPANSIONS = ST_MAX_EXPANSIONS
-MAX_COST = ST_MAX_COST
-EXHAUSTED = ST_EXHAUSTED
-IN_PROGRESS = ST_IN_PROGRESS
 
 # The parent edge of the virtual goal (it is reached by an exit edge, not a CSR edge).
 cdef int64_t EXIT_EDGE = -2
@@ -90,19 +81,12 @@ cdef struct Query:
     Py_ssize_t n              # nodes; the virtual goal is node n
     int dim                   # 2 or 3 (0: no coordinates)
     int hkind
-    int mode
-    int tie
     double hscale
-    double weight
     double target[3]          # the point the heuristic aims at
     Py_ssize_t goal           # the single goal node, or -1
     bint use_goal_set
     bint use_exit             # goal-set members lead to the virtual goal
-    int64_t max_expansions    # -1: no limit
-    double max_cost           # INFINITY: no limit
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s
 
 
 cdef class Workspace(BaseWorkspace):
@@ -154,10 +138,10 @@ cdef inline int relax(
     """Offer the step u -> v along ``edge`` to the open list: the skeleton's
     ``improves`` and ``open_node`` with the graph's heuristic, the edge noted."""
     cdef double d = gu + step
-    if not improves(ws, out, q.mode, q.max_cost, v, d):
+    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
         return 0
     ws.edge[v] = edge
-    return open_node(ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic(q, v))
+    return open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v))
 
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
@@ -175,7 +159,7 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
     cdef int64_t left = budget
 
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        u = next_node(ws, out, &left, q.s.max_expansions, q.s.record, has_goal)
         if u < 0:
             return stop(u)
         goal_here = u == q.n or is_goal(ws, u, q.goal, q.use_goal_set)
@@ -183,7 +167,7 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
             found(out, u)
             return 0
         gu = ws.cell[u].g
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, heuristic(q, u))
         end = offsets[u + 1]
         for k in range(offsets[u], end):
@@ -208,7 +192,7 @@ cdef int push_sources(
         s = sources[i]
         ws.edge[s] = -1
         if open_source(
-            ws, out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, s,
+            ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, q.s.max_cost, s,
             source_costs[i] if costs else 0.0, heuristic(q, s),
         ) != 0:
             return -1
@@ -281,21 +265,15 @@ cdef class GraphSearch(Machine):
         const double[:] target,
         *,
         int hkind,
-        int mode,
-        int tie,
         double hscale,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
-        uint64_t seed,
+        **settings,
     ):
         cdef Query* q = &self.q
         cdef Py_ssize_t i, node
         cdef int failed = 0
         cdef int d
         fill_query(q, ws, offsets, targets, weights, coords, hkind)
+        take_settings(&q.s, settings)
         check_indices("sources", sources, q.n, "node")
         check_rows("source_costs", source_costs, sources.shape[0], "sources")
         if not -1 <= goal < q.n:
@@ -307,18 +285,10 @@ cdef class GraphSearch(Machine):
             raise ValueError("exit_costs need a goal_set")
         if target is not None and q.dim > 0 and target.shape[0] < q.dim:
             raise ValueError(f"target has {target.shape[0]} coordinates; the nodes have {q.dim}")
-        q.mode = mode
-        q.tie = tie
         q.hscale = hscale
-        q.weight = weight
         q.goal = goal
         q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
         q.use_exit = q.use_goal_set and exit_costs is not None
-        q.max_expansions = max_expansions
-        q.max_cost = max_cost
-        q.partial = partial
-        q.record = record
-        q.rng = seed
         if q.dim > 0:
             if target is not None:
                 for d in range(q.dim):
@@ -356,10 +326,10 @@ cdef class GraphSearch(Machine):
         rec_g)`` of the ended search (see :func:`search`)."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
+        path = walk_back(self.ws, end_node(&self.out, self.q.s.partial, self.first_source))
         edges = _edges(self.ws, path)
         total = _path_cost(self.ws, self.weights, path, edges)
-        rec_nodes, rec_g = copy_record(self.ws) if self.q.record else (None, None)
+        rec_nodes, rec_g = copy_record(self.ws) if self.q.s.record else (None, None)
         return (
             self.out.status, path, edges, total, self.out.expanded, self.out.generated,
             rec_nodes, rec_g,
@@ -385,8 +355,7 @@ def search(offsets, targets, weights, coords, Workspace ws, sources, source_cost
         offsets, targets, weights, coords, ws, sources, source_costs, goal, goal_set,
         exit_costs, target, **settings,
     )
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 cdef object _edges(Workspace ws, const Py_ssize_t[::1] path):
@@ -445,18 +414,11 @@ def field(
     check_rows("source_costs", source_costs, sources.shape[0], "sources")
     check_rows("out_dist", out_dist, q.n, "the graph's node count")
     check_rows("out_parent", out_parent, q.n, "the graph's node count")
-    q.mode = MODE_DIJKSTRA
-    q.tie = TIE_G
+    q.s = field_settings(max_cost)
     q.hscale = 0.0
-    q.weight = 1.0
     q.goal = -1
     q.use_goal_set = False
     q.use_exit = False
-    q.max_expansions = -1
-    q.max_cost = max_cost
-    q.partial = False
-    q.record = False
-    q.rng = 0
     begin(&out)
     with nogil:
         ws.next_generation()

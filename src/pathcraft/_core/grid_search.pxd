@@ -7,7 +7,7 @@ which offers one step to the open list. Kernels ``cimport`` them and run them wi
 GIL released.
 """
 
-from libc.math cimport fabs, sqrt
+from libc.math cimport INFINITY, fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from pathcraft._core.codes cimport (
@@ -25,6 +25,7 @@ from pathcraft._core.codes cimport (
 from pathcraft._core.machine cimport (
     BaseWorkspace,
     Outcome,
+    Settings,
     improves,
     open_node,
 )
@@ -36,6 +37,17 @@ cdef extern from *:
     """
     const double SQRT2 "PATHCRAFT_SQRT2"
     const double OCTILE_DIAG "PATHCRAFT_OCTILE_DIAG"
+
+cdef extern from *:
+    """
+    static CYTHON_UNUSED const Py_ssize_t pathcraft_grid_dr[8] = {-1, 1, 0, 0, -1, -1, 1, 1};
+    static CYTHON_UNUSED const Py_ssize_t pathcraft_grid_dc[8] = {0, 0, -1, 1, -1, 1, -1, 1};
+    """
+    # The grid's eight moves (row and column steps) in the order every grid loop
+    # visits them: up, down, left, right, then up-left, up-right, down-left,
+    # down-right (the first four alone on a 4-connected grid).
+    const Py_ssize_t* DR "pathcraft_grid_dr"
+    const Py_ssize_t* DC "pathcraft_grid_dc"
 
 # Option codes shared with pathcraft.grid (keep in sync with the tables there).
 cdef enum:
@@ -59,19 +71,12 @@ cdef struct Query:
     Py_ssize_t width          # padded width: columns + 2
     int diagonal
     int hkind
-    int mode
-    int tie
     double hscale             # the heuristic is multiplied by this (the smallest cost)
-    double weight
     Py_ssize_t goal           # padded flat index of the single goal, or -1
     Py_ssize_t goal_r
     Py_ssize_t goal_c
     bint use_goal_set         # goals marked in the workspace's goal marks
-    int64_t max_expansions    # -1: no limit
-    double max_cost           # INFINITY: no limit
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s
     bint buckets              # run by :func:`run_buckets` (see ``use_buckets``)
 
 
@@ -91,9 +96,7 @@ cdef class Workspace(BaseWorkspace):
 
 
 cdef Query make_query(
-    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, int mode, int tie,
-    double hscale, double weight, Py_ssize_t goal, bint use_goal_set,
-    int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
+    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, double hscale
 ) except *
 
 cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil
@@ -107,6 +110,19 @@ cdef double steps_cost(
 ) noexcept nogil
 cdef object copy_record_cells(Workspace ws, Py_ssize_t width)
 cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width)
+
+
+cdef inline bint corner_open(
+    const double* cost, Py_ssize_t side_a, Py_ssize_t side_b, int diagonal
+) noexcept nogil:
+    """Whether a diagonal step passing between the cells ``side_a`` and ``side_b``
+    obeys the corner rule ``diagonal``: ``always`` needs neither free, ``one_free``
+    one of them, ``no_corner_cut`` (and ``never``) both."""
+    if diagonal == ALWAYS:
+        return True
+    if diagonal == ONE_FREE:
+        return cost[side_a] != INFINITY or cost[side_b] != INFINITY
+    return cost[side_a] != INFINITY and cost[side_b] != INFINITY
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
@@ -149,8 +165,8 @@ cdef inline int relax(
     """Offer the step u -> v (v at padded row vr, column vc) to the open list: the
     skeleton's ``improves`` and ``open_node`` with the grid's heuristic."""
     cdef double d = gu + step
-    if not improves(ws, out, q.mode, q.max_cost, v, d):
+    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
         return 0
     return open_node(
-        ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic_rc(q, vr, vc)
+        ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic_rc(q, vr, vc)
     )

@@ -32,33 +32,32 @@ from libc.stdlib cimport free, realloc
 
 import numpy as np
 
+from pathcraft._core.machine import (  # the outcomes, for the Python front door
+    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
+)
+
 from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
 from pathcraft._core.machine cimport (
+    CellSearch,
     Machine,
     NO_NODE,
     OUT_OF_MEMORY,
     begin,
+    begin_field,
     copy_record,
-    end_node,
     end_search,
     found,
     is_goal,
-    next_node,
+    next_to_expand,
     note_best,
     open_source,
     run_costs,
     stop,
-    walk_back,
+    take_settings,
 )
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.record cimport recorder_push
 
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-MAX_EXPANSIONS = ST_MAX_EXPANSIONS
-MAX_COST = ST_MAX_COST
-EXHAUSTED = ST_EXHAUSTED
-IN_PROGRESS = ST_IN_PROGRESS
 #: Whether this is the debug build (PATHCRAFT_DEBUG_BUILD=1 at build time): bounds,
 #: wraparound and initialisation checks on every memoryview index.
 DEBUG_BUILD = bool(PATHCRAFT_DEBUG_BUILD)
@@ -135,8 +134,8 @@ cdef bint use_buckets(Query* q, double unit, Py_ssize_t sources) noexcept nogil:
     step then costs ``unit`` and f counted in steps grows by 0, 1 or 2 per step."""
     q.buckets = (
         unit > 0.0 and sources == 1 and q.diagonal == NEVER
-        and (q.mode == MODE_DIJKSTRA or (q.mode == MODE_ASTAR and q.weight == 1.0))
-        and q.tie == TIE_G
+        and (q.s.mode == MODE_DIJKSTRA or (q.s.mode == MODE_ASTAR and q.s.weight == 1.0))
+        and q.s.tie == TIE_G
         and (q.hkind == H_ZERO or q.hkind == H_MANHATTAN or q.hkind == H_CHEBYSHEV)
     )
     return q.buckets
@@ -152,7 +151,7 @@ cdef int open_start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noex
         return push_source(q, ws, start, out)
     for i in range(3):
         ws.ring[i].size = 0
-    if not improves(ws, out, q.mode, q.max_cost, start, 0.0):
+    if not improves(ws, out, q.s.mode, q.s.max_cost, start, 0.0):
         return 0
     ws.cell[start].g = 0.0
     ws.cell[start].parent = -1
@@ -185,14 +184,14 @@ cdef inline Py_ssize_t next_bucket_node(
             b.size -= 1
             continue
         break
-    if out.expanded == q.max_expansions:
+    if out.expanded == q.s.max_expansions:
         out.status = ST_MAX_EXPANSIONS
         return NO_NODE
     b.size -= 1
     left[0] -= 1
     ws.cell[u].mark = ws.gen + 1
     out.expanded += 1
-    if q.record and recorder_push(&ws.rec, u, ws.cell[u].g) != 0:
+    if q.s.record and recorder_push(&ws.rec, u, ws.cell[u].g) != 0:
         return OUT_OF_MEMORY
     return u
 
@@ -232,7 +231,7 @@ cdef int run_buckets(Query* q, Workspace ws, Outcome* out, int64_t budget) noexc
         ur = u // W
         uc = u - ur * W
         hu = steps_to_goal(q, ur, uc)
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, hu * q.hscale)
         if manhattan:
             dh[0] = -1 if ur > q.goal_r else 1
@@ -245,7 +244,7 @@ cdef int run_buckets(Query* q, Workspace ws, Outcome* out, int64_t budget) noexc
             if c == INFINITY:
                 continue
             d = gu + c
-            if not improves(ws, out, q.mode, q.max_cost, v, d):
+            if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
                 continue
             ws.cell[v].g = d
             ws.cell[v].parent = <int32_t> u
@@ -269,50 +268,34 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
     cdef Py_ssize_t W = q.width
     cdef double gu, c
     cdef const double* cost = q.cost
-    cdef bint free_a, free_b
-    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef int64_t left = budget
-    # Neighbours: up, down, left, right, then up-left, up-right, down-left, down-right.
-    cdef Py_ssize_t dr[8]
-    cdef Py_ssize_t dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
 
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, q.use_goal_set):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, heuristic_rc(q, ur, uc))
         for k in range(4):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             c = cost[v]
             if c != INFINITY:
-                if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c) != 0:
+                if relax(q, ws, out, u, gu, v, ur + DR[k], uc + DC[k], c) != 0:
                     return -1
         if q.diagonal == NEVER:
             continue
         for k in range(4, 8):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             c = cost[v]
             if c == INFINITY:
                 continue
-            if q.diagonal != ALWAYS:
-                free_a = cost[u + dr[k] * W] != INFINITY
-                free_b = cost[u + dc[k]] != INFINITY
-                if q.diagonal == NO_CORNER_CUT:
-                    if not (free_a and free_b):
-                        continue
-                elif not (free_a or free_b):
-                    continue
-            if relax(q, ws, out, u, gu, v, ur + dr[k], uc + dc[k], c * SQRT2) != 0:
+            if not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
+                continue
+            if relax(q, ws, out, u, gu, v, ur + DR[k], uc + DC[k], c * SQRT2) != 0:
                 return -1
 
 
@@ -341,27 +324,15 @@ cdef int check_cells(
 cdef inline int push_source(Query* q, Workspace ws, Py_ssize_t s, Outcome* out) noexcept nogil:
     """Open source ``s`` at g = 0 (a repeat ignored); -1 when memory ran out."""
     return open_source(
-        ws, out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, s, 0.0, heuristic(q, s)
+        ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, q.s.max_cost, s, 0.0, heuristic(q, s)
     )
 
 
-cdef int push_sources(
-    Query* q, Workspace ws, const Py_ssize_t[:] sources, Outcome* out
-) noexcept nogil:
-    """Open every source at g = 0 (repeats ignored); -1 when memory ran out."""
-    cdef Py_ssize_t i
-    for i in range(sources.shape[0]):
-        if push_source(q, ws, sources[i], out) != 0:
-            return -1
-    return 0
-
-
 cdef Query make_query(
-    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, int mode, int tie,
-    double hscale, double weight, Py_ssize_t goal, bint use_goal_set,
-    int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
+    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, double hscale
 ) except *:
-    """The settings of one query, after checking that the workspace is large enough."""
+    """The grid of one query (its settings ``s`` and goal are filled after), after
+    checking that the workspace is large enough."""
     cdef Query q
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
     if ws.capacity < n:
@@ -372,33 +343,23 @@ cdef Query make_query(
     q.width = padded.shape[1]
     q.diagonal = diagonal
     q.hkind = hkind
-    q.mode = mode
-    q.tie = tie
     q.hscale = hscale
-    q.weight = weight
-    aim(&q, goal)
-    q.use_goal_set = use_goal_set
-    q.max_expansions = max_expansions
-    q.max_cost = max_cost
-    q.partial = partial
-    q.record = record
-    q.rng = seed
+    aim(&q, -1)
+    q.use_goal_set = False
     q.buckets = False
     return q
 
 
-cdef class GridSearch(Machine):
-    """One grid search (A*, greedy or Dijkstra) as a step machine: :meth:`step` expands
-    at most ``n`` cells and returns the status, ``IN_PROGRESS`` until the search ends;
-    :meth:`answer` is then what :func:`search` returns. The blocking :func:`search` is
-    one unlimited step of it. The search holds its workspace (nothing else may use it
-    until the search ended) and the cost array it reads."""
+cdef class GridSearch(CellSearch):
+    """One grid search (A*, greedy or Dijkstra) as a step machine (see
+    ``machine.CellSearch``): :meth:`step` expands at most ``n`` cells and returns the
+    status, ``IN_PROGRESS`` until the search ends; :meth:`answer` is then what
+    :func:`search` returns. The blocking :func:`search` is one unlimited step of it.
+    The search holds its workspace (nothing else may use it until the search ended)
+    and the cost array it reads."""
 
     cdef Query q
-    cdef Workspace ws
     cdef const double[:, ::1] padded
-    cdef Py_ssize_t first_source
-    cdef uint64_t seed
 
     def __init__(
         self,
@@ -410,72 +371,40 @@ cdef class GridSearch(Machine):
         *,
         int diagonal,
         int hkind,
-        int mode,
-        int tie,
         double hscale,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
-        uint64_t seed,
         double unit=0.0,
+        **settings,
     ):
-        cdef Py_ssize_t i
-        cdef int failed
-        cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
-        self.q = make_query(
-            padded, ws, diagonal, hkind, mode, tie, hscale, weight, goal, use_set,
-            max_expansions, max_cost, partial, record, seed,
-        )
+        self.q = make_query(padded, ws, diagonal, hkind, hscale)
+        take_settings(&self.q.s, settings)
+        self.s = &self.q.s
+        self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
         use_buckets(&self.q, unit, sources.shape[0])
-        if sources.shape[0] == 0:
-            raise ValueError("sources: at least one cell is needed")
-        check_cells("sources", sources, padded.shape[0], padded.shape[1])
-        if goal >= 0:
-            check_cell("goal", goal, padded.shape[0], padded.shape[1])
-        if use_set:
-            check_cells("goal_set", goal_set, padded.shape[0], padded.shape[1])
-            ws.ensure_goal_marks()
-        self.ws = ws
         self.padded = padded
-        self.first_source = sources[0]
-        self.seed = seed
-        with nogil:
-            failed = open_start(&self.q, ws, sources[0], &self.out)
-            if use_set:
-                for i in range(goal_set.shape[0]):
-                    ws.goal_mark[goal_set[i]] = ws.gen
-            if not failed and not self.q.buckets:
-                failed = push_sources(&self.q, ws, sources[1:], &self.out)
-        if failed:
-            raise MemoryError("the grid search ran out of memory")
+        self.open_sources("cell", ws, sources, goal, goal_set)
 
     cdef int run(self, int64_t budget) noexcept nogil:
-        return run_search(&self.q, self.ws, &self.out, budget)
+        return run_search(&self.q, <Workspace> self.ws, &self.out, budget)
 
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
-        self.q.rng = self.seed
-        return open_start(&self.q, self.ws, start, &self.out)
+        self.q.s.rng = self.q.s.seed
+        return open_start(&self.q, <Workspace> self.ws, start, &self.out)
 
-    cdef double found_cost(self) noexcept nogil:
-        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
-        if n < 0:
-            return -1.0
-        return steps_cost(self.q.cost, self.q.width, self.ws.trail, n)
+    cdef int check_place(self, str name, Py_ssize_t place) except -1:
+        return check_cell(name, place, self.padded.shape[0], self.padded.shape[1])
 
-    def answer(self):
-        """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
-        ended search (see :func:`search`)."""
-        if self.out.status == ST_IN_PROGRESS:
-            raise RuntimeError("the search is still in progress")
-        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
-        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
-        return (
-            self.out.status, to_cells(path, self.q.width), path_cost(self.padded, path),
-            self.out.expanded, self.out.generated, rec_cells, rec_g,
-        )
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil:
+        aim(&self.q, goal)
+
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil:
+        return heuristic(&self.q, place)
+
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
+        return steps_cost(self.q.cost, self.q.width, path, n)
+
+    cdef object to_places(self, const Py_ssize_t[::1] flat):
+        return to_cells(flat, self.q.width)
 
 
 def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
@@ -488,8 +417,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     are None unless recording.
     """
     machine = GridSearch(padded, ws, sources, goal, goal_set, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(
@@ -572,20 +500,15 @@ def field(
     cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
-    cdef Query q = make_query(
-        padded, ws, diagonal, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0, -1, False, -1,
-        max_cost, False, False, 0,
-    )
+    cdef Query q = make_query(padded, ws, diagonal, H_ZERO, 0.0)
     if out_costs.shape[0] != padded.shape[0] - 2 or out_costs.shape[1] != padded.shape[1] - 2:
         raise ValueError(
             f"out_costs has shape ({out_costs.shape[0]}, {out_costs.shape[1]}); the grid "
             f"is {padded.shape[0] - 2} x {padded.shape[1] - 2}"
         )
     check_cells("sources", sources, padded.shape[0], padded.shape[1])
-    begin(&out)
     with nogil:
-        ws.next_generation()
-        failed = push_sources(&q, ws, sources, &out)
+        failed = begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:

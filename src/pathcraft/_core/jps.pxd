@@ -25,6 +25,10 @@ cdef struct Lines:
 cdef int run_jps(
     Query* q, const Lines* lines, Workspace ws, Outcome* out, int64_t budget
 ) noexcept nogil
+cdef Query jps_query(
+    const double[:, ::1] padded, Workspace ws, int diagonal, double unit, double weight,
+    int64_t max_expansions, double max_cost, bint record,
+) except *
 cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1
 cdef double _jumps_cost(
     const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit

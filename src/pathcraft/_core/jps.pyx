@@ -65,8 +65,7 @@ from pathcraft._core.grid_search cimport (
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
     Machine,
-    found,
-    next_node,
+    next_to_expand,
     run_costs,
     stop,
     walk_back,
@@ -305,12 +304,9 @@ cdef int run_jps(
     cdef int k, count
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, True)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
             return stop(u)
-        if u == q.goal:
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
@@ -329,6 +325,25 @@ cdef int run_jps(
                 q, ws, out, u, gu, u + j * (dr * W + dc), ur + j * dr, uc + j * dc, j * unit
             ) != 0:
                 return -1
+
+
+cdef Query jps_query(
+    const double[:, ::1] padded, Workspace ws, int diagonal, double unit, double weight,
+    int64_t max_expansions, double max_cost, bint record,
+) except *:
+    """The query of a jump point search on a grid whose cells all cost ``unit``: A*
+    by the octile distance times ``unit``, ties by g, no partial path."""
+    cdef Query q = make_query(padded, ws, diagonal, H_OCTILE, unit)
+    q.s.mode = MODE_ASTAR
+    q.s.tie = TIE_G
+    q.s.weight = weight
+    q.s.max_expansions = max_expansions
+    q.s.max_cost = max_cost
+    q.s.partial = False
+    q.s.record = record
+    q.s.seed = 0
+    q.s.rng = 0
+    return q
 
 
 cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1:
@@ -420,10 +435,8 @@ cdef class JpsSearch(Machine):
         bint block,
     ):
         cdef int failed
-        self.q = make_query(
-            padded, ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, goal, False,
-            max_expansions, max_cost, False, record, 0,
-        )
+        self.q = jps_query(padded, ws, diagonal, unit, weight, max_expansions, max_cost, record)
+        aim(&self.q, goal)
         check_cell("start", start, padded.shape[0], padded.shape[1])
         check_cell("goal", goal, padded.shape[0], padded.shape[1])
         _unpack(lines, padded, &self.packed)
@@ -456,7 +469,7 @@ cdef class JpsSearch(Machine):
             raise RuntimeError("the search is still in progress")
         jumps = walk_back(self.ws, self.out.reached if self.out.status == ST_FOUND else -1)
         path = _fill(jumps, self.q.width)
-        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
+        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.s.record else (None, None)
         return (
             self.out.status, to_cells(path, self.q.width), to_cells(jumps, self.q.width),
             path_cost(self.padded, path), self.out.expanded, self.out.generated,
@@ -475,8 +488,7 @@ def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settin
     ``(row, col)`` cells (empty when not found); ``rec_*`` are None unless recording.
     """
     machine = JpsSearch(padded, ws, start, goal, lines, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 cdef object _fill(const Py_ssize_t[::1] jumps, Py_ssize_t W):

@@ -29,7 +29,7 @@ import numpy as np
 
 from pathcraft._core.grid_search cimport SQRT2, Outcome, Query, Workspace, relax
 from pathcraft._core.jps cimport successors
-from pathcraft._core.machine cimport found, next_node, stop
+from pathcraft._core.machine cimport next_to_expand, stop
 
 #: Direction ``k`` of the table is ``(DR[k], DC[k])``: N, S, W, E, NW, NE, SW, SE.
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -150,12 +150,9 @@ cdef int run_jpsplus(
     cdef int k, count
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, True)  # the skeleton's
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)  # the skeleton's
         if u < 0:
             return stop(u)
-        if u == q.goal:
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W

@@ -48,56 +48,37 @@ from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.codes cimport (
-    MODE_DIJKSTRA,
-    ST_EXHAUSTED,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_COST,
-    ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
+from pathcraft._core.machine import (  # the outcomes, for the Python front door
+    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
-from pathcraft._core.heap cimport TIE_G
+
+from pathcraft._core.grid_search cimport (  # the grid's moves, corner rules and steps
+    ALWAYS,
+    DC,
+    DR,
+    NEVER,
+    NO_CORNER_CUT,
+    OCTILE_DIAG,
+    ONE_FREE,
+    SQRT2,
+    corner_open,
+)
 from pathcraft._core.machine cimport (
     BaseWorkspace,
+    CellSearch,
     Machine,
     Outcome,
-    begin,
-    copy_record,
-    end_node,
-    found,
+    Settings,
+    begin_field,
     improves,
-    is_goal,
-    next_node,
+    next_to_expand,
     note_best,
     open_node,
-    open_source,
     run_costs,
     stop,
-    walk_back,
+    take_settings,
 )
 
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-MAX_EXPANSIONS = ST_MAX_EXPANSIONS
-MAX_COST = ST_MAX_COST
-EXHAUSTED = ST_EXHAUSTED
-IN_PROGRESS = ST_IN_PROGRESS
-
-cdef extern from *:
-    """
-    #define PATHCRAFT_LAYER_SQRT2 1.4142135623730951
-    #define PATHCRAFT_LAYER_OCTILE_DIAG 0.41421356237309515
-    """
-    const double SQRT2 "PATHCRAFT_LAYER_SQRT2"
-    const double OCTILE_DIAG "PATHCRAFT_LAYER_OCTILE_DIAG"
-
-# Corner rules, as pathcraft.grid's codes.
-cdef enum:
-    NEVER = 0
-    NO_CORNER_CUT = 1
-    ONE_FREE = 2
-    ALWAYS = 3
 
 cdef enum:
     H_ZERO = 0
@@ -147,19 +128,12 @@ cdef struct Query:
     double* floor_lb          # per floor: min LB over its entries
     unsigned char* done       # scratch for the LB Dijkstra
     int hkind
-    int mode
-    int tie
     double hscale
-    double weight
     Py_ssize_t goal
     Py_ssize_t goal_f
     Py_ssize_t goal_r
     Py_ssize_t goal_c
-    int64_t max_expansions
-    double max_cost
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s
 
 
 cdef inline Py_ssize_t floor_of(const Query* q, Py_ssize_t cell) noexcept nogil:
@@ -244,63 +218,48 @@ cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
 
 
 cdef inline int relax(
-    Query* q, Workspace ws, Outcome* out, Py_ssize_t u, double gu, Py_ssize_t v, double step
+    Query* q, BaseWorkspace ws, Outcome* out, Py_ssize_t u, double gu, Py_ssize_t v, double step
 ) noexcept nogil:
     cdef double d = gu + step
     cdef double h
-    if not improves(ws, out, q.mode, q.max_cost, v, d):
+    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
         return 0
     h = heuristic(q, v)
     if h == INFINITY:
         return 0
-    return open_node(ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, h)
+    return open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, h)
 
 
-cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` cells (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v, W = q.width
     cdef int64_t j
     cdef double gu, c
     cdef const double* cost = q.cost
-    cdef bint free_a, free_b
-    cdef bint has_goal = q.goal >= 0
     cdef int k
     cdef int64_t left = budget
-    cdef Py_ssize_t dr[8]
-    cdef Py_ssize_t dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, False):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, heuristic(q, u))
         for k in range(4):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             c = cost[v]
             if c != INFINITY:
                 if relax(q, ws, out, u, gu, v, c) != 0:
                     return -1
         if q.diagonal != NEVER:
             for k in range(4, 8):
-                v = u + dr[k] * W + dc[k]
+                v = u + DR[k] * W + DC[k]
                 c = cost[v]
                 if c == INFINITY:
                     continue
-                if q.diagonal != ALWAYS:
-                    free_a = cost[u + dr[k] * W] != INFINITY
-                    free_b = cost[u + dc[k]] != INFINITY
-                    if q.diagonal == NO_CORNER_CUT:
-                        if not (free_a and free_b):
-                            continue
-                    elif not (free_a or free_b):
-                        continue
+                if not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
+                    continue
                 if relax(q, ws, out, u, gu, v, c * SQRT2) != 0:
                     return -1
         for j in range(q.indptr[u], q.indptr[u + 1]):
@@ -314,7 +273,7 @@ cdef double step_cost(const Query* q, Py_ssize_t u, Py_ssize_t v) noexcept nogil
     cdef int64_t j
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dr = v // W - u // W, dc = v % W - u % W
-    cdef bint free_a, free_b, legal
+    cdef bint legal
     for j in range(q.indptr[u], q.indptr[u + 1]):
         if q.targets[j] == v and q.pcost[j] < best:
             best = q.pcost[j]
@@ -322,11 +281,7 @@ cdef double step_cost(const Query* q, Py_ssize_t u, Py_ssize_t v) noexcept nogil
         return best
     if dr == 0 or dc == 0:
         return q.cost[v] if q.cost[v] < best else best
-    legal = q.diagonal == ALWAYS
-    if q.diagonal == NO_CORNER_CUT or q.diagonal == ONE_FREE:
-        free_a = q.cost[u + dr * W] != INFINITY
-        free_b = q.cost[u + dc] != INFINITY
-        legal = (free_a and free_b) if q.diagonal == NO_CORNER_CUT else (free_a or free_b)
+    legal = q.diagonal != NEVER and corner_open(q.cost, u + dr * W, u + dc, q.diagonal)
     if legal and q.cost[v] * SQRT2 < best:
         return q.cost[v] * SQRT2
     return best
@@ -459,10 +414,9 @@ cdef class Tables:
         q.done = NULL
 
 
-cdef Query make_query(
-    Tables t, Workspace ws, int hkind, int mode, int tie, double hscale, double weight,
-    int64_t max_expansions, double max_cost, bint partial, bint record, uint64_t seed,
-) except *:
+cdef Query make_query(Tables t, Workspace ws, int hkind, double hscale) except *:
+    """The world of one query (its settings ``s`` are filled after), after checking
+    the workspace and the heuristic code."""
     cdef Query q
     if ws.capacity < t.size:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {t.size}")
@@ -470,17 +424,9 @@ cdef Query make_query(
         raise ValueError(f"unknown heuristic code {hkind}")
     t.fill(&q)
     q.hkind = hkind
-    q.mode = mode
-    q.tie = tie
     q.hscale = hscale
-    q.weight = weight
     q.goal = -1
     q.goal_f = q.goal_r = q.goal_c = 0
-    q.max_expansions = max_expansions
-    q.max_cost = max_cost
-    q.partial = partial
-    q.record = record
-    q.rng = seed
     return q
 
 
@@ -497,16 +443,13 @@ cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width, Py_ssize_t fh
     return cells
 
 
-cdef class LayeredSearch(Machine):
-    """One layered-level search (A*, greedy or Dijkstra) as a step machine:
-    :meth:`step` expands at most ``n`` cells; then :meth:`answer` is what
-    :func:`search` returns."""
+cdef class LayeredSearch(CellSearch):
+    """One layered-level search (A*, greedy or Dijkstra) as a step machine (see
+    ``machine.CellSearch``): :meth:`step` expands at most ``n`` cells; then
+    :meth:`answer` is what :func:`search` returns."""
 
     cdef Query q
-    cdef Workspace ws
     cdef Tables t
-    cdef Py_ssize_t first_source
-    cdef uint64_t seed
     cdef double[::1] lb, floor_lb
     cdef unsigned char[::1] done
 
@@ -518,22 +461,12 @@ cdef class LayeredSearch(Machine):
         Py_ssize_t goal,
         *,
         int hkind,
-        int mode,
-        int tie,
         double hscale,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
-        uint64_t seed,
+        **settings,
     ):
-        cdef Py_ssize_t i
-        cdef int failed = 0
-        self.q = make_query(
-            t, ws, hkind, mode, tie, hscale, weight, max_expansions, max_cost, partial,
-            record, seed,
-        )
+        self.q = make_query(t, ws, hkind, hscale)
+        take_settings(&self.q.s, settings)
+        self.s = &self.q.s
         # The heuristic's per-query scratch, owned by this machine (thread-safe).
         self.lb = np.zeros(max(self.q.np_, 1), dtype=np.float64)
         self.floor_lb = np.zeros(t.nfloors, dtype=np.float64)
@@ -541,65 +474,26 @@ cdef class LayeredSearch(Machine):
         self.q.lb = &self.lb[0]
         self.q.floor_lb = &self.floor_lb[0]
         self.q.done = &self.done[0]
-        if sources.shape[0] == 0:
-            raise ValueError("sources: at least one cell is needed")
-        check_cells("sources", sources, t.padded.shape[0], t.padded.shape[1], t.fh)
-        if goal >= 0:
-            check_cell("goal", goal, t.padded.shape[0], t.padded.shape[1], t.fh)
-        self.ws = ws
         self.t = t
-        self.first_source = sources[0]
-        self.seed = seed
-        begin(&self.out)
-        with nogil:
-            aim(&self.q, goal)
-            ws.next_generation()
-            for i in range(sources.shape[0]):
-                if self.push(sources[i]) != 0:
-                    failed = 1
-                    break
-        if failed:
-            raise MemoryError("the layered search ran out of memory")
-
-    cdef int push(self, Py_ssize_t s) noexcept nogil:
-        return open_source(
-            self.ws, &self.out, self.q.mode, self.q.weight, self.q.tie, &self.q.rng,
-            self.q.max_cost, s, 0.0, heuristic(&self.q, s),
-        )
+        self.open_sources("cell", ws, sources, goal, None)
 
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
-    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+    cdef int check_place(self, str name, Py_ssize_t place) except -1:
+        return check_cell(name, place, self.t.padded.shape[0], self.t.padded.shape[1], self.t.fh)
+
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
-        self.q.rng = self.seed
-        begin(&self.out)
-        self.ws.next_generation()
-        return self.push(start)
 
-    cdef double found_cost(self) noexcept nogil:
-        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
-        if n < 0:
-            return -1.0
-        return steps_cost(&self.q, self.ws.trail, n)
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil:
+        return heuristic(&self.q, place)
 
-    def answer(self):
-        """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
-        ended search; cells are ``(floor, row, col)``."""
-        cdef const Py_ssize_t[::1] view
-        if self.out.status == ST_IN_PROGRESS:
-            raise RuntimeError("the search is still in progress")
-        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
-        view = path
-        cost = INFINITY if path.shape[0] == 0 else steps_cost(&self.q, &view[0], path.shape[0])
-        rec_cells = rec_g = None
-        if self.q.record:
-            cells, rec_g = copy_record(self.ws)
-            rec_cells = to_cells(cells, self.q.width, self.q.fh)
-        return (
-            self.out.status, to_cells(path, self.q.width, self.q.fh), cost,
-            self.out.expanded, self.out.generated, rec_cells, rec_g,
-        )
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
+        return steps_cost(&self.q, path, n)
+
+    cdef object to_places(self, const Py_ssize_t[::1] flat):
+        return to_cells(flat, self.q.width, self.q.fh)
 
 
 def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **settings):
@@ -607,8 +501,7 @@ def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **settings):
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 3)`` array of ``(floor, row, col)`` cells."""
     machine = LayeredSearch(t, ws, sources, goal, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(
@@ -643,23 +536,18 @@ def field(
     ``out_costs`` (shape ``(floors, rows, cols)``), ``inf`` where none is reachable.
     Returns the number of expansions."""
     cdef Outcome out
-    cdef Py_ssize_t i, s, f, r, c, W = t.padded.shape[1]
+    cdef Py_ssize_t s, f, r, c, W = t.padded.shape[1]
     cdef Py_ssize_t F = out_costs.shape[0], rows = out_costs.shape[1], cols = out_costs.shape[2]
     cdef int failed = 0
-    cdef Query q = make_query(t, ws, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0, -1, max_cost, False, False, 0)
+    cdef Query q = make_query(t, ws, H_ZERO, 0.0)
     if F != t.nfloors or rows != t.fh - 1 or cols != W - 2:
         raise ValueError(
             f"out_costs has shape ({F}, {rows}, {cols}); the level is "
             f"{t.nfloors} x {t.fh - 1} x {W - 2}"
         )
     check_cells("sources", sources, t.padded.shape[0], W, t.fh)
-    begin(&out)
     with nogil:
-        ws.next_generation()
-        for i in range(sources.shape[0]):
-            if open_source(ws, &out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, sources[i], 0.0, 0.0) != 0:
-                failed = 1
-                break
+        failed = begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:

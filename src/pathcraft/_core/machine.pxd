@@ -2,7 +2,10 @@
 """The search skeleton every compiled search shares: the step machine (its outcome so
 far and the one ``step`` that advances it ``n`` expansions with the GIL released:
 ``Machine``, subclassed by ``grid_search.GridSearch``, ``jps.JpsSearch``,
-``graph_search.GraphSearch`` and ``polyanya.PolyanyaSearch``), the workspace of the
+``graph_search.GraphSearch`` and ``polyanya.PolyanyaSearch``; ``CellSearch``, the
+machine of a search over the places of one padded array, by ``stencil``, ``voxel``
+and ``layered``), the settings every best-first kernel takes from the options
+(``Settings``, unpacked by ``take_settings``), the workspace of the
 node searches (``BaseWorkspace``: generation marks, g-costs, parents, the indexed heap,
 the recorder and the goal marks), and the inline pieces of one expansion loop: the pop
 prologue (:func:`next_node`), the goal test, the partial-path bookkeeping and the two
@@ -85,12 +88,55 @@ cdef extern from "clock.h":
     double now "pathcraft_now"() nogil
 
 
+cdef struct Settings:
+    # What every best-first kernel takes from the options (``kernel_settings()`` in
+    # pathcraft._options), unpacked once by :func:`take_settings`; each kernel's query
+    # embeds it as ``s``.
+    int mode
+    int tie
+    double weight
+    int64_t max_expansions    # -1: no limit
+    double max_cost           # INFINITY: no limit
+    bint partial
+    bint record
+    uint64_t seed             # of random tie-breaking: ``rng`` at every (re)start
+    uint64_t rng
+
+
+cdef int take_settings(Settings* s, dict settings) except -1
+cdef Settings field_settings(double max_cost) noexcept nogil
+cdef int begin_field(
+    BaseWorkspace ws, Outcome* out, Settings* s, double max_cost, const Py_ssize_t[:] sources
+) noexcept nogil
+
+
 cdef class Machine:
     cdef Outcome out
     cdef readonly double elapsed  # seconds spent in steps
     cdef int run(self, int64_t budget) noexcept nogil
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil
     cdef double found_cost(self) noexcept nogil
+
+
+cdef class CellSearch(Machine):
+    # A best-first search over the places (cells, voxels) of one padded cost array,
+    # its sources at g = 0: the set-up, restart, push, found_cost and answer() of
+    # every such machine, over the small hooks below (one virtual call per source
+    # pushed or per answer, none per expansion: the loop is the subclass's run).
+    cdef BaseWorkspace ws
+    cdef Settings* s          # the settings inside the subclass's query
+    cdef Py_ssize_t first_source
+    cdef int open_sources(
+        self, str what, BaseWorkspace ws, const Py_ssize_t[:] sources, Py_ssize_t goal,
+        const Py_ssize_t[:] goal_set,
+    ) except -1
+    cdef int push(self, Py_ssize_t place) noexcept nogil
+    # The hooks.
+    cdef int check_place(self, str name, Py_ssize_t place) except -1
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil
+    cdef object to_places(self, const Py_ssize_t[::1] flat)
 
 
 cdef object walk_back(BaseWorkspace ws, Py_ssize_t node)
@@ -188,6 +234,23 @@ cdef inline void note_best(Outcome* out, Py_ssize_t u, double h) noexcept nogil:
     if h < out.best_h:
         out.best_h = h
         out.best = u
+
+
+cdef inline Py_ssize_t next_to_expand(
+    BaseWorkspace ws, Outcome* out, int64_t* left, const Settings* s, Py_ssize_t goal,
+    bint use_goal_set,
+) noexcept nogil:
+    """:func:`next_node` with the goal test of a search to ``goal`` (-1: none) or,
+    with ``use_goal_set``, to its marked goals: the node to expand; ``NO_NODE`` when
+    this step is over, a goal reached among the ways (``out.status`` FOUND);
+    ``OUT_OF_MEMORY`` when recording ran out of memory."""
+    cdef Py_ssize_t u = next_node(
+        ws, out, left, s.max_expansions, s.record, goal >= 0 or use_goal_set
+    )
+    if u >= 0 and is_goal(ws, u, goal, use_goal_set):
+        found(out, u)
+        return NO_NODE
+    return u
 
 
 cdef inline bint improves(

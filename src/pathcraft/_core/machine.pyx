@@ -7,9 +7,25 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
-from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS
-from pathcraft._core.heap cimport heap_clear, heap_free, heap_init
+from pathcraft._core.codes cimport (
+    MODE_DIJKSTRA,
+    ST_EXHAUSTED,
+    ST_FOUND,
+    ST_IN_PROGRESS,
+    ST_MAX_COST,
+    ST_MAX_EXPANSIONS,
+    ST_UNREACHABLE,
+)
+from pathcraft._core.heap cimport TIE_G, heap_clear, heap_free, heap_init
 from pathcraft._core.record cimport recorder_free, recorder_init
+
+# The outcomes, for the Python front doors (each kernel module exports them).
+FOUND = ST_FOUND
+UNREACHABLE = ST_UNREACHABLE
+MAX_EXPANSIONS = ST_MAX_EXPANSIONS
+MAX_COST = ST_MAX_COST
+EXHAUSTED = ST_EXHAUSTED
+IN_PROGRESS = ST_IN_PROGRESS
 
 
 cdef class BaseWorkspace:
@@ -146,6 +162,64 @@ cdef int run_costs(
     return 0
 
 
+#: The names :func:`take_settings` takes, in the order of :c:struct:`Settings`.
+SETTINGS = ("mode", "tie", "weight", "max_expansions", "max_cost", "partial", "record", "seed")
+
+
+cdef int take_settings(Settings* s, dict settings) except -1:
+    """Unpack a kernel's best-first settings (``SearchOptions.kernel_settings()``:
+    what is left of its keyword arguments once it took its own) into ``s``; TypeError
+    when one is missing or one more is given."""
+    missing = [name for name in SETTINGS if name not in settings]
+    if missing:
+        raise TypeError(f"missing kernel settings: {', '.join(missing)}")
+    if len(settings) != len(SETTINGS):
+        extra = sorted(name for name in settings if name not in SETTINGS)
+        raise TypeError(f"unexpected kernel settings: {', '.join(extra)}")
+    s.mode = settings["mode"]
+    s.tie = settings["tie"]
+    s.weight = settings["weight"]
+    s.max_expansions = settings["max_expansions"]
+    s.max_cost = settings["max_cost"]
+    s.partial = settings["partial"]
+    s.record = settings["record"]
+    s.seed = settings["seed"]
+    s.rng = s.seed
+    return 0
+
+
+cdef Settings field_settings(double max_cost) noexcept nogil:
+    """The settings of a distance field: Dijkstra, ties by g, no limit but
+    ``max_cost``, nothing recorded."""
+    cdef Settings s
+    s.mode = MODE_DIJKSTRA
+    s.tie = TIE_G
+    s.weight = 1.0
+    s.max_expansions = -1
+    s.max_cost = max_cost
+    s.partial = False
+    s.record = False
+    s.seed = 0
+    s.rng = 0
+    return s
+
+
+cdef int begin_field(
+    BaseWorkspace ws, Outcome* out, Settings* s, double max_cost, const Py_ssize_t[:] sources
+) noexcept nogil:
+    """Begin a distance field: :func:`field_settings` in ``s``, a new generation and
+    every source opened at g = 0 (heuristic 0; repeats ignored). -1 when memory ran
+    out."""
+    cdef Py_ssize_t i
+    s[0] = field_settings(max_cost)
+    begin(out)
+    ws.next_generation()
+    for i in range(sources.shape[0]):
+        if open_source(ws, out, s.mode, s.weight, s.tie, &s.rng, s.max_cost, sources[i], 0.0, 0.0) != 0:
+            return -1
+    return 0
+
+
 cdef class Machine:
     """A compiled search as a step machine: :meth:`step` expands at most ``n`` more
     nodes and returns the status (``IN_PROGRESS`` until the search ends); a subclass's
@@ -177,6 +251,12 @@ cdef class Machine:
                 raise MemoryError(f"{type(self).__name__} ran out of memory")
         return self.out.status
 
+    def finish(self):
+        """Step to the end (:meth:`step` without a bound) and return the subclass's
+        ``answer()``: a blocking search."""
+        self.step(-1)
+        return self.answer()
+
     cdef int run(self, int64_t budget) noexcept nogil:
         """Advance the search (the subclass's loop); -1 when memory ran out."""
         return 0
@@ -189,3 +269,103 @@ cdef class Machine:
     cdef double found_cost(self) noexcept nogil:
         """The cost of the path found (status FOUND), or -1 when memory ran out."""
         return -1.0
+
+
+cdef class CellSearch(Machine):
+    """A search over the places of one padded cost array (see ``machine.pxd``): the
+    subclass fills its query (pointing ``s`` at its settings), calls
+    :meth:`open_sources` and provides ``run`` and the hooks; :meth:`answer` is then
+    ``(status, path, cost, expanded, generated, rec_places, rec_g)``."""
+
+    cdef int open_sources(
+        self, str what, BaseWorkspace ws, const Py_ssize_t[:] sources, Py_ssize_t goal,
+        const Py_ssize_t[:] goal_set,
+    ) except -1:
+        """Check the sources and goals (IndexError naming the argument; ``what`` a
+        place is called), then begin the search: aim at ``goal``, mark the goal set,
+        open every source."""
+        cdef Py_ssize_t i
+        cdef int failed = 0
+        cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
+        if sources.shape[0] == 0:
+            raise ValueError(f"sources: at least one {what} is needed")
+        for i in range(sources.shape[0]):
+            self.check_place("sources", sources[i])
+        if goal >= 0:
+            self.check_place("goal", goal)
+        if use_set:
+            for i in range(goal_set.shape[0]):
+                self.check_place("goal_set", goal_set[i])
+            ws.ensure_goal_marks()
+        self.ws = ws
+        self.first_source = sources[0]
+        with nogil:
+            failed = self.restart(sources[0], goal)
+            if use_set:
+                for i in range(goal_set.shape[0]):
+                    ws.goal_mark[goal_set[i]] = ws.gen
+            for i in range(1, sources.shape[0]):
+                if failed:
+                    break
+                failed = self.push(sources[i])
+        if failed:
+            raise MemoryError(f"{type(self).__name__} ran out of memory")
+        return 0
+
+    cdef int push(self, Py_ssize_t place) noexcept nogil:
+        """Open a source at g = 0 (a repeat ignored); -1 when memory ran out."""
+        return open_source(
+            self.ws, &self.out, self.s.mode, self.s.weight, self.s.tie, &self.s.rng,
+            self.s.max_cost, place, 0.0, self.heuristic_of(place),
+        )
+
+    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+        self.first_source = start
+        self.aim_at(goal)
+        self.s.rng = self.s.seed
+        begin(&self.out)
+        self.ws.next_generation()
+        return self.push(start)
+
+    cdef double found_cost(self) noexcept nogil:
+        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
+        if n < 0:
+            return -1.0
+        return self.steps_cost_of(self.ws.trail, n)
+
+    def answer(self):
+        """``(status, path, cost, expanded, generated, rec_places, rec_g)`` of the
+        ended search: the places as the subclass writes them (an ``(n, k)`` array)."""
+        cdef const Py_ssize_t[::1] view
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        path = walk_back(self.ws, end_node(&self.out, self.s.partial, self.first_source))
+        view = path
+        cost = INFINITY if path.shape[0] == 0 else self.steps_cost_of(&view[0], path.shape[0])
+        rec_places = rec_g = None
+        if self.s.record:
+            places, rec_g = copy_record(self.ws)
+            rec_places = self.to_places(places)
+        return (
+            self.out.status, self.to_places(path), cost,
+            self.out.expanded, self.out.generated, rec_places, rec_g,
+        )
+
+    cdef int check_place(self, str name, Py_ssize_t place) except -1:
+        """IndexError unless ``place`` is a place of the world (not padding)."""
+        return 0
+
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil:
+        """Aim the query at ``goal`` (-1: none)."""
+        pass
+
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil:
+        return 0.0
+
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
+        """The cost of the ``n`` places of ``path``, step by step from the start."""
+        return INFINITY
+
+    cdef object to_places(self, const Py_ssize_t[::1] flat):
+        """Padded flat indices as the world's places."""
+        raise NotImplementedError

@@ -796,5 +796,4 @@ def search(xy, poff, pv, nbr, twin, poly_of, corner, degree, Workspace ws,
         xy, poff, pv, nbr, twin, poly_of, corner, degree, ws, sx, sy, start_polys,
         gx, gy, goal_polys, max_expansions,
     )
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()

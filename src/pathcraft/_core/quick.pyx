@@ -41,9 +41,9 @@ from pathcraft._core.grid_search cimport (
     use_buckets,
 )
 from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.jps cimport Lines, _jumps_cost, _unpack, run_jps
+from pathcraft._core.jps cimport Lines, _jumps_cost, _unpack, jps_query, run_jps
 from pathcraft._core.jpsplus cimport run_jpsplus
-from pathcraft._core.machine cimport Machine, Outcome, end_node
+from pathcraft._core.machine cimport Machine, Outcome, end_node, take_settings
 
 cnp.import_array()
 
@@ -131,19 +131,19 @@ cdef class Plan:
         self.ws_thread = PyThread_get_thread_ident()
         self.jps = lines is not None
         if self.jps:
-            self.q = make_query(
-                padded, self.ws, diagonal, H_OCTILE, MODE_ASTAR, TIE_G, unit, weight, -1,
-                False, max_expansions, max_cost, False, False, 0,
+            self.q = jps_query(
+                padded, self.ws, diagonal, unit, weight, max_expansions, max_cost, False
             )
             _unpack(lines, padded, &self.packed)
             self.packed.block = block
             if table is not None:
                 self.attach_table(table, padded.shape[0] * padded.shape[1])
         else:
-            self.q = make_query(
-                padded, self.ws, diagonal, hkind, mode, tie, hscale, weight, -1, False,
-                max_expansions, max_cost, partial, False, seed,
-            )
+            self.q = make_query(padded, self.ws, diagonal, hkind, hscale)
+            take_settings(&self.q.s, {
+                "mode": mode, "tie": tie, "weight": weight, "max_expansions": max_expansions,
+                "max_cost": max_cost, "partial": partial, "record": False, "seed": seed,
+            })
             use_buckets(&self.q, unit, 1)
         self.padded = padded
         self.lines = lines  # the arrays ``packed`` points into
@@ -200,7 +200,7 @@ cdef class Plan:
         """Run one query from ``s`` to ``g`` (checked padded flat cells) to its end."""
         cdef int failed
         aim(q, g)
-        q.rng = self.seed
+        q.s.rng = self.seed
         with nogil:
             failed = open_start(q, ws, s, out)  # the grid kernels' source opener
             if not failed:
@@ -277,7 +277,7 @@ cdef class Plan:
         if self.jps:
             end = out.reached if out.status == ST_FOUND else -1
         else:
-            end = end_node(out, q.partial, s)
+            end = end_node(out, q.s.partial, s)
         if end >= 0:
             n = ws.trace(end)
             if n < 0:
@@ -329,7 +329,7 @@ cdef class Plan:
         search.s = s
         search.q = self.q
         aim(&search.q, g)
-        search.q.rng = self.seed
+        search.q.s.rng = self.seed
         with nogil:
             failed = open_start(&search.q, ws, s, &search.out)
         if failed:

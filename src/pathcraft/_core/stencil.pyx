@@ -13,8 +13,8 @@ even-q), or none (both rows equal: custom moves such as a knight's). Entering ce
 may leave each cell: conveyor belts, one-way doors.
 
 The search is the skeleton of :mod:`pathcraft._core.machine` (the workspace, the pop
-prologue, ``improves``/``open_node``, ``walk_back``, ``run_costs``), the same as
-:mod:`grid_search`'s: neighbours are visited in table order. Every ``def`` entry
+prologue, ``improves``/``open_node``, the settings and the ``CellSearch`` machine), the
+same as :mod:`grid_search`'s: neighbours are visited in table order. Every ``def`` entry
 checks the cells, the table and the workspace size it is given before the GIL is
 released (IndexError or ValueError, never a crash) and trusts the option codes, which
 the Python front door validates first.
@@ -25,41 +25,26 @@ from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.codes cimport (
-    MODE_DIJKSTRA,
-    ST_EXHAUSTED,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_COST,
-    ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
-)
-from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.machine cimport (
-    BaseWorkspace,
-    Machine,
-    Outcome,
-    begin,
-    copy_record,
-    end_node,
-    found,
-    improves,
-    is_goal,
-    next_node,
-    note_best,
-    open_node,
-    open_source,
-    run_costs,
-    stop,
-    walk_back,
+from pathcraft._core.machine import (  # the outcomes, for the Python front door
+    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-MAX_EXPANSIONS = ST_MAX_EXPANSIONS
-MAX_COST = ST_MAX_COST
-EXHAUSTED = ST_EXHAUSTED
-IN_PROGRESS = ST_IN_PROGRESS
+from pathcraft._core.machine cimport (
+    BaseWorkspace,
+    CellSearch,
+    Machine,
+    Outcome,
+    Settings,
+    begin_field,
+    improves,
+    next_to_expand,
+    note_best,
+    open_node,
+    run_costs,
+    stop,
+    take_settings,
+)
+
 
 # Parity codes: which coordinate picks the row of the move table.
 cdef enum:
@@ -101,19 +86,12 @@ cdef struct Query:
     Py_ssize_t delta[2 * MAX_MOVES]
     double factor[2 * MAX_MOVES]
     int hkind
-    int mode
-    int tie
     double hscale
-    double weight
     Py_ssize_t goal
     Py_ssize_t goal_r         # unpadded
     Py_ssize_t goal_c
     bint use_goal_set
-    int64_t max_expansions
-    double max_cost
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s
     const uint64_t* allowed   # per padded cell, bit k: move k may leave it (NULL: all)
 
 
@@ -169,25 +147,21 @@ cdef inline int move_class(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept 
     return 0
 
 
-cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` cells (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v, ur, uc, base
     cdef double gu, c, d
-    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, q.use_goal_set):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
         ur = u // q.width - q.pad
         uc = u % q.width - q.pad
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, heuristic_rc(q, ur, uc))
         base = move_class(q, ur, uc) * q.nk
         for k in range(q.nk):
@@ -198,8 +172,8 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
             if c == INFINITY:
                 continue
             d = gu + c * q.factor[base + k]
-            if improves(ws, out, q.mode, q.max_cost, v, d):
-                if open_node(ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic(q, v)) != 0:
+            if improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+                if open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)) != 0:
                     return -1
 
 
@@ -225,13 +199,12 @@ cdef int check_cells(str name, const Py_ssize_t[:] cells, Py_ssize_t rows, Py_ss
 cdef Query make_query(
     const double[:, ::1] padded, Workspace ws, Py_ssize_t pad, int parity,
     const Py_ssize_t[:, ::1] moves, const double[:, ::1] factors,
-    int hkind, int mode, int tie, double hscale, double weight, Py_ssize_t goal,
-    bint use_goal_set, int64_t max_expansions, double max_cost, bint partial,
-    bint record, uint64_t seed, const uint64_t[::1] allowed,
+    int hkind, double hscale, const uint64_t[::1] allowed,
 ) except *:
-    """The settings of one query, after checking the workspace, the padding, the move
-    table (every move within the padding, so no read leaves the array) and the
-    per-cell move masks (``allowed``: one per padded cell, or None)."""
+    """The world of one query (its settings ``s`` and goal are filled after), after
+    checking the workspace, the padding, the move table (every move within the
+    padding, so no read leaves the array) and the per-cell move masks (``allowed``:
+    one per padded cell, or None)."""
     cdef Query q
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1], i, k, nk
     if ws.capacity < n:
@@ -264,17 +237,9 @@ cdef Query make_query(
             q.delta[i * nk + k] = moves[i, 2 * k] * q.width + moves[i, 2 * k + 1]
             q.factor[i * nk + k] = factors[i, k]
     q.hkind = hkind
-    q.mode = mode
-    q.tie = tie
     q.hscale = hscale
-    q.weight = weight
-    aim(&q, goal)
-    q.use_goal_set = use_goal_set
-    q.max_expansions = max_expansions
-    q.max_cost = max_cost
-    q.partial = partial
-    q.record = record
-    q.rng = seed
+    aim(&q, -1)
+    q.use_goal_set = False
     return q
 
 
@@ -308,17 +273,14 @@ cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width, Py_ssize_t pa
     return cells
 
 
-cdef class StencilSearch(Machine):
+cdef class StencilSearch(CellSearch):
     """One stencil-grid search (A*, greedy or Dijkstra) as a step machine (see
-    ``grid_search.GridSearch``): :meth:`step` expands at most ``n`` cells; then
+    ``machine.CellSearch``): :meth:`step` expands at most ``n`` cells; then
     :meth:`answer` is what :func:`search` returns."""
 
     cdef Query q
-    cdef Workspace ws
     cdef const double[:, ::1] padded
     cdef const uint64_t[::1] allowed  # the masks q.allowed points into (or None)
-    cdef Py_ssize_t first_source
-    cdef uint64_t seed
 
     def __init__(
         self,
@@ -333,89 +295,35 @@ cdef class StencilSearch(Machine):
         const Py_ssize_t[:, ::1] moves not None,
         const double[:, ::1] factors not None,
         int hkind,
-        int mode,
-        int tie,
         double hscale,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
-        uint64_t seed,
         const uint64_t[::1] allowed=None,
+        **settings,
     ):
-        cdef Py_ssize_t i
-        cdef int failed = 0
-        cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
-        self.q = make_query(
-            padded, ws, pad, parity, moves, factors, hkind, mode, tie, hscale, weight,
-            goal, use_set, max_expansions, max_cost, partial, record, seed, allowed,
-        )
-        self.allowed = allowed
-        if sources.shape[0] == 0:
-            raise ValueError("sources: at least one cell is needed")
-        check_cells("sources", sources, padded.shape[0], padded.shape[1], pad)
-        if goal >= 0:
-            check_cell("goal", goal, padded.shape[0], padded.shape[1], pad)
-        if use_set:
-            check_cells("goal_set", goal_set, padded.shape[0], padded.shape[1], pad)
-            ws.ensure_goal_marks()
-        self.ws = ws
+        self.q = make_query(padded, ws, pad, parity, moves, factors, hkind, hscale, allowed)
+        take_settings(&self.q.s, settings)
+        self.s = &self.q.s
+        self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
         self.padded = padded
-        self.first_source = sources[0]
-        self.seed = seed
-        begin(&self.out)
-        with nogil:
-            ws.next_generation()
-            if use_set:
-                for i in range(goal_set.shape[0]):
-                    ws.goal_mark[goal_set[i]] = ws.gen
-            for i in range(sources.shape[0]):
-                if self.push(sources[i]) != 0:
-                    failed = 1
-                    break
-        if failed:
-            raise MemoryError("the stencil search ran out of memory")
-
-    cdef int push(self, Py_ssize_t s) noexcept nogil:
-        return open_source(
-            self.ws, &self.out, self.q.mode, self.q.weight, self.q.tie, &self.q.rng,
-            self.q.max_cost, s, 0.0, heuristic(&self.q, s),
-        )
+        self.allowed = allowed
+        self.open_sources("cell", ws, sources, goal, goal_set)
 
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
-    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+    cdef int check_place(self, str name, Py_ssize_t place) except -1:
+        return check_cell(name, place, self.padded.shape[0], self.padded.shape[1], self.q.pad)
+
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
-        self.q.rng = self.seed
-        begin(&self.out)
-        self.ws.next_generation()
-        return self.push(start)
 
-    cdef double found_cost(self) noexcept nogil:
-        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
-        if n < 0:
-            return -1.0
-        return steps_cost(&self.q, self.ws.trail, n)
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil:
+        return heuristic(&self.q, place)
 
-    def answer(self):
-        """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
-        ended search (see :func:`search`)."""
-        cdef const Py_ssize_t[::1] view
-        if self.out.status == ST_IN_PROGRESS:
-            raise RuntimeError("the search is still in progress")
-        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
-        view = path
-        cost = INFINITY if path.shape[0] == 0 else steps_cost(&self.q, &view[0], path.shape[0])
-        rec_cells = rec_g = None
-        if self.q.record:
-            cells, rec_g = copy_record(self.ws)
-            rec_cells = to_cells(cells, self.q.width, self.q.pad)
-        return (
-            self.out.status, to_cells(path, self.q.width, self.q.pad), cost,
-            self.out.expanded, self.out.generated, rec_cells, rec_g,
-        )
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
+        return steps_cost(&self.q, path, n)
+
+    cdef object to_places(self, const Py_ssize_t[::1] flat):
+        return to_cells(flat, self.q.width, self.q.pad)
 
 
 def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
@@ -423,8 +331,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 2)`` array of ``(row, col)`` cells."""
     machine = StencilSearch(padded, ws, sources, goal, goal_set, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(
@@ -466,26 +373,18 @@ def field(
     ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
     number of expansions."""
     cdef Outcome out
-    cdef Py_ssize_t i, s, r, c, W = padded.shape[1]
+    cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
-    cdef Query q = make_query(
-        padded, ws, pad, parity, moves, factors, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0,
-        -1, False, -1, max_cost, False, False, 0, allowed,
-    )
+    cdef Query q = make_query(padded, ws, pad, parity, moves, factors, H_ZERO, 0.0, allowed)
     if rows != padded.shape[0] - 2 * pad or cols != padded.shape[1] - 2 * pad:
         raise ValueError(
             f"out_costs has shape ({rows}, {cols}); the grid is "
             f"{padded.shape[0] - 2 * pad} x {padded.shape[1] - 2 * pad}"
         )
     check_cells("sources", sources, padded.shape[0], padded.shape[1], pad)
-    begin(&out)
     with nogil:
-        ws.next_generation()
-        for i in range(sources.shape[0]):
-            if open_source(ws, &out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, sources[i], 0.0, 0.0) != 0:
-                failed = 1
-                break
+        failed = begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:

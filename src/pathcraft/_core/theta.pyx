@@ -28,34 +28,33 @@ from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
+from pathcraft._core.codes cimport MODE_ASTAR
 from pathcraft._core.grid_search cimport (
     ALWAYS,
+    DC,
+    DR,
     NEVER,
     NO_CORNER_CUT,
     ONE_FREE,
     Workspace,
     check_cell,
     check_cells,
-    copy_record_cells,
+    corner_open,
     to_cells,
 )
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
     IMPROVE_KEEP,
+    CellSearch,
     Machine,
     Outcome,
-    begin,
-    end_node,
-    found,
+    Settings,
     improves,
-    next_node,
+    next_to_expand,
     note_best,
     open_node,
-    open_source,
     run_costs,
     stop,
-    walk_back,
 )
 
 
@@ -64,13 +63,8 @@ cdef struct ThetaQuery:
     Py_ssize_t width          # padded width: columns + 2
     int diagonal
     double unit               # the uniform cost of a cell
-    double weight
     Py_ssize_t goal
-    int64_t max_expansions    # -1: no limit
-    double max_cost
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s                # A*, ties by g
 
 
 cdef inline bint free_cell(const double* cost, Py_ssize_t cell) noexcept nogil:
@@ -96,7 +90,6 @@ cdef bint sight(
     cdef Py_ssize_t adc = ddc if ddc >= 0 else -ddc
     cdef Py_ssize_t y0 = 2 * ar + 1, x0 = 2 * ac + 1
     cdef Py_ssize_t ey, ex, lr, lc
-    cdef bint side_a, side_b
     while r != br or c != bc:
         # Doubled coordinate of the next row line and column line the segment crosses,
         # and the distances to them along the segment (scaled by |ddr| * |ddc|).
@@ -114,14 +107,8 @@ cdef bint sight(
             elif ex < ey:
                 c += sc
             else:  # through a grid corner: the two side cells follow the rule
-                if diagonal != ALWAYS:
-                    side_a = free_cell(cost, (r + sr) * width + c)
-                    side_b = free_cell(cost, r * width + c + sc)
-                    if diagonal == ONE_FREE:
-                        if not (side_a or side_b):
-                            return False
-                    elif not (side_a and side_b):
-                        return False
+                if not corner_open(cost, (r + sr) * width + c, r * width + c + sc, diagonal):
+                    return False
                 r += sr
                 c += sc
         if not free_cell(cost, r * width + c):
@@ -150,35 +137,21 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
     cdef Py_ssize_t u, v, p, parent, W = q.width
     cdef double d
     cdef const double* cost = q.cost
-    cdef bint free_a, free_b
     cdef int k, n_moves = 4 if q.diagonal == NEVER else 8
     cdef int64_t left = budget
-    cdef Py_ssize_t dr[8]
-    cdef Py_ssize_t dc[8]
-    dr[:] = [-1, 1, 0, 0, -1, -1, 1, 1]
-    dc[:] = [0, 0, -1, 1, -1, 1, -1, 1]
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, q.goal >= 0)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
             return stop(u)
-        if u == q.goal:
-            found(out, u)
-            return 0
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, theta_h(q, u))
         p = ws.cell[u].parent
         for k in range(n_moves):
-            v = u + dr[k] * W + dc[k]
+            v = u + DR[k] * W + DC[k]
             if cost[v] == INFINITY:
                 continue
-            if k >= 4 and q.diagonal != ALWAYS:
-                free_a = cost[u + dr[k] * W] != INFINITY
-                free_b = cost[u + dc[k]] != INFINITY
-                if q.diagonal == ONE_FREE:
-                    if not (free_a or free_b):
-                        continue
-                elif not (free_a and free_b):
-                    continue
+            if k >= 4 and not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
+                continue
             if p >= 0 and ws.cell[v].mark >= ws.gen and (
                 ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * IMPROVE_KEEP
             ):
@@ -190,23 +163,21 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
             else:
                 parent = u
             d = ws.cell[parent].g + dist(W, parent, v) * q.unit
-            if not improves(ws, out, MODE_ASTAR, q.max_cost, v, d):
+            if not improves(ws, out, MODE_ASTAR, q.s.max_cost, v, d):
                 continue
             if open_node(
-                ws, out, MODE_ASTAR, q.weight, TIE_G, &q.rng, parent, v, d, theta_h(q, v)
+                ws, out, MODE_ASTAR, q.s.weight, TIE_G, &q.s.rng, parent, v, d, theta_h(q, v)
             ) != 0:
                 return -1
 
 
-cdef class ThetaSearch(Machine):
-    """One Theta* search as a step machine (see ``grid_search.GridSearch``):
+cdef class ThetaSearch(CellSearch):
+    """One Theta* search as a step machine (see ``machine.CellSearch``):
     :meth:`step` expands at most ``n`` cells; :meth:`answer` is then what :func:`theta`
     returns."""
 
     cdef ThetaQuery q
-    cdef Workspace ws
     cdef const double[:, ::1] padded
-    cdef Py_ssize_t start
 
     def __init__(
         self,
@@ -237,53 +208,40 @@ cdef class ThetaSearch(Machine):
         self.q.width = padded.shape[1]
         self.q.diagonal = diagonal
         self.q.unit = unit
-        self.q.weight = weight
-        self.q.goal = goal
-        self.q.max_expansions = max_expansions
-        self.q.max_cost = max_cost
-        self.q.partial = partial
-        self.q.record = record
-        self.q.rng = 0
+        self.q.s.mode = MODE_ASTAR
+        self.q.s.tie = TIE_G
+        self.q.s.weight = weight
+        self.q.s.max_expansions = max_expansions
+        self.q.s.max_cost = max_cost
+        self.q.s.partial = partial
+        self.q.s.record = record
+        self.q.s.seed = 0
+        self.s = &self.q.s
         self.ws = ws
         self.padded = padded
-        self.start = start
         with nogil:
             failed = self.restart(start, goal)
         if failed:
             raise MemoryError("the Theta* search ran out of memory")
 
     cdef int run(self, int64_t budget) noexcept nogil:
-        return run_theta(&self.q, self.ws, &self.out, budget)
+        return run_theta(&self.q, <Workspace> self.ws, &self.out, budget)
 
-    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+    cdef int check_place(self, str name, Py_ssize_t place) except -1:
+        return check_cell(name, place, self.padded.shape[0], self.padded.shape[1])
+
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil:
         self.q.goal = goal
-        self.start = start
-        begin(&self.out)
-        self.ws.next_generation()
-        return open_source(
-            self.ws, &self.out, MODE_ASTAR, self.q.weight, TIE_G, &self.q.rng,
-            self.q.max_cost, start, 0.0, theta_h(&self.q, start),
-        )
 
-    cdef double found_cost(self) noexcept nogil:
-        return self.ws.cell[self.out.reached].g
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil:
+        return theta_h(&self.q, place)
 
-    def answer(self):
-        """``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` of the
-        ended search (see :func:`theta`)."""
-        cdef Py_ssize_t end
-        if self.out.status == ST_IN_PROGRESS:
-            raise RuntimeError("the search is still in progress")
-        end = end_node(&self.out, self.q.partial, self.start)
-        path = walk_back(self.ws, end)
-        cost = INFINITY if end < 0 else self.ws.cell[end].g
-        rec_cells, rec_g = (
-            copy_record_cells(self.ws, self.q.width) if self.q.record else (None, None)
-        )
-        return (
-            self.out.status, to_cells(path, self.q.width), cost,
-            self.out.expanded, self.out.generated, rec_cells, rec_g,
-        )
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
+        # The end's g: each segment was added to its parent's g in path order.
+        return self.ws.cell[path[n - 1]].g
+
+    cdef object to_places(self, const Py_ssize_t[::1] flat):
+        return to_cells(flat, self.q.width)
 
 
 def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **settings):
@@ -294,8 +252,7 @@ def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **settings):
     ``path_cells`` an ``(n, 2)`` array of the turning cells ``(row, col)``, start to
     goal, ``cost`` the sum of its segments (``inf`` when there is no path)."""
     machine = ThetaSearch(padded, ws, start, goal, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def theta_costs(

@@ -26,41 +26,26 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.codes cimport (
-    MODE_DIJKSTRA,
-    ST_EXHAUSTED,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_COST,
-    ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
-)
-from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.machine cimport (
-    BaseWorkspace,
-    Machine,
-    Outcome,
-    begin,
-    copy_record,
-    end_node,
-    found,
-    improves,
-    is_goal,
-    next_node,
-    note_best,
-    open_node,
-    open_source,
-    run_costs,
-    stop,
-    walk_back,
+from pathcraft._core.machine import (  # the outcomes, for the Python front door
+    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-MAX_EXPANSIONS = ST_MAX_EXPANSIONS
-MAX_COST = ST_MAX_COST
-EXHAUSTED = ST_EXHAUSTED
-IN_PROGRESS = ST_IN_PROGRESS
+from pathcraft._core.machine cimport (
+    BaseWorkspace,
+    CellSearch,
+    Machine,
+    Outcome,
+    Settings,
+    begin_field,
+    improves,
+    next_to_expand,
+    note_best,
+    open_node,
+    run_costs,
+    stop,
+    take_settings,
+)
+
 
 # Heuristic codes: zero, or the octile distance of the connectivity.
 cdef enum:
@@ -129,20 +114,13 @@ cdef struct Query:
     double factor[26]
     uint32_t need[26]
     int hkind
-    int mode
-    int tie
     double hscale
-    double weight
     Py_ssize_t goal
     Py_ssize_t goal_z         # padded coordinates (differences only)
     Py_ssize_t goal_r
     Py_ssize_t goal_c
     bint use_goal_set
-    int64_t max_expansions
-    double max_cost
-    bint partial
-    bint record
-    uint64_t rng
+    Settings s
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
@@ -190,24 +168,20 @@ cdef inline double heuristic(const Query* q, Py_ssize_t v) noexcept nogil:
     ) * q.hscale
 
 
-cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` voxels (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v
     cdef double gu, d
-    cdef bint has_goal = q.goal >= 0 or q.use_goal_set
     cdef int k
     cdef uint32_t free
     cdef int64_t left = budget
     while True:
-        u = next_node(ws, out, &left, q.max_expansions, q.record, has_goal)
+        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
             return stop(u)
-        if is_goal(ws, u, q.goal, q.use_goal_set):
-            found(out, u)
-            return 0
         gu = ws.cell[u].g
-        if q.partial:
+        if q.s.partial:
             note_best(out, u, heuristic(q, u))
         free = 0
         for k in range(q.nk):
@@ -218,8 +192,8 @@ cdef int run_search(Query* q, Workspace ws, Outcome* out, int64_t budget) noexce
                 continue
             v = u + q.delta[k]
             d = gu + q.cost[v] * q.factor[k]
-            if improves(ws, out, q.mode, q.max_cost, v, d):
-                if open_node(ws, out, q.mode, q.weight, q.tie, &q.rng, u, v, d, heuristic(q, v)) != 0:
+            if improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+                if open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)) != 0:
                     return -1
 
 
@@ -247,11 +221,10 @@ cdef int check_voxels(str name, const Py_ssize_t[:] cells, const Py_ssize_t* sha
 
 cdef Query make_query(
     const double[:, :, ::1] padded, Workspace ws, int connectivity, bint cut_corners,
-    int hkind, int mode, int tie, double hscale, double weight, Py_ssize_t goal,
-    bint use_goal_set, int64_t max_expansions, double max_cost, bint partial,
-    bint record, uint64_t seed,
+    int hkind, double hscale,
 ) except *:
-    """The settings of one query, after checking the workspace and the padding."""
+    """The world of one query (its settings ``s`` and goal are filled after), after
+    checking the workspace and the padding."""
     cdef Query q
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1] * padded.shape[2], k
     if ws.capacity < n:
@@ -269,17 +242,9 @@ cdef Query make_query(
         q.factor[k] = LENGTH[k]
         q.need[k] = (<uint32_t> 1) << k if cut_corners else NEED[k]
     q.hkind = hkind
-    q.mode = mode
-    q.tie = tie
     q.hscale = hscale
-    q.weight = weight
-    aim(&q, goal)
-    q.use_goal_set = use_goal_set
-    q.max_expansions = max_expansions
-    q.max_cost = max_cost
-    q.partial = partial
-    q.record = record
-    q.rng = seed
+    aim(&q, -1)
+    q.use_goal_set = False
     return q
 
 
@@ -310,16 +275,13 @@ cdef object to_voxels(const Py_ssize_t[::1] flat, Py_ssize_t plane, Py_ssize_t w
     return cells
 
 
-cdef class VoxelSearch(Machine):
+cdef class VoxelSearch(CellSearch):
     """One voxel-grid search (A*, greedy or Dijkstra) as a step machine (see
-    ``grid_search.GridSearch``): :meth:`step` expands at most ``n`` voxels; then
+    ``machine.CellSearch``): :meth:`step` expands at most ``n`` voxels; then
     :meth:`answer` is what :func:`search` returns."""
 
     cdef Query q
-    cdef Workspace ws
     cdef const double[:, :, ::1] padded
-    cdef Py_ssize_t first_source
-    cdef uint64_t seed
 
     def __init__(
         self,
@@ -332,87 +294,33 @@ cdef class VoxelSearch(Machine):
         int connectivity,
         bint cut_corners,
         int hkind,
-        int mode,
-        int tie,
         double hscale,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
-        uint64_t seed,
+        **settings,
     ):
-        cdef Py_ssize_t i
-        cdef int failed = 0
-        cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
-        self.q = make_query(
-            padded, ws, connectivity, cut_corners, hkind, mode, tie, hscale, weight,
-            goal, use_set, max_expansions, max_cost, partial, record, seed,
-        )
-        if sources.shape[0] == 0:
-            raise ValueError("sources: at least one voxel is needed")
-        check_voxels("sources", sources, &padded.shape[0])
-        if goal >= 0:
-            check_voxel("goal", goal, &padded.shape[0])
-        if use_set:
-            check_voxels("goal_set", goal_set, &padded.shape[0])
-            ws.ensure_goal_marks()
-        self.ws = ws
+        self.q = make_query(padded, ws, connectivity, cut_corners, hkind, hscale)
+        take_settings(&self.q.s, settings)
+        self.s = &self.q.s
+        self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
         self.padded = padded
-        self.first_source = sources[0]
-        self.seed = seed
-        begin(&self.out)
-        with nogil:
-            ws.next_generation()
-            if use_set:
-                for i in range(goal_set.shape[0]):
-                    ws.goal_mark[goal_set[i]] = ws.gen
-            for i in range(sources.shape[0]):
-                if self.push(sources[i]) != 0:
-                    failed = 1
-                    break
-        if failed:
-            raise MemoryError("the voxel search ran out of memory")
-
-    cdef int push(self, Py_ssize_t s) noexcept nogil:
-        return open_source(
-            self.ws, &self.out, self.q.mode, self.q.weight, self.q.tie, &self.q.rng,
-            self.q.max_cost, s, 0.0, heuristic(&self.q, s),
-        )
+        self.open_sources("voxel", ws, sources, goal, goal_set)
 
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
-    cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
+    cdef int check_place(self, str name, Py_ssize_t place) except -1:
+        return check_voxel(name, place, &self.padded.shape[0])
+
+    cdef void aim_at(self, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
-        self.q.rng = self.seed
-        begin(&self.out)
-        self.ws.next_generation()
-        return self.push(start)
 
-    cdef double found_cost(self) noexcept nogil:
-        cdef Py_ssize_t n = self.ws.trace(self.out.reached)
-        if n < 0:
-            return -1.0
-        return steps_cost(&self.q, self.ws.trail, n)
+    cdef double heuristic_of(self, Py_ssize_t place) noexcept nogil:
+        return heuristic(&self.q, place)
 
-    def answer(self):
-        """``(status, path_voxels, cost, expanded, generated, rec_voxels, rec_g)`` of
-        the ended search (see :func:`search`)."""
-        cdef const Py_ssize_t[::1] view
-        if self.out.status == ST_IN_PROGRESS:
-            raise RuntimeError("the search is still in progress")
-        path = walk_back(self.ws, end_node(&self.out, self.q.partial, self.first_source))
-        view = path
-        cost = INFINITY if path.shape[0] == 0 else steps_cost(&self.q, &view[0], path.shape[0])
-        rec_cells = rec_g = None
-        if self.q.record:
-            cells, rec_g = copy_record(self.ws)
-            rec_cells = to_voxels(cells, self.q.plane, self.q.width)
-        return (
-            self.out.status, to_voxels(path, self.q.plane, self.q.width), cost,
-            self.out.expanded, self.out.generated, rec_cells, rec_g,
-        )
+    cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
+        return steps_cost(&self.q, path, n)
+
+    cdef object to_places(self, const Py_ssize_t[::1] flat):
+        return to_voxels(flat, self.q.plane, self.q.width)
 
 
 def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
@@ -420,8 +328,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     ``(status, path_voxels, cost, expanded, generated, rec_voxels, rec_g)`` where
     ``path_voxels`` is an ``(n, 3)`` array of ``(z, row, col)`` voxels."""
     machine = VoxelSearch(padded, ws, sources, goal, goal_set, **settings)
-    machine.step(-1)
-    return machine.answer()
+    return machine.finish()
 
 
 def search_costs(
@@ -459,13 +366,10 @@ def field(
     ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
     number of expansions."""
     cdef Outcome out
-    cdef Py_ssize_t i, s, z, r, c
+    cdef Py_ssize_t s, z, r, c
     cdef Py_ssize_t P = padded.shape[1] * padded.shape[2], W = padded.shape[2]
     cdef int failed = 0
-    cdef Query q = make_query(
-        padded, ws, connectivity, cut_corners, H_ZERO, MODE_DIJKSTRA, TIE_G, 0.0, 1.0,
-        -1, False, -1, max_cost, False, False, 0,
-    )
+    cdef Query q = make_query(padded, ws, connectivity, cut_corners, H_ZERO, 0.0)
     if (
         out_costs.shape[0] != padded.shape[0] - 2 or out_costs.shape[1] != padded.shape[1] - 2
         or out_costs.shape[2] != padded.shape[2] - 2
@@ -476,13 +380,8 @@ def field(
             f"{padded.shape[1] - 2} x {padded.shape[2] - 2}"
         )
     check_voxels("sources", sources, &padded.shape[0])
-    begin(&out)
     with nogil:
-        ws.next_generation()
-        for i in range(sources.shape[0]):
-            if open_source(ws, &out, q.mode, q.weight, q.tie, &q.rng, q.max_cost, sources[i], 0.0, 0.0) != 0:
-                failed = 1
-                break
+        failed = begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:
