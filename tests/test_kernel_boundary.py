@@ -70,6 +70,10 @@ def test_grid_entries_check_shapes_and_workspace(grid: Grid) -> None:
         grid_search.search_costs(
             grid.padded, ws, np.array([8], INTP), np.array([9, 10], INTP), costs, **settings
         )
+    with pytest.raises(ValueError, match="same length"):  # no goals[0] read past the end
+        grid_search.search_costs(
+            grid.padded, ws, np.array([8], INTP), np.array([], INTP), costs, **settings
+        )
     with pytest.raises(IndexError, match="goals: padded cell index 0"):
         grid_search.search_costs(
             grid.padded, ws, np.array([8, 9], INTP), np.array([9, 0], INTP), costs, **settings
@@ -96,6 +100,11 @@ def test_jps_entries_check_cells(grid: Grid) -> None:
     with pytest.raises(IndexError, match="starts: padded cell index"):
         jps.jps_costs(
             grid.padded, ws, np.array([6], INTP), np.array([8], INTP), lines, np.empty(1),
+            **settings,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="same length"):
+        jps.jps_costs(
+            grid.padded, ws, np.array([8], INTP), np.array([], INTP), lines, np.empty(1),
             **settings,
         )  # fmt: skip
 

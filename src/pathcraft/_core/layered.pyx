@@ -518,7 +518,7 @@ def search_costs(
         raise ValueError("search_costs keeps neither partial paths nor records")
     check_cells("starts", starts, t.padded.shape[0], t.padded.shape[1], t.fh)
     check_cells("goals", goals, t.padded.shape[0], t.padded.shape[1], t.fh)
-    if starts.shape[0] == 0:
+    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
         run_costs(Machine(), starts, goals, costs)  # checks the lengths
         return
     machine = LayeredSearch(t, ws, starts[:1], goals[0], **settings)

@@ -349,7 +349,7 @@ def search_costs(
     pad = settings["pad"]
     check_cells("starts", starts, padded.shape[0], padded.shape[1], pad)
     check_cells("goals", goals, padded.shape[0], padded.shape[1], pad)
-    if starts.shape[0] == 0:
+    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
         run_costs(Machine(), starts, goals, costs)  # checks the lengths
         return
     machine = StencilSearch(padded, ws, starts[:1], goals[0], None, **settings)

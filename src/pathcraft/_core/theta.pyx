@@ -269,7 +269,7 @@ def theta_costs(
         raise ValueError("theta_costs keeps neither partial paths nor records")
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    if starts.shape[0] == 0:
+    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
         run_costs(Machine(), starts, goals, costs)  # checks the lengths
         return
     machine = ThetaSearch(padded, ws, starts[0], goals[0], **settings)

@@ -345,7 +345,7 @@ def search_costs(
         raise ValueError("search_costs keeps neither partial paths nor records")
     check_voxels("starts", starts, &padded.shape[0])
     check_voxels("goals", goals, &padded.shape[0])
-    if starts.shape[0] == 0:
+    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
         run_costs(Machine(), starts, goals, costs)  # checks the lengths
         return
     machine = VoxelSearch(padded, ws, starts[:1], goals[0], None, **settings)
