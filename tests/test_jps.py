@@ -134,9 +134,10 @@ def test_max_cost_agrees_with_astar(case: Case, fraction: float) -> None:
         return
     grid.prepare("jps+")  # the offline table's searches prune the same way
     table = grid.find_path(case.start, case.goal, algorithm="jps", max_cost=limit)
-    assert bool(table) == bool(found) and table.cost == found.cost
+    # equal lengths; the two may take different paths of that length, summed apart
+    assert bool(table) == bool(found) and table.cost == pytest.approx(found.cost, rel=1e-12)
     assert grid.path_cost(case.start, case.goal, algorithm="jps", max_cost=limit) == (
-        found.cost if found else math.inf
+        pytest.approx(found.cost, rel=1e-12) if found else math.inf
     )
 
 

@@ -355,3 +355,14 @@ def test_the_pool_under_threads_gives_each_search_its_own_workspace() -> None:
         assert got == want
     kind = grid.start_search((0, 0), (1, 1))._kind
     assert 1 <= len(_sliced._pool[kind]) <= _sliced.POOL_SIZE
+
+
+def test_a_search_dropped_in_progress_gives_its_workspace_back() -> None:
+    _sliced.release_pooled_workspaces()
+    grid = Grid(np.ones((30, 30)))
+    search = grid.start_search((0, 0), (29, 29), algorithm="dijkstra")
+    search.step(5)
+    kind, ws = search._kind, search._ws
+    assert ws is not None and not _sliced._pool.get(kind)
+    del search
+    assert _sliced._pool[kind] == [ws]

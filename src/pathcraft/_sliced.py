@@ -93,10 +93,7 @@ class CompiledSearch:
     ``world.replanner(...)``, which is made for maps that change.
     """
 
-    __slots__ = (
-        "_elapsed", "_expanded", "_finish", "_kind", "_machine", "_make", "_result",
-        "_size", "_status", "_version", "_world", "_ws",
-    )  # fmt: skip
+    # Its fields are declared in _sliced.pxd (an extension type once compiled).
 
     def __init__(
         self,
