@@ -51,6 +51,7 @@ from pathcraft._core.machine cimport (
     next_to_expand,
     note_best,
     open_source,
+    costs_pairs,
     run_costs,
     stop,
     take_settings,
@@ -432,13 +433,10 @@ def search_costs(
     and write each path's cost (the sum of its steps, as :func:`search` reports it) to
     ``costs[i]``, ``inf`` where none was found. ``settings`` are
     :class:`GridSearch`'s; ``partial`` and ``record`` must be False."""
-    if settings.get("partial") or settings.get("record"):
-        raise ValueError("search_costs keeps neither partial paths nor records")
+    if not costs_pairs("search_costs", settings, starts, goals, costs):
+        return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
-        run_costs(Machine(), starts, goals, costs)  # checks the lengths
-        return
     machine = GridSearch(padded, ws, starts[:1], goals[0], None, **settings)
     run_costs(machine, starts, goals, costs)
 

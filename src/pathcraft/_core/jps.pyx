@@ -66,6 +66,7 @@ from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
     Machine,
     next_to_expand,
+    costs_pairs,
     run_costs,
     stop,
     walk_back,
@@ -396,13 +397,10 @@ def jps_costs(
     released, and write each path's cost (as :func:`jps` reports it) to ``costs[i]``,
     ``inf`` where none was found. ``settings`` are :class:`JpsSearch`'s; ``record``
     must be False."""
-    if settings.get("record"):
-        raise ValueError("jps_costs keeps no records")
+    if not costs_pairs("jps_costs", settings, starts, goals, costs, keeps_partial=True):
+        return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
-        run_costs(Machine(), starts, goals, costs)  # checks the lengths
-        return
     machine = JpsSearch(padded, ws, starts[0], goals[0], lines, **settings)
     run_costs(machine, starts, goals, costs)
 

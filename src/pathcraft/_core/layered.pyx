@@ -74,6 +74,7 @@ from pathcraft._core.machine cimport (
     next_to_expand,
     note_best,
     open_node,
+    costs_pairs,
     run_costs,
     stop,
     take_settings,
@@ -514,13 +515,10 @@ def search_costs(
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
-    if settings.get("partial") or settings.get("record"):
-        raise ValueError("search_costs keeps neither partial paths nor records")
+    if not costs_pairs("search_costs", settings, starts, goals, costs):
+        return
     check_cells("starts", starts, t.padded.shape[0], t.padded.shape[1], t.fh)
     check_cells("goals", goals, t.padded.shape[0], t.padded.shape[1], t.fh)
-    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
-        run_costs(Machine(), starts, goals, costs)  # checks the lengths
-        return
     machine = LayeredSearch(t, ws, starts[:1], goals[0], **settings)
     run_costs(machine, starts, goals, costs)
 

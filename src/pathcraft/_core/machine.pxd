@@ -141,6 +141,10 @@ cdef class CellSearch(Machine):
 
 cdef object walk_back(BaseWorkspace ws, Py_ssize_t node)
 cdef object copy_record(BaseWorkspace ws)
+cdef bint costs_pairs(
+    str entry, dict settings, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals,
+    double[::1] costs, bint keeps_partial=*,
+) except -1
 cdef int run_costs(
     Machine m, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals, double[::1] costs
 ) except -1

@@ -131,6 +131,24 @@ cdef object copy_record(BaseWorkspace ws):
     return nodes, gs
 
 
+cdef bint costs_pairs(
+    str entry, dict settings, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals,
+    double[::1] costs, bint keeps_partial=False,
+) except -1:
+    """The prologue of every costs-only kernel entry (``entry`` names it): refuse the
+    settings it cannot honour (``record``, and ``partial`` unless ``keeps_partial``)
+    and arrays of different lengths, before any index is read; whether there is a
+    pair to search."""
+    if settings.get("record") or (not keeps_partial and settings.get("partial")):
+        raise ValueError(
+            f"{entry} keeps no records" if keeps_partial
+            else f"{entry} keeps neither partial paths nor records"
+        )
+    if not (starts.shape[0] == goals.shape[0] == costs.shape[0]):
+        raise ValueError("starts, goals and costs must have the same length")
+    return starts.shape[0] > 0
+
+
 cdef int run_costs(
     Machine m, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals, double[::1] costs
 ) except -1:

@@ -40,6 +40,7 @@ from pathcraft._core.machine cimport (
     next_to_expand,
     note_best,
     open_node,
+    costs_pairs,
     run_costs,
     stop,
     take_settings,
@@ -344,14 +345,11 @@ def search_costs(
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
-    if settings.get("partial") or settings.get("record"):
-        raise ValueError("search_costs keeps neither partial paths nor records")
+    if not costs_pairs("search_costs", settings, starts, goals, costs):
+        return
     pad = settings["pad"]
     check_cells("starts", starts, padded.shape[0], padded.shape[1], pad)
     check_cells("goals", goals, padded.shape[0], padded.shape[1], pad)
-    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
-        run_costs(Machine(), starts, goals, costs)  # checks the lengths
-        return
     machine = StencilSearch(padded, ws, starts[:1], goals[0], None, **settings)
     run_costs(machine, starts, goals, costs)
 

@@ -53,6 +53,7 @@ from pathcraft._core.machine cimport (
     next_to_expand,
     note_best,
     open_node,
+    costs_pairs,
     run_costs,
     stop,
 )
@@ -265,13 +266,10 @@ def theta_costs(
 ):
     """One Theta* search per ``(starts[i], goals[i])`` pair, with the GIL released;
     each path's cost to ``costs[i]`` (``inf`` where none was found)."""
-    if settings.get("partial") or settings.get("record"):
-        raise ValueError("theta_costs keeps neither partial paths nor records")
+    if not costs_pairs("theta_costs", settings, starts, goals, costs):
+        return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    if starts.shape[0] == 0 or goals.shape[0] != starts.shape[0]:
-        run_costs(Machine(), starts, goals, costs)  # checks the lengths
-        return
     machine = ThetaSearch(padded, ws, starts[0], goals[0], **settings)
     run_costs(machine, starts, goals, costs)
 
