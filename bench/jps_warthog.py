@@ -94,6 +94,24 @@ def select(n: int, k: int) -> np.ndarray:
     return np.unique(np.linspace(0, n - 1, min(k, n)).round().astype(np.intp))
 
 
+def warthog_map(source: Path, folder: Path) -> Path:
+    """The map as warthog must read it to search the graph of the Moving AI rules.
+
+    warthog's map reader (``warthog/io/grid.h``) takes only ``.`` and ``G`` as ground
+    and blocks swamp ``S``, which the rules (and every scenario's optimal length) treat
+    as ground: on ``battleground`` that is another graph, where a quarter of the picked
+    queries start, end or pass on swamp and warthog answers them wrongly (no path, or a
+    detour), cheaply. A map holding ``S`` is copied into ``folder`` with ``S`` written as
+    ``.``; any other map is used as it is.
+    """
+    lines = source.read_bytes().split(b"\n", 4)  # the four header lines, the grid
+    if len(lines) < 5 or b"S" not in lines[4]:
+        return source
+    target = folder / source.name
+    target.write_bytes(b"\n".join([*lines[:4], lines[4].replace(b"S", b".")]))
+    return target
+
+
 def write_scen(source: Path, picked: np.ndarray, target: Path) -> None:
     """The picked lines of a scenario file (version line kept), byte for byte."""
     lines = source.read_text().splitlines()
@@ -101,31 +119,36 @@ def write_scen(source: Path, picked: np.ndarray, target: Path) -> None:
     target.write_text("\n".join([lines[0], *(body[i] for i in picked)]) + "\n")
 
 
-def read_warthog(path: Path) -> dict[int, tuple[float, float]]:
-    """warthog's per-query output: ``{id: (nanos, pcost)}``."""
-    out: dict[int, tuple[float, float]] = {}
-    for line in path.read_text().splitlines():
+def parse_warthog(text: str) -> dict[int, tuple[float, float, int]]:
+    """warthog's per-query lines: ``{id: (nanos, pcost, expanded)}``."""
+    out: dict[int, tuple[float, float, int]] = {}
+    for line in text.splitlines():
         cols = line.split("\t")
         if len(cols) < 10 or not cols[0].isdigit():
             continue
-        out[int(cols[0])] = (float(cols[7]), float(cols[9]))
+        out[int(cols[0])] = (float(cols[7]), float(cols[9]), int(cols[2]))
     return out
 
 
-def run_warthog(binary: str, alg: str, scen: Path, mapfile: Path, rounds: int) -> list[float]:
-    """The fastest ``nanos`` of each query over ``rounds`` runs, in microseconds."""
+def run_warthog(
+    binary: str, alg: str, scen: Path, mapfile: Path, rounds: int
+) -> tuple[list[float], list[float], list[int]]:
+    """Per query, in scenario order: the fastest ``nanos`` of ``rounds`` runs (us), its
+    cost and its expansions. ``mapfile`` is read as :func:`warthog_map` writes it."""
     best: dict[int, float] = {}
-    for _ in range(rounds):
-        text = subprocess.run(
-            [binary, "--alg", alg, "--scen", str(scen), "--map", str(mapfile)],
-            capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
-            f.write(text)
-        for i, (nanos, _) in read_warthog(Path(f.name)).items():
-            best[i] = min(best.get(i, np.inf), nanos / 1e3)
-        os.unlink(f.name)
-    return [best[i] for i in sorted(best)]
+    answer: dict[int, tuple[float, int]] = {}
+    with tempfile.TemporaryDirectory(prefix="pathcraft-warthog-") as folder:
+        graph = warthog_map(mapfile, Path(folder))
+        for _ in range(rounds):
+            text = subprocess.run(
+                [binary, "--alg", alg, "--scen", str(scen), "--map", str(graph)],
+                capture_output=True, text=True, check=True,
+            ).stdout  # fmt: skip
+            for i, (nanos, cost, expanded) in parse_warthog(text).items():
+                best[i] = min(best.get(i, np.inf), nanos / 1e3)
+                answer[i] = (cost, expanded)
+    keys = sorted(best)
+    return [best[i] for i in keys], [answer[i][0] for i in keys], [answer[i][1] for i in keys]
 
 
 def check_costs(name: str, got: list[float], want: np.ndarray) -> int:
@@ -167,7 +190,7 @@ def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) ->
     ours = geo([float(r["jps"]) for r in rows])
     cells = ["geometric mean", ""]
     cells += [f"{geo([float(r[c]) for r in rows]):.1f}" for c in calls]
-    cells.append("")
+    cells += ["", ""]
     theirs = {
         a: geo([r["warthog"][a] for r in rows])
         for a in walgs
@@ -232,11 +255,15 @@ def main() -> None:
         theirs: dict[str, float | None] = {}
         if args.warthog:
             for alg in args.algs:
-                times = run_warthog(args.warthog, alg, mine, mapfile, args.rounds)
+                times, wcosts, _ = run_warthog(args.warthog, alg, mine, mapfile, args.rounds)
                 theirs[alg] = statistics.median(times)
+                row["warthog bad"] = int(row.get("warthog bad", 0)) + check_costs(  # type: ignore[call-overload]
+                    name, wcosts, want
+                )
         elif m < len(args.warthog_output):
-            got = read_warthog(args.warthog_output[m])
+            got = parse_warthog(args.warthog_output[m].read_text())
             theirs["given"] = statistics.median(v[0] / 1e3 for v in got.values())
+            row["warthog bad"] = check_costs(name, [got[i][1] for i in sorted(got)], want)
         else:
             base = PEERS_MD.get(Path(name).name)
             theirs["jps (PEERS.md)"] = base[0] if base else None
@@ -260,20 +287,23 @@ def main() -> None:
         f"Median microseconds per query, each query's fastest of {args.rounds} rounds. "
         "pathcraft includes the Python call (`Grid.jps`: the full cell path; "
         "`fill=False`: the jump points; `path_cost`: the cost only), on a grid prepared "
-        "beforehand; warthog's is its own search timer (`nanos`). *bad*: costs off the "
-        "scenario's optimum (pathcraft's four calls together). *ratio*: pathcraft "
+        "beforehand; warthog's is its own search timer (`nanos`), on the map as the Moving "
+        "AI rules read it (swamp `S` is ground: warthog's reader blocks it, so maps holding "
+        "`S` are given to it with `S` written as `.`). *bad*: costs off the "
+        "scenario's optimum (pathcraft's four calls together; *warthog bad*: warthog's "
+        "algorithms together). *ratio*: pathcraft "
         "`jps` over each warthog column; *jps+ / jpsP+*: pathcraft `jps` on a grid "
         "prepared with `prepare(\"jps+\")` (its offline jump table: *build ms*, *MiB*) "
         "over warthog's jpsP+.",
         "",
         "| map | queries | "
         + " | ".join(f"pathcraft {c}" for c in calls)
-        + " | bad | "
+        + " | bad | warthog bad | "
         + " | ".join(f"warthog {a}" for a in walgs)
         + " | "
         + " | ".join(f"ratio vs {a}" for a in walgs)
         + " | jps+ / jpsP+ | jps+ build ms | jps+ MiB |",
-        "|---|---:|" + "---:|" * (len(calls) + 4 + 2 * len(walgs)),
+        "|---|---:|" + "---:|" * (len(calls) + 5 + 2 * len(walgs)),
     ]
     for row in rows:
         theirs = row["warthog"]
@@ -281,7 +311,7 @@ def main() -> None:
         bad = sum(int(row[f"bad {c}"]) for c in calls)  # type: ignore[call-overload]
         cells = [str(row["map"]), str(row["queries"])]
         cells += [f"{row[c]:.1f}" for c in calls]
-        cells.append(str(bad))
+        cells += [str(bad), str(row.get("warthog bad", "-"))]
         cells += ["-" if theirs.get(a) is None else f"{theirs[a]:.1f}" for a in walgs]
         cells += [
             "-" if theirs.get(a) is None else f"{float(row['jps']) / theirs[a]:.2f}"  # type: ignore[arg-type]
