@@ -14,9 +14,11 @@ uses):
   fastest of ``--rounds`` rounds, every cost checked against the scenario's optimum,
   and counts its expansions;
 - with ``--warthog BIN`` (the built ``warthog`` of warthog-core), runs its ``astar``
-  (octile, no corner cutting) on the same file ``--rounds`` times and keeps each
-  query's fastest ``nanos`` and its expansions; without it, compares with the A*
-  medians recorded in ``../shared/PEERS.md`` (another selection: indicative only).
+  (octile, no corner cutting) on the same file ``--rounds`` times, a round after each
+  of pathcraft's, on the map as the Moving AI rules read it (``warthog_map``), and
+  keeps each query's fastest ``nanos``, its cost (checked too) and its expansions;
+  without it, compares with the A* medians recorded in ``../shared/PEERS.md`` (another
+  selection, and warthog's own reading of the maps: indicative only).
 
 Times are medians over the queries, in microseconds; *ratio* is pathcraft's median over
 warthog's on the same queries; *expanded* are means.
@@ -39,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 from _machine import git_rev, machine
-from jps_warthog import ALL_MAPS, MAPS, check_costs, data_dir, run_warthog, select, write_scen
+from jps_warthog import ALL_MAPS, MAPS, Warthog, check_costs, data_dir, select, write_scen
 
 import pathcraft
 from pathcraft.io import read_map, read_scen
@@ -56,8 +58,12 @@ PEERS_MD = {
 }  # fmt: skip
 
 
-def time_pathcraft(grid: pathcraft.Grid, starts: list, goals: list, rounds: int) -> tuple:
-    """Per query, the fastest of ``rounds`` (us), the costs and the expansions."""
+def time_pathcraft(
+    grid: pathcraft.Grid, starts: list, goals: list, rounds: int, warthog: Warthog | None
+) -> tuple:
+    """Per query, the fastest of ``rounds`` (us), the costs and the expansions; each
+    round is followed by one round of ``warthog`` (this VM's CPU changes speed: the two
+    take turns)."""
     best = [np.inf] * len(starts)
     costs = [0.0] * len(starts)
     expanded = [0] * len(starts)
@@ -69,6 +75,8 @@ def time_pathcraft(grid: pathcraft.Grid, starts: list, goals: list, rounds: int)
             result = grid.astar(s, g)
             best[i] = min(best[i], (time.perf_counter() - t0) * 1e6)
             costs[i], expanded[i] = result.cost, result.expanded
+        if warthog is not None:
+            warthog.run()
     return best, costs, expanded
 
 
@@ -100,17 +108,17 @@ def main() -> None:
         grid = read_map(mapfile)
         starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
         goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
-        best, costs, expanded = time_pathcraft(grid, starts, goals, args.rounds)
+        warthog = Warthog(args.warthog, "astar", mine, mapfile) if args.warthog else None
+        best, costs, expanded = time_pathcraft(grid, starts, goals, args.rounds, warthog)
         row: dict[str, object] = {
             "map": Path(name).name, "queries": len(picked), "ours": statistics.median(best),
             "bad": check_costs(name, costs, np.asarray(scen.optimal)[picked]),
             "expanded": float(np.mean(expanded)),
         }  # fmt: skip
-        if args.warthog:
-            times, wcosts, wexp = run_warthog(args.warthog, "astar", mine, mapfile, args.rounds)
-            row["theirs"] = statistics.median(times)
-            row["their bad"] = check_costs(name, wcosts, np.asarray(scen.optimal)[picked])
-            row["their expanded"] = float(np.mean(wexp))
+        if warthog is not None:
+            row["theirs"] = statistics.median(warthog.times)
+            row["their bad"] = check_costs(name, warthog.costs, np.asarray(scen.optimal)[picked])
+            row["their expanded"] = float(np.mean(warthog.expanded))
         else:
             row["theirs"] = PEERS_MD.get(Path(name).name)
             row["their expanded"] = row["their bad"] = None

@@ -11,11 +11,15 @@ timer. This script:
   scenario file of their own;
 - times pathcraft on them in this process: ``Grid.jps`` (the Python call and the full
   cell path), ``jps(fill=False)`` (the jump points only), ``path_cost(algorithm="jps")``
-  (the cost only); each query's fastest of ``--rounds`` rounds, on a grid prepared
-  beforehand (``prepare="jps"``), every cost checked against the scenario's optimum;
+  (the cost only), and the first two on a grid with its offline jump table
+  (``prepare("jps+")``); each query's fastest of ``--rounds`` rounds, the calls taking
+  turns round by round, on grids prepared beforehand, every cost checked against the
+  scenario's optimum;
 - with ``--warthog BIN`` (the built ``warthog-jps``), runs it on the same scenario file
   ``--rounds`` times per algorithm of ``--algs`` (``jps``, ``jpsP``, ``jps+``,
-  ``jpsP+``) and keeps each query's fastest ``nanos``, its cost checked too; with
+  ``jpsP+``), a round of each after each of pathcraft's, on the map as the Moving AI
+  rules read it (:func:`warthog_map`), and keeps each query's fastest ``nanos``, its
+  cost checked too; with
   ``--warthog-output FILE...``, reads such output saved earlier instead (its queries
   must be the ones of this run: write them with ``--write-scen DIR`` first); with
   neither, compares with the medians recorded in ``../shared/PEERS.md`` (200
@@ -40,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -130,25 +135,37 @@ def parse_warthog(text: str) -> dict[int, tuple[float, float, int]]:
     return out
 
 
-def run_warthog(
-    binary: str, alg: str, scen: Path, mapfile: Path, rounds: int
-) -> tuple[list[float], list[float], list[int]]:
-    """Per query, in scenario order: the fastest ``nanos`` of ``rounds`` runs (us), its
-    cost and its expansions. ``mapfile`` is read as :func:`warthog_map` writes it."""
-    best: dict[int, float] = {}
-    answer: dict[int, tuple[float, int]] = {}
-    with tempfile.TemporaryDirectory(prefix="pathcraft-warthog-") as folder:
-        graph = warthog_map(mapfile, Path(folder))
-        for _ in range(rounds):
-            text = subprocess.run(
-                [binary, "--alg", alg, "--scen", str(scen), "--map", str(graph)],
-                capture_output=True, text=True, check=True,
-            ).stdout  # fmt: skip
-            for i, (nanos, cost, expanded) in parse_warthog(text).items():
-                best[i] = min(best.get(i, np.inf), nanos / 1e3)
-                answer[i] = (cost, expanded)
-    keys = sorted(best)
-    return [best[i] for i in keys], [answer[i][0] for i in keys], [answer[i][1] for i in keys]
+class Warthog:
+    """One warthog algorithm on one scenario file, run a round at a time (so that its
+    rounds can alternate with pathcraft's: this VM's CPU changes speed): per query, in
+    scenario order, the fastest ``nanos`` so far (us), its cost and its expansions.
+    ``mapfile`` is given to warthog as :func:`warthog_map` writes it."""
+
+    def __init__(self, binary: str, alg: str, scen: Path, mapfile: Path) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix="pathcraft-warthog-")
+        graph = warthog_map(mapfile, Path(self._folder.name))
+        self.command = [binary, "--alg", alg, "--scen", str(scen), "--map", str(graph)]
+        self.best: dict[int, float] = {}
+        self.answer: dict[int, tuple[float, int]] = {}
+
+    def run(self) -> None:
+        """One round over the scenario file."""
+        text = subprocess.run(self.command, capture_output=True, text=True, check=True).stdout
+        for i, (nanos, cost, expanded) in parse_warthog(text).items():
+            self.best[i] = min(self.best.get(i, np.inf), nanos / 1e3)
+            self.answer[i] = (cost, expanded)
+
+    @property
+    def times(self) -> list[float]:
+        return [self.best[i] for i in sorted(self.best)]
+
+    @property
+    def costs(self) -> list[float]:
+        return [self.answer[i][0] for i in sorted(self.answer)]
+
+    @property
+    def expanded(self) -> list[int]:
+        return [self.answer[i][1] for i in sorted(self.answer)]
 
 
 def check_costs(name: str, got: list[float], want: np.ndarray) -> int:
@@ -156,29 +173,39 @@ def check_costs(name: str, got: list[float], want: np.ndarray) -> int:
 
 
 def time_pathcraft(
-    grid: pathcraft.Grid, plus: pathcraft.Grid, starts: list, goals: list, rounds: int
+    grid: pathcraft.Grid,
+    plus: pathcraft.Grid,
+    starts: list,
+    goals: list,
+    rounds: int,
+    warthogs: Sequence[Warthog] = (),
 ) -> dict:
     """Per query, the fastest of ``rounds`` (us), and the costs, for each call
-    (``plus``: the same map prepared with its offline jump table)."""
+    (``plus``: the same map prepared with its offline jump table). A round runs every
+    query through each call in turn (a call's queries back to back, as warthog runs
+    them: alternating grids query by query would make each query's first call pay
+    for the other grid's cache lines), then one round of each of ``warthogs``."""
     calls = {
         "jps": lambda s, g: grid.jps(s, g).cost,
         "jps fill=False": lambda s, g: grid.jps(s, g, fill=False).cost,
         "path_cost": lambda s, g: grid.path_cost(s, g, algorithm="jps"),
         "jps+": lambda s, g: plus.jps(s, g).cost,
+        "jps+ fill=False": lambda s, g: plus.jps(s, g, fill=False).cost,
     }
-    out: dict[str, tuple[list[float], list[float]]] = {}
-    for name, fn in calls.items():
-        best = [np.inf] * len(starts)
-        costs = [0.0] * len(starts)
-        for s, g in zip(starts, goals, strict=True):  # warm up
+    best = {name: [np.inf] * len(starts) for name in calls}
+    costs = {name: [0.0] * len(starts) for name in calls}
+    for fn in calls.values():  # warm up
+        for s, g in zip(starts, goals, strict=True):
             fn(s, g)
-        for _ in range(rounds):
+    for _ in range(rounds):
+        for name, fn in calls.items():
             for i, (s, g) in enumerate(zip(starts, goals, strict=True)):
                 t0 = time.perf_counter()
-                costs[i] = fn(s, g)
-                best[i] = min(best[i], (time.perf_counter() - t0) * 1e6)
-        out[name] = (best, costs)
-    return out
+                costs[name][i] = fn(s, g)
+                best[name][i] = min(best[name][i], (time.perf_counter() - t0) * 1e6)
+        for warthog in warthogs:
+            warthog.run()
+    return {name: (best[name], costs[name]) for name in calls}
 
 
 def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) -> str:
@@ -199,8 +226,10 @@ def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) ->
     cells += [f"{theirs[a]:.1f}" if a in theirs else "-" for a in walgs]
     cells += [f"{ours / theirs[a]:.2f}" if a in theirs else "-" for a in walgs]
     pp = next((a for a in ("jpsP+", "jpsP+ (PEERS.md)") if a in theirs), None)
-    plus = geo([float(r["jps+"]) for r in rows])
-    cells += [f"{plus / theirs[pp]:.2f}" if pp else "-", "", ""]
+    for call in ("jps+", "jps+ fill=False"):
+        plus = geo([float(r[call]) for r in rows])
+        cells.append(f"{plus / theirs[pp]:.2f}" if pp else "-")
+    cells += ["", ""]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -245,7 +274,8 @@ def main() -> None:
         t0 = time.perf_counter()
         plus.prepare("jps+")
         build_ms = (time.perf_counter() - t0) * 1e3
-        ours = time_pathcraft(grid, plus, starts, goals, args.rounds)
+        runs = [Warthog(args.warthog, alg, mine, mapfile) for alg in args.algs if args.warthog]
+        ours = time_pathcraft(grid, plus, starts, goals, args.rounds, runs)
         row: dict[str, object] = {"map": Path(name).name, "queries": len(picked)}
         row["build"] = build_ms
         row["MiB"] = plus.offline_jumps.nbytes / 2**20  # type: ignore[union-attr]
@@ -254,11 +284,10 @@ def main() -> None:
             row[f"bad {call}"] = check_costs(name, costs, want)
         theirs: dict[str, float | None] = {}
         if args.warthog:
-            for alg in args.algs:
-                times, wcosts, _ = run_warthog(args.warthog, alg, mine, mapfile, args.rounds)
-                theirs[alg] = statistics.median(times)
+            for alg, run in zip(args.algs, runs, strict=True):
+                theirs[alg] = statistics.median(run.times)
                 row["warthog bad"] = int(row.get("warthog bad", 0)) + check_costs(  # type: ignore[call-overload]
-                    name, wcosts, want
+                    name, run.costs, want
                 )
         elif m < len(args.warthog_output):
             got = parse_warthog(args.warthog_output[m].read_text())
@@ -272,7 +301,7 @@ def main() -> None:
         rows.append(row)
         print(name, {k: v for k, v in row.items()}, file=sys.stderr)
     load1 = os.getloadavg()[0]
-    calls = ("jps", "jps fill=False", "path_cost", "jps+")
+    calls = ("jps", "jps fill=False", "path_cost", "jps+", "jps+ fill=False")
     walgs = list(rows[0]["warthog"]) if rows else []  # type: ignore[call-overload]
     lines = [
         "# Jump point search: pathcraft against warthog, the same queries",
@@ -290,11 +319,14 @@ def main() -> None:
         "beforehand; warthog's is its own search timer (`nanos`), on the map as the Moving "
         "AI rules read it (swamp `S` is ground: warthog's reader blocks it, so maps holding "
         "`S` are given to it with `S` written as `.`). *bad*: costs off the "
-        "scenario's optimum (pathcraft's four calls together; *warthog bad*: warthog's "
+        "scenario's optimum (pathcraft's calls together; *warthog bad*: warthog's "
         "algorithms together). *ratio*: pathcraft "
         "`jps` over each warthog column; *jps+ / jpsP+*: pathcraft `jps` on a grid "
         "prepared with `prepare(\"jps+\")` (its offline jump table: *build ms*, *MiB*) "
-        "over warthog's jpsP+.",
+        "over warthog's jpsP+, with the full cell path and (*jump points*) with "
+        "`fill=False`, the answer warthog's timer covers (its path is the jump points). "
+        "Each round runs the queries through each pathcraft call in turn, then through "
+        "each warthog algorithm once.",
         "",
         "| map | queries | "
         + " | ".join(f"pathcraft {c}" for c in calls)
@@ -302,8 +334,8 @@ def main() -> None:
         + " | ".join(f"warthog {a}" for a in walgs)
         + " | "
         + " | ".join(f"ratio vs {a}" for a in walgs)
-        + " | jps+ / jpsP+ | jps+ build ms | jps+ MiB |",
-        "|---|---:|" + "---:|" * (len(calls) + 5 + 2 * len(walgs)),
+        + " | jps+ / jpsP+ | jps+ jump points / jpsP+ | jps+ build ms | jps+ MiB |",
+        "|---|---:|" + "---:|" * (len(calls) + 6 + 2 * len(walgs)),
     ]
     for row in rows:
         theirs = row["warthog"]
@@ -318,7 +350,8 @@ def main() -> None:
             for a in walgs
         ]
         pp = theirs.get("jpsP+") or theirs.get("jpsP+ (PEERS.md)")
-        cells.append("-" if not pp else f"{float(row['jps+']) / pp:.2f}")  # type: ignore[arg-type]
+        for call in ("jps+", "jps+ fill=False"):
+            cells.append("-" if not pp else f"{float(row[call]) / pp:.2f}")  # type: ignore[arg-type]
         cells += [f"{row['build']:.1f}", f"{row['MiB']:.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     if len(rows) > 1:

@@ -33,6 +33,7 @@ cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) excep
 cdef double _jumps_cost(
     const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit
 ) noexcept nogil
+cdef object filled_cells(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W)
 cdef int successors(
     const Query* q, Py_ssize_t u, Py_ssize_t parent, Py_ssize_t* dirs
 ) noexcept nogil

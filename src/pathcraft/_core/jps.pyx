@@ -58,7 +58,6 @@ from pathcraft._core.grid_search cimport (
     copy_record_cells,
     make_query,
     open_start,
-    path_cost,
     relax,
     to_cells,
 )
@@ -368,19 +367,19 @@ cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) excep
 
 
 cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit) noexcept nogil:
-    """The cost of the path through ``n`` jump points, added up step by step from the
-    start, as :func:`path_cost` adds up the filled path on a grid of uniform cost."""
-    cdef Py_ssize_t i, k, dr, dc, diag, straight
+    """The cost of the path through ``n`` jump points on a grid whose free cells all
+    cost ``unit``: segment by segment from the start, its diagonal steps then its
+    straight ones, each part one product (the sum of the filled path's steps to
+    within rounding, ~1e-16 of the cost per segment, not a chain of one addition
+    per cell, which on long corridors cost more than the search)."""
+    cdef Py_ssize_t i, dr, dc, diag
     cdef double total = 0.0, step = unit * SQRT2
     for i in range(1, n):
         dr = iabs(jumps[i] // W - jumps[i - 1] // W)
         dc = iabs((jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W))
         diag = dr if dr < dc else dc
-        straight = (dr if dr > dc else dc) - diag
-        for k in range(diag):
-            total = total + step
-        for k in range(straight):
-            total = total + unit
+        total = total + <double> diag * step
+        total = total + <double> ((dr if dr > dc else dc) - diag) * unit
     return total
 
 
@@ -465,13 +464,17 @@ cdef class JpsSearch(Machine):
         rec_g)`` of the ended search (see :func:`jps`)."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
+        cdef Py_ssize_t W = self.q.width
         jumps = walk_back(self.ws, self.out.reached if self.out.status == ST_FOUND else -1)
-        path = _fill(jumps, self.q.width)
-        rec_cells, rec_g = copy_record_cells(self.ws, self.q.width) if self.q.s.record else (None, None)
+        cdef const Py_ssize_t[::1] flat = jumps
+        cdef Py_ssize_t n = flat.shape[0]
+        cdef const Py_ssize_t* first = &flat[0] if n else NULL
+        path = filled_cells(first, n, W)
+        cost = _jumps_cost(first, n, W, self.q.hscale) if n else INFINITY
+        rec_cells, rec_g = copy_record_cells(self.ws, W) if self.q.s.record else (None, None)
         return (
-            self.out.status, to_cells(path, self.q.width), to_cells(jumps, self.q.width),
-            path_cost(self.padded, path), self.out.expanded, self.out.generated,
-            rec_cells, rec_g,
+            self.out.status, path, to_cells(flat, W), cost, self.out.expanded,
+            self.out.generated, rec_cells, rec_g,
         )
 
 
@@ -489,31 +492,50 @@ def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settin
     return machine.finish()
 
 
-cdef object _fill(const Py_ssize_t[::1] jumps, Py_ssize_t W):
-    """The cell-by-cell path through consecutive jump points: between two, the way
-    the search went, diagonally first, then straight."""
-    cdef Py_ssize_t n = jumps.shape[0], i, k, length = 1, total, dr, dc, diag, cell
+cdef object filled_cells(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W):
+    """The cell-by-cell path through ``n`` jump points (padded flat cells, ``W``
+    columns) as an ``(m, 2)`` array of the grid's ``(row, col)`` cells: between two,
+    the way the search went, diagonally first, then straight. Each jump point is
+    divided once; the cells between are stepped."""
+    cdef Py_ssize_t i, k, length = 1 if n else 0
+    cdef Py_ssize_t r0, c0, r1, c1, dr, dc, sr, sc, diag, longer
+    for i in range(1, n):
+        dr = iabs(jumps[i] // W - jumps[i - 1] // W)
+        dc = iabs((jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W))
+        length += dr if dr > dc else dc
+    cells = np.empty((length, 2), dtype=np.intp)
     if n == 0:
-        return np.empty(0, dtype=np.intp)
+        return cells
+    cdef Py_ssize_t[:, ::1] view = cells
+    cdef Py_ssize_t* out = &view[0, 0]
+    r0 = jumps[0] // W - 1  # grid cells: the padding's row and column off
+    c0 = jumps[0] - (r0 + 1) * W - 1
+    out[0] = r0
+    out[1] = c0
+    out += 2
     for i in range(1, n):
-        dr = jumps[i] // W - jumps[i - 1] // W
-        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
-        length += max(iabs(dr), iabs(dc))
-    path = np.empty(length, dtype=np.intp)
-    cdef Py_ssize_t[::1] view = path
-    view[0] = jumps[0]
-    total = 1
-    for i in range(1, n):
-        dr = jumps[i] // W - jumps[i - 1] // W
-        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
+        r1 = jumps[i] // W - 1
+        c1 = jumps[i] - (r1 + 1) * W - 1
+        dr = r1 - r0
+        dc = c1 - c0
+        sr = sign(dr)
+        sc = sign(dc)
         diag = min(iabs(dr), iabs(dc))
-        cell = jumps[i - 1]
+        longer = max(iabs(dr), iabs(dc))
         for k in range(diag):
-            cell += sign(dr) * W + sign(dc)
-            view[total] = cell
-            total += 1
-        for k in range(max(iabs(dr), iabs(dc)) - diag):
-            cell += sign(dr) * W if iabs(dr) > iabs(dc) else sign(dc)
-            view[total] = cell
-            total += 1
-    return path
+            r0 += sr
+            c0 += sc
+            out[0] = r0
+            out[1] = c0
+            out += 2
+        if iabs(dr) > iabs(dc):  # then straight, along the longer axis
+            sc = 0
+        else:
+            sr = 0
+        for k in range(longer - diag):
+            r0 += sr
+            c0 += sc
+            out[0] = r0
+            out[1] = c0
+            out += 2
+    return cells

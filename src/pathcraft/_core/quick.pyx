@@ -41,21 +41,15 @@ from pathcraft._core.grid_search cimport (
     use_buckets,
 )
 from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.jps cimport Lines, _jumps_cost, _unpack, jps_query, run_jps
+from pathcraft._core.jps cimport (
+    Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
+)
 from pathcraft._core.jpsplus cimport run_jpsplus
 from pathcraft._core.machine cimport Machine, Outcome, end_node, take_settings
 
 cnp.import_array()
 
 _new = object.__new__
-
-
-cdef inline Py_ssize_t sign(Py_ssize_t x) noexcept nogil:
-    return (x > 0) - (x < 0)
-
-
-cdef inline Py_ssize_t iabs(Py_ssize_t x) noexcept nogil:
-    return x if x >= 0 else -x
 
 
 cdef class Plan:
@@ -286,7 +280,7 @@ cdef class Plan:
         if self.jps:
             jumps = _cells(ws.trail, n, W)
             if fill:
-                path = _filled(ws.trail, n, W)
+                path = filled_cells(ws.trail, n, W)
             else:
                 path = jumps
             if n:
@@ -399,43 +393,4 @@ cdef object _cells(const Py_ssize_t* flat, Py_ssize_t n, Py_ssize_t W):
         r = flat[i] // W
         out[2 * i] = r - 1
         out[2 * i + 1] = flat[i] - r * W - 1
-    return cells
-
-
-cdef object _filled(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W):
-    """The cell-by-cell path through ``n`` jump points as an ``(m, 2)`` array of
-    ``(row, col)`` cells: between two, diagonally first, then straight (as
-    ``jps._fill``)."""
-    cdef cnp.npy_intp dims[2]
-    cdef Py_ssize_t i, k, length = 1 if n else 0, total, dr, dc, diag, cell, r
-    cdef Py_ssize_t step_d, step_s, longer
-    for i in range(1, n):
-        dr = jumps[i] // W - jumps[i - 1] // W
-        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
-        length += max(iabs(dr), iabs(dc))
-    dims[0] = length
-    dims[1] = 2
-    cells = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INTP)
-    cdef Py_ssize_t* out = <Py_ssize_t*> cnp.PyArray_DATA(cells)
-    if n == 0:
-        return cells
-    cell = jumps[0]
-    r = cell // W
-    out[0] = r - 1
-    out[1] = cell - r * W - 1
-    total = 1
-    for i in range(1, n):
-        dr = jumps[i] // W - jumps[i - 1] // W
-        dc = (jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W)
-        diag = min(iabs(dr), iabs(dc))
-        longer = max(iabs(dr), iabs(dc))
-        step_d = sign(dr) * W + sign(dc)
-        step_s = sign(dr) * W if iabs(dr) > iabs(dc) else sign(dc)
-        cell = jumps[i - 1]
-        for k in range(longer):
-            cell += step_d if k < diag else step_s
-            r = cell // W
-            out[2 * total] = r - 1
-            out[2 * total + 1] = cell - r * W - 1
-            total += 1
     return cells
