@@ -50,6 +50,8 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "astar_warthog.md"
 
 #: warthog's A* medians (us per query, 200 scenarios per map) from ../shared/PEERS.md.
+#: They were measured on warthog's own reading of the maps: on battleground, whose swamp
+#: ``S`` it blocks (see ``jps_warthog.warthog_map``), they time another, cheaper graph.
 PEERS_MD = {
     "AR0011SR": 4239, "arena2": 533, "brc202d": 2418, "den520d": 255, "lak303d": 615,
     "orz900d": 8021, "maze512-1-0": 9333, "maze512-32-0": 29514, "random512-10-0": 915,

@@ -66,6 +66,8 @@ ALL_MAPS = (
 
 #: warthog's medians (us per query, 200 scenarios per map) from ../shared/PEERS.md:
 #: JPS (jps_expansion_policy, online jumps) and jpsP+ (pruned, offline jump table).
+#: They were measured on warthog's own reading of the maps: on battleground, whose swamp
+#: ``S`` it blocks (see :func:`warthog_map`), they time another, cheaper graph.
 PEERS_MD = {
     "AR0011SR": (27.9, 7.1),
     "arena2": (12.0, 7.1),
