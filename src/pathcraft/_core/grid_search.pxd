@@ -10,25 +10,7 @@ GIL released.
 from libc.math cimport INFINITY, fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from pathcraft._core.codes cimport (
-    MODE_ASTAR,
-    MODE_DIJKSTRA,
-    MODE_GREEDY,
-    ST_EXHAUSTED,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_COST,
-    ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
-    priority,
-)
-from pathcraft._core.machine cimport (
-    BaseWorkspace,
-    Outcome,
-    Settings,
-    improves,
-    open_node,
-)
+from pathcraft._core.machine cimport BaseWorkspace, Outcome, Settings, improves, open_node
 
 cdef extern from *:
     """

@@ -36,7 +36,12 @@ from pathcraft._core.machine import (  # the outcomes, for the Python front door
     EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-from pathcraft._core.codes cimport PATHCRAFT_DEBUG_BUILD
+from pathcraft._core.codes cimport (
+    MODE_ASTAR,
+    MODE_DIJKSTRA,
+    PATHCRAFT_DEBUG_BUILD,
+    ST_MAX_EXPANSIONS,
+)
 from pathcraft._core.machine cimport (
     CellSearch,
     Machine,

@@ -43,12 +43,8 @@ import numpy as np
 from pathcraft._core.grid_search cimport (
     ALWAYS,
     H_OCTILE,
-    MODE_ASTAR,
     NO_CORNER_CUT,
     SQRT2,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_EXPANSIONS,
     Outcome,
     Query,
     Workspace,
@@ -61,6 +57,7 @@ from pathcraft._core.grid_search cimport (
     relax,
     to_cells,
 )
+from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.machine cimport (
     Machine,

@@ -7,15 +7,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
-from pathcraft._core.codes cimport (
-    MODE_DIJKSTRA,
-    ST_EXHAUSTED,
-    ST_FOUND,
-    ST_IN_PROGRESS,
-    ST_MAX_COST,
-    ST_MAX_EXPANSIONS,
-    ST_UNREACHABLE,
-)
+from pathcraft._core.codes cimport MODE_DIJKSTRA  # the statuses: cimported by machine.pxd
 from pathcraft._core.heap cimport TIE_G, heap_clear, heap_free, heap_init
 from pathcraft._core.record cimport recorder_free, recorder_init
 

@@ -28,9 +28,6 @@ cimport numpy as cnp
 
 from pathcraft._core.grid_search cimport (
     H_OCTILE,
-    MODE_ASTAR,
-    ST_FOUND,
-    ST_IN_PROGRESS,
     Query,
     Workspace,
     aim,
@@ -40,6 +37,7 @@ from pathcraft._core.grid_search cimport (
     steps_cost,
     use_buckets,
 )
+from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.jps cimport (
     Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
