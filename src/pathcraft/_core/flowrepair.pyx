@@ -43,16 +43,7 @@ from pathcraft._core.grid_search cimport (
     check_cells,
 )
 from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.machine cimport (
-    IMPROVE_KEEP,
-    Outcome,
-    begin,
-    improves,
-    next_node,
-    open_node,
-    open_source,
-    stop,
-)
+from pathcraft._core cimport machine  # the search skeleton
 
 
 cdef struct Stack:
@@ -133,17 +124,17 @@ cdef inline bint interior(Py_ssize_t v, Py_ssize_t W, Py_ssize_t H) noexcept nog
 
 
 cdef inline int relax(
-    Workspace ws, Outcome* out, double* dist, Py_ssize_t u, double gu, Py_ssize_t v,
-    double step,
+    Workspace ws, machine.Outcome* out, double* dist, Py_ssize_t u, double gu,
+    Py_ssize_t v, double step,
 ) noexcept nogil:
     """Offer ``u -> v``: a cell this wave has not reached yet keeps the field's own
     distance unless this is a real improvement on it; then the skeleton's rule."""
     cdef double d = gu + step
-    if ws.cell[v].mark < ws.gen and not d < dist[v] * IMPROVE_KEEP:
+    if ws.cell[v].mark < ws.gen and not d < dist[v] * machine.IMPROVE_KEEP:
         return 0
-    if not improves(ws, out, MODE_DIJKSTRA, INFINITY, v, d):
+    if not machine.improves(ws, out, MODE_DIJKSTRA, INFINITY, v, d):
         return 0
-    return open_node(ws, out, MODE_DIJKSTRA, 1.0, TIE_G, NULL, u, v, d, 0.0)
+    return machine.open_node(ws, out, MODE_DIJKSTRA, 1.0, TIE_G, NULL, u, v, d, 0.0)
 
 
 cdef inline double candidate(
@@ -282,7 +273,7 @@ def repair(
     cdef int32_t* par
     cdef Moves m = moves_of(W, diagonal)
     cdef Stack hs, rs, cs
-    cdef Outcome out
+    cdef machine.Outcome out
     cdef int failed = 0
     cdef int64_t left = -1
     cdef Py_ssize_t pointed = 0
@@ -298,7 +289,7 @@ def repair(
     hs.data = rs.data = cs.data = NULL
     hs.size = rs.size = cs.size = 0
     hs.cap = rs.cap = cs.cap = 0
-    begin(&out)
+    machine.begin(&out)
     with nogil:
         # 1. H: the changed cells and, under a corner rule, their four neighbours.
         ws.next_generation()
@@ -358,13 +349,13 @@ def repair(
                 for k in range(-1, 8):
                     y = x if k < 0 else x + m.off[k]
                     if d[y] != INFINITY:
-                        if open_source(ws, &out, MODE_DIJKSTRA, 1.0, TIE_G, NULL,
+                        if machine.open_source(ws, &out, MODE_DIJKSTRA, 1.0, TIE_G, NULL,
                                        INFINITY, y, d[y], 0.0) != 0:
                             failed = 1
         while not failed:
-            u = next_node(ws, &out, &left, -1, False, False)
+            u = machine.next_node(ws, &out, &left, -1, False, False)
             if u < 0:
-                failed = stop(u)
+                failed = machine.stop(u)
                 break
             gu = ws.cell[u].g
             if gu < d[u]:

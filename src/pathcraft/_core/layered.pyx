@@ -63,22 +63,7 @@ from pathcraft._core.grid_search cimport (  # the grid's moves, corner rules and
     SQRT2,
     corner_open,
 )
-from pathcraft._core.machine cimport (
-    BaseWorkspace,
-    CellSearch,
-    Machine,
-    Outcome,
-    Settings,
-    begin_field,
-    improves,
-    next_to_expand,
-    note_best,
-    open_node,
-    costs_pairs,
-    run_costs,
-    stop,
-    take_settings,
-)
+from pathcraft._core cimport machine  # the search skeleton
 
 
 cdef enum:
@@ -101,7 +86,7 @@ LB_PORTALS_CAP = MAX_LB_PORTALS
 FLOOR_ENTRIES_CAP = MAX_FLOOR_ENTRIES
 
 
-cdef class Workspace(BaseWorkspace):
+cdef class Workspace(machine.BaseWorkspace):
     """Per-thread search state for levels of up to ``capacity`` (padded) cells: the
     skeleton's workspace (``machine.BaseWorkspace``)."""
     pass
@@ -134,7 +119,7 @@ cdef struct Query:
     Py_ssize_t goal_f
     Py_ssize_t goal_r
     Py_ssize_t goal_c
-    Settings s
+    machine.Settings s
 
 
 cdef inline Py_ssize_t floor_of(const Query* q, Py_ssize_t cell) noexcept nogil:
@@ -219,19 +204,22 @@ cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
 
 
 cdef inline int relax(
-    Query* q, BaseWorkspace ws, Outcome* out, Py_ssize_t u, double gu, Py_ssize_t v, double step
+    Query* q, machine.BaseWorkspace ws, machine.Outcome* out,
+    Py_ssize_t u, double gu, Py_ssize_t v, double step,
 ) noexcept nogil:
     cdef double d = gu + step
     cdef double h
-    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+    if not machine.improves(ws, out, q.s.mode, q.s.max_cost, v, d):
         return 0
     h = heuristic(q, v)
     if h == INFINITY:
         return 0
-    return open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, h)
+    return machine.open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, h)
 
 
-cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_search(
+    Query* q, machine.BaseWorkspace ws, machine.Outcome* out, int64_t budget
+) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` cells (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v, W = q.width
@@ -241,12 +229,12 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
     cdef int k
     cdef int64_t left = budget
     while True:
-        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
+        u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
-            return stop(u)
+            return machine.stop(u)
         gu = ws.cell[u].g
         if q.s.partial:
-            note_best(out, u, heuristic(q, u))
+            machine.note_best(out, u, heuristic(q, u))
         for k in range(4):
             v = u + DR[k] * W + DC[k]
             c = cost[v]
@@ -444,7 +432,7 @@ cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width, Py_ssize_t fh
     return cells
 
 
-cdef class LayeredSearch(CellSearch):
+cdef class LayeredSearch(machine.CellSearch):
     """One layered-level search (A*, greedy or Dijkstra) as a step machine (see
     ``machine.CellSearch``): :meth:`step` expands at most ``n`` cells; then
     :meth:`answer` is what :func:`search` returns."""
@@ -466,7 +454,7 @@ cdef class LayeredSearch(CellSearch):
         **settings,
     ):
         self.q = make_query(t, ws, hkind, hscale)
-        take_settings(&self.q.s, settings)
+        machine.take_settings(&self.q.s, settings)
         self.s = &self.q.s
         # The heuristic's per-query scratch, owned by this machine (thread-safe).
         self.lb = np.zeros(max(self.q.np_, 1), dtype=np.float64)
@@ -501,8 +489,7 @@ def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **settings):
     """Run one search (one unlimited step of a :class:`LayeredSearch`). Returns
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 3)`` array of ``(floor, row, col)`` cells."""
-    machine = LayeredSearch(t, ws, sources, goal, **settings)
-    return machine.finish()
+    return LayeredSearch(t, ws, sources, goal, **settings).finish()
 
 
 def search_costs(
@@ -515,12 +502,12 @@ def search_costs(
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
-    if not costs_pairs("search_costs", settings, starts, goals, costs):
+    if not machine.costs_pairs("search_costs", settings, starts, goals, costs):
         return
     check_cells("starts", starts, t.padded.shape[0], t.padded.shape[1], t.fh)
     check_cells("goals", goals, t.padded.shape[0], t.padded.shape[1], t.fh)
-    machine = LayeredSearch(t, ws, starts[:1], goals[0], **settings)
-    run_costs(machine, starts, goals, costs)
+    m = LayeredSearch(t, ws, starts[:1], goals[0], **settings)
+    machine.run_costs(m, starts, goals, costs)
 
 
 def field(
@@ -533,7 +520,7 @@ def field(
     """Dijkstra from every source at once; each cell's cost to the nearest source in
     ``out_costs`` (shape ``(floors, rows, cols)``), ``inf`` where none is reachable.
     Returns the number of expansions."""
-    cdef Outcome out
+    cdef machine.Outcome out
     cdef Py_ssize_t s, f, r, c, W = t.padded.shape[1]
     cdef Py_ssize_t F = out_costs.shape[0], rows = out_costs.shape[1], cols = out_costs.shape[2]
     cdef int failed = 0
@@ -545,7 +532,7 @@ def field(
         )
     check_cells("sources", sources, t.padded.shape[0], W, t.fh)
     with nogil:
-        failed = begin_field(ws, &out, &q.s, max_cost, sources)
+        failed = machine.begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:

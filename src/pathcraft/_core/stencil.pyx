@@ -29,22 +29,7 @@ from pathcraft._core.machine import (  # the outcomes, for the Python front door
     EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-from pathcraft._core.machine cimport (
-    BaseWorkspace,
-    CellSearch,
-    Machine,
-    Outcome,
-    Settings,
-    begin_field,
-    improves,
-    next_to_expand,
-    note_best,
-    open_node,
-    costs_pairs,
-    run_costs,
-    stop,
-    take_settings,
-)
+from pathcraft._core cimport machine  # the search skeleton
 
 
 # Parity codes: which coordinate picks the row of the move table.
@@ -72,7 +57,7 @@ cdef enum:
     MAX_MOVES = 64
 
 
-cdef class Workspace(BaseWorkspace):
+cdef class Workspace(machine.BaseWorkspace):
     """Per-thread search state for stencil grids of up to ``capacity`` (padded)
     cells: the skeleton's workspace (``machine.BaseWorkspace``)."""
     pass
@@ -92,7 +77,7 @@ cdef struct Query:
     Py_ssize_t goal_r         # unpadded
     Py_ssize_t goal_c
     bint use_goal_set
-    Settings s
+    machine.Settings s
     const uint64_t* allowed   # per padded cell, bit k: move k may leave it (NULL: all)
 
 
@@ -148,7 +133,9 @@ cdef inline int move_class(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept 
     return 0
 
 
-cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_search(
+    Query* q, machine.BaseWorkspace ws, machine.Outcome* out, int64_t budget
+) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` cells (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v, ur, uc, base
@@ -156,14 +143,14 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
     cdef int k
     cdef int64_t left = budget
     while True:
-        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
+        u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
-            return stop(u)
+            return machine.stop(u)
         gu = ws.cell[u].g
         ur = u // q.width - q.pad
         uc = u % q.width - q.pad
         if q.s.partial:
-            note_best(out, u, heuristic_rc(q, ur, uc))
+            machine.note_best(out, u, heuristic_rc(q, ur, uc))
         base = move_class(q, ur, uc) * q.nk
         for k in range(q.nk):
             if q.allowed != NULL and not (q.allowed[u] >> k) & 1:
@@ -173,8 +160,10 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
             if c == INFINITY:
                 continue
             d = gu + c * q.factor[base + k]
-            if improves(ws, out, q.s.mode, q.s.max_cost, v, d):
-                if open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)) != 0:
+            if machine.improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+                if machine.open_node(
+                    ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)
+                ) != 0:
                     return -1
 
 
@@ -274,7 +263,7 @@ cdef object to_cells(const Py_ssize_t[::1] flat, Py_ssize_t width, Py_ssize_t pa
     return cells
 
 
-cdef class StencilSearch(CellSearch):
+cdef class StencilSearch(machine.CellSearch):
     """One stencil-grid search (A*, greedy or Dijkstra) as a step machine (see
     ``machine.CellSearch``): :meth:`step` expands at most ``n`` cells; then
     :meth:`answer` is what :func:`search` returns."""
@@ -301,7 +290,7 @@ cdef class StencilSearch(CellSearch):
         **settings,
     ):
         self.q = make_query(padded, ws, pad, parity, moves, factors, hkind, hscale, allowed)
-        take_settings(&self.q.s, settings)
+        machine.take_settings(&self.q.s, settings)
         self.s = &self.q.s
         self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
         self.padded = padded
@@ -331,8 +320,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     """Run one search (one unlimited step of a :class:`StencilSearch`). Returns
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 2)`` array of ``(row, col)`` cells."""
-    machine = StencilSearch(padded, ws, sources, goal, goal_set, **settings)
-    return machine.finish()
+    return StencilSearch(padded, ws, sources, goal, goal_set, **settings).finish()
 
 
 def search_costs(
@@ -345,13 +333,13 @@ def search_costs(
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
-    if not costs_pairs("search_costs", settings, starts, goals, costs):
+    if not machine.costs_pairs("search_costs", settings, starts, goals, costs):
         return
     pad = settings["pad"]
     check_cells("starts", starts, padded.shape[0], padded.shape[1], pad)
     check_cells("goals", goals, padded.shape[0], padded.shape[1], pad)
-    machine = StencilSearch(padded, ws, starts[:1], goals[0], None, **settings)
-    run_costs(machine, starts, goals, costs)
+    m = StencilSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    machine.run_costs(m, starts, goals, costs)
 
 
 def field(
@@ -370,7 +358,7 @@ def field(
     """Dijkstra from every source at once; each cell's cost to the nearest source in
     ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
     number of expansions."""
-    cdef Outcome out
+    cdef machine.Outcome out
     cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
@@ -382,7 +370,7 @@ def field(
         )
     check_cells("sources", sources, padded.shape[0], padded.shape[1], pad)
     with nogil:
-        failed = begin_field(ws, &out, &q.s, max_cost, sources)
+        failed = machine.begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:

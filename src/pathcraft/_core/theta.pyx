@@ -43,20 +43,7 @@ from pathcraft._core.grid_search cimport (
     to_cells,
 )
 from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.machine cimport (
-    IMPROVE_KEEP,
-    CellSearch,
-    Machine,
-    Outcome,
-    Settings,
-    improves,
-    next_to_expand,
-    note_best,
-    open_node,
-    costs_pairs,
-    run_costs,
-    stop,
-)
+from pathcraft._core cimport machine  # the search skeleton
 
 
 cdef struct ThetaQuery:
@@ -65,7 +52,7 @@ cdef struct ThetaQuery:
     int diagonal
     double unit               # the uniform cost of a cell
     Py_ssize_t goal
-    Settings s                # A*, ties by g
+    machine.Settings s        # A*, ties by g
 
 
 cdef inline bint free_cell(const double* cost, Py_ssize_t cell) noexcept nogil:
@@ -130,7 +117,9 @@ cdef inline double theta_h(const ThetaQuery* q, Py_ssize_t v) noexcept nogil:
     return dist(q.width, v, q.goal) * q.unit
 
 
-cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_theta(
+    ThetaQuery* q, Workspace ws, machine.Outcome* out, int64_t budget
+) noexcept nogil:
     """The Theta* loop as a step machine (see ``grid_search.run_search``): expand at
     most ``budget`` cells (-1: no bound). A neighbour ``v`` of ``u`` is offered at
     ``g(p) + |p v|`` with parent ``p``, ``u``'s parent, when ``p`` sees ``v``; else at
@@ -141,11 +130,11 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
     cdef int k, n_moves = 4 if q.diagonal == NEVER else 8
     cdef int64_t left = budget
     while True:
-        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
+        u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
-            return stop(u)
+            return machine.stop(u)
         if q.s.partial:
-            note_best(out, u, theta_h(q, u))
+            machine.note_best(out, u, theta_h(q, u))
         p = ws.cell[u].parent
         for k in range(n_moves):
             v = u + DR[k] * W + DC[k]
@@ -154,7 +143,7 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
             if k >= 4 and not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
                 continue
             if p >= 0 and ws.cell[v].mark >= ws.gen and (
-                ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * IMPROVE_KEEP
+                ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * machine.IMPROVE_KEEP
             ):
                 # Neither way improves v: g(u) + |u v| = g(p) + |p u| + |u v| is at
                 # least g(p) + |p v|. Skip the line of sight (improves would refuse).
@@ -164,15 +153,15 @@ cdef int run_theta(ThetaQuery* q, Workspace ws, Outcome* out, int64_t budget) no
             else:
                 parent = u
             d = ws.cell[parent].g + dist(W, parent, v) * q.unit
-            if not improves(ws, out, MODE_ASTAR, q.s.max_cost, v, d):
+            if not machine.improves(ws, out, MODE_ASTAR, q.s.max_cost, v, d):
                 continue
-            if open_node(
+            if machine.open_node(
                 ws, out, MODE_ASTAR, q.s.weight, TIE_G, &q.s.rng, parent, v, d, theta_h(q, v)
             ) != 0:
                 return -1
 
 
-cdef class ThetaSearch(CellSearch):
+cdef class ThetaSearch(machine.CellSearch):
     """One Theta* search as a step machine (see ``machine.CellSearch``):
     :meth:`step` expands at most ``n`` cells; :meth:`answer` is then what :func:`theta`
     returns."""
@@ -252,8 +241,7 @@ def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **settings):
     Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)``:
     ``path_cells`` an ``(n, 2)`` array of the turning cells ``(row, col)``, start to
     goal, ``cost`` the sum of its segments (``inf`` when there is no path)."""
-    machine = ThetaSearch(padded, ws, start, goal, **settings)
-    return machine.finish()
+    return ThetaSearch(padded, ws, start, goal, **settings).finish()
 
 
 def theta_costs(
@@ -266,12 +254,12 @@ def theta_costs(
 ):
     """One Theta* search per ``(starts[i], goals[i])`` pair, with the GIL released;
     each path's cost to ``costs[i]`` (``inf`` where none was found)."""
-    if not costs_pairs("theta_costs", settings, starts, goals, costs):
+    if not machine.costs_pairs("theta_costs", settings, starts, goals, costs):
         return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    machine = ThetaSearch(padded, ws, starts[0], goals[0], **settings)
-    run_costs(machine, starts, goals, costs)
+    m = ThetaSearch(padded, ws, starts[0], goals[0], **settings)
+    machine.run_costs(m, starts, goals, costs)
 
 
 def smooth_path(

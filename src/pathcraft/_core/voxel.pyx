@@ -30,22 +30,7 @@ from pathcraft._core.machine import (  # the outcomes, for the Python front door
     EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-from pathcraft._core.machine cimport (
-    BaseWorkspace,
-    CellSearch,
-    Machine,
-    Outcome,
-    Settings,
-    begin_field,
-    improves,
-    next_to_expand,
-    note_best,
-    open_node,
-    costs_pairs,
-    run_costs,
-    stop,
-    take_settings,
-)
+from pathcraft._core cimport machine  # the search skeleton
 
 
 # Heuristic codes: zero, or the octile distance of the connectivity.
@@ -100,7 +85,7 @@ for _k in range(26):
     LENGTH[_k] = sqrt(<double> (OFF[_k][0] ** 2 + OFF[_k][1] ** 2 + OFF[_k][2] ** 2))
 
 
-cdef class Workspace(BaseWorkspace):
+cdef class Workspace(machine.BaseWorkspace):
     """Per-thread search state for voxel grids of up to ``capacity`` (padded)
     voxels: the skeleton's workspace (``machine.BaseWorkspace``)."""
     pass
@@ -121,7 +106,7 @@ cdef struct Query:
     Py_ssize_t goal_r
     Py_ssize_t goal_c
     bint use_goal_set
-    Settings s
+    machine.Settings s
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
@@ -169,7 +154,9 @@ cdef inline double heuristic(const Query* q, Py_ssize_t v) noexcept nogil:
     ) * q.hscale
 
 
-cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
+cdef int run_search(
+    Query* q, machine.BaseWorkspace ws, machine.Outcome* out, int64_t budget
+) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` voxels (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
     cdef Py_ssize_t u, v
@@ -178,12 +165,12 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
     cdef uint32_t free
     cdef int64_t left = budget
     while True:
-        u = next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
+        u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, q.use_goal_set)
         if u < 0:
-            return stop(u)
+            return machine.stop(u)
         gu = ws.cell[u].g
         if q.s.partial:
-            note_best(out, u, heuristic(q, u))
+            machine.note_best(out, u, heuristic(q, u))
         free = 0
         for k in range(q.nk):
             if q.cost[u + q.delta[k]] != INFINITY:
@@ -193,8 +180,10 @@ cdef int run_search(Query* q, BaseWorkspace ws, Outcome* out, int64_t budget) no
                 continue
             v = u + q.delta[k]
             d = gu + q.cost[v] * q.factor[k]
-            if improves(ws, out, q.s.mode, q.s.max_cost, v, d):
-                if open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)) != 0:
+            if machine.improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+                if machine.open_node(
+                    ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)
+                ) != 0:
                     return -1
 
 
@@ -276,7 +265,7 @@ cdef object to_voxels(const Py_ssize_t[::1] flat, Py_ssize_t plane, Py_ssize_t w
     return cells
 
 
-cdef class VoxelSearch(CellSearch):
+cdef class VoxelSearch(machine.CellSearch):
     """One voxel-grid search (A*, greedy or Dijkstra) as a step machine (see
     ``machine.CellSearch``): :meth:`step` expands at most ``n`` voxels; then
     :meth:`answer` is what :func:`search` returns."""
@@ -299,7 +288,7 @@ cdef class VoxelSearch(CellSearch):
         **settings,
     ):
         self.q = make_query(padded, ws, connectivity, cut_corners, hkind, hscale)
-        take_settings(&self.q.s, settings)
+        machine.take_settings(&self.q.s, settings)
         self.s = &self.q.s
         self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
         self.padded = padded
@@ -328,8 +317,7 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings)
     """Run one search (one unlimited step of a :class:`VoxelSearch`). Returns
     ``(status, path_voxels, cost, expanded, generated, rec_voxels, rec_g)`` where
     ``path_voxels`` is an ``(n, 3)`` array of ``(z, row, col)`` voxels."""
-    machine = VoxelSearch(padded, ws, sources, goal, goal_set, **settings)
-    return machine.finish()
+    return VoxelSearch(padded, ws, sources, goal, goal_set, **settings).finish()
 
 
 def search_costs(
@@ -342,12 +330,12 @@ def search_costs(
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
-    if not costs_pairs("search_costs", settings, starts, goals, costs):
+    if not machine.costs_pairs("search_costs", settings, starts, goals, costs):
         return
     check_voxels("starts", starts, &padded.shape[0])
     check_voxels("goals", goals, &padded.shape[0])
-    machine = VoxelSearch(padded, ws, starts[:1], goals[0], None, **settings)
-    run_costs(machine, starts, goals, costs)
+    m = VoxelSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    machine.run_costs(m, starts, goals, costs)
 
 
 def field(
@@ -363,7 +351,7 @@ def field(
     """Dijkstra from every source at once; each voxel's cost to the nearest source in
     ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
     number of expansions."""
-    cdef Outcome out
+    cdef machine.Outcome out
     cdef Py_ssize_t s, z, r, c
     cdef Py_ssize_t P = padded.shape[1] * padded.shape[2], W = padded.shape[2]
     cdef int failed = 0
@@ -379,7 +367,7 @@ def field(
         )
     check_voxels("sources", sources, &padded.shape[0])
     with nogil:
-        failed = begin_field(ws, &out, &q.s, max_cost, sources)
+        failed = machine.begin_field(ws, &out, &q.s, max_cost, sources)
         if not failed:
             failed = run_search(&q, ws, &out, -1)
         if not failed:
