@@ -1,10 +1,11 @@
 # cython: language_level=3
-"""Declarations shared by the grid kernels (:mod:`grid_search` and :mod:`jps`).
+"""Declarations shared by the grid kernels (:mod:`grid_search` and :mod:`jps`; the
+moves and corner rules also by layered levels, Theta*, D* Lite and flow repair).
 
 The option codes, the settings of one query, the per-thread :class:`Workspace` and the
-inline helpers every grid search uses: the heuristic, the tie-breaker and ``relax``,
-which offers one step to the open list. Kernels ``cimport`` them and run them with the
-GIL released.
+inline helpers every grid search uses: the eight moves and the corner rule
+(:func:`move_open`, :func:`move_cost`), the heuristic and ``relax``, which offers one
+step to the open list. Kernels ``cimport`` them and run them with the GIL released.
 """
 
 from libc.math cimport INFINITY, fabs, sqrt
@@ -105,6 +106,31 @@ cdef inline bint corner_open(
     if diagonal == ONE_FREE:
         return cost[side_a] != INFINITY or cost[side_b] != INFINITY
     return cost[side_a] != INFINITY and cost[side_b] != INFINITY
+
+
+cdef inline bint move_open(
+    const double* cost, Py_ssize_t width, int diagonal, Py_ssize_t u, int k
+) noexcept nogil:
+    """Whether the grid's move ``k`` (``DR[k]``, ``DC[k]``) may leave the padded cell
+    ``u`` of a grid ``width`` wide: the cell it enters is free and, for a diagonal
+    move, the rule ``diagonal`` allows diagonals (not ``never``) and the corner."""
+    if cost[u + DR[k] * width + DC[k]] == INFINITY:
+        return False
+    return k < 4 or (
+        diagonal != NEVER and corner_open(cost, u + DR[k] * width, u + DC[k], diagonal)
+    )
+
+
+cdef inline double move_cost(
+    const double* cost, Py_ssize_t width, int diagonal, Py_ssize_t u, int k
+) noexcept nogil:
+    """The cost of the grid's move ``k`` from ``u``: the cost of the cell it enters,
+    times ``SQRT2`` diagonally; ``INFINITY`` where :func:`move_open` says no."""
+    if not move_open(cost, width, diagonal, u, k):
+        return INFINITY
+    if k < 4:
+        return cost[u + DR[k] * width + DC[k]]
+    return cost[u + DR[k] * width + DC[k]] * SQRT2
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:

@@ -52,7 +52,7 @@ from pathcraft._core.machine import (  # the outcomes, for the Python front door
     EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
 )
 
-from pathcraft._core.grid_search cimport (  # the grid's moves, corner rules and steps
+from pathcraft._core.grid_search cimport (  # the grid's moves and corner rules
     ALWAYS,
     DC,
     DR,
@@ -60,8 +60,7 @@ from pathcraft._core.grid_search cimport (  # the grid's moves, corner rules and
     NO_CORNER_CUT,
     OCTILE_DIAG,
     ONE_FREE,
-    SQRT2,
-    corner_open,
+    move_cost,
 )
 from pathcraft._core cimport machine  # the search skeleton
 
@@ -222,11 +221,10 @@ cdef int run_search(
 ) noexcept nogil:
     """The search loop as a step machine: expand at most ``budget`` cells (-1: no
     bound). Sources are already pushed; returns -1 when memory ran out."""
-    cdef Py_ssize_t u, v, W = q.width
+    cdef Py_ssize_t u, W = q.width
     cdef int64_t j
     cdef double gu, c
-    cdef const double* cost = q.cost
-    cdef int k
+    cdef int k, n_moves = 4 if q.diagonal == NEVER else 8
     cdef int64_t left = budget
     while True:
         u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, False)
@@ -235,22 +233,12 @@ cdef int run_search(
         gu = ws.cell[u].g
         if q.s.partial:
             machine.note_best(out, u, heuristic(q, u))
-        for k in range(4):
-            v = u + DR[k] * W + DC[k]
-            c = cost[v]
-            if c != INFINITY:
-                if relax(q, ws, out, u, gu, v, c) != 0:
-                    return -1
-        if q.diagonal != NEVER:
-            for k in range(4, 8):
-                v = u + DR[k] * W + DC[k]
-                c = cost[v]
-                if c == INFINITY:
-                    continue
-                if not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
-                    continue
-                if relax(q, ws, out, u, gu, v, c * SQRT2) != 0:
-                    return -1
+        for k in range(8):  # a fixed trip count: range(n_moves) measured ~5% slower
+            if k == n_moves:
+                break
+            c = move_cost(q.cost, W, q.diagonal, u, k)
+            if c != INFINITY and relax(q, ws, out, u, gu, u + DR[k] * W + DC[k], c) != 0:
+                return -1
         for j in range(q.indptr[u], q.indptr[u + 1]):
             if relax(q, ws, out, u, gu, q.targets[j], q.pcost[j]) != 0:
                 return -1
@@ -258,21 +246,16 @@ cdef int run_search(
 
 cdef double step_cost(const Query* q, Py_ssize_t u, Py_ssize_t v) noexcept nogil:
     """The cheapest legal step from ``u`` to ``v``: an in-floor move or a portal."""
-    cdef double best = INFINITY
+    cdef double best = INFINITY, c
     cdef int64_t j
-    cdef Py_ssize_t W = q.width
-    cdef Py_ssize_t dr = v // W - u // W, dc = v % W - u % W
-    cdef bint legal
+    cdef int k
     for j in range(q.indptr[u], q.indptr[u + 1]):
         if q.targets[j] == v and q.pcost[j] < best:
             best = q.pcost[j]
-    if q.cost[v] == INFINITY or (dr == 0 and dc == 0) or dr < -1 or dr > 1 or dc < -1 or dc > 1:
-        return best
-    if dr == 0 or dc == 0:
-        return q.cost[v] if q.cost[v] < best else best
-    legal = q.diagonal != NEVER and corner_open(q.cost, u + dr * W, u + dc, q.diagonal)
-    if legal and q.cost[v] * SQRT2 < best:
-        return q.cost[v] * SQRT2
+    for k in range(8):
+        if u + DR[k] * q.width + DC[k] == v:
+            c = move_cost(q.cost, q.width, q.diagonal, u, k)
+            return c if c < best else best
     return best
 
 

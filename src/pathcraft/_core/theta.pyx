@@ -40,6 +40,7 @@ from pathcraft._core.grid_search cimport (
     check_cell,
     check_cells,
     corner_open,
+    move_open,
     to_cells,
 )
 from pathcraft._core.heap cimport TIE_G
@@ -137,11 +138,9 @@ cdef int run_theta(
             machine.note_best(out, u, theta_h(q, u))
         p = ws.cell[u].parent
         for k in range(n_moves):
+            if not move_open(cost, W, q.diagonal, u, k):
+                continue
             v = u + DR[k] * W + DC[k]
-            if cost[v] == INFINITY:
-                continue
-            if k >= 4 and not corner_open(cost, u + DR[k] * W, u + DC[k], q.diagonal):
-                continue
             if p >= 0 and ws.cell[v].mark >= ws.gen and (
                 ws.cell[p].g + dist(W, p, v) * q.unit >= ws.cell[v].g * machine.IMPROVE_KEEP
             ):
