@@ -59,7 +59,6 @@ from pathcraft._core.machine cimport (
     costs_pairs,
     run_costs,
     stop,
-    take_settings,
 )
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core.record cimport recorder_push
@@ -382,12 +381,10 @@ cdef class GridSearch(CellSearch):
         **settings,
     ):
         self.q = make_query(padded, ws, diagonal, hkind, hscale)
-        take_settings(&self.q.s, settings)
-        self.s = &self.q.s
-        self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
+        self.use_settings(&self.q.s, settings)
         use_buckets(&self.q, unit, sources.shape[0])
         self.padded = padded
-        self.open_sources("cell", ws, sources, goal, goal_set)
+        self.q.use_goal_set = self.open_sources("cell", ws, sources, goal, goal_set)
 
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, <Workspace> self.ws, &self.out, budget)

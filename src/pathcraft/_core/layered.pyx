@@ -437,8 +437,7 @@ cdef class LayeredSearch(machine.CellSearch):
         **settings,
     ):
         self.q = make_query(t, ws, hkind, hscale)
-        machine.take_settings(&self.q.s, settings)
-        self.s = &self.q.s
+        self.use_settings(&self.q.s, settings)
         # The heuristic's per-query scratch, owned by this machine (thread-safe).
         self.lb = np.zeros(max(self.q.np_, 1), dtype=np.float64)
         self.floor_lb = np.zeros(t.nfloors, dtype=np.float64)

@@ -126,7 +126,8 @@ cdef class CellSearch(Machine):
     cdef BaseWorkspace ws
     cdef Settings* s          # the settings inside the subclass's query
     cdef Py_ssize_t first_source
-    cdef int open_sources(
+    cdef int use_settings(self, Settings* s, dict settings) except -1
+    cdef bint open_sources(
         self, str what, BaseWorkspace ws, const Py_ssize_t[:] sources, Py_ssize_t goal,
         const Py_ssize_t[:] goal_set,
     ) except -1

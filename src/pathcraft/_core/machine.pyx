@@ -283,17 +283,24 @@ cdef class Machine:
 
 cdef class CellSearch(Machine):
     """A search over the places of one padded cost array (see ``machine.pxd``): the
-    subclass fills its query (pointing ``s`` at its settings), calls
-    :meth:`open_sources` and provides ``run`` and the hooks; :meth:`answer` is then
+    subclass fills its query (the settings in it by :meth:`use_settings`, which
+    points ``s`` at them), calls :meth:`open_sources` and provides ``run`` and the
+    hooks; :meth:`answer` is then
     ``(status, path, cost, expanded, generated, rec_places, rec_g)``."""
 
-    cdef int open_sources(
+    cdef int use_settings(self, Settings* s, dict settings) except -1:
+        """Fill the settings ``s`` inside the subclass's query from the kernel's
+        keyword arguments (:func:`take_settings`) and search by them."""
+        self.s = s
+        return take_settings(s, settings)
+
+    cdef bint open_sources(
         self, str what, BaseWorkspace ws, const Py_ssize_t[:] sources, Py_ssize_t goal,
         const Py_ssize_t[:] goal_set,
     ) except -1:
         """Check the sources and goals (IndexError naming the argument; ``what`` a
         place is called), then begin the search: aim at ``goal``, mark the goal set,
-        open every source."""
+        open every source. Whether there is a goal set (None or empty: none)."""
         cdef Py_ssize_t i
         cdef int failed = 0
         cdef bint use_set = goal_set is not None and goal_set.shape[0] > 0
@@ -320,7 +327,7 @@ cdef class CellSearch(Machine):
                 failed = self.push(sources[i])
         if failed:
             raise MemoryError(f"{type(self).__name__} ran out of memory")
-        return 0
+        return use_set
 
     cdef int push(self, Py_ssize_t place) noexcept nogil:
         """Open a source at g = 0 (a repeat ignored); -1 when memory ran out."""

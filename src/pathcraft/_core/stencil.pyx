@@ -290,12 +290,10 @@ cdef class StencilSearch(machine.CellSearch):
         **settings,
     ):
         self.q = make_query(padded, ws, pad, parity, moves, factors, hkind, hscale, allowed)
-        machine.take_settings(&self.q.s, settings)
-        self.s = &self.q.s
-        self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
+        self.use_settings(&self.q.s, settings)
         self.padded = padded
         self.allowed = allowed
-        self.open_sources("cell", ws, sources, goal, goal_set)
+        self.q.use_goal_set = self.open_sources("cell", ws, sources, goal, goal_set)
 
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)

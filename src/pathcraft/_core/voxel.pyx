@@ -288,11 +288,9 @@ cdef class VoxelSearch(machine.CellSearch):
         **settings,
     ):
         self.q = make_query(padded, ws, connectivity, cut_corners, hkind, hscale)
-        machine.take_settings(&self.q.s, settings)
-        self.s = &self.q.s
-        self.q.use_goal_set = goal_set is not None and goal_set.shape[0] > 0
+        self.use_settings(&self.q.s, settings)
         self.padded = padded
-        self.open_sources("voxel", ws, sources, goal, goal_set)
+        self.q.use_goal_set = self.open_sources("voxel", ws, sources, goal, goal_set)
 
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
