@@ -59,14 +59,7 @@ from pathcraft._core.grid_search cimport (
 )
 from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
 from pathcraft._core.heap cimport TIE_G
-from pathcraft._core.machine cimport (
-    Machine,
-    next_to_expand,
-    costs_pairs,
-    run_costs,
-    stop,
-    walk_back,
-)
+from pathcraft._core cimport machine  # the search skeleton
 
 cdef extern from "bitscan.h":
     # Index of the lowest set bit (x != 0): MSVC, GCC and Clang branches in the header.
@@ -301,9 +294,9 @@ cdef int run_jps(
     cdef int k, count
     cdef int64_t left = budget
     while True:
-        u = next_to_expand(ws, out, &left, &q.s, q.goal, False)
+        u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, False)
         if u < 0:
-            return stop(u)
+            return machine.stop(u)
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
@@ -393,15 +386,15 @@ def jps_costs(
     released, and write each path's cost (as :func:`jps` reports it) to ``costs[i]``,
     ``inf`` where none was found. ``settings`` are :class:`JpsSearch`'s; ``record``
     must be False."""
-    if not costs_pairs("jps_costs", settings, starts, goals, costs, keeps_partial=True):
+    if not machine.costs_pairs("jps_costs", settings, starts, goals, costs, keeps_partial=True):
         return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    machine = JpsSearch(padded, ws, starts[0], goals[0], lines, **settings)
-    run_costs(machine, starts, goals, costs)
+    m = JpsSearch(padded, ws, starts[0], goals[0], lines, **settings)
+    machine.run_costs(m, starts, goals, costs)
 
 
-cdef class JpsSearch(Machine):
+cdef class JpsSearch(machine.Machine):
     """One jump point search as a step machine (see ``grid_search.GridSearch``):
     :meth:`step` expands at most ``n`` jump points; :meth:`answer` is then what
     :func:`jps` returns. The blocking :func:`jps` is one unlimited step of it."""
@@ -462,7 +455,9 @@ cdef class JpsSearch(Machine):
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
         cdef Py_ssize_t W = self.q.width
-        jumps = walk_back(self.ws, self.out.reached if self.out.status == ST_FOUND else -1)
+        jumps = machine.walk_back(
+            self.ws, self.out.reached if self.out.status == ST_FOUND else -1
+        )
         cdef const Py_ssize_t[::1] flat = jumps
         cdef Py_ssize_t n = flat.shape[0]
         cdef const Py_ssize_t* first = &flat[0] if n else NULL
@@ -485,8 +480,7 @@ def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settin
     rec_g)``: the path cell by cell and the jump points on it, as ``(n, 2)`` arrays of
     ``(row, col)`` cells (empty when not found); ``rec_*`` are None unless recording.
     """
-    machine = JpsSearch(padded, ws, start, goal, lines, **settings)
-    return machine.finish()
+    return JpsSearch(padded, ws, start, goal, lines, **settings).finish()
 
 
 cdef object filled_cells(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W):
