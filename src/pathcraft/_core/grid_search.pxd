@@ -78,6 +78,7 @@ cdef class Workspace(BaseWorkspace):
     cdef int64_t level
 
 
+cdef int check_grid(const double[:, ::1] padded, Workspace ws) except -1
 cdef Query make_query(
     const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, double hscale
 ) except *

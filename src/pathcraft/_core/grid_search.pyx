@@ -333,17 +333,26 @@ cdef inline int push_source(Query* q, Workspace ws, Py_ssize_t s, Outcome* out) 
     )
 
 
-cdef Query make_query(
-    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, double hscale
-) except *:
-    """The grid of one query (its settings ``s`` and goal are filled after), after
-    checking that the workspace is large enough."""
-    cdef Query q
+cdef int check_grid(const double[:, ::1] padded, Workspace ws) except -1:
+    """ValueError unless ``padded`` is a padded grid (3 x 3 cells at least) and the
+    workspace is large enough for it."""
     cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
     if ws.capacity < n:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
     if padded.shape[0] < 3 or padded.shape[1] < 3:
-        raise ValueError(f"a padded grid has at least 3 x 3 cells; got {padded.shape[0]} x {padded.shape[1]}")
+        raise ValueError(
+            f"a padded grid has at least 3 x 3 cells; got {padded.shape[0]} x {padded.shape[1]}"
+        )
+    return 0
+
+
+cdef Query make_query(
+    const double[:, ::1] padded, Workspace ws, int diagonal, int hkind, double hscale
+) except *:
+    """The grid of one query (its settings ``s`` and goal are filled after), after
+    :func:`check_grid`."""
+    cdef Query q
+    check_grid(padded, ws)
     q.cost = &padded[0, 0]
     q.width = padded.shape[1]
     q.diagonal = diagonal

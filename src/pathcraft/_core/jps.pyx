@@ -58,7 +58,6 @@ from pathcraft._core.grid_search cimport (
     to_cells,
 )
 from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
-from pathcraft._core.heap cimport TIE_G
 from pathcraft._core cimport machine  # the search skeleton
 
 cdef extern from "bitscan.h":
@@ -324,15 +323,7 @@ cdef Query jps_query(
     """The query of a jump point search on a grid whose cells all cost ``unit``: A*
     by the octile distance times ``unit``, ties by g, no partial path."""
     cdef Query q = make_query(padded, ws, diagonal, H_OCTILE, unit)
-    q.s.mode = MODE_ASTAR
-    q.s.tie = TIE_G
-    q.s.weight = weight
-    q.s.max_expansions = max_expansions
-    q.s.max_cost = max_cost
-    q.s.partial = False
-    q.s.record = record
-    q.s.seed = 0
-    q.s.rng = 0
+    q.s = machine.tie_g_settings(MODE_ASTAR, weight, max_expansions, max_cost, False, record)
     return q
 
 

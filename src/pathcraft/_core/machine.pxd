@@ -104,6 +104,10 @@ cdef struct Settings:
 
 
 cdef int take_settings(Settings* s, dict settings) except -1
+cdef Settings tie_g_settings(
+    int mode, double weight, int64_t max_expansions, double max_cost, bint partial,
+    bint record,
+) noexcept nogil
 cdef Settings field_settings(double max_cost) noexcept nogil
 cdef int begin_field(
     BaseWorkspace ws, Outcome* out, Settings* s, double max_cost, const Py_ssize_t[:] sources

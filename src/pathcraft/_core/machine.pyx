@@ -198,20 +198,29 @@ cdef int take_settings(Settings* s, dict settings) except -1:
     return 0
 
 
-cdef Settings field_settings(double max_cost) noexcept nogil:
-    """The settings of a distance field: Dijkstra, ties by g, no limit but
-    ``max_cost``, nothing recorded."""
+cdef Settings tie_g_settings(
+    int mode, double weight, int64_t max_expansions, double max_cost, bint partial,
+    bint record,
+) noexcept nogil:
+    """The settings of a search that takes no tie-breaking option (jump point search,
+    Theta*, distance fields): ties by g, never at random."""
     cdef Settings s
-    s.mode = MODE_DIJKSTRA
+    s.mode = mode
     s.tie = TIE_G
-    s.weight = 1.0
-    s.max_expansions = -1
+    s.weight = weight
+    s.max_expansions = max_expansions
     s.max_cost = max_cost
-    s.partial = False
-    s.record = False
+    s.partial = partial
+    s.record = record
     s.seed = 0
     s.rng = 0
     return s
+
+
+cdef Settings field_settings(double max_cost) noexcept nogil:
+    """The settings of a distance field: Dijkstra, ties by g, no limit but
+    ``max_cost``, nothing recorded."""
+    return tie_g_settings(MODE_DIJKSTRA, 1.0, -1, max_cost, False, False)
 
 
 cdef int begin_field(

@@ -39,6 +39,7 @@ from pathcraft._core.grid_search cimport (
     Workspace,
     check_cell,
     check_cells,
+    check_grid,
     corner_open,
     move_open,
     to_cells,
@@ -184,11 +185,7 @@ cdef class ThetaSearch(machine.CellSearch):
         bint record,
     ):
         cdef int failed
-        cdef Py_ssize_t n = padded.shape[0] * padded.shape[1]
-        if ws.capacity < n:
-            raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
-        if padded.shape[0] < 3 or padded.shape[1] < 3:
-            raise ValueError("a padded grid has at least 3 x 3 cells")
+        check_grid(padded, ws)
         if diagonal not in (NEVER, NO_CORNER_CUT, ONE_FREE, ALWAYS):
             raise ValueError(f"diagonal: unknown rule code {diagonal}")
         check_cell("start", start, padded.shape[0], padded.shape[1])
@@ -197,14 +194,9 @@ cdef class ThetaSearch(machine.CellSearch):
         self.q.width = padded.shape[1]
         self.q.diagonal = diagonal
         self.q.unit = unit
-        self.q.s.mode = MODE_ASTAR
-        self.q.s.tie = TIE_G
-        self.q.s.weight = weight
-        self.q.s.max_expansions = max_expansions
-        self.q.s.max_cost = max_cost
-        self.q.s.partial = partial
-        self.q.s.record = record
-        self.q.s.seed = 0
+        self.q.s = machine.tie_g_settings(
+            MODE_ASTAR, weight, max_expansions, max_cost, partial, record
+        )
         self.s = &self.q.s
         self.ws = ws
         self.padded = padded
