@@ -112,26 +112,27 @@ cdef inline bint corner_open(
 cdef inline bint move_open(
     const double* cost, Py_ssize_t width, int diagonal, Py_ssize_t u, int k
 ) noexcept nogil:
-    """Whether the grid's move ``k`` (``DR[k]``, ``DC[k]``) may leave the padded cell
-    ``u`` of a grid ``width`` wide: the cell it enters is free and, for a diagonal
-    move, the rule ``diagonal`` allows diagonals (not ``never``) and the corner."""
+    """Whether the grid's move ``k`` (``DR[k]``, ``DC[k]``) from the padded cell ``u``
+    of a grid ``width`` wide enters a free cell and, diagonally, passes a corner the
+    rule ``diagonal`` opens (:func:`corner_open`). Whether ``never`` allows a
+    diagonal move at all is the caller's test (loops over the first four moves only;
+    :func:`move_cost` tests it)."""
     if cost[u + DR[k] * width + DC[k]] == INFINITY:
         return False
-    return k < 4 or (
-        diagonal != NEVER and corner_open(cost, u + DR[k] * width, u + DC[k], diagonal)
-    )
+    return k < 4 or corner_open(cost, u + DR[k] * width, u + DC[k], diagonal)
 
 
 cdef inline double move_cost(
     const double* cost, Py_ssize_t width, int diagonal, Py_ssize_t u, int k
 ) noexcept nogil:
     """The cost of the grid's move ``k`` from ``u``: the cost of the cell it enters,
-    times ``SQRT2`` diagonally; ``INFINITY`` where :func:`move_open` says no."""
+    times ``SQRT2`` diagonally; ``INFINITY`` where :func:`move_open` says no and for
+    a diagonal move under ``never``."""
     if not move_open(cost, width, diagonal, u, k):
         return INFINITY
     if k < 4:
         return cost[u + DR[k] * width + DC[k]]
-    return cost[u + DR[k] * width + DC[k]] * SQRT2
+    return INFINITY if diagonal == NEVER else cost[u + DR[k] * width + DC[k]] * SQRT2
 
 
 cdef inline void aim(Query* q, Py_ssize_t goal) noexcept nogil:
