@@ -186,7 +186,7 @@ cdef class Plan:
             return -1
         return flat
 
-    cdef bint cells(self, object start, object goal, Py_ssize_t* s, Py_ssize_t* g):
+    cdef inline bint cells(self, object start, object goal, Py_ssize_t* s, Py_ssize_t* g):
         """Whether both cells are ones this plan takes (see :meth:`cell`); their padded
         flat indices go to ``s`` and ``g``."""
         s[0] = self.cell(start)
