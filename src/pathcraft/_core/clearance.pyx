@@ -39,6 +39,18 @@ cdef int _check(const double[:, ::1] padded, const int32_t[:, ::1] clear) except
     return 0
 
 
+cdef bint _clip(const double[:, ::1] padded, Py_ssize_t* r0, Py_ssize_t* r1,
+                Py_ssize_t* c0, Py_ssize_t* c1) noexcept:
+    """Clip the inner box ``[r0, r1] x [c0, c1]`` to the grid of ``padded``, in place;
+    whether anything is left of it."""
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
+    r0[0] = max(r0[0], 0)
+    r1[0] = min(r1[0], rows - 1)
+    c0[0] = max(c0[0], 0)
+    c1[0] = min(c1[0], cols - 1)
+    return r0[0] <= r1[0] and c0[0] <= c1[0]
+
+
 cdef inline int32_t _cell(const double[:, ::1] padded, int32_t[:, ::1] clear,
                           Py_ssize_t r, Py_ssize_t c) noexcept nogil:
     """The recurrence at inner cell ``(r, c)`` (its neighbours below/right are final)."""
@@ -79,17 +91,9 @@ def repair(const double[:, ::1] padded, int32_t[:, ::1] clear,
     where nothing changed. Only cells whose squares can reach an edited cell are read.
     """
     _check(padded, clear)
-    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
-    if r0 < 0:
-        r0 = 0
-    if c0 < 0:
-        c0 = 0
-    if r1 > rows - 1:
-        r1 = rows - 1
-    if c1 > cols - 1:
-        c1 = cols - 1
-    if r1 < r0 or c1 < c0:
+    if not _clip(padded, &r0, &r1, &c0, &c1):
         return 0
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     cdef Py_ssize_t i, j, lo, hi, prev_lo = cols, prev_hi = -1, ch_lo, ch_hi
     cdef Py_ssize_t work = 0
     cdef int32_t value
@@ -146,17 +150,9 @@ def unit_costs(const double[:, ::1] padded, const int32_t[:, ::1] clear, int k,
         raise ValueError("out must have the shape of padded")
     if k < 1:
         raise ValueError(f"k must be >= 1; got {k}")
-    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
-    if r0 < 0:
-        r0 = 0
-    if c0 < 0:
-        c0 = 0
-    if r1 > rows - 1:
-        r1 = rows - 1
-    if c1 > cols - 1:
-        c1 = cols - 1
-    if r1 < r0 or c1 < c0:
+    if not _clip(padded, &r0, &r1, &c0, &c1):
         return
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     cdef Py_ssize_t height = r1 - r0 + k, width = c1 - c0 + 1
     if r0 + height > rows:
         height = rows - r0

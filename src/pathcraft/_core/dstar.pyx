@@ -276,21 +276,19 @@ cdef class Planner:
         _sift_up(&self.heap, i, self.pos)
         _sift_down(&self.heap, self.pos[item], self.pos)
 
-    cdef inline int relax_pred(self, Py_ssize_t p, double c, double gu) noexcept nogil:
-        """After ``g[u]`` fell to ``gu``: the predecessor ``p`` may go through ``u``."""
+    cdef inline int offer(
+        self, Py_ssize_t p, double c, Py_ssize_t u, bint lowered, double gold
+    ) noexcept nogil:
+        """The change of ``g[u]`` as its predecessor ``p`` (a step of cost ``c`` away)
+        sees it: when it fell, ``p`` may now go through ``u``; when it rose from
+        ``gold``, ``p`` recomputes its look-ahead if it went through ``u``."""
         if p == self.goal or c == INFINITY:
             return 0
-        if c + gu < self.rhs[p]:
-            self.rhs[p] = c + gu
-            return self.update_vertex(p)
-        return 0
-
-    cdef inline int recheck_pred(self, Py_ssize_t p, double c, double gold) noexcept nogil:
-        """After ``g[u]`` rose from ``gold``: ``p`` recomputes its look-ahead if it
-        went through ``u``."""
-        if p == self.goal or c == INFINITY:
-            return 0
-        if self.rhs[p] == c + gold:
+        if lowered:
+            if c + self.g[u] < self.rhs[p]:
+                self.rhs[p] = c + self.g[u]
+                return self.update_vertex(p)
+        elif self.rhs[p] == c + gold:
             self.rhs[p] = self.lookahead(p)
             return self.update_vertex(p)
         return 0
@@ -307,19 +305,13 @@ cdef class Planner:
                 if self.cost[p] == INFINITY:
                     continue  # a wall has no out-edges (the border is walls too)
                 c = self.step(p, k)
-                if lowered:
-                    if self.relax_pred(p, c, self.g[u]) != 0:
-                        return -1
-                elif self.recheck_pred(p, c, gold) != 0:
+                if self.offer(p, c, u, lowered, gold) != 0:
                     return -1
             return 0
         for e in range(self.roffsets[u], self.roffsets[u + 1]):
             p = self.rsources[e]
             c = self.weights[self.redges[e]]
-            if lowered:
-                if self.relax_pred(p, c, self.g[u]) != 0:
-                    return -1
-            elif self.recheck_pred(p, c, gold) != 0:
+            if self.offer(p, c, u, lowered, gold) != 0:
                 return -1
         return 0
 

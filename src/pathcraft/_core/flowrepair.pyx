@@ -37,10 +37,10 @@ from pathcraft._core.grid_search cimport (
     DC,
     DR,
     NEVER,
-    NO_CORNER_CUT,
     SQRT2,
     Workspace,
     check_cells,
+    corner_open,
 )
 from pathcraft._core.heap cimport TIE_G
 from pathcraft._core cimport machine  # the search skeleton
@@ -90,21 +90,13 @@ cdef inline double step_cost(
 ) noexcept nogil:
     """The cost of the move ``k`` from ``u`` (into ``u + off[k]``); ``inf`` when the
     cell is a wall or the diagonal rule forbids it."""
-    cdef Py_ssize_t v = u + m.off[k]
-    cdef double c = cost[v]
-    cdef bint a, b
+    cdef double c = cost[u + m.off[k]]
     if c == INFINITY:
         return INFINITY
     if k < 4:
         return c
-    if diagonal != ALWAYS:
-        a = cost[u + m.vert[k]] != INFINITY
-        b = cost[u + m.horz[k]] != INFINITY
-        if diagonal == NO_CORNER_CUT:
-            if not (a and b):
-                return INFINITY
-        elif not (a or b):
-            return INFINITY
+    if not corner_open(cost, u + m.vert[k], u + m.horz[k], diagonal):
+        return INFINITY
     return c * SQRT2
 
 
@@ -144,17 +136,10 @@ cdef inline double candidate(
     """The distance of ``x`` through its neighbour of move ``k``: the neighbour's
     distance plus the step into ``x`` (``cost[x]`` priced); ``inf`` when the diagonal
     rule forbids the move."""
-    cdef bint a, b
     if k < 4:
         return dist[x + m.off[k]] + cost[x]
-    if diagonal != ALWAYS:
-        a = cost[x + m.vert[k]] != INFINITY
-        b = cost[x + m.horz[k]] != INFINITY
-        if diagonal == NO_CORNER_CUT:
-            if not (a and b):
-                return INFINITY
-        elif not (a or b):
-            return INFINITY
+    if not corner_open(cost, x + m.vert[k], x + m.horz[k], diagonal):
+        return INFINITY
     return dist[x + m.off[k]] + cost[x] * SQRT2
 
 

@@ -119,6 +119,14 @@ cdef inline void _place(Heap* h, Py_ssize_t i, const HeapEntry* e, int32_t* pos)
         pos[e.item] = <int32_t> i
 
 
+cdef inline Py_ssize_t _smaller_child(const Heap* h, Py_ssize_t child, Py_ssize_t n) noexcept nogil:
+    """The place of the smaller of the entries at ``child`` and its right sibling
+    (when the sibling is among the first ``n`` places)."""
+    if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
+        child += 1
+    return child
+
+
 cdef inline void _sift_up(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
     cdef Py_ssize_t parent
     cdef HeapEntry entry = h.data[i]
@@ -138,8 +146,7 @@ cdef inline void _sift_down(Heap* h, Py_ssize_t i, int32_t* pos) noexcept nogil:
         child = 2 * i + 1
         if child >= n:
             break
-        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
-            child += 1
+        child = _smaller_child(h, child, n)
         if not entry_less(&h.data[child], &entry):
             break
         _place(h, i, &h.data[child], pos)
@@ -178,8 +185,7 @@ cdef inline int _pop(Heap* h, HeapEntry* out, int32_t* pos) noexcept nogil:
         child = 2 * i + 1
         if child >= n:
             break
-        if child + 1 < n and entry_less(&h.data[child + 1], &h.data[child]):
-            child += 1
+        child = _smaller_child(h, child, n)
         _place(h, i, &h.data[child], pos)
         i = child
     h.data[i] = h.data[n]

@@ -101,6 +101,18 @@ cdef inline Py_ssize_t scan_line(
         start += 64
 
 
+cdef inline Py_ssize_t scan_steps(
+    const Lines* lines, int k, Py_ssize_t line, Py_ssize_t words, Py_ssize_t p,
+    Py_ssize_t goal_p,
+) noexcept nogil:
+    """:func:`scan_line` along line ``line`` (``words`` words each) of the packed
+    orientation ``k``: the number of steps from position ``p`` to the jump point, or
+    -1 when a wall comes first."""
+    cdef Py_ssize_t hit = scan_line(lines.free[k] + line * words,
+                                    lines.forced[k] + line * words, p, goal_p)
+    return -1 if hit < 0 else hit - p
+
+
 cdef inline Py_ssize_t jump_straight(
     const Query* q, const Lines* lines, Py_ssize_t n, Py_ssize_t r, Py_ssize_t c,
     Py_ssize_t dr, Py_ssize_t dc,
@@ -113,26 +125,20 @@ cdef inline Py_ssize_t jump_straight(
     cdef Py_ssize_t W = q.width, H = lines.height
     cdef Py_ssize_t d = dr * W + dc
     cdef Py_ssize_t side = W if dr == 0 else 1
-    cdef Py_ssize_t m, p, k
-    cdef Py_ssize_t words
+    cdef Py_ssize_t m, k
     if lines.block:
+        # Rows (mirrored for a jump left) and columns (mirrored for a jump up).
         if dr == 0:
-            words = lines.row_words
             if dc > 0:
-                p = scan_line(lines.free[0] + r * words, lines.forced[0] + r * words, c,
-                              q.goal_c if q.goal_r == r else -1)
-                return -1 if p < 0 else p - c
-            p = scan_line(lines.free[1] + r * words, lines.forced[1] + r * words, W - 1 - c,
-                          W - 1 - q.goal_c if q.goal_r == r else -1)
-            return -1 if p < 0 else p - (W - 1 - c)
-        words = lines.col_words
+                return scan_steps(lines, 0, r, lines.row_words, c,
+                                  q.goal_c if q.goal_r == r else -1)
+            return scan_steps(lines, 1, r, lines.row_words, W - 1 - c,
+                              W - 1 - q.goal_c if q.goal_r == r else -1)
         if dr > 0:
-            p = scan_line(lines.free[2] + c * words, lines.forced[2] + c * words, r,
-                          q.goal_r if q.goal_c == c else -1)
-            return -1 if p < 0 else p - r
-        p = scan_line(lines.free[3] + c * words, lines.forced[3] + c * words, H - 1 - r,
-                      H - 1 - q.goal_r if q.goal_c == c else -1)
-        return -1 if p < 0 else p - (H - 1 - r)
+            return scan_steps(lines, 2, c, lines.col_words, r,
+                              q.goal_r if q.goal_c == c else -1)
+        return scan_steps(lines, 3, c, lines.col_words, H - 1 - r,
+                          H - 1 - q.goal_r if q.goal_c == c else -1)
     k = 0
     while True:
         m = n + d

@@ -87,6 +87,18 @@ def corridor_portals(
     return corridor.shape[0] - 1
 
 
+cdef inline Py_ssize_t add_corner(
+    double[:, ::1] out, Py_ssize_t count, double x, double y
+) except -1 nogil:
+    """Append ``(x, y)`` to the ``count`` corners in ``out`` unless it repeats the last
+    one; the new count."""
+    if out[count - 1, 0] != x or out[count - 1, 1] != y:
+        out[count, 0] = x
+        out[count, 1] = y
+        count += 1
+    return count
+
+
 def string_pull(
     const double[:, ::1] left not None,
     const double[:, ::1] right not None,
@@ -96,8 +108,16 @@ def string_pull(
     (both ends equal) and the last the goal. Writes the path corners into ``out`` (room
     for ``len(left)`` points) and returns how many."""
     cdef Py_ssize_t n = left.shape[0]
-    cdef Py_ssize_t i, count = 0, apex_i = 0, left_i = 0, right_i = 0
-    cdef double ax, ay, lx, ly, rx, ry, plx, ply, prx, pry
+    cdef Py_ssize_t i, count = 0
+    cdef int s, o
+    cdef double ax, ay, turn
+    # The funnel's sides, [0] the right and [1] the left: the end of each (x, y) and
+    # the portal it came from, and the current portal's end on that side.
+    cdef double fx[2]
+    cdef double fy[2]
+    cdef Py_ssize_t fi[2]
+    cdef double px[2]
+    cdef double py[2]
     if n == 0:
         return 0
     if right.shape[0] != n or left.shape[1] != 2 or right.shape[1] != 2:
@@ -107,57 +127,44 @@ def string_pull(
     with nogil:
         ax = left[0, 0]
         ay = left[0, 1]
-        lx, ly = ax, ay
-        rx, ry = ax, ay
+        for s in range(2):
+            fx[s] = ax
+            fy[s] = ay
+            fi[s] = 0
         out[0, 0] = ax
         out[0, 1] = ay
         count = 1
         i = 1
         while i < n:
-            plx = left[i, 0]
-            ply = left[i, 1]
-            prx = right[i, 0]
-            pry = right[i, 1]
-            # The right side: tighten when the new right end is left of (or on) it.
-            if cross(ax, ay, rx, ry, prx, pry) >= 0:
-                if (ax == rx and ay == ry) or cross(ax, ay, lx, ly, prx, pry) < 0:
-                    rx, ry = prx, pry
-                    right_i = i
-                else:
-                    # It crosses the left side: the left end is the next corner.
-                    ax, ay = lx, ly
-                    apex_i = left_i
-                    if out[count - 1, 0] != ax or out[count - 1, 1] != ay:
-                        out[count, 0] = ax
-                        out[count, 1] = ay
-                        count += 1
-                    rx, ry = ax, ay
-                    right_i = apex_i
-                    i = apex_i + 1
-                    continue
-            # The left side, the same mirrored.
-            if cross(ax, ay, lx, ly, plx, ply) <= 0:
-                if (ax == lx and ay == ly) or cross(ax, ay, rx, ry, plx, ply) > 0:
-                    lx, ly = plx, ply
-                    left_i = i
-                else:
-                    ax, ay = rx, ry
-                    apex_i = right_i
-                    if out[count - 1, 0] != ax or out[count - 1, 1] != ay:
-                        out[count, 0] = ax
-                        out[count, 1] = ay
-                        count += 1
-                    lx, ly = ax, ay
-                    left_i = apex_i
-                    i = apex_i + 1
-                    continue
-            i += 1
-        plx = left[n - 1, 0]
-        ply = left[n - 1, 1]
-        if out[count - 1, 0] != plx or out[count - 1, 1] != ply:
-            out[count, 0] = plx
-            out[count, 1] = ply
-            count += 1
+            px[0] = right[i, 0]
+            py[0] = right[i, 1]
+            px[1] = left[i, 0]
+            py[1] = left[i, 1]
+            # The right side, then the left, the same mirrored (cross products negated).
+            for s in range(2):
+                o = 1 - s
+                turn = 1.0 if s == 0 else -1.0
+                # Tighten the side when its new end is inside (or on) it.
+                if turn * cross(ax, ay, fx[s], fy[s], px[s], py[s]) >= 0:
+                    if (ax == fx[s] and ay == fy[s]) or turn * cross(
+                            ax, ay, fx[o], fy[o], px[s], py[s]) < 0:
+                        fx[s] = px[s]
+                        fy[s] = py[s]
+                        fi[s] = i
+                    else:
+                        # It crosses the other side: that side's end is the next
+                        # corner, and the walk restarts from the portal after it.
+                        ax = fx[o]
+                        ay = fy[o]
+                        count = add_corner(out, count, ax, ay)
+                        fx[s] = ax
+                        fy[s] = ay
+                        fi[s] = fi[o]
+                        i = fi[o] + 1
+                        break
+            else:
+                i += 1
+        count = add_corner(out, count, left[n - 1, 0], left[n - 1, 1])
     return count
 
 

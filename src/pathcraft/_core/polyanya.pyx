@@ -140,7 +140,6 @@ cdef class Workspace:
     cdef Py_ssize_t fan_count      # entries of this query
 
     def __cinit__(self, Py_ssize_t capacity):
-        cdef Py_ssize_t i
         self.capacity = max(capacity, 1)
         self.best_g = <double*> malloc(self.capacity * sizeof(double))
         self.root_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
@@ -162,12 +161,7 @@ cdef class Workspace:
                 or self.nodes == NULL or self.fan_key == NULL or self.fan_g == NULL
                 or self.fan_mark == NULL or heap_init(&self.heap, 1024) != 0):
             raise MemoryError("could not allocate a Polyanya workspace")
-        for i in range(self.capacity):
-            self.root_mark[i] = 0
-            self.goal_mark[i] = 0
-            self.point_mark[i] = 0
-        for i in range(self.fan_capacity):
-            self.fan_mark[i] = 0
+        self.clear_marks()
 
     def __dealloc__(self):
         free(self.best_g)
@@ -182,15 +176,19 @@ cdef class Workspace:
         free(self.fan_mark)
         heap_free(&self.heap)
 
-    cdef void next_generation(self) noexcept nogil:
+    cdef void clear_marks(self) noexcept nogil:
+        """Zero every generation stamp: nothing is marked for any generation."""
         cdef Py_ssize_t i
+        for i in range(self.capacity):
+            self.root_mark[i] = 0
+            self.goal_mark[i] = 0
+            self.point_mark[i] = 0
+        for i in range(self.fan_capacity):
+            self.fan_mark[i] = 0
+
+    cdef void next_generation(self) noexcept nogil:
         if self.gen >= 4294967290u:
-            for i in range(self.capacity):
-                self.root_mark[i] = 0
-                self.goal_mark[i] = 0
-                self.point_mark[i] = 0
-            for i in range(self.fan_capacity):
-                self.fan_mark[i] = 0
+            self.clear_marks()
             self.gen = 0
         self.gen += 1
         self.size = 0

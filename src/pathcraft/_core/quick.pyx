@@ -178,6 +178,15 @@ cdef class Plan:
             return -1
         return flat
 
+    cdef inline bint cells(self, object start, object goal, Py_ssize_t* s, Py_ssize_t* g):
+        """Whether both cells are ones this plan takes (see :meth:`cell`); their padded
+        flat indices go to ``s`` and ``g``."""
+        s[0] = self.cell(start)
+        if s[0] < 0:
+            return False
+        g[0] = self.cell(goal)
+        return g[0] >= 0
+
     cdef Workspace workspace(self):
         """This thread's workspace (the one kept when the plan last ran here)."""
         cdef long me = PyThread_get_thread_ident()
@@ -211,11 +220,8 @@ cdef class Plan:
         ``(row, col)`` tuples, or None when a cell is not one this plan takes (not a
         tuple of two ints, outside the grid, a wall). ``fill=False`` (jump point
         search): the path holds only the jump points."""
-        cdef Py_ssize_t s = self.cell(start), g
-        if s < 0:
-            return None
-        g = self.cell(goal)
-        if g < 0:
+        cdef Py_ssize_t s, g
+        if not self.cells(start, goal, &s, &g):
             return None
         return self.answer(s, g, t0, fill)
 
@@ -230,11 +236,8 @@ cdef class Plan:
     def cost(self, start, goal):
         """Only the cost of a query between two ``(row, col)`` tuples (``inf`` when
         the goal is not reached), or None when a cell is not one this plan takes."""
-        cdef Py_ssize_t s = self.cell(start), g
-        if s < 0:
-            return None
-        g = self.cell(goal)
-        if g < 0:
+        cdef Py_ssize_t s, g
+        if not self.cells(start, goal, &s, &g):
             return None
         return self.answer_cost(s, g)
 
@@ -298,20 +301,18 @@ cdef class Plan:
     def takes(self, start, goal):
         """Whether :meth:`start` takes these cells (two ``(row, col)`` tuples of ints,
         inside the grid, walkable)."""
-        return self.cell(start) >= 0 and self.cell(goal) >= 0
+        cdef Py_ssize_t s, g
+        return self.cells(start, goal, &s, &g)
 
     def start(self, Workspace ws not None, start, goal):
         """The query between two ``(row, col)`` tuples as a step machine on ``ws`` (a
         workspace of this grid's size that the caller holds until the search ends),
         or None when a cell is not one this plan takes. Stepped to its end it answers
         exactly :meth:`find` (see :class:`PlanSearch`)."""
-        cdef Py_ssize_t s = self.cell(start), g
+        cdef Py_ssize_t s, g
         cdef int failed
         cdef PlanSearch search
-        if s < 0:
-            return None
-        g = self.cell(goal)
-        if g < 0:
+        if not self.cells(start, goal, &s, &g):
             return None
         if ws.capacity < self.padded.shape[0] * self.padded.shape[1]:
             raise ValueError("the workspace is smaller than the grid")
