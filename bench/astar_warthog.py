@@ -37,6 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +45,9 @@ from _machine import git_rev, machine
 from jps_warthog import ALL_MAPS, MAPS, Warthog, check_costs, data_dir, select, write_scen
 
 import pathcraft
+from pathcraft.grid import Cell
 from pathcraft.io import read_map, read_scen
+from pathcraft.result import PathResult
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "astar_warthog.md"
@@ -61,20 +64,24 @@ PEERS_MD = {
 
 
 def time_pathcraft(
-    grid: pathcraft.Grid, starts: list, goals: list, rounds: int, warthog: Warthog | None
-) -> tuple:
-    """Per query, the fastest of ``rounds`` (us), the costs and the expansions; each
-    round is followed by one round of ``warthog`` (this VM's CPU changes speed: the two
-    take turns)."""
-    best = [np.inf] * len(starts)
+    search: Callable[[Cell, Cell], PathResult],
+    starts: Sequence[Cell],
+    goals: Sequence[Cell],
+    rounds: int,
+    warthog: Warthog | None,
+) -> tuple[list[float], list[float], list[int]]:
+    """Per query, the fastest of ``rounds`` calls of ``search(start, goal)`` (us), the
+    costs and the expansions; each round is followed by one round of ``warthog`` (this
+    VM's CPU changes speed: the two take turns)."""
+    best = [float(np.inf)] * len(starts)
     costs = [0.0] * len(starts)
     expanded = [0] * len(starts)
     for s, g in zip(starts, goals, strict=True):  # warm up
-        grid.astar(s, g)
+        search(s, g)
     for _ in range(rounds):
         for i, (s, g) in enumerate(zip(starts, goals, strict=True)):
             t0 = time.perf_counter()
-            result = grid.astar(s, g)
+            result = search(s, g)
             best[i] = min(best[i], (time.perf_counter() - t0) * 1e6)
             costs[i], expanded[i] = result.cost, result.expanded
         if warthog is not None:
@@ -111,7 +118,7 @@ def main() -> None:
         starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
         goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
         warthog = Warthog(args.warthog, "astar", mine, mapfile) if args.warthog else None
-        best, costs, expanded = time_pathcraft(grid, starts, goals, args.rounds, warthog)
+        best, costs, expanded = time_pathcraft(grid.astar, starts, goals, args.rounds, warthog)
         row: dict[str, object] = {
             "map": Path(name).name, "queries": len(picked), "ours": statistics.median(best),
             "bad": check_costs(name, costs, np.asarray(scen.optimal)[picked]),

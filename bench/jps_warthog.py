@@ -46,6 +46,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from _machine import git_rev, machine
@@ -126,14 +127,27 @@ def write_scen(source: Path, picked: np.ndarray, target: Path) -> None:
     target.write_text("\n".join([lines[0], *(body[i] for i in picked)]) + "\n")
 
 
-def parse_warthog(text: str) -> dict[int, tuple[float, float, int]]:
-    """warthog's per-query lines: ``{id: (nanos, pcost, expanded)}``."""
-    out: dict[int, tuple[float, float, int]] = {}
+class WarthogLine(NamedTuple):
+    """One of warthog's per-query lines (``id alg expanded generated reopen surplus
+    heapops nanos plen pcost scost map``)."""
+
+    nanos: float
+    pcost: float
+    expanded: int
+    #: The cost of the returned path walked cell by cell (-1: an illegal step), the
+    #: extra last column of ``bench/warthog_wastar.cpp``; None in warthog's programs.
+    walked: float | None
+
+
+def parse_warthog(text: str) -> dict[int, WarthogLine]:
+    """warthog's per-query lines: ``{id: WarthogLine}``."""
+    out: dict[int, WarthogLine] = {}
     for line in text.splitlines():
         cols = line.split("\t")
         if len(cols) < 10 or not cols[0].isdigit():
             continue
-        out[int(cols[0])] = (float(cols[7]), float(cols[9]), int(cols[2]))
+        walked = float(cols[12]) if len(cols) > 12 else None
+        out[int(cols[0])] = WarthogLine(float(cols[7]), float(cols[9]), int(cols[2]), walked)
     return out
 
 
@@ -141,21 +155,25 @@ class Warthog:
     """One warthog algorithm on one scenario file, run a round at a time (so that its
     rounds can alternate with pathcraft's: this VM's CPU changes speed): per query, in
     scenario order, the fastest ``nanos`` so far (us), its cost and its expansions.
-    ``mapfile`` is given to warthog as :func:`warthog_map` writes it."""
+    ``mapfile`` is given to warthog as :func:`warthog_map` writes it; ``options`` are
+    appended to the command (``bench/warthog_wastar.cpp``'s ``--hscale``)."""
 
-    def __init__(self, binary: str, alg: str, scen: Path, mapfile: Path) -> None:
+    def __init__(
+        self, binary: str, alg: str, scen: Path, mapfile: Path, options: Sequence[str] = ()
+    ) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="pathcraft-warthog-")
         graph = warthog_map(mapfile, Path(self._folder.name))
         self.command = [binary, "--alg", alg, "--scen", str(scen), "--map", str(graph)]
+        self.command += options
         self.best: dict[int, float] = {}
-        self.answer: dict[int, tuple[float, int]] = {}
+        self.answer: dict[int, WarthogLine] = {}
 
     def run(self) -> None:
         """One round over the scenario file."""
         text = subprocess.run(self.command, capture_output=True, text=True, check=True).stdout
-        for i, (nanos, cost, expanded) in parse_warthog(text).items():
-            self.best[i] = min(self.best.get(i, np.inf), nanos / 1e3)
-            self.answer[i] = (cost, expanded)
+        for i, line in parse_warthog(text).items():
+            self.best[i] = min(self.best.get(i, np.inf), line.nanos / 1e3)
+            self.answer[i] = line
 
     @property
     def times(self) -> list[float]:
@@ -163,11 +181,15 @@ class Warthog:
 
     @property
     def costs(self) -> list[float]:
-        return [self.answer[i][0] for i in sorted(self.answer)]
+        return [self.answer[i].pcost for i in sorted(self.answer)]
 
     @property
     def expanded(self) -> list[int]:
-        return [self.answer[i][1] for i in sorted(self.answer)]
+        return [self.answer[i].expanded for i in sorted(self.answer)]
+
+    @property
+    def walked(self) -> list[float | None]:
+        return [self.answer[i].walked for i in sorted(self.answer)]
 
 
 def check_costs(name: str, got: list[float], want: np.ndarray) -> int:
