@@ -124,7 +124,7 @@ cdef inline int relax(
     cdef double d = gu + step
     if ws.cell[v].mark < ws.gen and not d < dist[v] * machine.IMPROVE_KEEP:
         return 0
-    if not machine.improves(ws, out, MODE_DIJKSTRA, INFINITY, v, d):
+    if not machine.improves(ws, out, MODE_DIJKSTRA, True, INFINITY, v, d):
         return 0
     return machine.open_node(ws, out, MODE_DIJKSTRA, 1.0, TIE_G, NULL, u, v, d, 0.0)
 

@@ -138,7 +138,7 @@ cdef inline int relax(
     """Offer the step u -> v along ``edge`` to the open list: the skeleton's
     ``improves`` and ``open_node`` with the graph's heuristic, the edge noted."""
     cdef double d = gu + step
-    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+    if not improves(ws, out, q.s.mode, q.s.reopen, q.s.max_cost, v, d):
         return 0
     ws.edge[v] = edge
     return open_node(ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v))

@@ -175,7 +175,7 @@ cdef inline int relax(
     """Offer the step u -> v (v at padded row vr, column vc) to the open list: the
     skeleton's ``improves`` and ``open_node`` with the grid's heuristic."""
     cdef double d = gu + step
-    if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+    if not improves(ws, out, q.s.mode, q.s.reopen, q.s.max_cost, v, d):
         return 0
     return open_node(
         ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic_rc(q, vr, vc)

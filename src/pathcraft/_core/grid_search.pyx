@@ -156,7 +156,7 @@ cdef int open_start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noex
         return push_source(q, ws, start, out)
     for i in range(3):
         ws.ring[i].size = 0
-    if not improves(ws, out, q.s.mode, q.s.max_cost, start, 0.0):
+    if not improves(ws, out, q.s.mode, True, q.s.max_cost, start, 0.0):
         return 0
     ws.cell[start].g = 0.0
     ws.cell[start].parent = -1
@@ -249,7 +249,7 @@ cdef int run_buckets(Query* q, Workspace ws, Outcome* out, int64_t budget) noexc
             if c == INFINITY:
                 continue
             d = gu + c
-            if not improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+            if not improves(ws, out, q.s.mode, q.s.reopen, q.s.max_cost, v, d):
                 continue
             ws.cell[v].g = d
             ws.cell[v].parent = <int32_t> u

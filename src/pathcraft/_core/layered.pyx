@@ -208,7 +208,7 @@ cdef inline int relax(
 ) noexcept nogil:
     cdef double d = gu + step
     cdef double h
-    if not machine.improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+    if not machine.improves(ws, out, q.s.mode, q.s.reopen, q.s.max_cost, v, d):
         return 0
     h = heuristic(q, v)
     if h == INFINITY:
@@ -438,6 +438,9 @@ cdef class LayeredSearch(machine.CellSearch):
     ):
         self.q = make_query(t, ws, hkind, hscale)
         self.use_settings(&self.q.s, settings)
+        # On a floor with many entries the heuristic is capped by the floor's bound,
+        # admissible but not consistent across stairs: weighted searches reopen too.
+        self.q.s.reopen = True
         # The heuristic's per-query scratch, owned by this machine (thread-safe).
         self.lb = np.zeros(max(self.q.np_, 1), dtype=np.float64)
         self.floor_lb = np.zeros(t.nfloors, dtype=np.float64)

@@ -95,12 +95,25 @@ cdef struct Settings:
     int mode
     int tie
     double weight
+    bint reopen               # an expanded node reached more cheaply is expanded again
     int64_t max_expansions    # -1: no limit
     double max_cost           # INFINITY: no limit
     bint partial
     bint record
     uint64_t seed             # of random tie-breaking: ``rng`` at every (re)start
     uint64_t rng
+
+
+cdef inline bint reopens(double weight) noexcept nogil:
+    """Whether a search of heuristic weight ``weight`` expands a node again when a
+    cheaper way to it turns up after its expansion: at ``weight <= 1`` (A*, Dijkstra),
+    so that the answer is optimal under an admissible heuristic; not for weighted A*,
+    whose answers stay within ``weight`` times the optimum without it under a
+    consistent heuristic (Likhachev, Gordon and Thrun 2003, the basis of ARA*), as
+    the grid, hex, voxel and graph heuristics are, and which otherwise expands cells
+    many times over (70x the distinct cells of a Boston_0_512 query at weight 5). A
+    kernel whose heuristic is only admissible sets ``Settings.reopen`` itself."""
+    return weight <= 1.0
 
 
 cdef int take_settings(Settings* s, dict settings) except -1
@@ -263,14 +276,18 @@ cdef inline Py_ssize_t next_to_expand(
 
 
 cdef inline bint improves(
-    BaseWorkspace ws, Outcome* out, int mode, double max_cost, Py_ssize_t v, double d
+    BaseWorkspace ws, Outcome* out, int mode, bint reopen, double max_cost, Py_ssize_t v,
+    double d,
 ) noexcept nogil:
     """The first half of ``relax``: whether reaching ``v`` at cost ``d`` is offered to
     the open list: ``v`` is new this query or, for A* and Dijkstra, ``d`` is a real
-    improvement on its g (below ``g * (1 - IMPROVE_RTOL)``), and ``d`` is within
-    ``max_cost`` (else the search notes that it pruned)."""
+    improvement on its g (below ``g * (1 - IMPROVE_RTOL)``) and ``v`` is still open
+    or ``reopen`` (see :func:`reopens`), and ``d`` is within ``max_cost`` (else the
+    search notes that it pruned)."""
     if ws.cell[v].mark >= ws.gen:  # reached this query (older marks are smaller)
         if mode == MODE_GREEDY or d >= ws.cell[v].g * IMPROVE_KEEP:
+            return False
+        if not reopen and ws.cell[v].mark != ws.gen:  # expanded: it stays closed
             return False
     if d > max_cost:
         out.pruned = True
@@ -304,6 +321,6 @@ cdef inline int open_source(
 ) noexcept nogil:
     """Open source ``s`` at starting cost ``g`` (a repeated source keeps its cheapest
     cost; one beyond ``max_cost`` is pruned). Returns -1 when memory ran out."""
-    if not improves(ws, out, mode, max_cost, s, g):
+    if not improves(ws, out, mode, True, max_cost, s, g):
         return 0
     return open_node(ws, out, mode, weight, tie, rng, -1, s, g, h)

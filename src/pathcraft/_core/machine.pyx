@@ -189,6 +189,7 @@ cdef int take_settings(Settings* s, dict settings) except -1:
     s.mode = settings["mode"]
     s.tie = settings["tie"]
     s.weight = settings["weight"]
+    s.reopen = reopens(s.weight)
     s.max_expansions = settings["max_expansions"]
     s.max_cost = settings["max_cost"]
     s.partial = settings["partial"]
@@ -208,6 +209,7 @@ cdef Settings tie_g_settings(
     s.mode = mode
     s.tie = TIE_G
     s.weight = weight
+    s.reopen = reopens(weight)
     s.max_expansions = max_expansions
     s.max_cost = max_cost
     s.partial = partial

@@ -160,7 +160,7 @@ cdef int run_search(
             if c == INFINITY:
                 continue
             d = gu + c * q.factor[base + k]
-            if machine.improves(ws, out, q.s.mode, q.s.max_cost, v, d):
+            if machine.improves(ws, out, q.s.mode, q.s.reopen, q.s.max_cost, v, d):
                 if machine.open_node(
                     ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic(q, v)
                 ) != 0:

@@ -153,7 +153,7 @@ cdef int run_theta(
             else:
                 parent = u
             d = ws.cell[parent].g + dist(W, parent, v) * q.unit
-            if not machine.improves(ws, out, MODE_ASTAR, q.s.max_cost, v, d):
+            if not machine.improves(ws, out, MODE_ASTAR, q.s.reopen, q.s.max_cost, v, d):
                 continue
             if machine.open_node(
                 ws, out, MODE_ASTAR, q.s.weight, TIE_G, &q.s.rng, parent, v, d, theta_h(q, v)

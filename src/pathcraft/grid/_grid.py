@@ -741,7 +741,8 @@ class Grid:
             ``diagonal`` rule), and ``cost`` is their Euclidean length times the cost.
         weight : float
             ``>= 1``; the cost returned is at most ``weight`` times the optimal cost
-            (``astar``, ``jps``).
+            (``astar``, ``jps``). Above 1 no cell is expanded twice (the grid's own
+            heuristics are consistent, which keeps that bound).
         heuristic : {"manhattan", "octile", "euclidean", "chebyshev", "zero"} or None
             Overrides the grid's default for this query (``astar``, ``greedy``). Only
             admissible ones guarantee optimal paths: ``"manhattan"`` overestimates
