@@ -206,9 +206,10 @@ def time_pathcraft(
 ) -> dict:
     """Per query, the fastest of ``rounds`` (us), and the costs, for each call
     (``plus``: the same map prepared with its offline jump table). A round runs every
-    query through each call in turn (a call's queries back to back, as warthog runs
-    them: alternating grids query by query would make each query's first call pay
-    for the other grid's cache lines), then one round of each of ``warthogs``."""
+    query through each call in turn, back to back as warthog runs them, each call's
+    timed pass after an untimed one (the other grid's pass before evicted this one's
+    tables from the cache: the first call on ``plus`` after ``grid``'s measured up to
+    twice its time on Boston_0_512), then one round of each of ``warthogs``."""
     calls = {
         "jps": lambda s, g: grid.jps(s, g).cost,
         "jps fill=False": lambda s, g: grid.jps(s, g, fill=False).cost,
@@ -218,11 +219,10 @@ def time_pathcraft(
     }
     best = {name: [np.inf] * len(starts) for name in calls}
     costs = {name: [0.0] * len(starts) for name in calls}
-    for fn in calls.values():  # warm up
-        for s, g in zip(starts, goals, strict=True):
-            fn(s, g)
     for _ in range(rounds):
         for name, fn in calls.items():
+            for s, g in zip(starts, goals, strict=True):  # warm: the grid's tables in cache
+                fn(s, g)
             for i, (s, g) in enumerate(zip(starts, goals, strict=True)):
                 t0 = time.perf_counter()
                 costs[name][i] = fn(s, g)
@@ -349,8 +349,9 @@ def main() -> None:
         "prepared with `prepare(\"jps+\")` (its offline jump table: *build ms*, *MiB*) "
         "over warthog's jpsP+, with the full cell path and (*jump points*) with "
         "`fill=False`, the answer warthog's timer covers (its path is the jump points). "
-        "Each round runs the queries through each pathcraft call in turn, then through "
-        "each warthog algorithm once.",
+        "Each round runs the queries through each pathcraft call in turn (each timed pass "
+        "after an untimed one: a game querying one map has its tables in cache), then "
+        "through each warthog algorithm once.",
         "",
         "| map | queries | "
         + " | ".join(f"pathcraft {c}" for c in calls)

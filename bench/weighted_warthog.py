@@ -30,11 +30,11 @@ reader of ``jps_warthog.py``, the timing loop of ``astar_warthog.py``):
 - repeats the whole ``--runs`` times (minutes apart on a long run): each query's time
   is its fastest over all runs, and the table gives the range of the per-run ratios.
 
-The two searches differ in two rules (the table's notes say which): pathcraft
-reopens an expanded cell reached more cheaply (weighted A*; greedy keeps a cell's
-first parent) and stops when it expands the goal; warthog never reopens (it lowers
-a closed node's g and parent in place, without expanding it again) and stops as
-soon as it generates the goal.
+The two searches differ in two rules (the table's notes say which): neither
+expands a cell twice, but warthog lowers a closed node's g and parent in place when
+it is reached more cheaply, where pathcraft keeps a closed cell as it was (greedy too
+keeps a cell's first parent); pathcraft stops when it expands the goal, warthog as
+soon as it generates it.
 
 Usage::
 
@@ -263,13 +263,12 @@ def main() -> None:
         "walked cell by cell). *over the bound*: paths costing more than w x optimal "
         "(must be 0; warthog's: the larger of its reported and its walked cost). "
         "*warthog reported > walked*: queries whose reported cost (`pcost`) is above "
-        "the cost of the path it returns. *expanded*: mean (median) per query, "
-        "pathcraft's counting every re-expansion.",
+        "the cost of the path it returns. *expanded*: mean (median) per query.",
         "",
         "Policies. pathcraft: priority `g + w * h` (octile h), ties to the larger g; an "
-        "expanded cell reached more cheaply is pushed again and re-expanded (greedy: "
-        "priority h, ties to the larger g, a cell keeps its first parent); it stops "
-        "when it expands the goal. warthog (`unidirectional_search`, default traits): "
+        "expanded cell is never reopened (an open one reached more cheaply is updated; "
+        "greedy: priority h, ties to the larger g, a cell keeps its first parent); it "
+        "stops when it expands the goal. warthog (`unidirectional_search`, default traits): "
         "the octile h scaled by w, ties (equal f) to the larger g; a closed node reached "
         "more cheaply gets the lower g and parent but is not expanded again "
         "(`reopen_policy::no`); it stops when it generates the goal. Greedy: warthog "
