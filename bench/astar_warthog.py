@@ -42,11 +42,11 @@ from pathlib import Path
 
 import numpy as np
 from _machine import git_rev, machine
-from jps_warthog import ALL_MAPS, MAPS, Warthog, check_costs, data_dir, select, write_scen
+from jps_warthog import ALL_MAPS, MAPS, Warthog, check_costs, data_dir, pick
 
 import pathcraft
 from pathcraft.grid import Cell
-from pathcraft.io import read_map, read_scen
+from pathcraft.io import read_map
 from pathcraft.result import PathResult
 
 HERE = Path(__file__).resolve().parent
@@ -108,25 +108,22 @@ def main() -> None:
     scen_dir = Path(tempfile.mkdtemp(prefix="pathcraft-astar-"))
     rows = []
     for name in args.maps:
-        mapfile = root / "maps" / f"{name}.map"
-        scenfile = root / "scen" / f"{name}.map.scen"
-        scen = read_scen(scenfile)
-        picked = select(len(scen.optimal), args.queries)
-        mine = scen_dir / f"{Path(name).name}.map.scen"
-        write_scen(scenfile, picked, mine)
-        grid = read_map(mapfile)
-        starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
-        goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
-        warthog = Warthog(args.warthog, "astar", mine, mapfile) if args.warthog else None
-        best, costs, expanded = time_pathcraft(grid.astar, starts, goals, args.rounds, warthog)
+        problems = pick(root, name, args.queries, scen_dir)
+        grid = read_map(problems.mapfile)
+        warthog = None
+        if args.warthog:
+            warthog = Warthog(args.warthog, "astar", problems.scen, problems.mapfile)
+        best, costs, expanded = time_pathcraft(
+            grid.astar, problems.starts, problems.goals, args.rounds, warthog
+        )
         row: dict[str, object] = {
-            "map": Path(name).name, "queries": len(picked), "ours": statistics.median(best),
-            "bad": check_costs(name, costs, np.asarray(scen.optimal)[picked]),
+            "map": problems.name, "queries": len(best), "ours": statistics.median(best),
+            "bad": check_costs(name, costs, problems.optimal),
             "expanded": float(np.mean(expanded)),
         }  # fmt: skip
         if warthog is not None:
             row["theirs"] = statistics.median(warthog.times)
-            row["their bad"] = check_costs(name, warthog.costs, np.asarray(scen.optimal)[picked])
+            row["their bad"] = check_costs(name, warthog.costs, problems.optimal)
             row["their expanded"] = float(np.mean(warthog.expanded))
         else:
             row["theirs"] = PEERS_MD.get(Path(name).name)

@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -137,6 +138,36 @@ class WarthogLine(NamedTuple):
     #: The cost of the returned path walked cell by cell (-1: an illegal step), the
     #: extra last column of ``bench/warthog_wastar.cpp``; None in warthog's programs.
     walked: float | None
+
+
+@dataclass
+class Picked:
+    """The scenarios picked on one map: its files (``scen``: the picked lines, for
+    warthog), and per query the start and goal ``(row, col)`` cells and the optimum."""
+
+    name: str
+    mapfile: Path
+    scen: Path
+    starts: list[tuple[int, int]]
+    goals: list[tuple[int, int]]
+    optimal: np.ndarray
+
+
+def pick(root: Path, name: str, queries: int, folder: Path) -> Picked:
+    """``queries`` evenly spaced scenarios of map ``name`` (``family/map``) under the
+    Moving AI folder ``root``, their lines written to a scenario file in ``folder``."""
+    mapfile = root / "maps" / f"{name}.map"
+    scenfile = root / "scen" / f"{name}.map.scen"
+    scen = read_scen(scenfile)
+    picked = select(len(scen.optimal), queries)
+    mine = folder / f"{Path(name).name}.map.scen"
+    write_scen(scenfile, picked, mine)
+    return Picked(
+        Path(name).name, mapfile, mine,
+        [(int(scen.starts[i][0]), int(scen.starts[i][1])) for i in picked],
+        [(int(scen.goals[i][0]), int(scen.goals[i][1])) for i in picked],
+        np.asarray(scen.optimal, dtype=float)[picked],
+    )  # fmt: skip
 
 
 def parse_warthog(text: str) -> dict[int, WarthogLine]:
@@ -283,24 +314,18 @@ def main() -> None:
     scen_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for m, name in enumerate(args.maps):
-        mapfile = root / "maps" / f"{name}.map"
-        scenfile = root / "scen" / f"{name}.map.scen"
-        scen = read_scen(scenfile)
-        picked = select(len(scen.optimal), args.queries)
-        mine = scen_dir / f"{Path(name).name}.map.scen"
-        write_scen(scenfile, picked, mine)
+        problems = pick(root, name, args.queries, scen_dir)
+        mapfile, mine = problems.mapfile, problems.scen
+        starts, goals, want = problems.starts, problems.goals, problems.optimal
         grid = read_map(mapfile)
         grid.prepare("jps")
-        starts = [tuple(int(x) for x in scen.starts[i]) for i in picked]
-        goals = [tuple(int(x) for x in scen.goals[i]) for i in picked]
-        want = np.asarray(scen.optimal)[picked]
         plus = read_map(mapfile)
         t0 = time.perf_counter()
         plus.prepare("jps+")
         build_ms = (time.perf_counter() - t0) * 1e3
         runs = [Warthog(args.warthog, alg, mine, mapfile) for alg in args.algs if args.warthog]
         ours = time_pathcraft(grid, plus, starts, goals, args.rounds, runs)
-        row: dict[str, object] = {"map": Path(name).name, "queries": len(picked)}
+        row: dict[str, object] = {"map": problems.name, "queries": len(starts)}
         row["build"] = build_ms
         row["MiB"] = plus.offline_jumps.nbytes / 2**20  # type: ignore[union-attr]
         for call, (best, costs) in ours.items():

@@ -57,11 +57,11 @@ from typing import Any
 import numpy as np
 from _machine import git_rev, machine
 from astar_warthog import time_pathcraft
-from jps_warthog import ALL_MAPS, MAPS, Warthog, data_dir, select, write_scen
+from jps_warthog import ALL_MAPS, MAPS, Warthog, data_dir, pick
 
 import pathcraft
 from pathcraft.grid import Cell
-from pathcraft.io import read_map, read_scen
+from pathcraft.io import read_map
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "weighted_warthog.md"
@@ -214,17 +214,11 @@ def main() -> None:
     scen_dir = Path(tempfile.mkdtemp(prefix="pathcraft-weighted-"))
     maps: list[dict[str, Any]] = []
     for name in args.maps:
-        mapfile = root / "maps" / f"{name}.map"
-        scenfile = root / "scen" / f"{name}.map.scen"
-        scen = read_scen(scenfile)
-        picked = select(len(scen.optimal), args.queries)
-        mine = scen_dir / f"{Path(name).name}.map.scen"
-        write_scen(scenfile, picked, mine)
+        problems = pick(root, name, args.queries, scen_dir)
         maps.append({
-            "name": name, "scen": mine, "grid": read_map(mapfile), "mapfile": mapfile,
-            "starts": [tuple(int(x) for x in scen.starts[i]) for i in picked],
-            "goals": [tuple(int(x) for x in scen.goals[i]) for i in picked],
-            "optimal": np.asarray(scen.optimal, dtype=float)[picked],
+            "name": name, "scen": problems.scen, "grid": read_map(problems.mapfile),
+            "mapfile": problems.mapfile, "starts": problems.starts, "goals": problems.goals,
+            "optimal": problems.optimal,
         })  # fmt: skip
     runs: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for run in range(args.runs):
