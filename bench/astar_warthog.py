@@ -31,7 +31,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -41,10 +40,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from _machine import git_rev, machine
-from jps_warthog import ALL_MAPS, MAPS, Warthog, check_costs, data_dir, pick
+from jps_warthog import Warthog, check_costs, command_line, data_dir, header, pick
 
-import pathcraft
 from pathcraft.grid import Cell
 from pathcraft.io import read_map
 from pathcraft.result import PathResult
@@ -90,19 +87,8 @@ def time_pathcraft(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--maps", nargs="+", default=list(MAPS), help="family/name ..., or all (16 maps)"
-    )
-    parser.add_argument("--queries", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--warthog", help="the warthog program of warthog-core")
-    parser.add_argument("--quick", action="store_true", help="40 queries, 3 rounds, print only")
-    args = parser.parse_args()
-    if args.quick:
-        args.queries, args.rounds = 40, 3
-    if args.maps == ["all"]:
-        args.maps = list(ALL_MAPS)
+    _, parse = command_line(__doc__, 100, 3, "the warthog program of warthog-core")
+    args = parse()
     root = data_dir()
     load0 = os.getloadavg()[0]
     scen_dir = Path(tempfile.mkdtemp(prefix="pathcraft-astar-"))
@@ -133,14 +119,9 @@ def main() -> None:
     load1 = os.getloadavg()[0]
     source = "its own timer, same queries" if args.warthog else "PEERS.md, other queries"
     lines = [
-        "# A*: pathcraft against warthog, the same queries",
-        "",
-        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-        f"- Machine: {machine()}",
-        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f} (a shared "
-        "machine: each query's fastest of several rounds is the steadiest figure)",
-        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
-        f"- Command: `python {' '.join(['bench/astar_warthog.py', *sys.argv[1:]])}`",
+        *header(
+            "A*: pathcraft against warthog, the same queries", "astar_warthog.py", load0, load1
+        ),
         "",
         f"Median microseconds per query, each query's fastest of {args.rounds} rounds; "
         "pathcraft's `Grid.astar` includes the Python call and the full cell path (the "

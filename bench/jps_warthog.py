@@ -44,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -288,26 +288,57 @@ def geometric_row(rows: list[dict], calls: tuple[str, ...], walgs: list[str]) ->
     return "| " + " | ".join(cells) + " |"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def header(title: str, script: str, load0: float, load1: float) -> list[str]:
+    """The first lines of a warthog script's results: title, date, machine, load,
+    versions, the command that made them."""
+    return [
+        f"# {title}",
+        "",
+        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        f"- Machine: {machine()}",
+        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f} (a shared "
+        "machine: each query's fastest of several rounds is the steadiest figure)",
+        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
+        f"- Command: `python {' '.join([f'bench/{script}', *sys.argv[1:]])}`",
+    ]
+
+
+def command_line(
+    doc: str, queries: int, rounds: int, warthog: str
+) -> tuple[argparse.ArgumentParser, Callable[[], argparse.Namespace]]:
+    """The options every warthog script takes (``--maps``, ``--queries``, ``--rounds``,
+    ``--warthog`` described by ``warthog``, ``--quick``), and the parse that applies
+    ``--quick`` (40 queries, 3 rounds) and ``--maps all`` (the 16 maps): add a
+    script's own options to the parser, then call the parse."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument(
         "--maps", nargs="+", default=list(MAPS), help="family/name ..., or all (16 maps)"
     )
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--warthog", help="the warthog-jps program")
+    parser.add_argument("--queries", type=int, default=queries)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--warthog", help=warthog)
+    parser.add_argument("--quick", action="store_true", help="40 queries, 3 rounds, print only")
+
+    def parse() -> argparse.Namespace:
+        args = parser.parse_args()
+        if args.quick:
+            args.queries, args.rounds = 40, 3
+        if args.maps == ["all"]:
+            args.maps = list(ALL_MAPS)
+        return args
+
+    return parser, parse
+
+
+def main() -> None:
+    parser, parse = command_line(__doc__, 200, 5, "the warthog-jps program")
     parser.add_argument("--algs", nargs="+", default=["jps", "jpsP", "jpsP+"])
     parser.add_argument(
         "--warthog-output", nargs="+", type=Path, default=[],
         help="saved per-query output of warthog-jps, one file per map in --maps order",
     )  # fmt: skip
     parser.add_argument("--write-scen", type=Path, help="write the picked scenarios here")
-    parser.add_argument("--quick", action="store_true", help="40 queries, 3 rounds, print only")
-    args = parser.parse_args()
-    if args.quick:
-        args.queries, args.rounds = 40, 3
-    if args.maps == ["all"]:
-        args.maps = list(ALL_MAPS)
+    args = parse()
     root = data_dir()
     load0 = os.getloadavg()[0]
     scen_dir = args.write_scen or Path(tempfile.mkdtemp(prefix="pathcraft-jps-"))
@@ -353,14 +384,10 @@ def main() -> None:
     calls = ("jps", "jps fill=False", "path_cost", "jps+", "jps+ fill=False")
     walgs = list(rows[0]["warthog"]) if rows else []  # type: ignore[call-overload]
     lines = [
-        "# Jump point search: pathcraft against warthog, the same queries",
-        "",
-        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-        f"- Machine: {machine()}",
-        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f} (shared by "
-        "seven sessions)",
-        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
-        f"- Command: `python {' '.join(['bench/jps_warthog.py', *sys.argv[1:]])}`",
+        *header(
+            "Jump point search: pathcraft against warthog, the same queries",
+            "jps_warthog.py", load0, load1
+        ),
         "",
         f"Median microseconds per query, each query's fastest of {args.rounds} rounds. "
         "pathcraft includes the Python call (`Grid.jps`: the full cell path; "

@@ -48,16 +48,14 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _machine import git_rev, machine
 from astar_warthog import time_pathcraft
-from jps_warthog import ALL_MAPS, MAPS, Warthog, data_dir, pick
+from jps_warthog import Warthog, command_line, data_dir, header, pick
 
 import pathcraft
 from pathcraft.grid import Cell
@@ -189,25 +187,16 @@ def parse_weights(values: list[str]) -> list[float | None]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--maps", nargs="+", default=list(MAPS), help="family/name ..., or all (16 maps)"
+    parser, parse = command_line(
+        __doc__, 100, 3, "the built warthog_wastar (bench/warthog_wastar.cpp)"
     )
     parser.add_argument(
         "--weights", nargs="+", default=["1.5", "2", "5", "greedy"],
         help="weights >= 1, and 'greedy' for greedy best-first search",
     )  # fmt: skip
-    parser.add_argument("--queries", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=1, help="repeat the whole; see above")
-    parser.add_argument("--warthog", help="the built warthog_wastar (bench/warthog_wastar.cpp)")
     parser.add_argument("--greedy-hscale", type=float, default=1e9)
-    parser.add_argument("--quick", action="store_true", help="40 queries, 3 rounds, print only")
-    args = parser.parse_args()
-    if args.quick:
-        args.queries, args.rounds = 40, 3
-    if args.maps == ["all"]:
-        args.maps = list(ALL_MAPS)
+    args = parse()
     weights = parse_weights(args.weights)
     root = data_dir()
     load0 = os.getloadavg()[0]
@@ -238,14 +227,10 @@ def main() -> None:
         "pathcraft runs alone"
     )
     lines = [
-        "# Weighted A* and greedy search: pathcraft against warthog, the same queries",
-        "",
-        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-        f"- Machine: {machine()}",
-        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f} (a shared "
-        "machine: each query's fastest of several rounds is the steadiest figure)",
-        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
-        f"- Command: `python {' '.join(['bench/weighted_warthog.py', *sys.argv[1:]])}`",
+        *header(
+            "Weighted A* and greedy search: pathcraft against warthog, the same queries",
+            "weighted_warthog.py", load0, load1
+        ),
         f"- Peer: {source}",
         "",
         f"Median microseconds per query over {len(maps[0]['starts']) if maps else 0} "
