@@ -10,7 +10,7 @@ stored entries and csgraph treats as edges of cost 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from itertools import pairwise
 from typing import Any
@@ -109,6 +109,20 @@ def problems(
     if graph.n == 1 or draw(st.integers(0, 9)) == 9:
         return graph, start, start
     return graph, start, (start + draw(st.integers(1, graph.n - 1))) % graph.n
+
+
+def closed_kept(neighbors: Callable[[Any], Any]) -> Callable[[Any], list[tuple[Any, float]]]:
+    """``neighbors`` as a search that never reopens an expanded node sees them (weighted
+    A* in the compiled worlds): the generic search calls ``neighbors(node)`` once per
+    expansion, so the nodes it was called on are the closed ones, and they are left out
+    of every later answer. The generic search run on it is that search's reference."""
+    closed: set[Any] = set()
+
+    def kept(node: Any) -> list[tuple[Any, float]]:
+        closed.add(node)
+        return [(nb, w) for nb, w in neighbors(node) if nb not in closed]
+
+    return kept
 
 
 def admissible_heuristic(to_goal: np.ndarray, factors: Sequence[float]) -> dict[int, float]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _graphs import closed_kept
 from _grids import (
     ADMISSIBLE,
     HEURISTICS,
@@ -227,9 +228,10 @@ def test_astar_expands_exactly_like_the_generic_search(
     if uses_buckets(grid, "astar", tie_break, weight, kind):
         want = bucket_reference(case.cost, case.start, case.goal, kind, scale, record=True)
     else:
+        nbrs = neighbours(case.cost, case.rule)
         want = search.astar(
-            case.start, case.goal, neighbours(case.cost, case.rule), h, tie_break=tie_break,
-            weight=weight, record=True,
+            case.start, case.goal, nbrs if weight == 1.0 else closed_kept(nbrs), h,
+            tie_break=tie_break, weight=weight, record=True,
         )  # fmt: skip
     assert_same_run(got, want)
 

@@ -78,9 +78,7 @@ class Settings:
     """How one generic search runs: its mode, limits and flags, already checked.
 
     ``mode`` is ``"astar"`` (priority g + weight*h, nodes reopened when a cheaper path
-    is found, except by weighted A*, ``weight > 1``, which keeps expanded nodes closed:
-    its cost stays within ``weight`` times the optimum under a consistent heuristic;
-    Dijkstra is A* without a heuristic), ``"greedy"`` (priority h, first
+    is found; Dijkstra is A* without a heuristic), ``"greedy"`` (priority h, first
     discovery kept) or ``"bfs"`` (priority the number of steps, first discovery
     kept). ``max_cost`` bounds the path cost (the depth for ``"bfs"``); a search it
     stops ends with ``cost_reason``.
@@ -333,8 +331,6 @@ class Search:
         self._found = False  # a flag: None may be the user's goal
         self._reason: str | None = None
         self._settled: dict[Any, float] | None = {} if not self._has_goal else None
-        # Weighted A* keeps expanded nodes closed (see ``Settings``): their set.
-        self._closed: set[Any] | None = set() if self._mode == "astar" and weight > 1.0 else None
         self._status = IN_PROGRESS
         self._error: BaseException | None = None
         self._elapsed = time.perf_counter() - self._t0  # checks and set-up so far
@@ -383,7 +379,6 @@ class Search:
         unit_steps = mode == "bfs"  # BFS orders by the number of steps, not their cost
         greedy_mode = mode == "greedy"  # greedy orders by h alone
         reopen = mode == "astar"
-        closed = self._closed
         record = self._record
         partial = self._partial
         has_goal = self._has_goal
@@ -434,8 +429,6 @@ class Search:
             left -= 1
             if settled is not None:
                 settled[node] = gn
-            if closed is not None:
-                closed.add(node)
             if record:
                 rec_nodes.append(node)
                 rec_g.append(gn)
@@ -454,7 +447,7 @@ class Search:
                 d = gn + 1.0 if unit_steps else gn + w
                 old = best_get(nb)
                 if old is not None:
-                    if d >= old[0] * _KEEP or not reopen or (closed is not None and nb in closed):
+                    if d >= old[0] * _KEEP or not reopen:
                         continue
                     hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
                 else:

@@ -272,11 +272,10 @@ def astar(
         for a node known not to reach it. With an admissible heuristic (never above the
         true cost) the path is optimal; None means 0 (Dijkstra's order).
     weight : float
-        ``>= 1``; the priority is ``g + weight * h``. Above 1 a node is expanded at
-        most once (never reopened: weighted A* trades the optimum for speed) and the
-        returned cost is at most ``weight`` times the optimal cost with a consistent
-        heuristic (``h(u) <= cost(u, v) + h(v)`` for every step, as distances are);
-        at 1, the cost is optimal with an admissible one.
+        ``>= 1``; the priority is ``g + weight * h`` and the returned cost is at most
+        ``weight`` times the optimal cost (with an admissible heuristic: a node reached
+        more cheaply after its expansion is expanded again, as the bound then needs;
+        the compiled worlds, whose own heuristics are consistent, never do that).
     tie_break : {"g", "fifo", "random"}
         Among equal priorities: ``"g"`` (default) prefers the larger g (fewer
         expansions, deterministic); ``"fifo"`` the first pushed; ``"random"`` picks at
