@@ -29,20 +29,12 @@ repair costs what the change reaches, not the map's size.
 
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free
 
 from pathcraft._core.codes cimport MODE_DIJKSTRA
-from pathcraft._core.grid_search cimport (
-    ALWAYS,
-    DC,
-    DR,
-    NEVER,
-    SQRT2,
-    Workspace,
-    check_cells,
-    corner_open,
-)
+from pathcraft._core.grow cimport grow
 from pathcraft._core.heap cimport TIE_G
+from pathcraft._core cimport grid_search  # the grid's moves, rules and workspace
 from pathcraft._core cimport machine  # the search skeleton
 
 
@@ -53,15 +45,8 @@ cdef struct Stack:
 
 
 cdef inline int push(Stack* s, Py_ssize_t v) noexcept nogil:
-    cdef Py_ssize_t* grown
-    cdef Py_ssize_t cap
-    if s.size == s.cap:
-        cap = s.cap * 2 if s.cap else 256
-        grown = <Py_ssize_t*> realloc(s.data, cap * sizeof(Py_ssize_t))
-        if grown == NULL:
-            return -1
-        s.data = grown
-        s.cap = cap
+    if s.size == s.cap and grow(<void**> &s.data, &s.cap, 256, sizeof(Py_ssize_t)) != 0:
+        return -1
     s.data[s.size] = v
     s.size += 1
     return 0
@@ -78,10 +63,10 @@ cdef Moves moves_of(Py_ssize_t W, int diagonal) noexcept nogil:
     cdef Moves m
     cdef int k
     for k in range(8):
-        m.vert[k] = DR[k] * W
-        m.horz[k] = DC[k]
-        m.off[k] = DR[k] * W + DC[k]
-    m.count = 4 if diagonal == NEVER else 8
+        m.vert[k] = grid_search.DR[k] * W
+        m.horz[k] = grid_search.DC[k]
+        m.off[k] = grid_search.DR[k] * W + grid_search.DC[k]
+    m.count = 4 if diagonal == grid_search.NEVER else 8
     return m
 
 
@@ -95,9 +80,9 @@ cdef inline double step_cost(
         return INFINITY
     if k < 4:
         return c
-    if not corner_open(cost, u + m.vert[k], u + m.horz[k], diagonal):
+    if not grid_search.corner_open(cost, u + m.vert[k], u + m.horz[k], diagonal):
         return INFINITY
-    return c * SQRT2
+    return c * grid_search.SQRT2
 
 
 cdef inline int move_between(const Moves* m, Py_ssize_t u, Py_ssize_t v) noexcept nogil:
@@ -116,7 +101,7 @@ cdef inline bint interior(Py_ssize_t v, Py_ssize_t W, Py_ssize_t H) noexcept nog
 
 
 cdef inline int relax(
-    Workspace ws, machine.Outcome* out, double* dist, Py_ssize_t u, double gu,
+    grid_search.Workspace ws, machine.Outcome* out, double* dist, Py_ssize_t u, double gu,
     Py_ssize_t v, double step,
 ) noexcept nogil:
     """Offer ``u -> v``: a cell this wave has not reached yet keeps the field's own
@@ -138,9 +123,9 @@ cdef inline double candidate(
     rule forbids the move."""
     if k < 4:
         return dist[x + m.off[k]] + cost[x]
-    if not corner_open(cost, x + m.vert[k], x + m.horz[k], diagonal):
+    if not grid_search.corner_open(cost, x + m.vert[k], x + m.horz[k], diagonal):
         return INFINITY
-    return dist[x + m.off[k]] + cost[x] * SQRT2
+    return dist[x + m.off[k]] + cost[x] * grid_search.SQRT2
 
 
 cdef void point_cell(
@@ -201,7 +186,7 @@ def point(
     cdef Py_ssize_t H = padded.shape[0], W = padded.shape[1], i, x, r
     cdef Moves m = moves_of(W, diagonal)
     _check_shapes(padded, dist, next_cell, direction)
-    check_cells("cells", cells, H, W)
+    grid_search.check_cells("cells", cells, H, W)
     with nogil:
         for i in range(cells.shape[0]):
             x = cells[i]
@@ -234,7 +219,7 @@ cdef int _check_shapes(
 
 def repair(
     const double[:, ::1] padded not None,
-    Workspace ws not None,
+    grid_search.Workspace ws not None,
     double[:, ::1] dist not None,
     int32_t[::1] parent not None,
     const uint8_t[::1] goal not None,
@@ -259,7 +244,7 @@ def repair(
     cdef Moves m = moves_of(W, diagonal)
     cdef Stack hs, rs, cs
     cdef machine.Outcome out
-    cdef int failed = 0
+    cdef int failed = 0, corners
     cdef int64_t left = -1
     cdef Py_ssize_t pointed = 0
     _check_shapes(padded, dist, next_cell, direction)
@@ -267,7 +252,7 @@ def repair(
         raise ValueError(f"parent and goal must hold {n} entries (the padded grid)")
     if ws.capacity < n:
         raise ValueError(f"workspace of {ws.capacity} cells is too small for {n}")
-    check_cells("changed", changed, H, W)
+    grid_search.check_cells("changed", changed, H, W)
     cost = &padded[0, 0]
     d = &dist[0, 0]
     par = &parent[0]
@@ -280,7 +265,8 @@ def repair(
         ws.next_generation()
         for i in range(changed.shape[0]):
             x = changed[i]
-            for k in range(-1, 4 if diagonal != NEVER and diagonal != ALWAYS else 0):
+            corners = 4 if diagonal != grid_search.NEVER and diagonal != grid_search.ALWAYS else 0
+            for k in range(-1, corners):
                 y = x if k < 0 else x + m.off[k]
                 if interior(y, W, H) and ws.cell[y].mark != ws.gen:
                     ws.cell[y].mark = ws.gen

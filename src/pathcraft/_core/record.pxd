@@ -1,9 +1,11 @@
 # cython: language_level=3
 """What a recording search keeps (``record=True``): each expanded item, in order, and its
-g-cost, in buffers that grow by doubling. Shared by every compiled search's workspace;
+g-cost, in buffers that grow by doubling (:mod:`grow`). Shared by every compiled search's workspace;
 all functions are ``inline`` and ``nogil``."""
 
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free
+
+from pathcraft._core.grow cimport grow
 
 
 cdef struct Recorder:
@@ -28,20 +30,13 @@ cdef inline void recorder_free(Recorder* r) noexcept nogil:
 
 cdef inline int recorder_push(Recorder* r, Py_ssize_t item, double g) noexcept nogil:
     """Append one expansion; -1 (nothing appended) when memory ran out."""
-    cdef Py_ssize_t new_capacity
-    cdef Py_ssize_t* items
-    cdef double* gs
+    cdef Py_ssize_t capacity = r.capacity
     if r.size == r.capacity:
-        new_capacity = r.capacity * 2 if r.capacity > 0 else 1024
-        items = <Py_ssize_t*> realloc(r.items, new_capacity * sizeof(Py_ssize_t))
-        if items == NULL:
+        # the two buffers grow in turn; r.capacity follows the second (the smaller)
+        if grow(<void**> &r.items, &capacity, 1024, sizeof(Py_ssize_t)) != 0:
             return -1
-        r.items = items
-        gs = <double*> realloc(r.g, new_capacity * sizeof(double))
-        if gs == NULL:
+        if grow(<void**> &r.g, &r.capacity, 1024, sizeof(double)) != 0:
             return -1
-        r.g = gs
-        r.capacity = new_capacity
     r.items[r.size] = item
     r.g[r.size] = g
     r.size += 1
