@@ -353,20 +353,30 @@ cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) excep
     return 0
 
 
+cdef inline void segment(
+    const Py_ssize_t* jumps, Py_ssize_t i, Py_ssize_t W, Py_ssize_t* diag, Py_ssize_t* longer
+) noexcept nogil:
+    """The steps from jump point ``i - 1`` to ``i`` (padded flat cells, ``W`` columns):
+    ``diag`` diagonal ones, ``longer`` in all (the longer of the row and column gaps)."""
+    cdef Py_ssize_t ra = jumps[i - 1] // W, rb = jumps[i] // W
+    cdef Py_ssize_t dr = iabs(rb - ra)
+    cdef Py_ssize_t dc = iabs((jumps[i] - rb * W) - (jumps[i - 1] - ra * W))
+    diag[0] = dr if dr < dc else dc
+    longer[0] = dr if dr > dc else dc
+
+
 cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, double unit) noexcept nogil:
     """The cost of the path through ``n`` jump points on a grid whose free cells all
     cost ``unit``: segment by segment from the start, its diagonal steps then its
     straight ones, each part one product (the sum of the filled path's steps to
     within rounding, ~1e-16 of the cost per segment, not a chain of one addition
     per cell, which on long corridors cost more than the search)."""
-    cdef Py_ssize_t i, dr, dc, diag
+    cdef Py_ssize_t i, diag, longer
     cdef double total = 0.0, step = unit * SQRT2
     for i in range(1, n):
-        dr = iabs(jumps[i] // W - jumps[i - 1] // W)
-        dc = iabs((jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W))
-        diag = dr if dr < dc else dc
+        segment(jumps, i, W, &diag, &longer)
         total = total + <double> diag * step
-        total = total + <double> ((dr if dr > dc else dc) - diag) * unit
+        total = total + <double> (longer - diag) * unit
     return total
 
 
@@ -488,9 +498,8 @@ cdef object filled_cells(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W):
     cdef Py_ssize_t i, k, length = 1 if n else 0
     cdef Py_ssize_t r0, c0, r1, c1, dr, dc, sr, sc, diag, longer
     for i in range(1, n):
-        dr = iabs(jumps[i] // W - jumps[i - 1] // W)
-        dc = iabs((jumps[i] - (jumps[i] // W) * W) - (jumps[i - 1] - (jumps[i - 1] // W) * W))
-        length += dr if dr > dc else dc
+        segment(jumps, i, W, &diag, &longer)
+        length += longer
     cells = np.empty((length, 2), dtype=np.intp)
     if n == 0:
         return cells
