@@ -306,3 +306,26 @@ def test_budgets_are_checked() -> None:
         PathRequestQueue(10, time_budget_us="fast")  # type: ignore[arg-type]
     queue = PathRequestQueue(10, time_budget_us=500.0)
     assert queue.budget == 10 and queue.time_budget_us == 500.0
+
+
+class Wrapped:
+    """A space of the caller's own over a grid: the pursuer does not watch its edits,
+    so only the search in flight sees them (it raises WorldChangedError)."""
+
+    def __init__(self, grid: Grid) -> None:
+        self.inner = GridSpace(grid, algorithm="astar")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_a_plan_in_flight_cut_by_an_edit_the_pursuer_cannot_see_starts_again() -> None:
+    cost = np.ones((30, 30))
+    cost[:29, 15] = np.inf  # a long wall: a plan of many expansions
+    grid = Grid(cost)
+    hunter = Pursuer(Wrapped(grid), (0, 0), speed=1.0, frame_budget=20)
+    assert hunter.step((0, 29), dt=0.0) == "chasing" and hunter.planning
+    grid[29, 15] = np.inf  # the only gap closes while the plan is under way
+    while hunter.planning:
+        hunter.step((0, 29), dt=0.0)
+    assert hunter.status == "unreachable" and hunter.plans == 1  # the edited map's answer

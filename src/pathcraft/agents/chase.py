@@ -71,6 +71,9 @@ class Pursuer:
     (on a grid a step into a cell of cost 3 takes three times as long). Its path is
     always optimal for the current target: a shortest path from the node it plans
     from (where it stands, or the next node when it is between two) to the target.
+    With a frame budget its path is a shortest path from the node each plan started
+    at to where the target was when it started (a plan in flight is never dropped for
+    a newer target: see ``frame_budget``).
 
     Parameters
     ----------
