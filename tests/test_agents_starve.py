@@ -159,8 +159,8 @@ def chase_adversarially(
         assert agent.plans >= 1 or agent.expanded == len(targets) * per_frame
 
 
-@settings(max_examples=20)
-@given(
+#: seed, how the target moves, budget, algorithm, a time budget, the pursuer's speed
+CHASES = (
     st.integers(0, 10_000),
     st.sampled_from(["walk", "alternate", "random"]),
     st.integers(1, 30),
@@ -168,6 +168,10 @@ def chase_adversarially(
     st.booleans(),
     st.sampled_from([0.5, 1.0, 2.5]),
 )
+
+
+@settings(max_examples=20)
+@given(*CHASES)
 def test_every_pursuer_gets_a_path_within_the_bound_whatever_its_target_does(
     seed: int, kind: str, budget: int, algorithm: str, timed: bool, speed: float
 ) -> None:
@@ -176,14 +180,7 @@ def test_every_pursuer_gets_a_path_within_the_bound_whatever_its_target_does(
 
 @pytest.mark.slow  # the same property, many more examples: `pytest -m slow`
 @settings(max_examples=150)
-@given(
-    st.integers(0, 10_000),
-    st.sampled_from(["walk", "alternate", "random"]),
-    st.integers(1, 30),
-    st.sampled_from(["astar", "jps"]),
-    st.booleans(),
-    st.sampled_from([0.5, 1.0, 2.5]),
-)
+@given(*CHASES)
 def test_every_pursuer_gets_a_path_within_the_bound_many(
     seed: int, kind: str, budget: int, algorithm: str, timed: bool, speed: float
 ) -> None:

@@ -58,8 +58,9 @@ class PathRequestQueue:
     - A request whose search is under way is never restarted by a new goal: that
       search is finished and delivered (its path ends at the goal it was started with,
       ``result.path[-1]``), and the newest goal is served next, in order of the moment
-      it was first asked (behind requests older than it, ahead of younger ones). Asked
-      again with the very goal under way, nothing is added.
+      it was first asked (behind requests older than it, ahead of younger ones).
+    - Asked again with the very request pending, nothing changes (a goal asked
+      meanwhile is dropped: the pending search answers the newest request).
 
     Bound: a request that needs E expansions, with W expansions of older requests ahead
     of it, is delivered within ``ceil((W + E) / budget) + 1`` updates of being asked; a
@@ -185,8 +186,8 @@ class PathRequestQueue:
             )
         asked = (world, start, goal, options)
         current = self._pending.get(key)
-        if current is not None and current.search.expanded > 0 and _same(current.asked, asked):
-            self._drop_next(key)  # the search under way answers it
+        if current is not None and _same(current.asked, asked):
+            self._drop_next(key)  # the search pending answers it
             return
         self._put(key, start_search(start, goal, **options), asked)
 
