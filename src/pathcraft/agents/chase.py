@@ -138,6 +138,16 @@ class Pursuer:
     ...     status = enemy.step((2, 0), dt=1.0)
     >>> status, enemy.node, enemy.plans
     ('caught', (2, 0), 1)
+
+    With a frame budget, a target that moves every frame never cancels the plan in
+    flight (30 expansions at 8 a frame: adopted in the fourth frame, which moves on):
+
+    >>> line = Grid.from_ascii("." * 30, diagonal="never")
+    >>> hunter = Pursuer(line, (0, 0), speed=1.0, frame_budget=8)
+    >>> for frame in range(4):
+    ...     status = hunter.step((0, 29 - frame % 2), dt=1.0)
+    >>> hunter.plans, hunter.node, hunter.last_plan.path[-1].tolist()
+    (1, (0, 1), [0, 29])
     """
 
     __slots__ = (
