@@ -112,8 +112,10 @@ class Pursuer:
     time_budget_us : float or None
         Microseconds of search per :meth:`step`, > 0, alone or with ``frame_budget``
         (whichever runs out first): the plan is stepped in small slices until the time
-        is used, overrunning it by at most one slice (about 32 expansions), and at
-        least one slice runs every frame, so every plan still ends.
+        is used, overrunning it by at most one slice (32 expansions), and at least
+        one slice runs every frame, so every plan still ends. It bounds the search's
+        steps; turning an ended search into the pursuer's path costs on top (about
+        0.5-0.8 ms for a 500-cell path on a grid).
 
     Attributes
     ----------
