@@ -56,9 +56,11 @@ class PathRequestQueue:
     - A request not yet served that is asked again is updated in its place (its search
       is replaced before it cost anything).
     - A request whose search is under way is never restarted by a new goal: that
-      search is finished and delivered (its path ends at the goal it was started with,
-      ``result.path[-1]``), and the newest goal is served next, in order of the moment
-      it was first asked (behind requests older than it, ahead of younger ones).
+      search is finished and delivered (its path runs from the start to the goal it
+      was started with: ``result.path[0]``, ``result.path[-1]``), and the newest
+      request (goal, start, options) is served next, in order of the moment it was
+      first asked (behind requests older than it, ahead of younger ones). An agent
+      that walks on meanwhile asks from where it will be when the answer comes.
     - Asked again with the very request pending, nothing changes (a goal asked
       meanwhile is dropped: the pending search answers the newest request).
 
