@@ -6,6 +6,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -21,6 +22,8 @@ from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
 from pathcraft.graph._csr import row_places, splice_rows
 from pathcraft.navmesh import _areas, _baked, _build, _carve, _query, _sources
+from pathcraft.navmesh._filter import Policy, PolicyCache, QueryFilter, check_filter, filtered
+from pathcraft.navmesh._filter import pricing as _pricing
 from pathcraft.navmesh._links import Link, LinkGraph, LinkSet
 from pathcraft.navmesh._portals import Portals, build_portals, patch_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
@@ -340,6 +343,8 @@ class NavMesh:
         # obstacles carved at run time and the log of edits (issue 18): see _carve
         self._carving: _carve.Carving | None = None
         self._log = ChangeLog(limit=self.num_polygons)
+        # the policies of the last query filters, by version (see _filter)
+        self._filters = PolicyCache()
 
     # ------------------------------------------------------------------ radii
 
@@ -412,9 +417,18 @@ class NavMesh:
         ]
 
     @property
-    def neighbors(self) -> list[npt.NDArray[np.intp]]:
+    def polygon_neighbors(self) -> list[npt.NDArray[np.intp]]:
         """For each polygon, the polygon across each of its edges (-1: a wall); edge
-        ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1``."""
+        ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1`` (new arrays).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> [n.tolist() for n in mesh.polygon_neighbors]
+        [[-1, 1, -1, -1], [-1, -1, -1, 0]]
+        """
         top = self._top
         return [
             top.nbr[a:b].astype(np.intp)
@@ -642,10 +656,17 @@ class NavMesh:
             self._recost_due = np.union1d(self._recost_due, np.atleast_1d(ids)).astype(np.intp)
         self._log.record(np.atleast_1d(ids)[np.atleast_1d(before) != cost])
 
-    def path_cost(self, path: npt.ArrayLike, *, links: npt.ArrayLike | None = None) -> float:
+    def path_cost(
+        self, path: npt.ArrayLike, *, links: npt.ArrayLike | None = None,
+        filter: QueryFilter | None = None,
+    ) -> float:  # fmt: skip
         """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
         area costs: the sum over its pieces of length x the multiplier of the polygon
         each piece lies in (its length when every polygon costs 1).
+
+        ``filter`` (a :class:`~pathcraft.navmesh.QueryFilter`): price by its area
+        costs, as a query with that filter prices its path (its exclusions do not
+        price: a path is priced, not checked).
 
         ``links`` (a result's :attr:`~pathcraft.PathResult.links`): for each of the
         ``n - 1`` segments, the id of the off-mesh link it takes (:meth:`add_link`)
@@ -660,21 +681,33 @@ class NavMesh:
         >>> mesh.set_area_cost([1], 3.0)
         >>> mesh.path_cost([(0.5, 0.5), (1.5, 0.5)])
         2.0
+        >>> from pathcraft.navmesh import QueryFilter
+        >>> mesh.path_cost([(0.5, 0.5), (1.5, 0.5)], filter=QueryFilter(area_costs={1: 5.0}))
+        3.0
         """
         pts = np.asarray(path, dtype=np.float64)
         if pts.ndim != 2 or pts.shape[1] != 2 or not np.isfinite(pts).all():
             raise ValueError(
                 f"path must be an (n, 2) array of finite (x, y), got shape {pts.shape}"
             )
-        costs = self.area_costs
+        price = self._policy(check_filter(filter)).price
         if links is not None:
-            return self._links.path_cost(pts, links, self._plain_cost)
-        return _areas.path_cost(self._spatial.shapes, self._spatial.tree, costs, pts)
+            return self._links.path_cost(pts, links, price)
+        return price(pts)
 
-    def _plain_cost(self, pts: FloatArray) -> float:
-        if not self.has_area_costs:
-            return float(np.sqrt((np.diff(pts, axis=0) ** 2).sum(axis=1)).sum())
-        return _areas.path_cost(self._spatial.shapes, self._spatial.tree, self.area_costs, pts)
+    def _policy(self, flt: QueryFilter | None) -> Policy:
+        """What a query with the checked filter ``flt`` reads (see
+        :mod:`pathcraft.navmesh._filter`): the mesh's own arrays without one."""
+        if flt is not None:
+            make = partial_fn(filtered, self, flt, self._spatial.tree)
+            return self._filters.get(flt, self.version, make)
+        parts = self.parts
+        costs = self._area_costs
+        return Policy(
+            parts.top, parts.component, costs, None,
+            _pricing(parts.shapes, self._spatial.tree, costs), self.has_links,
+            lambda: (self.portal_graph, self.link_graph if self.has_links else None),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ links
     def add_link(
@@ -1015,10 +1048,13 @@ class NavMesh:
         self._log.record(splice.changed)
 
     # ------------------------------------------------------------------ queries
-    def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> PathResult:
+    def corridor(
+        self, start: Any, goal: Any, *, snap: bool = False, filter: QueryFilter | None = None
+    ) -> PathResult:
         """The polygons a funnel path crosses from ``start`` to ``goal`` (``(x, y)``), in
         order: the straight line's polygons when the goal is in sight, else A* over
-        the portal graph (see :meth:`find_path`).
+        the portal graph (see :meth:`find_path`), priced and restricted by ``filter``
+        as :meth:`find_path`'s (an excluded polygon is never in it).
 
         Returns
         -------
@@ -1044,9 +1080,11 @@ class NavMesh:
         (False, 'unreachable', [])
         """
         t0 = time.perf_counter()
+        check_flag("snap", snap)
+        policy = self._policy(check_filter(filter))
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        return _query.corridor_result(self, s, sp, g, gp, t0)
+        return _query.corridor_result(self, policy, s, sp, g, gp, t0)
 
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""
@@ -1070,6 +1108,7 @@ class NavMesh:
         algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
         radius: float = 0.0,
+        filter: QueryFilter | None = None,
         **options: Unpack[Options],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(x, y)``.
@@ -1104,6 +1143,15 @@ class NavMesh:
             query of each radius, then cached), so the path keeps the agent's centre
             at least ``radius`` from walls. A start or goal closer than that to a wall
             is off that mesh (``snap=True`` moves it to the nearest point that fits).
+        filter : QueryFilter or None
+            Area costs and excluded polygons or off-mesh links for this query only
+            (:class:`~pathcraft.navmesh.QueryFilter`, Detour's ``dtQueryFilter``): the
+            funnel weighs its corridor and prices its path by the filter's area costs
+            (over the mesh's own, :meth:`set_area_cost`), and never enters an excluded
+            polygon nor takes an excluded link; ``"optimal"`` takes excluded polygons
+            (as walls) but refuses area costs, like the mesh's own. The mesh is not
+            changed: queries with other filters may run at the same time. Not with
+            ``radius > 0`` (the shrunk mesh has other polygons).
         weight : float
             ``>= 1``: weighted A* over the polygon graph (``"funnel"`` only).
         partial : bool
@@ -1131,7 +1179,11 @@ class NavMesh:
         ValueError
             A non-finite position, one off the mesh without ``snap``, an unknown
             algorithm, a bad option value; ``"optimal"`` or ``radius > 0`` on a mesh
-            with area costs or off-mesh links.
+            with area costs or off-mesh links, or with a ``filter`` whose area costs
+            are not all 1 (``radius > 0``: with any filter); a ``filter`` naming a
+            polygon or link the mesh does not have.
+        TypeError
+            A ``filter`` that is not a :class:`~pathcraft.navmesh.QueryFilter`.
         UnsupportedOptionError
             An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
@@ -1157,7 +1209,7 @@ class NavMesh:
         (18.4298, 1.5)
         """
         t0 = time.perf_counter()
-        search = self._start("find_path", start, goal, algorithm, snap, options, radius)
+        search = self._start("find_path", start, goal, algorithm, snap, options, radius, filter)
         search.step()
         return _query.timed(search.result, time.perf_counter() - t0)
 
@@ -1169,11 +1221,13 @@ class NavMesh:
         algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
         radius: float = 0.0,
+        filter: QueryFilter | None = None,
         **options: Unpack[Options],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        ``algorithm``, ``snap``, ``radius`` and ``options`` are :meth:`find_path`'s,
+        ``algorithm``, ``snap``, ``radius``, ``filter`` and ``options`` are
+        :meth:`find_path`'s,
         checked the same way. ``step(n)`` on the returned object expands at most ``n``
         more search nodes (portal points for the funnel, intervals for Polyanya) with
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
@@ -1191,30 +1245,43 @@ class NavMesh:
         >>> search.result.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         """
-        return self._start("start_search", start, goal, algorithm, snap, options, radius)
+        return self._start(
+            "start_search", start, goal, algorithm, snap, options, radius, filter
+        )
 
     def _start(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: Any,
-        options: Mapping[str, Any], radius: Any = 0.0, world: NavMesh | None = None,
+        options: Mapping[str, Any], radius: Any = 0.0, flt: Any = None,
+        world: NavMesh | None = None,
     ) -> CompiledSearch:  # fmt: skip
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
-        one called, which refusals name; ``world``: the mesh whose edits cancel it,
-        this one by default)."""
+        one called, which refusals name; ``flt``: the ``filter`` given; ``world``: the
+        mesh whose edits cancel it, this one by default)."""
         opts = SearchOptions.check_call("NavMesh", method, algorithm, options)
         check_flag("snap", snap)
-        if self.has_area_costs:
-            if opts.algorithm == "optimal":
-                raise ValueError(
-                    "algorithm='optimal' (Polyanya) knows only lengths and cannot honour "
-                    "this mesh's area costs; use algorithm='funnel', or set every cost "
-                    "back to 1"
-                )
-            if check_radius(radius) > 0:
-                raise ValueError(
-                    f"radius={radius!r} runs on a shrunk mesh, which has none of this "
-                    "mesh's area costs; query with radius=0 on a mesh built with "
-                    "agent_radius, or without area costs"
-                )
+        checked = check_filter(flt)
+        wide = check_radius(radius) > 0
+        if checked is not None and wide:
+            raise ValueError(
+                f"filter= names polygons and links of this mesh, and radius={radius!r} runs "
+                "on a shrunk mesh with other polygons; query with radius=0 on a mesh built "
+                "with agent_radius, or without a filter"
+            )
+        costs = self._area_costs if checked is None else self._policy(checked).costs
+        if costs is not None and opts.algorithm == "optimal":
+            whose = "this mesh's area costs" if checked is None else (
+                "the area costs of this query (the mesh's, with filter.area_costs over them)"
+            )  # fmt: skip
+            raise ValueError(
+                f"algorithm='optimal' (Polyanya) knows only lengths and cannot honour {whose}; "
+                "use algorithm='funnel', or set every cost back to 1"
+            )
+        if self.has_area_costs and wide:
+            raise ValueError(
+                f"radius={radius!r} runs on a shrunk mesh, which has none of this "
+                "mesh's area costs; query with radius=0 on a mesh built with "
+                "agent_radius, or without area costs"
+            )
         if self.has_links:
             if opts.algorithm == "optimal":
                 raise ValueError(
@@ -1222,17 +1289,20 @@ class NavMesh:
                     "take this mesh's off-mesh links; use algorithm='funnel', or remove "
                     "the links"
                 )
-            if check_radius(radius) > 0:
+            if wide:
                 raise ValueError(
                     f"radius={radius!r} runs on a shrunk mesh, which has none of this "
                     "mesh's off-mesh links; query with radius=0 on a mesh built with "
                     "agent_radius, or without links"
                 )
-        if check_radius(radius) > 0:
+        if wide:
             return self._start_wide(method, start, goal, algorithm, snap, options, radius)
+        policy = self._policy(checked)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        return _query.start_search(self, s, sp, g, gp, opts, world if world is not None else self)
+        return _query.start_search(
+            self, policy, s, sp, g, gp, opts, world if world is not None else self
+        )
 
     def _start_wide(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: bool,
@@ -1252,8 +1322,12 @@ class NavMesh:
                     )
         return wide._start(method, start, goal, algorithm, snap, options, world=self)
 
-    def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
-        """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
+    def funnel(
+        self, start: Any, goal: Any, *, filter: QueryFilter | None = None,
+        **options: Unpack[Options],
+    ) -> PathResult:  # fmt: skip
+        """The funnel path: ``find_path(start, goal, algorithm="funnel", filter=filter,
+        **options)``.
 
         Examples
         --------
@@ -1263,11 +1337,14 @@ class NavMesh:
         >>> mesh.funnel((0.5, 0.5), (1.5, 0.5)).cost
         1.0
         """
-        return self.find_path(start, goal, algorithm="funnel", **options)
+        return self.find_path(start, goal, algorithm="funnel", filter=filter, **options)
 
-    def optimal(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
+    def optimal(
+        self, start: Any, goal: Any, *, filter: QueryFilter | None = None,
+        **options: Unpack[Options],
+    ) -> PathResult:  # fmt: skip
         """The Euclidean shortest path (Polyanya):
-        ``find_path(start, goal, algorithm="optimal", **options)``.
+        ``find_path(start, goal, algorithm="optimal", filter=filter, **options)``.
 
         Examples
         --------
@@ -1277,7 +1354,7 @@ class NavMesh:
         >>> mesh.optimal((0.5, 0.5), (1.5, 0.5)).cost
         1.0
         """
-        return self.find_path(start, goal, algorithm="optimal", **options)
+        return self.find_path(start, goal, algorithm="optimal", filter=filter, **options)
 
 
 def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:

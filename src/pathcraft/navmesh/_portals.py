@@ -110,7 +110,9 @@ FRACTIONS = (0.0, 0.5, 1.0)
 
 def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     """The portal graph of ``top`` with area ``costs`` per polygon (all 1 when
-    ``None``; checked by the caller: finite and positive)."""
+    ``None``; checked by the caller: positive, finite but for ``inf``, which a query
+    filter gives the polygons it excludes: every edge across them weighs ``inf``,
+    which the graph search skips)."""
     npoly = top.poff.shape[0] - 1
     costs = np.ones(npoly) if costs is None else np.asarray(costs, dtype=np.float64)
     keep = np.flatnonzero((top.nbr >= 0) & (top.poly_of < top.nbr))
@@ -340,7 +342,10 @@ def _edges(
     b = dst[:, None, None] + m * fj + 0 * fi
     delta = point[a.ravel()] - point[b.ravel()]
     length = np.sqrt((delta * delta).sum(axis=1))
-    weight = length * np.repeat(costs[via], nf * nf)
+    cost = np.repeat(costs[via], nf * nf)
+    with np.errstate(invalid="ignore"):  # (0 x inf)
+        weight = length * cost
+    weight[np.isinf(cost)] = np.inf  # a polygon a query filter excludes: no way across
     total = nf * nf * pairs
     targets = np.empty(total, dtype=np.int32)
     lengths = np.empty(total)
