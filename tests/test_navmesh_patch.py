@@ -162,7 +162,7 @@ def test_a_mesh_losing_all_its_portals() -> None:
 
 
 def test_trusted_graphs_equal_checked_ones() -> None:
-    """``Graph._from_csr`` (no checks, no sort) gives the graph the public constructor
+    """``Graph.from_trusted_csr`` (no checks, no sort) gives the graph the public constructor
     gives for the same edges: CSR arrays, edges and heuristic scale (the portal graph,
     the polygon graph, and the portal graph grown with links)."""
     mesh = NavMesh.from_geometry(polygon_scene(1))

@@ -466,7 +466,7 @@ def _grown(
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = float(np.min(np.where(usable, w / length, np.inf), initial=np.inf))
     ratio = min(ratio, float(np.min(base.ratios, initial=np.inf)))
-    return Graph._from_csr(node_offsets, new_t, new_w, coords, new_l, ratio)
+    return Graph.from_trusted_csr(node_offsets, new_t, new_w, coords, new_l, ratio)
 
 
 def _cheapest(

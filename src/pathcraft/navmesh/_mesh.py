@@ -1365,7 +1365,9 @@ def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     targets, length = fresh
-    return Graph._from_csr(offsets, targets, length, centroids, length.copy(), _unit(length))
+    return Graph.from_trusted_csr(
+        offsets, targets, length, centroids, length.copy(), _unit(length)
+    )
 
 
 def _patch_polygon_graph(
@@ -1388,12 +1390,14 @@ def _patch_polygon_graph(
     offsets, (targets, length) = splice_rows(
         old_offsets, [old_targets, old_weights], rows, counts, fresh, n
     )
-    return Graph._from_csr(offsets, targets, length, centroids, length.copy(), _unit(length))
+    return Graph.from_trusted_csr(
+        offsets, targets, length, centroids, length.copy(), _unit(length)
+    )
 
 
 def _unit(length: FloatArray) -> float:
     """The smallest ``weight / length`` of a graph weighed by its lengths (``x / x`` is
-    exactly 1), for ``Graph._from_csr`` (given the lengths twice: as weights, and as a
+    exactly 1), for ``Graph.from_trusted_csr`` (given the lengths twice: as weights, and as a
     copy for the lengths, which :meth:`Graph.set_weights` must not overwrite)."""
     return 1.0 if bool((length > 0).any()) else math.inf
 

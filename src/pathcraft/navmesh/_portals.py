@@ -19,7 +19,7 @@ from the one before: the portals of the polygons that changed are found again an
 graph rows of every portal of the polygons around them are made again, by the same
 pieces :func:`build_portals` builds with (:func:`_geometry`, :func:`_edges`); the
 other rows are copied in runs (:func:`pathcraft.graph._csr.merge_rows`) and handed
-to ``Graph._from_csr``, which trusts them (no checks, no sort). The result is
+to ``Graph.from_trusted_csr``, which trusts them (no checks, no sort). The result is
 :func:`build_portals`' graph of the new mesh, array for array.
 """
 
@@ -53,7 +53,7 @@ class Portals:
     ----------
     graph : Graph
         Nodes are points on portals (coordinates ``(x, y)``, see ``mid``); made by
-        ``Graph._from_csr`` from the arrays built here.
+        ``Graph.from_trusted_csr`` from the arrays built here.
     sides : ndarray of int32, shape (m, 2)
         The two polygons of each portal, the lower index first, sorted.
     mid : ndarray of float64, shape (len(FRACTIONS) * m, 2)
@@ -246,7 +246,7 @@ def _graph(
     """The portal graph of these CSR arrays (one placeholder node without portals)."""
     if offsets.shape[0] == 1:
         return Graph(1, [], [], coords=[[0.0, 0.0]])
-    return Graph._from_csr(offsets, targets, weights, point, lengths, float(ratios.min()))
+    return Graph.from_trusted_csr(offsets, targets, weights, point, lengths, float(ratios.min()))
 
 
 def _rows(
