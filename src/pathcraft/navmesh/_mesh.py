@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -18,14 +16,12 @@ from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_limit
-from pathcraft.graph import Graph
-from pathcraft.graph._csr import row_places, splice_rows
 from pathcraft.navmesh import _areas, _baked, _build, _carve, _query, _sources
 from pathcraft.navmesh._filter import Policy, PolicyCache, QueryFilter, check_filter, filtered
 from pathcraft.navmesh._filter import pricing as _pricing
+from pathcraft.navmesh._graphs import MeshGraphs, MeshParts
 from pathcraft.navmesh._links import Link, LinkGraph, LinkSet
-from pathcraft.navmesh._portals import Portals, build_portals, patch_portals
+from pathcraft.navmesh._portals import Portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
@@ -38,34 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["NavMesh", "RaycastHit"]
 
 FloatArray = npt.NDArray[np.float64]
-_NONE = np.empty(0, dtype=np.intp)  # no polygon (read only)
-_NONE.flags.writeable = False
-
-
-@dataclass(frozen=True, slots=True)
-class MeshParts:
-    """What a navigation-mesh query reads, for :mod:`pathcraft.navmesh`'s own modules
-    (:attr:`NavMesh.parts`): never write to these arrays.
-
-    Attributes
-    ----------
-    top : Topology
-        The flat arrays of the compiled kernels (vertices, polygons, neighbours).
-    shapes : ndarray of shapely.Polygon
-        The polygons.
-    centroids : ndarray of float64, shape (n, 2)
-        Each polygon's centroid ``(x, y)``.
-    component : ndarray of int
-        Each polygon's connected part of the mesh.
-    graph : Graph
-        The polygon graph (centroids as coordinates) the corridor search runs on.
-    """
-
-    top: _build.Topology
-    shapes: npt.NDArray[Any]
-    centroids: npt.NDArray[np.float64]
-    component: npt.NDArray[Any]
-    graph: Graph
 
 
 class NavMesh:
@@ -160,30 +128,7 @@ class NavMesh:
         >>> result.path.tolist()
         [[1.0, 1.0], [4.0, 8.0], [6.0, 8.0], [9.0, 1.0]]
         """
-        if not isinstance(walkable, shapely.Geometry):
-            raise TypeError(f"walkable must be a shapely geometry; got {type(walkable).__name__}")
-        radius = check_limit("agent_radius", agent_radius, integer=False)
-        if radius is not None and not math.isfinite(radius):
-            raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
-        if walkable.is_empty:
-            raise ValueError("walkable is an empty geometry: a mesh needs some walkable area")
-        if walkable.geom_type not in ("Polygon", "MultiPolygon"):
-            raise ValueError(
-                f"walkable must be a Polygon or MultiPolygon; got a {walkable.geom_type}"
-            )
-        if not np.isfinite(shapely.get_coordinates(walkable)).all():
-            raise ValueError("walkable has non-finite coordinates")
-        if not shapely.is_valid(walkable):
-            reason = shapely.is_valid_reason(walkable)
-            raise ValueError(f"walkable is not a valid geometry ({reason})")
-        geom = walkable
-        if radius:
-            geom = shapely.buffer(walkable, -float(radius))
-            if geom.is_empty or shapely.area(geom) == 0:
-                raise ValueError(
-                    f"nothing is walkable after shrinking by agent_radius={agent_radius!r}"
-                )
-        return cls._trusted(*_sources.from_geometry(geom))
+        return cls._trusted(*_sources.from_geometry(_sources.shrunk(walkable, agent_radius)))
 
     @classmethod
     def from_grid(cls, grid: Any) -> NavMesh:
@@ -217,21 +162,7 @@ class NavMesh:
         >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), algorithm="optimal").cost, 4)
         5.1167
         """
-        from pathcraft.grid import Grid
-
-        if isinstance(grid, Grid):
-            walkable = grid.walkable
-        else:
-            walkable = np.asarray(grid)
-            if walkable.dtype != np.bool_ or walkable.ndim != 2:
-                raise TypeError(
-                    "grid must be a pathcraft.Grid or a 2-D boolean array (True: walkable); "
-                    f"got {type(grid).__name__} of dtype {walkable.dtype} and shape "
-                    f"{walkable.shape}"
-                )
-        if not walkable.any():
-            raise ValueError("grid has no walkable cell: a mesh needs at least one")
-        return cls._trusted(*_sources.from_walkable(walkable))
+        return cls._trusted(*_sources.from_walkable(_sources.walkable_cells(grid)))
 
     @classmethod
     def from_arrays(cls, arrays: _baked.Arrays) -> NavMesh:
@@ -325,17 +256,11 @@ class NavMesh:
             component = np.empty(self.num_polygons, dtype=np.int32)
             _walk.components(top.poff, top.nbr, component)
         self._component = component
-        self._graph = _polygon_graph(top, self._centroids)
-        # the polygons changed since the polygon graph and the portal graph were last
-        # brought up to date (carving, issue 18), and those whose area cost changed
-        # since the portal graph was: see parts and portal_graph
-        self._graph_due = _NONE
-        self._portals_due = _NONE
-        self._recost_due = _NONE
+        # the polygon graph and the portal graph, patched after edits: see _graphs
+        self._graphs = MeshGraphs(top, centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
         # the meshes of query radii (issue 17), built on first use: see for_radius
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
-        self._portals: Portals | None = None
         # area costs per polygon (issue 20): None while every polygon costs 1
         self._area_costs: FloatArray | None = None
         # off-mesh links (issue 20): see add_link
@@ -541,15 +466,10 @@ class NavMesh:
 
     @property
     def parts(self) -> MeshParts:
-        """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
-        if self._graph_due.size:  # after a carve: brought up to date on first use
-            self._graph = _patch_polygon_graph(
-                self._graph, self._top, self._centroids, self._graph_due
-            )
-            self._graph_due = _NONE
-        return MeshParts(
-            self._top, self._spatial.shapes, self._centroids, self._component, self._graph
-        )
+        """The arrays a query reads, bundled (internal: see
+        :class:`~pathcraft.navmesh._graphs.MeshParts`)."""
+        graph = self._graphs.polygon_graph(self._top, self._centroids)
+        return MeshParts(self._top, self._spatial.shapes, self._centroids, self._component, graph)
 
     @property
     def portal_graph(self) -> Portals:
@@ -558,14 +478,7 @@ class NavMesh:
         :mod:`pathcraft.navmesh._portals`). After carving or new area costs it is
         patched on first use: only the rows of the portals around the change are
         made again (:func:`~pathcraft.navmesh._portals.patch_portals`)."""
-        if self._portals is None:
-            self._portals = build_portals(self._top, self._area_costs)
-        elif self._portals_due.size or self._recost_due.size:
-            self._portals = patch_portals(
-                self._portals, self._top, self._area_costs, self._portals_due, self._recost_due
-            )
-        self._portals_due = self._recost_due = _NONE
-        return self._portals
+        return self._graphs.portal_graph(self._top, self._area_costs)
 
     # ------------------------------------------------------------------ area costs
     @property
@@ -652,8 +565,7 @@ class NavMesh:
         before = costs[ids]
         costs[ids] = cost
         self._area_costs = None if bool((costs == 1.0).all()) else costs
-        if self._portals is not None:
-            self._recost_due = np.union1d(self._recost_due, np.atleast_1d(ids)).astype(np.intp)
+        self._graphs.recosted(np.atleast_1d(ids))
         self._log.record(np.atleast_1d(ids)[np.atleast_1d(before) != cost])
 
     def path_cost(
@@ -1038,11 +950,9 @@ class NavMesh:
         component = np.empty(self.num_polygons, dtype=np.int32)
         _walk.components(top.poff, top.nbr, component)
         self._component = component
-        self._graph_due = np.union1d(self._graph_due, splice.changed).astype(np.intp)
+        self._graphs.spliced(splice.changed)
         # self._scale stays: every new vertex lies inside the walkable area as built
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
-        if self._portals is not None:
-            self._portals_due = np.union1d(self._portals_due, splice.changed).astype(np.intp)
         costs = splice.costs
         self._area_costs = None if bool((costs == 1.0).all()) else costs
         self._log.record(splice.changed)
@@ -1261,43 +1171,11 @@ class NavMesh:
         check_flag("snap", snap)
         checked = check_filter(flt)
         wide = check_radius(radius) > 0
-        if checked is not None and wide:
-            raise ValueError(
-                f"filter= names polygons and links of this mesh, and radius={radius!r} runs "
-                "on a shrunk mesh with other polygons; query with radius=0 on a mesh built "
-                "with agent_radius, or without a filter"
-            )
-        costs = self._area_costs if checked is None else self._policy(checked).costs
-        if costs is not None and opts.algorithm == "optimal":
-            whose = "this mesh's area costs" if checked is None else (
-                "the area costs of this query (the mesh's, with filter.area_costs over them)"
-            )  # fmt: skip
-            raise ValueError(
-                f"algorithm='optimal' (Polyanya) knows only lengths and cannot honour {whose}; "
-                "use algorithm='funnel', or set every cost back to 1"
-            )
-        if self.has_area_costs and wide:
-            raise ValueError(
-                f"radius={radius!r} runs on a shrunk mesh, which has none of this "
-                "mesh's area costs; query with radius=0 on a mesh built with "
-                "agent_radius, or without area costs"
-            )
-        if self.has_links:
-            if opts.algorithm == "optimal":
-                raise ValueError(
-                    "algorithm='optimal' (Polyanya) knows only straight moves and cannot "
-                    "take this mesh's off-mesh links; use algorithm='funnel', or remove "
-                    "the links"
-                )
-            if wide:
-                raise ValueError(
-                    f"radius={radius!r} runs on a shrunk mesh, which has none of this "
-                    "mesh's off-mesh links; query with radius=0 on a mesh built with "
-                    "agent_radius, or without links"
-                )
-        if wide:
+        policy = None if wide else self._policy(checked)
+        costs = self.has_area_costs if policy is None else policy.costs is not None
+        _query.refuse(opts.algorithm, radius, wide, checked is not None, costs, self.has_links)
+        if policy is None:
             return self._start_wide(method, start, goal, algorithm, snap, options, radius)
-        policy = self._policy(checked)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
         return _query.start_search(
@@ -1355,64 +1233,3 @@ class NavMesh:
         1.0
         """
         return self.find_path(start, goal, algorithm="optimal", filter=filter, **options)
-
-
-def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
-    """The polygon graph: polygons linked across their portals (one edge per shared
-    edge), by the distance between their centroids."""
-    n = top.poff.shape[0] - 1
-    counts, fresh = _polygon_edges(top, centroids, np.arange(n, dtype=np.intp))
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    targets, length = fresh
-    return Graph.from_trusted_csr(
-        offsets, targets, length, centroids, length.copy(), _unit(length)
-    )
-
-
-def _patch_polygon_graph(
-    graph: Graph, top: _build.Topology, centroids: FloatArray, changed: npt.NDArray[np.intp]
-) -> Graph:
-    """:func:`_polygon_graph` of ``top`` from ``graph``, the polygon graph before a local
-    change whose new or replaced polygons are ``changed`` (see
-    :func:`~pathcraft.navmesh._portals.patch_portals`): the rows of those polygons and
-    of their neighbours before and after the change are made again, the others copied."""
-    n = top.poff.shape[0] - 1
-    old_offsets, old_targets, old_weights = graph.csr
-    old_n = old_offsets.shape[0] - 1
-    changed = changed[changed < n]
-    stale = np.union1d(changed[changed < old_n], np.arange(n, old_n, dtype=np.intp))
-    before = old_targets[row_places(old_offsets, stale)]
-    after = top.nbr[row_places(top.poff, changed)]
-    rows = np.unique(np.concatenate((changed, before, after)))
-    rows = rows[(rows >= 0) & (rows < n)].astype(np.intp)
-    counts, fresh = _polygon_edges(top, centroids, rows)
-    offsets, (targets, length) = splice_rows(
-        old_offsets, [old_targets, old_weights], rows, counts, fresh, n
-    )
-    return Graph.from_trusted_csr(
-        offsets, targets, length, centroids, length.copy(), _unit(length)
-    )
-
-
-def _unit(length: FloatArray) -> float:
-    """The smallest ``weight / length`` of a graph weighed by its lengths (``x / x`` is
-    exactly 1), for ``Graph.from_trusted_csr`` (given the lengths twice: as weights, and as a
-    copy for the lengths, which :meth:`Graph.set_weights` must not overwrite)."""
-    return 1.0 if bool((length > 0).any()) else math.inf
-
-
-def _polygon_edges(
-    top: _build.Topology, centroids: FloatArray, polys: npt.NDArray[np.intp]
-) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[Any]]]:
-    """The polygon graph's rows of ``polys``: their lengths and ``[targets, lengths]``
-    (the neighbour across each shared edge, in edge order, and the distance between
-    the centroids), for :func:`~pathcraft.graph._csr.splice_rows`."""
-    place = row_places(top.poff, polys)
-    has = top.nbr[place] >= 0
-    size = top.poff[polys + 1] - top.poff[polys]
-    counts = np.bincount(np.repeat(np.arange(polys.shape[0]), size)[has], minlength=polys.shape[0])
-    src = top.poly_of[place[has]]
-    dst = top.nbr[place[has]]
-    delta = centroids[src] - centroids[dst]
-    return counts.astype(np.int64), [dst.astype(np.int32), np.sqrt((delta * delta).sum(axis=1))]

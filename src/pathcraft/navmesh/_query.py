@@ -38,10 +38,46 @@ from pathcraft.result import PathResult, build_result
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
 
-__all__ = ["corridor", "start_search", "straight", "timed"]
+__all__ = ["corridor", "refuse", "start_search", "straight", "timed"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
+
+
+def refuse(
+    algorithm: str, radius: Any, wide: bool, filtered: bool, costs: bool, links: bool
+) -> None:
+    """Refuse, by name, a query the mesh cannot answer: Polyanya (``algorithm``
+    ``"optimal"``) knows only lengths and straight moves, and a query of ``radius``
+    (``wide``: > 0) runs on a shrunk mesh with other polygons, so neither takes area
+    costs (``costs``: the query has some, a ``filtered`` one's or the mesh's own) or
+    off-mesh ``links``, nor a filter (``radius``)."""
+    if filtered and wide:
+        raise ValueError(
+            f"filter= names polygons and links of this mesh, and radius={radius!r} runs "
+            "on a shrunk mesh with other polygons; query with radius=0 on a mesh built "
+            "with agent_radius, or without a filter"
+        )
+    if costs and algorithm == "optimal":
+        whose = "this mesh's area costs" if not filtered else (
+            "the area costs of this query (the mesh's, with filter.area_costs over them)"
+        )  # fmt: skip
+        raise ValueError(
+            f"algorithm='optimal' (Polyanya) knows only lengths and cannot honour {whose}; "
+            "use algorithm='funnel', or set every cost back to 1"
+        )
+    what = "area costs" if costs else "off-mesh links" if links else None
+    if wide and what is not None and not (links and algorithm == "optimal"):
+        raise ValueError(
+            f"radius={radius!r} runs on a shrunk mesh, which has none of this mesh's "
+            f"{what}; query with radius=0 on a mesh built with agent_radius, or without "
+            f"{'area costs' if costs else 'links'}"
+        )
+    if links and algorithm == "optimal":
+        raise ValueError(
+            "algorithm='optimal' (Polyanya) knows only straight moves and cannot take this "
+            "mesh's off-mesh links; use algorithm='funnel', or remove the links"
+        )
 
 
 def timed(result: PathResult, elapsed: float) -> PathResult:
