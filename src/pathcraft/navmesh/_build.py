@@ -31,6 +31,7 @@ __all__ = [
     "check_overlaps",
     "check_polygons",
     "check_vertices",
+    "per_polygon",
     "topology",
     "walled",
 ]
@@ -195,6 +196,14 @@ def _walls(
     npoly = int(poly_of[-1]) + 1 if poly_of.size else 0
     degree = np.bincount(poly_of[~boundary], minlength=npoly).astype(np.int32)
     return corner, degree
+
+
+def per_polygon(top: Topology, values: npt.NDArray[Any]) -> list[IntArray]:
+    """``values`` (one per edge place) cut into each polygon's, as new intp arrays."""
+    return [
+        values[a:b].astype(np.intp)
+        for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
+    ]
 
 
 def walled(top: Topology, blocked: npt.NDArray[np.bool_]) -> Topology:

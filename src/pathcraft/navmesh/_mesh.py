@@ -1,4 +1,18 @@
-"""The :class:`NavMesh` class: convex polygons, their portals and the queries on them."""
+"""The :class:`NavMesh` class: convex polygons, their portals and the queries on them.
+
+Why this file is longer than 600 lines: a world is one class whose public methods are
+its own (``tests/test_layout.py``: no mixins, each method defined in the class with
+its documentation and a runnable example), and a navmesh has many (building, points,
+area costs, links, carving, queries). Their documentation is about two thirds of the
+file; the code is thin doors onto the focused modules that do the work:
+:mod:`~pathcraft.navmesh._build` and :mod:`~pathcraft.navmesh._sources` (building and
+checking), :mod:`~pathcraft.navmesh._baked` (saved arrays),
+:mod:`~pathcraft.navmesh._spatial` (points), :mod:`~pathcraft.navmesh._graphs` (the
+polygon and portal graphs, patched after edits), :mod:`~pathcraft.navmesh._areas`,
+:mod:`~pathcraft.navmesh._links`, :mod:`~pathcraft.navmesh._carve`,
+:mod:`~pathcraft.navmesh._filter` (per-query filters) and
+:mod:`~pathcraft.navmesh._query` (the searches).
+"""
 
 from __future__ import annotations
 
@@ -217,17 +231,8 @@ class NavMesh:
         >>> arrays["offsets"].tolist(), arrays["indices"].tolist()
         ([0, 3], [0, 1, 2])
         """
-        top = self._top
-        return {
-            "vertices": top.xy.astype(np.float64, copy=True),
-            "offsets": top.poff.astype(np.int64, copy=True),
-            "indices": top.pv.astype(np.int32, copy=True),
-            "neighbour": top.nbr.astype(np.int32, copy=True),
-            "twin": top.twin.astype(np.int64, copy=True),
-            "corner": top.corner.astype(np.uint8, copy=True),
-            "centroids": self._centroids.astype(np.float64, copy=True),
-            "component": self._component.astype(np.int32, copy=True),
-        } | ({} if self._area_costs is None else {"area_costs": self._area_costs.copy()}) | (
+        costs = {} if self._area_costs is None else {"area_costs": self._area_costs.copy()}
+        return _baked.baked(self._top, self._centroids, self._component) | costs | (
             self._links.to_arrays()
         )
 
@@ -314,10 +319,7 @@ class NavMesh:
         return built
 
     def __reduce__(self) -> tuple[Any, ...]:
-        polys = [
-            self._top.pv[a:b].astype(np.intp)
-            for a, b in zip(self._top.poff[:-1].tolist(), self._top.poff[1:].tolist(), strict=True)
-        ]
+        polys = self.polygons
         state = {
             "_area_costs": self._area_costs, "_links": self._links, "_carving": self._carving,
         }
@@ -335,11 +337,7 @@ class NavMesh:
     @property
     def polygons(self) -> list[npt.NDArray[np.intp]]:
         """Each polygon's vertex indices, counter-clockwise (new arrays)."""
-        top = self._top
-        return [
-            top.pv[a:b].astype(np.intp)
-            for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
-        ]
+        return _build.per_polygon(self._top, self._top.pv)
 
     @property
     def polygon_neighbors(self) -> list[npt.NDArray[np.intp]]:
@@ -354,11 +352,7 @@ class NavMesh:
         >>> [n.tolist() for n in mesh.polygon_neighbors]
         [[-1, 1, -1, -1], [-1, -1, -1, 0]]
         """
-        top = self._top
-        return [
-            top.nbr[a:b].astype(np.intp)
-            for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
-        ]
+        return _build.per_polygon(self._top, self._top.nbr)
 
     @property
     def shapes(self) -> npt.NDArray[Any]:
