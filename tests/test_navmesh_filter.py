@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import shapely
 from _meshes import corridor_oracle, grid_mesh
+from _scenes import polygon_scene, sample_points
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import box
@@ -151,6 +152,37 @@ def test_excluded_polygons_are_walls_for_the_query(
         if sp_ != gp_ and len(corridor.path) > 1 and not _in_sight(mesh, s, g, excluded):
             assert corridor.cost == pytest.approx(want, rel=1e-9, abs=1e-9)
         assert set(corridor.path.tolist()) <= set(keep.tolist())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_excluded_polygons_on_a_triangulated_scene(seed: int) -> None:
+    """Polyanya on the walled topology against Polyanya on a mesh built of the other
+    polygons (their own portals, corners and dead ends): the same lengths."""
+    walk = polygon_scene(seed)
+    mesh = NavMesh.from_geometry(walk)
+    rng = np.random.default_rng(seed)
+    out = sorted(rng.choice(mesh.num_polygons, mesh.num_polygons // 6, replace=False).tolist())
+    flt = QueryFilter(excluded=out)
+    sub, keep = _without(mesh, out)
+    pts = sample_points(walk, rng, 24)
+    found = 0
+    for s, g in zip(pts[:12], pts[12:], strict=True):
+        if not set(mesh.polygons_at(s).tolist()) - set(out):
+            continue
+        if not set(mesh.polygons_at(g).tolist()) - set(out):
+            continue
+        got = mesh.find_path(s, g, algorithm="optimal", filter=flt)
+        ref = sub.find_path(s, g, algorithm="optimal")
+        assert bool(got) == bool(ref)
+        if got:
+            found += 1
+            assert got.cost == pytest.approx(ref.cost, rel=1e-9, abs=1e-9)
+            assert _crossing(mesh, got.path, out) < 1e-9
+            funnel = mesh.find_path(s, g, filter=flt)
+            assert funnel.cost >= got.cost - 1e-9 and _crossing(mesh, funnel.path, out) < 1e-9
+            corridor = mesh.corridor(s, g, filter=flt).path.tolist()
+            assert not set(corridor) & set(out) and set(corridor) <= set(keep.tolist())
+    assert found
 
 
 def _in_sight(mesh: NavMesh, s: Any, g: Any, excluded: set[int]) -> bool:
