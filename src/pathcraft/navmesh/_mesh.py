@@ -521,7 +521,10 @@ class NavMesh:
         in (a piece along a shared edge at the cheaper one). Polyanya
         (``algorithm="optimal"``) knows only lengths: it refuses a mesh with area costs
         (a ``ValueError`` naming the funnel), as do queries with ``radius=`` (the
-        shrunk mesh's polygons are other polygons).
+        shrunk mesh's polygons are other polygons). These costs are the mesh's own,
+        every query's default: units that value areas differently each pass a
+        :class:`~pathcraft.navmesh.QueryFilter` (``filter=``) instead of changing
+        the mesh.
 
         Parameters
         ----------
