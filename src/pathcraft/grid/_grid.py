@@ -270,7 +270,7 @@ class Grid:
     @property
     def cost(self) -> npt.NDArray[np.float64]:
         """A read-only view of the cost array; change cells with ``grid[r, c] = v``."""
-        view = self._padded[1:-1, 1:-1]
+        view = self._cells()[1:-1, 1:-1]
         view.flags.writeable = False
         return view
 
@@ -280,12 +280,12 @@ class Grid:
         kernels read it: shape ``(rows + 2, cols + 2)``; cell ``(r, c)`` is at
         ``(r + 1, c + 1)``. For pathcraft's own modules (kernels, pictures): never
         write to it; change cells with ``grid[r, c] = value``."""
-        return self._padded
+        return self._cells()
 
     @property
     def walkable(self) -> npt.NDArray[np.bool_]:
         """A boolean array: True where the cell is not a wall."""
-        return np.isfinite(self._padded[1:-1, 1:-1])
+        return np.isfinite(self._cells()[1:-1, 1:-1])
 
     @property
     def diagonal(self) -> str:
@@ -320,6 +320,13 @@ class Grid:
         """
         return self._derived().scale(self._padded)[1] or None
 
+    def _cells(self) -> npt.NDArray[np.float64]:
+        """The padded cost array, current: a unit's view's cells are derived state,
+        brought up to date with its grid's edits first."""
+        if self._base is not None and self._prep.version != self._log.version:
+            self._renew()
+        return self._padded
+
     def _derived(self) -> Prepared:
         """The prepared state of the current cells (:mod:`pathcraft.grid._prepared`):
         every derived item is asked for here, and none outlives the version of the
@@ -333,19 +340,17 @@ class Grid:
         """The prepared state of a new version: the unit views repaired (on the grid
         they come from), the rest built again on first use."""
         base = self._base
-        if base is not None:  # a unit's view: its cells are repaired by its grid
-            sizes = base._derived().unit_sizes
-            if sizes is not None and not sizes.holds(self._unit, self._padded):
-                sizes.rederive(self._unit, self._padded)  # dropped from the cache
         with self._lock:
             prep = self._prep
             version = self._log.version
             if prep.version != version:
-                if base is not None:
+                if base is None:
+                    prep = prep.renewed(version)
+                else:  # a unit's view: its cells are repaired by its grid's cache
+                    sizes = base._size_cache()
+                    if not sizes.holds(self._unit, self._padded):
+                        sizes.rederive(self._unit, self._padded)  # dropped from the cache
                     prep = Prepared(version, scale=base._derived().scale(base._padded))
-                else:
-                    seen = prep.version
-                    prep = prep.renewed(version, lambda: self._changed_box(seen))
                 self._prep = prep  # published once complete
         return prep
 
@@ -356,7 +361,7 @@ class Grid:
 
     def __getitem__(self, key: Any) -> Any:
         """The cost of cells, by NumPy indexing of the ``(rows, cols)`` array."""
-        value = self._padded[1:-1, 1:-1][key]
+        value = self._cells()[1:-1, 1:-1][key]
         return value.copy() if isinstance(value, np.ndarray) else float(value)
 
     def __setitem__(self, key: Any, value: npt.ArrayLike) -> None:
@@ -465,7 +470,7 @@ class Grid:
                 f"this grid is already the view of a unit of size {self._unit}; "
                 "call for_size on the grid it came from"
             )
-        return self._derived().sizes(self._padded, self._unit_view)
+        return self._derived().sizes(self._padded, self._unit_view, self._changed_box)
 
     def _unit_view(self, padded: npt.NDArray[np.float64], size: int) -> Grid:
         view = object.__new__(Grid)
@@ -611,7 +616,7 @@ class Grid:
         ...
         ValueError: goal (0, 1) is a wall
         """
-        flat = cell_indices(name, cells, self._padded, many=many)
+        flat = cell_indices(name, cells, self._cells(), many=many)
         rows, cols = np.divmod(flat, self._padded.shape[1])
         return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
 

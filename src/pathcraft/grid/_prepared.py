@@ -13,14 +13,14 @@ is built on first use, for the cells of that version:
 - the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
   items above;
 - the clearance and the unit views (:class:`~pathcraft.grid._sizes.SizeCache`): the
-  one item carried from a version to the next, repaired over the cells the edits
-  touched (recomputing it costs a hundred times more).
+  one item carried from a version to the next, and repaired, when next asked for,
+  over the cells the edits touched (recomputing it costs a hundred times more).
 
 Threads: several threads may search one grid at once. Items are built lazily and
 published by one assignment each: two threads may build the same item in a race (one
-copy wins, both are right), never see half of one. A renewal (the only step that
-changes arrays in place: the carried unit views) runs under the grid's lock and the
-new object is published only once it is complete.
+copy wins, both are right), never see half of one. The one step that changes arrays
+in place, the repair of the unit views, runs once under the cache's lock, before any
+thread gets a view of the new version.
 """
 
 from __future__ import annotations
@@ -174,30 +174,28 @@ class Prepared:
 
     # ------------------------------------------------------------------ unit sizes
 
-    def sizes(self, padded: npt.NDArray[np.float64], make: Callable[[Any, int], Any]) -> SizeCache:
-        """The clearance and unit views (the cache built empty on first use)."""
+    def sizes(
+        self,
+        padded: npt.NDArray[np.float64],
+        make: Callable[[Any, int], Any],
+        changed: Callable[[int], Box | None],
+    ) -> SizeCache:
+        """The clearance and unit views, up to date for :attr:`version` (the cache
+        built empty on first use; see :class:`~pathcraft.grid._sizes.SizeCache` for
+        ``make`` and ``changed``)."""
         sizes = self._sizes
         if sizes is None:
-            sizes = self._sizes = SizeCache(padded, make)
+            sizes = self._sizes = SizeCache(padded, make, self.version, changed)
+        else:
+            sizes.update(self.version)
         return sizes
-
-    @property
-    def unit_sizes(self) -> SizeCache | None:
-        """The clearance and unit views if built, else None."""
-        return self._sizes
 
     # ------------------------------------------------------------------ versions
 
-    def renewed(self, version: int, changed: Callable[[], Box | None]) -> Prepared:
+    def renewed(self, version: int) -> Prepared:
         """The object of a later ``version`` of the same grid: empty but for the
-        clearance and unit views, repaired over ``changed()`` (the box of the cells
-        edited since :attr:`version`, asked only when there is something to repair)."""
-        sizes = self._sizes
-        if sizes is not None:
-            box = changed()
-            if box is not None:
-                sizes.repair(box)
-        return Prepared(version, sizes=sizes)
+        clearance and unit views, which are repaired when next asked for."""
+        return Prepared(version, sizes=self._sizes)
 
     def shipped(self, padded: npt.NDArray[np.float64]) -> Prepared:
         """What a pickled grid carries: the scale only (cheap, and a unit's view

@@ -101,6 +101,11 @@ class SizeCache:
     make : callable
         ``make(padded_k, size)``: the grid object a size-``size`` search runs on, from
         its derived padded cost array.
+    version : int
+        The version of the cells (``Grid.version``) the cache is built for.
+    changed : callable
+        ``changed(version)``: the box ``(r0, r1, c0, c1)`` (inclusive) of the cells
+        edited since ``version``, or None; :meth:`update` asks it.
 
     Examples
     --------
@@ -108,21 +113,30 @@ class SizeCache:
     >>> padded = np.full((5, 5), np.inf)
     >>> padded[1:-1, 1:-1] = 1.0
     >>> padded[1, 3] = np.inf                      # a wall at cell (0, 2)
-    >>> cache = SizeCache(padded, lambda arr, k: arr)
+    >>> cache = SizeCache(padded, lambda arr, k: arr, 0, lambda v: None)
     >>> cache.clearance().tolist()
     [[2, 1, 0], [2, 2, 1], [1, 1, 1]]
     >>> np.isfinite(cache.world(2)[1:-1, 1:-1]).tolist()
     [[True, False, False], [True, True, False], [False, False, False]]
     """
 
-    __slots__ = ("_clear", "_lock", "_make", "_padded", "_worlds")
+    __slots__ = ("_changed", "_clear", "_lock", "_make", "_padded", "_worlds", "version")
 
-    def __init__(self, padded: npt.NDArray[np.float64], make: Callable[[Any, int], Any]) -> None:
+    def __init__(
+        self,
+        padded: npt.NDArray[np.float64],
+        make: Callable[[Any, int], Any],
+        version: int,
+        changed: Callable[[int], Box | None],
+    ) -> None:
         self._padded = padded
         self._make = make
         self._clear: npt.NDArray[np.int32] | None = None
         self._worlds: dict[int, tuple[npt.NDArray[np.float64], Any]] = {}
-        self._lock = threading.Lock()  # builds: one thread at a time (queries never wait)
+        self._lock = threading.Lock()  # builds and repairs: one thread at a time
+        #: The version of the cells the clearance and the arrays describe.
+        self.version = version
+        self._changed = changed
 
     def _clearance_array(self) -> npt.NDArray[np.int32]:
         clear = self._clear
@@ -177,12 +191,23 @@ class SizeCache:
         with self._lock:
             self._derive(size, derived, clear)
 
+    def update(self, version: int) -> None:
+        """Bring the clearance and every size's array up to ``version`` of the cells:
+        repaired over the box of the cells edited since :attr:`version` (see
+        :meth:`repair`), once, whichever thread asks first (the others wait)."""
+        if self.version == version:
+            return
+        with self._lock:
+            if self.version != version:
+                box = self._changed(self.version)
+                if box is not None:
+                    self.repair(box)
+                self.version = version
+
     def repair(self, box: Box) -> None:
         """Bring the clearance and every size's array up to date after the cells of
-        ``box`` (``(r0, r1, c0, c1)``, inclusive) changed."""
-        with self._lock:
-            if self._clear is None:
-                return
+        ``box`` (``(r0, r1, c0, c1)``, inclusive) changed (the caller holds the lock)."""
+        if self._clear is not None:
             r0, r1, c0, c1 = box
             _clearance.repair(self._padded, self._clear, r0, r1, c0, c1)
             for size, (derived, _) in self._worlds.items():
