@@ -470,7 +470,10 @@ class Grid:
                 f"this grid is already the view of a unit of size {self._unit}; "
                 "call for_size on the grid it came from"
             )
-        return self._derived().sizes(self._padded, self._unit_view, self._changed_box)
+        return self._derived().sizes(self._new_sizes)
+
+    def _new_sizes(self, version: int) -> SizeCache:
+        return SizeCache(self._padded, self._unit_view, version, self._changed_box)
 
     def _unit_view(self, padded: npt.NDArray[np.float64], size: int) -> Grid:
         view = object.__new__(Grid)
@@ -850,10 +853,13 @@ class Grid:
             return None
         if size == 1:
             return self._lean(algorithm, start, goal, t0)
-        if self._unit != 1:
+        prep = self._prep  # current, and its views repaired: else the checked way does it
+        units = prep.units
+        version = self._log.version
+        if units is None or units.version != version or prep.version != version:
             return None
-        view: Grid = self._size_cache().world(size)
-        return view._lean(algorithm, start, goal, t0)
+        view: Grid | None = units.view(size)
+        return None if view is None else view._lean(algorithm, start, goal, t0)
 
     def _plan(self, opts: SearchOptions) -> Plan | None:
         """The prepared settings of checked options (kept while the cells are those

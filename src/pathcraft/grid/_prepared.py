@@ -34,7 +34,7 @@ import numpy.typing as npt
 from pathcraft._core.jpsplus import build_table
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import make_plan
-from pathcraft.grid._sizes import Box, SizeCache
+from pathcraft.grid._sizes import SizeCache
 
 if TYPE_CHECKING:
     from pathcraft._core.quick import Plan
@@ -84,7 +84,7 @@ class Prepared:
     ((2.0, 3.0), ('jps',))
     """
 
-    __slots__ = ("_jumps", "_range", "_scale", "_sizes", "_table", "plans", "version")
+    __slots__ = ("_jumps", "_range", "_scale", "_table", "plans", "units", "version")
 
     def __init__(
         self, version: int, *, scale: Scale | None = None, sizes: SizeCache | None = None
@@ -97,7 +97,9 @@ class Prepared:
         self._scale = scale
         self._jumps: JumpTables | None = None
         self._table: npt.NDArray[np.int32] | None = None
-        self._sizes = sizes
+        #: The clearance and unit views (None until asked for): read it through
+        #: :meth:`sizes`, which brings it up to date, or check its ``version``.
+        self.units = sizes
 
     # ------------------------------------------------------------------ costs
 
@@ -174,18 +176,12 @@ class Prepared:
 
     # ------------------------------------------------------------------ unit sizes
 
-    def sizes(
-        self,
-        padded: npt.NDArray[np.float64],
-        make: Callable[[Any, int], Any],
-        changed: Callable[[int], Box | None],
-    ) -> SizeCache:
-        """The clearance and unit views, up to date for :attr:`version` (the cache
-        built empty on first use; see :class:`~pathcraft.grid._sizes.SizeCache` for
-        ``make`` and ``changed``)."""
-        sizes = self._sizes
+    def sizes(self, new: Callable[[int], SizeCache]) -> SizeCache:
+        """The clearance and unit views, up to date for :attr:`version`; the first
+        time, ``new(version)`` builds the (empty) cache."""
+        sizes = self.units
         if sizes is None:
-            sizes = self._sizes = SizeCache(padded, make, self.version, changed)
+            sizes = self.units = new(self.version)
         else:
             sizes.update(self.version)
         return sizes
@@ -195,7 +191,7 @@ class Prepared:
     def renewed(self, version: int) -> Prepared:
         """The object of a later ``version`` of the same grid: empty but for the
         clearance and unit views, which are repaired when next asked for."""
-        return Prepared(version, sizes=self._sizes)
+        return Prepared(version, sizes=self.units)
 
     def shipped(self, padded: npt.NDArray[np.float64]) -> Prepared:
         """What a pickled grid carries: the scale only (cheap, and a unit's view

@@ -178,6 +178,11 @@ class SizeCache:
         rows, cols = self._padded.shape[0] - 2, self._padded.shape[1] - 2
         _clearance.unit_costs(self._padded, clear, size, derived, 0, rows - 1, 0, cols - 1)
 
+    def view(self, size: int) -> Any:
+        """The object kept for ``size``, or None (no building, no update)."""
+        entry = self._worlds.get(size)
+        return None if entry is None else entry[1]
+
     def holds(self, size: int, derived: npt.NDArray[np.float64]) -> bool:
         """Whether ``derived`` is the array this cache keeps (and repairs) for
         ``size``: False for the array of a view dropped to make room for others."""
