@@ -498,8 +498,9 @@ class Grid:
         Harabor and Botea's measure ("Hierarchical path planning for multi-size agents
         in heterogeneous environments", 2008). A unit of size ``k`` may stand at
         ``(row, col)`` (its top-left cell) exactly where ``clearance >= k``. Computed in
-        the compiled core on first use, then repaired after ``grid[key] = value`` over
-        the cells the edit can affect only. A read-only ``(rows, cols)`` int32 array.
+        the compiled core on first use; after ``grid[key] = value`` it is repaired,
+        when next asked for, over the cells the edits can affect only. A read-only
+        ``(rows, cols)`` int32 array.
 
         Examples
         --------
@@ -540,8 +541,9 @@ class Grid:
         Entering a cell costs the **most expensive cell under the unit** (times
         ``sqrt(2)`` diagonally), and a diagonal move follows this grid's diagonal rule
         applied to the unit's footprints (``"no_corner_cut"``: the unit must also fit
-        at both cells it passes between). The view is built on first use and cached
-        (up to 8 sizes), repaired when this grid's cells change, and read-only.
+        at both cells it passes between). The view is built on first use and kept
+        (up to 8 sizes), repaired when next used after this grid's cells change, and
+        read-only.
 
         Parameters
         ----------
