@@ -181,6 +181,50 @@ def query_rows(
     return rows
 
 
+def stepped(grid: Grid, s: object, g: object, **options: object) -> object:
+    search = grid.start_search(s, g, **options)  # type: ignore[arg-type]
+    search.step()
+    return search.result
+
+
+def entry_rows(grid: Grid, rng: np.random.Generator) -> list[str]:
+    """Every entry that takes ``size``, on one-step queries: size 1 against size 2
+    (batches: per query, 64 queries per call)."""
+    pairs = step_pairs(grid, rng)[:8]
+    starts, goals = [p[0] for p in pairs] * 8, [p[1] for p in pairs] * 8
+    entries: dict[str, tuple[object, tuple[object, ...], dict[str, object], int]] = {
+        "find_path": (grid.find_path, (), {}, 1),
+        "astar": (grid.astar, (), {}, 1),
+        "greedy": (grid.greedy, (), {}, 1),
+        "dijkstra": (grid.dijkstra, (), {}, 1),
+        "jps": (grid.jps, (), {}, 1),
+        "jps(fill=False)": (grid.jps, (), {"fill": False}, 1),
+        "path_cost": (grid.path_cost, (), {}, 1),
+        "start_search + step": (stepped, (grid,), {}, 1),
+        "find_paths (64, workers=1)": (grid.find_paths, (), {"workers": 1}, len(starts)),
+        "path_costs (64, workers=1)": (grid.path_costs, (), {"workers": 1}, len(starts)),
+    }
+    rows = []
+    for name, (call, lead, extra, per) in entries.items():
+        batch = per > 1
+        times: dict[int, list[float]] = {1: [], 2: []}
+        for r in range(ROUNDS):
+            for k in (1, 2) if r % 2 else (2, 1):
+                sized = {} if k == 1 else {"size": k}
+                if batch:
+                    args: tuple[object, ...] = (*lead, starts, goals)
+                    t = timed_calls(call, 4, *args, **extra, **sized) / per
+                else:
+                    t = statistics.median(
+                        timed_calls(call, STEP_REPS, *lead, s, g, **extra, **sized)
+                        for s, g in pairs
+                    )
+                times[k].append(t)
+        one, two = statistics.median(times[1]), statistics.median(times[2])
+        rows.append(f"| {name} | {one * 1e6:.2f} | {two * 1e6:.2f} | {two / one:.2f}x |")
+    return rows
+
+
 def edit_and_repair(grid: Grid, cell: tuple[int, int], value: float) -> None:
     """An edit, then the clearance asked for: the views are repaired when next used."""
     grid[cell] = value
@@ -234,9 +278,13 @@ def main() -> None:
     rng = np.random.default_rng(17)
     queries, repairs = [], []
     ratios: dict[str, list[float]] = {"long": [], "one-step": []}
+    entries: list[str] = []
     for name in maps:
         data = load(name)
         grid = Grid.from_walkable(data.walkable)
+        if not entries:
+            entries = entry_rows(grid, rng)
+            print(*entries, sep="\n", flush=True)
         queries += query_rows(name, data, grid, rng, ratios)
         repairs.append(repair_row(name, grid, rng))
         print(*queries[-len(ALGORITHMS) * len(SIZES) :], repairs[-1], sep="\n", flush=True)
@@ -272,6 +320,14 @@ def main() -> None:
             "| size=k µs | view µs | size=k / size 1 | view build ms |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
             *queries,
+            "",
+            f"Every entry that takes `size`, on {maps[0]}: one-step queries (8 of them, "
+            f"{STEP_REPS} calls per timing; the batches 64 queries per call, per query), "
+            f"size 1 against size 2, {ROUNDS} interleaved rounds, medians in microseconds.",
+            "",
+            "| entry | size 1 µs | size 2 µs | ratio |",
+            "|---|---|---|---|",
+            *entries,
             "",
             f"Repair: {EDITS} random walkable cells turned into walls and back (two edits "
             "each), with the clearance and the views of sizes 2 and 3 kept. *kernel* is "
