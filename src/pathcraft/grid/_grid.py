@@ -66,7 +66,7 @@ from pathcraft.grid._checks import (
 from pathcraft.grid._packed import PackedLines, check_lines
 from pathcraft.grid._prepared import Prepared
 from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, planned_search
-from pathcraft.grid._sizes import SizeCache, cells_box, check_size, unit_grid
+from pathcraft.grid._sizes import SizeCache, cells_box, check_size
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -868,8 +868,12 @@ class Grid:
         of this version), or None when they need the checked way (see
         ``_run.make_plan``). With ``size=k`` the plan is the unit's view's: its cells
         are the view's (where the unit fits), its answers the view's."""
-        world = unit_grid(self, opts)
-        return world._derived().plan(opts, world)
+        size = opts.extra.get("size", 1)
+        world = self if size == 1 and type(size) is int else self.for_size(size)
+        prep = world._prep  # world._derived(), inlined: every checked query asks
+        if prep.version != world._log.version:
+            prep = world._renew()
+        return prep.plan(opts, world)
 
     def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
