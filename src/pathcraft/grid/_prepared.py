@@ -70,7 +70,8 @@ class Prepared:
         The heuristic's scale when it is not the cells' own (a unit's view keeps
         its grid's: it stays admissible there); None: from the cells.
     sizes : SizeCache or None
-        The clearance and unit views, already up to date for ``version``.
+        The clearance and unit views carried from an earlier version (brought up to
+        date when next asked for, by :meth:`sizes`).
 
     Examples
     --------
