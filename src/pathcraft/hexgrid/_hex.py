@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _batch, _stencil
+from pathcraft.hexgrid import _stencil
 from pathcraft.result import PathResult
 
 #: The offset layouts (Red Blob Games' names) and the neighbours of a cell on an even
@@ -303,7 +303,7 @@ class HexGrid:
         >>> HexGrid(cost).find_path((0, 0), (2, 0)).path.tolist()
         [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 1], [2, 0]]
         """
-        return _stencil.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options)
 
     def start_search(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
@@ -321,7 +321,7 @@ class HexGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _stencil.start_search(self._world, start, goal, algorithm, options, self)
+        return _cellworld.start_search(self._world, start, goal, algorithm, options, self)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None
@@ -337,7 +337,7 @@ class HexGrid:
         array([[0., 1., 2.],
                [1., 2., 3.]])
         """
-        return _stencil.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -356,8 +356,8 @@ class HexGrid:
         >>> [r.cost for r in hexes.find_paths([(0, 0), (1, 1)], [(3, 3), (0, 1)])]
         [5.0, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.HEX_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "find_paths", starts, goals, algorithm, options
         )
 
     def path_costs(
@@ -374,6 +374,6 @@ class HexGrid:
         >>> HexGrid(np.ones((4, 4))).path_costs([(0, 0), (1, 1)], [(3, 3), (1, 1)])
         array([5., 0.])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.HEX_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "path_costs", starts, goals, algorithm, options
         )

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import Grid
@@ -348,7 +348,7 @@ class Level:
         >>> level.find_path((0, 0, 0), (1, 1, 1)).path.tolist()
         [[0, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 1]]
         """
-        return _run.find_path(self._world(), self._cost, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world(), start, goal, algorithm, options)
 
     def start_search(
         self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
@@ -366,7 +366,7 @@ class Level:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [1, 0, 0])
         """
-        return _run.start_search(self._world(), self._cost, start, goal, algorithm, options)
+        return _cellworld.start_search(self._world(), start, goal, algorithm, options)
 
     def distance_field(
         self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
@@ -385,7 +385,7 @@ class Level:
         <BLANKLINE>
                [[4.5, 3.5, 2.5]]])
         """
-        return _run.distance_field(self._world(), self._cost, sources, max_cost)
+        return _cellworld.distance_field(self._world(), sources, max_cost)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -404,10 +404,9 @@ class Level:
         >>> [r.cost for r in level.find_paths([(0, 0, 0), (1, 0, 0)], [(1, 0, 0), (1, 0, 1)])]
         [5.0, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _run.LEVEL_DOOR, (self._world(), self._cost), "find_paths", starts, goals,
-            algorithm, options,
-        )  # fmt: skip
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world(), "find_paths", starts, goals, algorithm, options
+        )
 
     def path_costs(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -425,10 +424,9 @@ class Level:
         >>> level.path_costs([(0, 0, 0), (0, 0, 0)], [(0, 0, 2), (1, 0, 0)])
         array([ 2., inf])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _run.LEVEL_DOOR, (self._world(), self._cost), "path_costs", starts, goals,
-            algorithm, options,
-        )  # fmt: skip
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world(), "path_costs", starts, goals, algorithm, options
+        )
 
 
 def _check_floors(floors: Any, diagonal: str | None) -> tuple[npt.NDArray[np.float64], str]:

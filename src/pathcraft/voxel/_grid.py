@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
-from pathcraft.voxel import _batch, _run
+from pathcraft.voxel import _run
 
 #: A voxel: ``(z, row, col)``.
 Voxel = tuple[int, int, int]
@@ -210,7 +210,7 @@ class VoxelGrid:
         >>> VoxelGrid(np.ones((1, 1, 4))).find_path((0, 0, 0), (0, 0, 3)).path.tolist()
         [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]
         """
-        return _run.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options)
 
     def start_search(
         self, start: Voxel, goal: Voxel, *, algorithm: str = "astar", **options: Any
@@ -228,7 +228,7 @@ class VoxelGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [4, 0, 0])
         """
-        return _run.start_search(self._world, start, goal, algorithm, options)
+        return _cellworld.start_search(self._world, start, goal, algorithm, options)
 
     def distance_field(
         self, sources: Voxel | npt.ArrayLike, *, max_cost: float | None = None
@@ -246,7 +246,7 @@ class VoxelGrid:
         <BLANKLINE>
                [[1., 2., 3.]]])
         """
-        return _run.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -265,8 +265,8 @@ class VoxelGrid:
         >>> [r.cost for r in world.find_paths([(0, 0, 0), (1, 1, 1)], [(2, 2, 2), (1, 1, 2)])]
         [6.0, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.VOXEL_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "find_paths", starts, goals, algorithm, options
         )
 
     def path_costs(
@@ -283,6 +283,6 @@ class VoxelGrid:
         >>> VoxelGrid(np.ones((3, 3, 3))).path_costs([(0, 0, 0), (1, 1, 1)], [(2, 2, 2), (1, 1, 1)])
         array([3.46410162, 0.        ])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.VOXEL_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "path_costs", starts, goals, algorithm, options
         )

@@ -1,0 +1,293 @@
+"""The one glue between a compiled cell world and its kernel, written once.
+
+A compiled world (:class:`~pathcraft.hexgrid.HexGrid`,
+:class:`~pathcraft.hexgrid.MovesGrid`, :class:`~pathcraft.voxel.VoxelGrid`,
+:class:`~pathcraft.layered.Level`) keeps its cells in a compiled form, an *adapter*
+(:class:`CellAdapter`): places in (a checked cell as the kernel's flat index, errors
+naming the argument), the kernel's settings for checked options, and the kernel's
+entry points (:class:`Kernel`). Everything else a query needs is here, once:
+:func:`find_path` (several sources and goals for Dijkstra), :func:`start_search`,
+:func:`distance_field`, and the batches (:func:`door`: ``find_paths``,
+``path_costs``, empty batches included). The world's public methods are one call
+into this module.
+
+Adding a cell world: a compiled form with the :class:`CellAdapter` members and a
+kernel following the skeleton's entry points (``search``, ``search_costs``,
+``field``, a step machine, a ``Workspace``); see ``docs/contributing-worlds.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._batch import BatchDoor, query_batch
+from pathcraft._kernels import thread_workspace
+from pathcraft._options import SearchOptions, UnsupportedOptionError
+from pathcraft._sliced import CompiledSearch
+from pathcraft.result import PathResult, build_result
+
+__all__ = [
+    "CellAdapter",
+    "Kernel",
+    "distance_field",
+    "door",
+    "find_path",
+    "places_by_one",
+    "start_search",
+    "to_result",
+]
+
+Flat = npt.NDArray[np.intp]
+
+
+class Kernel(NamedTuple):
+    """A cell kernel's entry points (the skeleton's, ``_core/machine.pxd``).
+
+    Attributes
+    ----------
+    workspace : type
+        The kernel's ``Workspace`` class (``Workspace(capacity)``).
+    search : callable
+        ``search(data, ws, sources, goal, [goal_set,] **settings)``: the answer tuple.
+    search_costs : callable
+        ``search_costs(data, ws, starts, goals, costs, **settings)``: fills ``costs``.
+    field : callable
+        ``field(data, ws, sources, out, *args, **kwargs)``: a distance field.
+    machine : type
+        The step machine, built with ``search``'s arguments.
+    goal_sets : bool
+        Whether ``search`` and ``machine`` take a goal set after the goal.
+    """
+
+    workspace: Any
+    search: Callable[..., tuple[Any, ...]]
+    search_costs: Callable[..., Any]
+    field: Callable[..., Any]
+    machine: Any
+    goal_sets: bool = True
+
+
+class CellAdapter(Protocol):
+    """What a compiled cell world brings to the glue (its compiled form)."""
+
+    @property
+    def name(self) -> str:
+        """The world's name in :data:`pathcraft._options.SUPPORT` and in messages."""
+
+    @property
+    def kernel(self) -> Kernel:
+        """The kernel's entry points."""
+
+    @property
+    def noun(self) -> str:
+        """Its places in messages, plural (``"cells"``, ``"voxels"``)."""
+
+    @property
+    def data(self) -> Any:
+        """The kernel's first argument (the padded costs, the tables)."""
+
+    @property
+    def size(self) -> int:
+        """The workspace size: the kernel's number of flat places."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of a distance field."""
+
+    def place(self, name: str, value: Any) -> int:
+        """The flat index of one checked, walkable place (errors name ``name``)."""
+
+    def places(self, name: str, value: Any) -> Flat:
+        """Flat indices of one place or a ``(k, d)`` array of them (``k`` may be 0)."""
+
+    def settings(self, opts: SearchOptions) -> dict[str, Any]:
+        """The kernel's search settings for checked options."""
+
+    def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The field kernel's arguments after ``out``, for a checked ``max_cost``."""
+
+
+def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: str) -> Flat:
+    """:meth:`CellAdapter.places` by :meth:`CellAdapter.place` row by row: ``value``
+    one place or a ``(k, dims)`` array (``k`` may be 0); errors name the row
+    (``starts[3]``). ``what`` spells a place in messages (``"(row, col) cell"``)."""
+    arr = np.asarray(value)
+    if arr.size == 0 and arr.ndim <= 2:
+        return np.empty(0, dtype=np.intp)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2 or arr.shape[1] != dims:
+        raise ValueError(f"{name} must be a {what} or a (k, {dims}) array; got {value!r}")
+    rows = arr.tolist()
+    if len(rows) == 1:
+        return np.array([adapter.place(name, tuple(rows[0]))], dtype=np.intp)
+    return np.array(
+        [adapter.place(f"{name}[{i}]", tuple(v)) for i, v in enumerate(rows)], dtype=np.intp
+    )
+
+
+def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
+    """A cell kernel's answer tuple as a :class:`PathResult` (the kernel writes the
+    path in the world's own place shape: ``(row, col)``, ``(z, row, col)``, ...)."""
+    status, path, cost, expanded, generated, rec_cells, rec_g = answer
+    explored = None if rec_cells is None else (rec_cells, rec_g)
+    return build_result(
+        status, path, cost, expanded=expanded, generated=generated, t0=t0,
+        explored=explored,
+    )  # fmt: skip
+
+
+def _ends(
+    adapter: CellAdapter, opts: SearchOptions, start: Any, goal: Any
+) -> tuple[Flat, int, Flat | None]:
+    """A query's checked sources, goal and goal set (None: the one goal). Dijkstra
+    takes several of either; a kernel without goal sets takes one goal."""
+    if opts.algorithm != "dijkstra":
+        return (
+            np.array([adapter.place("start", start)], dtype=np.intp),
+            adapter.place("goal", goal),
+            None,
+        )
+    sources = adapter.places("start", start)
+    goals = adapter.places("goal", goal)
+    for name, flat in (("start", sources), ("goal", goals)):
+        if flat.size == 0:
+            raise ValueError(f"{name} must hold at least one of the {adapter.noun}; got none")
+    if goals.size == 1:
+        return sources, int(goals[0]), None
+    if not adapter.kernel.goal_sets:
+        raise UnsupportedOptionError(
+            f"{adapter.name}.find_path(algorithm='dijkstra') takes one goal; got "
+            f"{goals.size}: search each, or use distance_field from the goal"
+        )
+    return sources, -1, goals
+
+
+def _run_args(
+    adapter: CellAdapter, sources: Flat, goal: int, goal_set: Flat | None
+) -> tuple[Any, ...]:
+    if adapter.kernel.goal_sets:
+        return sources, goal, goal_set
+    return sources, goal
+
+
+def _goal_none(adapter: CellAdapter, method: str) -> UnsupportedOptionError:
+    return UnsupportedOptionError(
+        f"{adapter.name}.{method}(algorithm='dijkstra') does not take goal=None; use "
+        "distance_field for the cost of every cell"
+    )
+
+
+def find_path(
+    adapter: CellAdapter, start: Any, goal: Any, algorithm: Any, options: Any
+) -> PathResult:
+    """``world.find_path``: one search from ``start`` to ``goal`` (the world's places;
+    several of either for Dijkstra)."""
+    t0 = time.perf_counter()
+    opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
+    if goal is None and opts.algorithm == "dijkstra":
+        raise _goal_none(adapter, "find_path")
+    args = _run_args(adapter, *_ends(adapter, opts, start, goal))
+    kernel = adapter.kernel
+    answer = kernel.search(
+        adapter.data, thread_workspace(kernel.workspace, adapter.size), *args,
+        **adapter.settings(opts),
+    )  # fmt: skip
+    return to_result(answer, t0)
+
+
+def start_search(
+    adapter: CellAdapter, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
+) -> CompiledSearch:
+    """``world.start_search``: the search :func:`find_path` runs, as a step machine,
+    cancelled with ``WorldChangedError`` when ``owner`` (a world with a ``version``)
+    is edited under it."""
+    opts = SearchOptions.check_call(adapter.name, "start_search", algorithm, options)
+    if goal is None and opts.algorithm == "dijkstra":
+        raise _goal_none(adapter, "start_search")
+    args = _run_args(adapter, *_ends(adapter, opts, start, goal))
+    settings = adapter.settings(opts)
+    data, machine = adapter.data, adapter.kernel.machine
+    return CompiledSearch(
+        lambda ws: machine(data, ws, *args, **settings),
+        to_result, adapter.kernel.workspace, adapter.size, owner,
+    )  # fmt: skip
+
+
+def distance_field(adapter: CellAdapter, sources: Any, max_cost: Any) -> npt.NDArray[np.float64]:
+    """``world.distance_field``: Dijkstra from every source at once, each place's
+    cost (``inf`` for walls and places out of reach or beyond ``max_cost``)."""
+    opts = SearchOptions.check(adapter.name, "dijkstra", max_cost=max_cost)
+    flat = adapter.places("sources", sources)
+    if flat.size == 0:
+        raise ValueError(f"sources must hold at least one of the {adapter.noun}; got none")
+    out = np.empty(adapter.shape, dtype=np.float64)
+    args, kwargs = adapter.field_args(math.inf if opts.max_cost is None else opts.max_cost)
+    kernel = adapter.kernel
+    kernel.field(
+        adapter.data, thread_workspace(kernel.workspace, adapter.size), flat, out, *args,
+        **kwargs,
+    )  # fmt: skip
+    return out
+
+
+# --------------------------------------------------------------------------- batches
+
+
+def pairs(adapter: CellAdapter, starts: Any, goals: Any, opts: SearchOptions) -> list[Any]:
+    """The checked ``(start, goal)`` flat places of a batch (none for empty arrays)."""
+    s = adapter.places("starts", starts)
+    g = adapter.places("goals", goals)
+    if s.shape != g.shape:
+        raise ValueError(f"starts has {s.shape[0]} {adapter.noun} and goals {g.shape[0]}")
+    return list(zip(s.tolist(), g.tolist(), strict=True))
+
+
+def solve_paths(
+    adapter: CellAdapter, tasks: Sequence[tuple[int, int]], opts: SearchOptions
+) -> list[PathResult]:
+    """One result per task (what ``find_path`` answers)."""
+    settings = adapter.settings(opts)
+    kernel = adapter.kernel
+    ws = thread_workspace(kernel.workspace, adapter.size)
+    data = adapter.data
+    out = []
+    for s, g in tasks:
+        t0 = time.perf_counter()
+        args = _run_args(adapter, np.array([s], dtype=np.intp), g, None)
+        out.append(to_result(kernel.search(data, ws, *args, **settings), t0))
+    return out
+
+
+def solve_costs(
+    adapter: CellAdapter, tasks: Sequence[tuple[int, int]], opts: SearchOptions
+) -> npt.NDArray[np.float64]:
+    """The path cost of each task, ``inf`` where none was found (one compiled loop)."""
+    starts = np.array([s for s, _ in tasks], dtype=np.intp)
+    goals = np.array([g for _, g in tasks], dtype=np.intp)
+    costs = np.empty(len(tasks), dtype=np.float64)
+    kernel = adapter.kernel
+    kernel.search_costs(
+        adapter.data, thread_workspace(kernel.workspace, adapter.size), starts, goals, costs,
+        **adapter.settings(opts),
+    )  # fmt: skip
+    return costs
+
+
+def door(name: str) -> BatchDoor:
+    """What a cell world named ``name`` brings to :func:`pathcraft._batch.query_batch`."""
+    return BatchDoor(name, pairs, solve_paths, solve_costs)
+
+
+def batch(
+    adapter: CellAdapter, method: str, starts: Any, goals: Any, algorithm: Any, options: Any
+) -> Any:
+    """``world.find_paths`` / ``world.path_costs`` (``method``) through the one batch
+    front door."""
+    return query_batch(door(adapter.name), adapter, method, starts, goals, algorithm, options)
