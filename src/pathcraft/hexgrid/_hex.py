@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid._checks import cost_array
@@ -92,7 +93,7 @@ def hex_distance(layout: str, a: tuple[int, int], b: tuple[int, int]) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-class HexGrid:
+class HexGrid(Shorthands):
     """A hexagonal grid stored as a 2-D cost array in an offset layout; cells are
     ``(row, col)``.
 

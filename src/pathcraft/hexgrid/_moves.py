@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._checks import cost_array
 from pathcraft.hexgrid import _stencil
@@ -24,7 +25,7 @@ SIXTEEN: list[tuple[int, int]] = [
 ]  # fmt: skip
 
 
-class MovesGrid:
+class MovesGrid(Shorthands):
     """A square grid whose moves are given: each ``(dr, dc, factor)`` steps ``dr``
     rows and ``dc`` columns; cells are ``(row, col)``.
 

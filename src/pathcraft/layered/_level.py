@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import Grid
@@ -40,7 +41,7 @@ class Portal(NamedTuple):
     two_way: bool
 
 
-class Level:
+class Level(Shorthands):
     """Several 2-D grid floors of one shape joined by portals; cells are
     ``(floor, row, col)``.
 

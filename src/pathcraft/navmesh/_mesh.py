@@ -16,6 +16,7 @@ from pathcraft._changes import ChangeLog
 from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_position as _position
+from pathcraft._shorthands import RefusedShorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_limit
 from pathcraft.graph import Graph
@@ -65,7 +66,7 @@ class MeshParts:
     graph: Graph
 
 
-class NavMesh:
+class NavMesh(RefusedShorthands):
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
 from pathcraft.voxel import _run
@@ -16,7 +17,7 @@ from pathcraft.voxel import _run
 Voxel = tuple[int, int, int]
 
 
-class VoxelGrid:
+class VoxelGrid(Shorthands):
     """A 3-D grid of voxels with a cost each; voxels are ``(z, row, col)``.
 
     Entering a voxel costs its cost times the length of the move (1 along an axis,
