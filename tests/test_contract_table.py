@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,14 @@ class Case:
     dist: Callable[[list[Any]], Callable[[Any], float]]
     every: list[Any]  # every walkable place (the distance field's domain)
     empty: Any  # an empty batch of places
+
+    def step(self, a: Any, b: Any) -> float:
+        """What the move from ``a`` to ``b`` costs (a KeyError if there is none)."""
+        if isinstance(self.world, Grid):
+            straight = a[0] == b[0] or a[1] == b[1]
+            assert max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+            return float(self.world.cost[b]) * (1.0 if straight else np.sqrt(2.0))
+        return float(dict(self.world.neighbors(a))[b])
 
 
 def _csgraph(matrix: csr_matrix, index: Callable[[Any], int], directed: bool = True) -> Any:
@@ -160,18 +169,25 @@ SPACE = ("WaypointGraph", "NavMesh")
 #: shape -> world -> "oracle" or the refusal (exception type, message pattern).
 Expect = dict[str, dict[str, Any]]
 _POSITION = (ValueError, "must be a position")
-_GOAL_NONE = (UnsupportedOptionError, "does not take goal=None; use distance_field")
+_GOAL_NONE = (
+    UnsupportedOptionError,
+    r"start_search\(algorithm='dijkstra'\) does not take goal=None",
+)
 EXPECT: Expect = {
     "one source": {w: "oracle" for w in CASES} | {"NavMesh": "shorthand refused"},
     "several sources": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, _POSITION),
     "several goals": {w: "oracle" for w in CASES}
     | dict.fromkeys(SPACE, _POSITION)
     | {"Level": (UnsupportedOptionError, r"Level.find_path\(algorithm='dijkstra'\) takes one")},
-    "goal=None": {"Grid": "oracle", "Graph": "oracle"}
+    "goal=None": {w: "oracle" for w in CASES}
+    | dict.fromkeys(SPACE, (ValueError, "goal must be a position")),
+    "stepped, goal=None": {"Grid": (TypeError, "goal must be")}
+    | {"Graph": (TypeError, "goal")}
     | dict.fromkeys(CELL, _GOAL_NONE)
     | dict.fromkeys(SPACE, (ValueError, "goal must be a position")),
     "stepped, several sources": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, _POSITION),
     "distance field": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, "absent"),
+    "distance field, parents": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, "absent"),
     "empty batches": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, "absent"),
 }
 
@@ -208,15 +224,32 @@ def run(case: Case, shape: str) -> None:
     elif shape == "goal=None":
         settled = dijkstra(many(a, b) if case.every else a, None)
         dist = case.dist([a, b])
+        assert settled and len(settled.path) == 0
         for place in case.every:
             want = dist(place)
             if np.isfinite(want):
                 assert settled.distances[place] == pytest.approx(want)
+                path = settled.path_to(place)
+                assert path[0] in (a, b) and path[-1] == place
+                assert sum(case.step(p, q) for p, q in pairwise(path)) == pytest.approx(want)
     elif shape == "stepped, several sources":
         search = w.start_search(many(a, b), g, algorithm=algorithm)
         while search.step(3) == "in_progress":
             pass
         assert search.result.cost == pytest.approx(case.dist([a, b])(g))
+    elif shape == "stepped, goal=None":
+        w.start_search(many(a, b) if case.every else a, None, algorithm=algorithm)
+    elif shape == "distance field, parents":
+        costs, tree = w.distance_field(many(a, b), parents=True)
+        dist = case.dist([a, b])
+        for place in case.every:
+            parent = tree[place]
+            if place in (a, b) or not np.isfinite(dist(place)):
+                assert np.all(parent == -1)
+                continue
+            q = tuple(int(v) for v in parent) if np.ndim(parent) else int(parent)
+            assert costs[place] == pytest.approx(dist(place))
+            assert dist(q) + case.step(q, place) == pytest.approx(dist(place))
     elif shape == "distance field":
         field = w.distance_field(a)
         if isinstance(field, tuple):
@@ -247,7 +280,7 @@ def test_every_world_answers_every_shape_or_refuses_it(
     if expect == "oracle":
         run(case, shape)
     elif expect == "absent":
-        name = {"distance field": "distance_field", "empty batches": "find_paths"}[shape]
+        name = "find_paths" if shape == "empty batches" else "distance_field"
         assert not hasattr(case.world, name)
     elif expect == "shorthand refused":
         for name in ("astar", "dijkstra", "greedy"):

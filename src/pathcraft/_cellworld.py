@@ -27,8 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchDoor, query_batch
+from pathcraft._fields import settled
 from pathcraft._kernels import thread_workspace
-from pathcraft._options import SearchOptions, UnsupportedOptionError
+from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult, build_result
 
@@ -112,6 +113,10 @@ class CellAdapter(Protocol):
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The field kernel's arguments after ``out``, for a checked ``max_cost``."""
 
+    def unflat(self, flat: Flat) -> Flat:
+        """The places of flat indices, an ``(n, d)`` array (the inverse of
+        :meth:`place`)."""
+
 
 def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: str) -> Flat:
     """:meth:`CellAdapter.places` by :meth:`CellAdapter.place` row by row: ``value``
@@ -179,8 +184,9 @@ def _run_args(
 
 def _goal_none(adapter: CellAdapter, method: str) -> UnsupportedOptionError:
     return UnsupportedOptionError(
-        f"{adapter.name}.{method}(algorithm='dijkstra') does not take goal=None; use "
-        "distance_field for the cost of every cell"
+        f"{adapter.name}.{method}(algorithm='dijkstra') does not take goal=None: a "
+        "stepped search needs a goal; find_path(start, None, algorithm='dijkstra') or "
+        "distance_field settles every cell"
     )
 
 
@@ -192,7 +198,7 @@ def find_path(
     t0 = time.perf_counter()
     opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
     if goal is None and opts.algorithm == "dijkstra":
-        raise _goal_none(adapter, "find_path")
+        return _settle(adapter, start, opts, t0)
     args = _run_args(adapter, *_ends(adapter, opts, start, goal))
     kernel = adapter.kernel
     answer = kernel.search(
@@ -220,21 +226,72 @@ def start_search(
     )  # fmt: skip
 
 
-def distance_field(adapter: CellAdapter, sources: Any, max_cost: Any) -> npt.NDArray[np.float64]:
+#: A distance field and its shortest-path tree (``distance_field(parents=True)``).
+Tree = tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]
+
+
+def distance_field(
+    adapter: CellAdapter, sources: Any, max_cost: Any, parents: Any = False
+) -> npt.NDArray[np.float64] | Tree:
     """``world.distance_field``: Dijkstra from every source at once, each place's
-    cost (``inf`` for walls and places out of reach or beyond ``max_cost``)."""
+    cost (``inf`` for walls and places out of reach or beyond ``max_cost``); with
+    ``parents``, also each place's parent on a cheapest path from the nearest source
+    (its coordinates along the last axis, -1 for sources and places not reached)."""
+    tree = check_flag("parents", parents)
     opts = SearchOptions.check(adapter.name, "dijkstra", max_cost=max_cost)
-    flat = adapter.places("sources", sources)
+    costs, flat_parents = _field(adapter, adapter.places("sources", sources), opts, tree)
+    if flat_parents is None:
+        return costs
+    out = np.full((*flat_parents.shape, len(adapter.shape)), -1, dtype=np.intp)
+    has = flat_parents >= 0
+    out[has] = adapter.unflat(flat_parents[has])
+    return costs, out
+
+
+def _field(
+    adapter: CellAdapter, flat: Flat, opts: SearchOptions, tree: bool
+) -> tuple[npt.NDArray[np.float64], Flat | None]:
+    """The field kernel's costs and (with ``tree``) padded flat parents."""
     if flat.size == 0:
         raise ValueError(f"sources must hold at least one of the {adapter.noun}; got none")
-    out = np.empty(adapter.shape, dtype=np.float64)
+    costs = np.empty(adapter.shape, dtype=np.float64)
+    parents = np.empty(adapter.shape, dtype=np.intp) if tree else None
     args, kwargs = adapter.field_args(math.inf if opts.max_cost is None else opts.max_cost)
+    if parents is not None:
+        kwargs = {**kwargs, "out_parents": parents}
     kernel = adapter.kernel
     kernel.field(
-        adapter.data, thread_workspace(kernel.workspace, adapter.size), flat, out, *args,
+        adapter.data, thread_workspace(kernel.workspace, adapter.size), flat, costs, *args,
         **kwargs,
     )  # fmt: skip
-    return out
+    return costs, parents
+
+
+def _settle(adapter: CellAdapter, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+    """A goal-less Dijkstra: every reachable place's cost and the tree, as mappings
+    (``distances``, ``path_to``) keyed by the world's place tuples."""
+    opts.refuse_beyond(("max_cost",), "goal=None")
+    costs, padded_parents = _field(adapter, adapter.places("start", start), opts, True)
+    assert padded_parents is not None
+    shape = adapter.shape
+    parents = np.full(costs.size, -1, dtype=np.int64)
+    flat = padded_parents.ravel()
+    has = flat >= 0
+    parents[has] = np.ravel_multi_index(tuple(adapter.unflat(flat[has]).T), shape)
+
+    def index(place: Any) -> int | None:
+        if not (isinstance(place, tuple) and len(place) == len(shape)):
+            return None
+        inside = zip(place, shape, strict=True)
+        if not all(isinstance(v, int | np.integer) and 0 <= v < n for v, n in inside):
+            return None
+        return int(np.ravel_multi_index(place, shape))
+
+    def key(i: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in np.unravel_index(i, shape))
+
+    empty = np.empty((0, len(shape)), dtype=np.intp)
+    return settled(costs.ravel(), parents, index, key, empty, t0)
 
 
 # --------------------------------------------------------------------------- batches

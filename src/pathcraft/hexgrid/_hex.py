@@ -325,10 +325,14 @@ class HexGrid(Shorthands):
         return _cellworld.start_search(self._world, start, goal, algorithm, options, self)
 
     def distance_field(
-        self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (``(row, col)`` cells) to every
         cell, ``inf`` for walls and cells out of reach (or beyond ``max_cost``).
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -337,8 +341,11 @@ class HexGrid(Shorthands):
         >>> HexGrid(np.ones((2, 3))).distance_field((0, 0))
         array([[0., 1., 2.],
                [1., 2., 3.]])
+        >>> costs, tree = HexGrid(np.ones((1, 3))).distance_field((0, 0), parents=True)
+        >>> tree.tolist()
+        [[[-1, -1], [0, 0], [0, 1]]]
         """
-        return _cellworld.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",

@@ -95,6 +95,11 @@ class Stencil:
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (), {**self.tables(), "max_cost": max_cost}
 
+    def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``(row, col)`` cells of padded flat indices, an ``(n, 2)`` array."""
+        rows, cols = np.divmod(flat, self.padded.shape[1])
+        return np.stack((rows - self.pad, cols - self.pad), axis=-1)
+
     def tables(self) -> dict[str, Any]:
         """The move table as the kernel's keyword arguments."""
         return {

@@ -370,11 +370,15 @@ class Level(Shorthands):
         return _cellworld.start_search(self._world(), start, goal, algorithm, options)
 
     def distance_field(
-        self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: Cell | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (``(floor, row, col)`` cells) to
         every cell, as a ``(floors, rows, cols)`` array; ``inf`` for walls and cells
         out of reach (or beyond ``max_cost``).
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(floor, row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -385,8 +389,11 @@ class Level(Shorthands):
         array([[[0. , 1. , 2. ]],
         <BLANKLINE>
                [[4.5, 3.5, 2.5]]])
+        >>> costs, tree = level.distance_field((0, 0, 0), parents=True)
+        >>> tree[1, 0, 2].tolist(), tree[0, 0, 0].tolist()
+        ([0, 0, 2], [-1, -1, -1])
         """
-        return _cellworld.distance_field(self._world(), sources, max_cost)
+        return _cellworld.distance_field(self._world(), sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",

@@ -81,6 +81,13 @@ class Compiled:
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (max_cost,), {}
 
+    def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``(floor, row, col)`` cells of padded flat indices (the inverse of
+        :meth:`flat`), an ``(n, 3)`` array."""
+        row, col = np.divmod(flat, self.shape[2] + 2)
+        floor, r = np.divmod(row - 1, self.shape[1] + 1)
+        return np.stack((floor, r, col - 1), axis=-1)
+
 
 def compile_level(
     cost: npt.NDArray[np.float64],

@@ -232,11 +232,15 @@ class VoxelGrid(Shorthands):
         return _cellworld.start_search(self._world, start, goal, algorithm, options)
 
     def distance_field(
-        self, sources: Voxel | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: Voxel | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (one ``(z, row, col)`` voxel or a
         ``(k, 3)`` array of them) to every voxel, ``inf`` for walls and voxels out of
         reach (or beyond ``max_cost``); indexed ``[z, row, col]``.
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(z, row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -246,8 +250,12 @@ class VoxelGrid(Shorthands):
         array([[[0., 1., 2.]],
         <BLANKLINE>
                [[1., 2., 3.]]])
+        >>> costs, tree = VoxelGrid(np.ones((2, 1, 3)), connectivity=6).distance_field(
+        ...     (0, 0, 0), parents=True)
+        >>> tree[1, 0, 2].tolist()
+        [0, 0, 2]
         """
-        return _cellworld.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",

@@ -86,6 +86,10 @@ class Voxels:
             "max_cost": max_cost,
         }  # fmt: skip
 
+    def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``(z, row, col)`` voxels of padded flat indices, an ``(n, 3)`` array."""
+        return np.stack(np.unravel_index(flat, self.padded.shape), axis=-1) - 1
+
 
 def check_connectivity(connectivity: Any) -> int:
     """``connectivity`` if it is 6, 18 or 26; TypeError or ValueError otherwise."""
