@@ -36,6 +36,7 @@ from pathcraft.result import PathResult, build_result
 __all__ = [
     "CellAdapter",
     "Kernel",
+    "PaddedCells",
     "distance_field",
     "door",
     "find_path",
@@ -72,6 +73,31 @@ class Kernel(NamedTuple):
     field: Callable[..., Any]
     machine: Any
     goal_sets: bool = True
+
+    @classmethod
+    def of(cls, module: Any, machine: Any, *, goal_sets: bool = True) -> Kernel:
+        """The entry points of a kernel module that names them as the skeleton does
+        (``Workspace``, ``search``, ``search_costs``, ``field``), and its machine."""
+        return cls(
+            module.Workspace, module.search, module.search_costs, module.field, machine,
+            goal_sets,
+        )  # fmt: skip
+
+
+class PaddedCells:
+    """The adapter members of a compiled form that is one padded cost array
+    (``padded``): the kernel's data, and its size in flat places."""
+
+    __slots__ = ()
+    padded: npt.NDArray[np.float64]
+
+    @property
+    def data(self) -> Any:
+        return self.padded
+
+    @property
+    def size(self) -> int:
+        return int(self.padded.size)
 
 
 class CellAdapter(Protocol):

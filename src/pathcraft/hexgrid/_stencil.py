@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, places_by_one
+from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._options import SearchOptions
@@ -24,7 +24,7 @@ from pathcraft.grid._checks import cost_values, edited_cells
 Move = tuple[int, int, float]
 
 
-class Stencil:
+class Stencil(PaddedCells):
     """A world's compiled form: the cost array padded by ``pad`` walls, the move table
     (two parity classes), what the heuristic needs, and the log of its edits. Its
     costs change only through :func:`edit`, which keeps the heuristic's scale
@@ -64,18 +64,7 @@ class Stencil:
 
     noun = "cells"
     #: The stencil kernel's entry points, for :mod:`pathcraft._cellworld`.
-    kernel = Kernel(
-        _kernel.Workspace, _kernel.search, _kernel.search_costs, _kernel.field,
-        _kernel.StencilSearch,
-    )  # fmt: skip
-
-    @property
-    def data(self) -> npt.NDArray[np.float64]:
-        return self.padded
-
-    @property
-    def size(self) -> int:
-        return int(self.padded.size)
+    kernel = Kernel.of(_kernel, _kernel.StencilSearch)
 
     def place(self, name: str, value: Any) -> int:
         return flat_cell(self, name, value)

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel
+from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import layered as _kernel
 from pathcraft._options import SearchOptions
 
@@ -31,7 +31,7 @@ Cell = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
-class Compiled:
+class Compiled(PaddedCells):
     """A level's compiled form: the stacked padded costs, the kernel's tables and what
     the heuristic needs."""
 
@@ -45,10 +45,7 @@ class Compiled:
     name: ClassVar[str] = "Level"
     noun: ClassVar[str] = "cells"
     #: The layered kernel's entry points (no goal sets), for :mod:`pathcraft._cellworld`.
-    kernel: ClassVar[Kernel] = Kernel(
-        _kernel.Workspace, _kernel.search, _kernel.search_costs, _kernel.field,
-        _kernel.LayeredSearch, goal_sets=False,
-    )  # fmt: skip
+    kernel: ClassVar[Kernel] = Kernel.of(_kernel, _kernel.LayeredSearch, goal_sets=False)
 
     def flat(self, cell: Cell) -> int:
         f, r, c = cell
@@ -58,10 +55,6 @@ class Compiled:
     @property
     def data(self) -> Any:
         return self.tables
-
-    @property
-    def size(self) -> int:
-        return int(self.padded.size)
 
     def place(self, name: str, value: Any) -> int:
         return self.flat(walkable_cell(self.cost, name, value))

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel
+from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
@@ -27,7 +27,7 @@ DIAGONALS = ("no_corner_cut", "always")
 
 
 @dataclass(frozen=True)
-class Voxels:
+class Voxels(PaddedCells):
     """A voxel world's compiled form: the costs padded by one layer of walls, the
     connectivity, the diagonal rule and the heuristic's scale (the smallest voxel
     cost)."""
@@ -50,18 +50,7 @@ class Voxels:
     name: ClassVar[str] = "VoxelGrid"
     noun: ClassVar[str] = "voxels"
     #: The voxel kernel's entry points, for :mod:`pathcraft._cellworld`.
-    kernel: ClassVar[Kernel] = Kernel(
-        _kernel.Workspace, _kernel.search, _kernel.search_costs, _kernel.field,
-        _kernel.VoxelSearch,
-    )  # fmt: skip
-
-    @property
-    def data(self) -> npt.NDArray[np.float64]:
-        return self.padded
-
-    @property
-    def size(self) -> int:
-        return int(self.padded.size)
+    kernel: ClassVar[Kernel] = Kernel.of(_kernel, _kernel.VoxelSearch)
 
     def place(self, name: str, value: Any) -> int:
         return flat_voxel(self, name, value)
