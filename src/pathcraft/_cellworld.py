@@ -31,7 +31,7 @@ from pathcraft._fields import settled
 from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import Answer, PathResult
 
 __all__ = [
     "CellAdapter",
@@ -166,12 +166,7 @@ def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: 
 def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
     """A cell kernel's answer tuple as a :class:`PathResult` (the kernel writes the
     path in the world's own place shape: ``(row, col)``, ``(z, row, col)``, ...)."""
-    status, path, cost, expanded, generated, rec_cells, rec_g = answer
-    explored = None if rec_cells is None else (rec_cells, rec_g)
-    return build_result(
-        status, path, cost, expanded=expanded, generated=generated, t0=t0,
-        explored=explored,
-    )  # fmt: skip
+    return Answer.read(answer).result(t0)
 
 
 def _ends(

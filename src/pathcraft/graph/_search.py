@@ -24,7 +24,7 @@ from pathcraft._fields import settled
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions, kernel_seed
 from pathcraft._sliced import CompiledSearch
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import Answer, PathResult
 
 if TYPE_CHECKING:
     from pathcraft.graph._graph import Graph
@@ -138,14 +138,9 @@ def _result_builder(names: NodeIndex) -> Any:
     """The kernel's answer over node indices as a :class:`PathResult` of labels."""
 
     def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
-        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = answer
-        explored = None
-        if rec_nodes is not None and rec_g is not None:
-            explored = (names.to_labels(rec_nodes), rec_g)
-        return build_result(
-            status, names.to_labels(path), cost, expanded=expanded, generated=generated,
-            t0=t0, explored=explored,
-        )  # fmt: skip
+        read = Answer.read(answer)
+        nodes = None if read.nodes is None else names.to_labels(read.nodes)
+        return read.result(t0, names.to_labels(read.path), nodes)
 
     return to_result
 

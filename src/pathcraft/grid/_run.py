@@ -21,7 +21,7 @@ from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._packed import cost_range
-from pathcraft.result import KERNEL_REASONS, PathResult, build_result
+from pathcraft.result import KERNEL_REASONS, Answer, PathResult
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
@@ -83,29 +83,10 @@ def solve(
 
 
 def answer_result(grid: Grid, answer: tuple[Any, ...], t0: float) -> PathResult:
-    """The grid search kernel's answer tuple as a :class:`PathResult`."""
-    status, path, cost, expanded, generated, rec_cells, rec_g = answer
-    return to_result(grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0)
-
-
-def to_result(
-    grid: Grid,
-    status: int,
-    path: npt.NDArray[np.intp],
-    cost: float,
-    expanded: int,
-    generated: int,
-    rec_cells: npt.NDArray[np.intp] | None,
-    rec_g: npt.NDArray[np.float64] | None,
-    t0: float,
-    jumps: npt.NDArray[np.intp] | None = None,
-) -> PathResult:
-    """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
-    explored = None if rec_cells is None or rec_g is None else (rec_cells, rec_g)
-    return build_result(
-        status, path, cost, expanded=expanded, generated=generated, t0=t0,
-        explored=explored, jump_points=jumps,
-    )  # fmt: skip
+    """A grid kernel's answer tuple as a :class:`PathResult` (its path an ``(n, 2)``
+    array of ``(row, col)`` cells; jump point search's jump points kept)."""
+    read = Answer.read(answer)
+    return read.result(t0, jump_points=read.extra)
 
 
 def uniform_unit(algorithm: str, costs: tuple[float, float] | None) -> float:
@@ -145,12 +126,9 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     """One jump point search between checked flat cells, with checked settings."""
     options = dict(settings)
     lines = options.pop("lines")
-    status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
-        grid.padded, workspace(grid.padded.size), start, goal, lines, **options
-    )
-    return to_result(
-        grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
-    )
+    ws = workspace(grid.padded.size)
+    answer = _jps_kernel.jps(grid.padded, ws, start, goal, lines, **options)
+    return answer_result(grid, answer, t0)
 
 
 def theta_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
@@ -250,16 +228,6 @@ def _jps_machine(grid: Grid, ws: Any, start: int, goal: int, settings: dict[str,
     return _jps_kernel.JpsSearch(grid.padded, ws, start, goal, lines, **options)
 
 
-def _jps_finish(grid: Grid) -> Callable[[tuple[Any, ...], float], PathResult]:
-    def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
-        status, path, jumps, cost, expanded, generated, rec_cells, rec_g = answer
-        return to_result(
-            grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps
-        )
-
-    return finish
-
-
 def _jps_costs(
     grid: Grid, starts: npt.NDArray[np.intp], goals: npt.NDArray[np.intp],
     costs: npt.NDArray[np.float64], settings: dict[str, Any],
@@ -327,7 +295,7 @@ def _answer_finish(grid: Grid) -> Callable[[tuple[Any, ...], float], PathResult]
 #: The grid searches beyond astar, dijkstra and greedy, by ``algorithm=`` name.
 ALGORITHMS: dict[str, Algorithm] = {
     "jps": Algorithm(
-        jps_settings, solve_jps, _jps_machine, _jps_finish, _jps_costs, _jps_plan, optimal=True
+        jps_settings, solve_jps, _jps_machine, _answer_finish, _jps_costs, _jps_plan, optimal=True
     ),
     "theta": Algorithm(theta_settings, solve_theta, _theta_machine, _answer_finish, _theta_costs),
 }
