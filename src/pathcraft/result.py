@@ -356,6 +356,13 @@ class Answer(NamedTuple):
     extra : array or None
         A kernel's third item, when it has one: the jump points of jump point
         search, the edges of a graph search's path.
+
+    Examples
+    --------
+    >>> from pathcraft.result import Answer
+    >>> answer = Answer.read((1, [], float("inf"), 7, 9, None, None))
+    >>> answer.expanded, bool(answer.result(None)), answer.result(None).reason
+    (7, False, 'unreachable')
     """
 
     status: int
@@ -373,6 +380,8 @@ class Answer(NamedTuple):
         generated)`` (Polyanya), the same with the recording ``(nodes, g)`` (the cell
         kernels, Theta*), or with an ``extra`` third (jump points, path edges).
 
+        Examples
+        --------
         >>> from pathcraft.result import Answer
         >>> Answer.read((0, [4, 5], [9], 1.0, 2, 3, None, None)).extra
         [9]
@@ -392,6 +401,8 @@ class Answer(NamedTuple):
         """:func:`build_result` of this answer; ``path`` and ``nodes`` replace the
         kernel's path and recorded nodes when given (converted to the world's terms).
 
+        Examples
+        --------
         >>> from pathcraft.result import Answer
         >>> r = Answer(0, [4, 5], 1.0, 2, 3).result(None, path=["a", "b"])
         >>> r.path, r.cost, r.expanded
