@@ -283,7 +283,9 @@ class HexGrid(Shorthands):
         Parameters
         ----------
         start, goal : (int, int)
-            Walkable cells, ``(row, col)`` in the grid's offset layout.
+            Walkable cells, ``(row, col)`` in the grid's offset layout. Dijkstra also
+            takes several cells (a ``(k, 2)`` array) for either, and ``goal=None``
+            (every reachable cell: the result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (hex-distance heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options

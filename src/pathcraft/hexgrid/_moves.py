@@ -237,7 +237,9 @@ class MovesGrid(Shorthands):
         Parameters
         ----------
         start, goal : (int, int)
-            Walkable cells, ``(row, col)``.
+            Walkable cells, ``(row, col)``. Dijkstra also takes several cells (a
+            ``(k, 2)`` array) for either, and ``goal=None`` (every reachable cell: the
+            result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (scaled Euclidean heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options

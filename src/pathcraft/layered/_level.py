@@ -324,7 +324,9 @@ class Level(Shorthands):
         Parameters
         ----------
         start, goal : (int, int, int)
-            Walkable ``(floor, row, col)`` cells.
+            Walkable ``(floor, row, col)`` cells. Dijkstra also takes several starts (a
+            ``(k, 3)`` array; one goal), and ``goal=None`` (every reachable cell: the
+            result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (the portal heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options

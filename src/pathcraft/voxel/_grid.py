@@ -180,7 +180,9 @@ class VoxelGrid(Shorthands):
         Parameters
         ----------
         start, goal : (int, int, int)
-            Walkable voxels, ``(z, row, col)``.
+            Walkable voxels, ``(z, row, col)``. Dijkstra also takes several voxels (a
+            ``(k, 3)`` array) for either, and ``goal=None`` (every reachable voxel: the
+            result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (3-D octile heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options
