@@ -296,3 +296,18 @@ def test_every_world_answers_every_shape_or_refuses_it(
 
 def test_the_table_covers_every_world_and_shape() -> None:
     assert all(set(row) == set(CASES) for row in EXPECT.values())
+
+
+@pytest.mark.parametrize("world", list(CASES))
+@pytest.mark.parametrize("method", ["find_path", "start_search", "find_paths", "path_costs"])
+def test_a_refused_option_names_the_method_called(
+    cases: dict[str, Case], world: str, method: str
+) -> None:
+    case = cases[world]
+    if not hasattr(case.world, method):
+        assert world in SPACE and method in ("find_paths", "path_costs")
+        return
+    algorithm = "optimal" if world == "NavMesh" else "dijkstra"
+    ends = (case.a, case.g) if method in ("find_path", "start_search") else ([case.a], [case.g])
+    with pytest.raises(UnsupportedOptionError, match=rf"^{world}\.{method}\(algorithm="):
+        getattr(case.world, method)(*ends, algorithm=algorithm, weight=2)
