@@ -1,19 +1,25 @@
-"""The one glue between a compiled cell world and its kernel, written once.
+"""The one glue between a compiled world and its kernel, written once.
 
-A compiled world (:class:`~pathcraft.hexgrid.HexGrid`,
+A compiled world keeps its places in a compiled form, an *adapter*: places in (a
+checked place as the kernel's flat index, errors naming the argument), places out
+(the kernel's answer in the world's terms), the kernel's settings for checked
+options, and the kernel's entry points (:class:`Kernel`). Everything else a query
+needs is here, once: :func:`find_path` (several sources and goals for Dijkstra, and
+``goal=None``), :func:`start_search`, :func:`distance_field` (``parents=``), and the
+batches (:func:`batch`, empty batches included).
+
+The cell worlds (:class:`~pathcraft.hexgrid.HexGrid`,
 :class:`~pathcraft.hexgrid.MovesGrid`, :class:`~pathcraft.voxel.VoxelGrid`,
-:class:`~pathcraft.layered.Level`) keeps its cells in a compiled form, an *adapter*
-(:class:`CellAdapter`): places in (a checked cell as the kernel's flat index, errors
-naming the argument), the kernel's settings for checked options, and the kernel's
-entry points (:class:`Kernel`). Everything else a query needs is here, once:
-:func:`find_path` (several sources and goals for Dijkstra), :func:`start_search`,
-:func:`distance_field`, and the batches (:func:`door`: ``find_paths``,
-``path_costs``, empty batches included). The world's public methods are one call
-into this module.
+:class:`~pathcraft.layered.Level`) bring a :class:`CellAdapter` and use all of it;
+:class:`~pathcraft.graph.Graph` brings a :class:`QueryAdapter` (labels in and out) for
+its single queries. Their public methods are one call into this module.
+:class:`~pathcraft.Grid` keeps its own door (:mod:`pathcraft.grid._run`): its quick
+plans answer a plain query before any of this runs.
 
-Adding a cell world: a compiled form with the :class:`CellAdapter` members and a
-kernel following the skeleton's entry points (``search``, ``search_costs``,
-``field``, a step machine, a ``Workspace``); see ``docs/contributing-worlds.md``.
+Adding a cell world: a compiled form with the :class:`CellAdapter` members
+(:class:`PaddedCells` gives most) and a kernel following the skeleton's entry points
+(``search``, ``search_costs``, ``field``, a step machine, a ``Workspace``); see
+``docs/contributing-worlds.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +43,7 @@ __all__ = [
     "CellAdapter",
     "Kernel",
     "PaddedCells",
+    "QueryAdapter",
     "distance_field",
     "door",
     "find_path",
@@ -57,8 +64,9 @@ class Kernel(NamedTuple):
         The kernel's ``Workspace`` class (``Workspace(capacity)``).
     search : callable
         ``search(data, ws, sources, goal, [goal_set,] **settings)``: the answer tuple.
-    search_costs : callable
-        ``search_costs(data, ws, starts, goals, costs, **settings)``: fills ``costs``.
+    search_costs : callable or None
+        ``search_costs(data, ws, starts, goals, costs, **settings)``: fills ``costs``
+        (None: a kernel without one, whose batches of costs run ``search``).
     field : callable
         ``field(data, ws, sources, out, *args, **kwargs)``: a distance field.
     machine : type
@@ -69,7 +77,7 @@ class Kernel(NamedTuple):
 
     workspace: Any
     search: Callable[..., tuple[Any, ...]]
-    search_costs: Callable[..., Any]
+    search_costs: Callable[..., Any] | None
     field: Callable[..., Any]
     machine: Any
     goal_sets: bool = True
@@ -86,10 +94,12 @@ class Kernel(NamedTuple):
 
 class PaddedCells:
     """The adapter members of a compiled form that is one padded cost array
-    (``padded``): the kernel's data, and its size in flat places."""
+    (``padded``): the kernel's data, its size in flat places, its arguments, and
+    answers and goal-less Dijkstra over cells (the kernel writes cells already)."""
 
     __slots__ = ()
     padded: npt.NDArray[np.float64]
+    kernel: ClassVar[Kernel]
 
     @property
     def data(self) -> Any:
@@ -99,9 +109,21 @@ class PaddedCells:
     def size(self) -> int:
         return int(self.padded.size)
 
+    def args(self, ws: Any, sources: Flat, goal: int, goal_set: Flat | None) -> tuple[Any, ...]:
+        if self.kernel.goal_sets:
+            return self.data, ws, sources, goal, goal_set
+        return self.data, ws, sources, goal
 
-class CellAdapter(Protocol):
-    """What a compiled cell world brings to the glue (its compiled form)."""
+    def result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        return to_result(answer, t0)
+
+    def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+        return _settle(self, start, opts, t0)  # type: ignore[arg-type]
+
+
+class QueryAdapter(Protocol):
+    """What a compiled world brings to the glue of its single queries
+    (:func:`find_path`, :func:`start_search`)."""
 
     @property
     def name(self) -> str:
@@ -116,16 +138,8 @@ class CellAdapter(Protocol):
         """Its places in messages, plural (``"cells"``, ``"voxels"``)."""
 
     @property
-    def data(self) -> Any:
-        """The kernel's first argument (the padded costs, the tables)."""
-
-    @property
     def size(self) -> int:
         """The workspace size: the kernel's number of flat places."""
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The shape of a distance field."""
 
     def place(self, name: str, value: Any) -> int:
         """The flat index of one checked, walkable place (errors name ``name``)."""
@@ -134,7 +148,29 @@ class CellAdapter(Protocol):
         """Flat indices of one place or a ``(k, d)`` array of them (``k`` may be 0)."""
 
     def settings(self, opts: SearchOptions) -> dict[str, Any]:
-        """The kernel's search settings for checked options."""
+        """The kernel's search settings for checked options (it may refuse them)."""
+
+    def args(self, ws: Any, sources: Flat, goal: int, goal_set: Flat | None) -> tuple[Any, ...]:
+        """The positional arguments of the kernel's ``search`` and step machine."""
+
+    def result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        """The kernel's answer as a result, its places in the world's terms."""
+
+    def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+        """A goal-less Dijkstra from ``start`` (``find_path(start, None, ...)``)."""
+
+
+class CellAdapter(QueryAdapter, Protocol):
+    """What a compiled cell world brings to the glue (its compiled form): the
+    single queries', and its distance fields and batches."""
+
+    @property
+    def data(self) -> Any:
+        """The kernel's first argument (the padded costs, the tables)."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of a distance field."""
 
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The field kernel's arguments after ``out``, for a checked ``max_cost``."""
@@ -170,7 +206,7 @@ def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
 
 
 def _ends(
-    adapter: CellAdapter, opts: SearchOptions, start: Any, goal: Any
+    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any
 ) -> tuple[Flat, int, Flat | None]:
     """A query's checked sources, goal and goal set (None: the one goal). Dijkstra
     takes several of either; a kernel without goal sets takes one goal."""
@@ -195,15 +231,7 @@ def _ends(
     return sources, -1, goals
 
 
-def _run_args(
-    adapter: CellAdapter, sources: Flat, goal: int, goal_set: Flat | None
-) -> tuple[Any, ...]:
-    if adapter.kernel.goal_sets:
-        return sources, goal, goal_set
-    return sources, goal
-
-
-def _goal_none(adapter: CellAdapter, method: str) -> UnsupportedOptionError:
+def _goal_none(adapter: QueryAdapter, method: str) -> UnsupportedOptionError:
     return UnsupportedOptionError(
         f"{adapter.name}.{method}(algorithm='dijkstra') does not take goal=None: a "
         "stepped search needs a goal; find_path(start, None, algorithm='dijkstra') or "
@@ -212,25 +240,23 @@ def _goal_none(adapter: CellAdapter, method: str) -> UnsupportedOptionError:
 
 
 def find_path(
-    adapter: CellAdapter, start: Any, goal: Any, algorithm: Any, options: Any
+    adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any
 ) -> PathResult:
     """``world.find_path``: one search from ``start`` to ``goal`` (the world's places;
-    several of either for Dijkstra)."""
+    several of either for Dijkstra, and ``goal=None``)."""
     t0 = time.perf_counter()
     opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
     if goal is None and opts.algorithm == "dijkstra":
-        return _settle(adapter, start, opts, t0)
-    args = _run_args(adapter, *_ends(adapter, opts, start, goal))
+        return adapter.settle(start, opts, t0)
+    settings = adapter.settings(opts)
     kernel = adapter.kernel
-    answer = kernel.search(
-        adapter.data, thread_workspace(kernel.workspace, adapter.size), *args,
-        **adapter.settings(opts),
-    )  # fmt: skip
-    return to_result(answer, t0)
+    ws = thread_workspace(kernel.workspace, adapter.size)
+    answer = kernel.search(*adapter.args(ws, *_ends(adapter, opts, start, goal)), **settings)
+    return adapter.result(answer, t0)
 
 
 def start_search(
-    adapter: CellAdapter, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
+    adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
 ) -> CompiledSearch:
     """``world.start_search``: the search :func:`find_path` runs, as a step machine,
     cancelled with ``WorldChangedError`` when ``owner`` (a world with a ``version``)
@@ -238,12 +264,12 @@ def start_search(
     opts = SearchOptions.check_call(adapter.name, "start_search", algorithm, options)
     if goal is None and opts.algorithm == "dijkstra":
         raise _goal_none(adapter, "start_search")
-    args = _run_args(adapter, *_ends(adapter, opts, start, goal))
     settings = adapter.settings(opts)
-    data, machine = adapter.data, adapter.kernel.machine
+    ends = _ends(adapter, opts, start, goal)
+    machine = adapter.kernel.machine
     return CompiledSearch(
-        lambda ws: machine(data, ws, *args, **settings),
-        to_result, adapter.kernel.workspace, adapter.size, owner,
+        lambda ws: machine(*adapter.args(ws, *ends), **settings),
+        adapter.result, adapter.kernel.workspace, adapter.size, owner,
     )  # fmt: skip
 
 
@@ -334,12 +360,11 @@ def solve_paths(
     settings = adapter.settings(opts)
     kernel = adapter.kernel
     ws = thread_workspace(kernel.workspace, adapter.size)
-    data = adapter.data
     out = []
     for s, g in tasks:
         t0 = time.perf_counter()
-        args = _run_args(adapter, np.array([s], dtype=np.intp), g, None)
-        out.append(to_result(kernel.search(data, ws, *args, **settings), t0))
+        args = adapter.args(ws, np.array([s], dtype=np.intp), g, None)
+        out.append(adapter.result(kernel.search(*args, **settings), t0))
     return out
 
 
@@ -351,6 +376,9 @@ def solve_costs(
     goals = np.array([g for _, g in tasks], dtype=np.intp)
     costs = np.empty(len(tasks), dtype=np.float64)
     kernel = adapter.kernel
+    if kernel.search_costs is None:
+        found = solve_paths(adapter, tasks, opts)
+        return np.array([r.cost if r.found else np.inf for r in found], dtype=np.float64)
     kernel.search_costs(
         adapter.data, thread_workspace(kernel.workspace, adapter.size), starts, goals, costs,
         **adapter.settings(opts),
