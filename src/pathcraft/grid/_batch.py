@@ -4,7 +4,7 @@
 <pathcraft.grid.Grid.path_costs>` are the one cell-world glue's
 (:func:`pathcraft._cellworld.batch`, over the grid's adapter
 :class:`~pathcraft.grid._run.GridCells`); their cells are checked here
-(:func:`cell_pairs`: an ``(n, 2)`` array each, errors naming ``starts[i]``).
+(``GridCells.pairs``: an ``(n, 2)`` array each, errors naming ``starts[i]``).
 :meth:`Grid.distance_fields <pathcraft.grid.Grid.distance_fields>` runs
 :func:`distance_fields` on the shared batch runner (:func:`pathcraft._batch.run_batch`;
 its chunk solver :func:`solve_fields` is module-level, so that process pools and Dask
@@ -23,13 +23,13 @@ import numpy.typing as npt
 from pathcraft._batch import BatchSettings, run_batch
 from pathcraft._core import grid_search as _kernel
 from pathcraft._options import SearchOptions
-from pathcraft.grid._run import ALGORITHMS, DIAGONAL_RULES, workspace
-from pathcraft.grid._sizes import unit_cells
+from pathcraft.grid._run import DIAGONAL_RULES, workspace
+from pathcraft.grid._sizes import batch_cells, unit_cells
 
 if TYPE_CHECKING:
     from pathcraft.grid._grid import Grid
 
-__all__ = ["cell_pairs", "distance_fields", "field_settings", "solve_fields"]
+__all__ = ["distance_fields", "field_settings", "solve_fields"]
 
 Costs = npt.NDArray[np.float64]
 
@@ -64,7 +64,7 @@ def distance_fields(
     world = grid.for_size(size)
     tasks: list[npt.NDArray[np.intp]]
     if _is_cell_array(sources):
-        tasks = [np.array([i]) for i in _batch_cells(grid, world, "sources", sources).tolist()]
+        tasks = [np.array([i]) for i in batch_cells(grid, world, "sources", sources).tolist()]
     elif isinstance(sources, Sequence) and not isinstance(sources, str):
         tasks = [
             unit_cells(grid, world, f"sources[{i}]", item, many=True)
@@ -80,37 +80,6 @@ def distance_fields(
         world, solve_fields, tasks, settings, batch, desc="field", row_shape=grid.shape
     )
     return fields  # type: ignore[return-value]
-
-
-def _batch_cells(grid: Grid, world: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
-    """Checked ``(n, 2)`` cells as flat padded indices (``n`` may be 0)."""
-    arr = np.asarray(value)
-    if arr.size == 0 and arr.ndim <= 2:
-        return np.empty(0, dtype=np.intp)  # no queries: nothing to do
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(
-            f"{name} must be an (n, 2) array of (row, col) cells; got shape {arr.shape}"
-        )
-    return unit_cells(grid, world, name, arr, many=True, indexed=True)
-
-
-def cell_pairs(
-    grid: Grid, world: Grid, starts: Any, goals: Any, opts: SearchOptions
-) -> list[tuple[int, int]]:
-    """Checked ``(start, goal)`` flat-cell pairs of ``world`` (``grid``, or the unit's
-    view of it the options run on); errors name ``starts[i]``/``goals[i]`` (a grid a
-    table entry cannot search is refused first)."""
-    entry = ALGORITHMS.get(opts.algorithm)
-    if entry is not None:
-        entry.settings(world, opts)
-    flat_starts = _batch_cells(grid, world, "starts", starts)
-    flat_goals = _batch_cells(grid, world, "goals", goals)
-    if len(flat_starts) != len(flat_goals):
-        raise ValueError(
-            "starts and goals must have the same length; "
-            f"got {len(flat_starts)} and {len(flat_goals)}"
-        )
-    return list(zip(flat_starts.tolist(), flat_goals.tolist(), strict=True))
 
 
 def _is_cell_array(value: Any) -> bool:

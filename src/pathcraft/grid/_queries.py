@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core import grid_search as _kernel
 from pathcraft._core import theta as _theta_kernel
 from pathcraft._options import SearchOptions
-from pathcraft.grid._run import DIAGONAL_RULES, workspace
+from pathcraft.grid._run import DIAGONAL_RULES, GridCells
 from pathcraft.grid._sizes import unit_cells
 
 if TYPE_CHECKING:
@@ -27,13 +26,7 @@ __all__ = ["field", "smooth"]
 def field(grid: Grid, flat: npt.NDArray[np.intp], max_cost: Any) -> npt.NDArray[np.float64]:
     """The distance field from checked flat sources (``max_cost`` checked here)."""
     limit = SearchOptions.check("Grid", "dijkstra", max_cost=max_cost).max_cost
-    out = np.empty(grid.shape)
-    _kernel.field(
-        grid.padded, workspace(grid.padded.size), flat, out,
-        diagonal=DIAGONAL_RULES[grid.diagonal],
-        max_cost=math.inf if limit is None else float(limit),
-    )  # fmt: skip
-    return out
+    return GridCells(grid).field(flat, math.inf if limit is None else float(limit), False)[0]
 
 
 def smooth(grid: Grid, path: Any) -> npt.NDArray[np.intp]:

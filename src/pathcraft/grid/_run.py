@@ -25,7 +25,7 @@ from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._packed import cost_range
-from pathcraft.grid._sizes import unit_cells, unit_grid
+from pathcraft.grid._sizes import batch_cells, unit_cells, unit_grid
 from pathcraft.result import KERNEL_REASONS, Answer, PathResult
 
 if TYPE_CHECKING:
@@ -339,9 +339,19 @@ class GridCells(PaddedCells):
         return unit_cells(self.base, self.grid, name, value, many=True)
 
     def pairs(self, starts: Any, goals: Any, opts: SearchOptions) -> list[tuple[int, int]]:
-        from pathcraft.grid._batch import cell_pairs
-
-        return cell_pairs(self.base, self.grid, starts, goals, opts)
+        """A batch's ``(start, goal)`` flat cells: ``(n, 2)`` arrays each, errors naming
+        ``starts[i]`` (a grid a table entry cannot search is refused first)."""
+        entry = ALGORITHMS.get(opts.algorithm)
+        if entry is not None:
+            entry.settings(self.grid, opts)
+        flat_starts = batch_cells(self.base, self.grid, "starts", starts)
+        flat_goals = batch_cells(self.base, self.grid, "goals", goals)
+        if len(flat_starts) != len(flat_goals):
+            raise ValueError(
+                "starts and goals must have the same length; "
+                f"got {len(flat_starts)} and {len(flat_goals)}"
+            )
+        return list(zip(flat_starts.tolist(), flat_goals.tolist(), strict=True))
 
     def settings(self, opts: SearchOptions) -> dict[str, Any]:
         return search_settings(self.grid, opts)
