@@ -70,26 +70,6 @@ def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
     }
 
 
-def solve(
-    grid: Grid,
-    sources: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    settings: dict[str, Any],
-    t0: float,
-) -> PathResult:
-    """One search between checked flat cells, with checked settings."""
-    single_goal = goals.shape[0] == 1
-    answer = _kernel.search(
-        grid.padded,
-        workspace(grid.padded.size),
-        sources,
-        int(goals[0]) if single_goal else -1,
-        None if single_goal else goals,
-        **settings,
-    )
-    return answer_result(grid, answer, t0)
-
-
 def answer_result(grid: Grid, answer: tuple[Any, ...], t0: float) -> PathResult:
     """A grid kernel's answer tuple as a :class:`PathResult` (its path an ``(n, 2)``
     array of ``(row, col)`` cells; jump point search's jump points kept)."""
@@ -182,8 +162,8 @@ def _planned_result(machine: Any, t0: float) -> PathResult:
 
 def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
     """A :class:`~pathcraft._core.quick.Plan`: the grid's settings for ``opts`` ready to
-    run single queries at the lowest cost per call (what :func:`solve` and
-    :func:`solve_jps` answer, exactly). None when the options need the checked way:
+    run single queries at the lowest cost per call (what the grid kernel's search
+    and :func:`solve_jps` answer, exactly). None when the options need the checked way:
     ``record`` (the expansions are copied out there), and random ties without a
     ``seed`` (fresh entropy per query)."""
     entry = ALGORITHMS.get(opts.algorithm)
