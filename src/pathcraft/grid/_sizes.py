@@ -59,9 +59,12 @@ def check_size(value: Any, name: str = "size") -> int:
     accepted = f"{name} must be an integer >= 1 (the side of the unit's square, in cells)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{accepted}; got {value!r}")
-    if value < 1:
+    size = int(value)
+    if size < 1:
         raise ValueError(f"{accepted}; got {value!r}")
-    return int(value)
+    if size > 2**31 - 1:  # the kernels' C int: larger would overflow, not "no fit"
+        raise ValueError(f"{accepted} and at most 2**31 - 1; got {value!r}")
+    return size
 
 
 def _axis(part: Any, n: int) -> tuple[int, int] | None:
