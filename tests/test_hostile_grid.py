@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 from typing import Any
 
 import numpy as np
@@ -296,3 +297,42 @@ def test_grid_costs_are_kept_exactly_or_refused_by_name(cost: Any) -> None:
     assert grid.cost.ravel().tolist() == values
     assert grid.shape == arr.shape
     assert pickle.loads(pickle.dumps(grid)).cost.tolist() == grid.cost.tolist()
+
+
+@given(value=st.one_of(scalars, st.lists(scalars, min_size=1, max_size=2)))
+@settings(max_examples=300, deadline=None)
+def test_cell_assignment_keeps_the_number_or_refuses_value_by_name(value: Any) -> None:
+    grid = Grid(COST)
+    items = value if isinstance(value, list) else [value]
+    want = [float_of(x) for x in items]
+    key: Any = (0, slice(0, len(items))) if isinstance(value, list) else (0, 0)
+    try:
+        grid[key] = value
+    except (ValueError, TypeError) as exc:
+        assert str(exc).startswith("value "), str(exc)
+        if all(w is not None for w in want):
+            assert "too large for a grid" in str(exc), str(exc)
+        assert grid.cost.tolist() == COST.tolist()  # nothing changed
+        return
+    assert all(w is not None for w in want), f"accepted {value!r}"
+    assert grid.cost[0, : len(items)].tolist() == want
+
+
+@given(size=scalars)
+@settings(max_examples=300, deadline=None)
+def test_size_is_a_unit_size_or_refused_by_name(size: Any) -> None:
+    grid = Grid(np.ones((4, 5)))
+    valid = is_integer(size) and 1 <= int(size) <= 2**31 - 1
+    try:
+        result = grid.find_path((0, 0), (2, 2), size=size)
+    except (ValueError, TypeError) as exc:
+        if valid:  # a unit too big for the grid: the cells it cannot stand on are named
+            assert re.match(r"(start \(0, 0\)|goal \(2, 2\)) does not fit a unit", str(exc))
+            assert int(size) > 2
+        else:
+            assert str(exc).startswith("size must be an integer >= 1"), str(exc)
+        return
+    assert valid, f"accepted size={size!r}"
+    # a k x k unit on an open 4 x 5 floor: its top-left cell moves as a cell does
+    want = float(oracle(np.ones((5 - int(size), 6 - int(size))), "no_corner_cut", [(0, 0)])[2, 2])
+    assert result.cost == pytest.approx(want)

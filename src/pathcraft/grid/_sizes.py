@@ -57,7 +57,8 @@ def check_size(value: Any, name: str = "size") -> int:
     TypeError: size must be an integer >= 1 (the side of the unit's square, in cells); got 1.5
     """
     accepted = f"{name} must be an integer >= 1 (the side of the unit's square, in cells)"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    counted = isinstance(value, (bool, np.bool_, np.timedelta64))  # Integral, to NumPy
+    if counted or not isinstance(value, numbers.Integral):
         raise TypeError(f"{accepted}; got {value!r}")
     size = int(value)
     if size < 1:
