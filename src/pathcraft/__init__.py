@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from pathcraft import navmesh as navmesh
     from pathcraft import viz as viz
     from pathcraft import voxel as voxel
+    from pathcraft._sliced import WorldChangedError
     from pathcraft.graph import Graph
     from pathcraft.grid import Grid
     from pathcraft.layered import Level
@@ -57,6 +58,7 @@ _NAMES = {
     "Replanner": "pathcraft.replan",
     "VoxelGrid": "pathcraft.voxel",
     "WaypointGraph": "pathcraft.waypoints",
+    "WorldChangedError": "pathcraft._sliced",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
     "dijkstra": "pathcraft.search",
@@ -110,6 +112,7 @@ __all__ = [
     "Replanner",
     "VoxelGrid",
     "WaypointGraph",
+    "WorldChangedError",
     "__version__",
     "astar",
     "bfs",
