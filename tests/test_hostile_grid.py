@@ -147,7 +147,14 @@ def test_a_size_beyond_the_kernels_int_names_size(size: int) -> None:
     grid = Grid(np.ones((5, 5)))
     for call in (
         lambda: grid.find_path((0, 0), (4, 4), size=size),
+        lambda: grid.astar((0, 0), (4, 4), size=size),
+        lambda: grid.dijkstra((0, 0), (4, 4), size=size),
+        lambda: grid.greedy((0, 0), (4, 4), size=size),
+        lambda: grid.jps((0, 0), (4, 4), size=size),
         lambda: grid.path_cost((0, 0), (4, 4), size=size),
+        lambda: grid.find_paths([(0, 0)], [(4, 4)], size=size),
+        lambda: grid.path_costs([(0, 0)], [(4, 4)], size=size),
+        lambda: grid.start_search((0, 0), (4, 4), size=size),
         lambda: grid.distance_field([(0, 0)], size=size),
         lambda: grid.for_size(size),
     ):
