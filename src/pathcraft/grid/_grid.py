@@ -98,8 +98,9 @@ class Grid:
     ----------
     cost : array_like, shape (rows, cols)
         Cost of entering each cell: finite and > 0, or ``np.inf`` for a wall. Integer
-        arrays are accepted. The array is copied: later changes to it do not reach the
-        grid; change the grid with item assignment (``grid[r, c] = value``).
+        arrays (Python ints too big for int64 too) are accepted and kept as float64.
+        The array is copied: later changes to it do not reach the grid; change the grid
+        with item assignment (``grid[r, c] = value``).
     diagonal : {"never", "no_corner_cut", "one_free", "always"}
         The diagonal-move rule (see the module documentation).
     heuristic : {"manhattan", "octile", "euclidean", "chebyshev", "zero"} or None
@@ -114,9 +115,12 @@ class Grid:
     Raises
     ------
     TypeError
-        ``cost`` is not a numeric array (a boolean mask goes to :meth:`from_walkable`).
+        ``cost`` is not a numeric array (a boolean mask goes to :meth:`from_walkable`),
+        or is a NumPy masked array (refused rather than its mask lost: fill it first,
+        ``cost.filled(np.inf)`` to make the masked cells walls).
     ValueError
         ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values,
+        a value float64 cannot hold (a long double or Python int beyond its range),
         or costs so large that a path could overflow (the largest finite cost times
         ``sqrt(2)`` times the number of cells must stay below the float64 maximum, so
         a found path never costs ``inf``); an unknown ``diagonal`` or ``heuristic``;
