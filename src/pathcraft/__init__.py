@@ -43,11 +43,13 @@ if TYPE_CHECKING:
     from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
     from pathcraft.voxel import VoxelGrid
     from pathcraft.waypoints import WaypointGraph
+    from pathcraft.world import CapabilityError, World
 
 # Public name -> the module that defines it. WaypointGraph and NavMesh need shapely (the
 # geometry extra): imported on first use, `import pathcraft` works without it.
 _NAMES = {
     "BloomClosed": "pathcraft.search",
+    "CapabilityError": "pathcraft.world",
     "Explored": "pathcraft.result",
     "Graph": "pathcraft.graph",
     "Grid": "pathcraft.grid",
@@ -57,6 +59,7 @@ _NAMES = {
     "Replanner": "pathcraft.replan",
     "VoxelGrid": "pathcraft.voxel",
     "WaypointGraph": "pathcraft.waypoints",
+    "World": "pathcraft.world",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
     "dijkstra": "pathcraft.search",
@@ -81,6 +84,7 @@ _SUBMODULES = (
     "viz",
     "voxel",
     "waypoints",
+    "world",
 )
 
 
@@ -101,6 +105,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BloomClosed",
+    "CapabilityError",
     "Explored",
     "Graph",
     "Grid",
@@ -110,6 +115,7 @@ __all__ = [
     "Replanner",
     "VoxelGrid",
     "WaypointGraph",
+    "World",
     "__version__",
     "astar",
     "bfs",

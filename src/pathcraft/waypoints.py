@@ -63,6 +63,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     ) from exc
 
 from pathcraft import _visibility as vis
+from pathcraft import _waypoint_world
 from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
 from pathcraft._options import SearchOptions
@@ -71,15 +72,19 @@ from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph
+from pathcraft.graph._capabilities import GraphReplan
+from pathcraft.graph._capabilities import plot as plot_graph
 from pathcraft.graph._search import kernel_args
+from pathcraft.graph._space import GraphSpace
 from pathcraft.navmesh._radius import MAX_RADII, check_radius
+from pathcraft.replan import Replanner
 from pathcraft.result import PathResult, build_result
+from pathcraft.world import register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
-    from pathcraft.replan import Replanner
 
 __all__ = ["WaypointGraph"]
 
@@ -494,8 +499,11 @@ class WaypointGraph:
         >>> plan.path().path
         [0, 1]
         """
-        from pathcraft.replan import Replanner
+        return Replanner(self, start, goal)
 
+    def _pairs_graph(self) -> Graph:
+        """The graph of every candidate pair, a blocked one weighing ``inf``, kept up
+        to date with the obstacles (what replanners and agents plan on)."""
         if self._replan_graph is None:
             pairs = self._pairs
             ids = np.arange(pairs.shape[0], dtype=np.intp)
@@ -503,7 +511,84 @@ class WaypointGraph:
                 self._points.shape[0], pairs[:, 0], pairs[:, 1], self._pair_weights(ids),
                 directed=False, coords=self._points,
             )  # fmt: skip
-        return Replanner(self._replan_graph, start, goal)
+        return self._replan_graph
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world (saving: pathcraft/_waypoint_world.py).
+
+    #: The name of a saved waypoint graph (:func:`pathcraft.io.save`).
+    kind = "waypoints"
+
+    def plot(self, result: PathResult | None = None, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: the obstacles, links, waypoints and ``result`` drawn
+        by :func:`pathcraft.viz.plot_graph` (needs the ``viz`` extra).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (4, 0)])
+        >>> wg.plot(wg.find_path((0, 0), (4, 0))).get_title()
+        'cost 4.00, 0 expanded'
+        """
+        return plot_graph(self, result, ax, **kwargs)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: the points, the obstacles as tested (WKB),
+        ``max_distance`` and ``agent_radius``.
+
+        Raises
+        ------
+        TypeError
+            The graph tests sight with a ``line_of_sight`` callable (a file holds no
+            code).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> sorted(WaypointGraph([(0, 0), (1, 1)]).to_arrays())[:2]
+        ['agent_radius', 'max_distance']
+        """
+        return _waypoint_world.to_arrays(self)
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> WaypointGraph:
+        """Capability ``"save"``: the waypoint graph :meth:`to_arrays` wrote, its
+        obstacles as they were tested (grown) and ``agent_radius`` 0.
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (3, 4)])
+        >>> WaypointGraph.from_arrays(wg.to_arrays()).find_path((0, 0), (3, 4)).cost
+        5.0
+        """
+        return _waypoint_world.from_arrays(cls, arrays)
+
+    def agent_space(self) -> GraphSpace:
+        """Capability ``"agent_space"``: agents move between waypoints (nodes are
+        waypoint indices, positions :attr:`points`) over the graph of every candidate
+        pair, kept up to date with the obstacles (a blocked pair weighs ``inf``).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> space = WaypointGraph([(0, 0), (3, 4), (6, 0)]).agent_space()
+        >>> space.nodes(space.find_path(0, 2)), space.point(1)
+        ([0, 2], (3.0, 4.0))
+        """
+        return GraphSpace(self._pairs_graph())
+
+    def replan_space(self) -> GraphReplan:
+        """Capability ``"replanner"``: the graph of every candidate pair as D* Lite
+        sees it (:class:`pathcraft.replan.ReplanSpace`; :meth:`replanner` uses it).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)]).replan_space().node(1)
+        1
+        """
+        return GraphReplan(self._pairs_graph())
 
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:
@@ -765,3 +850,6 @@ class WaypointGraph:
         2.0
         """
         return self.find_path(start, goal, algorithm="greedy", **options)
+
+
+register_kind(WaypointGraph)

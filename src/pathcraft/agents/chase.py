@@ -21,15 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._validation import check_limit
-from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
-from pathcraft.graph import Graph
-from pathcraft.grid import Grid
+from pathcraft.agents.spaces import Space, space_for
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
 
@@ -287,10 +285,13 @@ class Pursuer:
 
     def _walled(self, node: Hashable) -> bool:
         """A wall went up where the pursuer stands: it waits there (unreachable)."""
-        if not isinstance(self._world, Grid):
+        if self._world is None:
             return False
-        cell = cast(tuple[int, int], node)
-        return not math.isfinite(self._world[cell])
+        try:
+            self._space.key(node)
+        except ValueError:
+            return True
+        return False
 
     def _adopt(self, result: PathResult, k: int) -> None:
         """Follow ``result``'s path from ``self._path[k]`` (or stop there: no path)."""
@@ -409,11 +410,8 @@ class Pursuer:
         return self._plan
 
 
-def _editable(space: Space) -> Grid | Graph | None:
-    """The grid or graph behind a space, whose edits the pursuer watches (None for
-    a space of the caller's own)."""
-    if isinstance(space, GridSpace):
-        return space.grid
-    if isinstance(space, GraphSpace):
-        return space.graph
-    return None
+def _editable(space: Space) -> Any:
+    """The world behind a space, whose edits the pursuer watches and repairs with a
+    :class:`~pathcraft.replan.Replanner` (None for a space of the caller's own)."""
+    world = getattr(space, "world", None)
+    return world if world is not None and hasattr(world, "version") else None

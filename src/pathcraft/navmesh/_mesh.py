@@ -6,7 +6,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ from pathcraft.navmesh._portals import Portals, build_portals, patch_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
+from pathcraft.world import refuse, register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -1279,6 +1280,84 @@ class NavMesh:
         """
         return self.find_path(start, goal, algorithm="optimal", **options)
 
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world (saving: to_arrays and from_arrays above).
+
+    #: The name of a saved navigation mesh (:func:`pathcraft.io.save`).
+    kind = "navmesh"
+
+    def plot(self, result: PathResult | None = None, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: this mesh and ``result`` drawn by
+        :func:`pathcraft.viz.plot_mesh` (needs the ``viz`` and ``geometry`` extras).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.plot(mesh.find_path((0.2, 0.2), (0.8, 0.8))).get_aspect()
+        1.0
+        """
+        from pathcraft.viz.mesh import plot_mesh
+
+        return plot_mesh(self, result, ax, **kwargs)
+
+    def agent_space(self) -> NoReturn:
+        """Capability ``"agent_space"``: refused (mesh agents move in continuous space, to come).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming this world and the capability.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> world = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> world.agent_space()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: NavMesh does not provide agent_space: ...
+        """
+        refuse(self, "agent_space", "mesh agents move in continuous space, to come")
+
+    def replan_space(self) -> NoReturn:
+        """Capability ``"replanner"``: refused (a mesh's edits rebuild polygons; search it afresh).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming this world and the capability.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> world = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> world.replan_space()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: NavMesh does not provide replanner: ...
+        """
+        refuse(self, "replanner", "a mesh's edits rebuild polygons; search it afresh")
+
+    def replanner(self, start: Any, goal: Any) -> NoReturn:
+        """Capability ``"replanner"``: refused (a mesh's edits rebuild polygons; search it afresh).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming this world and the capability.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> world = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> world.replanner((0.2, 0.2), (0.8, 0.8))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: NavMesh does not provide replanner: ...
+        """
+        refuse(self, "replanner", "a mesh's edits rebuild polygons; search it afresh")
+
 
 def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
     """The polygon graph: polygons linked across their portals (one edge per shared
@@ -1335,3 +1414,6 @@ def _polygon_edges(
     dst = top.nbr[place[has]]
     delta = centroids[src] - centroids[dst]
     return counts.astype(np.int64), [dst.astype(np.int32), np.sqrt((delta * delta).sum(axis=1))]
+
+
+register_kind(NavMesh)

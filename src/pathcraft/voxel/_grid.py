@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import query_batch
+from pathcraft._cellspace import CellSpace
+from pathcraft._saved import SavedArrays
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
 from pathcraft.voxel import _batch, _run
+from pathcraft.world import refuse, register_kind
 
 #: A voxel: ``(z, row, col)``.
 Voxel = tuple[int, int, int]
@@ -286,3 +290,131 @@ class VoxelGrid:
         return query_batch(  # type: ignore[no-any-return]
             _batch.VOXEL_DOOR, self._world, "path_costs", starts, goals, algorithm, options
         )
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world.
+
+    #: The name of a saved voxel grid (:func:`pathcraft.io.save`).
+    kind = "voxelgrid"
+
+    @property
+    def version(self) -> int:
+        """Always 0: a voxel grid is never edited (the query contract's ``version``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.ones((1, 1, 2))).version
+        0
+        """
+        return 0
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``cost``, ``connectivity`` and ``diagonal``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> sorted(VoxelGrid(np.ones((1, 2, 2))).to_arrays())
+        ['connectivity', 'cost', 'diagonal']
+        """
+        return {
+            "cost": np.array(self.cost, dtype=np.float64),
+            "connectivity": np.array(self.connectivity, dtype=np.int64),
+            "diagonal": np.array(self.diagonal),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> VoxelGrid:
+        """Capability ``"save"``: the voxel grid :meth:`to_arrays` wrote, checked again.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid.from_arrays(VoxelGrid(np.ones((2, 2, 2)), 6).to_arrays()).connectivity
+        6
+        """
+        a = SavedArrays(arrays, cls.kind)
+        return cls(
+            a.take("cost", "float", 3), int(a.take("connectivity", "int", 0)),
+            a.take("diagonal", "str", 0),
+        )  # fmt: skip
+
+    def agent_space(self) -> CellSpace:
+        """Capability ``"agent_space"``: agents move from voxel to voxel, nodes
+        ``(z, row, col)``, positions ``(col + 0.5, row + 0.5)`` (seen from above).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().point((1, 0, 1))
+        (1.5, 0.5)
+        """
+        return CellSpace(self, lambda cell: float(self.cost[cell]))
+
+    def plot(self, result: PathResult, ax: Any = None, **kwargs: Any) -> NoReturn:
+        """Capability ``"plot"``: refused (3-D pictures are to come).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming this world and the capability.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> world = VoxelGrid(np.ones((1, 1, 2)))
+        >>> world.plot(world.find_path((0, 0, 0), (0, 0, 1)))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: VoxelGrid does not provide plot: ...
+        """
+        refuse(self, "plot", "3-D pictures are to come")
+
+    def replan_space(self) -> NoReturn:
+        """Capability ``"replanner"``: refused (a voxel grid is never edited: search it afresh).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming this world and the capability.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> world = VoxelGrid(np.ones((1, 1, 2)))
+        >>> world.replan_space()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: VoxelGrid does not provide replanner: ...
+        """
+        refuse(self, "replanner", "a voxel grid is never edited: search it afresh")
+
+    def replanner(self, start: Voxel, goal: Voxel) -> NoReturn:
+        """Capability ``"replanner"``: refused (a voxel grid is never edited: search it afresh).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming this world and the capability.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> world = VoxelGrid(np.ones((1, 1, 2)))
+        >>> world.replanner((0, 0, 0), (0, 0, 1))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: VoxelGrid does not provide replanner: ...
+        """
+        refuse(self, "replanner", "a voxel grid is never edited: search it afresh")
+
+
+register_kind(VoxelGrid)
