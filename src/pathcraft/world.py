@@ -44,7 +44,7 @@ pathcraft.world.CapabilityError: VoxelGrid does not provide plot: ...
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -59,6 +59,7 @@ __all__ = [
     "World",
     "kind_of",
     "refuse",
+    "refused",
     "register_kind",
     "world_class",
     "world_kinds",
@@ -243,6 +244,48 @@ class World(Protocol):
         2.0
         """
         ...
+
+
+def refused(world: str, method: str, capability: str, reason: str) -> Callable[..., NoReturn]:
+    """The method ``method`` of the class ``world`` that refuses ``capability``
+    (:func:`refuse` with ``reason``), written once for every world that has not got it.
+
+    Examples
+    --------
+    >>> from pathcraft.world import refused
+    >>> class Cave:
+    ...     plot = refused("Cave", "plot", "plot", "caves are dark")
+    >>> Cave.plot.__qualname__
+    'Cave.plot'
+    >>> Cave().plot(None)
+    Traceback (most recent call last):
+    ...
+    pathcraft.world.CapabilityError: Cave does not provide plot: caves are dark
+    """
+    if capability not in CAPABILITIES:
+        raise ValueError(f"capability must be one of {list(CAPABILITIES)}; got {capability!r}")
+
+    def refusal(self: object, *args: Any, **kwargs: Any) -> NoReturn:
+        refuse(self, capability, reason)
+
+    refusal.__name__ = method
+    refusal.__qualname__ = f"{world}.{method}"
+    refusal.__doc__ = f"""Capability ``"{capability}"``: refused ({reason}).
+
+        Raises
+        ------
+        CapabilityError
+            Always, naming the world and the capability (``tests/test_world.py``
+            asserts it for every world).
+
+        Examples
+        --------
+        >>> world.{method}(...)  # doctest: +SKIP
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: {world} does not provide {capability}: {reason}
+        """
+    return refusal
 
 
 # ---------------------------------------------------------------------- saved kinds

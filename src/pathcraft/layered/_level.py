@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +19,7 @@ from pathcraft.grid import Grid
 from pathcraft.grid._checks import check_cost_scale, cost_array
 from pathcraft.layered import _run
 from pathcraft.result import PathResult
-from pathcraft.world import refuse, register_kind
+from pathcraft.world import refused, register_kind
 
 Cell = tuple[int, int, int]
 
@@ -41,6 +41,10 @@ class Portal(NamedTuple):
     exit: Cell
     cost: float
     two_way: bool
+
+
+#: Why a level has no replanner.
+_PORTALS = "portals are not in the replanner's kernel yet"
 
 
 class Level:
@@ -518,66 +522,9 @@ class Level:
         """
         return CellSpace(self, lambda cell: float(self._cost[cell]))
 
-    def plot(self, result: PathResult, ax: Any = None, **kwargs: Any) -> NoReturn:
-        """Capability ``"plot"``: refused (pictures of floors are to come).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from pathcraft.layered import Level
-        >>> world = Level([np.ones((1, 2))])
-        >>> world.plot(world.find_path((0, 0, 0), (0, 0, 1)))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: Level does not provide plot: ...
-        """
-        refuse(self, "plot", "pictures of floors are to come")
-
-    def replan_space(self) -> NoReturn:
-        """Capability ``"replanner"``: refused (portals are not in the replanner's kernel yet).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from pathcraft.layered import Level
-        >>> world = Level([np.ones((1, 2))])
-        >>> world.replan_space()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: Level does not provide replanner: ...
-        """
-        refuse(self, "replanner", "portals are not in the replanner's kernel yet")
-
-    def replanner(self, start: Cell, goal: Cell) -> NoReturn:
-        """Capability ``"replanner"``: refused (portals are not in the replanner's kernel yet).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from pathcraft.layered import Level
-        >>> world = Level([np.ones((1, 2))])
-        >>> world.replanner((0, 0, 0), (0, 0, 1))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: Level does not provide replanner: ...
-        """
-        refuse(self, "replanner", "portals are not in the replanner's kernel yet")
-
+    plot = refused("Level", "plot", "plot", "pictures of floors are to come")
+    replan_space = refused("Level", "replan_space", "replanner", _PORTALS)
+    replanner = refused("Level", "replanner", "replanner", _PORTALS)
 
 def _check_floors(floors: Any, diagonal: str | None) -> tuple[npt.NDArray[np.float64], str]:
     """The floors stacked as one new ``(floors, rows, cols)`` cost array, and the

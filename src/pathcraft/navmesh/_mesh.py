@@ -6,7 +6,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,7 @@ from pathcraft.navmesh._portals import Portals, build_portals, patch_portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
-from pathcraft.world import refuse, register_kind
+from pathcraft.world import refused, register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -38,6 +38,8 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 _NONE = np.empty(0, dtype=np.intp)  # no polygon (read only)
 _NONE.flags.writeable = False
+#: Why a mesh has no replanner.
+_REBUILT = "a mesh's edits rebuild polygons; search it afresh"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1301,63 +1303,11 @@ class NavMesh:
 
         return plot_mesh(self, result, ax, **kwargs)
 
-    def agent_space(self) -> NoReturn:
-        """Capability ``"agent_space"``: refused (mesh agents move in continuous space, to come).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> from pathcraft import NavMesh
-        >>> world = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
-        >>> world.agent_space()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: NavMesh does not provide agent_space: ...
-        """
-        refuse(self, "agent_space", "mesh agents move in continuous space, to come")
-
-    def replan_space(self) -> NoReturn:
-        """Capability ``"replanner"``: refused (a mesh's edits rebuild polygons; search it afresh).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> from pathcraft import NavMesh
-        >>> world = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
-        >>> world.replan_space()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: NavMesh does not provide replanner: ...
-        """
-        refuse(self, "replanner", "a mesh's edits rebuild polygons; search it afresh")
-
-    def replanner(self, start: Any, goal: Any) -> NoReturn:
-        """Capability ``"replanner"``: refused (a mesh's edits rebuild polygons; search it afresh).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> from pathcraft import NavMesh
-        >>> world = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
-        >>> world.replanner((0.2, 0.2), (0.8, 0.8))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: NavMesh does not provide replanner: ...
-        """
-        refuse(self, "replanner", "a mesh's edits rebuild polygons; search it afresh")
-
+    agent_space = refused(
+        "NavMesh", "agent_space", "agent_space", "mesh agents move in continuous space, to come"
+    )
+    replan_space = refused("NavMesh", "replan_space", "replanner", _REBUILT)
+    replanner = refused("NavMesh", "replanner", "replanner", _REBUILT)
 
 def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
     """The polygon graph: polygons linked across their portals (one edge per shared

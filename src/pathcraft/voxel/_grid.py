@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,10 +14,13 @@ from pathcraft._saved import SavedArrays
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
 from pathcraft.voxel import _batch, _run
-from pathcraft.world import refuse, register_kind
+from pathcraft.world import refused, register_kind
 
 #: A voxel: ``(z, row, col)``.
 Voxel = tuple[int, int, int]
+
+#: Why a voxel grid has no replanner.
+_NEVER_EDITED = "a voxel grid is never edited: search it afresh"
 
 
 class VoxelGrid:
@@ -356,65 +359,8 @@ class VoxelGrid:
         """
         return CellSpace(self, lambda cell: float(self.cost[cell]))
 
-    def plot(self, result: PathResult, ax: Any = None, **kwargs: Any) -> NoReturn:
-        """Capability ``"plot"``: refused (3-D pictures are to come).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from pathcraft import VoxelGrid
-        >>> world = VoxelGrid(np.ones((1, 1, 2)))
-        >>> world.plot(world.find_path((0, 0, 0), (0, 0, 1)))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: VoxelGrid does not provide plot: ...
-        """
-        refuse(self, "plot", "3-D pictures are to come")
-
-    def replan_space(self) -> NoReturn:
-        """Capability ``"replanner"``: refused (a voxel grid is never edited: search it afresh).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from pathcraft import VoxelGrid
-        >>> world = VoxelGrid(np.ones((1, 1, 2)))
-        >>> world.replan_space()  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: VoxelGrid does not provide replanner: ...
-        """
-        refuse(self, "replanner", "a voxel grid is never edited: search it afresh")
-
-    def replanner(self, start: Voxel, goal: Voxel) -> NoReturn:
-        """Capability ``"replanner"``: refused (a voxel grid is never edited: search it afresh).
-
-        Raises
-        ------
-        CapabilityError
-            Always, naming this world and the capability.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from pathcraft import VoxelGrid
-        >>> world = VoxelGrid(np.ones((1, 1, 2)))
-        >>> world.replanner((0, 0, 0), (0, 0, 1))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pathcraft.world.CapabilityError: VoxelGrid does not provide replanner: ...
-        """
-        refuse(self, "replanner", "a voxel grid is never edited: search it afresh")
-
+    plot = refused("VoxelGrid", "plot", "plot", "3-D pictures are to come")
+    replan_space = refused("VoxelGrid", "replan_space", "replanner", _NEVER_EDITED)
+    replanner = refused("VoxelGrid", "replanner", "replanner", _NEVER_EDITED)
 
 register_kind(VoxelGrid)
