@@ -465,9 +465,12 @@ class WaypointGraph:
         lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
         return np.where(self._blocked[ids] == 0, lengths, np.inf)
 
-    def replanner(self, start: int, goal: int) -> Replanner:
+    def replanner(
+        self, start: int | Sequence[float], goal: int | Sequence[float]
+    ) -> Replanner:
         """An incremental planner for one agent going from waypoint ``start`` to
-        waypoint ``goal`` (indices into :attr:`points`): it keeps its search (D* Lite)
+        waypoint ``goal``, each given as its ``(x, y)`` position (as :meth:`find_path`
+        takes them) or its index into :attr:`points`: it keeps its search (D* Lite)
         between calls, takes in the links that :meth:`add_obstacle` and
         :meth:`remove_obstacle` open or close by itself, follows the agent
         (``move_to(waypoint)``) and returns the current shortest path over the links
@@ -481,14 +484,14 @@ class WaypointGraph:
         Raises
         ------
         ValueError
-            ``start`` or ``goal`` not a waypoint index.
+            ``start`` or ``goal`` neither a waypoint's position nor its index.
 
         Examples
         --------
         >>> from shapely import box
         >>> from pathcraft import WaypointGraph
         >>> wg = WaypointGraph([(0, 0), (10, 0), (5, 6), (5, -6)])
-        >>> plan = wg.replanner(0, 1)
+        >>> plan = wg.replanner((0, 0), (10, 0))
         >>> plan.path().path
         [0, 1]
         >>> wall = wg.add_obstacle(box(4, -1, 6, 1))        # a wall across the way
@@ -498,6 +501,10 @@ class WaypointGraph:
         >>> wg.remove_obstacle(wall)
         >>> plan.path().path
         [0, 1]
+        >>> wg.replanner((1, 1), 1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: start (1.0, 1.0) is not a waypoint: the replanner plans between ...
         """
         return Replanner(self, start, goal)
 
@@ -588,7 +595,7 @@ class WaypointGraph:
         >>> WaypointGraph([(0, 0), (1, 0)]).replan_space().node(1)
         1
         """
-        return GraphReplan(self._pairs_graph())
+        return GraphReplan(self._pairs_graph(), self._points)
 
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:

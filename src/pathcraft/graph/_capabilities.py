@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import dstar as _kernel
+from pathcraft._positions import check_position
 from pathcraft._saved import SavedArrays
 
 if TYPE_CHECKING:
@@ -87,14 +88,24 @@ class GraphReplan:
     search again.
     """
 
-    __slots__ = ("edge_nodes", "world")
+    __slots__ = ("edge_nodes", "points", "world")
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, points: npt.NDArray[np.float64] | None = None) -> None:
         self.world = graph
         sources, targets, _ = graph.edges
         self.edge_nodes = np.stack((sources, targets), axis=1)
+        self.points = points  # a waypoint graph's: nodes given as their positions too
 
     def vertex(self, node: Any, name: str) -> int:
+        if self.points is not None and not isinstance(node, int | np.integer):
+            xy = check_position(name, node, self.points.shape[1])
+            found = np.flatnonzero((self.points == xy).all(axis=1))
+            if not found.size:
+                raise ValueError(
+                    f"{name} {tuple(xy.tolist())} is not a waypoint: the replanner plans "
+                    "between waypoints (find_path joins any position to them)"
+                )
+            return int(found[0])
         return self.world.index(node, name=name)
 
     def node(self, vertex: int) -> Hashable:
