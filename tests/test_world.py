@@ -200,6 +200,15 @@ def test_a_file_of_a_kind_is_loaded_by_its_class_without_io_knowing_it() -> None
     assert [tuple(p) for p in again.portals] == [tuple(p) for p in _level().portals]
 
 
+def test_a_pursuer_on_a_world_without_a_replanner_searches_afresh_after_an_edit() -> None:
+    level = Level([np.ones((1, 6)), np.ones((1, 6))])
+    hunter = Pursuer(level, (0, 0, 0), speed=1.0)
+    assert hunter.step((1, 0, 5), dt=1.0) == "unreachable"  # no stairs yet
+    level.add_portal((0, 0, 1), (1, 0, 1), cost=0.5)  # an edit: version 0 -> 1
+    statuses = [hunter.step((1, 0, 5), dt=1.0) for _ in range(8)]
+    assert statuses[-1] == "caught" and hunter.node == (1, 0, 5)
+
+
 def test_plot_needs_a_world() -> None:
     result = Grid.from_ascii("..").find_path((0, 0), (0, 1))
     with pytest.raises(TypeError, match="world must be the world that was searched; got str"):

@@ -30,6 +30,7 @@ from pathcraft._validation import check_limit
 from pathcraft.agents.spaces import Space, space_for
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
+from pathcraft.world import CapabilityError
 
 __all__ = ["ChaseStatus", "Pursuer"]
 
@@ -112,8 +113,8 @@ class Pursuer:
 
     __slots__ = (
         "_budget", "_costs", "_counted", "_frame", "_i", "_max_exp", "_path", "_plan",
-        "_plan_k", "_progress", "_replanner", "_search", "_seen", "_space", "_status",
-        "_suffix", "_target", "_world", "expanded", "plans", "speed", "stop_range",
+        "_plan_k", "_progress", "_replanner", "_replans", "_search", "_seen", "_space",
+        "_status", "_suffix", "_target", "_world", "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
     def __init__(
@@ -154,6 +155,7 @@ class Pursuer:
         self.expanded = 0
         self._world = _editable(self._space)
         self._seen = -1 if self._world is None else self._world.version
+        self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
 
     # ------------------------------------------------------------------ state
@@ -234,7 +236,7 @@ class Pursuer:
         if self._status == "max_expansions":
             return self._status
         changed = self._world is not None and self._world.version != self._seen
-        if changed and goal == self._target and self._frame is None:
+        if changed and goal == self._target and self._frame is None and self._replans:
             self._repair(goal)
         elif changed or goal != self._target or self._status == "unreachable":
             self._retarget(goal, fresh=changed)
@@ -415,3 +417,13 @@ def _editable(space: Space) -> Any:
     :class:`~pathcraft.replan.Replanner` (None for a space of the caller's own)."""
     world = getattr(space, "world", None)
     return world if world is not None and hasattr(world, "version") else None
+
+
+def _replans(world: Any) -> bool:
+    """Whether ``world`` has a replanner (else a change means a fresh search)."""
+    try:
+        world.replan_space()
+    except CapabilityError:
+        return False
+    return True
+
