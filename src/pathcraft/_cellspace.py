@@ -1,7 +1,8 @@
 """The cell worlds as agents' space: :class:`CellSpace`, a
 :class:`pathcraft.agents.Space` over a world whose places are tuples of ints (the
 hexagonal and move grids' ``(row, col)``, a voxel grid's ``(z, row, col)``, a level's
-``(floor, row, col)``), what their ``agent_space()`` returns.
+``(floor, row, col)``), what their ``agent_space()`` returns; and :func:`walkable_at`,
+which points of the plane lie in walkable cells (the grid's space and the agents use it).
 
 It asks the world for everything: ``find_path`` and ``start_search`` plan, the
 world's ``neighbors`` give each step's cost, and a point function the world passes in
@@ -30,7 +31,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from pathcraft.result import PathResult
 
-__all__ = ["CellSpace", "centre"]
+__all__ = ["CellSpace", "centre", "walkable_at"]
 
 Cell = tuple[int, ...]
 
@@ -183,3 +184,18 @@ class CellSpace:
         (1.0, 1.5)
         """
         return self._point(node)  # type: ignore[arg-type]
+
+
+def walkable_at(
+    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.bool_]:
+    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
+    rows, cols = walkable.shape
+    col = np.floor(points[..., 0])
+    row = np.floor(points[..., 1])
+    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    out = np.zeros(points.shape[:-1], dtype=bool)
+    r = row[inside].astype(np.intp)
+    c = col[inside].astype(np.intp)
+    out[inside] = walkable[r, c]
+    return out

@@ -71,13 +71,10 @@ from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_callable, check_limit
-from pathcraft.graph import Graph
-from pathcraft.graph._capabilities import GraphReplan
-from pathcraft.graph._capabilities import plot as plot_graph
+from pathcraft.graph import Graph, GraphSpace
 from pathcraft.graph._search import kernel_args
-from pathcraft.graph._space import GraphSpace
 from pathcraft.navmesh._radius import MAX_RADII, check_radius
-from pathcraft.replan import Replanner
+from pathcraft.replan import Replanner, ReplanSpace
 from pathcraft.result import PathResult, build_result
 from pathcraft.world import register_kind
 
@@ -537,6 +534,8 @@ class WaypointGraph:
         >>> wg.plot(wg.find_path((0, 0), (4, 0))).get_title()
         'cost 4.00, 0 expanded'
         """
+        from pathcraft.viz.graph import plot_graph
+
         return plot_graph(self, result, ax, **kwargs)
 
     def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
@@ -583,9 +582,9 @@ class WaypointGraph:
         >>> space.nodes(space.find_path(0, 2)), space.point(1)
         ([0, 2], (3.0, 4.0))
         """
-        return GraphSpace(self._pairs_graph())
+        return self._pairs_graph().agent_space()
 
-    def replan_space(self) -> GraphReplan:
+    def replan_space(self) -> ReplanSpace:
         """Capability ``"replanner"``: the graph of every candidate pair as D* Lite
         sees it (:class:`pathcraft.replan.ReplanSpace`; :meth:`replanner` uses it).
 
@@ -595,7 +594,9 @@ class WaypointGraph:
         >>> WaypointGraph([(0, 0), (1, 0)]).replan_space().node(1)
         1
         """
-        return GraphReplan(self._pairs_graph(), self._points)
+        space = self._pairs_graph().replan_space()
+        space.points = self._points  # waypoints may be given by position
+        return space
 
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:

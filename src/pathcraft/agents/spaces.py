@@ -27,9 +27,10 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._cellspace import walkable_at
 from pathcraft._sliced import CompiledSearch
-from pathcraft.graph._space import GraphSpace
-from pathcraft.grid._space import GridSpace, walkable_at
+from pathcraft.graph import GraphSpace
+from pathcraft.grid import GridSpace
 from pathcraft.result import PathResult
 
 __all__ = ["GraphSpace", "GridSpace", "Space", "space_for", "walkable_at"]

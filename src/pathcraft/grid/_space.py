@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._cellspace import walkable_at
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.world import kind_of
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from pathcraft.grid._grid import Grid
     from pathcraft.result import PathResult
 
-__all__ = ["GridSpace", "walkable_at"]
+__all__ = ["GridSpace"]
 
 _SQRT2 = float(np.sqrt(2.0))
 
@@ -198,18 +199,3 @@ class GridSpace:
         [True, False, False]
         """
         return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))
-
-
-def walkable_at(
-    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
-) -> npt.NDArray[np.bool_]:
-    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
-    rows, cols = walkable.shape
-    col = np.floor(points[..., 0])
-    row = np.floor(points[..., 1])
-    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
-    out = np.zeros(points.shape[:-1], dtype=bool)
-    r = row[inside].astype(np.intp)
-    c = col[inside].astype(np.intp)
-    out[inside] = walkable[r, c]
-    return out
