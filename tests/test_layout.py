@@ -250,3 +250,74 @@ def test_the_cycle_check_finds_one_through_a_function_and_a_package(tmp_path: Pa
     assert graph["pkg.draw"] == {"pkg.world", "pkg.world._cells"}
     assert import_cycles(graph) == [["pkg.draw", "pkg.world", "pkg.world._cells"]]
 
+
+# ---------------------------------------------------------------------- seams
+
+#: Modules of one package that import another package's private module: the seams
+#: issue 28 names, to move into an internal kit of public-internal names. No new one
+#: may appear (the shared root modules, ``pathcraft._x``, and the compiled core,
+#: ``pathcraft._core``, are the kit already and do not count).
+SEAMS = {
+    ("pathcraft.agents.crowd", "pathcraft.grid._sizes"),
+    ("pathcraft.agents.flow", "pathcraft.grid._queries"),
+    ("pathcraft.agents.flow", "pathcraft.grid._run"),
+    ("pathcraft.agents.flow", "pathcraft.grid._sizes"),
+    ("pathcraft.agents.follow", "pathcraft.grid._sizes"),
+    ("pathcraft.cli", "pathcraft.viz._deps"),
+    ("pathcraft.hexgrid._hex", "pathcraft.grid._checks"),
+    ("pathcraft.hexgrid._moves", "pathcraft.grid._checks"),
+    ("pathcraft.hexgrid._stencil", "pathcraft.grid._checks"),
+    ("pathcraft.layered._level", "pathcraft.grid._checks"),
+    ("pathcraft.navmesh._links", "pathcraft.graph._csr"),
+    ("pathcraft.navmesh._mesh", "pathcraft.graph._csr"),
+    ("pathcraft.navmesh._portals", "pathcraft.graph._csr"),
+    ("pathcraft.navmesh._query", "pathcraft.graph._search"),
+    ("pathcraft.waypoints", "pathcraft.graph._search"),
+    ("pathcraft.waypoints", "pathcraft.navmesh._radius"),
+}
+
+
+def private_imports(root: Path = PACKAGE) -> set[tuple[str, str]]:
+    """(importer, module) for every import, type-only ones too, of a private module
+    (a name part after the package starting with ``_``) of another package."""
+    found = set()
+    for path in sorted(root.rglob("*.py")):
+        name = _module_name(path, root)
+        own = name.split(".")[1] if name.count(".") else ""
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            for module in modules:
+                parts = module.split(".")
+                if (
+                    len(parts) >= 3
+                    and parts[0] == root.name
+                    and not parts[1].startswith("_")
+                    and parts[1] != own
+                    and any(part.startswith("_") for part in parts[2:])
+                ):
+                    found.add((name, module))
+    return found
+
+
+def test_no_new_import_of_another_package_private_module() -> None:
+    found = private_imports()
+    assert found - SEAMS == set(), "import the shared name from the package or the root kit"
+    assert SEAMS - found == set(), "a seam was closed: take it off SEAMS"
+
+
+def test_the_seam_check_finds_one(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    for sub in ("grid", "agents"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "grid" / "_sizes.py").write_text("SIZE = 1\n")
+    (package / "grid" / "_grid.py").write_text("from pkg.grid._sizes import SIZE\n")  # its own
+    (package / "agents" / "crowd.py").write_text("from pkg.grid._sizes import SIZE\n")
+    assert private_imports(package) == {("pkg.agents.crowd", "pkg.grid._sizes")}
+
