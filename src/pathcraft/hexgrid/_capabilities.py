@@ -66,41 +66,33 @@ class StencilReplan:
     The heuristic: a move grid's own (the Euclidean distance times its scale, over
     cell coordinates); none on a hex grid (Euclidean offset coordinates overestimate
     a hex step), so its repairs are Dijkstra's.
+
+    Memory: per padded cell and move, a head (4 bytes) and a weight (8), and what the
+    kernel derives (the predecessors, about 16); for a hex grid about 170 bytes a cell,
+    8 times a grid replanner's: plan for a few agents this way.
     """
 
-    __slots__ = (
-        "_stencil",
-        "coords",
-        "factors",
-        "offsets",
-        "sources",
-        "targets",
-        "weights",
-        "world",
-    )  # fmt: skip
+    __slots__ = ("_stencil", "coords", "heads", "inner", "klass", "offsets", "weights", "world")
 
     def __init__(self, world: Any, stencil: Stencil, heuristic: bool) -> None:
         self.world = world
         self._stencil = stencil
         height, width = stencil.padded.shape
         p = stencil.pad
-        k = stencil.moves.shape[1] // 2
+        k = stencil.factors.shape[1]
         rows, cols = np.divmod(np.arange(height * width, dtype=np.intp), width)
-        inner = (rows >= p) & (rows < height - p) & (cols >= p) & (cols < width - p)
+        self.inner = (rows >= p) & (rows < height - p) & (cols >= p) & (cols < width - p)
         klass = np.zeros(rows.shape, dtype=np.intp)
         if stencil.parity == "row":
             klass = (rows - p) % 2
         elif stencil.parity == "col":
             klass = (cols - p) % 2
+        self.klass = klass.astype(np.int8)
         moves = stencil.moves.reshape(2, k, 2)[klass]  # (vertices, k, 2)
         targets = (rows[:, None] + moves[:, :, 0]) * width + cols[:, None] + moves[:, :, 1]
-        self.targets = np.where(inner[:, None], targets, np.arange(rows.size)[:, None])
-        self.factors = stencil.factors[klass]
-        if stencil.allowed is not None:
-            bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
-            self.factors = np.where((stencil.allowed[:, None] & bits) != 0, self.factors, np.inf)
-        self.factors = np.where(inner[:, None], self.factors, np.inf)
-        self.sources = np.repeat(np.arange(rows.size, dtype=np.intp), k)
+        # the border's edges loop back (weighing inf): every head stays inside the array
+        targets = np.where(self.inner[:, None], targets, np.arange(rows.size)[:, None])
+        self.heads = targets.astype(np.int32).ravel()
         self.offsets = np.arange(0, rows.size * k + 1, k, dtype=np.int64)
         self.weights = np.empty(rows.size * k, dtype=np.float64)
         self._reweigh(np.arange(rows.size, dtype=np.intp))
@@ -108,11 +100,16 @@ class StencilReplan:
 
     def _reweigh(self, vertices: npt.NDArray[np.intp]) -> None:
         """Recompute the weights of the edges leaving ``vertices``, in place."""
-        padded = self._stencil.padded.ravel()
-        out = padded[self.targets[vertices]] * self.factors[vertices]
-        k = self.targets.shape[1]
+        stencil = self._stencil
+        k = stencil.factors.shape[1]
+        factors = stencil.factors[self.klass[vertices]]
+        if stencil.allowed is not None:
+            bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+            factors = np.where((stencil.allowed[vertices, None] & bits) != 0, factors, np.inf)
+        factors = np.where(self.inner[vertices, None], factors, np.inf)
+        out = stencil.padded.ravel()[self.heads.reshape(-1, k)[vertices]] * factors
         place = (vertices[:, None] * k + np.arange(k)).ravel()
-        self.weights[place] = np.where(np.isnan(out), np.inf, out).ravel()
+        self.weights[place] = out.ravel()
 
     def vertex(self, node: Any, name: str) -> int:
         cell = self.world.agent_space().key(node, name)
@@ -126,9 +123,8 @@ class StencilReplan:
         return (row - p, col - p)
 
     def planner(self, start: int, goal: int) -> _kernel.Planner:
-        heads = self.targets.ravel().astype(np.int32)
         return _kernel.graph_planner(
-            self.offsets, heads, self.weights, self.coords, start, goal, self.scale()
+            self.offsets, self.heads, self.weights, self.coords, start, goal, self.scale()
         )
 
     def scale(self) -> float:
@@ -141,8 +137,9 @@ class StencilReplan:
         flat = (cells[:, 0] + p) * width + cells[:, 1] + p
         reach = self._stencil.moves.reshape(-1, 2)
         near = (flat[:, None] - (reach[:, 0] * width + reach[:, 1])).ravel()
-        near = np.unique(near[(near >= 0) & (near < self.targets.shape[0])])
-        tails = near[np.isin(self.targets[near], flat).any(axis=1)]
+        k = self._stencil.factors.shape[1]
+        near = np.unique(near[(near >= 0) & (near < self.inner.shape[0])])
+        tails = near[np.isin(self.heads.reshape(-1, k)[near], flat).any(axis=1)]
         self._reweigh(tails)
         return int(cells.shape[0]), tails
 
