@@ -299,14 +299,16 @@ def test_a_frame_budget_steps_the_plan_and_reaches_the_same_path(
     assert sliced.node == (0, 39)
 
 
-def test_a_frame_budget_restarts_when_the_target_moves_and_keeps_the_total_budget() -> None:
+def test_a_frame_budget_finishes_its_plan_when_the_target_moves_and_keeps_the_budget() -> None:
     grid = Grid.from_ascii("." * 30, diagonal="never")
     enemy = Pursuer(grid, (0, 0), speed=1.0, frame_budget=3)
     assert enemy.step((0, 29), dt=1.0) == "chasing" and enemy.expanded == 3
-    assert enemy.step((0, 10), dt=1.0) == "chasing"  # a new plan, from scratch
+    assert enemy.step((0, 10), dt=1.0) == "chasing"  # the plan in flight goes on
     while enemy.plans == 0:
         enemy.step((0, 10), dt=1.0)
-    assert enemy.path[-1] == (0, 10)
+    assert enemy.plans == 1 and enemy.last_plan is not None
+    assert enemy.last_plan.path[-1].tolist() == [0, 29]  # finished toward where it aimed
+    assert enemy.path[-1] == (0, 10) and not enemy.planning  # then cut: (0, 10) is on it
     stingy = Pursuer(grid, (0, 0), speed=1.0, frame_budget=4, budget=10)
     statuses = [stingy.step((0, 29), dt=0.0) for _ in range(4)]
     assert statuses[-1] == "max_expansions" and stingy.expanded == 10

@@ -216,7 +216,7 @@ def test_the_queue_replaces_cancels_and_checks() -> None:
     queue = PathRequestQueue(budget=5)
     queue.submit("a", SlicedSearch(0, 40, line))
     queue.submit("b", SlicedSearch(0, 2, line))
-    queue.submit("a", SlicedSearch(0, 1, line))  # newest request wins, to the back
+    queue.submit("a", SlicedSearch(0, 1, line))  # not served yet: replaced in its place
     assert "a" in queue and len(queue) == 2
     done = queue.update()
     assert sorted(done) == ["a", "b"] and list(done["a"].path) == [0, 1]

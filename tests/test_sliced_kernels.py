@@ -269,9 +269,10 @@ def test_a_queued_search_replaced_or_cancelled_gives_its_workspace_back() -> Non
     queue.submit("orc", first)
     queue.update()
     assert first._ws is not None
-    queue.request("orc", grid, (0, 0), (1, 1))
-    assert first.status == "cancelled" and first._ws is None
+    queue.request("orc", grid, (0, 0), (1, 1))  # under way: it is finished first
+    assert first.status == "in_progress" and first._ws is not None
     assert queue.cancel("orc") and not queue.cancel("orc")
+    assert first.status == "cancelled" and first._ws is None
 
 
 # ------------------------------------------------------------------ the generic engine

@@ -7,6 +7,11 @@ answers: the tests run the source file and the compiled module side by side.
 
 Everything here trusts its arguments: the public functions in :mod:`pathcraft.search`
 have checked them.
+
+Why one module of about 670 lines: it is one idea, the generic search loop (the step
+machine :class:`Search`, its :class:`Settings`, and the bloom-filter variant of the same
+loop, ``_run_bloom``), compiled as one Cython module; the checks and the public
+functions live in :mod:`pathcraft.search`.
 """
 
 from __future__ import annotations

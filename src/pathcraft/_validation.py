@@ -7,7 +7,7 @@ import numbers
 from collections.abc import Collection
 from typing import Any
 
-__all__ = ["check_callable", "check_choice", "check_limit", "check_seed", "check_weight"]
+__all__ = ["check_callable", "check_choice", "check_limit", "check_weight"]
 
 
 def check_choice(name: str, value: Any, choices: Collection[str]) -> str:
@@ -63,13 +63,3 @@ def check_limit(name: str, value: Any, *, integer: bool) -> float | int | None:
     if math.isnan(number) or number < 0:
         raise ValueError(f"{name} must be a number >= 0 or None; got {value!r}")
     return number
-
-
-def check_seed(seed: Any) -> None:
-    """Raise unless ``seed`` is None or an integer >= 0."""
-    if seed is None:
-        return
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an integer or None; got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be an integer >= 0 or None; got {seed!r}")

@@ -23,6 +23,10 @@ them, then names what changed (:meth:`Planner.update`).
 
 Every ``def`` entry checks the indices it is given (``bounds.pxd``: IndexError, never a
 crash) and :func:`compute` runs with the GIL released.
+
+Why one module of about 630 lines: one algorithm over one state, the methods of
+:class:`Planner` (its key, queue, ``rhs`` updates and the two worlds' edge loops), which
+share that state and its ``inline`` helpers.
 """
 
 from libc.math cimport INFINITY, fabs, sqrt

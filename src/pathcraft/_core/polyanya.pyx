@@ -4,6 +4,12 @@
 After M. Cui, D. Harabor, A. Grastien, "Compromise-free Pathfinding on a Navigation
 Mesh", IJCAI 2017. Written from the paper's description (no code copied).
 
+Why one module of about 800 lines: it is one algorithm, and its node struct, the
+interval geometry (``cross``, ``heuristic``, ``push_successor``, ``expand``) and the
+step machine share ``cdef`` structs and ``inline`` functions that the C compiler can
+inline only within one module; split, each piece would need a ``.pxd`` of its own for
+no reader's gain.
+
 A search node is an *interval* ``[pa, pb]`` on one edge of the mesh, a *root* (the
 start point or a mesh vertex) that sees every point of the interval, and the polygon
 on the far side of the interval from the root (the polygon the node expands into).

@@ -15,6 +15,16 @@ world's ``version``), the pursuer repairs its path with a
 :class:`~pathcraft.replan.Replanner` (D* Lite) aimed at the target: the first repair
 for a target is a whole search, later ones only redo what the edits reach. It never
 keeps walking a path that a new wall cuts.
+
+With a frame budget (``frame_budget=`` expansions and/or ``time_budget_us=`` per
+step) a plan is a sliced search that no target move cancels, so the pursuer never
+starves however fast its target moves: the search in flight is finished and adopted
+(an optimal path to where the target was when it started), then the next one aims
+at the newest target. Each next plan starts from a node ahead on the path the
+pursuer walks meanwhile (as far as it will walk while the plan is computed, judged
+by how many frames the last plan took), and is spliced there: the pursuer keeps
+moving and never turns back. Only a world edit cancels the plan in flight (its answer
+would mix two maps).
 """
 
 from __future__ import annotations
@@ -26,7 +36,9 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._sliced import WorldChangedError
 from pathcraft._validation import check_limit
+from pathcraft.agents._budget import FrameBudget, check_budgets
 from pathcraft.agents.spaces import Space, space_for
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
@@ -58,6 +70,9 @@ class Pursuer:
     (on a grid a step into a cell of cost 3 takes three times as long). Its path is
     always optimal for the current target: a shortest path from the node it plans
     from (where it stands, or the next node when it is between two) to the target.
+    With a frame budget its path is a shortest path from the node each plan started
+    at to where the target was when it started (a plan in flight is never dropped for
+    a newer target: see ``frame_budget``).
 
     Parameters
     ----------
@@ -79,17 +94,32 @@ class Pursuer:
         gives up too.
     frame_budget : int or None
         Expansions per :meth:`step` (per frame): a new plan is a compiled search
-        (``world.start_search``) advanced this many expansions each step, and
-        adopted when it ends (the same path a blocking search finds); meanwhile the
-        pursuer goes on to the node it plans from and waits there. A map edit then
-        restarts the plan the same way (the incremental repair of a static target is
-        one blocking search, so it is used only without a frame budget). None: each
-        plan is one blocking search.
+        (``world.start_search``) advanced within this budget each step, and adopted
+        when it ends (the same path a blocking search finds from where it started).
+        A target move never cancels it: it is finished, and the next plan, toward the
+        newest target, starts the frame it ends (with what is left of that frame's
+        budget), from the node the pursuer will have reached by then on its path. So
+        a plan that needs E expansions is adopted within ``ceil(E / frame_budget)``
+        frames of its start, counting that frame, and the first plan within
+        ``ceil(E / frame_budget) + 1`` frames of the first :meth:`step`; the target
+        the pursuer aims at is at most two plans old. Meanwhile it walks on along its
+        last path, as far as the node the plan starts from (the first plan: it waits
+        where it stands). A map edit cancels the plan in flight and starts it again
+        (the incremental repair of a static target is one blocking search, so it is
+        used only without a budget). None (and no ``time_budget_us``): each plan is
+        one blocking search.
+    time_budget_us : float or None
+        Microseconds of search per :meth:`step`, > 0, alone or with ``frame_budget``
+        (whichever runs out first): the plan is stepped in small slices until the time
+        is used, overrunning it by at most one slice (32 expansions), and at least
+        one slice runs every frame, so every plan still ends. It bounds the search's
+        steps; turning an ended search into the pursuer's path costs on top (about
+        0.5-0.8 ms for a 500-cell path on a grid).
 
     Attributes
     ----------
     plans : int
-        Searches run so far.
+        Searches run (and adopted) so far.
     expanded : int
         Nodes expanded by them together.
 
@@ -109,12 +139,23 @@ class Pursuer:
     ...     status = enemy.step((2, 0), dt=1.0)
     >>> status, enemy.node, enemy.plans
     ('caught', (2, 0), 1)
+
+    With a frame budget, a target that moves every frame never cancels the plan in
+    flight (30 expansions at 8 a frame: adopted in the fourth frame, which moves on):
+
+    >>> line = Grid.from_ascii("." * 30, diagonal="never")
+    >>> hunter = Pursuer(line, (0, 0), speed=1.0, frame_budget=8)
+    >>> for frame in range(4):
+    ...     status = hunter.step((0, 29 - frame % 2), dt=1.0)
+    >>> hunter.plans, hunter.node, hunter.last_plan.path[-1].tolist()
+    (1, (0, 1), [0, 29])
     """
 
     __slots__ = (
-        "_budget", "_costs", "_counted", "_frame", "_i", "_max_exp", "_path", "_plan",
-        "_plan_k", "_progress", "_replanner", "_replans", "_search", "_seen", "_space",
-        "_status", "_suffix", "_target", "_world", "expanded", "plans", "speed", "stop_range",
+        "_budget", "_clock", "_costs", "_counted", "_dt", "_goal", "_i", "_lag", "_max_exp",
+        "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
+        "_seen", "_space", "_started", "_status", "_suffix", "_target", "_ticks", "_world",
+        "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
     def __init__(
@@ -127,6 +168,7 @@ class Pursuer:
         budget: int | None = None,
         max_expansions: int | None = None,
         frame_budget: int | None = None,
+        time_budget_us: float | None = None,
     ) -> None:
         self._space: Space = space_for(world)
         self.speed = _positive("speed", speed, allow_zero=False)
@@ -135,13 +177,17 @@ class Pursuer:
         self._budget = None if limit is None else int(limit)
         limit = check_limit("max_expansions", max_expansions, integer=True)
         self._max_exp = None if limit is None else int(limit)
-        limit = check_limit("frame_budget", frame_budget, integer=True)
-        if limit == 0:
-            raise ValueError("frame_budget must be an integer >= 1 or None; got 0")
-        self._frame = None if limit is None else int(limit)
+        frame, micro = check_budgets("frame_budget", frame_budget, time_budget_us)
+        budgeted = frame is not None or micro is not None
+        self._clock = FrameBudget(frame, micro) if budgeted else None
         self._search: Any = None  # the compiled search of a plan in progress
+        self._goal: Hashable | None = None  # the target it aims at
         self._counted = 0  # its expansions counted in ``expanded`` so far
         self._plan_k = 0  # the index on _path it plans from
+        self._ticks = 0  # steps taken
+        self._started = 0  # the step the plan in progress started at
+        self._lag = 0  # steps the last budgeted plan took (0: none yet)
+        self._dt = 0.0  # the last step's dt
         node = self._space.key(start, "start")
         self._path: list[Hashable] = [node]
         self._costs: npt.NDArray[np.float64] = np.zeros(0)
@@ -171,8 +217,14 @@ class Pursuer:
         return self._status
 
     @property
+    def planning(self) -> bool:
+        """A budgeted plan is in progress (its search is stepped by the next steps)."""
+        return self._search is not None
+
+    @property
     def path(self) -> list[Hashable]:
-        """The rest of the current path: from :attr:`plan_start` to the target."""
+        """The rest of the current path: from :attr:`plan_start` to the target (while
+        a budgeted plan is in progress: to the node that plan starts from)."""
         return self._path[self._plan_index() :]
 
     @property
@@ -235,11 +287,17 @@ class Pursuer:
         dt = _positive("dt", dt, allow_zero=True)
         if self._status == "max_expansions":
             return self._status
+        self._ticks += 1
+        self._dt = dt
         changed = self._world is not None and self._world.version != self._seen
-        if changed and goal == self._target and self._frame is None and self._replans:
+        if changed and goal == self._target and self._clock is None and self._replans:
             self._repair(goal)
-        elif changed or goal != self._target or self._status == "unreachable":
-            self._retarget(goal, fresh=changed)
+        elif changed:
+            self._retarget(goal, fresh=True)
+        elif self._search is not None:
+            self._target = goal  # the plan in flight is finished first: never starved
+        elif goal != self._target or self._status == "unreachable":
+            self._retarget(goal)
         if self._search is not None:
             self._continue()
         if self._status in ("unreachable", "max_expansions"):
@@ -333,10 +391,15 @@ class Pursuer:
         if self._budget is not None:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
-        if self._frame is not None:
-            # Planned over the next frames; meanwhile go on to the node planned from.
+        if self._clock is not None:
+            # Planned over the next frames; meanwhile go on to the node planned from,
+            # as far ahead on the path as the pursuer walks while the plan runs.
+            if not fresh:
+                k = self._lookahead(k)
             self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
+            self._goal = goal
             self._counted = 0
+            self._started = self._ticks
             self._plan_k = k
             self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
             self._status = "chasing"
@@ -347,19 +410,43 @@ class Pursuer:
         self._plan = result
         self._adopt(result, k)
 
+    def _lookahead(self, k: int) -> int:
+        """The index on the path, from ``k`` on, of the first node at least as far
+        from the pursuer as it walks while a plan runs (as many frames as the last
+        one took, less the frame that adopts it); the path's end if none is."""
+        last = len(self._path) - 1
+        if self._lag <= 1 or k >= last:
+            return k
+        reach = self.speed * self._dt * (self._lag - 1)
+        left = float(self._suffix[self._i]) - self._progress  # cost to the path's end
+        beyond = np.flatnonzero(self._suffix[k:] <= left - reach)
+        return k + int(beyond[0]) if len(beyond) else last
+
     def _continue(self) -> None:
-        """Advance the plan in progress by this frame's expansions; adopt it once it
-        ended."""
-        search = self._search
-        status = search.step(self._frame)
-        self.expanded += search.expanded - self._counted
-        self._counted = search.expanded
-        if status == "in_progress":
-            return
-        self._search = None
-        self.plans += 1
-        self._plan = search.result
-        self._adopt(search.result, self._plan_k)
+        """Spend this frame's budget on the plan in progress; adopt it once it ended,
+        then start the next plan if the target moved meanwhile (with what is left)."""
+        clock = self._clock
+        assert clock is not None
+        clock.start()
+        while self._search is not None and not clock.spent:
+            search = self._search
+            try:
+                status = clock.run(search)
+            except WorldChangedError:  # a world without ``version`` checks of ours
+                self._search = None
+                self._retarget(self._target, fresh=True)
+                continue
+            self.expanded += search.expanded - self._counted
+            self._counted = search.expanded
+            if status == "in_progress":
+                return
+            self._search = None
+            self.plans += 1
+            self._lag = self._ticks - self._started + 1
+            self._plan = search.result
+            self._adopt(search.result, self._plan_k)
+            if self._status != "max_expansions" and self._target != self._goal:
+                self._retarget(self._target)  # the target moved: aim at where it is now
 
     def _drop_search(self) -> None:
         """A plan in progress toward an old target or an old world: cancelled."""

@@ -1,13 +1,17 @@
-"""A path-request queue: many agents' searches served a fixed budget per frame."""
+"""A path-request queue: many agents' searches served a fixed budget per frame, in
+order of first request, so that no request starves however often it is renewed."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import heapq
+import itertools
 from collections.abc import Hashable
 from typing import Any, Protocol
 
+import numpy as np
+
 from pathcraft._sliced import WorldChangedError
-from pathcraft._validation import check_limit
+from pathcraft.agents._budget import FrameBudget, check_budgets
 from pathcraft.result import PathResult
 
 __all__ = ["PathRequestQueue", "Steppable"]
@@ -28,14 +32,42 @@ class Steppable(Protocol):
     def cancel(self) -> None: ...
 
 
-class PathRequestQueue:
-    """Serve many path requests a fixed number of node expansions per frame.
+class _Request:
+    """One queued search: its place (``ticket``, the order of first request), the
+    search, and what :meth:`PathRequestQueue.request` was asked (None: submitted)."""
 
-    Requests are served first come, first served: each :meth:`update` gives the oldest
-    pending search as many expansions as it needs, then the next, until the frame's
-    ``budget`` is spent; a search that is cut off goes on from where it stopped at the
-    next update. Finishing the oldest requests first gives the smallest average wait
-    (round-robin would make every request wait as long as the slowest).
+    __slots__ = ("asked", "search", "ticket")
+
+    def __init__(self, ticket: int, search: Steppable, asked: Any) -> None:
+        self.ticket = ticket
+        self.search = search
+        self.asked: tuple[Any, Any, Any, dict[str, Any]] | None = asked
+
+
+class PathRequestQueue:
+    """Serve many path requests a fixed budget of work per frame, oldest request first.
+
+    Each :meth:`update` gives the oldest pending search as many expansions as it needs,
+    then the next, until the frame's budget is spent; a search that is cut off goes on
+    from where it stopped at the next update. Requests are served in order of **first
+    request**: asking again under a pending key never sends it to the back, so no
+    request starves however often its agent renews it.
+
+    - A request not yet served that is asked again is updated in its place (its search
+      is replaced before it cost anything).
+    - A request whose search is under way is never restarted by a new goal: that
+      search is finished and delivered (its path runs from the start to the goal it
+      was started with: ``result.path[0]``, ``result.path[-1]``), and the newest
+      request (goal, start, options) is served next, in order of the moment it was
+      first asked (behind requests older than it, ahead of younger ones). An agent
+      that walks on meanwhile asks from where it will be when the answer comes.
+    - Asked again with the very request pending, nothing changes (a goal asked
+      meanwhile is dropped: the pending search answers the newest request).
+
+    Bound: a request that needs E expansions, with W expansions of older requests ahead
+    of it, is delivered within ``ceil((W + E) / budget) + 1`` updates of being asked; a
+    lone agent renewing its request every frame gets a path every
+    ``ceil(E / budget) + 1`` updates at worst.
 
     :meth:`request` starts the world's compiled sliced search (``world.start_search``:
     grids, graphs, waypoint graphs, navigation meshes), whose steps run with the GIL
@@ -50,8 +82,18 @@ class PathRequestQueue:
 
     Parameters
     ----------
-    budget : int
-        Node expansions per :meth:`update` (per frame), >= 1.
+    budget : int or None
+        Node expansions per :meth:`update` (per frame) for all requests together, >= 1;
+        None: no limit in expansions (then ``time_budget_us`` is the limit).
+    time_budget_us : float or None
+        Microseconds per :meth:`update`, > 0: searches are stepped in small slices
+        until the time is used (a frame overruns it by at most one slice, and always
+        runs one slice, so every request still ends). None: no limit in time.
+
+    Raises
+    ------
+    ValueError
+        Neither budget is given, or one is out of range.
 
     Examples
     --------
@@ -76,21 +118,30 @@ class PathRequestQueue:
     20.0
     """
 
-    __slots__ = ("_asked", "_budget", "_pending")
+    __slots__ = ("_budget", "_next", "_order", "_pending", "_tickets")
 
-    def __init__(self, budget: int) -> None:
-        limit = check_limit("budget", budget, integer=True)
-        if limit is None or limit < 1:
-            raise ValueError(f"budget must be an integer >= 1; got {budget!r}")
-        self._budget = int(limit)
-        self._pending: OrderedDict[Hashable, Steppable] = OrderedDict()
-        # what request() was asked, to start a search again when its world is edited
-        self._asked: dict[Hashable, tuple[Any, Any, Any, dict[str, Any]]] = {}
+    def __init__(self, budget: int | None = None, *, time_budget_us: float | None = None) -> None:
+        expansions, micro = check_budgets("budget", budget, time_budget_us)
+        if expansions is None and micro is None:
+            raise ValueError(
+                "budget must be an integer >= 1 (expansions per update), or give "
+                "time_budget_us; got neither"
+            )
+        self._budget = FrameBudget(expansions, micro)
+        self._tickets = itertools.count()
+        self._pending: dict[Hashable, _Request] = {}  # by key: the search served now
+        self._next: dict[Hashable, _Request] = {}  # by key: asked while that one runs
+        self._order: list[tuple[int, Hashable]] = []  # (ticket, key), stale ones skipped
 
     @property
-    def budget(self) -> int:
-        """Node expansions per :meth:`update`."""
-        return self._budget
+    def budget(self) -> int | None:
+        """Node expansions per :meth:`update` (None: only a time budget)."""
+        return self._budget.expansions
+
+    @property
+    def time_budget_us(self) -> float | None:
+        """Microseconds per :meth:`update` (None: only a budget in expansions)."""
+        return self._budget.time_us
 
     def request(
         self, key: Hashable, world: Any, start: Any, goal: Any, **options: Any
@@ -98,6 +149,10 @@ class PathRequestQueue:
         """Queue a search on ``world`` (anything with ``start_search``: a Grid, Graph,
         WaypointGraph or NavMesh) under ``key``; ``options`` (``algorithm=`` among
         them) are the world's ``start_search`` options, checked now.
+
+        Under a key already pending, the request keeps its place in the queue (see the
+        class: updated if not yet served, else served next, after the search under
+        way is delivered).
 
         Examples
         --------
@@ -112,6 +167,18 @@ class PathRequestQueue:
         Traceback (most recent call last):
         ...
         ValueError: algorithm must be one of ...
+
+        A goal renewed while its search runs: that search is delivered first.
+
+        >>> queue = PathRequestQueue(budget=4)
+        >>> queue.request("orc", grid, (0, 0), (0, 5))
+        >>> queue.update()
+        {}
+        >>> queue.request("orc", grid, (0, 0), (0, 4))    # the player moved
+        >>> [r.path[-1].tolist() for r in queue.update().values()]
+        [[0, 5]]
+        >>> [r.path[-1].tolist() for r in queue.update().values()]
+        [[0, 4]]
         """
         start_search = getattr(world, "start_search", None)
         if not callable(start_search):
@@ -119,13 +186,18 @@ class PathRequestQueue:
                 "world must have start_search() (a Grid, Graph, WaypointGraph or "
                 f"NavMesh); got {type(world).__name__}: submit() a SlicedSearch instead"
             )
-        self.submit(key, start_search(start, goal, **options))
-        self._asked[key] = (world, start, goal, options)
+        asked = (world, start, goal, options)
+        current = self._pending.get(key)
+        if current is not None and _same(current.asked, asked):
+            self._drop_next(key)  # the search pending answers it
+            return
+        self._put(key, start_search(start, goal, **options), asked)
 
     def submit(self, key: Hashable, search: Steppable) -> None:
-        """Queue ``search`` under ``key``; a pending request with that key is replaced
-        (and cancelled: an agent that asks again wants only its newest path) and the
-        new one goes to the back.
+        """Queue ``search`` under ``key``. Under a key already pending it keeps the
+        request's place: it replaces (and cancels) a search not yet served; a search
+        under way is finished and delivered first, then ``search`` is served in order
+        of when it was submitted.
 
         Examples
         --------
@@ -143,11 +215,36 @@ class PathRequestQueue:
                 "search must have step() and result (a SlicedSearch or a world's "
                 f"start_search()); got {search!r}"
             )
-        self.cancel(key)
-        self._pending[key] = search
+        self._put(key, search, None)
+
+    def _put(self, key: Hashable, search: Steppable, asked: Any) -> None:
+        current = self._pending.get(key)
+        if current is None:
+            self._queue(key, _Request(next(self._tickets), search, asked))
+        elif current.search.expanded == 0:  # not served yet: updated in its place
+            _stop(current.search)
+            current.search, current.asked = search, asked
+            self._drop_next(key)
+        else:  # under way: delivered first, then this one by its own first request
+            follow = self._next.get(key)
+            if follow is None:
+                self._next[key] = _Request(next(self._tickets), search, asked)
+            else:
+                _stop(follow.search)
+                follow.search, follow.asked = search, asked
+
+    def _queue(self, key: Hashable, request: _Request) -> None:
+        self._pending[key] = request
+        heapq.heappush(self._order, (request.ticket, key))
+
+    def _drop_next(self, key: Hashable) -> None:
+        follow = self._next.pop(key, None)
+        if follow is not None:
+            _stop(follow.search)
 
     def cancel(self, key: Hashable) -> bool:
-        """Drop (and cancel) the pending request under ``key``; whether there was one.
+        """Drop (and cancel) the pending request under ``key``, with the goal asked
+        while it ran; whether there was one.
 
         Examples
         --------
@@ -159,13 +256,11 @@ class PathRequestQueue:
         >>> queue.cancel("orc"), queue.cancel("orc"), "orc" in queue, queue.update()
         (True, False, False, {})
         """
-        search = self._pending.pop(key, None)
-        self._asked.pop(key, None)
-        if search is None:
+        self._drop_next(key)
+        current = self._pending.pop(key, None)
+        if current is None:
             return False
-        stop = getattr(search, "cancel", None)
-        if callable(stop):
-            stop()  # a compiled search gives its workspace back
+        _stop(current.search)  # a compiled search gives its workspace back
         return True
 
     def __len__(self) -> int:
@@ -173,6 +268,25 @@ class PathRequestQueue:
 
     def __contains__(self, key: object) -> bool:
         return key in self._pending
+
+    def _head(self) -> tuple[Hashable, _Request] | None:
+        """The oldest pending request (entries of dropped requests are skipped)."""
+        order = self._order
+        while order:
+            ticket, key = order[0]
+            current = self._pending.get(key)
+            if current is not None and current.ticket == ticket:
+                return key, current
+            heapq.heappop(order)
+        return None
+
+    def _finish(self, key: Hashable) -> None:
+        """The request under ``key`` left the queue; a goal asked meanwhile takes its
+        turn by the order of its own first request."""
+        del self._pending[key]
+        follow = self._next.pop(key, None)
+        if follow is not None:
+            self._queue(key, follow)
 
     def update(self) -> dict[Hashable, PathResult]:
         """Spend one frame's budget; return the requests that finished, by key.
@@ -194,44 +308,63 @@ class PathRequestQueue:
         >>> queue.update()["orc"].cost, len(queue)
         (9.0, 0)
         """
-        left = self._budget
+        budget = self._budget
+        budget.start()
         done: dict[Hashable, PathResult] = {}
-        while self._pending and left > 0:
-            key, search = next(iter(self._pending.items()))
-            before = search.expanded
+        while not budget.spent:
+            head = self._head()
+            if head is None:
+                break
+            key, current = head
             try:
-                status = search.step(left)
+                status = budget.run(current.search)
             except WorldChangedError:
-                if key not in self._asked:  # submitted: the caller started it
-                    del self._pending[key]
+                if current.asked is None:  # submitted: the caller started it
+                    self._finish(key)
                     raise
-                again = self._again(key)
+                again = _again(current.asked)
                 if again is None:  # its start or goal is a wall now
-                    del self._pending[key]
-                    self._asked.pop(key, None)
+                    self._finish(key)
                     done[key] = PathResult.not_found("unreachable")
                 else:
-                    self._pending[key] = again  # the same place in the queue
+                    current.search = again  # the same place in the queue
                 continue
             except BaseException:
-                del self._pending[key]
-                self._asked.pop(key, None)
+                self._finish(key)
                 raise
-            left -= search.expanded - before
             if status == "in_progress":
-                break  # the budget is spent (a search that expanded none would loop)
-            del self._pending[key]
-            self._asked.pop(key, None)
+                break  # the budget is spent (or the search expands nothing: no spin)
+            self._finish(key)
             if status != "cancelled":
-                done[key] = search.result
+                done[key] = current.search.result
         return done
 
-    def _again(self, key: Hashable) -> Steppable | None:
-        """A fresh search for a request whose world was edited under it (None when
-        its start or goal became a wall)."""
-        world, start, goal, options = self._asked[key]
-        try:
-            search: Steppable = world.start_search(start, goal, **options)
-        except ValueError:
-            return None
-        return search
+
+def _again(asked: tuple[Any, Any, Any, dict[str, Any]]) -> Steppable | None:
+    """A fresh search for a request whose world was edited under it (None when its
+    start or goal became a wall)."""
+    world, start, goal, options = asked
+    try:
+        search: Steppable = world.start_search(start, goal, **options)
+    except ValueError:
+        return None
+    return search
+
+
+def _stop(search: Steppable) -> None:
+    stop = getattr(search, "cancel", None)
+    if callable(stop):
+        stop()  # a compiled search gives its workspace back
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two requests asked the same (world, start, goal, options); cells may
+    be tuples, lists or arrays."""
+    if a is None or b is None or a[0] is not b[0]:
+        return False
+    try:
+        return all(np.array_equal(x, y) for x, y in zip(a[1:3], b[1:3], strict=True)) and bool(
+            a[3] == b[3]
+        )
+    except (TypeError, ValueError):
+        return False

@@ -1,0 +1,117 @@
+"""One frame's allowance of search work: node expansions and, optionally, microseconds.
+
+The budgeted :class:`~pathcraft.agents.Pursuer` and the
+:class:`~pathcraft.agents.PathRequestQueue` both spend a frame's budget on sliced
+searches (``search.step(n)``) through :class:`FrameBudget`. With an expansion budget
+alone a search gets every expansion left in one ``step``; with a time budget it is
+stepped in slices of :data:`SLICE` expansions until the time is used (read from the
+clock between slices), so the frame overruns its time by at most one slice. The
+first slice of a frame always runs, even when the time is already spent: a budget
+too small for any work would starve every search, and one slice is the progress
+that guarantees every search ends.
+"""
+
+from __future__ import annotations
+
+import math
+from time import perf_counter
+from typing import Any
+
+from pathcraft._validation import check_limit
+
+__all__ = ["SLICE", "FrameBudget", "check_budgets"]
+
+#: Expansions per slice when a time budget is set: a few microseconds of grid search,
+#: small enough to bound a frame's overrun, large enough that the clock reads and
+#: calls cost little beside it.
+SLICE = 32
+
+
+def check_budgets(
+    name: str, expansions: Any, time_us: Any
+) -> tuple[int | None, float | None]:
+    """The two budgets checked: ``expansions`` an integer >= 1 or None (``name`` is
+    its argument's name), ``time_budget_us`` a finite number > 0 or None."""
+    limit = check_limit(name, expansions, integer=True)
+    if limit is not None and limit < 1:
+        raise ValueError(f"{name} must be an integer >= 1 or None; got {expansions!r}")
+    micro = check_limit("time_budget_us", time_us, integer=False)
+    if micro is not None and (micro <= 0 or math.isinf(micro)):
+        raise ValueError(
+            f"time_budget_us must be a finite number > 0 or None; got {time_us!r}"
+        )
+    return (
+        None if limit is None else int(limit),
+        None if micro is None else float(micro),
+    )
+
+
+class FrameBudget:
+    """What is left of one frame's budget; :meth:`run` spends it on a search.
+
+    Parameters
+    ----------
+    expansions : int or None
+        Expansions per frame (None: no limit in expansions).
+    time_us : float or None
+        Microseconds per frame (None: no limit in time). One of the two is set.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents._budget import FrameBudget
+    >>> budget = FrameBudget(5, None)
+    >>> search = Grid.from_ascii("." * 9, diagonal="never").start_search((0, 0), (0, 8))
+    >>> budget.start()
+    >>> budget.run(search), budget.left, budget.spent
+    ('in_progress', 0, True)
+    >>> budget.start()
+    >>> budget.run(search), budget.left
+    ('found', 1)
+    """
+
+    __slots__ = ("_deadline", "_first", "expansions", "left", "time_us")
+
+    def __init__(self, expansions: int | None, time_us: float | None) -> None:
+        self.expansions = expansions
+        self.time_us = time_us
+        self.left: int | None = expansions  # expansions left this frame
+        self._deadline = math.inf
+        self._first = True  # no slice ran yet this frame
+
+    def start(self) -> None:
+        """A new frame: the whole budget again."""
+        self.left = self.expansions
+        self._first = True
+        if self.time_us is not None:
+            self._deadline = perf_counter() + self.time_us * 1e-6
+
+    @property
+    def spent(self) -> bool:
+        """Nothing is left this frame (no expansion, or no time after the first
+        slice)."""
+        if self.left is not None and self.left <= 0:
+            return True
+        return not self._first and perf_counter() >= self._deadline
+
+    def run(self, search: Any) -> str:
+        """Step ``search`` with what is left of the frame; its status."""
+        if self.time_us is None:
+            before = search.expanded
+            status: str = search.step(self.left)
+            self._spend(search.expanded - before)
+            return status
+        while True:
+            n = SLICE if self.left is None else min(SLICE, self.left)
+            before = search.expanded
+            status = search.step(n)
+            self._spend(search.expanded - before)
+            if status != "in_progress" or self.spent:
+                return status
+            if search.expanded == before:  # a search that expands nothing would spin
+                return status
+
+    def _spend(self, expanded: int) -> None:
+        self._first = False
+        if self.left is not None:
+            self.left -= expanded
