@@ -38,8 +38,6 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 _NONE = np.empty(0, dtype=np.intp)  # no polygon (read only)
 _NONE.flags.writeable = False
-#: Why a mesh has no replanner.
-_REBUILT = "a mesh's edits rebuild polygons; search it afresh"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1306,8 +1304,13 @@ class NavMesh:
     agent_space = refused(
         "NavMesh", "agent_space", "agent_space", "mesh agents move in continuous space, to come"
     )
-    replan_space = refused("NavMesh", "replan_space", "replanner", _REBUILT)
-    replanner = refused("NavMesh", "replanner", "replanner", _REBUILT)
+    replanner = refused(
+        "NavMesh", "replanner", "replanner", "a mesh's edits rebuild polygons; search it afresh"
+    )
+    replan_space = refused(
+        "NavMesh", "replan_space", "replanner", "a mesh's edits rebuild polygons; search it afresh"
+    )
+
 
 def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
     """The polygon graph: polygons linked across their portals (one edge per shared
