@@ -317,7 +317,7 @@ def centroid_funnel(mesh: NavMesh, s: np.ndarray, g: np.ndarray) -> float:
     if answer[0] != graph_search.FOUND:
         return math.inf
     polys = np.ascontiguousarray(answer[1][:-1], dtype=np.int32)
-    return length(_query._pull(mesh, s, g, polys))
+    return length(_query._pull(mesh.parts.top, s, g, polys))
 
 
 def funnel_quality(names: list[str], queries: int) -> str:

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from pathcraft import NavMesh  # noqa: E402
 from pathcraft.io import read_walkable  # noqa: E402
-from pathcraft.navmesh._mesh import _polygon_graph  # noqa: E402
+from pathcraft.navmesh._graphs import polygon_graph  # noqa: E402
 from pathcraft.navmesh._portals import build_portals  # noqa: E402
 
 MAPS = Path("/work/shared/benchmarks/movingai/maps")
@@ -126,7 +126,7 @@ def main() -> None:
         patch.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         whole_portals = build_portals(parts.top, None)
-        _polygon_graph(parts.top, parts.centroids)
+        polygon_graph(parts.top, parts.centroids)
         whole.append(time.perf_counter() - t0)
         assert np.array_equal(portals.sides, whole_portals.sides)
         assert all(

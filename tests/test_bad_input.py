@@ -256,7 +256,7 @@ def test_goap_objects_pickle() -> None:
 
 def test_navmesh_spells_neighbors_like_every_other_world() -> None:
     mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)], [[0, 1, 4, 5], [1, 2, 3, 4]])
-    assert [n.tolist() for n in mesh.neighbors] == [[-1, 1, -1, -1], [-1, -1, -1, 0]]
+    assert [n.tolist() for n in mesh.polygon_neighbors] == [[-1, 1, -1, -1], [-1, -1, -1, 0]]
     assert not hasattr(mesh, "neighbours")
 
 

@@ -127,7 +127,7 @@ def test_a_navmesh_loads_without_rebuilding_and_answers_the_same(tmp_path: Path)
     np.testing.assert_array_equal(again.vertices, mesh.vertices)
     for a, b in zip(again.polygons, mesh.polygons, strict=True):
         np.testing.assert_array_equal(a, b)
-    for a, b in zip(again.neighbors, mesh.neighbors, strict=True):
+    for a, b in zip(again.polygon_neighbors, mesh.polygon_neighbors, strict=True):
         np.testing.assert_array_equal(a, b)
     rng = np.random.default_rng(3)
     free = np.argwhere(grid.walkable)

@@ -193,7 +193,7 @@ def test_navmesh_refuses_options_its_algorithms_do_not_take() -> None:
     with pytest.raises(
         UnsupportedOptionError,
         match=r"NavMesh.find_path\(algorithm='optimal'\) "
-        r"does not take weight; it takes max_expansions, partial \(and snap, radius\)",
+        r"does not take weight; it takes max_expansions, partial \(and snap, radius, filter\)",
     ):
         mesh.find_path((0.5, 0.5), (1.5, 0.5), algorithm="optimal", weight=2.0)
     with pytest.raises(TypeError, match=r"partial must be True or False; got 'yes'"):
@@ -221,7 +221,7 @@ def test_corridor_is_a_chain_of_neighbours() -> None:
     found = mesh.corridor(start, goal)
     assert found and found.reason is None and found.cost >= float(np.hypot(*(goal - start))) - 1e-9
     corridor = found.path
-    neighbours = mesh.neighbors
+    neighbours = mesh.polygon_neighbors
     assert corridor[0] == mesh.locate(start) and corridor[-1] == mesh.locate(goal)
     for a, b in itertools.pairwise(corridor):
         assert b in neighbours[a]
@@ -408,7 +408,7 @@ def test_funnel_corridor_follows_the_portals_not_the_polygon_centres() -> None:
         corridor = mesh.corridor(start, goal)
         assert np.isin(corridor.path[[0]], mesh.polygons_at(start)).all()
         assert np.isin(corridor.path[[-1]], mesh.polygons_at(goal)).all()
-        nbrs = mesh.neighbors
+        nbrs = mesh.polygon_neighbors
         assert all(b in nbrs[a] for a, b in zip(corridor.path[:-1], corridor.path[1:], strict=True))
 
 

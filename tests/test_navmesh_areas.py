@@ -8,79 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
+from _meshes import corridor_oracle, grid_mesh
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.sparse.csgraph import dijkstra
 from shapely import box
 
 from pathcraft import NavMesh
 
 WALL = box(0, 0, 10, 10).difference(box(4, 2, 6, 8))
-
-
-def _grid_mesh(n: int = 6) -> NavMesh:
-    """An n x n mesh of unit squares (x, y)."""
-    xs = [(x, y) for y in range(n + 1) for x in range(n + 1)]
-    polys = [
-        [y * (n + 1) + x, y * (n + 1) + x + 1, (y + 1) * (n + 1) + x + 1, (y + 1) * (n + 1) + x]
-        for y in range(n)
-        for x in range(n)
-    ]
-    return NavMesh(xs, polys)
-
-
-def _oracle(mesh: NavMesh, costs: np.ndarray, s: np.ndarray, g: np.ndarray) -> float:
-    """The cheapest corridor cost, independently: nodes are points on shared edges
-    (ends and midpoints), linked inside each polygon by distance x its cost, plus the
-    start and goal joined to the points of their polygons."""
-    polys, nbrs = mesh.polygons, mesh.neighbors
-    xy = mesh.vertices
-    points: dict[tuple[float, float], int] = {}
-    owners: dict[int, list[int]] = {p: [] for p in range(len(polys))}
-    for p, ring in enumerate(polys):
-        for i in range(len(ring)):
-            if nbrs[p][i] < 0:
-                continue
-            a, b = xy[ring[i]], xy[ring[(i + 1) % len(ring)]]
-            for f in (0.0, 0.5, 1.0):
-                q = tuple(np.round(a + (b - a) * f, 9).tolist())
-                k = points.setdefault(q, len(points))
-                owners[p].append(k)
-    coords = np.array(list(points), dtype=float)
-    n = len(points) + 2
-    rows, cols, w = [], [], []
-    sidx, gidx = n - 2, n - 1
-    sp_, gp_ = mesh.locate(s), mesh.locate(g)
-    for p, ks in owners.items():
-        ks = sorted(set(ks))
-        for i in ks:
-            for j in ks:
-                if i != j:
-                    rows.append(i), cols.append(j)
-                    w.append(np.hypot(*(coords[i] - coords[j])) * costs[p] + 1e-12)
-        if p == sp_:
-            for j in ks:
-                (
-                    rows.append(sidx),
-                    cols.append(j),
-                    w.append(np.hypot(*(coords[j] - s)) * costs[p] + 1e-12),
-                )
-        if p == gp_:
-            for j in ks:
-                (
-                    rows.append(j),
-                    cols.append(gidx),
-                    w.append(np.hypot(*(coords[j] - g)) * costs[p] + 1e-12),
-                )
-    best: dict[tuple[int, int], float] = {}  # csr_matrix would sum parallel edges
-    for r, c, x in zip(rows, cols, w, strict=True):
-        best[r, c] = min(x, best.get((r, c), np.inf))
-    keys = list(best)
-    m = sp.csr_matrix(
-        (list(best.values()), ([k[0] for k in keys], [k[1] for k in keys])), shape=(n, n)
-    )
-    return float(dijkstra(m, indices=sidx)[gidx])
 
 
 def test_doc_example_and_cost() -> None:
@@ -94,7 +29,7 @@ def test_doc_example_and_cost() -> None:
 
 def test_corridor_cost_equals_scipy_oracle() -> None:
     rng = np.random.default_rng(5)
-    mesh = _grid_mesh(6)
+    mesh = grid_mesh(6)
     for _ in range(20):
         costs = rng.choice([1.0, 1.0, 2.5, 8.0], size=mesh.num_polygons)
         mesh.set_area_cost(np.arange(mesh.num_polygons), 1.0)
@@ -105,11 +40,11 @@ def test_corridor_cost_equals_scipy_oracle() -> None:
             continue
         found = mesh.corridor(s, g)
         assert found
-        assert found.cost == pytest.approx(_oracle(mesh, costs, s, g), rel=1e-9, abs=1e-9)
+        assert found.cost == pytest.approx(corridor_oracle(mesh, costs, s, g), rel=1e-9, abs=1e-9)
 
 
 def test_cost_is_recomputed_cost_and_not_below_length() -> None:
-    mesh = _grid_mesh(5)
+    mesh = grid_mesh(5)
     mesh.set_area_cost([6, 7, 8, 11, 12, 13], 5.0)
     res = mesh.find_path((0.5, 2.5), (4.5, 2.5))
     assert res.cost == pytest.approx(mesh.path_cost(res.path))
@@ -126,7 +61,7 @@ def test_cost_is_recomputed_cost_and_not_below_length() -> None:
     st.tuples(st.floats(0.01, 4.99), st.floats(0.01, 4.99)),
 )
 def test_invariants(costs: list[float], s: tuple[float, float], g: tuple[float, float]) -> None:
-    mesh = _grid_mesh(5)
+    mesh = grid_mesh(5)
     arr = np.array(costs)
     for c in (2.0, 6.0):
         if (arr == c).any():
@@ -143,7 +78,7 @@ def test_invariants(costs: list[float], s: tuple[float, float], g: tuple[float, 
 
 
 def test_bad_input() -> None:
-    mesh = _grid_mesh(2)
+    mesh = grid_mesh(2)
     for bad in (0, -1, 0.5, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="multiplier"):
             mesh.set_area_cost([0], bad)

@@ -29,13 +29,13 @@ def assert_valid_mesh(mesh: NavMesh, walk: object) -> None:
     assert math.isclose(mesh.area, shapely.area(walk), rel_tol=1e-9)
     assert np.allclose(shapely.area(shapes), shapely.area(shapely.convex_hull(shapes)))
     rebuilt = NavMesh(mesh.vertices, mesh.polygons)
-    for a, b in zip(rebuilt.neighbors, mesh.neighbors, strict=True):
+    for a, b in zip(rebuilt.polygon_neighbors, mesh.polygon_neighbors, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
 def test_portals_from_shared_edges() -> None:
     mesh = NavMesh(SQUARES, [[0, 1, 4, 5], [1, 2, 3, 4]])
-    assert [n.tolist() for n in mesh.neighbors] == [[-1, 1, -1, -1], [-1, -1, -1, 0]]
+    assert [n.tolist() for n in mesh.polygon_neighbors] == [[-1, 1, -1, -1], [-1, -1, -1, 0]]
     assert repr(mesh) == "NavMesh(2 polygons, 6 vertices, 1 portals)"
 
 
@@ -104,7 +104,7 @@ def test_t_junction_is_named() -> None:
         NavMesh(vertices, [[0, 1, 2, 3], [1, 4, 6, 5], [5, 6, 7, 2]])
     # Split the edge and it is a valid mesh with two portals.
     mesh = NavMesh(vertices, [[0, 1, 5, 2, 3], [1, 4, 6, 5], [5, 6, 7, 2]])
-    assert mesh.neighbors[0].tolist() == [-1, 1, 2, -1, -1]
+    assert mesh.polygon_neighbors[0].tolist() == [-1, 1, 2, -1, -1]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -167,7 +167,7 @@ def test_from_grid_takes_a_grid_and_keeps_diagonal_pinches_closed() -> None:
     #.
     """)
     mesh = NavMesh.from_grid(grid)
-    assert mesh.num_polygons == 2 and all((n < 0).all() for n in mesh.neighbors)
+    assert mesh.num_polygons == 2 and all((n < 0).all() for n in mesh.polygon_neighbors)
     result = mesh.find_path((0.5, 0.5), (1.5, 1.5), algorithm="optimal")
     assert not result and result.reason == "unreachable"
 

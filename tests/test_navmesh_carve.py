@@ -64,7 +64,7 @@ def check_structure(mesh: NavMesh, final: Any) -> None:
         np.testing.assert_array_equal(getattr(fresh, name), getattr(top, name), err_msg=name)
     walls = 0.0
     xy = mesh.vertices
-    for p, n in zip(polys, mesh.neighbors, strict=True):
+    for p, n in zip(polys, mesh.polygon_neighbors, strict=True):
         q = np.roll(p, -1)
         walls += float(np.hypot(*(xy[q] - xy[p]).T)[n < 0].sum())
     assert abs(walls - final.length) < 1e-6

@@ -26,7 +26,7 @@ FRACTIONS = (0.0, 0.5, 1.0)  # the points on each portal the corridor search use
 
 def _portals(mesh: NavMesh) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
     """Each portal: the two polygons and the ends of the segment their shared edges span."""
-    polys, nbrs, xy = mesh.polygons, mesh.neighbors, mesh.vertices
+    polys, nbrs, xy = mesh.polygons, mesh.polygon_neighbors, mesh.vertices
     spans: dict[tuple[int, int], list[np.ndarray]] = {}
     for p, ring in enumerate(polys):
         for i, q in enumerate(nbrs[p].tolist()):

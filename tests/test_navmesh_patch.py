@@ -4,7 +4,7 @@ graph built from scratch.
 
 After every edit of random carving sequences (the scenes of ``test_navmesh_carve``),
 with area costs set in between and several edits sometimes waiting for one patch,
-the patched graphs are compared with ``build_portals`` and ``_polygon_graph`` of the
+the patched graphs are compared with ``build_portals`` and ``polygon_graph`` of the
 mesh as it is:
 
 - array for array, bit for bit: the portals (polygon pairs, numbered by pair, and the
@@ -30,8 +30,8 @@ from test_navmesh_carve import random_obstacle
 
 from pathcraft import Graph, NavMesh
 from pathcraft.graph._csr import splice_rows
-from pathcraft.navmesh import _mesh
-from pathcraft.navmesh._mesh import _polygon_graph
+from pathcraft.navmesh import _graphs
+from pathcraft.navmesh._graphs import polygon_graph
 from pathcraft.navmesh._portals import build_portals
 
 
@@ -45,7 +45,7 @@ def check_graphs(mesh: NavMesh) -> None:
         np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
     assert got.sides.dtype == want.sides.dtype and got.members.dtype == want.members.dtype
     _same_graph(got.graph, want.graph)
-    _same_graph(mesh.parts.graph, _polygon_graph(top, mesh.parts.centroids))
+    _same_graph(mesh.parts.graph, polygon_graph(top, mesh.parts.centroids))
     assert mesh.parts.graph.num_nodes == mesh.num_polygons
 
 
@@ -135,8 +135,8 @@ def test_graphs_are_patched_not_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None
     def refuse(*_: object) -> None:
         raise AssertionError("built from scratch")
 
-    monkeypatch.setattr(_mesh, "build_portals", refuse)
-    monkeypatch.setattr(_mesh, "_polygon_graph", refuse)
+    monkeypatch.setattr(_graphs, "build_portals", refuse)
+    monkeypatch.setattr(_graphs, "polygon_graph", refuse)
     ident = mesh.add_obstacle(box(3, 3, 5, 6))
     mesh.set_area_cost([0, 1], 2.0)
     before = mesh.portal_graph
@@ -162,7 +162,7 @@ def test_a_mesh_losing_all_its_portals() -> None:
 
 
 def test_trusted_graphs_equal_checked_ones() -> None:
-    """``Graph._from_csr`` (no checks, no sort) gives the graph the public constructor
+    """``Graph.from_trusted_csr`` (no checks, no sort) gives the graph the public constructor
     gives for the same edges: CSR arrays, edges and heuristic scale (the portal graph,
     the polygon graph, and the portal graph grown with links)."""
     mesh = NavMesh.from_geometry(polygon_scene(1))

@@ -47,27 +47,24 @@ class ChangeLog:
     ValueError: version must be in [0, 2] (this world's version is 2); got 5
     """
 
-    __slots__ = ("_entries", "_floor", "_held", "_limit", "_version")
+    __slots__ = ("_entries", "_floor", "_held", "_limit", "version")
 
     def __init__(self, *, limit: int) -> None:
         self._entries: list[tuple[int, npt.NDArray[np.intp]]] = []
-        self._version = 0
+        #: The number of edits that changed something (read it; only :meth:`record`
+        #: moves it). A plain attribute: worlds compare it on every query.
+        self.version = 0
         self._floor = 0  # edits at or below this version are forgotten
         self._held = 0
         self._limit = max(int(limit), 64)
-
-    @property
-    def version(self) -> int:
-        """The number of edits that changed something."""
-        return self._version
 
     def record(self, items: npt.ArrayLike) -> None:
         """Log one edit touching ``items``; nothing when there are none."""
         arr = np.unique(np.asarray(items, dtype=np.intp).ravel())
         if arr.size == 0:
             return
-        self._version += 1
-        self._entries.append((self._version, arr))
+        self.version += 1
+        self._entries.append((self.version, arr))
         self._held += int(arr.size)
         while self._held > self._limit and self._entries:
             version, dropped = self._entries.pop(0)
@@ -80,10 +77,10 @@ class ChangeLog:
         if isinstance(version, bool) or not isinstance(version, numbers.Integral):
             raise TypeError(f"version must be an integer; got {version!r}")
         v = int(version)
-        if not 0 <= v <= self._version:
+        if not 0 <= v <= self.version:
             raise ValueError(
-                f"version must be in [0, {self._version}] (this world's version is "
-                f"{self._version}); got {version!r}"
+                f"version must be in [0, {self.version}] (this world's version is "
+                f"{self.version}); got {version!r}"
             )
         if v < self._floor:
             return np.arange(total, dtype=np.intp)
@@ -97,5 +94,8 @@ class ChangeLog:
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        if "_version" in state:  # pickled before the version was a plain attribute
+            state = dict(state)
+            state["version"] = state.pop("_version")
         for name, value in state.items():
             object.__setattr__(self, name, value)

@@ -198,7 +198,7 @@ SUPPORT: dict[str, WorldSpec] = {
                 "optimal": ("max_expansions", "partial"),
             },
             heuristics=None,
-            extras={"funnel": ("snap", "radius"), "optimal": ("snap", "radius")},
+            extras={name: ("snap", "radius", "filter") for name in ("funnel", "optimal")},
         ),
         WorldSpec(
             "search",

@@ -153,7 +153,7 @@ class Graph:
         self._coords = checks.coordinate_array(coords, n)
         self._names = NodeIndex(n, labels, checks.label_index(labels, n))
         self._directed = bool(directed)
-        # the edges in input order (None until asked for in a graph of _from_csr)
+        # the edges in input order (None until asked for in a graph of from_trusted_csr)
         self._edge_sources: npt.NDArray[np.intp] | None = src
         self._edge_targets: npt.NDArray[np.intp] | None = dst
         self._weights_in = w
@@ -183,7 +183,7 @@ class Graph:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def _from_csr(
+    def from_trusted_csr(
         cls,
         offsets: npt.NDArray[np.int64],
         targets: npt.NDArray[np.int32],
@@ -192,8 +192,10 @@ class Graph:
         lengths: npt.NDArray[np.float64],
         ratio: float | None = None,
     ) -> Graph:
-        """A directed graph with coordinates from CSR arrays its caller has checked
-        (private: for pathcraft's own graphs, rebuilt often).
+        """A directed graph with coordinates from CSR arrays its caller has checked:
+        internal, the one constructor pathcraft's own graphs share (the navigation
+        mesh's polygon and portal graphs, made again after every local change), not
+        for user input (:class:`Graph` checks it).
 
         Nothing is validated, sorted or copied: the caller guarantees what
         :class:`Graph` would check and build. ``offsets`` (int64, ``n + 1``, from 0,
@@ -208,6 +210,16 @@ class Graph:
         given the edges in that order; the input-order arrays of :attr:`edges` are
         made when first asked for. The arrays are kept: the caller must not write to
         them afterwards (and :meth:`set_weights` writes new weights into ``weights``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Graph
+        >>> g = Graph.from_trusted_csr(
+        ...     np.array([0, 1, 1]), np.array([1], dtype=np.int32), np.array([2.0]),
+        ...     np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([1.0]))
+        >>> g.find_path(0, 1).path, g.find_path(0, 1).cost
+        ([0, 1], 2.0)
         """
         graph = cls.__new__(cls)
         n = int(offsets.shape[0] - 1)
@@ -929,7 +941,7 @@ class Graph:
 
     def _in_order(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """The edges' sources and targets in input order (made on first use for a
-        graph built by :meth:`_from_csr`, whose input order is its CSR order)."""
+        graph built by :meth:`from_trusted_csr`, whose input order is its CSR order)."""
         if self._edge_sources is None or self._edge_targets is None:
             n = self.num_nodes
             self._edge_sources = np.repeat(np.arange(n, dtype=np.intp), np.diff(self._offsets))

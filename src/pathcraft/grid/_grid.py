@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -50,7 +51,6 @@ import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, check_batch, query_batch
 from pathcraft._changes import ChangeLog
-from pathcraft._core.jpsplus import build_table
 from pathcraft._movingai import read_walkable
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
@@ -64,9 +64,10 @@ from pathcraft.grid._checks import (
     edited_cells,
     parse_ascii,
 )
-from pathcraft.grid._packed import PackedLines, check_lines, cost_range, pack_lines
-from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, make_plan, planned_search
-from pathcraft.grid._sizes import SizeCache, check_size, edit_box
+from pathcraft.grid._packed import PackedLines, check_lines
+from pathcraft.grid._prepared import Prepared
+from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, planned_search
+from pathcraft.grid._sizes import SizeCache, cells_box, check_size
 from pathcraft.grid._space import GridSpace
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
@@ -142,16 +143,13 @@ class Grid:
     """
 
     __slots__ = (
+        "_base",
         "_diagonal",
         "_heuristic",
-        "_jps",
-        "_jps_plus",
+        "_lock",
         "_log",
-        "_min_cost",
         "_padded",
-        "_plans",
-        "_sizes",
-        "_uniform",
+        "_prep",
         "_unit",
     )
 
@@ -174,13 +172,11 @@ class Grid:
         self._padded = padded
         self._diagonal: str = diagonal
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
-        self._scan_costs()
-        self._jps: tuple[tuple[float, float] | None, PackedLines] | None = None
-        self._sizes: SizeCache | None = None
         self._unit = 1
+        self._base: Grid | None = None  # the grid a unit's view comes from (for_size)
         self._log = ChangeLog(limit=rows * cols)
-        self._jps_plus: npt.NDArray[np.int32] | None = None
-        self._plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
+        self._prep = Prepared(0)
+        self._lock = threading.Lock()
         if what:
             self.prepare(*what)
 
@@ -275,7 +271,7 @@ class Grid:
     @property
     def cost(self) -> npt.NDArray[np.float64]:
         """A read-only view of the cost array; change cells with ``grid[r, c] = v``."""
-        view = self._padded[1:-1, 1:-1]
+        view = self._cells()[1:-1, 1:-1]
         view.flags.writeable = False
         return view
 
@@ -285,12 +281,12 @@ class Grid:
         kernels read it: shape ``(rows + 2, cols + 2)``; cell ``(r, c)`` is at
         ``(r + 1, c + 1)``. For pathcraft's own modules (kernels, pictures): never
         write to it; change cells with ``grid[r, c] = value``."""
-        return self._padded
+        return self._cells()
 
     @property
     def walkable(self) -> npt.NDArray[np.bool_]:
         """A boolean array: True where the cell is not a wall."""
-        return np.isfinite(self._padded[1:-1, 1:-1])
+        return np.isfinite(self._cells()[1:-1, 1:-1])
 
     @property
     def diagonal(self) -> str:
@@ -305,7 +301,7 @@ class Grid:
     @property
     def min_cost(self) -> float:
         """The smallest cell cost: the scale of the heuristics (1 when all are walls)."""
-        return self._min_cost
+        return self._derived().scale(self._padded)[0]
 
     @property
     def uniform_cost(self) -> float | None:
@@ -323,18 +319,50 @@ class Grid:
         >>> Grid(np.array([[1.0, 2.0], [1.0, np.inf]])).uniform_cost is None
         True
         """
-        return self._uniform or None
+        return self._derived().scale(self._padded)[1] or None
 
-    def _scan_costs(self) -> None:
-        """Keep the smallest cell cost and, when all walkable cells cost the same, that
-        cost (0.0 when they differ; both 1.0 when every cell is a wall)."""
-        costs = cost_range(self._padded)
-        self._min_cost = 1.0 if costs is None else costs[0]
-        self._uniform = 1.0 if costs is None else (costs[0] if costs[0] == costs[1] else 0.0)
+    def _cells(self) -> npt.NDArray[np.float64]:
+        """The padded cost array, current: a unit's view's cells are derived state,
+        brought up to date with its grid's edits first."""
+        if self._base is not None and self._prep.version != self._log.version:
+            self._renew()
+        return self._padded
+
+    def _derived(self) -> Prepared:
+        """The prepared state of the current cells (:mod:`pathcraft.grid._prepared`):
+        every derived item is asked for here, and none outlives the version of the
+        cells it was built from."""
+        prep = self._prep
+        if prep.version != self._log.version:
+            prep = self._renew()
+        return prep
+
+    def _renew(self) -> Prepared:
+        """The prepared state of a new version: the unit views repaired (on the grid
+        they come from), the rest built again on first use."""
+        base = self._base
+        with self._lock:
+            prep = self._prep
+            version = self._log.version
+            if prep.version != version:
+                if base is None:
+                    prep = prep.renewed(version)
+                else:  # a unit's view: its cells are repaired by its grid's cache
+                    sizes = base._size_cache()
+                    if not sizes.holds(self._unit, self._padded):
+                        sizes.rederive(self._unit, self._padded)  # dropped from the cache
+                    prep = Prepared(version, scale=base._derived().scale(base._padded))
+                self._prep = prep  # published once complete
+        return prep
+
+    def _changed_box(self, version: int) -> tuple[int, int, int, int] | None:
+        """The box of the cells whose cost changed after ``version``."""
+        flat = self._log.since(version, total=self._padded[1:-1, 1:-1].size)
+        return cells_box(flat, self._padded.shape[1] - 2)
 
     def __getitem__(self, key: Any) -> Any:
         """The cost of cells, by NumPy indexing of the ``(rows, cols)`` array."""
-        value = self._padded[1:-1, 1:-1][key]
+        value = self._cells()[1:-1, 1:-1][key]
         return value.copy() if isinstance(value, np.ndarray) else float(value)
 
     def __setitem__(self, key: Any, value: npt.ArrayLike) -> None:
@@ -353,20 +381,7 @@ class Grid:
         touched = edited_cells(inner, key)
         before = inner.ravel()[touched]
         inner[key] = values
-        self._log.record(touched[inner.ravel()[touched] != before])
-        self._scan_costs()
-        self._jps = None
-        self._jps_plus = None
-        self._plans = {}
-        if self._sizes is not None:  # repair the clearance and unit views locally
-            box = edit_box(key, self.shape)
-            if box is not None:
-                for view in self._sizes.repair(box):
-                    view._jps = None
-                    view._jps_plus = None
-                    view._plans = {}
-                    view._min_cost = self._min_cost
-                    view._uniform = self._uniform
+        self._log.record(touched[inner.ravel()[touched] != before])  # the version moves
 
     @property
     def version(self) -> int:
@@ -429,21 +444,24 @@ class Grid:
         )
 
     def __getstate__(self) -> dict[str, Any]:
-        state = {name: getattr(self, name) for name in self.__slots__}
-        state["_jps"] = None  # a cache, rebuilt on first use: ship less
-        state["_sizes"] = None  # likewise (the clearance and the unit views)
-        state["_jps_plus"] = None  # prepared again by the receiver if it wants it
-        state["_plans"] = {}  # the same (and plans point into this process's arrays)
+        state = {name: getattr(self, name) for name in self.__slots__ if name != "_lock"}
+        # Derived state is rebuilt by the receiver if it searches (ship less; plans
+        # point into this process's arrays), but for the heuristic's scale, which a
+        # unit's view takes from its grid (not shipped: the view travels alone).
+        state["_prep"] = self._derived().shipped(self._padded)
+        state["_base"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        state.setdefault("_sizes", None)
-        state.setdefault("_unit", 1)
-        state.setdefault("_log", ChangeLog(limit=state["_padded"][1:-1, 1:-1].size))
-        self._jps_plus = None
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
-        self._plans = {}
+        padded = state["_padded"]
+        log = state.get("_log") or ChangeLog(limit=padded[1:-1, 1:-1].size)
+        for name in ("_diagonal", "_heuristic", "_padded"):
+            object.__setattr__(self, name, state[name])
+        self._unit = state.get("_unit", 1)
+        self._base = None
+        self._log = log
+        self._prep = state.get("_prep") or Prepared(log.version)
+        self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ unit sizes
 
@@ -453,23 +471,24 @@ class Grid:
                 f"this grid is already the view of a unit of size {self._unit}; "
                 "call for_size on the grid it came from"
             )
-        if self._sizes is None:
-            self._sizes = SizeCache(self._padded, self._unit_view)
-        return self._sizes
+        return self._derived().sizes(self._new_sizes)
+
+    def _new_sizes(self, version: int) -> SizeCache:
+        return SizeCache(self._padded, self._unit_view, version, self._changed_box)
 
     def _unit_view(self, padded: npt.NDArray[np.float64], size: int) -> Grid:
         view = object.__new__(Grid)
         view._padded = padded
         view._diagonal = self._diagonal
         view._heuristic = self._heuristic
-        view._min_cost = self._min_cost  # <= every cost of the view: admissible
-        view._uniform = self._uniform  # its walkable cells are some of the grid's
-        view._jps = None
-        view._jps_plus = None
-        view._plans = {}
-        view._sizes = None
         view._unit = size
-        view._log = self._log  # the base grid's edits are the view's (it is repaired by them)
+        view._base = self  # repairs the view's cells when its version moves
+        view._log = self._log  # the base grid's edits are the view's
+        # The grid's scale: its smallest cost is <= every cost of the view (admissible)
+        # and the view's walkable cells are some of the grid's (uniform stays uniform).
+        prep = self._prep  # current: for_size asked for it (and SizeCache's lock is held)
+        view._prep = Prepared(prep.version, scale=prep.scale(self._padded))
+        view._lock = threading.Lock()
         return view
 
     @property
@@ -480,8 +499,9 @@ class Grid:
         Harabor and Botea's measure ("Hierarchical path planning for multi-size agents
         in heterogeneous environments", 2008). A unit of size ``k`` may stand at
         ``(row, col)`` (its top-left cell) exactly where ``clearance >= k``. Computed in
-        the compiled core on first use, then repaired after ``grid[key] = value`` over
-        the cells the edit can affect only. A read-only ``(rows, cols)`` int32 array.
+        the compiled core on first use; after ``grid[key] = value`` it is repaired,
+        when next asked for, over the cells the edits can affect only. A read-only
+        ``(rows, cols)`` int32 array.
 
         Examples
         --------
@@ -522,8 +542,9 @@ class Grid:
         Entering a cell costs the **most expensive cell under the unit** (times
         ``sqrt(2)`` diagonally), and a diagonal move follows this grid's diagonal rule
         applied to the unit's footprints (``"no_corner_cut"``: the unit must also fit
-        at both cells it passes between). The view is built on first use and cached
-        (up to 8 sizes), repaired when this grid's cells change, and read-only.
+        at both cells it passes between). The view is built on first use and kept
+        (up to 8 sizes), repaired when next used after this grid's cells change, and
+        read-only.
 
         Parameters
         ----------
@@ -601,7 +622,7 @@ class Grid:
         ...
         ValueError: goal (0, 1) is a wall
         """
-        flat = cell_indices(name, cells, self._padded, many=many)
+        flat = cell_indices(name, cells, self._cells(), many=many)
         rows, cols = np.divmod(flat, self._padded.shape[1])
         return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
 
@@ -611,12 +632,7 @@ class Grid:
         kept until a cell changes: the ``(lowest, highest)`` open-cell cost (None
         when every cell is a wall) and the walkable cells packed 64 to a word (for
         :mod:`pathcraft.grid._run`; internal)."""
-        if self._jps is None:
-            self._jps = (
-                cost_range(self._padded),
-                pack_lines(self._padded, corner_cut=self._diagonal == "always"),
-            )
-        return self._jps
+        return self._derived().jump_tables(self._padded, self._diagonal)
 
     def prepare(self, *what: str) -> None:
         """Build now what searches would otherwise build inside their first query, so
@@ -673,21 +689,20 @@ class Grid:
                     f"diagonal='no_corner_cut'; this grid has diagonal={self._diagonal!r}"
                 )
             self._plan(SearchOptions.check("Grid", "jps"))  # builds, or refuses
-            if name == "jps+" and self._jps_plus is None:
-                self._jps_plus = build_table(self._padded)
-                self._plans = {}  # the plans of jump point search read it from now on
+            if name == "jps+":
+                self._derived().build_table(self._padded)  # plans read it from now on
 
     @property
     def prepared(self) -> tuple[str, ...]:
         """What :meth:`prepare` (or a search) built and the grid keeps: ``()``,
         ``("jps",)`` or ``("jps", "jps+")``."""
-        return ("jps",) * (self._jps is not None) + ("jps+",) * (self._jps_plus is not None)
+        return self._derived().built()
 
     @property
     def offline_jumps(self) -> npt.NDArray[np.int32] | None:
         """The offline jump table of ``prepare("jps+")`` (None until then; dropped
         when a cell changes): for :mod:`pathcraft.grid._run`, internal."""
-        return self._jps_plus
+        return self._derived().table
 
     def use_jump_tables(self, lines: PackedLines) -> None:
         """Keep jump point search's packed lines built elsewhere (saved with the grid:
@@ -709,9 +724,7 @@ class Grid:
         >>> other.prepared
         ('jps',)
         """
-        checked = check_lines(lines, self._padded)
-        self._jps = (cost_range(self._padded), checked)
-        self._plans = {}
+        self._derived().use_lines(check_lines(lines, self._padded), self._padded)
 
     # ------------------------------------------------------------------ searches
 
@@ -808,6 +821,10 @@ class Grid:
             result = self._lean(algorithm, start, goal, t0)
             if result is not None:
                 return result
+        elif len(options) == 1 and "size" in options and type(algorithm) is str:
+            result = self._lean_unit(algorithm, options["size"], start, goal, t0)  # its view's
+            if result is not None:
+                return result
         opts = SearchOptions.check("Grid", algorithm, **options)
         plan = self._plan(opts)
         if plan is not None:
@@ -821,25 +838,43 @@ class Grid:
     ) -> PathResult | None:
         """The answer of the plan already made for ``algorithm`` without options, or
         None (no plan yet, or cells it does not take): the cheapest call."""
-        known = self._plans.get(algorithm)
+        prep = self._prep  # self._derived(), inlined: this is the cheapest call
+        if prep.version != self._log.version:
+            prep = self._renew()
+        known = prep.plans.get(algorithm)
         if known is None or known[1] is None:
             return None
         return known[1].find(start, goal, t0, fill)
 
-    def _plan(self, opts: SearchOptions) -> Plan | None:
-        """The prepared settings of checked options on this grid (kept until a cell
-        changes), or None when they need the checked way (see ``_run.make_plan``)."""
-        size = opts.extra.get("size", 1)
-        if size != 1 or type(size) is not int:  # the unit's view plans (see _queries)
+    def _lean_unit(
+        self, algorithm: str, size: Any, start: Any, goal: Any, t0: float
+    ) -> PathResult | None:
+        """``find_path(size=k)`` without other options: :meth:`_lean` on the unit's
+        view (its plan for ``algorithm`` is made by the first call, the checked way),
+        or None."""
+        if type(size) is not int or size < 1:
             return None
-        key: Any = id(opts) if opts.given else opts.algorithm
-        known = self._plans.get(key)
-        if known is None or known[0] is not opts:
-            if len(self._plans) >= 64:  # e.g. a fresh option value per query
-                self._plans.clear()
-            known = (opts, make_plan(self, opts))
-            self._plans[key] = known
-        return known[1]
+        if size == 1:
+            return self._lean(algorithm, start, goal, t0)
+        prep = self._prep  # current, and its views repaired: else the checked way does it
+        units = prep.units
+        version = self._log.version
+        if units is None or units.version != version or prep.version != version:
+            return None
+        view: Grid | None = units.view(size)
+        return None if view is None else view._lean(algorithm, start, goal, t0)
+
+    def _plan(self, opts: SearchOptions) -> Plan | None:
+        """The prepared settings of checked options (kept while the cells are those
+        of this version), or None when they need the checked way (see
+        ``_run.make_plan``). With ``size=k`` the plan is the unit's view's: its cells
+        are the view's (where the unit fits), its answers the view's."""
+        size = opts.extra.get("size", 1)
+        world = self if size == 1 and type(size) is int else self.for_size(size)
+        prep = world._prep  # world._derived(), inlined: every checked query asks
+        if prep.version != world._log.version:
+            prep = world._renew()
+        return prep.plan(opts, world)
 
     def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
@@ -1097,7 +1132,7 @@ class Grid:
         ('in_progress', 'found', [0, 4])
         """
         if not options:  # the plan already made for the algorithm, as _lean takes it
-            known = self._plans.get(algorithm) if type(algorithm) is str else None
+            known = self._derived().plans.get(algorithm) if type(algorithm) is str else None
             if known is not None and known[1] is not None:
                 search = planned_search(self, known[1], start, goal)
                 if search is not None:

@@ -12,15 +12,17 @@ fit the unit). So a size-``k`` search is the ordinary grid search on a derived c
 array, one per size, built on first use, and every kernel runs on it unchanged.
 
 :class:`SizeCache` holds the clearance (built on the first query of a size above 1)
-and the derived arrays; after ``grid[key] = value`` it repairs them in the box the edit
-can affect only: the clearance from the edited rows upward while it changes, and each
-size's array over the anchors whose footprint meets the edited cells.
+and the derived arrays, an item of the grid's prepared state
+(:mod:`pathcraft.grid._prepared`); when the grid's version moves it repairs them in the
+box the edits can affect only: the clearance from the edited rows upward while it
+changes, and each size's array over the anchors whose footprint meets the edited cells.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +36,15 @@ from pathcraft.grid._checks import cell_indices
 if TYPE_CHECKING:
     from pathcraft.grid._grid import Grid
 
-__all__ = ["MAX_SIZES", "SizeCache", "check_size", "edit_box", "unit_cells", "unit_grid"]
+__all__ = [
+    "MAX_SIZES",
+    "Box",
+    "SizeCache",
+    "cells_box",
+    "check_size",
+    "unit_cells",
+    "unit_grid",
+]
 
 #: Derived arrays kept at most (one per unit size; the oldest is dropped first).
 MAX_SIZES = 8
@@ -56,6 +66,8 @@ def check_size(value: Any, name: str = "size") -> int:
     ...
     TypeError: size must be an integer >= 1 (the side of the unit's square, in cells); got 1.5
     """
+    if type(value) is int and value >= 1:  # the common case, without the ABC checks
+        return value
     accepted = f"{name} must be an integer >= 1 (the side of the unit's square, in cells)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{accepted}; got {value!r}")
@@ -64,45 +76,18 @@ def check_size(value: Any, name: str = "size") -> int:
     return int(value)
 
 
-def _axis(part: Any, n: int) -> tuple[int, int] | None:
-    """The lowest and highest index one key part selects on an axis of length ``n``
-    (None: nothing selected); raises TypeError for parts it does not read."""
-    if isinstance(part, slice):
-        span = range(*part.indices(n))
-        if not span:
-            return None
-        return min(span[0], span[-1]), max(span[0], span[-1])
-    if isinstance(part, numbers.Integral) and not isinstance(part, (bool, np.bool_)):
-        i = int(part)
-        i = i + n if i < 0 else i
-        return (i, i) if 0 <= i < n else None
-    raise TypeError
+def cells_box(flat: npt.NDArray[np.intp], cols: int) -> Box | None:
+    """The inclusive box ``(r0, r1, c0, c1)`` of flat cell indices in a grid of
+    ``cols`` columns (None for none).
 
-
-def edit_box(key: Any, shape: tuple[int, int]) -> Box | None:
-    """The inclusive box ``(r0, r1, c0, c1)`` of the cells ``array[key]`` selects in an
-    array of ``shape`` (None when it selects none).
-
-    >>> edit_box((2, slice(1, 4)), (5, 6))
-    (2, 2, 1, 3)
-    >>> edit_box(([0, 3], [5, 1]), (5, 6))
-    (0, 3, 1, 5)
+    >>> import numpy as np
+    >>> cells_box(np.array([7, 2, 13]), 5)
+    (0, 2, 2, 3)
     """
-    rows, cols = shape
-    if isinstance(key, tuple) and len(key) == 2:
-        try:
-            r, c = _axis(key[0], rows), _axis(key[1], cols)
-        except TypeError:
-            pass
-        else:
-            if r is None or c is None:
-                return None
-            return r[0], r[1], c[0], c[1]
-    flat = np.arange(rows * cols).reshape(shape)[key]
-    if np.size(flat) == 0:
+    if flat.size == 0:
         return None
-    rr, cc = np.divmod(np.ravel(flat), cols)
-    return int(rr.min()), int(rr.max()), int(cc.min()), int(cc.max())
+    rows, cols_ = np.divmod(flat, cols)
+    return int(rows.min()), int(rows.max()), int(cols_.min()), int(cols_.max())
 
 
 class SizeCache:
@@ -116,6 +101,11 @@ class SizeCache:
     make : callable
         ``make(padded_k, size)``: the grid object a size-``size`` search runs on, from
         its derived padded cost array.
+    version : int
+        The version of the cells (``Grid.version``) the cache is built for.
+    changed : callable
+        ``changed(version)``: the box ``(r0, r1, c0, c1)`` (inclusive) of the cells
+        edited since ``version``, or None; :meth:`update` asks it.
 
     Examples
     --------
@@ -123,28 +113,42 @@ class SizeCache:
     >>> padded = np.full((5, 5), np.inf)
     >>> padded[1:-1, 1:-1] = 1.0
     >>> padded[1, 3] = np.inf                      # a wall at cell (0, 2)
-    >>> cache = SizeCache(padded, lambda arr, k: arr)
+    >>> cache = SizeCache(padded, lambda arr, k: arr, 0, lambda v: None)
     >>> cache.clearance().tolist()
     [[2, 1, 0], [2, 2, 1], [1, 1, 1]]
     >>> np.isfinite(cache.world(2)[1:-1, 1:-1]).tolist()
     [[True, False, False], [True, True, False], [False, False, False]]
     """
 
-    __slots__ = ("_clear", "_make", "_padded", "_worlds")
+    __slots__ = ("_changed", "_clear", "_lock", "_make", "_padded", "_worlds", "version")
 
-    def __init__(self, padded: npt.NDArray[np.float64], make: Callable[[Any, int], Any]) -> None:
+    def __init__(
+        self,
+        padded: npt.NDArray[np.float64],
+        make: Callable[[Any, int], Any],
+        version: int,
+        changed: Callable[[int], Box | None],
+    ) -> None:
         self._padded = padded
         self._make = make
         self._clear: npt.NDArray[np.int32] | None = None
         self._worlds: dict[int, tuple[npt.NDArray[np.float64], Any]] = {}
+        self._lock = threading.Lock()  # builds and repairs: one thread at a time
+        #: The version of the cells the clearance and the arrays describe.
+        self.version = version
+        self._changed = changed
 
     def _clearance_array(self) -> npt.NDArray[np.int32]:
-        if self._clear is None:
-            rows, cols = self._padded.shape
-            clear = np.empty((rows - 1, cols - 1), dtype=np.int32)
-            _clearance.compute(self._padded, clear)
-            self._clear = clear
-        return self._clear
+        clear = self._clear
+        if clear is None:
+            with self._lock:
+                clear = self._clear
+                if clear is None:
+                    rows, cols = self._padded.shape
+                    clear = np.empty((rows - 1, cols - 1), dtype=np.int32)
+                    _clearance.compute(self._padded, clear)
+                    self._clear = clear  # published once complete
+        return clear
 
     def clearance(self) -> npt.NDArray[np.int32]:
         """Every cell's clearance, shape ``(rows, cols)`` (a read-only view)."""
@@ -157,28 +161,64 @@ class SizeCache:
         entry = self._worlds.get(size)
         if entry is None:
             clear = self._clearance_array()
-            derived = np.full_like(self._padded, np.inf)
-            rows, cols = self._padded.shape[0] - 2, self._padded.shape[1] - 2
-            _clearance.unit_costs(self._padded, clear, size, derived, 0, rows - 1, 0, cols - 1)
-            if len(self._worlds) >= MAX_SIZES:
-                del self._worlds[next(iter(self._worlds))]
-            entry = (derived, self._make(derived, size))
-            self._worlds[size] = entry
+            with self._lock:
+                entry = self._worlds.get(size)
+                if entry is None:
+                    derived = np.full_like(self._padded, np.inf)
+                    self._derive(size, derived, clear)
+                    if len(self._worlds) >= MAX_SIZES:
+                        del self._worlds[next(iter(self._worlds))]
+                    entry = (derived, self._make(derived, size))
+                    self._worlds[size] = entry
         return entry[1]
 
-    def repair(self, box: Box) -> list[Any]:
+    def _derive(
+        self, size: int, derived: npt.NDArray[np.float64], clear: npt.NDArray[np.int32]
+    ) -> None:
+        rows, cols = self._padded.shape[0] - 2, self._padded.shape[1] - 2
+        _clearance.unit_costs(self._padded, clear, size, derived, 0, rows - 1, 0, cols - 1)
+
+    def view(self, size: int) -> Any:
+        """The object kept for ``size``, or None (no building, no update)."""
+        entry = self._worlds.get(size)
+        return None if entry is None else entry[1]
+
+    def holds(self, size: int, derived: npt.NDArray[np.float64]) -> bool:
+        """Whether ``derived`` is the array this cache keeps (and repairs) for
+        ``size``: False for the array of a view dropped to make room for others."""
+        entry = self._worlds.get(size)
+        return entry is not None and entry[0] is derived
+
+    def rederive(self, size: int, derived: npt.NDArray[np.float64]) -> None:
+        """Bring the array of a dropped view (see :meth:`holds`) up to date, all of
+        it: nothing repaired it since it was dropped."""
+        clear = self._clearance_array()
+        with self._lock:
+            self._derive(size, derived, clear)
+
+    def update(self, version: int) -> None:
+        """Bring the clearance and every size's array up to ``version`` of the cells:
+        repaired over the box of the cells edited since :attr:`version` (see
+        :meth:`repair`), once, whichever thread asks first (the others wait)."""
+        if self.version == version:
+            return
+        with self._lock:
+            if self.version != version:
+                box = self._changed(self.version)
+                if box is not None:
+                    self.repair(box)
+                self.version = version
+
+    def repair(self, box: Box) -> None:
         """Bring the clearance and every size's array up to date after the cells of
-        ``box`` (``(r0, r1, c0, c1)``, inclusive) changed; return the worlds whose
-        arrays were rewritten (their own caches need dropping)."""
-        if self._clear is None:
-            return []
-        r0, r1, c0, c1 = box
-        _clearance.repair(self._padded, self._clear, r0, r1, c0, c1)
-        for size, (derived, _) in self._worlds.items():
-            _clearance.unit_costs(
-                self._padded, self._clear, size, derived, r0 - size + 1, r1, c0 - size + 1, c1
-            )
-        return [world for _, world in self._worlds.values()]
+        ``box`` (``(r0, r1, c0, c1)``, inclusive) changed (the caller holds the lock)."""
+        if self._clear is not None:
+            r0, r1, c0, c1 = box
+            _clearance.repair(self._padded, self._clear, r0, r1, c0, c1)
+            for size, (derived, _) in self._worlds.items():
+                _clearance.unit_costs(
+                    self._padded, self._clear, size, derived, r0 - size + 1, r1, c0 - size + 1, c1
+                )
 
 
 def unit_grid(grid: Grid, opts: SearchOptions) -> Grid:

@@ -39,7 +39,8 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     raise ImportError("pathcraft.NavMesh needs shapely: pip install pathcraft[geometry]") from exc
 
+from pathcraft.navmesh._filter import QueryFilter
 from pathcraft.navmesh._links import Link, LinkedPath
 from pathcraft.navmesh._mesh import NavMesh, RaycastHit
 
-__all__ = ["Link", "LinkedPath", "NavMesh", "RaycastHit"]
+__all__ = ["Link", "LinkedPath", "NavMesh", "QueryFilter", "RaycastHit"]

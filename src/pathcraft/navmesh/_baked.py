@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from pathcraft.navmesh._build import Topology
 
-__all__ = ["BAKED_ARRAYS", "Arrays", "check_baked"]
+__all__ = ["BAKED_ARRAYS", "Arrays", "baked", "check_baked"]
 
 #: The named arrays of a baked mesh.
 Arrays = Mapping[str, Any]
@@ -33,6 +33,18 @@ BAKED_ARRAYS: dict[str, tuple[str, str]] = {
     "centroids": ("float64", "(P, 2) polygon centroids"),
     "component": ("int32", "(P,) connected component of each polygon"),
 }
+
+
+def baked(
+    top: Topology, centroids: npt.NDArray[Any], component: npt.NDArray[Any]
+) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of :data:`BAKED_ARRAYS` of a mesh, new ones in their dtypes."""
+    held: dict[str, npt.NDArray[Any]] = {
+        "vertices": top.xy, "offsets": top.poff, "indices": top.pv, "neighbour": top.nbr,
+        "twin": top.twin, "corner": top.corner, "centroids": centroids,
+        "component": component,
+    }  # fmt: skip
+    return {name: held[name].astype(dtype, copy=True) for name, (dtype, _) in BAKED_ARRAYS.items()}
 
 
 def _array(arrays: Mapping[str, Any], name: str) -> npt.NDArray[Any]:

@@ -15,6 +15,7 @@ opposite directions); the shared edge is a *portal*.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,9 @@ __all__ = [
     "check_overlaps",
     "check_polygons",
     "check_vertices",
+    "per_polygon",
     "topology",
+    "walled",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -173,15 +176,57 @@ def topology(xy: FloatArray, polys: list[IntArray]) -> Topology:
     matched = sorted_keys[pos] == rev
     twin = np.where(matched, order[pos], -1).astype(np.int64)
     nbr = np.where(matched, poly_of[np.maximum(twin, 0)], -1).astype(np.int32)
-    corner = np.zeros(nv, dtype=np.uint8)
-    boundary = nbr < 0
-    corner[u[boundary]] = 1
-    corner[v[boundary]] = 1
-    degree = np.bincount(poly_of[~boundary], minlength=len(polys)).astype(np.int32)
+    corner, degree = _walls(nv, u, v, nbr, poly_of)
     return Topology(
         xy=np.ascontiguousarray(xy), poff=poff, pv=pv, nbr=nbr, twin=twin,
         poly_of=poly_of, corner=corner, degree=degree,
     )  # fmt: skip
+
+
+def _walls(
+    nv: int, u: npt.NDArray[Any], v: npt.NDArray[Any], nbr: npt.NDArray[np.int32],
+    poly_of: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]:  # fmt: skip
+    """``corner`` and ``degree`` of a mesh whose edge places run from ``u`` to ``v``
+    with the neighbours ``nbr`` (see the module documentation)."""
+    corner = np.zeros(nv, dtype=np.uint8)
+    boundary = nbr < 0
+    corner[u[boundary]] = 1
+    corner[v[boundary]] = 1
+    npoly = int(poly_of[-1]) + 1 if poly_of.size else 0
+    degree = np.bincount(poly_of[~boundary], minlength=npoly).astype(np.int32)
+    return corner, degree
+
+
+def per_polygon(top: Topology, values: npt.NDArray[Any]) -> list[IntArray]:
+    """``values`` (one per edge place) cut into each polygon's, as new intp arrays."""
+    return [
+        values[a:b].astype(np.intp)
+        for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
+    ]
+
+
+def walled(top: Topology, blocked: npt.NDArray[np.bool_]) -> Topology:
+    """``top`` with the polygons ``blocked`` (a mask, one per polygon) walled off: every
+    edge of theirs and every edge into them is a wall (``nbr`` and ``twin`` -1), and
+    ``corner`` and ``degree`` say so, so a search on it (Polyanya, the raycast) never
+    enters them. New arrays where they differ; ``top`` is not written.
+
+    >>> top = topology(np.array([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)], float),
+    ...                [np.array([0, 1, 4, 5]), np.array([1, 2, 3, 4])])
+    >>> top.nbr.tolist(), walled(top, np.array([False, True])).nbr.tolist()
+    ([-1, 1, -1, -1, -1, -1, -1, 0], [-1, -1, -1, -1, -1, -1, -1, -1])
+    """
+    into = np.zeros(top.nbr.shape[0], dtype=bool)
+    has = top.nbr >= 0
+    into[has] = blocked[top.nbr[has]]
+    cut = into | blocked[top.poly_of]
+    nbr = np.where(cut, -1, top.nbr).astype(np.int32)
+    twin = np.where(cut, -1, top.twin).astype(np.int64)
+    nxt = np.arange(1, top.pv.shape[0] + 1, dtype=np.int64)
+    nxt[top.poff[1:] - 1] = top.poff[:-1]
+    corner, degree = _walls(top.xy.shape[0], top.pv, top.pv[nxt], nbr, top.poly_of)
+    return dataclasses.replace(top, nbr=nbr, twin=twin, corner=corner, degree=degree)
 
 
 def shapes(top: Topology) -> npt.NDArray[Any]:

@@ -328,8 +328,15 @@ class LinkGraph:
     price: dict[int, float]  # each link's cost by id
 
     @classmethod
-    def build(cls, mesh: NavMesh, base: Portals, links: Mapping[int, Link]) -> LinkGraph:
-        """The graph of ``base`` with ``links``."""
+    def build(
+        cls, mesh: NavMesh, base: Portals, links: Mapping[int, Link],
+        component: npt.NDArray[Any] | None = None,
+        blocked: npt.NDArray[np.bool_] | None = None,
+    ) -> LinkGraph:  # fmt: skip
+        """The graph of ``base`` with ``links``: for a query filter (see
+        :mod:`pathcraft.navmesh._filter`), ``component`` the mesh's parts under it
+        (default: the mesh's own) and ``blocked`` the polygons it excludes, which hold
+        no link end (an end only they hold is never walked to or from)."""
         n0 = base.graph.num_nodes
         items = sorted(links.items())
         nl = len(items)
@@ -339,6 +346,8 @@ class LinkGraph:
         costs = np.array([v.cost for _, v in items], dtype=np.float64)
         two = np.array([v.two_way for _, v in items], dtype=bool)
         held = [mesh.polygons_at(p).astype(np.intp) for p in points]
+        if blocked is not None:
+            held = [h[~blocked[h]] for h in held]
         pair_end = np.repeat(np.arange(2 * nl), [h.size for h in held]).astype(np.intp)
         pair_poly = np.concatenate(held) if held else np.empty(0, dtype=np.intp)
         parts_s: list[npt.NDArray[Any]] = []
@@ -384,7 +393,8 @@ class LinkGraph:
             base, n0 + 2 * nl, np.concatenate(parts_s), np.concatenate(parts_d),
             np.concatenate(parts_w), coords,
         )  # fmt: skip
-        comp = joined(mesh.parts.component, [(held[2 * k], held[2 * k + 1]) for k in range(nl)])
+        parts = mesh.parts.component if component is None else component
+        comp = joined(parts, [(held[2 * k], held[2 * k + 1]) for k in range(nl)])
         price = {int(k): float(c) for k, c in zip(ids.tolist(), costs.tolist(), strict=True)}
         return cls(graph, base, n0, ids, points, costs, hop, pair_end, pair_poly, comp, price)
 
@@ -456,7 +466,7 @@ def _grown(
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = float(np.min(np.where(usable, w / length, np.inf), initial=np.inf))
     ratio = min(ratio, float(np.min(base.ratios, initial=np.inf)))
-    return Graph._from_csr(node_offsets, new_t, new_w, coords, new_l, ratio)
+    return Graph.from_trusted_csr(node_offsets, new_t, new_w, coords, new_l, ratio)
 
 
 def _cheapest(

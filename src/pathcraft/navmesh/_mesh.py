@@ -1,11 +1,24 @@
-"""The :class:`NavMesh` class: convex polygons, their portals and the queries on them."""
+"""The :class:`NavMesh` class: convex polygons, their portals and the queries on them.
+
+Why this file is longer than 600 lines: a world is one class whose public methods are
+its own (``tests/test_layout.py``: no mixins, each method defined in the class with
+its documentation and a runnable example), and a navmesh has many (building, points,
+area costs, links, carving, queries). Their documentation is about two thirds of the
+file; the code is thin doors onto the focused modules that do the work:
+:mod:`~pathcraft.navmesh._build` and :mod:`~pathcraft.navmesh._sources` (building and
+checking), :mod:`~pathcraft.navmesh._baked` (saved arrays),
+:mod:`~pathcraft.navmesh._spatial` (points), :mod:`~pathcraft.navmesh._graphs` (the
+polygon and portal graphs, patched after edits), :mod:`~pathcraft.navmesh._areas`,
+:mod:`~pathcraft.navmesh._links`, :mod:`~pathcraft.navmesh._carve`,
+:mod:`~pathcraft.navmesh._filter` (per-query filters) and
+:mod:`~pathcraft.navmesh._query` (the searches).
+"""
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from functools import partial as partial_fn
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -17,12 +30,12 @@ from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_limit
-from pathcraft.graph import Graph
-from pathcraft.graph._csr import row_places, splice_rows
 from pathcraft.navmesh import _areas, _baked, _build, _carve, _query, _sources
+from pathcraft.navmesh._filter import Policy, PolicyCache, QueryFilter, check_filter, filtered
+from pathcraft.navmesh._filter import pricing as _pricing
+from pathcraft.navmesh._graphs import MeshGraphs, MeshParts
 from pathcraft.navmesh._links import Link, LinkGraph, LinkSet
-from pathcraft.navmesh._portals import Portals, build_portals, patch_portals
+from pathcraft.navmesh._portals import Portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
@@ -36,34 +49,6 @@ if TYPE_CHECKING:
 __all__ = ["NavMesh", "RaycastHit"]
 
 FloatArray = npt.NDArray[np.float64]
-_NONE = np.empty(0, dtype=np.intp)  # no polygon (read only)
-_NONE.flags.writeable = False
-
-
-@dataclass(frozen=True, slots=True)
-class MeshParts:
-    """What a navigation-mesh query reads, for :mod:`pathcraft.navmesh`'s own modules
-    (:attr:`NavMesh.parts`): never write to these arrays.
-
-    Attributes
-    ----------
-    top : Topology
-        The flat arrays of the compiled kernels (vertices, polygons, neighbours).
-    shapes : ndarray of shapely.Polygon
-        The polygons.
-    centroids : ndarray of float64, shape (n, 2)
-        Each polygon's centroid ``(x, y)``.
-    component : ndarray of int
-        Each polygon's connected part of the mesh.
-    graph : Graph
-        The polygon graph (centroids as coordinates) the corridor search runs on.
-    """
-
-    top: _build.Topology
-    shapes: npt.NDArray[Any]
-    centroids: npt.NDArray[np.float64]
-    component: npt.NDArray[Any]
-    graph: Graph
 
 
 class NavMesh:
@@ -158,30 +143,7 @@ class NavMesh:
         >>> result.path.tolist()
         [[1.0, 1.0], [4.0, 8.0], [6.0, 8.0], [9.0, 1.0]]
         """
-        if not isinstance(walkable, shapely.Geometry):
-            raise TypeError(f"walkable must be a shapely geometry; got {type(walkable).__name__}")
-        radius = check_limit("agent_radius", agent_radius, integer=False)
-        if radius is not None and not math.isfinite(radius):
-            raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
-        if walkable.is_empty:
-            raise ValueError("walkable is an empty geometry: a mesh needs some walkable area")
-        if walkable.geom_type not in ("Polygon", "MultiPolygon"):
-            raise ValueError(
-                f"walkable must be a Polygon or MultiPolygon; got a {walkable.geom_type}"
-            )
-        if not np.isfinite(shapely.get_coordinates(walkable)).all():
-            raise ValueError("walkable has non-finite coordinates")
-        if not shapely.is_valid(walkable):
-            reason = shapely.is_valid_reason(walkable)
-            raise ValueError(f"walkable is not a valid geometry ({reason})")
-        geom = walkable
-        if radius:
-            geom = shapely.buffer(walkable, -float(radius))
-            if geom.is_empty or shapely.area(geom) == 0:
-                raise ValueError(
-                    f"nothing is walkable after shrinking by agent_radius={agent_radius!r}"
-                )
-        return cls._trusted(*_sources.from_geometry(geom))
+        return cls._trusted(*_sources.from_geometry(_sources.shrunk(walkable, agent_radius)))
 
     @classmethod
     def from_grid(cls, grid: Any) -> NavMesh:
@@ -215,21 +177,7 @@ class NavMesh:
         >>> round(mesh.find_path((0.5, 0.5), (4.5, 2.5), algorithm="optimal").cost, 4)
         5.1167
         """
-        from pathcraft.grid import Grid
-
-        if isinstance(grid, Grid):
-            walkable = grid.walkable
-        else:
-            walkable = np.asarray(grid)
-            if walkable.dtype != np.bool_ or walkable.ndim != 2:
-                raise TypeError(
-                    "grid must be a pathcraft.Grid or a 2-D boolean array (True: walkable); "
-                    f"got {type(grid).__name__} of dtype {walkable.dtype} and shape "
-                    f"{walkable.shape}"
-                )
-        if not walkable.any():
-            raise ValueError("grid has no walkable cell: a mesh needs at least one")
-        return cls._trusted(*_sources.from_walkable(walkable))
+        return cls._trusted(*_sources.from_walkable(_sources.walkable_cells(grid)))
 
     @classmethod
     def from_arrays(cls, arrays: _baked.Arrays) -> NavMesh:
@@ -284,17 +232,8 @@ class NavMesh:
         >>> arrays["offsets"].tolist(), arrays["indices"].tolist()
         ([0, 3], [0, 1, 2])
         """
-        top = self._top
-        return {
-            "vertices": top.xy.astype(np.float64, copy=True),
-            "offsets": top.poff.astype(np.int64, copy=True),
-            "indices": top.pv.astype(np.int32, copy=True),
-            "neighbour": top.nbr.astype(np.int32, copy=True),
-            "twin": top.twin.astype(np.int64, copy=True),
-            "corner": top.corner.astype(np.uint8, copy=True),
-            "centroids": self._centroids.astype(np.float64, copy=True),
-            "component": self._component.astype(np.int32, copy=True),
-        } | ({} if self._area_costs is None else {"area_costs": self._area_costs.copy()}) | (
+        costs = {} if self._area_costs is None else {"area_costs": self._area_costs.copy()}
+        return _baked.baked(self._top, self._centroids, self._component) | costs | (
             self._links.to_arrays()
         )
 
@@ -323,17 +262,11 @@ class NavMesh:
             component = np.empty(self.num_polygons, dtype=np.int32)
             _walk.components(top.poff, top.nbr, component)
         self._component = component
-        self._graph = _polygon_graph(top, self._centroids)
-        # the polygons changed since the polygon graph and the portal graph were last
-        # brought up to date (carving, issue 18), and those whose area cost changed
-        # since the portal graph was: see parts and portal_graph
-        self._graph_due = _NONE
-        self._portals_due = _NONE
-        self._recost_due = _NONE
+        # the polygon graph and the portal graph, patched after edits: see _graphs
+        self._graphs = MeshGraphs(top, centroids)
         self._scale = float(np.abs(top.xy).max()) + 1.0
         # the meshes of query radii (issue 17), built on first use: see for_radius
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
-        self._portals: Portals | None = None
         # area costs per polygon (issue 20): None while every polygon costs 1
         self._area_costs: FloatArray | None = None
         # off-mesh links (issue 20): see add_link
@@ -341,6 +274,8 @@ class NavMesh:
         # obstacles carved at run time and the log of edits (issue 18): see _carve
         self._carving: _carve.Carving | None = None
         self._log = ChangeLog(limit=self.num_polygons)
+        # the policies of the last query filters, by version (see _filter)
+        self._filters = PolicyCache()
 
     # ------------------------------------------------------------------ radii
 
@@ -385,10 +320,7 @@ class NavMesh:
         return built
 
     def __reduce__(self) -> tuple[Any, ...]:
-        polys = [
-            self._top.pv[a:b].astype(np.intp)
-            for a, b in zip(self._top.poff[:-1].tolist(), self._top.poff[1:].tolist(), strict=True)
-        ]
+        polys = self.polygons
         state = {
             "_area_costs": self._area_costs, "_links": self._links, "_carving": self._carving,
         }
@@ -406,21 +338,22 @@ class NavMesh:
     @property
     def polygons(self) -> list[npt.NDArray[np.intp]]:
         """Each polygon's vertex indices, counter-clockwise (new arrays)."""
-        top = self._top
-        return [
-            top.pv[a:b].astype(np.intp)
-            for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
-        ]
+        return _build.per_polygon(self._top, self._top.pv)
 
     @property
-    def neighbors(self) -> list[npt.NDArray[np.intp]]:
+    def polygon_neighbors(self) -> list[npt.NDArray[np.intp]]:
         """For each polygon, the polygon across each of its edges (-1: a wall); edge
-        ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1``."""
-        top = self._top
-        return [
-            top.nbr[a:b].astype(np.intp)
-            for a, b in zip(top.poff[:-1].tolist(), top.poff[1:].tolist(), strict=True)
-        ]
+        ``k`` runs from vertex ``k`` of the polygon to vertex ``k + 1`` (new arrays).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        ...                [[0, 1, 4, 5], [1, 2, 3, 4]])
+        >>> [n.tolist() for n in mesh.polygon_neighbors]
+        [[-1, 1, -1, -1], [-1, -1, -1, 0]]
+        """
+        return _build.per_polygon(self._top, self._top.nbr)
 
     @property
     def shapes(self) -> npt.NDArray[Any]:
@@ -528,15 +461,10 @@ class NavMesh:
 
     @property
     def parts(self) -> MeshParts:
-        """The arrays a query reads, bundled (internal: see :class:`MeshParts`)."""
-        if self._graph_due.size:  # after a carve: brought up to date on first use
-            self._graph = _patch_polygon_graph(
-                self._graph, self._top, self._centroids, self._graph_due
-            )
-            self._graph_due = _NONE
-        return MeshParts(
-            self._top, self._spatial.shapes, self._centroids, self._component, self._graph
-        )
+        """The arrays a query reads, bundled (internal: see
+        :class:`~pathcraft.navmesh._graphs.MeshParts`)."""
+        graph = self._graphs.polygon_graph(self._top, self._centroids)
+        return MeshParts(self._top, self._spatial.shapes, self._centroids, self._component, graph)
 
     @property
     def portal_graph(self) -> Portals:
@@ -545,14 +473,7 @@ class NavMesh:
         :mod:`pathcraft.navmesh._portals`). After carving or new area costs it is
         patched on first use: only the rows of the portals around the change are
         made again (:func:`~pathcraft.navmesh._portals.patch_portals`)."""
-        if self._portals is None:
-            self._portals = build_portals(self._top, self._area_costs)
-        elif self._portals_due.size or self._recost_due.size:
-            self._portals = patch_portals(
-                self._portals, self._top, self._area_costs, self._portals_due, self._recost_due
-            )
-        self._portals_due = self._recost_due = _NONE
-        return self._portals
+        return self._graphs.portal_graph(self._top, self._area_costs)
 
     # ------------------------------------------------------------------ area costs
     @property
@@ -601,7 +522,10 @@ class NavMesh:
         in (a piece along a shared edge at the cheaper one). Polyanya
         (``algorithm="optimal"``) knows only lengths: it refuses a mesh with area costs
         (a ``ValueError`` naming the funnel), as do queries with ``radius=`` (the
-        shrunk mesh's polygons are other polygons).
+        shrunk mesh's polygons are other polygons). These costs are the mesh's own,
+        every query's default: units that value areas differently each pass a
+        :class:`~pathcraft.navmesh.QueryFilter` (``filter=``) instead of changing
+        the mesh.
 
         Parameters
         ----------
@@ -639,14 +563,20 @@ class NavMesh:
         before = costs[ids]
         costs[ids] = cost
         self._area_costs = None if bool((costs == 1.0).all()) else costs
-        if self._portals is not None:
-            self._recost_due = np.union1d(self._recost_due, np.atleast_1d(ids)).astype(np.intp)
+        self._graphs.recosted(np.atleast_1d(ids))
         self._log.record(np.atleast_1d(ids)[np.atleast_1d(before) != cost])
 
-    def path_cost(self, path: npt.ArrayLike, *, links: npt.ArrayLike | None = None) -> float:
+    def path_cost(
+        self, path: npt.ArrayLike, *, links: npt.ArrayLike | None = None,
+        filter: QueryFilter | None = None,
+    ) -> float:  # fmt: skip
         """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
         area costs: the sum over its pieces of length x the multiplier of the polygon
         each piece lies in (its length when every polygon costs 1).
+
+        ``filter`` (a :class:`~pathcraft.navmesh.QueryFilter`): price by its area
+        costs, as a query with that filter prices its path (its exclusions do not
+        price: a path is priced, not checked).
 
         ``links`` (a result's :attr:`~pathcraft.PathResult.links`): for each of the
         ``n - 1`` segments, the id of the off-mesh link it takes (:meth:`add_link`)
@@ -661,21 +591,33 @@ class NavMesh:
         >>> mesh.set_area_cost([1], 3.0)
         >>> mesh.path_cost([(0.5, 0.5), (1.5, 0.5)])
         2.0
+        >>> from pathcraft.navmesh import QueryFilter
+        >>> mesh.path_cost([(0.5, 0.5), (1.5, 0.5)], filter=QueryFilter(area_costs={1: 5.0}))
+        3.0
         """
         pts = np.asarray(path, dtype=np.float64)
         if pts.ndim != 2 or pts.shape[1] != 2 or not np.isfinite(pts).all():
             raise ValueError(
                 f"path must be an (n, 2) array of finite (x, y), got shape {pts.shape}"
             )
-        costs = self.area_costs
+        price = self._policy(check_filter(filter)).price
         if links is not None:
-            return self._links.path_cost(pts, links, self._plain_cost)
-        return _areas.path_cost(self._spatial.shapes, self._spatial.tree, costs, pts)
+            return self._links.path_cost(pts, links, price)
+        return price(pts)
 
-    def _plain_cost(self, pts: FloatArray) -> float:
-        if not self.has_area_costs:
-            return float(np.sqrt((np.diff(pts, axis=0) ** 2).sum(axis=1)).sum())
-        return _areas.path_cost(self._spatial.shapes, self._spatial.tree, self.area_costs, pts)
+    def _policy(self, flt: QueryFilter | None) -> Policy:
+        """What a query with the checked filter ``flt`` reads (see
+        :mod:`pathcraft.navmesh._filter`): the mesh's own arrays without one."""
+        if flt is not None:
+            make = partial_fn(filtered, self, flt, self._spatial.tree)
+            return self._filters.get(flt, self.version, make)
+        parts = self.parts
+        costs = self._area_costs
+        return Policy(
+            parts.top, parts.component, costs, None,
+            _pricing(parts.shapes, self._spatial.tree, costs), self.has_links,
+            lambda: (self.portal_graph, self.link_graph if self.has_links else None),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ links
     def add_link(
@@ -1006,20 +948,21 @@ class NavMesh:
         component = np.empty(self.num_polygons, dtype=np.int32)
         _walk.components(top.poff, top.nbr, component)
         self._component = component
-        self._graph_due = np.union1d(self._graph_due, splice.changed).astype(np.intp)
+        self._graphs.spliced(splice.changed)
         # self._scale stays: every new vertex lies inside the walkable area as built
         self._radii = RadiusCache(self._walkable_area, NavMesh.from_geometry)
-        if self._portals is not None:
-            self._portals_due = np.union1d(self._portals_due, splice.changed).astype(np.intp)
         costs = splice.costs
         self._area_costs = None if bool((costs == 1.0).all()) else costs
         self._log.record(splice.changed)
 
     # ------------------------------------------------------------------ queries
-    def corridor(self, start: Any, goal: Any, *, snap: bool = False) -> PathResult:
+    def corridor(
+        self, start: Any, goal: Any, *, snap: bool = False, filter: QueryFilter | None = None
+    ) -> PathResult:
         """The polygons a funnel path crosses from ``start`` to ``goal`` (``(x, y)``), in
         order: the straight line's polygons when the goal is in sight, else A* over
-        the portal graph (see :meth:`find_path`).
+        the portal graph (see :meth:`find_path`), priced and restricted by ``filter``
+        as :meth:`find_path`'s (an excluded polygon is never in it).
 
         Returns
         -------
@@ -1045,9 +988,11 @@ class NavMesh:
         (False, 'unreachable', [])
         """
         t0 = time.perf_counter()
+        check_flag("snap", snap)
+        policy = self._policy(check_filter(filter))
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        return _query.corridor_result(self, s, sp, g, gp, t0)
+        return _query.corridor_result(self, policy, s, sp, g, gp, t0)
 
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""
@@ -1071,6 +1016,7 @@ class NavMesh:
         algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
         radius: float = 0.0,
+        filter: QueryFilter | None = None,
         **options: Unpack[Options],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(x, y)``.
@@ -1105,6 +1051,15 @@ class NavMesh:
             query of each radius, then cached), so the path keeps the agent's centre
             at least ``radius`` from walls. A start or goal closer than that to a wall
             is off that mesh (``snap=True`` moves it to the nearest point that fits).
+        filter : QueryFilter or None
+            Area costs and excluded polygons or off-mesh links for this query only
+            (:class:`~pathcraft.navmesh.QueryFilter`, Detour's ``dtQueryFilter``): the
+            funnel weighs its corridor and prices its path by the filter's area costs
+            (over the mesh's own, :meth:`set_area_cost`), and never enters an excluded
+            polygon nor takes an excluded link; ``"optimal"`` takes excluded polygons
+            (as walls) but refuses area costs, like the mesh's own. The mesh is not
+            changed: queries with other filters may run at the same time. Not with
+            ``radius > 0`` (the shrunk mesh has other polygons).
         weight : float
             ``>= 1``: weighted A* over the polygon graph (``"funnel"`` only).
         partial : bool
@@ -1132,7 +1087,11 @@ class NavMesh:
         ValueError
             A non-finite position, one off the mesh without ``snap``, an unknown
             algorithm, a bad option value; ``"optimal"`` or ``radius > 0`` on a mesh
-            with area costs or off-mesh links.
+            with area costs or off-mesh links, or with a ``filter`` whose area costs
+            are not all 1 (``radius > 0``: with any filter); a ``filter`` naming a
+            polygon or link the mesh does not have.
+        TypeError
+            A ``filter`` that is not a :class:`~pathcraft.navmesh.QueryFilter`.
         UnsupportedOptionError
             An option the algorithm does not take (a ``TypeError`` naming what it takes).
 
@@ -1158,7 +1117,7 @@ class NavMesh:
         (18.4298, 1.5)
         """
         t0 = time.perf_counter()
-        search = self._start("find_path", start, goal, algorithm, snap, options, radius)
+        search = self._start("find_path", start, goal, algorithm, snap, options, radius, filter)
         search.step()
         return _query.timed(search.result, time.perf_counter() - t0)
 
@@ -1170,11 +1129,13 @@ class NavMesh:
         algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
         radius: float = 0.0,
+        filter: QueryFilter | None = None,
         **options: Unpack[Options],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
-        ``algorithm``, ``snap``, ``radius`` and ``options`` are :meth:`find_path`'s,
+        ``algorithm``, ``snap``, ``radius``, ``filter`` and ``options`` are
+        :meth:`find_path`'s,
         checked the same way. ``step(n)`` on the returned object expands at most ``n``
         more search nodes (portal points for the funnel, intervals for Polyanya) with
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
@@ -1192,48 +1153,32 @@ class NavMesh:
         >>> search.result.path.tolist()
         [[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]]
         """
-        return self._start("start_search", start, goal, algorithm, snap, options, radius)
+        return self._start(
+            "start_search", start, goal, algorithm, snap, options, radius, filter
+        )
 
     def _start(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: Any,
-        options: Mapping[str, Any], radius: Any = 0.0, world: NavMesh | None = None,
+        options: Mapping[str, Any], radius: Any = 0.0, flt: Any = None,
+        world: NavMesh | None = None,
     ) -> CompiledSearch:  # fmt: skip
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
-        one called, which refusals name; ``world``: the mesh whose edits cancel it,
-        this one by default)."""
+        one called, which refusals name; ``flt``: the ``filter`` given; ``world``: the
+        mesh whose edits cancel it, this one by default)."""
         opts = SearchOptions.check_call("NavMesh", method, algorithm, options)
         check_flag("snap", snap)
-        if self.has_area_costs:
-            if opts.algorithm == "optimal":
-                raise ValueError(
-                    "algorithm='optimal' (Polyanya) knows only lengths and cannot honour "
-                    "this mesh's area costs; use algorithm='funnel', or set every cost "
-                    "back to 1"
-                )
-            if check_radius(radius) > 0:
-                raise ValueError(
-                    f"radius={radius!r} runs on a shrunk mesh, which has none of this "
-                    "mesh's area costs; query with radius=0 on a mesh built with "
-                    "agent_radius, or without area costs"
-                )
-        if self.has_links:
-            if opts.algorithm == "optimal":
-                raise ValueError(
-                    "algorithm='optimal' (Polyanya) knows only straight moves and cannot "
-                    "take this mesh's off-mesh links; use algorithm='funnel', or remove "
-                    "the links"
-                )
-            if check_radius(radius) > 0:
-                raise ValueError(
-                    f"radius={radius!r} runs on a shrunk mesh, which has none of this "
-                    "mesh's off-mesh links; query with radius=0 on a mesh built with "
-                    "agent_radius, or without links"
-                )
-        if check_radius(radius) > 0:
+        checked = check_filter(flt)
+        wide = check_radius(radius) > 0
+        policy = None if wide else self._policy(checked)
+        costs = self.has_area_costs if policy is None else policy.costs is not None
+        _query.refuse(opts.algorithm, radius, wide, checked is not None, costs, self.has_links)
+        if policy is None:
             return self._start_wide(method, start, goal, algorithm, snap, options, radius)
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        return _query.start_search(self, s, sp, g, gp, opts, world if world is not None else self)
+        return _query.start_search(
+            self, policy, s, sp, g, gp, opts, world if world is not None else self
+        )
 
     def _start_wide(
         self, method: str, start: Any, goal: Any, algorithm: Any, snap: bool,
@@ -1253,8 +1198,12 @@ class NavMesh:
                     )
         return wide._start(method, start, goal, algorithm, snap, options, world=self)
 
-    def funnel(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
-        """The funnel path: ``find_path(start, goal, algorithm="funnel", **options)``.
+    def funnel(
+        self, start: Any, goal: Any, *, filter: QueryFilter | None = None,
+        **options: Unpack[Options],
+    ) -> PathResult:  # fmt: skip
+        """The funnel path: ``find_path(start, goal, algorithm="funnel", filter=filter,
+        **options)``.
 
         Examples
         --------
@@ -1264,11 +1213,14 @@ class NavMesh:
         >>> mesh.funnel((0.5, 0.5), (1.5, 0.5)).cost
         1.0
         """
-        return self.find_path(start, goal, algorithm="funnel", **options)
+        return self.find_path(start, goal, algorithm="funnel", filter=filter, **options)
 
-    def optimal(self, start: Any, goal: Any, **options: Unpack[Options]) -> PathResult:
+    def optimal(
+        self, start: Any, goal: Any, *, filter: QueryFilter | None = None,
+        **options: Unpack[Options],
+    ) -> PathResult:  # fmt: skip
         """The Euclidean shortest path (Polyanya):
-        ``find_path(start, goal, algorithm="optimal", **options)``.
+        ``find_path(start, goal, algorithm="optimal", filter=filter, **options)``.
 
         Examples
         --------
@@ -1278,7 +1230,7 @@ class NavMesh:
         >>> mesh.optimal((0.5, 0.5), (1.5, 0.5)).cost
         1.0
         """
-        return self.find_path(start, goal, algorithm="optimal", **options)
+        return self.find_path(start, goal, algorithm="optimal", filter=filter, **options)
 
     # ------------------------------------------------------------------ capabilities
     # The capabilities of pathcraft.world (saving: to_arrays and from_arrays above).
@@ -1310,63 +1262,6 @@ class NavMesh:
     replan_space = refused(
         "NavMesh", "replan_space", "replanner", "a mesh's edits rebuild polygons; search it afresh"
     )
-
-
-def _polygon_graph(top: _build.Topology, centroids: FloatArray) -> Graph:
-    """The polygon graph: polygons linked across their portals (one edge per shared
-    edge), by the distance between their centroids."""
-    n = top.poff.shape[0] - 1
-    counts, fresh = _polygon_edges(top, centroids, np.arange(n, dtype=np.intp))
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    targets, length = fresh
-    return Graph._from_csr(offsets, targets, length, centroids, length.copy(), _unit(length))
-
-
-def _patch_polygon_graph(
-    graph: Graph, top: _build.Topology, centroids: FloatArray, changed: npt.NDArray[np.intp]
-) -> Graph:
-    """:func:`_polygon_graph` of ``top`` from ``graph``, the polygon graph before a local
-    change whose new or replaced polygons are ``changed`` (see
-    :func:`~pathcraft.navmesh._portals.patch_portals`): the rows of those polygons and
-    of their neighbours before and after the change are made again, the others copied."""
-    n = top.poff.shape[0] - 1
-    old_offsets, old_targets, old_weights = graph.csr
-    old_n = old_offsets.shape[0] - 1
-    changed = changed[changed < n]
-    stale = np.union1d(changed[changed < old_n], np.arange(n, old_n, dtype=np.intp))
-    before = old_targets[row_places(old_offsets, stale)]
-    after = top.nbr[row_places(top.poff, changed)]
-    rows = np.unique(np.concatenate((changed, before, after)))
-    rows = rows[(rows >= 0) & (rows < n)].astype(np.intp)
-    counts, fresh = _polygon_edges(top, centroids, rows)
-    offsets, (targets, length) = splice_rows(
-        old_offsets, [old_targets, old_weights], rows, counts, fresh, n
-    )
-    return Graph._from_csr(offsets, targets, length, centroids, length.copy(), _unit(length))
-
-
-def _unit(length: FloatArray) -> float:
-    """The smallest ``weight / length`` of a graph weighed by its lengths (``x / x`` is
-    exactly 1), for ``Graph._from_csr`` (given the lengths twice: as weights, and as a
-    copy for the lengths, which :meth:`Graph.set_weights` must not overwrite)."""
-    return 1.0 if bool((length > 0).any()) else math.inf
-
-
-def _polygon_edges(
-    top: _build.Topology, centroids: FloatArray, polys: npt.NDArray[np.intp]
-) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[Any]]]:
-    """The polygon graph's rows of ``polys``: their lengths and ``[targets, lengths]``
-    (the neighbour across each shared edge, in edge order, and the distance between
-    the centroids), for :func:`~pathcraft.graph._csr.splice_rows`."""
-    place = row_places(top.poff, polys)
-    has = top.nbr[place] >= 0
-    size = top.poff[polys + 1] - top.poff[polys]
-    counts = np.bincount(np.repeat(np.arange(polys.shape[0]), size)[has], minlength=polys.shape[0])
-    src = top.poly_of[place[has]]
-    dst = top.nbr[place[has]]
-    delta = centroids[src] - centroids[dst]
-    return counts.astype(np.int64), [dst.astype(np.int32), np.sqrt((delta * delta).sum(axis=1))]
 
 
 register_kind(NavMesh)

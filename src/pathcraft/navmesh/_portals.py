@@ -19,7 +19,7 @@ from the one before: the portals of the polygons that changed are found again an
 graph rows of every portal of the polygons around them are made again, by the same
 pieces :func:`build_portals` builds with (:func:`_geometry`, :func:`_edges`); the
 other rows are copied in runs (:func:`pathcraft.graph._csr.merge_rows`) and handed
-to ``Graph._from_csr``, which trusts them (no checks, no sort). The result is
+to ``Graph.from_trusted_csr``, which trusts them (no checks, no sort). The result is
 :func:`build_portals`' graph of the new mesh, array for array.
 """
 
@@ -53,7 +53,7 @@ class Portals:
     ----------
     graph : Graph
         Nodes are points on portals (coordinates ``(x, y)``, see ``mid``); made by
-        ``Graph._from_csr`` from the arrays built here.
+        ``Graph.from_trusted_csr`` from the arrays built here.
     sides : ndarray of int32, shape (m, 2)
         The two polygons of each portal, the lower index first, sorted.
     mid : ndarray of float64, shape (len(FRACTIONS) * m, 2)
@@ -110,7 +110,9 @@ FRACTIONS = (0.0, 0.5, 1.0)
 
 def build_portals(top: Topology, costs: FloatArray | None = None) -> Portals:
     """The portal graph of ``top`` with area ``costs`` per polygon (all 1 when
-    ``None``; checked by the caller: finite and positive)."""
+    ``None``; checked by the caller: positive, finite but for ``inf``, which a query
+    filter gives the polygons it excludes: every edge across them weighs ``inf``,
+    which the graph search skips)."""
     npoly = top.poff.shape[0] - 1
     costs = np.ones(npoly) if costs is None else np.asarray(costs, dtype=np.float64)
     keep = np.flatnonzero((top.nbr >= 0) & (top.poly_of < top.nbr))
@@ -244,7 +246,7 @@ def _graph(
     """The portal graph of these CSR arrays (one placeholder node without portals)."""
     if offsets.shape[0] == 1:
         return Graph(1, [], [], coords=[[0.0, 0.0]])
-    return Graph._from_csr(offsets, targets, weights, point, lengths, float(ratios.min()))
+    return Graph.from_trusted_csr(offsets, targets, weights, point, lengths, float(ratios.min()))
 
 
 def _rows(
@@ -340,7 +342,10 @@ def _edges(
     b = dst[:, None, None] + m * fj + 0 * fi
     delta = point[a.ravel()] - point[b.ravel()]
     length = np.sqrt((delta * delta).sum(axis=1))
-    weight = length * np.repeat(costs[via], nf * nf)
+    cost = np.repeat(costs[via], nf * nf)
+    with np.errstate(invalid="ignore"):  # (0 x inf)
+        weight = length * cost
+    weight[np.isinf(cost)] = np.inf  # a polygon a query filter excludes: no way across
     total = nf * nf * pairs
     targets = np.empty(total, dtype=np.int32)
     lengths = np.empty(total)

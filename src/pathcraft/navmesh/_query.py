@@ -2,6 +2,9 @@
 
 Positions arrive checked and located (with every polygon holding them); this module
 calls the kernels and wraps their output in :class:`~pathcraft.result.PathResult`.
+A query reads the arrays of its :class:`~pathcraft.navmesh._filter.Policy` (the mesh's
+own, or those of its filter) for everything it searches or prices, and the mesh for
+its geometry.
 Every query is a step machine (:func:`start_search`): :meth:`NavMesh.find_path` is
 one unlimited step of it.
 """
@@ -26,6 +29,8 @@ from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph._search import kernel_args
+from pathcraft.navmesh._build import Topology
+from pathcraft.navmesh._filter import Policy
 from pathcraft.navmesh._links import LinkedPath, LinkGraph, Piece, join, split, with_links
 from pathcraft.navmesh._portals import Portals, corridor_of
 from pathcraft.result import PathResult, build_result
@@ -33,10 +38,46 @@ from pathcraft.result import PathResult, build_result
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
 
-__all__ = ["corridor", "start_search", "straight", "timed"]
+__all__ = ["corridor", "refuse", "start_search", "straight", "timed"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
+
+
+def refuse(
+    algorithm: str, radius: Any, wide: bool, filtered: bool, costs: bool, links: bool
+) -> None:
+    """Refuse, by name, a query the mesh cannot answer: Polyanya (``algorithm``
+    ``"optimal"``) knows only lengths and straight moves, and a query of ``radius``
+    (``wide``: > 0) runs on a shrunk mesh with other polygons, so neither takes area
+    costs (``costs``: the query has some, a ``filtered`` one's or the mesh's own) or
+    off-mesh ``links``, nor a filter (``radius``)."""
+    if filtered and wide:
+        raise ValueError(
+            f"filter= names polygons and links of this mesh, and radius={radius!r} runs "
+            "on a shrunk mesh with other polygons; query with radius=0 on a mesh built "
+            "with agent_radius, or without a filter"
+        )
+    if costs and algorithm == "optimal":
+        whose = "this mesh's area costs" if not filtered else (
+            "the area costs of this query (the mesh's, with filter.area_costs over them)"
+        )  # fmt: skip
+        raise ValueError(
+            f"algorithm='optimal' (Polyanya) knows only lengths and cannot honour {whose}; "
+            "use algorithm='funnel', or set every cost back to 1"
+        )
+    what = "area costs" if costs else "off-mesh links" if links else None
+    if wide and what is not None and not (links and algorithm == "optimal"):
+        raise ValueError(
+            f"radius={radius!r} runs on a shrunk mesh, which has none of this mesh's "
+            f"{what}; query with radius=0 on a mesh built with agent_radius, or without "
+            f"{'area costs' if costs else 'links'}"
+        )
+    if links and algorithm == "optimal":
+        raise ValueError(
+            "algorithm='optimal' (Polyanya) knows only straight moves and cannot take this "
+            "mesh's off-mesh links; use algorithm='funnel', or remove the links"
+        )
 
 
 def timed(result: PathResult, elapsed: float) -> PathResult:
@@ -44,18 +85,14 @@ def timed(result: PathResult, elapsed: float) -> PathResult:
     return dataclasses.replace(result, elapsed=elapsed)
 
 
-def _length(path: FloatArray) -> float:
-    return float(np.sqrt((np.diff(path, axis=0) ** 2).sum(axis=1)).sum())
-
-
 def _corridor_args(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
+    policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
     weight: float = 1.0, partial: bool = False,
 ) -> tuple[Any, dict[str, Any]]:  # fmt: skip
     """The graph kernel's arguments for A* over the portal graph (see
     :mod:`pathcraft.navmesh._portals`) from the portals of the start's polygons (joined
     by their distance to the midpoints) to those of the goal's."""
-    portals = _search_graph(mesh)
+    portals = _search_graph(policy)
     src, src_cost = portals.ends(sp, s)
     dst, dst_cost = portals.ends(gp, g)
     return kernel_args(
@@ -66,18 +103,18 @@ def _corridor_args(
 
 
 def _polygons(
-    mesh: NavMesh, answer: tuple[Any, ...], sp: Polys, gp: Polys, partial: bool = False
+    policy: Policy, answer: tuple[Any, ...], sp: Polys, gp: Polys, partial: bool = False
 ) -> tuple[Polys, int, int, int, float]:
     """A corridor search's answer as ``(polygons, status, expanded, generated, cost)``;
     with ``partial``, a search that did not reach the goal gives the polygons to the one
     beyond the portal it expanded closest to the goal."""
     status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
-    portals = mesh.portal_graph
-    if mesh.has_links and (status == _graph_kernel.FOUND or (partial and len(nodes))):
+    portals, lg = policy.portals, policy.links
+    if lg is not None and (status == _graph_kernel.FOUND or (partial and len(nodes))):
         found = status == _graph_kernel.FOUND
         way = np.asarray(nodes[:-1] if found else nodes)
-        pieces = split(mesh.link_graph, way, np.zeros(2), sp, np.zeros(2), gp if found else None)
-        polys = np.concatenate([_piece_polys(mesh.link_graph, p) for p in pieces])
+        pieces = split(lg, way, np.zeros(2), sp, np.zeros(2), gp if found else None)
+        polys = np.concatenate([_piece_polys(lg, p) for p in pieces])
     elif status == _graph_kernel.FOUND:
         polys = corridor_of(portals, np.asarray(nodes[:-1]), sp, gp)  # the virtual goal last
     elif partial and len(nodes):
@@ -90,15 +127,16 @@ def _polygons(
     return polys, int(status), int(expanded), int(generated), float(cost)
 
 
-def _search_graph(mesh: NavMesh) -> Portals | LinkGraph:
+def _search_graph(policy: Policy) -> Portals | LinkGraph:
     """The graph the corridor search runs on: the portal graph, with the off-mesh
     links' ends when the mesh has links."""
-    return mesh.link_graph if mesh.has_links else mesh.portal_graph
+    return policy.portals if policy.links is None else policy.links
 
 
-def _components(mesh: NavMesh) -> npt.NDArray[Any]:
-    """Each polygon's connected part of the mesh, the parts joined by links."""
-    return mesh.link_graph.component if mesh.has_links else mesh.parts.component
+def _apart(policy: Policy, sp: Polys, gp: Polys) -> bool:
+    """Whether no polygon of ``gp`` is in the connected part of one of ``sp``."""
+    comp = policy.component
+    return not (comp[gp][:, None] == comp[sp][None, :]).any()
 
 
 def _piece_polys(lg: LinkGraph, piece: Piece) -> Polys:
@@ -111,34 +149,37 @@ def _piece_polys(lg: LinkGraph, piece: Piece) -> Polys:
 
 
 def _rival(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys
+    mesh: NavMesh, policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys
 ) -> tuple[PathResult | None, bool]:
     """The straight path when the goal is in sight (else None), and whether it is
     the answer without a search: always, unless an off-mesh link could be cheaper."""
-    if straight(mesh, s, sp, g, gp) is None:
+    if straight(policy, s, sp, g, gp) is None:
         return None, False
-    line = _line(mesh, s, g)
-    return line, not mesh.has_links or mesh.link_parts().bound(s, g) >= line.cost
+    line = _line(policy, s, g)
+    return line, policy.links is None or mesh.link_parts().bound(s, g) >= line.cost
 
 
-def _with_links(mesh: NavMesh, result: PathResult) -> PathResult:
+def _with_links(policy: Policy, result: PathResult) -> PathResult:
     """``result`` with its ``links`` (every segment walked) on a mesh with links."""
-    if not mesh.has_links or isinstance(result, LinkedPath):
+    if policy.links is None or isinstance(result, LinkedPath):
         return result
     n = max(len(result.path) - 1, 0)
     return with_links(result, np.full(n, -1, dtype=np.intp))
 
 
-def straight(mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys) -> Polys | None:
+def straight(
+    policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys
+) -> Polys | None:
     """The polygons the straight segment from ``s`` to ``g`` crosses when it stays on
-    the mesh (the mesh's raycast, from each polygon holding ``s``), else ``None``."""
+    the mesh (the raycast, from each polygon holding ``s``, over the polygons the
+    query may enter), else ``None``."""
     both = np.intersect1d(sp, gp)
     if both.size:  # one convex polygon holds both
         return both[:1].astype(np.int32)
-    if mesh.has_area_costs:  # area costs: a detour can be cheaper
+    if policy.costs is not None:  # area costs: a detour can be cheaper
         return None
-    top = mesh.parts.top
-    visited = np.empty(2 * mesh.num_polygons + 2, dtype=np.int32)
+    top = policy.top
+    visited = np.empty(2 * top.poff.shape[0] + 2, dtype=np.int32)
     for p in sp.tolist():
         t, count = _walk.raycast(
             top.xy, top.poff, top.pv, top.nbr, int(p), float(s[0]), float(s[1]),
@@ -151,7 +192,7 @@ def straight(mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys) 
 
 
 def corridor(
-    mesh: NavMesh,
+    policy: Policy,
     s: FloatArray,
     sp: Polys,
     g: FloatArray,
@@ -163,29 +204,31 @@ def corridor(
     """A* over the portal graph from the start's polygons to the goal's: ``(polygons,
     status, expanded, generated, cost)``. With ``partial``, a search that did not reach
     the goal gives the corridor to the polygon it expanded closest to the goal."""
-    args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight, partial)
-    workspace = thread_workspace(_graph_kernel.Workspace, _search_graph(mesh).graph.num_nodes + 1)
+    args, settings = _corridor_args(policy, s, sp, g, gp, limit, weight, partial)
+    workspace = thread_workspace(_graph_kernel.Workspace, policy.graph.num_nodes + 1)
     answer = _graph_kernel.search(*args(workspace), **settings)
-    return _polygons(mesh, answer, sp, gp, partial)
+    return _polygons(policy, answer, sp, gp, partial)
 
 
 def corridor_result(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, t0: float
-) -> PathResult:
+    mesh: NavMesh, policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
+    t0: float,
+) -> PathResult:  # fmt: skip
     """:meth:`NavMesh.corridor <pathcraft.navmesh.NavMesh.corridor>`: the corridor as a
     result whose ``path`` holds polygon ids (falsy, with the reason, when there is
     none) and whose ``cost`` is the search's (the straight length when the goal is in
     sight, else midpoint to midpoint through the portals, from the start and to the
-    goal)."""
-    line = straight(mesh, s, sp, g, gp)
-    rival, decisive = _rival(mesh, s, sp, g, gp)
+    goal). Polygons the policy excludes are never in it: a start or goal only they
+    hold is unreachable."""
+    sp, gp = policy.allowed(sp), policy.allowed(gp)
+    if sp.size == 0 or gp.size == 0 or _apart(policy, sp, gp):
+        return build_result("unreachable", np.empty(0, dtype=np.intp), math.inf, t0=t0)
+    line = straight(policy, s, sp, g, gp)
+    rival, decisive = _rival(mesh, policy, s, sp, g, gp)
     if line is not None and rival is not None and decisive:
         cost = float(np.hypot(*(g - s)))
         return build_result(None, line.astype(np.intp), cost, expanded=0, generated=0, t0=t0)
-    comp = _components(mesh)
-    if not (comp[gp][:, None] == comp[sp][None, :]).any():
-        return build_result("unreachable", np.empty(0, dtype=np.intp), math.inf, t0=t0)
-    polys, status, expanded, generated, cost = corridor(mesh, s, sp, g, gp, None)
+    polys, status, expanded, generated, cost = corridor(policy, s, sp, g, gp, None)
     beaten = status == _graph_kernel.FOUND and rival is not None and cost < rival.cost
     if line is not None and rival is not None and not beaten:
         return build_result(
@@ -197,9 +240,8 @@ def corridor_result(
     )
 
 
-def _pull(mesh: NavMesh, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArray:
+def _pull(top: Topology, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArray:
     """The string pulled taut from ``s`` to ``g`` through the corridor ``polys``."""
-    top = mesh.parts.top
     k = polys.shape[0]
     left = np.empty((k + 1, 2))
     right = np.empty((k + 1, 2))
@@ -217,7 +259,7 @@ def _pull(mesh: NavMesh, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArr
 
 
 def _funnel(
-    mesh: NavMesh, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
+    policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
     rival: PathResult | None, answer: tuple[Any, ...],
 ) -> PathResult:  # fmt: skip
     """The string pulled taut through the corridor a search found (on a mesh with
@@ -226,24 +268,20 @@ def _funnel(
     status, expanded, generated, cost = answer[0], answer[4], answer[5], answer[3]
     if rival is not None and not (status == _graph_kernel.FOUND and cost < rival.cost):
         return dataclasses.replace(rival, expanded=int(expanded), generated=int(generated))
-    if not mesh.has_links:
-        polys, status, expanded, generated, _cost = _polygons(mesh, answer, sp, gp)
+    lg = policy.links
+    if lg is None:
+        polys, status, expanded, generated, _cost = _polygons(policy, answer, sp, gp)
         if status != _graph_kernel.FOUND:
             return _nothing(status, expanded, generated)
-        path = _pull(mesh, s, g, polys)
-        return build_result(
-            None, path, _priced(mesh, path), expanded=expanded, generated=generated
-        )
+        path = _pull(policy.top, s, g, polys)
+        return build_result(None, path, policy.price(path), expanded=expanded, generated=generated)
     if status != _graph_kernel.FOUND:
         return _nothing(int(status), int(expanded), int(generated))
-    lg = mesh.link_graph
     pieces = split(lg, np.asarray(answer[1][:-1]), s, sp, g, gp)
     path, seg, total = join(
-        pieces,
-        lambda p: _pull(mesh, p.p0, p.p1, _piece_polys(lg, p)),
-        lambda path: _priced(mesh, path),
+        pieces, lambda p: _pull(policy.top, p.p0, p.p1, _piece_polys(lg, p)), policy.price,
         lg.price,
-    )
+    )  # fmt: skip
     found = build_result(None, path, total, expanded=int(expanded), generated=int(generated))
     return with_links(found, seg)
 
@@ -271,26 +309,23 @@ def _optimal(answer: tuple[Any, ...]) -> PathResult:
     return build_result(None, path, cost, expanded=expanded, generated=generated)
 
 
-def _line(mesh: NavMesh, s: FloatArray, g: FloatArray) -> PathResult:
+def _line(policy: Policy, s: FloatArray, g: FloatArray) -> PathResult:
     """The straight path from ``s`` to ``g`` (``[s]`` when they are the same point),
-    costed under the mesh's area costs."""
+    costed under the query's area costs."""
     path = np.stack((s, g)) if (s != g).any() else s[None].copy()
-    return build_result(None, path, _priced(mesh, path), expanded=0, generated=0)
-
-
-def _priced(mesh: NavMesh, path: FloatArray) -> float:
-    """The cost of ``path``: its length, or under the area costs when there are some."""
-    return mesh.path_cost(path) if mesh.has_area_costs else _length(path)
+    return build_result(None, path, policy.price(path), expanded=0, generated=0)
 
 
 def _nothing(status: int | str, expanded: int, generated: int) -> PathResult:
     return build_result(status, np.empty((0, 2)), math.inf, expanded=expanded, generated=generated)
 
 
-def _nearest_reachable(mesh: NavMesh, sp: Polys, g: FloatArray) -> tuple[FloatArray, Polys]:
+def _nearest_reachable(
+    mesh: NavMesh, policy: Policy, sp: Polys, g: FloatArray
+) -> tuple[FloatArray, Polys]:
     """The point nearest ``g`` among the polygons connected to the start's."""
     parts = mesh.parts
-    comp = _components(mesh)
+    comp = policy.component
     members = np.flatnonzero(np.isin(comp, comp[sp]))
     point = shapely.points(g)
     best = members[int(np.argmin(shapely.distance(parts.shapes[members], point)))]
@@ -320,7 +355,7 @@ Machine = tuple[Callable[[Any], Any], Any, int, Callable[[tuple[Any, ...]], Path
 
 
 def _machine(
-    mesh: NavMesh,
+    policy: Policy,
     algorithm: str,
     s: FloatArray,
     sp: Polys,
@@ -334,37 +369,41 @@ def _machine(
     kind, workspace size, finish)``, ``make(workspace)`` building the kernel's machine
     and ``finish(answer)`` its result."""
     if algorithm == "funnel":
-        args, settings = _corridor_args(mesh, s, sp, g, gp, limit, weight)
+        args, settings = _corridor_args(policy, s, sp, g, gp, limit, weight)
         make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
-        size = _search_graph(mesh).graph.num_nodes + 1
-        finish = partial_fn(_funnel, mesh, s, sp, g, gp, rival)
+        size = policy.graph.num_nodes + 1
+        finish = partial_fn(_funnel, policy, s, sp, g, gp, rival)
         return make, _graph_kernel.Workspace, size, finish
-    top = mesh.parts.top
+    top = policy.top
     make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731
         top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
         top.degree, ws, float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
         -1 if limit is None else int(limit),
     )  # fmt: skip
-    size = max(top.xy.shape[0], mesh.num_polygons)
+    size = max(top.xy.shape[0], top.poff.shape[0] - 1)
     return make, _polyanya.Workspace, size, _optimal
 
 
 def _search(
-    mesh: NavMesh, algorithm: str, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
-    weight: float,
+    mesh: NavMesh, policy: Policy, algorithm: str, s: FloatArray, sp: Polys, g: FloatArray,
+    gp: Polys, weight: float,
 ) -> PathResult:  # fmt: skip
     """A search without limit, run to its end at once (a partial answer's path)."""
-    rival, decisive = _rival(mesh, s, sp, g, gp) if algorithm == "funnel" else (None, False)
+    gp = policy.allowed(gp)
+    rival, decisive = (
+        _rival(mesh, policy, s, sp, g, gp) if algorithm == "funnel" else (None, False)
+    )
     if rival is not None and decisive:
-        return _with_links(mesh, rival)
-    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, None, weight, rival)
+        return _with_links(policy, rival)
+    make, kind, size, finish = _machine(policy, algorithm, s, sp, g, gp, None, weight, rival)
     machine = make(thread_workspace(kind, size))
     machine.step(-1)
-    return _with_links(mesh, finish(machine.answer()))
+    return _with_links(policy, finish(machine.answer()))
 
 
 def start_search(
     mesh: NavMesh,
+    policy: Policy,
     s: FloatArray,
     sp: Polys,
     g: FloatArray,
@@ -380,35 +419,39 @@ def start_search(
     nearest it; a search stopped by ``max_expansions`` leads to the point nearest the
     goal on the polygon the corridor search (with the same limit) expanded closest to
     the goal, by the chosen algorithm's path. Either way the result stays falsy. The
-    searches a partial answer adds run when the stepped search ends."""
+    searches a partial answer adds run when the stepped search ends. The polygons the
+    policy excludes hold no start or goal: a start only they hold is unreachable (no
+    partial path), a goal only they hold as a goal in another part."""
     algorithm, limit, weight = opts.algorithm, opts.max_expansions, opts.weight
-    comp = _components(mesh)
-    unreachable = not (comp[gp][:, None] == comp[sp][None, :]).any()
+    sp, gp = policy.allowed(sp), policy.allowed(gp)
+    unreachable = sp.size == 0 or gp.size == 0 or _apart(policy, sp, gp)
     if unreachable:
-        if not opts.partial:
-            return CompiledSearch.ended(_with_links(mesh, _nothing("unreachable", 0, 0)))
-        g, gp = _nearest_reachable(mesh, sp, g)
+        if not opts.partial or sp.size == 0:
+            return CompiledSearch.ended(_with_links(policy, _nothing("unreachable", 0, 0)))
+        g, gp = _nearest_reachable(mesh, policy, sp, g)
         limit = None
-    rival, decisive = _rival(mesh, s, sp, g, gp) if algorithm == "funnel" else (None, False)
+    rival, decisive = (
+        _rival(mesh, policy, s, sp, g, gp) if algorithm == "funnel" else (None, False)
+    )
     if rival is not None and decisive:
-        line = _with_links(mesh, rival)  # the goal in sight: no search
+        line = _with_links(policy, rival)  # the goal in sight: no search
         if unreachable:
             line = dataclasses.replace(line, found=False, reason="unreachable")
         return CompiledSearch.ended(line)
-    make, kind, size, finish = _machine(mesh, algorithm, s, sp, g, gp, limit, weight, rival)
+    make, kind, size, finish = _machine(policy, algorithm, s, sp, g, gp, limit, weight, rival)
 
     def result(answer: tuple[Any, ...], t0: float) -> PathResult:
         found = finish(answer)
         if unreachable:  # the path to the nearest reachable point
             found = dataclasses.replace(found, found=False, reason="unreachable")
         elif opts.partial and not found:
-            polys, *_ = corridor(mesh, s, sp, g, gp, limit, weight, True)
+            polys, *_ = corridor(policy, s, sp, g, gp, limit, weight, True)
             near, np_ = _toward(mesh, polys, g)
-            toward = _search(mesh, algorithm, s, sp, near, np_, weight)
+            toward = _search(mesh, policy, algorithm, s, sp, near, np_, weight)
             found = dataclasses.replace(
                 toward, found=False, reason=found.reason, expanded=found.expanded,
                 generated=found.generated,
             )  # fmt: skip
-        return timed(_with_links(mesh, found), time.perf_counter() - t0)
+        return timed(_with_links(policy, found), time.perf_counter() - t0)
 
     return CompiledSearch(make, result, kind, size, world=world)

@@ -18,15 +18,71 @@
 from __future__ import annotations
 
 import bisect
+import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
-__all__ = ["from_geometry", "from_walkable", "merge_convex", "oriented", "triangles"]
+from pathcraft._validation import check_limit
+
+__all__ = [
+    "from_geometry",
+    "from_walkable",
+    "merge_convex",
+    "oriented",
+    "shrunk",
+    "triangles",
+    "walkable_cells",
+]
 
 Polygons = tuple[npt.NDArray[np.float64], list[npt.NDArray[np.intp]]]
+
+
+def shrunk(walkable: Any, agent_radius: Any) -> Any:
+    """``walkable`` (:meth:`NavMesh.from_geometry <pathcraft.NavMesh.from_geometry>`'s
+    argument) checked, shrunk by ``agent_radius`` (checked: finite, ``>= 0``)."""
+    if not isinstance(walkable, shapely.Geometry):
+        raise TypeError(f"walkable must be a shapely geometry; got {type(walkable).__name__}")
+    radius = check_limit("agent_radius", agent_radius, integer=False)
+    if radius is not None and not math.isfinite(radius):
+        raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
+    if walkable.is_empty:
+        raise ValueError("walkable is an empty geometry: a mesh needs some walkable area")
+    if walkable.geom_type not in ("Polygon", "MultiPolygon"):
+        raise ValueError(f"walkable must be a Polygon or MultiPolygon; got a {walkable.geom_type}")
+    if not np.isfinite(shapely.get_coordinates(walkable)).all():
+        raise ValueError("walkable has non-finite coordinates")
+    if not shapely.is_valid(walkable):
+        reason = shapely.is_valid_reason(walkable)
+        raise ValueError(f"walkable is not a valid geometry ({reason})")
+    if not radius:
+        return walkable
+    geom = shapely.buffer(walkable, -float(radius))
+    if geom.is_empty or shapely.area(geom) == 0:
+        raise ValueError(f"nothing is walkable after shrinking by agent_radius={agent_radius!r}")
+    return geom
+
+
+def walkable_cells(grid: Any) -> npt.NDArray[np.bool_]:
+    """The walkable cells of ``grid`` (:meth:`NavMesh.from_grid
+    <pathcraft.NavMesh.from_grid>`'s argument: a Grid or a 2-D boolean array), checked."""
+    from pathcraft.grid import Grid
+
+    if isinstance(grid, Grid):
+        walkable: npt.NDArray[np.bool_] = grid.walkable
+    else:
+        walkable = np.asarray(grid)
+        if walkable.dtype != np.bool_ or walkable.ndim != 2:
+            raise TypeError(
+                "grid must be a pathcraft.Grid or a 2-D boolean array (True: walkable); "
+                f"got {type(grid).__name__} of dtype {walkable.dtype} and shape "
+                f"{walkable.shape}"
+            )
+    if not walkable.any():
+        raise ValueError("grid has no walkable cell: a mesh needs at least one")
+    return walkable
 
 
 def from_geometry(geom: Any) -> Polygons:

@@ -1,0 +1,206 @@
+"""Everything a grid's searches derive from its cells, for one version of the cells.
+
+A :class:`~pathcraft.grid.Grid` keeps one :class:`Prepared` object and asks for it
+through one accessor (``Grid._derived``), which compares the object's
+:attr:`Prepared.version` with the grid's :attr:`~pathcraft.grid.Grid.version` and
+renews it when an edit moved the version: nothing is ever dropped by hand. Each item
+is built on first use, for the cells of that version:
+
+- the cost range and the heuristic's scale (the smallest cost, the one cost of a
+  uniform grid);
+- jump point search's packed lines (:mod:`pathcraft.grid._packed`) and the offline
+  JPS+ table (:func:`pathcraft._core.jpsplus.build_table`, built only when asked);
+- the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
+  items above;
+- the clearance and the unit views (:class:`~pathcraft.grid._sizes.SizeCache`): the
+  one item carried from a version to the next, and repaired, when next asked for,
+  over the cells the edits touched (recomputing it costs a hundred times more).
+
+Threads: several threads may search one grid at once. Items are built lazily and
+published by one assignment each: two threads may build the same item in a race (one
+copy wins, both are right), never see half of one. The one step that changes arrays
+in place, the repair of the unit views, runs once under the cache's lock, before any
+thread gets a view of the new version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core.jpsplus import build_table
+from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
+from pathcraft.grid._run import make_plan
+from pathcraft.grid._sizes import SizeCache
+
+if TYPE_CHECKING:
+    from pathcraft._core.quick import Plan
+    from pathcraft._options import SearchOptions
+    from pathcraft.grid._grid import Grid
+
+__all__ = ["MAX_PLANS", "Prepared", "Scale"]
+
+#: Quick plans kept per version at most (e.g. a fresh option value per query).
+MAX_PLANS = 64
+
+#: The heuristic's scale of a grid: its smallest cost and the one cost of every
+#: walkable cell (0.0 when costs vary); ``(1.0, 1.0)`` when every cell is a wall.
+Scale = tuple[float, float]
+Range = tuple[float, float] | None
+JumpTables = tuple[Range, PackedLines]
+
+#: The options of a query that gives only ``size``: on the unit's view, its plain query.
+_SIZE_ONLY = frozenset({"size"})
+
+_UNSET: Any = object()  # "not built yet" where None is a value (no walkable cell)
+
+
+class Prepared:
+    """The derived state of one version of a grid's cells, each item built on first
+    use.
+
+    Parameters
+    ----------
+    version : int
+        The grid's :attr:`~pathcraft.grid.Grid.version` this object describes.
+    scale : (float, float) or None
+        The heuristic's scale when it is not the cells' own (a unit's view keeps
+        its grid's: it stays admissible there); None: from the cells.
+    sizes : SizeCache or None
+        The clearance and unit views carried from an earlier version (brought up to
+        date when next asked for, by :meth:`sizes`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> padded = np.full((3, 4), np.inf)
+    >>> padded[1, 1:3] = [2.0, 3.0]
+    >>> prep = Prepared(0)
+    >>> prep.scale(padded), prep.built()
+    ((2.0, 0.0), ())
+    >>> prep.jump_tables(padded, "no_corner_cut")[0], prep.built()
+    ((2.0, 3.0), ('jps',))
+    """
+
+    __slots__ = ("_jumps", "_range", "_scale", "_table", "plans", "units", "version")
+
+    def __init__(
+        self, version: int, *, scale: Scale | None = None, sizes: SizeCache | None = None
+    ) -> None:
+        self.version = version
+        #: Quick plans by algorithm (no options given) or by ``id`` of checked options:
+        #: ``(options, plan or None)``; the grid's lean calls read it directly.
+        self.plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
+        self._range: Range = _UNSET
+        self._scale = scale
+        self._jumps: JumpTables | None = None
+        self._table: npt.NDArray[np.int32] | None = None
+        #: The clearance and unit views (None until asked for): read it through
+        #: :meth:`sizes`, which brings it up to date, or check its ``version``.
+        self.units = sizes
+
+    # ------------------------------------------------------------------ costs
+
+    def cost_range(self, padded: npt.NDArray[np.float64]) -> Range:
+        """The smallest and largest walkable cost (None: every cell is a wall)."""
+        costs = self._range
+        if costs is _UNSET:
+            costs = self._range = cost_range(padded)
+        return costs
+
+    def scale(self, padded: npt.NDArray[np.float64]) -> Scale:
+        """The heuristic's scale (see :data:`Scale`)."""
+        scale = self._scale
+        if scale is None:
+            costs = self.cost_range(padded)
+            if costs is None:
+                scale = (1.0, 1.0)
+            else:
+                scale = (costs[0], costs[0] if costs[0] == costs[1] else 0.0)
+            self._scale = scale
+        return scale
+
+    # ------------------------------------------------------------------ jump point search
+
+    def jump_tables(self, padded: npt.NDArray[np.float64], diagonal: str) -> JumpTables:
+        """The cost range and jump point search's packed lines (built now if needed)."""
+        jumps = self._jumps
+        if jumps is None:
+            lines = pack_lines(padded, corner_cut=diagonal == "always")
+            jumps = self._jumps = (self.cost_range(padded), lines)
+        return jumps
+
+    def use_lines(self, lines: PackedLines, padded: npt.NDArray[np.float64]) -> None:
+        """Keep packed lines built elsewhere (checked by the caller); plans are made
+        anew from them."""
+        self._jumps = (self.cost_range(padded), lines)
+        self.plans = {}
+
+    @property
+    def table(self) -> npt.NDArray[np.int32] | None:
+        """The offline jump table, or None until :meth:`build_table`."""
+        return self._table
+
+    def build_table(self, padded: npt.NDArray[np.float64]) -> None:
+        """Build the offline jump table (once per version); jump point search's plans
+        are made anew and read it from then on."""
+        if self._table is None:
+            self._table = build_table(padded)
+            self.plans = {}
+
+    def built(self) -> tuple[str, ...]:
+        """What :meth:`Grid.prepare <pathcraft.grid.Grid.prepare>` names and this
+        object holds: ``()``, ``("jps",)`` or ``("jps", "jps+")``."""
+        return ("jps",) * (self._jumps is not None) + ("jps+",) * (self._table is not None)
+
+    # ------------------------------------------------------------------ plans
+
+    def plan(self, opts: SearchOptions, world: Grid) -> Plan | None:
+        """The quick plan of checked options on ``world`` (the grid this object
+        belongs to), made on first use (see :func:`pathcraft.grid._run.make_plan`;
+        None: the options need the checked way). Options that give nothing but the
+        unit's size (which chose ``world``) share the algorithm's plain plan."""
+        given = opts.given
+        plain = not given or given == _SIZE_ONLY
+        key: Any = opts.algorithm if plain else id(opts)
+        plans = self.plans  # one dict: a plan made before a reset lands in the old one
+        known = plans.get(key)
+        if known is None or (known[0] is not opts and not plain):
+            if len(plans) >= MAX_PLANS:
+                plans.clear()
+            known = (opts, make_plan(world, opts))
+            plans[key] = known
+        return known[1]
+
+    # ------------------------------------------------------------------ unit sizes
+
+    def sizes(self, new: Callable[[int], SizeCache]) -> SizeCache:
+        """The clearance and unit views, up to date for :attr:`version`; the first
+        time, ``new(version)`` builds the (empty) cache."""
+        sizes = self.units
+        if sizes is None:
+            sizes = self.units = new(self.version)
+        else:
+            sizes.update(self.version)
+        return sizes
+
+    # ------------------------------------------------------------------ versions
+
+    def renewed(self, version: int) -> Prepared:
+        """The object of a later ``version`` of the same grid: empty but for the
+        clearance and unit views, which are repaired when next asked for."""
+        return Prepared(version, sizes=self.units)
+
+    def shipped(self, padded: npt.NDArray[np.float64]) -> Prepared:
+        """What a pickled grid carries: the scale only (cheap, and a unit's view
+        cannot recompute its grid's); the rest is built again where it is used."""
+        return Prepared(self.version, scale=self.scale(padded))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"version": self.version, "scale": self._scale}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["version"], scale=state["scale"])  # type: ignore[misc]
