@@ -263,6 +263,7 @@ SEAMS = {
     ("pathcraft.agents.flow", "pathcraft.grid._run"),
     ("pathcraft.agents.flow", "pathcraft.grid._sizes"),
     ("pathcraft.agents.follow", "pathcraft.grid._sizes"),
+    ("pathcraft.cli", "pathcraft.grid._run"),
     ("pathcraft.cli", "pathcraft.viz._deps"),
     ("pathcraft.hexgrid._hex", "pathcraft.grid._checks"),
     ("pathcraft.hexgrid._moves", "pathcraft.grid._checks"),

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from pathcraft import navmesh as navmesh
     from pathcraft import viz as viz
     from pathcraft import voxel as voxel
+    from pathcraft._sliced import WorldChangedError
     from pathcraft.graph import Graph
     from pathcraft.grid import Grid
     from pathcraft.layered import Level
@@ -60,6 +61,7 @@ _NAMES = {
     "VoxelGrid": "pathcraft.voxel",
     "WaypointGraph": "pathcraft.waypoints",
     "World": "pathcraft.world",
+    "WorldChangedError": "pathcraft._sliced",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
     "dijkstra": "pathcraft.search",
@@ -116,6 +118,7 @@ __all__ = [
     "VoxelGrid",
     "WaypointGraph",
     "World",
+    "WorldChangedError",
     "__version__",
     "astar",
     "bfs",

@@ -43,7 +43,7 @@ from typing import Any, TypedDict
 import numpy as np
 
 from pathcraft._kernels import MODES, TIES
-from pathcraft._validation import check_choice, check_weight
+from pathcraft._validation import MAX_EXPANSIONS, check_choice, check_weight
 
 __all__ = [
     "OPTION_NAMES",
@@ -70,8 +70,6 @@ OPTION_NAMES: tuple[str, ...] = (
     "record",
 )
 
-#: The largest ``max_expansions`` (the kernels count expansions in a signed 64-bit int).
-MAX_EXPANSIONS = 2**63 - 1
 #: Seeds are integers in ``[0, MAX_SEED]`` (what NumPy's ``SeedSequence`` and
 #: ``random.Random`` both take, bounded so every world accepts the same values).
 MAX_SEED = 2**64 - 1

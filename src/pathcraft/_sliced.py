@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# (compiled, annotations stay hints: ``step(2.7)`` reaches the check, not a C cast)
 """Compiled searches spread over frames: the object every world's ``start_search``
 returns.
 
@@ -27,10 +29,10 @@ from typing import Any
 
 from pathcraft._engine import no_result
 from pathcraft._kernels import IN_PROGRESS_CODE
-from pathcraft._validation import check_limit
+from pathcraft._validation import MAX_EXPANSIONS, check_budget
 from pathcraft.result import PathResult
 
-__all__ = ["CompiledSearch", "release_pooled_workspaces"]
+__all__ = ["CompiledSearch", "WorldChangedError", "release_pooled_workspaces"]
 
 #: Free workspaces kept per kernel (more are dropped when given back).
 POOL_SIZE = 4
@@ -74,8 +76,24 @@ def _ended(*args: Any) -> Any:
 
 
 class WorldChangedError(RuntimeError):
-    """A grid or graph was edited under a compiled search in progress (raised by its
-    next ``step``; the search is cancelled)."""
+    """A world (grid, graph, mesh) was edited under a compiled search in progress:
+    raised by the search's next ``step``, which cancels it. A ``RuntimeError``, public
+    as ``pathcraft.WorldChangedError``.
+
+    Examples
+    --------
+    >>> import numpy as np, pathcraft
+    >>> grid = pathcraft.Grid(np.ones((1, 9)))
+    >>> search = grid.start_search((0, 0), (0, 8))
+    >>> search.step(2)
+    'in_progress'
+    >>> grid[0, 5] = np.inf
+    >>> try:
+    ...     search.step(2)
+    ... except pathcraft.WorldChangedError:
+    ...     print(search.status)
+    cancelled
+    """
 
 
 class CompiledSearch:
@@ -131,22 +149,30 @@ class CompiledSearch:
         Returns ``"in_progress"``, ``"found"``, the reason the search ended without
         its goal (as :attr:`PathResult.reason` spells it) or ``"cancelled"``.
         Stepping an ended search returns its status again and does nothing.
+
+        Raises
+        ------
+        TypeError
+            ``max_expansions`` not an integer (``2.7``, ``True``).
+        ValueError
+            ``max_expansions`` negative or above ``2**63 - 1``.
+        WorldChangedError
+            The world was edited since the search started (it is cancelled).
         """
         machine = self._machine
         world = self._world
         if world is not None and world.version != self._version and self._status == "in_progress":
             self._changed(world)
-        if machine is not None and type(max_expansions) is int and max_expansions >= 0:
+        lean = type(max_expansions) is int and 0 <= max_expansions <= MAX_EXPANSIONS
+        if lean and machine is not None:
             # The common case of a game loop, kept lean: a search under way, an int;
             # the machine times its own steps in C (``machine.elapsed``).
             if machine.step(max_expansions) == IN_PROGRESS_CODE:
                 return "in_progress"
             return self._end()
-        budget: float | None = (
-            max_expansions  # an int >= 0: the first step of a game loop
-            if type(max_expansions) is int and max_expansions >= 0
-            else check_limit("max_expansions", max_expansions, integer=True)
-        )
+        # Anything else goes through the one check (floats, bools, 2**63 refused by
+        # name, as the pure-Python sliced search refuses them).
+        budget = max_expansions if lean else check_budget(max_expansions)
         if self._status != "in_progress":
             return self._status
         if machine is None:
@@ -158,7 +184,7 @@ class CompiledSearch:
                 self._drop()
                 raise
             self._elapsed += perf_counter() - t0  # the setup; the steps time themselves
-        code = machine.step(-1 if budget is None else int(budget))
+        code = machine.step(-1 if budget is None else budget)
         if code == IN_PROGRESS_CODE:
             return "in_progress"
         return self._end()

@@ -7,7 +7,17 @@ import numbers
 from collections.abc import Collection
 from typing import Any
 
-__all__ = ["check_callable", "check_choice", "check_limit", "check_weight"]
+__all__ = [
+    "MAX_EXPANSIONS",
+    "check_budget",
+    "check_callable",
+    "check_choice",
+    "check_limit",
+    "check_weight",
+]
+
+#: The largest ``max_expansions`` (the kernels count expansions in a signed 64-bit int).
+MAX_EXPANSIONS = 2**63 - 1
 
 
 def check_choice(name: str, value: Any, choices: Collection[str]) -> str:
@@ -63,3 +73,25 @@ def check_limit(name: str, value: Any, *, integer: bool) -> float | int | None:
     if math.isnan(number) or number < 0:
         raise ValueError(f"{name} must be a number >= 0 or None; got {value!r}")
     return number
+
+
+def check_budget(value: Any) -> int | None:
+    """A step budget, ``max_expansions`` of a sliced search's ``step``: None (until
+    the search ends) or an integer from 0 to :data:`MAX_EXPANSIONS`; floats and bools
+    are refused, never truncated.
+
+    >>> check_budget(2**63 - 1) == MAX_EXPANSIONS
+    True
+    >>> check_budget(2.7)
+    Traceback (most recent call last):
+    ...
+    TypeError: max_expansions must be an integer >= 0 or None; got 2.7
+    >>> check_budget(2**63)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: max_expansions must be at most 9223372036854775807 or None; got 9223...
+    """
+    budget = check_limit("max_expansions", value, integer=True)
+    if budget is not None and budget > MAX_EXPANSIONS:
+        raise ValueError(f"max_expansions must be at most {MAX_EXPANSIONS} or None; got {value!r}")
+    return None if budget is None else int(budget)

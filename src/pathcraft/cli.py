@@ -16,18 +16,25 @@ from pathcraft._version import __version__
 
 __all__ = ["build_parser", "main"]
 
-#: The searches ``pathcraft solve`` runs (every algorithm of :class:`~pathcraft.Grid`).
-ALGORITHMS = ("astar", "dijkstra", "greedy", "jps")
-#: The searches ``pathcraft show`` can draw.
-SHOW_ALGORITHMS = ALGORITHMS
 #: The diagonal-move rules of :class:`~pathcraft.Grid`.
 DIAGONALS = ("never", "no_corner_cut", "one_free", "always")
 #: The rule the Moving AI optimal lengths are computed under.
 MOVINGAI_RULE = "no_corner_cut"
-#: The searches whose costs are optimal, so comparable with the published optimum.
-OPTIMAL = ("astar", "dijkstra", "jps")
 #: Where ``pathcraft demo`` writes its picture by default (the current directory).
 DEMO_PICTURE = "pathcraft-demo.png"
+
+
+def grid_algorithms() -> tuple[str, ...]:
+    """The searches ``pathcraft solve`` runs and ``pathcraft show`` draws: every
+    ``algorithm=`` of :class:`~pathcraft.Grid`, as the options table lists them.
+
+    >>> from pathcraft.cli import grid_algorithms
+    >>> grid_algorithms()
+    ('astar', 'dijkstra', 'greedy', 'jps', 'theta')
+    """
+    from pathcraft._options import SUPPORT
+
+    return tuple(SUPPORT["Grid"].algorithms)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("map", type=Path, help="the .map file")
     solve.add_argument("scen", type=Path, help="the .scen file")
     solve.add_argument(
-        "--algorithm", choices=ALGORITHMS, default="astar", help="the search (default astar)"
+        "--algorithm", choices=grid_algorithms(), default="astar", help="the search (default astar)"
     )
     solve.add_argument(
         "--diagonal",
@@ -135,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_algorithms_arg,
         default=("astar",),
         metavar="NAME[,NAME...]",
-        help=f"one or more of {', '.join(SHOW_ALGORITHMS)}, comma-separated (default astar)",
+        help=f"one or more of {', '.join(grid_algorithms())}, comma-separated (default astar)",
     )
     show.add_argument(
         "--diagonal",
@@ -195,9 +202,9 @@ def _cell_arg(text: str) -> tuple[int, int]:
 def _algorithms_arg(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
-        if name not in SHOW_ALGORITHMS:
+        if name not in grid_algorithms():
             raise argparse.ArgumentTypeError(
-                f"unknown algorithm {name!r}; choose from {', '.join(SHOW_ALGORITHMS)}"
+                f"unknown algorithm {name!r}; choose from {', '.join(grid_algorithms())}"
             )
     return names
 
@@ -339,10 +346,13 @@ def _solve(args: argparse.Namespace) -> int:
     else:
         costs, timing = _solve_one_by_one(args, grid, scen.starts[:n], scen.goals[:n])
     head = f"{args.algorithm} on {args.map.name}: solved {n} of {len(scen)} scenarios"
-    if args.algorithm not in OPTIMAL or args.diagonal != MOVINGAI_RULE:
+    from pathcraft.grid._run import optimal_algorithms
+
+    optimal = optimal_algorithms()
+    if args.algorithm not in optimal or args.diagonal != MOVINGAI_RULE:
         why = (
             f"{args.algorithm} is not optimal"
-            if args.algorithm not in OPTIMAL
+            if args.algorithm not in optimal
             else f"--diagonal {args.diagonal} is not the rule of the published lengths"
         )
         found = np.isfinite(costs)
@@ -487,4 +497,4 @@ def _show(args: argparse.Namespace) -> int:
 def _summary(name: str, result: Any) -> str:
     from pathcraft.viz.grid import ALGORITHMS, describe
 
-    return f"{ALGORITHMS[name]}: {describe(result)}"
+    return f"{ALGORITHMS.get(name, name)}: {describe(result)}"

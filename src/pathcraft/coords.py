@@ -56,6 +56,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._options import SUPPORT
 from pathcraft.result import PathResult
 
 __all__ = ["Anchor", "TileCoords"]
@@ -68,7 +69,6 @@ _ANCHORS: dict[str, tuple[float, float]] = {
     "top_left": (0.0, 0.0),
     "bottom_left": (0.0, 1.0),
 }
-_SEARCHES = ("astar", "jps", "greedy", "dijkstra")
 
 
 def _positive_pair(name: str, value: Any) -> tuple[float, float]:
@@ -335,24 +335,26 @@ class TileCoords:
         start: Any,
         goal: Any,
         *,
-        algorithm: Literal["astar", "jps", "greedy", "dijkstra"] = "astar",
+        algorithm: str = "astar",
         **options: Any,
     ) -> PathResult:
         """Search ``grid`` between two pixel positions; the path comes back in pixels.
 
         The start and goal are the cells under the two positions; the search is the
-        grid's own (``grid.astar``, ``grid.jps``, ...), with the same options and the
-        same costs, so the answer is the one the same query on cells gives. The path
+        grid's own (``grid.find_path(..., algorithm=algorithm)``), with the same
+        options and the same costs, so the answer is the one the same query on cells
+        gives. The path
         is the ``(n, 2)`` float array of the cells' centres in pixels.
 
         Parameters
         ----------
         grid : Grid
-            Any world with cells and ``astar``/``jps``/``greedy``/``dijkstra`` methods.
+            Any world of ``(row, col)`` cells with a ``find_path``.
         start, goal : (float, float)
             Pixel positions (tuples, arrays or pygame ``Vector2``).
-        algorithm : {"astar", "jps", "greedy", "dijkstra"}
-            The grid's search to run.
+        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta"}
+            The grid's search to run (every ``algorithm=`` of
+            :class:`~pathcraft.Grid`, as ``pathcraft._options.SUPPORT`` lists them).
         **options
             Passed to that search (``weight``, ``max_expansions``, ...).
 
@@ -376,13 +378,14 @@ class TileCoords:
         >>> TileCoords(8, origin=(100, 0)).find_path(grid, (101, 4), (123, 4)).cost
         2.0
         """
-        if algorithm not in _SEARCHES:
-            raise ValueError(f"algorithm must be one of {list(_SEARCHES)}; got {algorithm!r}")
+        searches = list(SUPPORT["Grid"].algorithms)
+        if algorithm not in searches:
+            raise ValueError(f"algorithm must be one of {searches}; got {algorithm!r}")
         shape = tuple(getattr(grid, "shape", ()))
         checked = self if self.shape is not None or len(shape) != 2 else self._with_shape(shape)
         s = checked._cell("start", start)
         g = checked._cell("goal", goal)
-        result: PathResult = getattr(grid, algorithm)(s, g, **options)
+        result: PathResult = grid.find_path(s, g, algorithm=algorithm, **options)
         path = np.asarray(result.path)
         pixels = self.to_pixels(path) if path.size else np.zeros((0, 2))
         return dataclasses.replace(result, path=pixels)

@@ -6,14 +6,14 @@ import math
 import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._display import summary_html
 
-__all__ = ["Explored", "PathResult", "Reason", "build_result"]
+__all__ = ["Answer", "Explored", "PathResult", "Reason", "build_result"]
 
 #: A path or a list of nodes: a list for generic and graph searches, an ``(n, 2)`` int
 #: array of cells for grids, an ``(n, 2)`` or ``(n, 3)`` float array of positions for
@@ -332,3 +332,84 @@ def build_result(
         _parents=parents,
         **(fields or {}),
     )
+
+
+class Answer(NamedTuple):
+    """A compiled kernel's answer, read from its tuple in one place (:meth:`read`) and
+    turned into a result by one builder (:meth:`result`).
+
+    Attributes
+    ----------
+    status : int
+        The outcome code (0 found, else a key of :data:`KERNEL_REASONS`).
+    path : array
+        The kernel's path (flat places, node indices, cells or positions).
+    cost : float
+        Its cost.
+    expanded, generated : int
+        The search's counters.
+    nodes, g : array or None
+        What a recorded search expanded, and the costs it had then.
+    extra : array or None
+        A kernel's third item, when it has one: the jump points of jump point
+        search, the edges of a graph search's path.
+
+    Examples
+    --------
+    >>> from pathcraft.result import Answer
+    >>> answer = Answer.read((1, [], float("inf"), 7, 9, None, None))
+    >>> answer.expanded, bool(answer.result(None)), answer.result(None).reason
+    (7, False, 'unreachable')
+    """
+
+    status: int
+    path: Any
+    cost: float
+    expanded: int
+    generated: int
+    nodes: Any = None
+    g: Any = None
+    extra: Any = None
+
+    @classmethod
+    def read(cls, answer: Sequence[Any]) -> Answer:
+        """The answer tuple of any kernel: ``(status, path, cost, expanded,
+        generated)`` (Polyanya), the same with the recording ``(nodes, g)`` (the cell
+        kernels, Theta*), or with an ``extra`` third (jump points, path edges).
+
+        Examples
+        --------
+        >>> from pathcraft.result import Answer
+        >>> Answer.read((0, [4, 5], [9], 1.0, 2, 3, None, None)).extra
+        [9]
+        """
+        if len(answer) == 8:
+            status, path, extra, cost, expanded, generated, nodes, g = answer
+            return cls(status, path, cost, expanded, generated, nodes, g, extra)
+        return cls(*answer)
+
+    def result(
+        self,
+        t0: float | None,
+        path: Nodes | None = None,
+        nodes: Nodes | None = None,
+        jump_points: Nodes | None = None,
+    ) -> PathResult:
+        """:func:`build_result` of this answer; ``path`` and ``nodes`` replace the
+        kernel's path and recorded nodes when given (converted to the world's terms).
+
+        Examples
+        --------
+        >>> from pathcraft.result import Answer
+        >>> r = Answer(0, [4, 5], 1.0, 2, 3).result(None, path=["a", "b"])
+        >>> r.path, r.cost, r.expanded
+        (['a', 'b'], 1.0, 2)
+        """
+        explored = None
+        if self.nodes is not None and self.g is not None:
+            explored = (self.nodes if nodes is None else nodes, self.g)
+        return build_result(
+            self.status, self.path if path is None else path, self.cost,
+            expanded=self.expanded, generated=self.generated, t0=t0, explored=explored,
+            jump_points=jump_points,
+        )  # fmt: skip

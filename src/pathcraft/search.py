@@ -47,7 +47,7 @@ from pathcraft._engine import Settings as _Settings
 from pathcraft._engine import bad_heuristic
 from pathcraft._engine import run as _run
 from pathcraft._options import BaseOptions, SearchOptions
-from pathcraft._validation import check_callable, check_choice, check_limit
+from pathcraft._validation import check_budget, check_callable, check_choice
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -538,8 +538,8 @@ class SlicedSearch:
         >>> SlicedSearch(0, 42, line).step()  # 42 is not on the line
         'unreachable'
         """
-        budget = check_limit("max_expansions", max_expansions, integer=True)
-        return cast(Status, self._search.step(-1 if budget is None else int(budget)))
+        budget = check_budget(max_expansions)
+        return cast(Status, self._search.step(-1 if budget is None else budget))
 
     @property
     def status(self) -> Status:

@@ -75,7 +75,7 @@ from pathcraft.graph import Graph, GraphSpace
 from pathcraft.graph._search import kernel_args
 from pathcraft.navmesh._radius import MAX_RADII, check_radius
 from pathcraft.replan import Replanner, ReplanSpace
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import Answer, PathResult, build_result
 from pathcraft.world import register_kind
 
 if TYPE_CHECKING:
@@ -801,15 +801,10 @@ class WaypointGraph:
         places = np.concatenate((self._points, g[None]))  # the virtual goal: index n
 
         def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
-            status, nodes, _e, cost, expanded, generated, rec_nodes, rec_g = answer
+            read = Answer.read(answer)
+            nodes = read.path
             path = np.concatenate((s[None], places[nodes])) if len(nodes) else places[nodes]
-            explored = None
-            if rec_nodes is not None and rec_g is not None:
-                explored = (places[rec_nodes], rec_g)
-            return build_result(
-                status, path, cost, expanded=expanded, generated=generated, t0=t0,
-                explored=explored,
-            )  # fmt: skip
+            return read.result(t0, path, None if read.nodes is None else places[read.nodes])
 
         return CompiledSearch(
             lambda ws: _kernel.GraphSearch(*args(ws), **settings), finish,

@@ -60,4 +60,5 @@ def field(
     sources: npt.NDArray[np.intp],
     out_costs: npt.NDArray[np.float64],
     max_cost: float,
+    out_parents: npt.NDArray[np.intp] | None = ...,
 ) -> int: ...

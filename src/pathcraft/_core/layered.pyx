@@ -501,14 +501,22 @@ def field(
     const Py_ssize_t[:] sources not None,
     double[:, :, ::1] out_costs not None,
     double max_cost,
+    Py_ssize_t[:, :, ::1] out_parents=None,
 ):
     """Dijkstra from every source at once; each cell's cost to the nearest source in
-    ``out_costs`` (shape ``(floors, rows, cols)``), ``inf`` where none is reachable.
-    Returns the number of expansions."""
+    ``out_costs`` (shape ``(floors, rows, cols)``), ``inf`` where none is reachable;
+    with ``out_parents`` (the same shape), each cell's parent on its cheapest path as
+    a padded flat index (-1 for sources and cells not reached). Returns the number of
+    expansions."""
     cdef machine.Outcome out
     cdef Py_ssize_t s, f, r, c, W = t.padded.shape[1]
     cdef Py_ssize_t F = out_costs.shape[0], rows = out_costs.shape[1], cols = out_costs.shape[2]
     cdef int failed = 0
+    cdef bint tree = out_parents is not None
+    if tree and (
+        out_parents.shape[0] != F or out_parents.shape[1] != rows or out_parents.shape[2] != cols
+    ):
+        raise ValueError("out_parents must have the shape of out_costs")
     cdef Query q = make_query(t, ws, H_ZERO, 0.0)
     if F != t.nfloors or rows != t.fh - 1 or cols != W - 2:
         raise ValueError(
@@ -527,8 +535,12 @@ def field(
                         s = (f * t.fh + r + 1) * W + c + 1
                         if ws.cell[s].mark == ws.gen + 1:
                             out_costs[f, r, c] = ws.cell[s].g
+                            if tree:
+                                out_parents[f, r, c] = ws.cell[s].parent
                         else:
                             out_costs[f, r, c] = INFINITY
+                            if tree:
+                                out_parents[f, r, c] = -1
     if failed:
         raise MemoryError("the distance field ran out of memory")
     return out.expanded

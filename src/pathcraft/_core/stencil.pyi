@@ -58,4 +58,5 @@ def field(
     factors: npt.NDArray[np.float64],
     max_cost: float,
     allowed: npt.NDArray[np.uint64] | None = ...,
+    out_parents: npt.NDArray[np.intp] | None = ...,
 ) -> int: ...

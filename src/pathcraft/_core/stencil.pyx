@@ -352,14 +352,20 @@ def field(
     const double[:, ::1] factors not None,
     double max_cost,
     const uint64_t[::1] allowed=None,
+    Py_ssize_t[:, ::1] out_parents=None,
 ):
     """Dijkstra from every source at once; each cell's cost to the nearest source in
-    ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
-    number of expansions."""
+    ``out_costs`` (the unpadded shape), ``inf`` where none is reachable; with
+    ``out_parents`` (the same shape), each cell's parent on its cheapest path as a
+    padded flat index (-1 for sources and cells not reached). Returns the number of
+    expansions."""
     cdef machine.Outcome out
     cdef Py_ssize_t s, r, c, W = padded.shape[1]
     cdef Py_ssize_t rows = out_costs.shape[0], cols = out_costs.shape[1]
     cdef int failed = 0
+    cdef bint tree = out_parents is not None
+    if tree and (out_parents.shape[0] != rows or out_parents.shape[1] != cols):
+        raise ValueError("out_parents must have the shape of out_costs")
     cdef Query q = make_query(padded, ws, pad, parity, moves, factors, H_ZERO, 0.0, allowed)
     if rows != padded.shape[0] - 2 * pad or cols != padded.shape[1] - 2 * pad:
         raise ValueError(
@@ -377,8 +383,12 @@ def field(
                     s = (r + pad) * W + c + pad
                     if ws.cell[s].mark == ws.gen + 1:
                         out_costs[r, c] = ws.cell[s].g
+                        if tree:
+                            out_parents[r, c] = ws.cell[s].parent
                     else:
                         out_costs[r, c] = INFINITY
+                        if tree:
+                            out_parents[r, c] = -1
     if failed:
         raise MemoryError("the distance field ran out of memory")
     return out.expanded

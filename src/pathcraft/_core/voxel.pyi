@@ -58,5 +58,6 @@ def field(
     connectivity: int,
     cut_corners: bool,
     max_cost: float,
+    out_parents: npt.NDArray[np.intp] | None = ...,
 ) -> int: ...
 def scan(padded: npt.NDArray[np.float64]) -> tuple[float, float, int]: ...

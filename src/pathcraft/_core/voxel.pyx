@@ -345,14 +345,23 @@ def field(
     int connectivity,
     bint cut_corners,
     double max_cost,
+    Py_ssize_t[:, :, ::1] out_parents=None,
 ):
     """Dijkstra from every source at once; each voxel's cost to the nearest source in
-    ``out_costs`` (the unpadded shape), ``inf`` where none is reachable. Returns the
-    number of expansions."""
+    ``out_costs`` (the unpadded shape), ``inf`` where none is reachable; with
+    ``out_parents`` (the same shape), each voxel's parent on its cheapest path as a
+    padded flat index (-1 for sources and voxels not reached). Returns the number of
+    expansions."""
     cdef machine.Outcome out
     cdef Py_ssize_t s, z, r, c
     cdef Py_ssize_t P = padded.shape[1] * padded.shape[2], W = padded.shape[2]
     cdef int failed = 0
+    cdef bint tree = out_parents is not None
+    if tree and (
+        out_parents.shape[0] != out_costs.shape[0] or out_parents.shape[1] != out_costs.shape[1]
+        or out_parents.shape[2] != out_costs.shape[2]
+    ):
+        raise ValueError("out_parents must have the shape of out_costs")
     cdef Query q = make_query(padded, ws, connectivity, cut_corners, H_ZERO, 0.0)
     if (
         out_costs.shape[0] != padded.shape[0] - 2 or out_costs.shape[1] != padded.shape[1] - 2
@@ -375,8 +384,12 @@ def field(
                         s = (z + 1) * P + (r + 1) * W + c + 1
                         if ws.cell[s].mark == ws.gen + 1:
                             out_costs[z, r, c] = ws.cell[s].g
+                            if tree:
+                                out_parents[z, r, c] = ws.cell[s].parent
                         else:
                             out_costs[z, r, c] = INFINITY
+                            if tree:
+                                out_parents[z, r, c] = -1
     if failed:
         raise MemoryError("the distance field ran out of memory")
     return out.expanded

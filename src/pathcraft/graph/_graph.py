@@ -38,16 +38,16 @@ from __future__ import annotations
 
 import math
 import numbers
-import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft import _cellworld
 from pathcraft._batch import BatchOptions, query_batch
 from pathcraft._changes import ChangeLog
-from pathcraft._options import SearchOptions, check_flag
+from pathcraft._options import check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph import _batch, _capabilities, _search
 from pathcraft.graph import _checks as checks
@@ -562,9 +562,9 @@ class Graph:
         ...
         pathcraft._options.UnsupportedOptionError: Graph.find_path(algorithm='dijkstra') ...
         """
-        t0 = time.perf_counter()
-        opts = SearchOptions.check("Graph", algorithm, **options)
-        return _search.find_path(self, self._names, opts, start, goal, t0)
+        return _cellworld.find_path(
+            _search.GraphQueries(self, self._names), start, goal, algorithm, options
+        )
 
     def start_search(
         self,
@@ -589,8 +589,9 @@ class Graph:
         >>> search.step(1), search.step(), search.result.path
         ('in_progress', 'found', [0, 1, 2, 3])
         """
-        opts = SearchOptions.check_call("Graph", "start_search", algorithm, options)
-        return _search.start_search(self, self._names, opts, start, goal)
+        return _cellworld.start_search(
+            _search.GraphQueries(self, self._names), start, goal, algorithm, options, self
+        )
 
     def astar(self, start: Hashable, goal: Hashable, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal`` (node labels); weighted when ``weight > 1``.

@@ -1,6 +1,7 @@
-"""How a :class:`~pathcraft.graph.Graph` runs its kernel: checked options and nodes
-turned into the kernel's arguments, one search run, its answer built into a
-:class:`~pathcraft.result.PathResult`, and the distance arrays.
+"""How a :class:`~pathcraft.graph.Graph` runs its kernel: its adapter for the one
+compiled-world glue (:class:`GraphQueries`: labels in and out, checked options as the
+kernel's arguments; :mod:`pathcraft._cellworld` runs ``find_path`` and
+``start_search``), and the distance arrays.
 
 :func:`kernel_args` and :func:`run_kernel` are the one entry to the graph kernel for
 pathcraft's own modules: the graph's methods, and the geometric worlds built on a
@@ -19,12 +20,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._cellworld import Kernel
 from pathcraft._core import graph_search as _kernel
 from pathcraft._fields import settled
 from pathcraft._kernels import MODES, TIES, thread_workspace
 from pathcraft._options import SearchOptions, kernel_seed
-from pathcraft._sliced import CompiledSearch
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import Answer, PathResult
 
 if TYPE_CHECKING:
     from pathcraft.graph._graph import Graph
@@ -32,12 +33,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GRAPH_HEURISTICS",
+    "GraphQueries",
     "field",
-    "find_path",
     "kernel_args",
     "run_kernel",
     "settle",
-    "start_search",
     "workspace",
 ]
 
@@ -106,71 +106,69 @@ def run_kernel(
     return _kernel.search(*args(workspace(graph.num_nodes + 1)), **settings)
 
 
-def _prepare(
-    graph: Graph, names: NodeIndex, opts: SearchOptions, start: Any, goal: Any
-) -> tuple[Any, dict[str, Any]]:
-    """A search's kernel arguments: its heuristic, start and goal nodes as indices."""
-    algorithm = opts.algorithm
-    heuristic = "zero" if algorithm == "dijkstra" else opts.heuristic or graph.heuristic
-    if algorithm == "greedy" and opts.heuristic is None:
-        heuristic = "euclidean"
-    if heuristic == "euclidean" and graph.coords is None:
-        if opts.heuristic is None:
-            raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
-        raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
-    if algorithm == "dijkstra":
-        sources = names.nodes("start", start)
-        goals = names.nodes("goal", goal)
-    else:
-        sources = np.array([names.node("start", start)], dtype=np.intp)
-        goals = np.array([names.node("goal", goal)], dtype=np.intp)
-    single = goals.shape[0] == 1
-    return kernel_args(
-        graph, algorithm, sources, int(goals[0]) if single else -1,
-        None if single else goals,
-        weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
-        seed=opts.seed, max_expansions=opts.max_expansions, max_cost=opts.max_cost,
-        partial=opts.partial, record=opts.record,
-    )  # fmt: skip
+class GraphQueries:
+    """A graph's adapter for the one compiled-world glue
+    (:mod:`pathcraft._cellworld`): places in are node labels (checked by the
+    graph's :class:`~pathcraft.graph._nodes.NodeIndex`), places out labels again;
+    the kernel's arguments are the CSR arrays and the coordinates."""
+
+    __slots__ = ("graph", "names")
+
+    name = "Graph"
+    noun = "nodes"
+    kernel = Kernel(
+        _kernel.Workspace, _kernel.search, None, _kernel.field, _kernel.GraphSearch
+    )
+
+    def __init__(self, graph: Graph, names: NodeIndex) -> None:
+        self.graph = graph
+        self.names = names
+
+    @property
+    def size(self) -> int:
+        return self.graph.num_nodes + 1
+
+    def place(self, name: str, value: Any) -> int:
+        return self.names.node(name, value)
+
+    def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
+        return self.names.nodes(name, value)
+
+    def settings(self, opts: SearchOptions) -> dict[str, Any]:
+        """The kernel's settings: the heuristic the algorithm and the graph allow
+        (greedy's default needs coordinates)."""
+        graph, algorithm = self.graph, opts.algorithm
+        heuristic = "zero" if algorithm == "dijkstra" else opts.heuristic or graph.heuristic
+        if algorithm == "greedy" and opts.heuristic is None:
+            heuristic = "euclidean"
+        if heuristic == "euclidean" and graph.coords is None:
+            if opts.heuristic is None:
+                raise ValueError("greedy needs node coordinates (coords=...) for its heuristic")
+            raise ValueError('heuristic="euclidean" needs node coordinates (coords=...)')
+        return kernel_args(
+            graph, algorithm, _NONE, -1, None,
+            weight=opts.weight, heuristic=heuristic, tie_break=opts.tie_break,
+            seed=opts.seed, max_expansions=opts.max_expansions, max_cost=opts.max_cost,
+            partial=opts.partial, record=opts.record,
+        )[1]  # fmt: skip
+
+    def args(
+        self, ws: Any, sources: npt.NDArray[np.intp], goal: int,
+        goal_set: npt.NDArray[np.intp] | None,
+    ) -> tuple[Any, ...]:  # fmt: skip
+        return (*self.graph.csr, self.graph.coords, ws, sources, None, goal, goal_set, None, None)
+
+    def result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        """The kernel's answer over node indices as a :class:`PathResult` of labels."""
+        read = Answer.read(answer)
+        nodes = None if read.nodes is None else self.names.to_labels(read.nodes)
+        return read.result(t0, self.names.to_labels(read.path), nodes)
+
+    def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+        return settle(self.graph, self.names, self.names.nodes("start", start), opts, t0)
 
 
-def _result_builder(names: NodeIndex) -> Any:
-    """The kernel's answer over node indices as a :class:`PathResult` of labels."""
-
-    def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
-        status, path, _edges, cost, expanded, generated, rec_nodes, rec_g = answer
-        explored = None
-        if rec_nodes is not None and rec_g is not None:
-            explored = (names.to_labels(rec_nodes), rec_g)
-        return build_result(
-            status, names.to_labels(path), cost, expanded=expanded, generated=generated,
-            t0=t0, explored=explored,
-        )  # fmt: skip
-
-    return to_result
-
-
-def find_path(
-    graph: Graph, names: NodeIndex, opts: SearchOptions, start: Any, goal: Any, t0: float
-) -> PathResult:
-    """:meth:`Graph.find_path <pathcraft.graph.Graph.find_path>` with checked options."""
-    if opts.algorithm == "dijkstra" and goal is None:
-        return settle(graph, names, names.nodes("start", start), opts, t0)
-    args, settings = _prepare(graph, names, opts, start, goal)
-    answer = _kernel.search(*args(workspace(graph.num_nodes + 1)), **settings)
-    return _result_builder(names)(answer, t0)  # type: ignore[no-any-return]
-
-
-def start_search(
-    graph: Graph, names: NodeIndex, opts: SearchOptions, start: Any, goal: Any
-) -> CompiledSearch:
-    """:meth:`Graph.start_search <pathcraft.graph.Graph.start_search>` with checked
-    options."""
-    args, settings = _prepare(graph, names, opts, start, goal)
-    return CompiledSearch(
-        lambda ws: _kernel.GraphSearch(*args(ws), **settings),
-        _result_builder(names), _kernel.Workspace, graph.num_nodes + 1, graph,
-    )  # fmt: skip
+_NONE = np.empty(0, dtype=np.intp)
 
 
 def field(

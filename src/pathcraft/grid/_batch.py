@@ -21,18 +21,13 @@ import numpy.typing as npt
 
 from pathcraft._batch import BatchDoor, BatchSettings, run_batch
 from pathcraft._core import grid_search as _kernel
-from pathcraft._core import jps as _jps_kernel
-from pathcraft._core import theta as _theta_kernel
 from pathcraft._options import SearchOptions
 from pathcraft.grid._run import (
+    ALGORITHMS,
     DIAGONAL_RULES,
-    jps_settings,
     make_plan,
     search_settings,
     solve,
-    solve_jps,
-    solve_theta,
-    theta_settings,
     workspace,
 )
 from pathcraft.grid._sizes import unit_cells, unit_grid
@@ -62,12 +57,10 @@ def solve_paths(
     plan = make_plan(grid, opts)
     if plan is not None:  # the lean way of a single query, same answers
         return [plan.find_flat(s, g, time.perf_counter()) for s, g in tasks]
-    if opts.algorithm == "theta":
-        theta = theta_settings(grid, opts)
-        return [solve_theta(grid, s, g, theta, time.perf_counter()) for s, g in tasks]
-    if opts.algorithm == "jps":
-        settings = jps_settings(grid, opts)
-        return [solve_jps(grid, s, g, settings, time.perf_counter()) for s, g in tasks]
+    entry = ALGORITHMS.get(opts.algorithm)
+    if entry is not None:
+        settings = entry.settings(grid, opts)
+        return [entry.solve(grid, s, g, settings, time.perf_counter()) for s, g in tasks]
     settings = search_settings(grid, opts)
     return [
         solve(grid, np.array([s]), np.array([g]), settings, time.perf_counter()) for s, g in tasks
@@ -78,32 +71,20 @@ def solve_costs(grid: Grid, tasks: Sequence[tuple[int, int]], opts: SearchOption
     """The costs of a chunk of searches (``inf`` where the goal was not reached), from
     one compiled loop over them all."""
     grid = unit_grid(grid, opts)
-    kernel: Any
-    plan = make_plan(grid, opts) if opts.algorithm == "jps" else None
+    entry = ALGORITHMS.get(opts.algorithm)
+    plan = make_plan(grid, opts) if entry is not None else None
     if plan is not None and plan.offline:  # JPS+: the offline table answers
         return np.array([plan.cost_flat(s, g) for s, g in tasks], dtype=np.float64)
-    if opts.algorithm == "theta":
-        settings = theta_settings(grid, opts)
-        kernel = _theta_kernel.theta_costs
-    elif opts.algorithm == "jps":
-        settings = jps_settings(grid, opts)
-        kernel = _jps_kernel.jps_costs
-    else:
-        settings = search_settings(grid, opts)
-        kernel = _kernel.search_costs
     pairs = np.array(tasks, dtype=np.intp).reshape(-1, 2)
+    starts = np.ascontiguousarray(pairs[:, 0])
+    goals = np.ascontiguousarray(pairs[:, 1])
     costs = np.empty(len(pairs))
-    lines = settings.pop("lines", None)
-    extra = () if lines is None else (lines,)
+    if entry is not None:
+        entry.costs(grid, starts, goals, costs, entry.settings(grid, opts))
+        return costs
     padded = grid.padded
-    kernel(
-        padded,
-        workspace(padded.size),
-        np.ascontiguousarray(pairs[:, 0]),
-        np.ascontiguousarray(pairs[:, 1]),
-        *extra,
-        costs,
-        **settings,
+    _kernel.search_costs(
+        padded, workspace(padded.size), starts, goals, costs, **search_settings(grid, opts)
     )
     return costs
 
@@ -172,10 +153,9 @@ def cell_pairs(grid: Grid, starts: Any, goals: Any, opts: SearchOptions) -> list
     """Checked ``(start, goal)`` flat-cell pairs; errors name ``starts[i]``/``goals[i]``
     (a grid jump point search cannot run on is refused first)."""
     world = unit_grid(grid, opts)
-    if opts.algorithm == "jps":
-        jps_settings(world, opts)
-    if opts.algorithm == "theta":
-        theta_settings(world, opts)
+    entry = ALGORITHMS.get(opts.algorithm)
+    if entry is not None:
+        entry.settings(world, opts)
     flat_starts = _batch_cells(grid, world, "starts", starts)
     flat_goals = _batch_cells(grid, world, "goals", goals)
     if len(flat_starts) != len(flat_goals):

@@ -20,14 +20,11 @@ from pathcraft._fields import grid_parents, settled
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._run import (
+    ALGORITHMS,
     DIAGONAL_RULES,
-    jps_settings,
     search_settings,
     sliced_search,
     solve,
-    solve_jps,
-    solve_theta,
-    theta_settings,
     workspace,
 )
 from pathcraft.grid._sizes import unit_cells, unit_grid
@@ -46,18 +43,14 @@ def find_path(
     (``size``: the search runs on :meth:`Grid.for_size <pathcraft.grid.Grid.for_size>`;
     ``plan``: the grid's plan for them, which answers once the cells are checked)."""
     world = unit_grid(grid, opts)
-    if opts.algorithm == "theta":
-        theta = theta_settings(world, opts)
-        start_cell = int(unit_cells(grid, world, "start", start, many=False)[0])
-        goal_cell = int(unit_cells(grid, world, "goal", goal, many=False)[0])
-        return solve_theta(world, start_cell, goal_cell, theta, t0)
-    if opts.algorithm == "jps":
-        settings = jps_settings(world, opts)
+    entry = ALGORITHMS.get(opts.algorithm)
+    if entry is not None:
+        settings = entry.settings(world, opts)
         start_cell = int(unit_cells(grid, world, "start", start, many=False)[0])
         goal_cell = int(unit_cells(grid, world, "goal", goal, many=False)[0])
         if plan is not None:
             return plan.find_flat(start_cell, goal_cell, t0)
-        return solve_jps(world, start_cell, goal_cell, settings, t0)
+        return entry.solve(world, start_cell, goal_cell, settings, t0)
     many = opts.algorithm == "dijkstra"
     sources = unit_cells(grid, world, "start", start, many=many)
     if goal is None and many:
@@ -70,8 +63,9 @@ def start_search(grid: Grid, opts: SearchOptions, start: Any, goal: Any) -> Comp
     """:meth:`Grid.start_search <pathcraft.grid.Grid.start_search>` with checked
     options."""
     world = unit_grid(grid, opts)
-    if opts.algorithm == "theta":
-        theta_settings(world, opts)  # refuses a grid of varied costs
+    entry = ALGORITHMS.get(opts.algorithm)
+    if entry is not None:
+        entry.settings(world, opts)  # refuses a grid it cannot search, before the cells
     many = opts.algorithm == "dijkstra"
     sources = unit_cells(grid, world, "start", start, many=many)
     goals = unit_cells(grid, world, "goal", goal, many=many)

@@ -6,8 +6,9 @@ kernel settings, the per-thread workspaces, one query run and its answer wrapped
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import partial as partial_fn
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -20,11 +21,17 @@ from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._packed import cost_range
-from pathcraft.result import KERNEL_REASONS, PathResult, build_result
+from pathcraft.result import KERNEL_REASONS, Answer, PathResult
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
 
+#: What every :class:`Plan` is made with: the padded costs, the workspace maker, the
+#: result type, the reasons and the clock.
+PlanCommon = tuple[
+    npt.NDArray[np.float64], Callable[[int], Any], type[PathResult], dict[int, str],
+    Callable[[], float],
+]  # fmt: skip
 #: The diagonal-move rules and their kernel codes.
 DIAGONAL_RULES: dict[str, int] = {"never": 0, "no_corner_cut": 1, "one_free": 2, "always": 3}
 #: The grid heuristics and their kernel codes.
@@ -76,29 +83,10 @@ def solve(
 
 
 def answer_result(grid: Grid, answer: tuple[Any, ...], t0: float) -> PathResult:
-    """The grid search kernel's answer tuple as a :class:`PathResult`."""
-    status, path, cost, expanded, generated, rec_cells, rec_g = answer
-    return to_result(grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0)
-
-
-def to_result(
-    grid: Grid,
-    status: int,
-    path: npt.NDArray[np.intp],
-    cost: float,
-    expanded: int,
-    generated: int,
-    rec_cells: npt.NDArray[np.intp] | None,
-    rec_g: npt.NDArray[np.float64] | None,
-    t0: float,
-    jumps: npt.NDArray[np.intp] | None = None,
-) -> PathResult:
-    """A kernel's answer (arrays of ``(row, col)`` cells) as a :class:`PathResult`."""
-    explored = None if rec_cells is None or rec_g is None else (rec_cells, rec_g)
-    return build_result(
-        status, path, cost, expanded=expanded, generated=generated, t0=t0,
-        explored=explored, jump_points=jumps,
-    )  # fmt: skip
+    """A grid kernel's answer tuple as a :class:`PathResult` (its path an ``(n, 2)``
+    array of ``(row, col)`` cells; jump point search's jump points kept)."""
+    read = Answer.read(answer)
+    return read.result(t0, jump_points=read.extra)
 
 
 def uniform_unit(algorithm: str, costs: tuple[float, float] | None) -> float:
@@ -138,12 +126,9 @@ def solve_jps(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: f
     """One jump point search between checked flat cells, with checked settings."""
     options = dict(settings)
     lines = options.pop("lines")
-    status, path, jumps, cost, expanded, generated, rec_cells, rec_g = _jps_kernel.jps(
-        grid.padded, workspace(grid.padded.size), start, goal, lines, **options
-    )
-    return to_result(
-        grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps=jumps
-    )
+    ws = workspace(grid.padded.size)
+    answer = _jps_kernel.jps(grid.padded, ws, start, goal, lines, **options)
+    return answer_result(grid, answer, t0)
 
 
 def theta_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
@@ -175,29 +160,16 @@ def sliced_search(
     opts: SearchOptions,
 ) -> CompiledSearch:
     """A compiled sliced search between checked flat cells, with checked options: the
-    step machine of the search :func:`solve` (:func:`solve_jps`) runs in one step."""
+    step machine of the search :func:`solve` (or the algorithm's own, see
+    :data:`ALGORITHMS`) runs in one step."""
     padded = grid.padded
-    if opts.algorithm == "theta":
-        theta = theta_settings(grid, opts)
+    entry = ALGORITHMS.get(opts.algorithm)
+    if entry is not None:
+        settings = entry.settings(grid, opts)
         s0, g0 = int(sources[0]), int(goals[0])
         return CompiledSearch(
-            lambda ws: _theta_kernel.ThetaSearch(padded, ws, s0, g0, **theta),
-            partial_fn(answer_result, grid), _kernel.Workspace, padded.size, grid,
-        )  # fmt: skip
-    if opts.algorithm == "jps":
-        settings = jps_settings(grid, opts)
-        lines = settings.pop("lines")
-        s, g = int(sources[0]), int(goals[0])
-
-        def finish_jps(answer: tuple[Any, ...], t0: float) -> PathResult:
-            status, path, jumps, cost, expanded, generated, rec_cells, rec_g = answer
-            return to_result(
-                grid, status, path, cost, expanded, generated, rec_cells, rec_g, t0, jumps
-            )
-
-        return CompiledSearch(
-            lambda ws: _jps_kernel.JpsSearch(padded, ws, s, g, lines, **settings),
-            finish_jps, _kernel.Workspace, padded.size, grid,
+            lambda ws: entry.machine(grid, ws, s0, g0, settings),
+            entry.finish(grid), _kernel.Workspace, padded.size, grid,
         )  # fmt: skip
     settings = search_settings(grid, opts)
     single = goals.shape[0] == 1
@@ -233,13 +205,103 @@ def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
     :func:`solve_jps` answer, exactly). None when the options need the checked way:
     ``record`` (the expansions are copied out there), and random ties without a
     ``seed`` (fresh entropy per query)."""
-    if opts.algorithm == "theta":
-        return None  # no quick plan: Theta* always runs the checked way
+    entry = ALGORITHMS.get(opts.algorithm)
+    if entry is not None and entry.plan is None:
+        return None  # no quick plan: it always runs the checked way
     if opts.record or (opts.tie_break == "random" and opts.seed is None):
         return None
-    common = (grid.padded, workspace, PathResult, KERNEL_REASONS, time.perf_counter)
-    if opts.algorithm == "jps":
-        settings = jps_settings(grid, opts)
-        lines = settings.pop("lines")
-        return Plan(*common, lines, grid.offline_jumps, **settings)
+    common: PlanCommon = (grid.padded, workspace, PathResult, KERNEL_REASONS, time.perf_counter)
+    if entry is not None and entry.plan is not None:
+        return entry.plan(grid, entry.settings(grid, opts), common)
     return Plan(*common, **search_settings(grid, opts))
+
+
+# --------------------------------------------------------------------------- the table
+# The searches beyond the skeleton's astar/dijkstra/greedy, one entry each. Adding one:
+# an entry here, its options in pathcraft._options.SUPPORT["Grid"] and the README's
+# options table (docs/contributing-worlds.md).
+
+
+def _jps_machine(grid: Grid, ws: Any, start: int, goal: int, settings: dict[str, Any]) -> Any:
+    options = dict(settings)
+    lines = options.pop("lines")
+    return _jps_kernel.JpsSearch(grid.padded, ws, start, goal, lines, **options)
+
+
+def _jps_costs(
+    grid: Grid, starts: npt.NDArray[np.intp], goals: npt.NDArray[np.intp],
+    costs: npt.NDArray[np.float64], settings: dict[str, Any],
+) -> None:  # fmt: skip
+    options = dict(settings)
+    lines = options.pop("lines")
+    padded = grid.padded
+    _jps_kernel.jps_costs(padded, workspace(padded.size), starts, goals, lines, costs, **options)
+
+
+def _jps_plan(grid: Grid, settings: dict[str, Any], common: PlanCommon) -> Plan:
+    options = dict(settings)
+    lines = options.pop("lines")
+    return Plan(*common, lines, grid.offline_jumps, **options)
+
+
+def _theta_machine(grid: Grid, ws: Any, start: int, goal: int, settings: dict[str, Any]) -> Any:
+    return _theta_kernel.ThetaSearch(grid.padded, ws, start, goal, **settings)
+
+
+def _theta_costs(
+    grid: Grid, starts: npt.NDArray[np.intp], goals: npt.NDArray[np.intp],
+    costs: npt.NDArray[np.float64], settings: dict[str, Any],
+) -> None:  # fmt: skip
+    padded = grid.padded
+    _theta_kernel.theta_costs(padded, workspace(padded.size), starts, goals, costs, **settings)
+
+
+class Algorithm(NamedTuple):
+    """One grid search beyond the skeleton's three: an entry of :data:`ALGORITHMS`.
+
+    Attributes
+    ----------
+    settings : callable
+        ``settings(grid, opts)``: the kernel's settings for checked options; it
+        refuses a grid the search cannot run on (ValueError naming why).
+    solve : callable
+        ``solve(grid, start, goal, settings, t0)``: one search between flat cells.
+    machine : callable
+        ``machine(grid, ws, start, goal, settings)``: its step machine.
+    finish : callable
+        ``finish(grid)``: the machine's answer and ``t0`` as a :class:`PathResult`.
+    costs : callable
+        ``costs(grid, starts, goals, out, settings)``: a costs-only batch.
+    plan : callable or None
+        ``plan(grid, settings, common)``: its quick :class:`Plan`; None: none.
+    optimal : bool
+        Whether its costs are optimal (the command line compares them with the
+        published optimum).
+    """
+
+    settings: Callable[[Grid, SearchOptions], dict[str, Any]]
+    solve: Callable[[Grid, int, int, dict[str, Any], float], PathResult]
+    machine: Callable[[Grid, Any, int, int, dict[str, Any]], Any]
+    finish: Callable[[Grid], Callable[[tuple[Any, ...], float], PathResult]]
+    costs: Callable[..., None]
+    plan: Callable[[Grid, dict[str, Any], PlanCommon], Plan] | None = None
+    optimal: bool = False
+
+
+def _answer_finish(grid: Grid) -> Callable[[tuple[Any, ...], float], PathResult]:
+    return partial_fn(answer_result, grid)
+
+
+#: The grid searches beyond astar, dijkstra and greedy, by ``algorithm=`` name.
+ALGORITHMS: dict[str, Algorithm] = {
+    "jps": Algorithm(
+        jps_settings, solve_jps, _jps_machine, _answer_finish, _jps_costs, _jps_plan, optimal=True
+    ),
+    "theta": Algorithm(theta_settings, solve_theta, _theta_machine, _answer_finish, _theta_costs),
+}
+
+
+def optimal_algorithms() -> tuple[str, ...]:
+    """The grid searches whose costs are optimal (weight 1): Dijkstra, A* (with the
+    grid's admissible default heuristic) and the table's optimal entries."""
+    return ("astar", "dijkstra", *(name for name, e in ALGORITHMS.items() if e.optimal))

@@ -8,13 +8,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
 from pathcraft._saved import SavedArrays
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _batch, _capabilities, _stencil
+from pathcraft.hexgrid import _capabilities, _stencil
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
 from pathcraft.world import register_kind
@@ -97,7 +98,7 @@ def hex_distance(layout: str, a: tuple[int, int], b: tuple[int, int]) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-class HexGrid:
+class HexGrid(Shorthands):
     """A hexagonal grid stored as a 2-D cost array in an offset layout; cells are
     ``(row, col)``.
 
@@ -287,7 +288,9 @@ class HexGrid:
         Parameters
         ----------
         start, goal : (int, int)
-            Walkable cells, ``(row, col)`` in the grid's offset layout.
+            Walkable cells, ``(row, col)`` in the grid's offset layout. Dijkstra also
+            takes several cells (a ``(k, 2)`` array) for either, and ``goal=None``
+            (every reachable cell: the result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (hex-distance heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options
@@ -308,7 +311,7 @@ class HexGrid:
         >>> HexGrid(cost).find_path((0, 0), (2, 0)).path.tolist()
         [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 1], [2, 0]]
         """
-        return _stencil.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options)
 
     def start_search(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
@@ -326,13 +329,17 @@ class HexGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _stencil.start_search(self._world, start, goal, algorithm, options, self)
+        return _cellworld.start_search(self._world, start, goal, algorithm, options, self)
 
     def distance_field(
-        self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (``(row, col)`` cells) to every
         cell, ``inf`` for walls and cells out of reach (or beyond ``max_cost``).
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -341,8 +348,11 @@ class HexGrid:
         >>> HexGrid(np.ones((2, 3))).distance_field((0, 0))
         array([[0., 1., 2.],
                [1., 2., 3.]])
+        >>> costs, tree = HexGrid(np.ones((1, 3))).distance_field((0, 0), parents=True)
+        >>> tree.tolist()
+        [[[-1, -1], [0, 0], [0, 1]]]
         """
-        return _stencil.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -361,8 +371,8 @@ class HexGrid:
         >>> [r.cost for r in hexes.find_paths([(0, 0), (1, 1)], [(3, 3), (0, 1)])]
         [5.0, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.HEX_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "find_paths", starts, goals, algorithm, options
         )
 
     def path_costs(
@@ -379,8 +389,8 @@ class HexGrid:
         >>> HexGrid(np.ones((4, 4))).path_costs([(0, 0), (1, 1)], [(3, 3), (1, 1)])
         array([5., 0.])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.HEX_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "path_costs", starts, goals, algorithm, options
         )
 
     # ------------------------------------------------------------------ capabilities

@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
 from pathcraft._saved import SavedArrays
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _batch, _capabilities, _stencil
+from pathcraft.hexgrid import _capabilities, _stencil
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
 from pathcraft.world import register_kind
@@ -29,7 +30,7 @@ SIXTEEN: list[tuple[int, int]] = [
 ]  # fmt: skip
 
 
-class MovesGrid:
+class MovesGrid(Shorthands):
     """A square grid whose moves are given: each ``(dr, dc, factor)`` steps ``dr``
     rows and ``dc`` columns; cells are ``(row, col)``.
 
@@ -241,7 +242,9 @@ class MovesGrid:
         Parameters
         ----------
         start, goal : (int, int)
-            Walkable cells, ``(row, col)``.
+            Walkable cells, ``(row, col)``. Dijkstra also takes several cells (a
+            ``(k, 2)`` array) for either, and ``goal=None`` (every reachable cell: the
+            result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (scaled Euclidean heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options
@@ -261,7 +264,7 @@ class MovesGrid:
         >>> MovesGrid(np.ones((3, 3)), KNIGHT).find_path((0, 0), (1, 1)).reason
         'unreachable'
         """
-        return _stencil.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options)
 
     def start_search(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
@@ -280,13 +283,17 @@ class MovesGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _stencil.start_search(self._world, start, goal, algorithm, options, self)
+        return _cellworld.start_search(self._world, start, goal, algorithm, options, self)
 
     def distance_field(
-        self, sources: tuple[int, int] | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (``(row, col)`` cells) to every
         cell, ``inf`` for walls and cells out of reach (or beyond ``max_cost``).
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -294,8 +301,11 @@ class MovesGrid:
         >>> from pathcraft.hexgrid import MovesGrid
         >>> MovesGrid(np.ones((1, 4)), [(0, 2, 1.0), (0, -1, 1.0)]).distance_field((0, 0))
         array([[0., 2., 1., 3.]])
+        >>> costs, tree = MovesGrid(np.ones((1, 3)), [(0, 1)]).distance_field((0, 0), parents=True)
+        >>> tree[0, 2].tolist()
+        [0, 1]
         """
-        return _stencil.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -314,8 +324,8 @@ class MovesGrid:
         >>> [r.cost for r in moves.find_paths([(0, 0), (1, 1)], [(3, 3), (0, 1)])]
         [4.242640687119286, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.MOVES_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "find_paths", starts, goals, algorithm, options
         )
 
     def path_costs(
@@ -332,8 +342,8 @@ class MovesGrid:
         >>> MovesGrid(np.ones((4, 4)), SIXTEEN).path_costs([(0, 0), (1, 1)], [(3, 3), (1, 1)])
         array([4.24264069, 0.        ])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.MOVES_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "path_costs", starts, goals, algorithm, options
         )
 
     # ------------------------------------------------------------------ capabilities

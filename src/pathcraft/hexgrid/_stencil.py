@@ -1,33 +1,30 @@
 """How the stencil worlds (:class:`~pathcraft.hexgrid.HexGrid`,
 :class:`~pathcraft.hexgrid.MovesGrid`) run the compiled stencil kernel
 (:mod:`pathcraft._core.stencil`): the padded cost array and move table, checked cells,
-checked options turned into kernel settings, and the answer as a
-:class:`~pathcraft.result.PathResult`.
+checked options turned into kernel settings: the adapter the one cell-world glue
+(:mod:`pathcraft._cellworld`) runs its queries through.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import time
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
-from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
-from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._checks import cost_values, edited_cells
-from pathcraft.result import PathResult, build_result
 
 #: A move: ``(dr, dc, factor)``.
 Move = tuple[int, int, float]
 
 
-class Stencil:
+class Stencil(PaddedCells):
     """A world's compiled form: the cost array padded by ``pad`` walls, the move table
     (two parity classes), what the heuristic needs, and the log of its edits. Its
     costs change only through :func:`edit`, which keeps the heuristic's scale
@@ -64,6 +61,43 @@ class Stencil:
         self.log = ChangeLog(limit=rows * cols)
         self.lowest = self.hscale = 1.0
         self.rescale()
+
+    noun = "cells"
+    #: The stencil kernel's entry points, for :mod:`pathcraft._cellworld`.
+    kernel = Kernel.of(_kernel, _kernel.StencilSearch)
+
+    def place(self, name: str, value: Any) -> int:
+        return flat_cell(self, name, value)
+
+    def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
+        return places_by_one(self, name, value, 2, "(row, col) cell")
+
+    def settings(self, opts: SearchOptions) -> dict[str, Any]:
+        """Checked options as the stencil kernel's keyword arguments."""
+        heuristic = opts.heuristic or "default"
+        if opts.algorithm == "dijkstra" or heuristic == "zero":
+            hkind = _kernel.HEURISTICS["zero"]
+        else:
+            hkind = _kernel.HEURISTICS[self.heuristic]
+        return {**self.tables(), "hkind": hkind, "hscale": self.hscale, **opts.kernel_settings()}
+
+    def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (), {**self.tables(), "max_cost": max_cost}
+
+    def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``(row, col)`` cells of padded flat indices, an ``(n, 2)`` array."""
+        rows, cols = np.divmod(flat, self.padded.shape[1])
+        return np.stack((rows - self.pad, cols - self.pad), axis=-1)
+
+    def tables(self) -> dict[str, Any]:
+        """The move table as the kernel's keyword arguments."""
+        return {
+            "pad": self.pad,
+            "parity": _kernel.PARITIES[self.parity],
+            "moves": self.moves,
+            "factors": self.factors,
+            "allowed": self.allowed,
+        }
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -192,28 +226,6 @@ def flat_cell(world: Stencil, name: str, cell: Any, *, walkable: bool = True) ->
     return flat
 
 
-def flat_cells(world: Stencil, name: str, cells: Any) -> npt.NDArray[np.intp]:
-    """Flat indices of one ``(row, col)`` cell or a ``(k, 2)`` array of them."""
-    arr = np.asarray(cells)
-    if arr.ndim == 1:
-        arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must be a (row, col) cell or a (k, 2) array; got {cells!r}")
-    return np.array(
-        [flat_cell(world, name, (int(r), int(c))) for r, c in arr.tolist()], dtype=np.intp
-    )
-
-
-def table_settings(world: Stencil) -> dict[str, Any]:
-    return {
-        "pad": world.pad,
-        "parity": _kernel.PARITIES[world.parity],
-        "moves": world.moves,
-        "factors": world.factors,
-        "allowed": world.allowed,
-    }
-
-
 def restrict(world: Stencil, allowed: Any, moves: int) -> None:
     """Let only some moves leave each cell: ``allowed`` is a boolean array of shape
     ``(rows, cols, moves)`` (True: the move may leave the cell), kept as one bit mask
@@ -235,76 +247,3 @@ def restrict(world: Stencil, allowed: Any, moves: int) -> None:
     p = world.pad
     masks[p:-p, p:-p] = np.bitwise_or.reduce(np.where(arr, bits, np.uint64(0)), axis=2)
     world.allowed = masks.ravel()
-
-
-def search_settings(world: Stencil, opts: SearchOptions) -> dict[str, Any]:
-    """Checked options as the stencil kernel's keyword arguments."""
-    heuristic = opts.heuristic or "default"
-    if opts.algorithm == "dijkstra" or heuristic == "zero":
-        hkind = _kernel.HEURISTICS["zero"]
-    else:
-        hkind = _kernel.HEURISTICS[world.heuristic]
-    return {
-        **table_settings(world),
-        "hkind": hkind,
-        "hscale": world.hscale,
-        **opts.kernel_settings(),
-    }
-
-
-def workspace(cells: int) -> Any:
-    """This thread's stencil workspace, grown to hold at least ``cells`` cells."""
-    return thread_workspace(_kernel.Workspace, cells)
-
-
-def find_path(world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any) -> PathResult:
-    """One search from ``start`` to ``goal`` (``(row, col)`` cells)."""
-    t0 = time.perf_counter()
-    opts = SearchOptions.check(world.name, algorithm, **options)
-    s = flat_cell(world, "start", start)
-    g = flat_cell(world, "goal", goal)
-    status, path, cost, expanded, generated, rec_cells, rec_g = _kernel.search(
-        world.padded, workspace(world.padded.size), np.array([s], dtype=np.intp), g, None,
-        **search_settings(world, opts),
-    )  # fmt: skip
-    return to_result((status, path, cost, expanded, generated, rec_cells, rec_g), t0)
-
-
-def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
-    """The kernel's answer tuple as a :class:`PathResult` whose path is an ``(n, 2)``
-    array of ``(row, col)`` cells, as :class:`~pathcraft.Grid`'s."""
-    status, path, cost, expanded, generated, rec_cells, rec_g = answer
-    explored = None if rec_cells is None else (rec_cells, rec_g)
-    return build_result(
-        status, path, cost, expanded=expanded, generated=generated, t0=t0,
-        explored=explored,
-    )  # fmt: skip
-
-
-def start_search(
-    world: Stencil, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
-) -> CompiledSearch:
-    """A steppable compiled search from ``start`` to ``goal`` (``(row, col)`` cells),
-    cancelled with ``WorldChangedError`` when ``owner`` (the public world, whose
-    ``version`` counts the edits) is edited under it."""
-    opts = SearchOptions.check(world.name, algorithm, **options)
-    sources = np.array([flat_cell(world, "start", start)], dtype=np.intp)
-    g = flat_cell(world, "goal", goal)
-    settings = search_settings(world, opts)
-    padded = world.padded
-    return CompiledSearch(
-        lambda ws: _kernel.StencilSearch(padded, ws, sources, g, None, **settings),
-        to_result, _kernel.Workspace, padded.size, owner,
-    )  # fmt: skip
-
-
-def distance_field(world: Stencil, sources: Any, max_cost: Any) -> npt.NDArray[np.float64]:
-    """Dijkstra from every source at once: each cell's cost, ``inf`` if unreachable."""
-    opts = SearchOptions.check(world.name, "dijkstra", max_cost=max_cost)
-    flat = flat_cells(world, "sources", sources)
-    out = np.empty(world.shape, dtype=np.float64)
-    _kernel.field(
-        world.padded, workspace(world.padded.size), flat, out, **table_settings(world),
-        max_cost=math.inf if opts.max_cost is None else opts.max_cost,
-    )  # fmt: skip
-    return out

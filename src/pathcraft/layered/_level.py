@@ -10,9 +10,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
 from pathcraft._saved import SavedArrays
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import Grid
@@ -47,7 +48,7 @@ class Portal(NamedTuple):
 _PORTALS = "portals are not in the replanner's kernel yet"
 
 
-class Level:
+class Level(Shorthands):
     """Several 2-D grid floors of one shape joined by portals; cells are
     ``(floor, row, col)``.
 
@@ -330,7 +331,9 @@ class Level:
         Parameters
         ----------
         start, goal : (int, int, int)
-            Walkable ``(floor, row, col)`` cells.
+            Walkable ``(floor, row, col)`` cells. Dijkstra also takes several starts (a
+            ``(k, 3)`` array; one goal), and ``goal=None`` (every reachable cell: the
+            result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (the portal heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options
@@ -355,7 +358,7 @@ class Level:
         >>> level.find_path((0, 0, 0), (1, 1, 1)).path.tolist()
         [[0, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 1]]
         """
-        return _run.find_path(self._world(), self._cost, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world(), start, goal, algorithm, options)
 
     def start_search(
         self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
@@ -373,14 +376,18 @@ class Level:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [1, 0, 0])
         """
-        return _run.start_search(self._world(), self._cost, start, goal, algorithm, options)
+        return _cellworld.start_search(self._world(), start, goal, algorithm, options)
 
     def distance_field(
-        self, sources: Cell | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: Cell | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (``(floor, row, col)`` cells) to
         every cell, as a ``(floors, rows, cols)`` array; ``inf`` for walls and cells
         out of reach (or beyond ``max_cost``).
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(floor, row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -391,8 +398,11 @@ class Level:
         array([[[0. , 1. , 2. ]],
         <BLANKLINE>
                [[4.5, 3.5, 2.5]]])
+        >>> costs, tree = level.distance_field((0, 0, 0), parents=True)
+        >>> tree[1, 0, 2].tolist(), tree[0, 0, 0].tolist()
+        ([0, 0, 2], [-1, -1, -1])
         """
-        return _run.distance_field(self._world(), self._cost, sources, max_cost)
+        return _cellworld.distance_field(self._world(), sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -411,10 +421,9 @@ class Level:
         >>> [r.cost for r in level.find_paths([(0, 0, 0), (1, 0, 0)], [(1, 0, 0), (1, 0, 1)])]
         [5.0, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _run.LEVEL_DOOR, (self._world(), self._cost), "find_paths", starts, goals,
-            algorithm, options,
-        )  # fmt: skip
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world(), "find_paths", starts, goals, algorithm, options
+        )
 
     def path_costs(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -432,10 +441,9 @@ class Level:
         >>> level.path_costs([(0, 0, 0), (0, 0, 0)], [(0, 0, 2), (1, 0, 0)])
         array([ 2., inf])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _run.LEVEL_DOOR, (self._world(), self._cost), "path_costs", starts, goals,
-            algorithm, options,
-        )  # fmt: skip
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world(), "path_costs", starts, goals, algorithm, options
+        )
 
     # ------------------------------------------------------------------ capabilities
     # The capabilities of pathcraft.world.

@@ -29,6 +29,7 @@ from pathcraft._changes import ChangeLog
 from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_position as _position
+from pathcraft._shorthands import RefusedShorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.navmesh import _areas, _baked, _build, _carve, _query, _sources
 from pathcraft.navmesh._filter import Policy, PolicyCache, QueryFilter, check_filter, filtered
@@ -51,7 +52,7 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 
 
-class NavMesh:
+class NavMesh(RefusedShorthands):
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters

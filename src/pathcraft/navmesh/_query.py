@@ -33,7 +33,7 @@ from pathcraft.navmesh._build import Topology
 from pathcraft.navmesh._filter import Policy
 from pathcraft.navmesh._links import LinkedPath, LinkGraph, Piece, join, split, with_links
 from pathcraft.navmesh._portals import Portals, corridor_of
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import Answer, PathResult, build_result
 
 if TYPE_CHECKING:
     from pathcraft.navmesh._mesh import NavMesh
@@ -108,7 +108,7 @@ def _polygons(
     """A corridor search's answer as ``(polygons, status, expanded, generated, cost)``;
     with ``partial``, a search that did not reach the goal gives the polygons to the one
     beyond the portal it expanded closest to the goal."""
-    status, nodes, _e, cost, expanded, generated, _rn, _rg = answer
+    status, nodes, cost, expanded, generated = Answer.read(answer)[:5]
     portals, lg = policy.portals, policy.links
     if lg is not None and (status == _graph_kernel.FOUND or (partial and len(nodes))):
         found = status == _graph_kernel.FOUND
@@ -265,7 +265,8 @@ def _funnel(
     """The string pulled taut through the corridor a search found (on a mesh with
     links, piece by piece between the hops); ``rival``, the straight path, when it
     costs no more than the search's answer."""
-    status, expanded, generated, cost = answer[0], answer[4], answer[5], answer[3]
+    read = Answer.read(answer)
+    status, expanded, generated, cost = read.status, read.expanded, read.generated, read.cost
     if rival is not None and not (status == _graph_kernel.FOUND and cost < rival.cost):
         return dataclasses.replace(rival, expanded=int(expanded), generated=int(generated))
     lg = policy.links
@@ -277,7 +278,7 @@ def _funnel(
         return build_result(None, path, policy.price(path), expanded=expanded, generated=generated)
     if status != _graph_kernel.FOUND:
         return _nothing(int(status), int(expanded), int(generated))
-    pieces = split(lg, np.asarray(answer[1][:-1]), s, sp, g, gp)
+    pieces = split(lg, np.asarray(read.path[:-1]), s, sp, g, gp)
     path, seg, total = join(
         pieces, lambda p: _pull(policy.top, p.p0, p.p1, _piece_polys(lg, p)), policy.price,
         lg.price,
@@ -303,7 +304,7 @@ def _drop_straight(path: FloatArray) -> FloatArray:
 
 def _optimal(answer: tuple[Any, ...]) -> PathResult:
     """A Polyanya search's answer as a :class:`PathResult`."""
-    status, path, cost, expanded, generated = answer
+    status, path, cost, expanded, generated = Answer.read(answer)[:5]
     if status != _polyanya.FOUND:
         return _nothing(status, expanded, generated)
     return build_result(None, path, cost, expanded=expanded, generated=generated)

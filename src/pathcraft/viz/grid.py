@@ -38,6 +38,7 @@ ALGORITHMS: dict[str, str] = {
     "dijkstra": "Dijkstra",
     "greedy": "Greedy",
     "jps": "JPS",
+    "theta": "Theta*",
 }
 
 _PANEL_INCHES = 4.8
@@ -262,7 +263,7 @@ def compare(
     >>> compare(grid, (55, 182), (207, 254), ["astar", "bfs"])
     Traceback (most recent call last):
     ...
-    ValueError: algorithm must be one of 'astar', 'dijkstra', 'greedy', 'jps'; got 'bfs'
+    ValueError: algorithm must be one of 'astar', 'dijkstra', 'greedy', 'jps', 'theta'; got 'bfs'
     """
     import matplotlib.pyplot as plt
 

@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import query_batch
+from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
 from pathcraft._saved import SavedArrays
+from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
-from pathcraft.voxel import _batch, _run
+from pathcraft.voxel import _run
 from pathcraft.world import refused, register_kind
 
 #: A voxel: ``(z, row, col)``.
@@ -23,7 +24,7 @@ Voxel = tuple[int, int, int]
 _NEVER_EDITED = "a voxel grid is never edited: search it afresh"
 
 
-class VoxelGrid:
+class VoxelGrid(Shorthands):
     """A 3-D grid of voxels with a cost each; voxels are ``(z, row, col)``.
 
     Entering a voxel costs its cost times the length of the move (1 along an axis,
@@ -186,7 +187,9 @@ class VoxelGrid:
         Parameters
         ----------
         start, goal : (int, int, int)
-            Walkable voxels, ``(z, row, col)``.
+            Walkable voxels, ``(z, row, col)``. Dijkstra also takes several voxels (a
+            ``(k, 3)`` array) for either, and ``goal=None`` (every reachable voxel: the
+            result's ``distances`` and ``path_to``).
         algorithm : str
             ``"astar"`` (3-D octile heuristic), ``"dijkstra"`` or ``"greedy"``.
         **options
@@ -217,7 +220,7 @@ class VoxelGrid:
         >>> VoxelGrid(np.ones((1, 1, 4))).find_path((0, 0, 0), (0, 0, 3)).path.tolist()
         [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]
         """
-        return _run.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options)
 
     def start_search(
         self, start: Voxel, goal: Voxel, *, algorithm: str = "astar", **options: Any
@@ -235,14 +238,18 @@ class VoxelGrid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [4, 0, 0])
         """
-        return _run.start_search(self._world, start, goal, algorithm, options)
+        return _cellworld.start_search(self._world, start, goal, algorithm, options)
 
     def distance_field(
-        self, sources: Voxel | npt.ArrayLike, *, max_cost: float | None = None
-    ) -> npt.NDArray[np.float64]:
+        self, sources: Voxel | npt.ArrayLike, *, parents: bool = False,
+        max_cost: float | None = None,
+    ) -> npt.NDArray[np.float64] | _cellworld.Tree:  # fmt: skip
         """The cost from the nearest of ``sources`` (one ``(z, row, col)`` voxel or a
         ``(k, 3)`` array of them) to every voxel, ``inf`` for walls and voxels out of
         reach (or beyond ``max_cost``); indexed ``[z, row, col]``.
+        With ``parents=True``, also each cell's parent on a cheapest path from the
+        nearest source: an array of ``(z, row, col)`` along its last axis, ``-1`` for
+        sources, walls and cells not reached (as :meth:`pathcraft.Grid.distance_field`).
 
         Examples
         --------
@@ -252,8 +259,12 @@ class VoxelGrid:
         array([[[0., 1., 2.]],
         <BLANKLINE>
                [[1., 2., 3.]]])
+        >>> costs, tree = VoxelGrid(np.ones((2, 1, 3)), connectivity=6).distance_field(
+        ...     (0, 0, 0), parents=True)
+        >>> tree[1, 0, 2].tolist()
+        [0, 0, 2]
         """
-        return _run.distance_field(self._world, sources, max_cost)
+        return _cellworld.distance_field(self._world, sources, max_cost, parents)
 
     def find_paths(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, *, algorithm: str = "astar",
@@ -272,8 +283,8 @@ class VoxelGrid:
         >>> [r.cost for r in world.find_paths([(0, 0, 0), (1, 1, 1)], [(2, 2, 2), (1, 1, 2)])]
         [6.0, 1.0]
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.VOXEL_DOOR, self._world, "find_paths", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "find_paths", starts, goals, algorithm, options
         )
 
     def path_costs(
@@ -290,8 +301,8 @@ class VoxelGrid:
         >>> VoxelGrid(np.ones((3, 3, 3))).path_costs([(0, 0, 0), (1, 1, 1)], [(2, 2, 2), (1, 1, 1)])
         array([3.46410162, 0.        ])
         """
-        return query_batch(  # type: ignore[no-any-return]
-            _batch.VOXEL_DOOR, self._world, "path_costs", starts, goals, algorithm, options
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._world, "path_costs", starts, goals, algorithm, options
         )
 
     # ------------------------------------------------------------------ capabilities

@@ -1,29 +1,24 @@
 """How :class:`~pathcraft.voxel.VoxelGrid` runs the compiled voxel kernel
 (:mod:`pathcraft._core.voxel`): the checked cost array padded into one flat block,
-checked ``(z, row, col)`` voxels, checked options turned into kernel settings, and the
-answer as a :class:`~pathcraft.result.PathResult`.
+checked ``(z, row, col)`` voxels and checked options turned into kernel settings: the
+adapter the one cell-world glue (:mod:`pathcraft._cellworld`) runs its queries through.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import voxel as _kernel
-from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
-from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.result import PathResult, build_result
 
-#: The name of the world in :data:`pathcraft._options.SUPPORT` and in messages.
-WORLD = "VoxelGrid"
 #: The kernel's search state keeps parents as int32: the padded grid must fit.
 MAX_VOXELS = 2**31 - 1
 #: The diagonal rules: every voxel a diagonal move sweeps past walkable, or only the
@@ -32,7 +27,7 @@ DIAGONALS = ("no_corner_cut", "always")
 
 
 @dataclass(frozen=True)
-class Voxels:
+class Voxels(PaddedCells):
     """A voxel world's compiled form: the costs padded by one layer of walls, the
     connectivity, the diagonal rule and the heuristic's scale (the smallest voxel
     cost)."""
@@ -50,6 +45,39 @@ class Voxels:
     def shape(self) -> tuple[int, int, int]:
         depth, rows, cols = self.padded.shape
         return depth - 2, rows - 2, cols - 2
+
+    #: The name of the world in :data:`pathcraft._options.SUPPORT` and in messages.
+    name: ClassVar[str] = "VoxelGrid"
+    noun: ClassVar[str] = "voxels"
+    #: The voxel kernel's entry points, for :mod:`pathcraft._cellworld`.
+    kernel: ClassVar[Kernel] = Kernel.of(_kernel, _kernel.VoxelSearch)
+
+    def place(self, name: str, value: Any) -> int:
+        return flat_voxel(self, name, value)
+
+    def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
+        return flat_voxels(self, name, value)
+
+    def settings(self, opts: SearchOptions) -> dict[str, Any]:
+        """Checked options as the voxel kernel's keyword arguments."""
+        zero = opts.algorithm == "dijkstra" or opts.heuristic == "zero"
+        return {
+            "connectivity": self.connectivity,
+            "cut_corners": self.cut_corners,
+            "hkind": _kernel.HEURISTICS["zero" if zero else "octile"],
+            "hscale": self.hscale,
+            **opts.kernel_settings(),
+        }
+
+    def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (), {
+            "connectivity": self.connectivity, "cut_corners": self.cut_corners,
+            "max_cost": max_cost,
+        }  # fmt: skip
+
+    def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``(z, row, col)`` voxels of padded flat indices, an ``(n, 3)`` array."""
+        return np.stack(np.unravel_index(flat, self.padded.shape), axis=-1) - 1
 
 
 def check_connectivity(connectivity: Any) -> int:
@@ -152,8 +180,10 @@ def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -
 
 def flat_voxels(world: Voxels, name: str, voxels: Any) -> npt.NDArray[np.intp]:
     """Flat indices of one ``(z, row, col)`` voxel or a ``(k, 3)`` array of them;
-    errors name the bad row (``starts[3]``)."""
+    errors name the bad row (``starts[3]``); none for an empty array."""
     arr = np.asarray(voxels)
+    if arr.size == 0 and arr.ndim <= 2:
+        return np.empty(0, dtype=np.intp)
     if arr.ndim == 1:
         arr = arr.reshape(1, -1)
     if arr.ndim != 2 or arr.shape[1] != 3:
@@ -175,75 +205,6 @@ def flat_voxels(world: Voxels, name: str, voxels: Any) -> npt.NDArray[np.intp]:
     at = int(np.argmax(bad))  # the first bad voxel, reported by the one-voxel check
     flat_voxel(world, f"{name}[{at}]" if arr.shape[0] > 1 else name, tuple(arr[at].tolist()))
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def search_settings(world: Voxels, opts: SearchOptions) -> dict[str, Any]:
-    """Checked options as the voxel kernel's keyword arguments."""
-    zero = opts.algorithm == "dijkstra" or opts.heuristic == "zero"
-    return {
-        "connectivity": world.connectivity,
-        "cut_corners": world.cut_corners,
-        "hkind": _kernel.HEURISTICS["zero" if zero else "octile"],
-        "hscale": world.hscale,
-        **opts.kernel_settings(),
-    }
-
-
-def workspace(voxels: int) -> Any:
-    """This thread's voxel workspace, grown to hold at least ``voxels`` voxels."""
-    return thread_workspace(_kernel.Workspace, voxels)
-
-
-def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
-    """The kernel's answer tuple as a :class:`PathResult` whose path is an ``(n, 3)``
-    array of ``(z, row, col)`` voxels."""
-    status, path, cost, expanded, generated, rec_cells, rec_g = answer
-    explored = None if rec_cells is None else (rec_cells, rec_g)
-    return build_result(
-        status, path, cost, expanded=expanded, generated=generated, t0=t0,
-        explored=explored,
-    )  # fmt: skip
-
-
-def find_path(world: Voxels, start: Any, goal: Any, algorithm: Any, options: Any) -> PathResult:
-    """One search from ``start`` to ``goal`` (``(z, row, col)`` voxels)."""
-    t0 = time.perf_counter()
-    opts = SearchOptions.check(WORLD, algorithm, **options)
-    s = flat_voxel(world, "start", start)
-    g = flat_voxel(world, "goal", goal)
-    answer = _kernel.search(
-        world.padded, workspace(world.padded.size), np.array([s], dtype=np.intp), g, None,
-        **search_settings(world, opts),
-    )  # fmt: skip
-    return to_result(answer, t0)
-
-
-def start_search(
-    world: Voxels, start: Any, goal: Any, algorithm: Any, options: Any
-) -> CompiledSearch:
-    """A steppable compiled search from ``start`` to ``goal`` (``(z, row, col)``)."""
-    opts = SearchOptions.check_call(WORLD, "start_search", algorithm, options)
-    sources = np.array([flat_voxel(world, "start", start)], dtype=np.intp)
-    g = flat_voxel(world, "goal", goal)
-    settings = search_settings(world, opts)
-    padded = world.padded
-    return CompiledSearch(
-        lambda ws: _kernel.VoxelSearch(padded, ws, sources, g, None, **settings),
-        to_result, _kernel.Workspace, padded.size,
-    )  # fmt: skip
-
-
-def distance_field(world: Voxels, sources: Any, max_cost: Any) -> npt.NDArray[np.float64]:
-    """Dijkstra from every source at once: each voxel's cost, ``inf`` if unreachable."""
-    opts = SearchOptions.check(WORLD, "dijkstra", max_cost=max_cost)
-    flat = flat_voxels(world, "sources", sources)
-    out = np.empty(world.shape, dtype=np.float64)
-    _kernel.field(
-        world.padded, workspace(world.padded.size), flat, out,
-        connectivity=world.connectivity, cut_corners=world.cut_corners,
-        max_cost=math.inf if opts.max_cost is None else opts.max_cost,
-    )  # fmt: skip
-    return out
 
 
 def neighbours(world: Voxels, voxel: Any) -> list[tuple[tuple[int, int, int], float]]:

@@ -1,0 +1,399 @@
+"""The one glue between a compiled world and its kernel, written once.
+
+A compiled world keeps its places in a compiled form, an *adapter*: places in (a
+checked place as the kernel's flat index, errors naming the argument), places out
+(the kernel's answer in the world's terms), the kernel's settings for checked
+options, and the kernel's entry points (:class:`Kernel`). Everything else a query
+needs is here, once: :func:`find_path` (several sources and goals for Dijkstra, and
+``goal=None``), :func:`start_search`, :func:`distance_field` (``parents=``), and the
+batches (:func:`batch`, empty batches included).
+
+The cell worlds (:class:`~pathcraft.hexgrid.HexGrid`,
+:class:`~pathcraft.hexgrid.MovesGrid`, :class:`~pathcraft.voxel.VoxelGrid`,
+:class:`~pathcraft.layered.Level`) bring a :class:`CellAdapter` and use all of it;
+:class:`~pathcraft.graph.Graph` brings a :class:`QueryAdapter` (labels in and out) for
+its single queries. Their public methods are one call into this module.
+:class:`~pathcraft.Grid` keeps its own door (:mod:`pathcraft.grid._run`): its quick
+plans answer a plain query before any of this runs.
+
+Adding a cell world: a compiled form with the :class:`CellAdapter` members
+(:class:`PaddedCells` gives most) and a kernel following the skeleton's entry points
+(``search``, ``search_costs``, ``field``, a step machine, a ``Workspace``); see
+``docs/contributing-worlds.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, NamedTuple, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._batch import BatchDoor, query_batch
+from pathcraft._fields import settled
+from pathcraft._kernels import thread_workspace
+from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
+from pathcraft._sliced import CompiledSearch
+from pathcraft.result import Answer, PathResult
+
+__all__ = [
+    "CellAdapter",
+    "Kernel",
+    "PaddedCells",
+    "QueryAdapter",
+    "distance_field",
+    "door",
+    "find_path",
+    "places_by_one",
+    "start_search",
+    "to_result",
+]
+
+Flat = npt.NDArray[np.intp]
+
+
+class Kernel(NamedTuple):
+    """A cell kernel's entry points (the skeleton's, ``_core/machine.pxd``).
+
+    Attributes
+    ----------
+    workspace : type
+        The kernel's ``Workspace`` class (``Workspace(capacity)``).
+    search : callable
+        ``search(data, ws, sources, goal, [goal_set,] **settings)``: the answer tuple.
+    search_costs : callable or None
+        ``search_costs(data, ws, starts, goals, costs, **settings)``: fills ``costs``
+        (None: a kernel without one, whose batches of costs run ``search``).
+    field : callable
+        ``field(data, ws, sources, out, *args, **kwargs)``: a distance field.
+    machine : type
+        The step machine, built with ``search``'s arguments.
+    goal_sets : bool
+        Whether ``search`` and ``machine`` take a goal set after the goal.
+    """
+
+    workspace: Any
+    search: Callable[..., tuple[Any, ...]]
+    search_costs: Callable[..., Any] | None
+    field: Callable[..., Any]
+    machine: Any
+    goal_sets: bool = True
+
+    @classmethod
+    def of(cls, module: Any, machine: Any, *, goal_sets: bool = True) -> Kernel:
+        """The entry points of a kernel module that names them as the skeleton does
+        (``Workspace``, ``search``, ``search_costs``, ``field``), and its machine."""
+        return cls(
+            module.Workspace, module.search, module.search_costs, module.field, machine,
+            goal_sets,
+        )  # fmt: skip
+
+
+class PaddedCells:
+    """The adapter members of a compiled form that is one padded cost array
+    (``padded``): the kernel's data, its size in flat places, its arguments, and
+    answers and goal-less Dijkstra over cells (the kernel writes cells already)."""
+
+    __slots__ = ()
+    padded: npt.NDArray[np.float64]
+    kernel: ClassVar[Kernel]
+
+    @property
+    def data(self) -> Any:
+        return self.padded
+
+    @property
+    def size(self) -> int:
+        return int(self.padded.size)
+
+    def args(self, ws: Any, sources: Flat, goal: int, goal_set: Flat | None) -> tuple[Any, ...]:
+        if self.kernel.goal_sets:
+            return self.data, ws, sources, goal, goal_set
+        return self.data, ws, sources, goal
+
+    def result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        return to_result(answer, t0)
+
+    def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+        return _settle(self, start, opts, t0)  # type: ignore[arg-type]
+
+
+class QueryAdapter(Protocol):
+    """What a compiled world brings to the glue of its single queries
+    (:func:`find_path`, :func:`start_search`)."""
+
+    @property
+    def name(self) -> str:
+        """The world's name in :data:`pathcraft._options.SUPPORT` and in messages."""
+
+    @property
+    def kernel(self) -> Kernel:
+        """The kernel's entry points."""
+
+    @property
+    def noun(self) -> str:
+        """Its places in messages, plural (``"cells"``, ``"voxels"``)."""
+
+    @property
+    def size(self) -> int:
+        """The workspace size: the kernel's number of flat places."""
+
+    def place(self, name: str, value: Any) -> int:
+        """The flat index of one checked, walkable place (errors name ``name``)."""
+
+    def places(self, name: str, value: Any) -> Flat:
+        """Flat indices of one place or a ``(k, d)`` array of them (``k`` may be 0)."""
+
+    def settings(self, opts: SearchOptions) -> dict[str, Any]:
+        """The kernel's search settings for checked options (it may refuse them)."""
+
+    def args(self, ws: Any, sources: Flat, goal: int, goal_set: Flat | None) -> tuple[Any, ...]:
+        """The positional arguments of the kernel's ``search`` and step machine."""
+
+    def result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        """The kernel's answer as a result, its places in the world's terms."""
+
+    def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+        """A goal-less Dijkstra from ``start`` (``find_path(start, None, ...)``)."""
+
+
+class CellAdapter(QueryAdapter, Protocol):
+    """What a compiled cell world brings to the glue (its compiled form): the
+    single queries', and its distance fields and batches."""
+
+    @property
+    def data(self) -> Any:
+        """The kernel's first argument (the padded costs, the tables)."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of a distance field."""
+
+    def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The field kernel's arguments after ``out``, for a checked ``max_cost``."""
+
+    def unflat(self, flat: Flat) -> Flat:
+        """The places of flat indices, an ``(n, d)`` array (the inverse of
+        :meth:`place`)."""
+
+
+def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: str) -> Flat:
+    """:meth:`CellAdapter.places` by :meth:`CellAdapter.place` row by row: ``value``
+    one place or a ``(k, dims)`` array (``k`` may be 0); errors name the row
+    (``starts[3]``). ``what`` spells a place in messages (``"(row, col) cell"``)."""
+    arr = np.asarray(value)
+    if arr.size == 0 and arr.ndim <= 2:
+        return np.empty(0, dtype=np.intp)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2 or arr.shape[1] != dims:
+        raise ValueError(f"{name} must be a {what} or a (k, {dims}) array; got {value!r}")
+    rows = arr.tolist()
+    if len(rows) == 1:
+        return np.array([adapter.place(name, tuple(rows[0]))], dtype=np.intp)
+    return np.array(
+        [adapter.place(f"{name}[{i}]", tuple(v)) for i, v in enumerate(rows)], dtype=np.intp
+    )
+
+
+def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
+    """A cell kernel's answer tuple as a :class:`PathResult` (the kernel writes the
+    path in the world's own place shape: ``(row, col)``, ``(z, row, col)``, ...)."""
+    return Answer.read(answer).result(t0)
+
+
+def _ends(
+    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any
+) -> tuple[Flat, int, Flat | None]:
+    """A query's checked sources, goal and goal set (None: the one goal). Dijkstra
+    takes several of either; a kernel without goal sets takes one goal."""
+    if opts.algorithm != "dijkstra":
+        return (
+            np.array([adapter.place("start", start)], dtype=np.intp),
+            adapter.place("goal", goal),
+            None,
+        )
+    sources = adapter.places("start", start)
+    goals = adapter.places("goal", goal)
+    for name, flat in (("start", sources), ("goal", goals)):
+        if flat.size == 0:
+            raise ValueError(f"{name} must hold at least one of the {adapter.noun}; got none")
+    if goals.size == 1:
+        return sources, int(goals[0]), None
+    if not adapter.kernel.goal_sets:
+        raise UnsupportedOptionError(
+            f"{adapter.name}.find_path(algorithm='dijkstra') takes one goal; got "
+            f"{goals.size}: search each, or use distance_field from the goal"
+        )
+    return sources, -1, goals
+
+
+def _goal_none(adapter: QueryAdapter, method: str) -> UnsupportedOptionError:
+    return UnsupportedOptionError(
+        f"{adapter.name}.{method}(algorithm='dijkstra') does not take goal=None: a "
+        "stepped search needs a goal; find_path(start, None, algorithm='dijkstra') or "
+        "distance_field settles every cell"
+    )
+
+
+def find_path(
+    adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any
+) -> PathResult:
+    """``world.find_path``: one search from ``start`` to ``goal`` (the world's places;
+    several of either for Dijkstra, and ``goal=None``)."""
+    t0 = time.perf_counter()
+    opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
+    if goal is None and opts.algorithm == "dijkstra":
+        return adapter.settle(start, opts, t0)
+    settings = adapter.settings(opts)
+    kernel = adapter.kernel
+    ws = thread_workspace(kernel.workspace, adapter.size)
+    answer = kernel.search(*adapter.args(ws, *_ends(adapter, opts, start, goal)), **settings)
+    return adapter.result(answer, t0)
+
+
+def start_search(
+    adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
+) -> CompiledSearch:
+    """``world.start_search``: the search :func:`find_path` runs, as a step machine,
+    cancelled with ``WorldChangedError`` when ``owner`` (a world with a ``version``)
+    is edited under it."""
+    opts = SearchOptions.check_call(adapter.name, "start_search", algorithm, options)
+    if goal is None and opts.algorithm == "dijkstra":
+        raise _goal_none(adapter, "start_search")
+    settings = adapter.settings(opts)
+    ends = _ends(adapter, opts, start, goal)
+    machine = adapter.kernel.machine
+    return CompiledSearch(
+        lambda ws: machine(*adapter.args(ws, *ends), **settings),
+        adapter.result, adapter.kernel.workspace, adapter.size, owner,
+    )  # fmt: skip
+
+
+#: A distance field and its shortest-path tree (``distance_field(parents=True)``).
+Tree = tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]
+
+
+def distance_field(
+    adapter: CellAdapter, sources: Any, max_cost: Any, parents: Any = False
+) -> npt.NDArray[np.float64] | Tree:
+    """``world.distance_field``: Dijkstra from every source at once, each place's
+    cost (``inf`` for walls and places out of reach or beyond ``max_cost``); with
+    ``parents``, also each place's parent on a cheapest path from the nearest source
+    (its coordinates along the last axis, -1 for sources and places not reached)."""
+    tree = check_flag("parents", parents)
+    opts = SearchOptions.check(adapter.name, "dijkstra", max_cost=max_cost)
+    costs, flat_parents = _field(adapter, adapter.places("sources", sources), opts, tree)
+    if flat_parents is None:
+        return costs
+    out = np.full((*flat_parents.shape, len(adapter.shape)), -1, dtype=np.intp)
+    has = flat_parents >= 0
+    out[has] = adapter.unflat(flat_parents[has])
+    return costs, out
+
+
+def _field(
+    adapter: CellAdapter, flat: Flat, opts: SearchOptions, tree: bool
+) -> tuple[npt.NDArray[np.float64], Flat | None]:
+    """The field kernel's costs and (with ``tree``) padded flat parents."""
+    if flat.size == 0:
+        raise ValueError(f"sources must hold at least one of the {adapter.noun}; got none")
+    costs = np.empty(adapter.shape, dtype=np.float64)
+    parents = np.empty(adapter.shape, dtype=np.intp) if tree else None
+    args, kwargs = adapter.field_args(math.inf if opts.max_cost is None else opts.max_cost)
+    if parents is not None:
+        kwargs = {**kwargs, "out_parents": parents}
+    kernel = adapter.kernel
+    kernel.field(
+        adapter.data, thread_workspace(kernel.workspace, adapter.size), flat, costs, *args,
+        **kwargs,
+    )  # fmt: skip
+    return costs, parents
+
+
+def _settle(adapter: CellAdapter, start: Any, opts: SearchOptions, t0: float) -> PathResult:
+    """A goal-less Dijkstra: every reachable place's cost and the tree, as mappings
+    (``distances``, ``path_to``) keyed by the world's place tuples."""
+    opts.refuse_beyond(("max_cost",), "goal=None")
+    costs, padded_parents = _field(adapter, adapter.places("start", start), opts, True)
+    assert padded_parents is not None
+    shape = adapter.shape
+    parents = np.full(costs.size, -1, dtype=np.int64)
+    flat = padded_parents.ravel()
+    has = flat >= 0
+    parents[has] = np.ravel_multi_index(tuple(adapter.unflat(flat[has]).T), shape)
+
+    def index(place: Any) -> int | None:
+        if not (isinstance(place, tuple) and len(place) == len(shape)):
+            return None
+        inside = zip(place, shape, strict=True)
+        if not all(isinstance(v, int | np.integer) and 0 <= v < n for v, n in inside):
+            return None
+        return int(np.ravel_multi_index(place, shape))
+
+    def key(i: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in np.unravel_index(i, shape))
+
+    empty = np.empty((0, len(shape)), dtype=np.intp)
+    return settled(costs.ravel(), parents, index, key, empty, t0)
+
+
+# --------------------------------------------------------------------------- batches
+
+
+def pairs(adapter: CellAdapter, starts: Any, goals: Any, opts: SearchOptions) -> list[Any]:
+    """The checked ``(start, goal)`` flat places of a batch (none for empty arrays)."""
+    s = adapter.places("starts", starts)
+    g = adapter.places("goals", goals)
+    if s.shape != g.shape:
+        raise ValueError(f"starts has {s.shape[0]} {adapter.noun} and goals {g.shape[0]}")
+    return list(zip(s.tolist(), g.tolist(), strict=True))
+
+
+def solve_paths(
+    adapter: CellAdapter, tasks: Sequence[tuple[int, int]], opts: SearchOptions
+) -> list[PathResult]:
+    """One result per task (what ``find_path`` answers)."""
+    settings = adapter.settings(opts)
+    kernel = adapter.kernel
+    ws = thread_workspace(kernel.workspace, adapter.size)
+    out = []
+    for s, g in tasks:
+        t0 = time.perf_counter()
+        args = adapter.args(ws, np.array([s], dtype=np.intp), g, None)
+        out.append(adapter.result(kernel.search(*args, **settings), t0))
+    return out
+
+
+def solve_costs(
+    adapter: CellAdapter, tasks: Sequence[tuple[int, int]], opts: SearchOptions
+) -> npt.NDArray[np.float64]:
+    """The path cost of each task, ``inf`` where none was found (one compiled loop)."""
+    starts = np.array([s for s, _ in tasks], dtype=np.intp)
+    goals = np.array([g for _, g in tasks], dtype=np.intp)
+    costs = np.empty(len(tasks), dtype=np.float64)
+    kernel = adapter.kernel
+    if kernel.search_costs is None:
+        found = solve_paths(adapter, tasks, opts)
+        return np.array([r.cost if r.found else np.inf for r in found], dtype=np.float64)
+    kernel.search_costs(
+        adapter.data, thread_workspace(kernel.workspace, adapter.size), starts, goals, costs,
+        **adapter.settings(opts),
+    )  # fmt: skip
+    return costs
+
+
+def door(name: str) -> BatchDoor:
+    """What a cell world named ``name`` brings to :func:`pathcraft._batch.query_batch`."""
+    return BatchDoor(name, pairs, solve_paths, solve_costs)
+
+
+def batch(
+    adapter: CellAdapter, method: str, starts: Any, goals: Any, algorithm: Any, options: Any
+) -> Any:
+    """``world.find_paths`` / ``world.path_costs`` (``method``) through the one batch
+    front door."""
+    return query_batch(door(adapter.name), adapter, method, starts, goals, algorithm, options)
