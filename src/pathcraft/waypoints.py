@@ -72,8 +72,8 @@ from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph, GraphSpace
-from pathcraft.graph._search import kernel_args
-from pathcraft.navmesh._radius import MAX_RADII, check_radius
+from pathcraft.graph.kit import kernel_args
+from pathcraft.navmesh.kit import MAX_RADII, check_radius
 from pathcraft.replan import Replanner, ReplanSpace
 from pathcraft.result import Answer, PathResult, build_result
 from pathcraft.world import register_kind

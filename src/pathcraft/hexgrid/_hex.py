@@ -14,7 +14,7 @@ from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.grid._checks import cost_array
+from pathcraft.grid.kit import cost_array
 from pathcraft.hexgrid import _capabilities, _stencil
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult

@@ -17,7 +17,7 @@ from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import Grid
-from pathcraft.grid._checks import check_cost_scale, cost_array
+from pathcraft.grid.kit import check_cost_scale, cost_array
 from pathcraft.layered import _run
 from pathcraft.result import PathResult
 from pathcraft.world import refused, register_kind
