@@ -95,8 +95,8 @@ TABLE = [
 ]  # fmt: skip
 CASES = [(row, cap) for row in TABLE for cap in CAPABILITIES]
 
-#: Query-contract names some worlds lack yet, with the reason (the batch queries of the
-#: continuous worlds are the search glue's to add); everything else follows World.
+#: Query-contract names some worlds lack yet (the batch queries of the continuous worlds
+#: are not written yet); every other world follows World in full.
 NOT_YET = {
     "WaypointGraph": {"find_paths", "path_costs"},
     "NavMesh": {"find_paths", "path_costs"},
