@@ -27,7 +27,7 @@ from pathcraft.agents._motion import separate, slide
 from pathcraft.agents.flow import FlowField
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
-from pathcraft.grid._sizes import check_size
+from pathcraft.grid.kit import check_size
 
 __all__ = ["Crowd", "FlowField"]
 
