@@ -12,7 +12,8 @@ import pytest
 
 from pathcraft import Graph, Grid, NavMesh
 from pathcraft._core import graph_search, grid_search, jps, navmesh, polyanya, visibility
-from pathcraft._options import SearchOptions
+from pathcraft._kernels import FOUND
+from pathcraft._options import SearchOptions, kernel_settings
 from pathcraft.graph._search import run_kernel
 from pathcraft.grid._run import jps_settings, search_settings
 
@@ -116,10 +117,7 @@ def graph_arrays(graph: Graph) -> tuple[Any, ...]:
     return graph._offsets, graph._targets, graph._weights
 
 
-SETTINGS = {
-    "hkind": 0, "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0, "max_expansions": -1,
-    "max_cost": math.inf, "partial": False, "record": False, "seed": 0,
-}  # fmt: skip
+SETTINGS = {"hkind": 0, "hscale": 1.0, "settings": kernel_settings("astar")}
 
 
 def test_graph_entries_check_indices_and_shapes() -> None:
@@ -179,7 +177,7 @@ def polyanya_args(mesh: NavMesh, ws: Any, sp: list[int], gp: list[int]) -> tuple
 
 def test_polyanya_checks_polygons_shapes_and_workspace(mesh: NavMesh) -> None:
     ws = polyanya.Workspace(8)
-    assert polyanya.search(*polyanya_args(mesh, ws, [0], [1]))[0] == polyanya.FOUND
+    assert polyanya.search(*polyanya_args(mesh, ws, [0], [1]))[0] == FOUND
     with pytest.raises(IndexError, match="start_polys: polygon index 2"):
         polyanya.search(*polyanya_args(mesh, ws, [2], [1]))
     with pytest.raises(IndexError, match="goal_polys: polygon index -1"):
@@ -192,13 +190,6 @@ def test_polyanya_checks_polygons_shapes_and_workspace(mesh: NavMesh) -> None:
     args[7] = args[7][:1]  # degree: one entry for two polygons
     with pytest.raises(ValueError, match="degree has 1 entries"):
         polyanya.search(*args)
-
-
-def test_polyanya_reports_the_shared_status_codes() -> None:
-    assert (polyanya.FOUND, polyanya.UNREACHABLE, polyanya.MAX_EXPANSIONS) == (
-        grid_search.FOUND, grid_search.UNREACHABLE, grid_search.MAX_EXPANSIONS,
-    )  # fmt: skip
-    assert polyanya.IN_PROGRESS == grid_search.IN_PROGRESS == graph_search.IN_PROGRESS
 
 
 def test_navmesh_walk_kernels_check_their_arguments(mesh: NavMesh) -> None:

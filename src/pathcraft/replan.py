@@ -68,6 +68,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import dstar as _kernel
+from pathcraft._kernels import FOUND
 from pathcraft.graph import Graph
 from pathcraft.grid import Grid
 from pathcraft.grid._run import DIAGONAL_RULES
@@ -327,7 +328,7 @@ class Replanner:
         expanded = int(self._core.expanded)
         self.expanded += expanded
         world = self._world
-        vertices, cost = self._core.path() if status == _kernel.FOUND else (None, 0.0)
+        vertices, cost = self._core.path() if status == FOUND else (None, 0.0)
         if isinstance(world, Grid) and not self._open_ends(world):
             vertices = None  # standing on a wall, or the goal walled up: no path
         if vertices is None or vertices.shape[0] == 0:

@@ -1,68 +1,53 @@
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import NotRequired, Unpack
 
-from pathcraft._core.machine import Machine
+from pathcraft._core.machine import (
+    BaseWorkspace,
+    CellAnswer,
+    CellSearch,
+    Flat,
+    Floats,
+    KernelSettings,
+    Pairs,
+    Query,
+)
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-EXHAUSTED: int
-IN_PROGRESS: int
 DEBUG_BUILD: bool
+DIAGONALS: dict[str, int]
+HEURISTICS: dict[str, int]
 
 def _probe_read(values: npt.NDArray[np.float64], i: int) -> float: ...
 
-class Workspace:
-    capacity: int
-    def __init__(self, capacity: int) -> None: ...
+class Workspace(BaseWorkspace):
     @property
     def bytes_per_cell(self) -> int: ...
 
-def search(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    goal: int,
-    goal_set: npt.NDArray[np.intp] | None,
-    **settings: Any,
-) -> tuple[
-    int,
-    npt.NDArray[np.intp],
-    float,
-    int,
-    int,
-    npt.NDArray[np.intp] | None,
-    npt.NDArray[np.float64] | None,
-]: ...
+class GridArgs(TypedDict):
+    """The keyword arguments of :class:`GridSearch` (and of :func:`search` and
+    :func:`search_costs`, which pass them on)."""
+
+    diagonal: int
+    hkind: int
+    hscale: float
+    unit: NotRequired[float]
+    settings: KernelSettings
+
+class GridSearch(CellSearch):
+    def __init__(
+        self, *query: Unpack[Query[Floats, Workspace]], **args: Unpack[GridArgs]
+    ) -> None: ...
+
+def search(*query: Unpack[Query[Floats, Workspace]], **args: Unpack[GridArgs]) -> CellAnswer: ...
+def search_costs(*pairs: Unpack[Pairs[Floats, Workspace]], **args: Unpack[GridArgs]) -> None: ...
 def field(
-    padded: npt.NDArray[np.float64],
+    padded: Floats,
     ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    out_costs: npt.NDArray[np.float64],
+    sources: Flat,
+    out_costs: Floats,
     *,
     diagonal: int,
     max_cost: float,
-) -> Any: ...
-def search_costs(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    starts: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    costs: npt.NDArray[np.float64],
-    **settings: Any,
-) -> None: ...
-
-class GridSearch(Machine):
-    def __init__(
-        self,
-        padded: npt.NDArray[np.float64],
-        ws: Workspace,
-        sources: npt.NDArray[np.intp],
-        goal: int,
-        goal_set: npt.NDArray[np.intp] | None,
-        **settings: Any,
-    ) -> None: ...
-    def answer(self) -> tuple[Any, ...]: ...
+) -> int: ...

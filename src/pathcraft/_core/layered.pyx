@@ -48,10 +48,6 @@ from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
-
 from pathcraft._core.grid_search cimport (  # the grid's moves and corner rules
     ALWAYS,
     DC,
@@ -434,7 +430,7 @@ cdef class LayeredSearch(machine.CellSearch):
         *,
         int hkind,
         double hscale,
-        **settings,
+        machine.KernelSettings settings not None,
     ):
         self.q = make_query(t, ws, hkind, hscale)
         self.use_settings(&self.q.s, settings)
@@ -470,11 +466,11 @@ cdef class LayeredSearch(machine.CellSearch):
         return to_cells(flat, self.q.width, self.q.fh)
 
 
-def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **settings):
+def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **args):
     """Run one search (one unlimited step of a :class:`LayeredSearch`). Returns
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 3)`` array of ``(floor, row, col)`` cells."""
-    return LayeredSearch(t, ws, sources, goal, **settings).finish()
+    return LayeredSearch(t, ws, sources, goal, **args).finish()
 
 
 def search_costs(
@@ -483,7 +479,9 @@ def search_costs(
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
@@ -491,7 +489,7 @@ def search_costs(
         return
     check_cells("starts", starts, t.padded.shape[0], t.padded.shape[1], t.fh)
     check_cells("goals", goals, t.padded.shape[0], t.padded.shape[1], t.fh)
-    m = LayeredSearch(t, ws, starts[:1], goals[0], **settings)
+    m = LayeredSearch(t, ws, starts[:1], goals[0], settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 

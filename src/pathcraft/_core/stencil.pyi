@@ -1,62 +1,57 @@
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import NotRequired, Unpack
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-EXHAUSTED: int
-IN_PROGRESS: int
+from pathcraft._core.machine import (
+    BaseWorkspace,
+    CellAnswer,
+    CellSearch,
+    Flat,
+    Floats,
+    KernelSettings,
+    Pairs,
+    Query,
+)
+
 PARITIES: dict[str, int]
 HEURISTICS: dict[str, int]
 
-class Workspace:
-    capacity: int
-    def __init__(self, capacity: int) -> None: ...
+class Workspace(BaseWorkspace): ...
 
-class StencilSearch:
-    elapsed: float
+class StencilArgs(TypedDict):
+    """The keyword arguments of :class:`StencilSearch` (and of :func:`search` and
+    :func:`search_costs`, which pass them on): the move table, the heuristic, the
+    settings."""
+
+    pad: int
+    parity: int
+    moves: Flat
+    factors: Floats
+    hkind: int
+    hscale: float
+    allowed: NotRequired[npt.NDArray[np.uint64] | None]
+    settings: KernelSettings
+
+class StencilSearch(CellSearch):
     def __init__(
-        self,
-        padded: npt.NDArray[np.float64],
-        ws: Workspace,
-        sources: npt.NDArray[np.intp],
-        goal: int,
-        goal_set: npt.NDArray[np.intp] | None,
-        **settings: Any,
+        self, *query: Unpack[Query[Floats, Workspace]], **args: Unpack[StencilArgs]
     ) -> None: ...
-    def step(self, budget: int = ...) -> int: ...
-    def answer(self) -> tuple[Any, ...]: ...
 
-def search(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    goal: int,
-    goal_set: npt.NDArray[np.intp] | None,
-    **settings: Any,
-) -> tuple[Any, ...]: ...
-def search_costs(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    starts: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    costs: npt.NDArray[np.float64],
-    **settings: Any,
-) -> None: ...
+def search(*query: Unpack[Query[Floats, Workspace]], **args: Unpack[StencilArgs]) -> CellAnswer: ...
+def search_costs(*pairs: Unpack[Pairs[Floats, Workspace]], **args: Unpack[StencilArgs]) -> None: ...
 def field(
-    padded: npt.NDArray[np.float64],
+    padded: Floats,
     ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    out_costs: npt.NDArray[np.float64],
+    sources: Flat,
+    out_costs: Floats,
     *,
     pad: int,
     parity: int,
-    moves: npt.NDArray[np.intp],
-    factors: npt.NDArray[np.float64],
+    moves: Flat,
+    factors: Floats,
     max_cost: float,
     allowed: npt.NDArray[np.uint64] | None = ...,
-    out_parents: npt.NDArray[np.intp] | None = ...,
+    out_parents: Flat | None = ...,
 ) -> int: ...

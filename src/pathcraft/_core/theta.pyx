@@ -178,11 +178,7 @@ cdef class ThetaSearch(machine.CellSearch):
         *,
         int diagonal,
         double unit,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
+        machine.KernelSettings settings not None,
     ):
         cdef int failed
         check_grid(padded, ws)
@@ -194,8 +190,11 @@ cdef class ThetaSearch(machine.CellSearch):
         self.q.width = padded.shape[1]
         self.q.diagonal = diagonal
         self.q.unit = unit
+        # Theta* is A* with ties by g: of ``settings`` it reads the weight, the limits,
+        # ``partial`` and ``record`` (its mode, ties and seed are A*'s, whatever they say).
         self.q.s = machine.tie_g_settings(
-            MODE_ASTAR, weight, max_expansions, max_cost, partial, record
+            MODE_ASTAR, settings.s.weight, settings.s.max_expansions, settings.s.max_cost,
+            settings.s.partial, settings.s.record,
         )
         self.s = &self.q.s
         self.ws = ws
@@ -225,14 +224,14 @@ cdef class ThetaSearch(machine.CellSearch):
         return to_cells(flat, self.q.width)
 
 
-def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **settings):
+def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **args):
     """Run one Theta* search between padded flat cells (one unlimited step of a
     :class:`ThetaSearch`).
 
     Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)``:
     ``path_cells`` an ``(n, 2)`` array of the turning cells ``(row, col)``, start to
     goal, ``cost`` the sum of its segments (``inf`` when there is no path)."""
-    return ThetaSearch(padded, ws, start, goal, **settings).finish()
+    return ThetaSearch(padded, ws, start, goal, **args).finish()
 
 
 def theta_costs(
@@ -241,7 +240,9 @@ def theta_costs(
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One Theta* search per ``(starts[i], goals[i])`` pair, with the GIL released;
     each path's cost to ``costs[i]`` (``inf`` where none was found)."""
@@ -249,7 +250,7 @@ def theta_costs(
         return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    m = ThetaSearch(padded, ws, starts[0], goals[0], **settings)
+    m = ThetaSearch(padded, ws, starts[0], goals[0], settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 

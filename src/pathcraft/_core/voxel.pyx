@@ -26,10 +26,6 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
-
 from pathcraft._core cimport machine  # the search skeleton
 
 
@@ -285,7 +281,7 @@ cdef class VoxelSearch(machine.CellSearch):
         bint cut_corners,
         int hkind,
         double hscale,
-        **settings,
+        machine.KernelSettings settings not None,
     ):
         self.q = make_query(padded, ws, connectivity, cut_corners, hkind, hscale)
         self.use_settings(&self.q.s, settings)
@@ -311,11 +307,11 @@ cdef class VoxelSearch(machine.CellSearch):
         return to_voxels(flat, self.q.plane, self.q.width)
 
 
-def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
+def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
     """Run one search (one unlimited step of a :class:`VoxelSearch`). Returns
     ``(status, path_voxels, cost, expanded, generated, rec_voxels, rec_g)`` where
     ``path_voxels`` is an ``(n, 3)`` array of ``(z, row, col)`` voxels."""
-    return VoxelSearch(padded, ws, sources, goal, goal_set, **settings).finish()
+    return VoxelSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
 def search_costs(
@@ -324,7 +320,9 @@ def search_costs(
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
@@ -332,7 +330,7 @@ def search_costs(
         return
     check_voxels("starts", starts, &padded.shape[0])
     check_voxels("goals", goals, &padded.shape[0])
-    m = VoxelSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    m = VoxelSearch(padded, ws, starts[:1], goals[0], None, settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 
