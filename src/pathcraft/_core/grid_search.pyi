@@ -4,16 +4,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import NotRequired, Unpack
 
-from pathcraft._core.machine import (
-    BaseWorkspace,
-    CellAnswer,
-    CellSearch,
-    Flat,
-    Floats,
-    KernelSettings,
-    Pairs,
-    Query,
-)
+from pathcraft._core import machine as m
 
 DEBUG_BUILD: bool
 DIAGONALS: dict[str, int]
@@ -21,7 +12,7 @@ HEURISTICS: dict[str, int]
 
 def _probe_read(values: npt.NDArray[np.float64], i: int) -> float: ...
 
-class Workspace(BaseWorkspace):
+class Workspace(m.BaseWorkspace):
     @property
     def bytes_per_cell(self) -> int: ...
 
@@ -33,20 +24,27 @@ class GridArgs(TypedDict):
     hkind: int
     hscale: float
     unit: NotRequired[float]
-    settings: KernelSettings
+    settings: m.KernelSettings
 
-class GridSearch(CellSearch):
+# The three entries below repeat those of stencil.pyi and voxel.pyi, each over its
+# kernel's own keyword arguments (GridArgs here): a TypedDict cannot be a type
+# parameter of ``**kwargs`` (PEP 692), so each kernel's stub writes them.
+class GridSearch(m.CellSearch):
     def __init__(
-        self, *query: Unpack[Query[Floats, Workspace]], **args: Unpack[GridArgs]
+        self, *query: Unpack[m.Query[m.Floats, Workspace]], **args: Unpack[GridArgs]
     ) -> None: ...
 
-def search(*query: Unpack[Query[Floats, Workspace]], **args: Unpack[GridArgs]) -> CellAnswer: ...
-def search_costs(*pairs: Unpack[Pairs[Floats, Workspace]], **args: Unpack[GridArgs]) -> None: ...
+def search(
+    *query: Unpack[m.Query[m.Floats, Workspace]], **args: Unpack[GridArgs]
+) -> m.CellAnswer: ...
+def search_costs(
+    *pairs: Unpack[m.Pairs[m.Floats, Workspace]], **args: Unpack[GridArgs]
+) -> None: ...
 def field(
-    padded: Floats,
+    padded: m.Floats,
     ws: Workspace,
-    sources: Flat,
-    out_costs: Floats,
+    sources: m.Flat,
+    out_costs: m.Floats,
     *,
     diagonal: int,
     max_cost: float,
