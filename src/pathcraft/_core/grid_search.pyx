@@ -379,6 +379,9 @@ cdef class GridSearch(CellSearch):
     cdef Query q
     cdef const double[:, ::1] padded
 
+    # These arguments repeat those of the machines of stencil.pyx and voxel.pyx, each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -436,6 +439,9 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
     return GridSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,

@@ -387,6 +387,9 @@ cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, dou
     return total
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def jps_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,
@@ -421,6 +424,9 @@ cdef class JpsSearch(machine.Machine):
     cdef const double[:, ::1] padded
     cdef object lines
 
+    # These arguments repeat those of the machine of theta.pyx (with the packed lines),
+    # each typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,

@@ -421,6 +421,9 @@ cdef class LayeredSearch(machine.CellSearch):
     cdef double[::1] lb, floor_lb
     cdef unsigned char[::1] done
 
+    # These arguments repeat those of the machine of voxel.pyx (with no goal set), each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         Tables t not None,
@@ -447,6 +450,10 @@ cdef class LayeredSearch(machine.CellSearch):
         self.t = t
         self.open_sources("cell", ws, sources, goal, None)
 
+    # The loop and the hooks below read as those of stencil.pyx and voxel.pyx: each calls
+    # its own kernel's inline functions on its own Query struct, and Cython has no
+    # generics over a struct type to write them once (machine.CellSearch holds all the
+    # rest).
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
@@ -473,6 +480,9 @@ def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **args):
     return LayeredSearch(t, ws, sources, goal, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     Tables t not None,
     Workspace ws not None,

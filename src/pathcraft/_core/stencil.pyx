@@ -268,6 +268,9 @@ cdef class StencilSearch(machine.CellSearch):
     cdef const double[:, ::1] padded
     cdef const uint64_t[::1] allowed  # the masks q.allowed points into (or None)
 
+    # These arguments repeat those of the machines of grid_search.pyx and voxel.pyx, each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -291,6 +294,10 @@ cdef class StencilSearch(machine.CellSearch):
         self.allowed = allowed
         self.q.use_goal_set = self.open_sources("cell", ws, sources, goal, goal_set)
 
+    # The loop and the hooks below read as those of voxel.pyx and layered.pyx: each calls
+    # its own kernel's inline functions on its own Query struct, and Cython has no
+    # generics over a struct type to write them once (machine.CellSearch holds all the
+    # rest).
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
@@ -317,6 +324,9 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
     return StencilSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,

@@ -169,6 +169,9 @@ cdef class ThetaSearch(machine.CellSearch):
     cdef ThetaQuery q
     cdef const double[:, ::1] padded
 
+    # These arguments repeat those of the machine of jps.pyx (with no packed lines), each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -234,6 +237,9 @@ def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **args):
     return ThetaSearch(padded, ws, start, goal, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def theta_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,

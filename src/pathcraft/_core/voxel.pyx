@@ -269,6 +269,9 @@ cdef class VoxelSearch(machine.CellSearch):
     cdef Query q
     cdef const double[:, :, ::1] padded
 
+    # These arguments repeat those of the machines of grid_search.pyx and stencil.pyx,
+    # each typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, :, ::1] padded not None,
@@ -288,6 +291,10 @@ cdef class VoxelSearch(machine.CellSearch):
         self.padded = padded
         self.q.use_goal_set = self.open_sources("voxel", ws, sources, goal, goal_set)
 
+    # The loop and the hooks below read as those of stencil.pyx and layered.pyx: each
+    # calls its own kernel's inline functions on its own Query struct, and Cython has no
+    # generics over a struct type to write them once (machine.CellSearch holds all the
+    # rest).
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
@@ -314,6 +321,9 @@ def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
     return VoxelSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     const double[:, :, ::1] padded not None,
     Workspace ws not None,
