@@ -44,6 +44,7 @@ PUBLIC_MODULES = (
     "pathcraft.viz",
     "pathcraft.cli",
     "pathcraft.voxel",
+    "pathcraft.world",
     "pathcraft",
 )
 

@@ -174,7 +174,7 @@ def test_bad_input_is_named() -> None:
         Pursuer(grid, (0, 0), speed=1.0, stop_range=-1)
     with pytest.raises(TypeError, match="budget must be an integer"):
         Pursuer(grid, (0, 0), speed=1.0, budget=2.5)
-    with pytest.raises(TypeError, match="world must be a Grid, a Graph or a Space"):
+    with pytest.raises(TypeError, match="world must be a pathcraft world or a Space"):
         Pursuer("map", (0, 0), speed=1.0)
     enemy = Pursuer(grid, (0, 0), speed=1.0)
     with pytest.raises(ValueError, match=r"target .* outside the grid"):

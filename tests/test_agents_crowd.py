@@ -183,3 +183,38 @@ def test_sizes_are_checked() -> None:
         Crowd(hall, [(4.5, 1.5)], [(0, 4)], sizes=3)
     with pytest.raises(ValueError, match="group must be in"):
         Crowd(hall, [(0.5, 0.5)], [(0, 4)]).flow(1)
+
+
+def test_hostile_sizes_and_positions_are_named() -> None:
+    g = Grid(np.ones((5, 5)))
+    with pytest.raises(ValueError, match=r"^sizes\[1\] must be an integer >= 1 .*at most 2\*\*31"):
+        Crowd(g, [(0.5, 0.5), (2.5, 2.5)], [(4, 4), (0, 4)], sizes=[1, 2**63])
+    with pytest.raises(ValueError, match=r"^sizes must be an integer >= 1 .*at most 2\*\*31"):
+        Crowd(g, [(0.5, 0.5)], [(4, 4)], sizes=2**40)
+    for bad in ("ab", [("x", 1.0)], object()):
+        with pytest.raises(TypeError, match=r"^positions must be an \(n, 2\) array of \(x, y\)"):
+            Crowd(g, bad, [(4, 4)])
+
+
+def test_a_pickled_crowd_steps_on_as_the_original() -> None:
+    import pickle
+
+    yard = Grid.from_ascii("""
+    ........
+    ........
+    #.##..##
+    #.##..##
+    """)
+    crowd = Crowd(yard, [(1.0, 1.0), (1.5, 0.5), (6.5, 0.5)], [(3, 1), (2, 4)], sizes=[2, 1, 1])
+    for _ in range(5):
+        crowd.step(0.1)
+    copy = pickle.loads(pickle.dumps(crowd))
+    assert copy.positions.tolist() == crowd.positions.tolist()
+    for _ in range(300):
+        done = crowd.step(0.1)
+        assert copy.step(0.1).tolist() == done.tolist()
+        assert copy.positions.tolist() == crowd.positions.tolist()
+        assert copy.velocities.tolist() == crowd.velocities.tolist()
+        if done.all():
+            break
+    assert crowd.exited.all() and copy.time == crowd.time

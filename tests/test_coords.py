@@ -5,6 +5,7 @@ optimal (oracle: scipy's Dijkstra on the same grid, and the same query on cells)
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -157,3 +158,39 @@ def test_a_pixel_query_answers_as_the_cell_query_with_options(rule: str) -> None
     got = tiles.find_path(grid, tiles.pixel((0, 0)), tiles.pixel((29, 29)), weight=1.5)
     want = grid.astar((0, 0), (29, 29), weight=1.5)
     assert got.cost == want.cost and got.expanded == want.expanded
+
+
+def test_bools_are_not_shape_or_cell_integers() -> None:
+    for shape in ((True, 2), (2, np.False_)):
+        with pytest.raises(TypeError, match=r"^shape must be two integers > 0"):
+            TileCoords(16, shape=shape)
+    tiles = TileCoords(16)
+    for cells in ([(True, 0)], (0, False), [[1, 2], [np.True_, 3]]):
+        with pytest.raises(TypeError, match=r"^cells must be \(row, col\) integers \(not True"):
+            tiles.to_pixels(cells)
+    with pytest.raises(TypeError, match=r"^cell must be \(row, col\) integers \(not True"):
+        tiles.pixel((True, 1))
+    assert tiles.to_pixels(np.array([[1, 2]], dtype=np.uint8)).tolist() == [[40.0, 24.0]]
+
+
+@pytest.mark.parametrize(
+    ("size", "point"),
+    [(16, (1e300, 0)), (16, (2.0**70, 0)), (1e-300, (1e10, 0)), (16, (0, -1e300)),
+     ((1, 1e-300), (0, 1e10)), (1.0, (2.0**63, 0)), (1.0, (-(2.0**63) - 4096, 0))],
+)  # fmt: skip
+def test_a_point_whose_cell_does_not_fit_int64_is_refused_by_name(
+    size: Any, point: tuple[float, float]
+) -> None:
+    tiles = TileCoords(size)
+    with pytest.raises(ValueError, match=r"^points\[1\] = .* beyond what a 64-bit integer holds"):
+        tiles.to_cells([(0.0, 0.0), point])
+    with pytest.raises(ValueError, match=r"^point \(.* beyond what a 64-bit integer holds"):
+        tiles.cell(point)
+    up = TileCoords(size, y_up=True, shape=(3, 3))
+    with pytest.raises(ValueError, match=r"^points\[0\] = .* beyond what a 64-bit integer"):
+        up.to_cells([point])
+    for bad in (np.nan, np.inf, -np.inf):
+        with pytest.raises(ValueError, match=r"^points must be finite"):
+            tiles.to_cells([(bad, 0.0)])
+    # the largest cell below 2**63 is still an answer
+    assert TileCoords(1.0).to_cells([(2.0**62, 0.0)]).tolist() == [[0, 2**62]]

@@ -613,3 +613,31 @@ def test_read_map_solves_bundled_scenarios() -> None:
         grid.astar(tuple(s), tuple(g)).cost for s, g in zip(picks.starts, picks.goals, strict=True)
     ]
     assert lengths_match(costs, picks.optimal).all()
+
+
+@pytest.mark.parametrize("text", ["٠", "１", "3_0", "0_3", "1_0.5", "²", "0x1", "1e5"])
+@pytest.mark.parametrize(
+    ("field", "words"),
+    [(0, "bucket must be a whole number"), (2, "width must be a whole number"),
+     (4, "start x must be a whole number"), (7, "goal y must be a whole number"),
+     (8, "optimal length must be a number")],
+)  # fmt: skip
+def test_scen_numbers_are_ascii_digits_in_the_format_s_syntax(
+    tmp_path: Path, text: str, field: int, words: str
+) -> None:
+    if field == 8 and text == "1e5":
+        return  # an exponent is the C syntax of a length (%g), not of a coordinate
+    fields = _line().rstrip("\n").split("\t")
+    fields[field] = text
+    path = _write(tmp_path, _scen_text(_line(), "\t".join(fields) + "\n"), "t.scen")
+    with _raises_at(path, 3) as info:
+        read_scen(path)
+    assert f"{words}" in str(info.value) and repr(text) in str(info.value)
+    assert "ASCII digits" in str(info.value)
+
+
+def test_scen_numbers_in_every_syntax_c_writes_are_read(tmp_path: Path) -> None:
+    lines = [_line(opt=opt) for opt in ("3", "3.4", "3.82842712", "1007.22", "1e+03", ".5")]
+    scen = read_scen(_write(tmp_path, _scen_text(*lines, "+0\tt.map\t4\t3\t0\t1\t3\t2\t2.\n"),
+                            "t.scen"))  # fmt: skip
+    assert scen.optimal.tolist() == [3.0, 3.4, 3.82842712, 1007.22, 1000.0, 0.5, 2.0]

@@ -159,7 +159,7 @@ def test_retarget_and_state() -> None:
         (lambda g: g.replanner((0, 0), (0, 2)).move_to((1, 1)), ValueError, "node"),
         (lambda g: g.replanner((0, 0), (0, 2)).move_to((0, 9)), ValueError, "node"),
         (lambda g: g.replanner((0, 0), (0, 2)).retarget((1, 1)), ValueError, "goal"),
-        (lambda g: Replanner("grid", (0, 0), (0, 1)), TypeError, "Grid or Graph"),  # type: ignore[arg-type]
+        (lambda g: Replanner("grid", (0, 0), (0, 1)), TypeError, "a pathcraft world"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_input_is_refused(call, error, match) -> None:  # type: ignore[no-untyped-def]

@@ -62,5 +62,5 @@ def test_plot_draws_on_the_world_and_names_bad_worlds() -> None:
     assert result.plot(grid).get_title().startswith("cost 2.83")
     graph = Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)])
     assert graph.astar(0, 2).plot(graph) is not None
-    with pytest.raises(TypeError, match="world must be the Grid, Graph"):
+    with pytest.raises(TypeError, match="world must be the world that was searched; got str"):
         result.plot("grid")

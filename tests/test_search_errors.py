@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
+from pathcraft.search import BloomClosed, SlicedSearch, astar, bfs, dijkstra, greedy
 
 
 def line(n: int) -> list[tuple[int, float]]:
@@ -212,3 +212,47 @@ def test_exception_in_goal_predicate_propagates_unchanged(name: str, closed: str
     with pytest.raises(CallbackError) as info:
         SEARCHES[name](0, is_goal, line, closed=closed)
     assert info.value is error
+
+
+# --------------------------------------------------------------------------- unhashable nodes
+
+
+@pytest.mark.parametrize("closed", ["exact", "bloom"])
+@pytest.mark.parametrize("bad", [[1], {1}, {"a": 1}])
+def test_an_unhashable_neighbor_is_named_with_the_node_that_gave_it(
+    bad: Any, closed: str
+) -> None:
+    def neighbors(n: int) -> list[tuple[Any, float]]:
+        return [(n + 1, 1.0)] if n < 3 else [(bad, 1.0)]
+
+    message = rf"^neighbors\(3\) gave the neighbor {re.escape(repr(bad))}, which is not hashable"
+    with pytest.raises(TypeError, match=message):
+        astar(0, 9, neighbors, lambda n: 0, closed=closed)
+    with pytest.raises(TypeError, match=message):
+        dijkstra(0, 9, neighbors, closed=closed)
+    with pytest.raises(TypeError, match=r"^neighbors\(0\) gave the neighbor \[1\]"):
+        astar(0, 5, lambda n: [([1], 1.0)], lambda n: 0, closed=closed)
+
+
+@pytest.mark.parametrize("name", ["start", "goal"])
+def test_an_unhashable_start_or_goal_is_named(name: str) -> None:
+    start, goal = ([0], 5) if name == "start" else (0, [5])
+    message = rf"^{name} must be a hashable node .*got \[\d\] \(unhashable type: 'list'\)"
+    with pytest.raises(TypeError, match=message):
+        astar(start, goal, lambda n: [(1, 1.0)], lambda n: 0)
+    with pytest.raises(TypeError, match=message):
+        bfs(start, goal, lambda n: [(1, 1.0)])
+    with pytest.raises(TypeError, match=message):
+        SlicedSearch(start, goal, lambda n: [(1, 1.0)])
+    # a predicate goal is not a node: its own hash is never asked
+    assert astar(0, lambda n: n == 1, lambda n: [(1, 1.0)]).path == [0, 1]
+
+
+def test_a_type_error_of_the_user_s_own_still_propagates_unchanged() -> None:
+    def neighbors(n: int) -> list[tuple[int, float]]:
+        if n == 2:
+            raise TypeError("the user's own")
+        return [(n + 1, 1.0)]
+
+    with pytest.raises(TypeError, match=r"^the user's own$"):
+        astar(0, 9, neighbors, lambda n: 0)

@@ -44,11 +44,13 @@ if TYPE_CHECKING:
     from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
     from pathcraft.voxel import VoxelGrid
     from pathcraft.waypoints import WaypointGraph
+    from pathcraft.world import CapabilityError, World
 
 # Public name -> the module that defines it. WaypointGraph and NavMesh need shapely (the
 # geometry extra): imported on first use, `import pathcraft` works without it.
 _NAMES = {
     "BloomClosed": "pathcraft.search",
+    "CapabilityError": "pathcraft.world",
     "Explored": "pathcraft.result",
     "Graph": "pathcraft.graph",
     "Grid": "pathcraft.grid",
@@ -58,6 +60,7 @@ _NAMES = {
     "Replanner": "pathcraft.replan",
     "VoxelGrid": "pathcraft.voxel",
     "WaypointGraph": "pathcraft.waypoints",
+    "World": "pathcraft.world",
     "WorldChangedError": "pathcraft._sliced",
     "astar": "pathcraft.search",
     "bfs": "pathcraft.search",
@@ -83,6 +86,7 @@ _SUBMODULES = (
     "viz",
     "voxel",
     "waypoints",
+    "world",
 )
 
 
@@ -103,6 +107,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BloomClosed",
+    "CapabilityError",
     "Explored",
     "Graph",
     "Grid",
@@ -112,6 +117,7 @@ __all__ = [
     "Replanner",
     "VoxelGrid",
     "WaypointGraph",
+    "World",
     "WorldChangedError",
     "__version__",
     "astar",

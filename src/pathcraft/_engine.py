@@ -155,6 +155,35 @@ def bad_heuristic(node: Any, h: Any) -> ValueError:
     )
 
 
+def check_nodes(start: Any, goal: Any) -> None:
+    """TypeError naming ``start`` or ``goal`` (a node, not a predicate or None) when it
+    is not hashable: two hashes per search, not one per node."""
+    for name, node in (("start", start), ("goal", goal)):
+        if name == "goal" and (node is None or callable(node)):
+            continue
+        try:
+            hash(node)
+        except TypeError as exc:
+            raise TypeError(
+                f"{name} must be a hashable node (a tuple, not a list, for instance); "
+                f"got {node!r} ({exc})"
+            ) from None
+
+
+def unhashable_neighbor(exc: TypeError, node: Any, nb: Any) -> TypeError | None:
+    """After ``exc`` stopped the expansion of ``node``: a TypeError naming the
+    neighbour ``neighbors(node)`` gave when that neighbour is not hashable (None when
+    it is: the original error stands)."""
+    try:
+        hash(nb)
+    except TypeError:
+        return TypeError(
+            f"neighbors({node!r}) gave the neighbor {nb!r}, which is not hashable ({exc}); "
+            "nodes must be hashable (a tuple, not a list, for instance)"
+        )
+    return None
+
+
 def callback_error(
     start: Any, neighbors: Neighbors, heuristic: Heuristic | None
 ) -> Exception | None:
@@ -224,6 +253,7 @@ def run(
     ``seed``.
     """
     t0 = time.perf_counter()
+    check_nodes(start, goal)
     if goal is None:
         is_goal: Callable[[Any], bool] | None = None
         goal_node: Any = None
@@ -421,62 +451,70 @@ class Search:
         tie: float
 
         push, pop, best_get = heappush, heappop, best.get  # locals: faster lookups
-        while heap:
-            if left == 0:
-                break  # this slice is spent; the next step goes on from here
-            _f, _t, _c, node, gn = pop(heap)
-            if gn > best[node][0]:
-                continue  # stale: a cheaper entry for this node was pushed later
-            if expanded == limit_exp:
-                reason = "max_expansions"
-                break
-            expanded += 1
-            left -= 1
-            if settled is not None:
-                settled[node] = gn
-            if record:
-                rec_nodes.append(node)
-                rec_g.append(gn)
-            if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
-                reached = node
-                found = True
-                break
-            if partial:
-                hn = best[node][3]
-                if hn < best_h:
-                    best_node = node
-                    best_h = hn
-            for nb, w in neighbors(node):
-                if not 0.0 <= w < inf:
-                    raise _bad_step(node, nb, w)
-                d = gn + 1.0 if unit_steps else gn + w
-                old = best_get(nb)
-                if old is not None:
-                    if d >= old[0] * _KEEP or not reopen:
-                        continue
-                    hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
-                else:
-                    if d > limit_cost:
-                        pruned = True
-                        continue
-                    hv = heuristic(nb) if heuristic is not None else 0.0
-                    if not hv >= 0.0:
-                        raise bad_heuristic(nb, hv)
-                    if hv == inf:
-                        continue
-                best[nb] = (d, node, w, hv)
-                if prefer_g:
-                    tie = -d
-                elif rand is not None:
-                    tie = rand()
-                else:
-                    tie = 0.0
-                f = d + hv if plain else (hv if greedy_mode else d + weight * hv)
-                if not greedy_mode and f < 1e300:  # key_round, inlined
-                    p = f * 4097.0
-                    f = (f - p) + p
-                push(heap, (f, tie, counter, nb, d))
-                counter += 1
+        node: Any = None
+        nb: Any = None
+        try:  # entered once per step: the loop itself pays nothing
+            while heap:
+                if left == 0:
+                    break  # this slice is spent; the next step goes on from here
+                _f, _t, _c, node, gn = pop(heap)
+                if gn > best[node][0]:
+                    continue  # stale: a cheaper entry for this node was pushed later
+                if expanded == limit_exp:
+                    reason = "max_expansions"
+                    break
+                expanded += 1
+                left -= 1
+                if settled is not None:
+                    settled[node] = gn
+                if record:
+                    rec_nodes.append(node)
+                    rec_g.append(gn)
+                if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
+                    reached = node
+                    found = True
+                    break
+                if partial:
+                    hn = best[node][3]
+                    if hn < best_h:
+                        best_node = node
+                        best_h = hn
+                for nb, w in neighbors(node):
+                    if not 0.0 <= w < inf:
+                        raise _bad_step(node, nb, w)
+                    d = gn + 1.0 if unit_steps else gn + w
+                    old = best_get(nb)
+                    if old is not None:
+                        if d >= old[0] * _KEEP or not reopen:
+                            continue
+                        hv = old[3]  # a cheaper way to a known node (d < old g <= max_cost)
+                    else:
+                        if d > limit_cost:
+                            pruned = True
+                            continue
+                        hv = heuristic(nb) if heuristic is not None else 0.0
+                        if not hv >= 0.0:
+                            raise bad_heuristic(nb, hv)
+                        if hv == inf:
+                            continue
+                    best[nb] = (d, node, w, hv)
+                    if prefer_g:
+                        tie = -d
+                    elif rand is not None:
+                        tie = rand()
+                    else:
+                        tie = 0.0
+                    f = d + hv if plain else (hv if greedy_mode else d + weight * hv)
+                    if not greedy_mode and f < 1e300:  # key_round, inlined
+                        p = f * 4097.0
+                        f = (f - p) + p
+                    push(heap, (f, tie, counter, nb, d))
+                    counter += 1
+        except TypeError as exc:
+            named = unhashable_neighbor(exc, node, nb)
+            if named is None:
+                raise
+            raise named from exc
 
         self._counter = counter
         self._expanded = expanded
@@ -592,56 +630,64 @@ def _run_bloom(
     reached: Link | None = None
     reason: str | None = None
 
-    while heap:
-        _f, _t, _c, link = heappop(heap)
-        node, gn = link[0], link[1]
-        if open_g.get(node) != gn:
-            continue  # stale, or already closed
-        if expanded == limit_exp:
-            reason = "max_expansions"
-            break
-        del open_g[node]
-        hn = open_h.pop(node)
-        closed.add(node)
-        expanded += 1
-        if record:
-            rec_nodes.append(node)
-            rec_g.append(gn)
-        if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
-            reached = link
-            break
-        if partial and hn < best_h:
-            best_link, best_h = link, hn
-        for nb, w in neighbors(node):
-            if not 0.0 <= w < _INF:
-                raise _bad_step(node, nb, w)
-            if nb in closed:
-                continue
-            d = gn + 1.0 if unit_steps else gn + w
-            old = open_g.get(nb)
-            if old is not None and (d >= old * _KEEP or not reopen):
-                continue
-            if d > limit_cost:
-                pruned = True
-                continue
-            hv = open_h.get(nb)
-            if hv is None:
-                hv = 0.0 if heuristic is None else heuristic(nb)
-                if not hv >= 0.0:
-                    raise bad_heuristic(nb, hv)
-            if hv == _INF:
-                continue
-            open_g[nb] = d
-            open_h[nb] = hv
-            if prefer_g:
-                tie = -d
-            elif rand is not None:
-                tie = rand()
-            else:
-                tie = 0.0
-            f = hv if greedy_mode else key_round(d + weight * hv)
-            heappush(heap, (f, tie, counter, (nb, d, w, link)))
-            counter += 1
+    node: Any = None
+    nb: Any = None
+    try:
+        while heap:
+            _f, _t, _c, link = heappop(heap)
+            node, gn = link[0], link[1]
+            if open_g.get(node) != gn:
+                continue  # stale, or already closed
+            if expanded == limit_exp:
+                reason = "max_expansions"
+                break
+            del open_g[node]
+            hn = open_h.pop(node)
+            closed.add(node)
+            expanded += 1
+            if record:
+                rec_nodes.append(node)
+                rec_g.append(gn)
+            if has_goal and (node == goal_node if is_goal is None else is_goal(node)):
+                reached = link
+                break
+            if partial and hn < best_h:
+                best_link, best_h = link, hn
+            for nb, w in neighbors(node):
+                if not 0.0 <= w < _INF:
+                    raise _bad_step(node, nb, w)
+                if nb in closed:
+                    continue
+                d = gn + 1.0 if unit_steps else gn + w
+                old = open_g.get(nb)
+                if old is not None and (d >= old * _KEEP or not reopen):
+                    continue
+                if d > limit_cost:
+                    pruned = True
+                    continue
+                hv = open_h.get(nb)
+                if hv is None:
+                    hv = 0.0 if heuristic is None else heuristic(nb)
+                    if not hv >= 0.0:
+                        raise bad_heuristic(nb, hv)
+                if hv == _INF:
+                    continue
+                open_g[nb] = d
+                open_h[nb] = hv
+                if prefer_g:
+                    tie = -d
+                elif rand is not None:
+                    tie = rand()
+                else:
+                    tie = 0.0
+                f = hv if greedy_mode else key_round(d + weight * hv)
+                heappush(heap, (f, tie, counter, (nb, d, w, link)))
+                counter += 1
+    except TypeError as exc:
+        named = unhashable_neighbor(exc, node, nb)
+        if named is None:
+            raise
+        raise named from exc
 
     if reached is not None:
         path, cost = _links_back(reached)

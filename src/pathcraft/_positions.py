@@ -66,7 +66,10 @@ def check_number(
 
 def check_xy(name: str, value: Any) -> Array:
     """A non-empty ``(n, 2)`` float array of finite ``(x, y)`` points."""
-    arr = np.asarray(value, dtype=np.float64)
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an (n, 2) array of (x, y) numbers; got {value!r}") from exc
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
         raise ValueError(f"{name} must be an (n, 2) array of (x, y) points; got shape {arr.shape}")
     if not np.isfinite(arr).all():

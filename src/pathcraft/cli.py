@@ -346,7 +346,7 @@ def _solve(args: argparse.Namespace) -> int:
     else:
         costs, timing = _solve_one_by_one(args, grid, scen.starts[:n], scen.goals[:n])
     head = f"{args.algorithm} on {args.map.name}: solved {n} of {len(scen)} scenarios"
-    from pathcraft.grid._run import optimal_algorithms
+    from pathcraft.grid.kit import optimal_algorithms
 
     optimal = optimal_algorithms()
     if args.algorithm not in optimal or args.diagonal != MOVINGAI_RULE:

@@ -91,6 +91,11 @@ def _positive_pair(name: str, value: Any) -> tuple[float, float]:
     return w, h
 
 
+def _is_integer(value: Any) -> bool:
+    """An integer, and not a bool (NumPy reads True as 1)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
 def _points(name: str, value: Any, *, integer: bool) -> tuple[npt.NDArray[Any], bool]:
     """An ``(n, 2)`` array of the given points and whether one point was given."""
     try:
@@ -98,8 +103,14 @@ def _points(name: str, value: Any, *, integer: bool) -> tuple[npt.NDArray[Any], 
     except (TypeError, ValueError):
         kind = "(row, col) integers" if integer else "(x, y) numbers"
         raise TypeError(f"{name} must be {kind}; got {value!r}") from None
-    if integer and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
-        raise TypeError(f"{name} must be (row, col) integers; got {value!r}")
+    if integer and (
+        arr.dtype.kind not in "iu"
+        or (
+            not isinstance(value, np.ndarray)
+            and any(isinstance(x, (bool, np.bool_)) for x in np.asarray(value, dtype=object).flat)
+        )
+    ):
+        raise TypeError(f"{name} must be (row, col) integers (not True or False); got {value!r}")
     if arr.dtype == object:
         raise TypeError(f"{name} must be (x, y) numbers; got {value!r}")
     one = arr.ndim == 1
@@ -178,7 +189,9 @@ class TileCoords:
                 rows, cols = shape
             except (TypeError, ValueError):
                 raise TypeError(f"shape must be (rows, cols); got {shape!r}") from None
-            if not all(isinstance(v, numbers.Integral) and int(v) > 0 for v in (rows, cols)):
+            if not all(_is_integer(v) for v in (rows, cols)):
+                raise TypeError(f"shape must be two integers > 0 (rows, cols); got {shape!r}")
+            if not all(int(v) > 0 for v in (rows, cols)):
                 raise ValueError(f"shape must be two integers > 0 (rows, cols); got {shape!r}")
             dims = (int(rows), int(cols))
         if y_up and dims is None:
@@ -250,11 +263,27 @@ class TileCoords:
         [[0, 0], [1, 0], [0, -1]]
         """
         arr, _ = _points("points", points, integer=False)
-        out = np.empty(arr.shape, dtype=np.intp)
-        out[:, 1] = np.floor((arr[:, 0] - self.origin[0]) / self.tile_size[0])
-        rows = self._rows_from_top(arr[:, 1])
-        out[:, 0] = np.ceil(rows) - 1 if self.y_up else np.floor(rows)
-        return out
+        return self._cells_of("points", arr)
+
+    def _cells_of(self, name: str, arr: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+        """:meth:`to_cells` of checked points; ValueError naming ``name`` for a point
+        whose cell index does not fit the answer's 64-bit integers."""
+        cells = np.empty(arr.shape)
+        with np.errstate(over="ignore"):
+            cells[:, 1] = np.floor((arr[:, 0] - self.origin[0]) / self.tile_size[0])
+            rows = self._rows_from_top(arr[:, 1])
+        cells[:, 0] = np.ceil(rows) - 1 if self.y_up else np.floor(rows)
+        # a cell index must fit the int64 of the answer (2**63 is the first float past it)
+        far = ~(np.abs(cells) < 2.0**63).all(axis=1)
+        if far.any():
+            i = int(np.argmax(far))
+            label = f"{name}[{i}] =" if len(arr) > 1 or name == "points" else name
+            raise ValueError(
+                f"{label} {tuple(arr[i].tolist())} lies in cell (row, col) = "
+                f"{tuple(cells[i].tolist())}, beyond what a 64-bit integer holds (tiles of "
+                f"{self.tile_size} pixels)"
+            )
+        return cells.astype(np.intp)
 
     def units_to_pixels(self, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Positions in cell units (``(col + 0.5, row + 0.5)`` at a cell's centre, as
@@ -319,7 +348,7 @@ class TileCoords:
         arr, one = _points(name, point, integer=False)
         if not one:
             raise ValueError(f"{name} must be one (x, y) pair; got shape {np.shape(point)}")
-        r, c = (int(v) for v in self.to_cells(arr)[0])
+        r, c = (int(v) for v in self._cells_of(name, arr)[0])
         if self.shape is not None and not (0 <= r < self.shape[0] and 0 <= c < self.shape[1]):
             xy = tuple(float(v) for v in arr[0])
             raise ValueError(

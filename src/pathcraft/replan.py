@@ -1,5 +1,5 @@
-"""Incremental replanning for one agent on a changing grid, graph or waypoint graph:
-:class:`Replanner`.
+"""Incremental replanning for one agent on a changing world: :class:`Replanner`, over
+the small protocol a world provides for it, :class:`ReplanSpace`.
 
 A replanner keeps its search between calls. Each :meth:`Replanner.path` first asks the
 world what changed since it last looked (``world.changes_since(version)``, the question
@@ -16,6 +16,15 @@ goal*) stay true as the agent walks, and a move costs nothing but an offset on t
 heap keys. LPA* keeps costs *from the start* and must start again whenever the start
 moves. A change of goal (:meth:`Replanner.retarget`) restarts D* Lite too, at a cost
 of the vertices the last search touched.
+
+**What a world provides** (:class:`ReplanSpace`, from ``world.replan_space()``): its
+places as the kernel's vertex numbers and back, the kernel's planner built over its
+successors (a padded grid's stencil, or a CSR of successors from which the kernel
+derives the predecessors), the heuristic's scale, and which vertices' edges its edits
+since a version changed. The replanner knows no world by type: a grid, a graph, a
+waypoint graph (over every candidate pair) and the hexagonal and move grids (over the
+CSR of their moves) provide it; a world that cannot refuses by name
+(:class:`~pathcraft.world.CapabilityError`).
 
 When it pays: a change near the agent, or on its path, costs a repair of the region
 whose distances changed, often a few hundred expansions where a fresh A* expands
@@ -59,41 +68,142 @@ Examples
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import dstar as _kernel
 from pathcraft._kernels import FOUND
-from pathcraft.graph import Graph
-from pathcraft.grid import Grid
-from pathcraft.grid._run import DIAGONAL_RULES
 from pathcraft.result import PathResult, build_result
 
-__all__ = ["Replanner"]
+__all__ = ["ReplanSpace", "Replanner"]
+
+
+class ReplanSpace(Protocol):
+    """What D* Lite needs of a world (``world.replan_space()`` returns one).
+
+    Vertices are the kernel's ints; nodes are the world's places (cells, labels).
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> space = Grid.from_ascii("...").replan_space()
+    >>> space.vertex((0, 2), "goal"), space.node(8)
+    (8, (0, 2))
+    """
+
+    @property
+    def world(self) -> Any:
+        """The world, read live: ``version`` and ``changes_since`` are asked of it."""
+        ...
+
+    def vertex(self, node: Any, name: str) -> int:
+        """``node`` checked (a ValueError naming ``name``) as a vertex.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph.from_adjacency({"a": {"b": 1.0}, "b": {}}).replan_space().vertex("b", "goal")
+        1
+        """
+        ...
+
+    def node(self, vertex: int) -> Hashable:
+        """The place of ``vertex``: a ``(row, col)`` tuple, a label, ...
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph.from_adjacency({"a": {"b": 1.0}, "b": {}}).replan_space().node(0)
+        'a'
+        """
+        ...
+
+    def planner(self, start: int, goal: int) -> _kernel.Planner:
+        """The kernel's planner over the world's successors, searching now.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft._kernels import FOUND
+        >>> planner = Grid.from_ascii("...").replan_space().planner(6, 8)
+        >>> planner.compute() == FOUND, planner.path()[1]
+        (True, 2.0)
+        """
+        ...
+
+    def scale(self) -> float:
+        """The heuristic's scale now (0 for none): a drop below the planner's restarts it.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("2.").replan_space().scale()
+        1.0
+        """
+        ...
+
+    def changed(self, since: int) -> tuple[int, npt.NDArray[np.intp] | None]:
+        """How many edits since version ``since``, and the vertices whose successors
+        they changed (None: start the search again).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii("...")
+        >>> grid[0, 1] = 3.0
+        >>> count, vertices = grid.replan_space().changed(0)
+        >>> count, vertices.tolist()
+        (1, [7])
+        """
+        ...
+
+    def path(self, vertices: npt.NDArray[np.intp] | None) -> Any:
+        """The path value of ``vertices`` (an empty one for None).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("...").replan_space().path(np.array([6, 7])).tolist()
+        [[0, 0], [0, 1]]
+        """
+        ...
+
+    def open(self, start: int, goal: int) -> bool:
+        """Whether both ends are walkable now.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii(".#").replan_space().open(6, 7)
+        False
+        """
+        ...
 
 
 class Replanner:
-    """One agent's incremental planner (D* Lite) on a :class:`~pathcraft.grid.Grid`
-    or a :class:`~pathcraft.graph.Graph`; see the module documentation.
+    """One agent's incremental planner (D* Lite) on a world that provides a
+    :class:`ReplanSpace`; see the module documentation.
 
-    Build it with :meth:`Grid.replanner <pathcraft.grid.Grid.replanner>`,
-    :meth:`Graph.replanner <pathcraft.graph.Graph.replanner>` or
-    :meth:`WaypointGraph.replanner <pathcraft.waypoints.WaypointGraph.replanner>` (which
-    plans on a graph of every candidate pair of waypoints, kept up to date with the
-    obstacles).
+    Build it with the world's ``replanner(start, goal)``: :meth:`Grid.replanner
+    <pathcraft.grid.Grid.replanner>`, :meth:`Graph.replanner
+    <pathcraft.graph.Graph.replanner>`, :meth:`WaypointGraph.replanner
+    <pathcraft.waypoints.WaypointGraph.replanner>` (which plans on a graph of every
+    candidate pair of waypoints, kept up to date with the obstacles), and the
+    hexagonal and move grids'.
 
     Parameters
     ----------
-    world : Grid or Graph
+    world : world
         The world, read live: edit it as usual (``grid[r, c] = cost``,
-        ``graph.set_weights(...)``) between calls.
+        ``graph.set_weights(...)``) between calls. Its ``replan_space()`` gives what
+        the planner needs.
     start, goal : cell or node
-        Walkable ``(row, col)`` cells of a grid, or node labels of a graph.
+        Walkable cells of a grid, or node labels of a graph.
 
     Attributes
     ----------
@@ -103,8 +213,10 @@ class Replanner:
 
     Raises
     ------
+    CapabilityError
+        ``world`` does not provide a replanner (a subclass of NotImplementedError).
     TypeError
-        ``world`` is neither a Grid nor a Graph.
+        ``world`` is no world.
     ValueError
         A start or goal outside the world or on a wall (named ``start`` / ``goal``).
 
@@ -120,76 +232,42 @@ class Replanner:
     (['a', 'c'], 4.0)
     """
 
-    __slots__ = ("_core", "_edge_nodes", "_goal", "_start", "_version", "_world", "expanded")
+    __slots__ = ("_core", "_goal", "_space", "_start", "_version", "expanded")
 
-    def __init__(self, world: Grid | Graph, start: Any, goal: Any) -> None:
-        if not isinstance(world, Grid | Graph):
-            raise TypeError(f"world must be a pathcraft Grid or Graph; got {type(world).__name__}")
-        self._world = world
-        self._version = world.version
-        self.expanded = 0
-        s, g = self._vertex(start, "start"), self._vertex(goal, "goal")
-        self._start, self._goal = s, g
-        if isinstance(world, Grid):
-            self._edge_nodes: npt.NDArray[np.intp] | None = None
-            self._core: Any = _kernel.grid_planner(
-                world.padded, DIAGONAL_RULES[world.diagonal], s, g, world.min_cost
+    def __init__(self, world: Any, start: Any, goal: Any) -> None:
+        if not callable(getattr(world, "replan_space", None)):
+            raise TypeError(
+                f"world must be a pathcraft world (with replan_space); got {type(world).__name__}"
             )
-        else:
-            sources, targets, _ = world.edges
-            self._edge_nodes = np.stack((sources, targets), axis=1)
-            offsets, heads, weights = world.csr
-            scale = world.heuristic_scale if world.coords is not None else 0.0
-            self._core = _kernel.graph_planner(offsets, heads, weights, world.coords, s, g, scale)
+        self._space: ReplanSpace = world.replan_space()
+        self._version = self._space.world.version
+        self.expanded = 0
+        s, g = self._space.vertex(start, "start"), self._space.vertex(goal, "goal")
+        self._start, self._goal = s, g
+        self._core = self._space.planner(s, g)
 
     # ------------------------------------------------------------------ state
 
     @property
-    def world(self) -> Grid | Graph:
-        """The grid or graph planned on."""
-        return self._world
+    def world(self) -> Any:
+        """The world planned on (a waypoint graph's replanner: its graph of pairs)."""
+        return self._space.world
 
     @property
     def position(self) -> Hashable:
         """Where the agent is: a ``(row, col)`` tuple on a grid, a label on a graph."""
-        return self._key(self._start)
+        return self._space.node(self._start)
 
     @property
     def goal(self) -> Hashable:
         """The goal: a ``(row, col)`` tuple on a grid, a label on a graph."""
-        return self._key(self._goal)
+        return self._space.node(self._goal)
 
     def __repr__(self) -> str:
         return (
-            f"Replanner({type(self._world).__name__}, at {self.position!r}, "
+            f"Replanner({type(self.world).__name__}, at {self.position!r}, "
             f"goal {self.goal!r}, {self.expanded} expanded)"
         )
-
-    def _vertex(self, node: Any, name: str) -> int:
-        world = self._world
-        if isinstance(world, Grid):
-            rows, cols = world.shape
-            if (
-                type(node) is tuple
-                and len(node) == 2
-                and type(node[0]) is int
-                and type(node[1]) is int
-                and 0 <= node[0] < rows
-                and 0 <= node[1] < cols
-            ):  # the common case, checked here in a few hundred nanoseconds
-                v = (node[0] + 1) * (cols + 2) + node[1] + 1
-                if world.padded.flat[v] != math.inf:
-                    return v
-            r, c = (int(x) for x in world.check_cells(node, name=name, many=False)[0])
-            return (r + 1) * (cols + 2) + c + 1
-        return world.index(node, name=name)
-
-    def _key(self, vertex: int) -> Hashable:
-        world = self._world
-        if isinstance(world, Grid):
-            r, c = divmod(vertex, world.shape[1] + 2)
-            return (r - 1, c - 1)
-        return world.label(vertex)
 
     # ------------------------------------------------------------------ moving
 
@@ -214,7 +292,7 @@ class Replanner:
         ...
         ValueError: node (0, 1) is a wall
         """
-        v = self._vertex(node, "node")
+        v = self._space.vertex(node, "node")
         self._start = v
         self._core.move_to(v)
 
@@ -229,31 +307,13 @@ class Replanner:
         >>> plan.retarget((0, 1)); plan.path().cost
         1.0
         """
-        g = self._vertex(goal, "goal")
+        g = self._space.vertex(goal, "goal")
         self._goal = g
         self._reset()
 
     def _reset(self) -> None:
-        world = self._world
-        self._version = world.version
-        self._core.reset(self._start, self._goal, self._scale())
-
-    def _zero_weights(self) -> bool:
-        """Whether a graph edge weighs 0, or so little that adding it to a distance
-        may change nothing (below 1e-12 of the finite weights' sum): D* Lite's repair
-        needs costs that count."""
-        world = self._world
-        if not isinstance(world, Graph):
-            return False
-        weights = world.csr[2]
-        finite = weights[np.isfinite(weights)]
-        return finite.size > 0 and bool(finite.min() <= 1e-12 * finite.sum())
-
-    def _scale(self) -> float:
-        world = self._world
-        if isinstance(world, Grid):
-            return world.min_cost
-        return world.heuristic_scale if world.coords is not None else 0.0
+        self._version = self._space.world.version
+        self._core.reset(self._start, self._goal, self._space.scale())
 
     def update(self) -> int:
         """Take in the world's edits since the last look (:meth:`path` does this
@@ -272,28 +332,19 @@ class Replanner:
         >>> plan.update(), plan.update()
         (2, 0)
         """
-        world = self._world
+        world = self._space.world
         if world.version == self._version:
             return 0
-        changed = world.changes_since(self._version)
+        count, vertices = self._space.changed(self._version)
         self._version = world.version
-        if self._scale() < self._core.hscale or self._zero_weights():
-            self._core.reset(self._start, self._goal, self._scale())
-            return int(changed.shape[0])
-        if isinstance(world, Grid):
-            vertices = (changed[:, 0] + 1) * (world.shape[1] + 2) + changed[:, 1] + 1
+        scale = self._space.scale()
+        if vertices is None or scale < self._core.hscale:
+            self._core.reset(self._start, self._goal, scale)
         else:
-            assert self._edge_nodes is not None
-            ends = self._edge_nodes[changed]
-            vertices = np.unique(ends if not world.directed else ends[:, 0])
-        self._core.update(np.ascontiguousarray(vertices, dtype=np.intp))
-        return int(changed.shape[0])
+            self._core.update(np.ascontiguousarray(vertices, dtype=np.intp))
+        return count
 
     # ------------------------------------------------------------------ answers
-
-    def _open_ends(self, grid: Grid) -> bool:
-        padded = grid.padded.ravel()
-        return bool(np.isfinite(padded[self._start]) and np.isfinite(padded[self._goal]))
 
     def path(self) -> PathResult:
         """The current optimal path from the agent to the goal, after taking in the
@@ -327,16 +378,11 @@ class Replanner:
         status = self._core.compute()
         expanded = int(self._core.expanded)
         self.expanded += expanded
-        world = self._world
         vertices, cost = self._core.path() if status == FOUND else (None, 0.0)
-        if isinstance(world, Grid) and not self._open_ends(world):
+        if vertices is not None and not self._space.open(self._start, self._goal):
             vertices = None  # standing on a wall, or the goal walled up: no path
         if vertices is None or vertices.shape[0] == 0:
-            empty: Any = np.empty((0, 2), dtype=np.intp) if isinstance(world, Grid) else []
+            empty = self._space.path(None)
             return build_result("unreachable", empty, np.inf, expanded=expanded, t0=t0)
-        if isinstance(world, Grid):
-            rows, cols = np.divmod(vertices, world.shape[1] + 2)
-            nodes: Any = np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
-        else:
-            nodes = [world.label(int(v)) for v in vertices]
+        nodes = self._space.path(vertices)
         return build_result(None, nodes, float(cost), expanded=expanded, t0=t0)

@@ -153,14 +153,16 @@ class PathResult:
         return summary_html(self)
 
     def plot(self, world: Any, ax: Any = None, **kwargs: Any) -> Any:
-        """Draw this result on the world it searched (needs the ``viz`` extra).
+        """Draw this result on the world it searched: ``world.plot(self, ax, **kwargs)``
+        (the plotting capability of :mod:`pathcraft.world`; needs the ``viz`` extra).
 
         Parameters
         ----------
-        world : Grid, Graph, WaypointGraph or NavMesh
+        world : world
             The world that was searched: a grid draws with
-            :func:`pathcraft.viz.plot_search`, a graph with coordinates or a waypoint
-            graph with :func:`pathcraft.viz.plot_graph`, a navigation mesh with
+            :func:`pathcraft.viz.plot_search` (the hexagonal and move grids as grids of
+            cells), a graph with coordinates or a waypoint graph with
+            :func:`pathcraft.viz.plot_graph`, a navigation mesh with
             :func:`pathcraft.viz.plot_mesh`.
         ax : matplotlib Axes or None
             Where to draw; a new figure when None.
@@ -175,8 +177,10 @@ class PathResult:
         ------
         ImportError
             Without the ``viz`` extra (the message says how to install it).
+        CapabilityError
+            A world without pictures (a voxel grid, a level), naming it.
         TypeError
-            ``world`` is not a world that can be drawn.
+            ``world`` is not a world.
 
         Examples
         --------
@@ -185,19 +189,12 @@ class PathResult:
         >>> grid.astar((0, 0), (0, 3), record=True).plot(grid).get_title()
         'cost 3.00, 4 expanded'
         """
-        from pathcraft.viz import plot_graph, plot_mesh, plot_search
-
-        kind = type(world).__name__
-        if kind == "Grid":
-            return plot_search(world, self, ax, **kwargs)
-        if kind in ("Graph", "WaypointGraph"):
-            return plot_graph(world, self, ax, **kwargs)
-        if kind == "NavMesh":
-            return plot_mesh(world, self, ax, **kwargs)
-        raise TypeError(
-            "world must be the Grid, Graph, WaypointGraph or NavMesh that was searched; "
-            f"got {kind}"
-        )
+        draw = getattr(world, "plot", None)
+        if not callable(draw):
+            raise TypeError(
+                f"world must be the world that was searched; got {type(world).__name__}"
+            )
+        return draw(self, ax, **kwargs)
 
     @classmethod
     def not_found(cls, reason: Reason, **metrics: Any) -> PathResult:

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pathcraft._bloom import BloomClosed
 from pathcraft._engine import Search as _Search
 from pathcraft._engine import Settings as _Settings
-from pathcraft._engine import bad_heuristic
+from pathcraft._engine import bad_heuristic, check_nodes
 from pathcraft._engine import run as _run
 from pathcraft._options import BaseOptions, SearchOptions
 from pathcraft._validation import check_budget, check_callable, check_choice
@@ -229,7 +229,9 @@ Returns
     Raises
     ------
     TypeError
-        ``neighbors`` or ``heuristic`` is not callable, or an option has the wrong type.
+        ``neighbors`` or ``heuristic`` is not callable, or an option has the wrong type;
+        ``start`` or ``goal`` is not hashable, or ``neighbors(node)`` gave a neighbor
+        that is not (naming the node and the neighbor, during the search).
     ValueError
         An unknown option value; ``weight < 1``; a negative, NaN or infinite step cost
         (naming the edge) or a negative or NaN heuristic value (naming the node), found
@@ -507,6 +509,7 @@ class SlicedSearch:
         opts = _prepare(neighbors, heuristic, algorithm, given)
         if goal is None and algorithm != "dijkstra":
             raise ValueError("goal must be a node or a predicate is_goal(node) -> bool; got None")
+        check_nodes(start, goal)
         h_start = 0.0 if heuristic is None else heuristic(start)
         if not h_start >= 0.0:
             raise bad_heuristic(start, h_start)

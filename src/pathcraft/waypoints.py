@@ -63,6 +63,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     ) from exc
 
 from pathcraft import _visibility as vis
+from pathcraft import _waypoint_world
 from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
 from pathcraft._options import SearchOptions
@@ -70,16 +71,17 @@ from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_callable, check_limit
-from pathcraft.graph import Graph
-from pathcraft.graph._search import kernel_args
-from pathcraft.navmesh._radius import MAX_RADII, check_radius
+from pathcraft.graph import Graph, GraphSpace
+from pathcraft.graph.kit import kernel_args
+from pathcraft.navmesh.kit import MAX_RADII, check_radius
+from pathcraft.replan import Replanner, ReplanSpace
 from pathcraft.result import Answer, PathResult, build_result
+from pathcraft.world import register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
-    from pathcraft.replan import Replanner
 
 __all__ = ["WaypointGraph"]
 
@@ -460,9 +462,12 @@ class WaypointGraph:
         lengths = np.sqrt(((a - b) ** 2).sum(axis=1))
         return np.where(self._blocked[ids] == 0, lengths, np.inf)
 
-    def replanner(self, start: int, goal: int) -> Replanner:
+    def replanner(
+        self, start: int | Sequence[float], goal: int | Sequence[float]
+    ) -> Replanner:
         """An incremental planner for one agent going from waypoint ``start`` to
-        waypoint ``goal`` (indices into :attr:`points`): it keeps its search (D* Lite)
+        waypoint ``goal``, each given as its ``(x, y)`` position (as :meth:`find_path`
+        takes them) or its index into :attr:`points`: it keeps its search (D* Lite)
         between calls, takes in the links that :meth:`add_obstacle` and
         :meth:`remove_obstacle` open or close by itself, follows the agent
         (``move_to(waypoint)``) and returns the current shortest path over the links
@@ -476,14 +481,14 @@ class WaypointGraph:
         Raises
         ------
         ValueError
-            ``start`` or ``goal`` not a waypoint index.
+            ``start`` or ``goal`` neither a waypoint's position nor its index.
 
         Examples
         --------
         >>> from shapely import box
         >>> from pathcraft import WaypointGraph
         >>> wg = WaypointGraph([(0, 0), (10, 0), (5, 6), (5, -6)])
-        >>> plan = wg.replanner(0, 1)
+        >>> plan = wg.replanner((0, 0), (10, 0))
         >>> plan.path().path
         [0, 1]
         >>> wall = wg.add_obstacle(box(4, -1, 6, 1))        # a wall across the way
@@ -493,9 +498,16 @@ class WaypointGraph:
         >>> wg.remove_obstacle(wall)
         >>> plan.path().path
         [0, 1]
+        >>> wg.replanner((1, 1), 1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: start (1.0, 1.0) is not a waypoint: the replanner plans between ...
         """
-        from pathcraft.replan import Replanner
+        return Replanner(self, start, goal)
 
+    def _pairs_graph(self) -> Graph:
+        """The graph of every candidate pair, a blocked one weighing ``inf``, kept up
+        to date with the obstacles (what replanners and agents plan on)."""
         if self._replan_graph is None:
             pairs = self._pairs
             ids = np.arange(pairs.shape[0], dtype=np.intp)
@@ -503,7 +515,88 @@ class WaypointGraph:
                 self._points.shape[0], pairs[:, 0], pairs[:, 1], self._pair_weights(ids),
                 directed=False, coords=self._points,
             )  # fmt: skip
-        return Replanner(self._replan_graph, start, goal)
+        return self._replan_graph
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world (saving: pathcraft/_waypoint_world.py).
+
+    #: The name of a saved waypoint graph (:func:`pathcraft.io.save`).
+    kind = "waypoints"
+
+    def plot(self, result: PathResult | None = None, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: the obstacles, links, waypoints and ``result`` drawn
+        by :func:`pathcraft.viz.plot_graph` (needs the ``viz`` extra).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (4, 0)])
+        >>> wg.plot(wg.find_path((0, 0), (4, 0))).get_title()
+        'cost 4.00, 0 expanded'
+        """
+        from pathcraft.viz.graph import plot_graph
+
+        return plot_graph(self, result, ax, **kwargs)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: the points, the obstacles as tested (WKB),
+        ``max_distance`` and ``agent_radius``.
+
+        Raises
+        ------
+        TypeError
+            The graph tests sight with a ``line_of_sight`` callable (a file holds no
+            code).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> sorted(WaypointGraph([(0, 0), (1, 1)]).to_arrays())[:2]
+        ['agent_radius', 'max_distance']
+        """
+        return _waypoint_world.to_arrays(self)
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> WaypointGraph:
+        """Capability ``"save"``: the waypoint graph :meth:`to_arrays` wrote, its
+        obstacles as they were tested (grown) and ``agent_radius`` 0.
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (3, 4)])
+        >>> WaypointGraph.from_arrays(wg.to_arrays()).find_path((0, 0), (3, 4)).cost
+        5.0
+        """
+        return _waypoint_world.from_arrays(cls, arrays)
+
+    def agent_space(self) -> GraphSpace:
+        """Capability ``"agent_space"``: agents move between waypoints (nodes are
+        waypoint indices, positions :attr:`points`) over the graph of every candidate
+        pair, kept up to date with the obstacles (a blocked pair weighs ``inf``).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> space = WaypointGraph([(0, 0), (3, 4), (6, 0)]).agent_space()
+        >>> space.nodes(space.find_path(0, 2)), space.point(1)
+        ([0, 2], (3.0, 4.0))
+        """
+        return self._pairs_graph().agent_space()
+
+    def replan_space(self) -> ReplanSpace:
+        """Capability ``"replanner"``: the graph of every candidate pair as D* Lite
+        sees it (:class:`pathcraft.replan.ReplanSpace`; :meth:`replanner` uses it).
+
+        Examples
+        --------
+        >>> from pathcraft import WaypointGraph
+        >>> WaypointGraph([(0, 0), (1, 0)]).replan_space().node(1)
+        1
+        """
+        space = self._pairs_graph().replan_space()
+        space.points = self._points  # waypoints may be given by position
+        return space
 
     def _require_obstacles(self, what: str) -> None:
         if self._los is not None:
@@ -760,3 +853,6 @@ class WaypointGraph:
         2.0
         """
         return self.find_path(start, goal, algorithm="greedy", **options)
+
+
+register_kind(WaypointGraph)

@@ -220,8 +220,15 @@ cdef class ThetaSearch(machine.CellSearch):
         return theta_h(&self.q, place)
 
     cdef double steps_cost_of(self, const Py_ssize_t* path, Py_ssize_t n) noexcept nogil:
-        # The end's g: each segment was added to its parent's g in path order.
-        return self.ws.cell[path[n - 1]].g
+        # The segments summed in path order, not the end's g: a cell reopened at a
+        # lower g lowers the true cost of every cell whose parent it already is (a
+        # line-of-sight child need not be its neighbour, so re-expanding it does not
+        # reach them), and their g stays the older, higher sum.
+        cdef Py_ssize_t i
+        cdef double total = 0.0
+        for i in range(n - 1):
+            total += dist(self.q.width, path[i], path[i + 1]) * self.q.unit
+        return total
 
     cdef object to_places(self, const Py_ssize_t[::1] flat):
         return to_cells(flat, self.q.width)

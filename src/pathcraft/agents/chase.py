@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -39,11 +39,10 @@ import numpy.typing as npt
 from pathcraft._sliced import WorldChangedError
 from pathcraft._validation import check_limit
 from pathcraft.agents._budget import FrameBudget, check_budgets
-from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
-from pathcraft.graph import Graph
-from pathcraft.grid import Grid
+from pathcraft.agents.spaces import Space, space_for
 from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
+from pathcraft.world import CapabilityError
 
 __all__ = ["ChaseStatus", "Pursuer"]
 
@@ -154,8 +153,8 @@ class Pursuer:
 
     __slots__ = (
         "_budget", "_clock", "_costs", "_counted", "_dt", "_goal", "_i", "_lag", "_max_exp",
-        "_path", "_plan", "_plan_k", "_progress", "_replanner", "_search", "_seen",
-        "_space", "_started", "_status", "_suffix", "_target", "_ticks", "_world",
+        "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
+        "_seen", "_space", "_started", "_status", "_suffix", "_target", "_ticks", "_world",
         "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
@@ -202,6 +201,7 @@ class Pursuer:
         self.expanded = 0
         self._world = _editable(self._space)
         self._seen = -1 if self._world is None else self._world.version
+        self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
 
     # ------------------------------------------------------------------ state
@@ -290,7 +290,7 @@ class Pursuer:
         self._ticks += 1
         self._dt = dt
         changed = self._world is not None and self._world.version != self._seen
-        if changed and goal == self._target and self._clock is None:
+        if changed and goal == self._target and self._clock is None and self._replans:
             self._repair(goal)
         elif changed:
             self._retarget(goal, fresh=True)
@@ -345,10 +345,13 @@ class Pursuer:
 
     def _walled(self, node: Hashable) -> bool:
         """A wall went up where the pursuer stands: it waits there (unreachable)."""
-        if not isinstance(self._world, Grid):
+        if self._world is None:
             return False
-        cell = cast(tuple[int, int], node)
-        return not math.isfinite(self._world[cell])
+        try:
+            self._space.key(node)
+        except ValueError:
+            return True
+        return False
 
     def _adopt(self, result: PathResult, k: int) -> None:
         """Follow ``result``'s path from ``self._path[k]`` (or stop there: no path)."""
@@ -496,11 +499,18 @@ class Pursuer:
         return self._plan
 
 
-def _editable(space: Space) -> Grid | Graph | None:
-    """The grid or graph behind a space, whose edits the pursuer watches (None for
-    a space of the caller's own)."""
-    if isinstance(space, GridSpace):
-        return space.grid
-    if isinstance(space, GraphSpace):
-        return space.graph
-    return None
+def _editable(space: Space) -> Any:
+    """The world behind a space, whose edits the pursuer watches and repairs with a
+    :class:`~pathcraft.replan.Replanner` (None for a space of the caller's own)."""
+    world = getattr(space, "world", None)
+    return world if world is not None and hasattr(world, "version") else None
+
+
+def _replans(world: Any) -> bool:
+    """Whether ``world`` has a replanner (else a change means a fresh search)."""
+    try:
+        world.replan_space()
+    except CapabilityError:
+        return False
+    return True
+

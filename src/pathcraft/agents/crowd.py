@@ -27,11 +27,12 @@ from pathcraft.agents._motion import separate, slide
 from pathcraft.agents.flow import FlowField
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
-from pathcraft.grid._sizes import check_size
+from pathcraft.grid.kit import check_size
 
 __all__ = ["Crowd", "FlowField"]
 
 Array = npt.NDArray[np.float64]
+Point = tuple[float, float]
 
 
 def _wall_boxes(walkable: npt.NDArray[np.bool_]) -> list[list[tuple[float, float]]]:
@@ -115,6 +116,10 @@ class Crowd:
     head for a door that opened; the walls they collide with and slide along are
     those of the grid when the crowd was made (RVO2 cannot remove an obstacle).
 
+    A crowd pickles: the RVO2 simulator (which cannot be pickled) is rebuilt on load
+    from each agent's position, velocity, radius and top speed in it, so the copy
+    steps on exactly as the original does.
+
     Examples
     --------
     >>> import numpy as np
@@ -167,7 +172,7 @@ class Crowd:
         time_horizon: float = 1.0,
     ) -> None:
         try:
-            import pyrvo  # type: ignore[import-untyped]
+            import pyrvo  # type: ignore[import-untyped]  # noqa: F401 (used by _simulator)
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError(
                 'Crowd needs the pyrvo package (RVO2): pip install "pathcraft[crowd]"'
@@ -214,20 +219,53 @@ class Crowd:
         self.velocities = np.zeros((n, 2))
         self.exited = np.zeros(n, dtype=bool)
         self.time = 0.0
-        self._sim = pyrvo.RVOSimulator()
-        self._sim.set_time_step(0.1)
-        self._sim.set_agent_defaults(
+        self._dt = 0.1
+        self._orca = (neighbor_dist, max_neighbors, time_horizon)
+        self._sim = self._simulator(
+            [((x, y), (0.0, 0.0), self.radius * float(k), self.max_speed)
+             for (x, y), k in zip(pos.tolist(), self.sizes.tolist(), strict=True)]
+        )  # fmt: skip
+        self._check_exits()
+
+    def _simulator(self, agents: list[tuple[Point, Point, float, float]]) -> Any:
+        """A new RVO2 simulator with this crowd's settings and walls, and ``agents``,
+        each ``(position, velocity, radius, max_speed)``, in order."""
+        import pyrvo
+
+        neighbor_dist, max_neighbors, time_horizon = self._orca
+        sim = pyrvo.RVOSimulator()
+        sim.set_time_step(self._dt)
+        sim.set_agent_defaults(
             neighbor_dist, max_neighbors, time_horizon, time_horizon, self.radius, self.max_speed
         )
-        for i, (x, y) in enumerate(pos.tolist()):
-            self._sim.add_agent((x, y))
-            if self.sizes[i] != 1:
-                self._sim.set_agent_radius(i, self.radius * float(self.sizes[i]))
+        for i, (position, velocity, radius, max_speed) in enumerate(agents):
+            sim.add_agent(position)
+            sim.set_agent_velocity(i, velocity)
+            sim.set_agent_radius(i, radius)
+            sim.set_agent_max_speed(i, max_speed)
         for box in _wall_boxes(self._walkable):
-            self._sim.add_obstacle(box)
-        self._sim.process_obstacles()
-        self._dt = 0.1
-        self._check_exits()
+            sim.add_obstacle(box)
+        sim.process_obstacles()
+        return sim
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling: RVO2's simulator cannot be pickled; each agent's state in it
+        (position, velocity, radius, top speed) is, and :meth:`__setstate__` builds a
+        new simulator from it, so a loaded crowd steps on as the saved one would."""
+        state = self.__dict__.copy()
+        sim = state.pop("_sim")
+        agents = []
+        for i in range(len(self)):
+            p, v = sim.get_agent_position(i), sim.get_agent_velocity(i)
+            agents.append(
+                ((p.x, p.y), (v.x, v.y), sim.get_agent_radius(i), sim.get_agent_max_speed(i))
+            )
+        state["_sim"] = agents
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._sim = self._simulator(state["_sim"])
 
     def __len__(self) -> int:
         return len(self.positions)

@@ -12,9 +12,7 @@ import numpy.typing as npt
 from pathcraft._core import flowrepair as _repair
 from pathcraft._fields import grid_parents
 from pathcraft.grid import Grid
-from pathcraft.grid._queries import field
-from pathcraft.grid._run import DIAGONAL_RULES, workspace
-from pathcraft.grid._sizes import unit_cells
+from pathcraft.grid.kit import DIAGONAL_RULES, field, unit_cells, workspace
 
 __all__ = ["FlowField"]
 

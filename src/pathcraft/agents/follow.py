@@ -19,7 +19,7 @@ from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import slide
 from pathcraft.agents.spaces import walkable_at
 from pathcraft.grid import Grid
-from pathcraft.grid._sizes import check_size, unit_cells
+from pathcraft.grid.kit import check_size, unit_cells
 from pathcraft.replan import Replanner
 
 __all__ = ["PathFollower"]

@@ -4,5 +4,6 @@ The world itself is :class:`Graph` (see its documentation).
 """
 
 from pathcraft.graph._graph import GRAPH_HEURISTICS, Graph
+from pathcraft.graph._space import GraphSpace
 
-__all__ = ["GRAPH_HEURISTICS", "Graph"]
+__all__ = ["GRAPH_HEURISTICS", "Graph", "GraphSpace"]

@@ -49,17 +49,19 @@ from pathcraft._batch import BatchOptions, query_batch
 from pathcraft._changes import ChangeLog
 from pathcraft._options import check_flag
 from pathcraft._sliced import CompiledSearch
-from pathcraft.graph import _batch, _search
+from pathcraft.graph import _batch, _capabilities, _search
 from pathcraft.graph import _checks as checks
 from pathcraft.graph._nodes import NodeIndex
 from pathcraft.graph._search import GRAPH_HEURISTICS, GraphAlgorithm
+from pathcraft.graph._space import GraphSpace
+from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
+from pathcraft.world import register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._options import Options
-    from pathcraft.replan import Replanner
 
 #: The heuristic scale is lowered by this relative margin against rounding.
 _SCALE_MARGIN = 1e-12
@@ -682,8 +684,6 @@ class Graph:
         >>> plan.path().path, plan.path().cost
         ([0, 2, 3], 4.0)
         """
-        from pathcraft.replan import Replanner
-
         return Replanner(self, start, goal)
 
     @overload
@@ -970,6 +970,79 @@ class Graph:
                 ratio[~usable] = np.inf  # (a mask, not a subset: no copies of the arrays)
                 self._hscale = float(ratio.min()) * (1.0 - _SCALE_MARGIN)
 
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world; their code is graph/_capabilities.py.
+
+    #: The name of a saved graph (:func:`pathcraft.io.save`).
+    kind = "graph"
+
+    def plot(self, result: PathResult | None = None, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: this graph (it needs coordinates) and ``result`` drawn
+        by :func:`pathcraft.viz.plot_graph` (needs the ``viz`` extra).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> g = Graph(2, [0], [1], coords=[(0, 0), (1, 0)])
+        >>> g.plot(g.astar(0, 1, record=True)).get_title()
+        'cost 1.00, 2 expanded'
+        """
+        return _capabilities.plot(self, result, ax, **kwargs)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``num_nodes``, the edges, ``directed`` and the
+        coordinates and labels if any (labels all ``str`` or all ``int``).
+
+        Raises
+        ------
+        TypeError
+            Labels a file cannot hold (neither all ``str`` nor all ``int``).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> sorted(Graph(2, [0], [1]).to_arrays())
+        ['directed', 'num_nodes', 'sources', 'targets', 'weights']
+        """
+        return _capabilities.to_arrays(self)
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> Graph:
+        """Capability ``"save"``: the graph :meth:`to_arrays` wrote, checked again.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> roads = Graph.from_adjacency({"a": {"b": 2.0}, "b": {}})
+        >>> Graph.from_arrays(roads.to_arrays()).dijkstra("a", "b").cost
+        2.0
+        """
+        return _capabilities.from_arrays(cls, arrays)
+
+    def agent_space(self) -> GraphSpace:
+        """Capability ``"agent_space"``: this graph as agents' space
+        (:class:`~pathcraft.agents.GraphSpace`, nodes are labels).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph(2, [0], [1], coords=[(0, 0), (3, 4)]).agent_space().point(1)
+        (3.0, 4.0)
+        """
+        return GraphSpace(self)
+
+    def replan_space(self) -> _capabilities.GraphReplan:
+        """Capability ``"replanner"``: this graph as D* Lite sees it
+        (:class:`pathcraft.replan.ReplanSpace`; :meth:`replanner` uses it).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph.from_adjacency({"a": {"b": 1.0}, "b": {}}).replan_space().node(1)
+        'b'
+        """
+        return _capabilities.GraphReplan(self)
+
     def __repr__(self) -> str:
         kind = "directed" if self._directed else "undirected"
         xy = "" if self._coords is None else f", coords={self._coords.shape[1]}-D"
@@ -994,3 +1067,6 @@ def _read_only(*arrays: Any) -> tuple[Any, ...]:
             view.flags.writeable = False
         views.append(view)
     return tuple(views)
+
+
+register_kind(Graph)

@@ -12,5 +12,14 @@ from pathcraft.grid._grid import (
     Grid,
     HeuristicName,
 )
+from pathcraft.grid._space import GridSpace
 
-__all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Cell", "Diagonal", "Grid", "HeuristicName"]
+__all__ = [
+    "DIAGONAL_RULES",
+    "GRID_HEURISTICS",
+    "Cell",
+    "Diagonal",
+    "Grid",
+    "GridSpace",
+    "HeuristicName",
+]

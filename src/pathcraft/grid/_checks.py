@@ -18,6 +18,8 @@ __all__ = ["cell_indices", "cost_array", "cost_values", "edited_cells", "parse_a
 
 def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
     """Check a cost array and return it as a new float64 array."""
+    if isinstance(cost, np.ma.MaskedArray):
+        raise TypeError(_MASKED.format(name=name))
     if isinstance(cost, np.ndarray):
         arr = cost
     else:
@@ -30,15 +32,75 @@ def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
             f"{name} must hold numbers (np.inf for walls); got a boolean array: "
             "use Grid.from_walkable for walkable masks"
         )
-    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+    if arr.dtype == object and arr is not cost:
+        arr = _python_numbers(arr, name, "at cell")
+    if arr.dtype.kind not in "iuf":  # not timedelta64, a subclass of NumPy's integers
         raise TypeError(f"{name} must be an integer or float array; got dtype {arr.dtype}")
+    if arr is not cost and _holds_bool(cost):
+        raise TypeError(f"{name} must hold numbers, not True or False (np.inf for walls)")
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-D (rows, cols); got {arr.ndim}-D shape {arr.shape}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} must have at least one row and one column; got {arr.shape}")
-    out = np.array(arr, dtype=np.float64, copy=True)
+    out = _as_float64(arr, name, "at cell")
     check_cost_values(out, name)
     check_cost_scale(out, out.size, name)
+    return out
+
+
+_MASKED = (
+    "{name} must be a plain array, not a NumPy masked array (its mask would be lost): "
+    "fill the masked cells first, e.g. with .filled(np.inf) to make them walls"
+)
+
+
+#: What NumPy counts among its numbers and a cost or a cell coordinate is not.
+_NOT_NUMBERS = (bool, np.bool_, np.timedelta64)
+
+
+def _holds_bool(value: Any) -> bool:
+    """Whether a (nested) sequence NumPy read as numbers holds a bool (read as 0 or 1):
+    one look at each item, for input that is not an array already."""
+    return any(isinstance(x, (bool, np.bool_)) for x in np.asarray(value, dtype=object).flat)
+
+
+def _python_numbers(arr: npt.NDArray[Any], name: str, where_label: str) -> npt.NDArray[Any]:
+    """An object array NumPy made of a sequence of Python numbers (ints too big for
+    any NumPy integer, such as ``2**70``) as float64; the object array unchanged when
+    it holds anything else (refused by the caller's dtype check). ValueError naming
+    ``name`` for an int beyond float64's range."""
+    if not arr.size or not all(
+        isinstance(x, numbers.Real) and not isinstance(x, _NOT_NUMBERS) for x in arr.flat
+    ):
+        return arr
+    out = np.empty(arr.shape, dtype=np.float64)
+    for index, x in np.ndenumerate(arr):
+        try:
+            out[index] = float(x)
+        except OverflowError:
+            where = f" {where_label} {index}" if index else ""
+            raise ValueError(
+                f"{name} holds {x!r}{where}, beyond the float64 range (about 1.8e308) "
+                "costs are kept in; np.inf marks a wall"
+            ) from None
+    return out
+
+
+def _as_float64(arr: npt.NDArray[Any], name: str, where_label: str) -> npt.NDArray[np.float64]:
+    """A new float64 copy of a numeric array; ValueError naming ``name`` where a value
+    is not representable (a long double beyond float64's range would become ``inf``, a
+    wall, or a tiny one 0)."""
+    with np.errstate(over="ignore", under="ignore"):
+        out = np.array(arr, dtype=np.float64, copy=True)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        lost = (np.isfinite(arr) & ~np.isfinite(out)) | ((arr != 0) & (out == 0))
+        if lost.any():
+            index = tuple(int(i) for i in np.argwhere(lost)[0]) if arr.ndim else ()
+            where = f" {where_label} {index}" if index else ""
+            raise ValueError(
+                f"{name} holds {arr[index]!r}{where}, not representable as float64 "
+                "(finite costs from about 4.9e-324 to 1.8e308; np.inf marks a wall)"
+            )
     return out
 
 
@@ -75,15 +137,19 @@ def check_cost_values(
 def cost_values(value: Any) -> npt.NDArray[np.float64]:
     """Check the value of ``grid[key] = value``: numbers > 0 or ``np.inf``."""
     wrong_kind = f"value must be a number or an array of numbers (np.inf: a wall); got {value!r}"
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(_MASKED.format(name="value"))
     try:
         given = np.asarray(value)
     except (TypeError, ValueError) as exc:
         raise TypeError(wrong_kind) from exc
-    if given.dtype == np.bool_ or not (
-        np.issubdtype(given.dtype, np.floating) or np.issubdtype(given.dtype, np.integer)
-    ):
+    if given.dtype == object and given is not value:
+        given = _python_numbers(given, "value", "at index")
+    if given.dtype.kind not in "iuf":
         raise TypeError(wrong_kind)
-    values = given.astype(np.float64)
+    if given is not value and not isinstance(value, np.generic) and _holds_bool(value):
+        raise TypeError(wrong_kind)
+    values = _as_float64(given, "value", "at index")
     check_cost_values(values, "value", where_label="at index")
     return values
 
@@ -137,11 +203,18 @@ def _integer_cells(name: str, value: Any) -> npt.NDArray[Any]:
         arr = np.asarray(value)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be (row, col) integers; got {value!r}") from exc
-    if arr.dtype == object and arr.size and all(
-        isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in arr.flat
-    ):
-        return arr  # huge ints: exact comparisons, then "outside the grid"
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+    if arr.dtype.kind in "fO" and not isinstance(value, np.ndarray):
+        # Python ints too big for int64, or NumPy ints of mixed signedness (2**63 with
+        # an int64 0), which NumPy promotes to float: kept exact as Python objects.
+        exact = np.asarray(value, dtype=object)
+        if exact.size and all(
+            isinstance(x, numbers.Integral) and not isinstance(x, _NOT_NUMBERS)
+            for x in exact.flat
+        ):
+            return exact  # exact comparisons, then "outside the grid"
+    if arr.dtype.kind in "iu" and not isinstance(value, np.ndarray) and _holds_bool(value):
+        raise TypeError(f"{name} must be (row, col) integers, not True or False; got {value!r}")
+    if arr.dtype.kind not in "iu":
         hint = ""
         if np.issubdtype(arr.dtype, np.floating):
             hint = " (grid cells are (row, col) integers, not (x, y) positions)"

@@ -43,7 +43,7 @@ import dataclasses
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
@@ -51,10 +51,11 @@ import numpy.typing as npt
 
 from pathcraft._batch import BatchOptions, check_batch, query_batch
 from pathcraft._changes import ChangeLog
+from pathcraft._movingai import read_walkable
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.grid import _batch, _queries
+from pathcraft.grid import _batch, _capabilities, _queries
 from pathcraft.grid._checks import (
     cell_indices,
     check_cost_scale,
@@ -67,14 +68,16 @@ from pathcraft.grid._packed import PackedLines, check_lines
 from pathcraft.grid._prepared import Prepared
 from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, planned_search
 from pathcraft.grid._sizes import SizeCache, cells_box, check_size
+from pathcraft.grid._space import GridSpace
+from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
+from pathcraft.world import register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._core.quick import Plan
     from pathcraft._options import Options
-    from pathcraft.replan import Replanner
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -98,8 +101,9 @@ class Grid:
     ----------
     cost : array_like, shape (rows, cols)
         Cost of entering each cell: finite and > 0, or ``np.inf`` for a wall. Integer
-        arrays are accepted. The array is copied: later changes to it do not reach the
-        grid; change the grid with item assignment (``grid[r, c] = value``).
+        arrays (Python ints too big for int64 too) are accepted and kept as float64.
+        The array is copied: later changes to it do not reach the grid; change the grid
+        with item assignment (``grid[r, c] = value``).
     diagonal : {"never", "no_corner_cut", "one_free", "always"}
         The diagonal-move rule (see the module documentation).
     heuristic : {"manhattan", "octile", "euclidean", "chebyshev", "zero"} or None
@@ -114,9 +118,12 @@ class Grid:
     Raises
     ------
     TypeError
-        ``cost`` is not a numeric array (a boolean mask goes to :meth:`from_walkable`).
+        ``cost`` is not a numeric array (a boolean mask goes to :meth:`from_walkable`),
+        or is a NumPy masked array (refused rather than its mask lost: fill it first,
+        ``cost.filled(np.inf)`` to make the masked cells walls).
     ValueError
         ``cost`` is not 2-D or is empty, holds NaN, zero, negative or ``-inf`` values,
+        a value float64 cannot hold (a long double or Python int beyond its range),
         or costs so large that a path could overflow (the largest finite cost times
         ``sqrt(2)`` times the number of cells must stay below the float64 maximum, so
         a found path never costs ``inf``); an unknown ``diagonal`` or ``heuristic``;
@@ -255,9 +262,7 @@ class Grid:
         >>> grid.shape, grid.diagonal
         ((209, 281), 'never')
         """
-        from pathcraft.io import read_map
-
-        return read_map(path, diagonal=diagonal)
+        return cls.from_walkable(read_walkable(path), diagonal=diagonal)
 
     # ------------------------------------------------------------------ state
 
@@ -1206,8 +1211,6 @@ class Grid:
         >>> plan.path().cost, plan.path().path[2:5].tolist()
         (6.0, [[1, 1], [1, 2], [1, 3]])
         """
-        from pathcraft.replan import Replanner
-
         return Replanner(self, start, goal)
 
     @overload
@@ -1418,6 +1421,80 @@ class Grid:
         batch = check_batch(workers, executor, chunk_size, progress)
         return _batch.distance_fields(self, sources, max_cost, batch, size)
 
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world; their code is grid/_capabilities.py.
+
+    #: The name of a saved grid (:func:`pathcraft.io.save`).
+    kind = "grid"
+
+    def plot(self, result: PathResult, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: ``result`` drawn on this grid by
+        :func:`pathcraft.viz.plot_search` (needs the ``viz`` extra; ``kwargs`` are
+        its options).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii("....")
+        >>> grid.plot(grid.astar((0, 0), (0, 3), record=True)).get_title()
+        'cost 3.00, 4 expanded'
+        """
+        return _capabilities.plot(self, result, ax, **kwargs)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``cost``, ``diagonal``, ``heuristic`` and the
+        prepared jump tables, the arrays :func:`pathcraft.io.save` writes.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> sorted(Grid.from_ascii("..").to_arrays())
+        ['cost', 'diagonal', 'heuristic']
+        """
+        return _capabilities.to_arrays(self)
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> Grid:
+        """Capability ``"save"``: the grid :meth:`to_arrays` wrote, checked again.
+
+        Raises
+        ------
+        ValueError
+            A missing array, one of the wrong dtype or shape, or bad costs.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii(".#.", diagonal="never")
+        >>> Grid.from_arrays(grid.to_arrays()).diagonal
+        'never'
+        """
+        return _capabilities.from_arrays(cls, arrays)
+
+    def agent_space(self) -> GridSpace:
+        """Capability ``"agent_space"``: this grid as agents' space
+        (:class:`~pathcraft.agents.GridSpace`, nodes ``(row, col)``).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("...").agent_space().point((0, 2))
+        (2.5, 0.5)
+        """
+        return GridSpace(self)
+
+    def replan_space(self) -> _capabilities.GridReplan:
+        """Capability ``"replanner"``: this grid as D* Lite sees it
+        (:class:`pathcraft.replan.ReplanSpace`; :meth:`replanner` uses it).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("...").replan_space().node(6)   # the padded array's vertex 6
+        (0, 0)
+        """
+        return _capabilities.GridReplan(self)
+
 
 #: What :meth:`Grid.prepare` builds.
 PREPARATIONS = ("jps", "jps+")
@@ -1438,3 +1515,6 @@ def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:
     for name in names:
         check_choice("prepare", name, PREPARATIONS)
     return names
+
+
+register_kind(Grid)

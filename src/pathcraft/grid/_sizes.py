@@ -52,6 +52,10 @@ MAX_SIZES = 8
 Box = tuple[int, int, int, int]
 
 
+#: The kernels take a unit size as a C int: a larger one would overflow, not "not fit".
+_LARGEST_SIZE = 2**31 - 1
+
+
 def check_size(value: Any, name: str = "size") -> int:
     """A unit size checked: an integer >= 1 (not a bool).
 
@@ -66,14 +70,18 @@ def check_size(value: Any, name: str = "size") -> int:
     ...
     TypeError: size must be an integer >= 1 (the side of the unit's square, in cells); got 1.5
     """
-    if type(value) is int and value >= 1:  # the common case, without the ABC checks
+    if type(value) is int and 1 <= value <= _LARGEST_SIZE:  # the common case, no ABC checks
         return value
     accepted = f"{name} must be an integer >= 1 (the side of the unit's square, in cells)"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    counted = isinstance(value, (bool, np.bool_, np.timedelta64))  # Integral, to NumPy
+    if counted or not isinstance(value, numbers.Integral):
         raise TypeError(f"{accepted}; got {value!r}")
-    if value < 1:
+    size = int(value)
+    if size < 1:
         raise ValueError(f"{accepted}; got {value!r}")
-    return int(value)
+    if size > _LARGEST_SIZE:
+        raise ValueError(f"{accepted} and at most 2**31 - 1; got {value!r}")
+    return size
 
 
 def cells_box(flat: npt.NDArray[np.intp], cols: int) -> Box | None:

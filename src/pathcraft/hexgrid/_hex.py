@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._cellspace import CellSpace
+from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _stencil
+from pathcraft.grid.kit import cost_array
+from pathcraft.hexgrid import _capabilities, _stencil
+from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
+from pathcraft.world import register_kind
 
 #: The offset layouts (Red Blob Games' names) and the neighbours of a cell on an even
 #: and on an odd row (``-r``, pointy tops) or column (``-q``, flat tops), as
@@ -387,3 +392,98 @@ class HexGrid(Shorthands):
         return _cellworld.batch(  # type: ignore[no-any-return]
             self._world, "path_costs", starts, goals, algorithm, options
         )
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world; their code is hexgrid/_capabilities.py.
+
+    #: The name of a saved hex grid (:func:`pathcraft.io.save`).
+    kind = "hexgrid"
+
+    def plot(self, result: PathResult, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: ``result`` drawn on this grid's cells as squares of
+        the offset layout (:func:`pathcraft.viz.plot_search`; needs the ``viz`` extra).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((2, 3)))
+        >>> hexes.plot(hexes.find_path((0, 0), (1, 2), record=True)).get_title()
+        'cost 3.00, 4 expanded'
+        """
+        return _capabilities.plot(self._world.inner.copy(), result, ax, **kwargs)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``cost`` and ``layout``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> sorted(HexGrid(np.ones((2, 2))).to_arrays())
+        ['cost', 'layout']
+        """
+        return {"cost": self._world.inner.copy(), "layout": np.array(self.layout)}
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> HexGrid:
+        """Capability ``"save"``: the hex grid :meth:`to_arrays` wrote, checked again.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid.from_arrays(HexGrid(np.ones((2, 2)), "even-q").to_arrays()).layout
+        'even-q'
+        """
+        a = SavedArrays(arrays, cls.kind)
+        return cls(a.take("cost", "float", 2), layout=a.take("layout", "str", 0))
+
+    def agent_space(self) -> CellSpace:
+        """Capability ``"agent_space"``: agents move from hex to hex, nodes
+        ``(row, col)``, positions the hexes' centres (:func:`hex_centre
+        <pathcraft.hexgrid._capabilities.hex_centre>`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((2, 2))).agent_space().point((1, 1))
+        (2.0, 1.5)
+        """
+        return _capabilities.space(self, self.layout)
+
+    def replan_space(self) -> _capabilities.StencilReplan:
+        """Capability ``"replanner"``: the hexes as D* Lite sees them (one edge per
+        move, :class:`pathcraft.replan.ReplanSpace`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((2, 2))).replan_space().node(5)
+        (0, 0)
+        """
+        return _capabilities.StencilReplan(self, self._world, heuristic=False)
+
+    def replanner(self, start: tuple[int, int], goal: tuple[int, int]) -> Replanner:
+        """An incremental planner (D* Lite) from cell ``start`` to ``goal``, both
+        ``(row, col)``, that takes in this grid's edits by itself; see
+        :class:`~pathcraft.replan.Replanner`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((3, 4)))
+        >>> plan = hexes.replanner((1, 0), (1, 3))
+        >>> plan.path().cost
+        3.0
+        >>> hexes[1, 1:3] = np.inf
+        >>> plan.path().cost == hexes.find_path((1, 0), (1, 3)).cost
+        True
+        """
+        return Replanner(self, start, goal)
+
+
+register_kind(HexGrid)

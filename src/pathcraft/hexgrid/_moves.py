@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._cellspace import CellSpace
+from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
-from pathcraft.grid._checks import cost_array
-from pathcraft.hexgrid import _stencil
+from pathcraft.grid.kit import cost_array
+from pathcraft.hexgrid import _capabilities, _stencil
+from pathcraft.replan import Replanner
 from pathcraft.result import PathResult
+from pathcraft.world import register_kind
 
 #: The eight moves of a chess knight, factor sqrt(5) (their length).
 KNIGHT: list[tuple[int, int]] = [
@@ -340,3 +345,113 @@ class MovesGrid(Shorthands):
         return _cellworld.batch(  # type: ignore[no-any-return]
             self._world, "path_costs", starts, goals, algorithm, options
         )
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world; their code is hexgrid/_capabilities.py.
+
+    #: The name of a saved move grid (:func:`pathcraft.io.save`).
+    kind = "movesgrid"
+
+    def plot(self, result: PathResult, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: ``result`` drawn on this grid's cells as squares of
+        the offset layout (:func:`pathcraft.viz.plot_search`; needs the ``viz`` extra).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> rook = MovesGrid(np.ones((2, 3)), [(0, 1), (1, 0)])
+        >>> rook.plot(rook.find_path((0, 0), (1, 2), record=True)).get_title()
+        'cost 3.00, 4 expanded'
+        """
+        return _capabilities.plot(self._world.inner.copy(), result, ax, **kwargs)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``cost``, ``moves`` (``(k, 2)``), ``factors`` and,
+        when some moves are forbidden, ``allowed``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> sorted(MovesGrid(np.ones((2, 2)), [(0, 1)]).to_arrays())
+        ['cost', 'factors', 'moves']
+        """
+        arrays = {
+            "cost": self._world.inner.copy(),
+            "moves": np.array([(dr, dc) for dr, dc, _ in self.moves], dtype=np.int64),
+            "factors": np.array([f for _, _, f in self.moves], dtype=np.float64),
+        }
+        if self._world.allowed is not None:
+            arrays["allowed"] = self.allowed
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> MovesGrid:
+        """Capability ``"save"``: the move grid :meth:`to_arrays` wrote, checked again.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import KNIGHT, MovesGrid
+        >>> knight = MovesGrid(np.ones((8, 8)), [(dr, dc, 1.0) for dr, dc in KNIGHT])
+        >>> MovesGrid.from_arrays(knight.to_arrays()).find_path((0, 0), (7, 7)).cost
+        6.0
+        """
+        a = SavedArrays(arrays, cls.kind)
+        moves, factors = a.take("moves", "int", 2), a.take("factors", "float", 1)
+        if moves.shape[1:] != (2,) or factors.shape != moves.shape[:1]:
+            raise ValueError(
+                f"moves must be (k, 2) and factors (k,); got {moves.shape} and {factors.shape}"
+            )
+        table = [(int(dr), int(dc), float(f)) for (dr, dc), f in zip(moves, factors, strict=True)]
+        allowed = a.take("allowed", "bool", 3, optional=True)
+        return cls(a.take("cost", "float", 2), table, allowed=allowed)
+
+    def agent_space(self) -> CellSpace:
+        """Capability ``"agent_space"``: agents move by the grid's moves, nodes
+        ``(row, col)``, positions the cells' centres ``(col + 0.5, row + 0.5)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> MovesGrid(np.ones((2, 2)), [(0, 1)]).agent_space().point((1, 1))
+        (1.5, 1.5)
+        """
+        return _capabilities.space(self, None)
+
+    def replan_space(self) -> _capabilities.StencilReplan:
+        """Capability ``"replanner"``: the cells as D* Lite sees them (one edge per
+        move, :class:`pathcraft.replan.ReplanSpace`), with the grid's heuristic.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> MovesGrid(np.ones((2, 2)), [(0, 1)]).replan_space().node(5)
+        (0, 0)
+        """
+        return _capabilities.StencilReplan(self, self._world, heuristic=True)
+
+    def replanner(self, start: tuple[int, int], goal: tuple[int, int]) -> Replanner:
+        """An incremental planner (D* Lite) from cell ``start`` to ``goal``, both
+        ``(row, col)``, that takes in this grid's edits by itself; see
+        :class:`~pathcraft.replan.Replanner`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import KNIGHT, MovesGrid
+        >>> knight = MovesGrid(np.ones((5, 5)), KNIGHT)
+        >>> plan = knight.replanner((0, 0), (4, 4))
+        >>> plan.path().cost == knight.find_path((0, 0), (4, 4)).cost
+        True
+        >>> knight[2, 1] = np.inf
+        >>> plan.path().cost == knight.find_path((0, 0), (4, 4)).cost
+        True
+        """
+        return Replanner(self, start, goal)
+
+
+register_kind(MovesGrid)

@@ -1,13 +1,8 @@
-"""What the Moving AI readers share: the path type and the file-and-line error."""
+"""What the Moving AI readers share: the path type and the file-and-line error (defined
+in :mod:`pathcraft._movingai`, below the worlds, so grids read maps too)."""
 
 from __future__ import annotations
 
-import os
+from pathcraft._movingai import StrPath, file_error
 
-StrPath = str | os.PathLike[str]
-
-
-def file_error(path: StrPath, line: int, message: str, column: int | None = None) -> ValueError:
-    """The error for a bad line of a map or scenario file, naming the file and line."""
-    where = f"line {line}" if column is None else f"line {line}, column {column}"
-    return ValueError(f"{os.fspath(path)}, {where}: {message}")
+__all__ = ["StrPath", "file_error"]

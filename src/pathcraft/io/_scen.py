@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+import re
 from pathlib import Path
 from typing import Any
 
@@ -207,21 +208,48 @@ def _read_version(line: str, path: StrPath) -> None:
         )
 
 
+#: The format's number syntax, as C's ``printf`` writes it (``%d``, ``%g``, ``%.8f``):
+#: ASCII digits only (no other script's digits, no ``_`` separators as Python's ``int``
+#: and NumPy accept), an optional sign, point and exponent; ``inf`` and ``nan`` parse
+#: (and are then refused as lengths by name).
+_SYNTAX = {
+    "integer": r" *[-+]?[0-9]+ *",
+    "number": r" *[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|inf|infinity|nan) *",
+}
+_FIELD = {kind: re.compile(pattern, re.ASCII | re.IGNORECASE) for kind, pattern in _SYNTAX.items()}
+_COLUMN = {
+    kind: re.compile(f"(?:{pattern})(?:\n(?:{pattern}))*", re.ASCII | re.IGNORECASE)
+    for kind, pattern in _SYNTAX.items()
+}
+
+
 def _column(
     fields: list[str], dtype: Any, linenos: list[int], path: StrPath, what: str
 ) -> npt.NDArray[Any]:
-    """Convert one column of strings; on failure, name the first bad line."""
-    try:
-        return np.array(fields, dtype=str).astype(dtype)
-    except (ValueError, OverflowError):
-        pass
+    """Convert one column of strings; on failure, name the first bad line. The whole
+    column's syntax is checked by one regular expression (no loop over lines unless
+    it fails)."""
     integer = dtype is np.int64
+    syntax = "integer" if integer else "number"
+    if _COLUMN[syntax].fullmatch("\n".join(fields)):
+        try:
+            return np.array(fields, dtype=str).astype(dtype)
+        except (ValueError, OverflowError):
+            pass
     for text, lineno in zip(fields, linenos, strict=True):
         try:
+            if not _FIELD[syntax].fullmatch(text):
+                raise ValueError(text)
             np.array([text], dtype=str).astype(dtype)
         except (ValueError, OverflowError):
             kind = "a whole number (64-bit)" if integer else "a number"
-            raise file_error(path, lineno, f"{what} must be {kind}; got {text!r}") from None
+            raise file_error(
+                path,
+                lineno,
+                f"{what} must be {kind}; got {text!r} (the format writes numbers in ASCII "
+                "digits, with an optional sign" + ("" if integer else ", point and exponent")
+                + ")",
+            ) from None
     raise AssertionError("unreachable: a column failed but none of its fields")  # pragma: no cover
 
 

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._cellspace import CellSpace
+from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import Grid
-from pathcraft.grid._checks import check_cost_scale, cost_array
+from pathcraft.grid.kit import check_cost_scale, cost_array
 from pathcraft.layered import _run
 from pathcraft.result import PathResult
+from pathcraft.world import refused, register_kind
 
 Cell = tuple[int, int, int]
 
@@ -39,6 +42,10 @@ class Portal(NamedTuple):
     exit: Cell
     cost: float
     two_way: bool
+
+
+#: Why a level has no replanner.
+_PORTALS = "portals are not in the replanner's kernel yet"
 
 
 class Level(Shorthands):
@@ -438,6 +445,94 @@ class Level(Shorthands):
             self._world(), "path_costs", starts, goals, algorithm, options
         )
 
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world.
+
+    #: The name of a saved level (:func:`pathcraft.io.save`).
+    kind = "level"
+
+    @property
+    def version(self) -> int:
+        """The number of portals: adding one is the only edit a level takes (the
+        query contract's ``version``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level([np.ones((1, 2)), np.ones((1, 2))])
+        >>> level.add_portal((0, 0, 0), (1, 0, 0)); level.version
+        1
+        """
+        return len(self._portals)
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``cost``, ``diagonal`` and the portals
+        (``portal_entries``, ``portal_exits``, ``portal_costs``, ``portal_two_way``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> Level([np.ones((1, 2))], portals=[((0, 0, 0), (0, 0, 1))]).to_arrays()["portal_exits"]
+        array([[0, 0, 1]])
+        """
+        portals = self._portals
+        return {
+            "cost": np.array(self._cost, dtype=np.float64),
+            "diagonal": np.array(self._diagonal),
+            "portal_entries": np.array([p.entry for p in portals], dtype=np.int64).reshape(-1, 3),
+            "portal_exits": np.array([p.exit for p in portals], dtype=np.int64).reshape(-1, 3),
+            "portal_costs": np.array([p.cost for p in portals], dtype=np.float64),
+            "portal_two_way": np.array([p.two_way for p in portals], dtype=np.bool_),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> Level:
+        """Capability ``"save"``: the level :meth:`to_arrays` wrote, its portals
+        checked again.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level([np.ones((2, 2)), np.ones((2, 2))], portals=[((0, 1, 1), (1, 1, 1))])
+        >>> round(Level.from_arrays(level.to_arrays()).find_path((0, 0, 0), (1, 0, 0)).cost, 4)
+        3.8284
+        """
+        a = SavedArrays(arrays, cls.kind)
+        entries, exits = a.take("portal_entries", "int", 2), a.take("portal_exits", "int", 2)
+        costs, two_way = a.take("portal_costs", "float", 1), a.take("portal_two_way", "bool", 1)
+        k = costs.shape[0]
+        if entries.shape != (k, 3) or exits.shape != (k, 3) or two_way.shape != (k,):
+            raise ValueError(
+                "portal_entries and portal_exits must be (k, 3) and portal_two_way (k,), k "
+                f"portal costs; got {entries.shape}, {exits.shape}, {two_way.shape}, {k}"
+            )
+        portals = [
+            (tuple(e), tuple(x), float(c), bool(w))
+            for e, x, c, w in zip(entries.tolist(), exits.tolist(), costs, two_way, strict=True)
+        ]
+        return cls(
+            a.take("cost", "float", 3), portals=portals, diagonal=a.take("diagonal", "str", 0)
+        )
+
+    def agent_space(self) -> CellSpace:
+        """Capability ``"agent_space"``: agents move from cell to cell and through
+        portals, nodes ``(floor, row, col)``, positions ``(col + 0.5, row + 0.5)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> Level([np.ones((2, 2))]).agent_space().point((0, 1, 0))
+        (0.5, 1.5)
+        """
+        return CellSpace(self, lambda cell: float(self._cost[cell]))
+
+    plot = refused("Level", "plot", "plot", "pictures of floors are to come")
+    replan_space = refused("Level", "replan_space", "replanner", _PORTALS)
+    replanner = refused("Level", "replanner", "replanner", _PORTALS)
 
 def _check_floors(floors: Any, diagonal: str | None) -> tuple[npt.NDArray[np.float64], str]:
     """The floors stacked as one new ``(floors, rows, cols)`` cost array, and the
@@ -502,3 +597,6 @@ def _portal_from(cost: npt.NDArray[np.float64], where: str, item: Any) -> Portal
     if not isinstance(two_way, (bool, np.bool_)):
         raise TypeError(f"{prefix}two_way must be True or False; got {two_way!r}")
     return Portal(entry, exit_, value, bool(two_way))
+
+
+register_kind(Level)

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft.graph import Graph
-from pathcraft.graph._csr import row_places, splice_rows
+from pathcraft.graph.kit import row_places, splice_rows
 from pathcraft.navmesh import _build
 from pathcraft.navmesh._portals import Portals, build_portals, patch_portals
 

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from pathcraft._positions import check_position
 from pathcraft.graph import Graph
-from pathcraft.graph._csr import row_places, splice_rows
+from pathcraft.graph.kit import row_places, splice_rows
 from pathcraft.navmesh._portals import Portals
 from pathcraft.result import PathResult
 

@@ -40,6 +40,7 @@ from pathcraft.navmesh._portals import Portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
+from pathcraft.world import refused, register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -1231,3 +1232,37 @@ class NavMesh(RefusedShorthands):
         1.0
         """
         return self.find_path(start, goal, algorithm="optimal", filter=filter, **options)
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world (saving: to_arrays and from_arrays above).
+
+    #: The name of a saved navigation mesh (:func:`pathcraft.io.save`).
+    kind = "navmesh"
+
+    def plot(self, result: PathResult | None = None, ax: Any = None, **kwargs: Any) -> Any:
+        """Capability ``"plot"``: this mesh and ``result`` drawn by
+        :func:`pathcraft.viz.plot_mesh` (needs the ``viz`` and ``geometry`` extras).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.plot(mesh.find_path((0.2, 0.2), (0.8, 0.8))).get_aspect()
+        1.0
+        """
+        from pathcraft.viz.mesh import plot_mesh
+
+        return plot_mesh(self, result, ax, **kwargs)
+
+    agent_space = refused(
+        "NavMesh", "agent_space", "agent_space", "mesh agents move in continuous space, to come"
+    )
+    replanner = refused(
+        "NavMesh", "replanner", "replanner", "a mesh's edits rebuild polygons; search it afresh"
+    )
+    replan_space = refused(
+        "NavMesh", "replan_space", "replanner", "a mesh's edits rebuild polygons; search it afresh"
+    )
+
+
+register_kind(NavMesh)

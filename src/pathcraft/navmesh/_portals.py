@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft.graph import Graph
-from pathcraft.graph._csr import merge_rows, row_places, splice_rows
+from pathcraft.graph.kit import merge_rows, row_places, splice_rows
 from pathcraft.navmesh._build import Topology
 
 __all__ = ["FRACTIONS", "Portals", "build_portals", "corridor_of", "patch_portals"]

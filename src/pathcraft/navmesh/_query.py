@@ -28,7 +28,7 @@ from pathcraft._core import polyanya as _polyanya
 from pathcraft._kernels import FOUND, thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
-from pathcraft.graph._search import kernel_args
+from pathcraft.graph.kit import kernel_args
 from pathcraft.navmesh._build import Topology
 from pathcraft.navmesh._filter import Policy
 from pathcraft.navmesh._links import LinkedPath, LinkGraph, Piece, join, split, with_links

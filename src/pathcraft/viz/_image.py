@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft.result import PathResult
+from pathcraft.world import kind_of
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
@@ -223,9 +224,7 @@ def layers(grid: Grid, result: PathResult, *, start: Any = None, goal: Any = Non
     ``start`` and ``goal`` default to the path's ends (the goal only when it was
     found) and to the first expanded cell for the start of a search with no path.
     """
-    from pathcraft.grid import Grid
-
-    if not isinstance(grid, Grid):
+    if kind_of(grid) != "grid":
         raise TypeError(f"grid must be a pathcraft.Grid; got {type(grid).__name__}")
     if not isinstance(result, PathResult):
         raise TypeError(f"result must be a pathcraft.PathResult; got {type(result).__name__}")

@@ -10,7 +10,6 @@ scale, and the path in the grid pictures' blue with the start and goal marked. O
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from pathcraft.viz._image import (
     WALL_RGB,
     scale_codes,
 )
+from pathcraft.world import kind_of
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -45,9 +45,8 @@ def _color(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
 
 def _world(world: Any) -> tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.intp], list[Any]]:
     """The graph searched, node ``(x, y)``, edges as ``(k, 2)`` node pairs, obstacles."""
-    from pathcraft.graph import Graph
-
-    if isinstance(world, Graph):
+    kind = kind_of(world)
+    if kind == "graph":
         if world.coords is None:
             raise ValueError(
                 "plot_graph needs node coordinates (x, y); this graph has none: build it "
@@ -55,8 +54,7 @@ def _world(world: Any) -> tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.int
             )
         src, dst, _ = world.edges
         return world, world.coords[:, :2], np.column_stack((src, dst)), []
-    waypoints = sys.modules.get("pathcraft.waypoints")  # loaded if a WaypointGraph exists
-    if waypoints is not None and isinstance(world, waypoints.WaypointGraph):
+    if kind == "waypoints":
         return world.graph, world.points[:, :2], world.links, list(world.obstacles.values())
     raise TypeError(f"plot_graph draws a Graph or a WaypointGraph; got {type(world).__name__}")
 

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._cellspace import CellSpace
+from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
 from pathcraft.voxel import _run
+from pathcraft.world import refused, register_kind
 
 #: A voxel: ``(z, row, col)``.
 Voxel = tuple[int, int, int]
+
+#: Why a voxel grid has no replanner.
+_NEVER_EDITED = "a voxel grid is never edited: search it afresh"
 
 
 class VoxelGrid(Shorthands):
@@ -297,3 +304,74 @@ class VoxelGrid(Shorthands):
         return _cellworld.batch(  # type: ignore[no-any-return]
             self._world, "path_costs", starts, goals, algorithm, options
         )
+
+    # ------------------------------------------------------------------ capabilities
+    # The capabilities of pathcraft.world.
+
+    #: The name of a saved voxel grid (:func:`pathcraft.io.save`).
+    kind = "voxelgrid"
+
+    @property
+    def version(self) -> int:
+        """Always 0: a voxel grid is never edited (the query contract's ``version``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.ones((1, 1, 2))).version
+        0
+        """
+        return 0
+
+    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Capability ``"save"``: ``cost``, ``connectivity`` and ``diagonal``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> sorted(VoxelGrid(np.ones((1, 2, 2))).to_arrays())
+        ['connectivity', 'cost', 'diagonal']
+        """
+        return {
+            "cost": np.array(self.cost, dtype=np.float64),
+            "connectivity": np.array(self.connectivity, dtype=np.int64),
+            "diagonal": np.array(self.diagonal),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> VoxelGrid:
+        """Capability ``"save"``: the voxel grid :meth:`to_arrays` wrote, checked again.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid.from_arrays(VoxelGrid(np.ones((2, 2, 2)), 6).to_arrays()).connectivity
+        6
+        """
+        a = SavedArrays(arrays, cls.kind)
+        return cls(
+            a.take("cost", "float", 3), int(a.take("connectivity", "int", 0)),
+            a.take("diagonal", "str", 0),
+        )  # fmt: skip
+
+    def agent_space(self) -> CellSpace:
+        """Capability ``"agent_space"``: agents move from voxel to voxel, nodes
+        ``(z, row, col)``, positions ``(col + 0.5, row + 0.5)`` (seen from above).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().point((1, 0, 1))
+        (1.5, 0.5)
+        """
+        return CellSpace(self, lambda cell: float(self.cost[cell]))
+
+    plot = refused("VoxelGrid", "plot", "plot", "3-D pictures are to come")
+    replan_space = refused("VoxelGrid", "replan_space", "replanner", _NEVER_EDITED)
+    replanner = refused("VoxelGrid", "replanner", "replanner", _NEVER_EDITED)
+
+register_kind(VoxelGrid)

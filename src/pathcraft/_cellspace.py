@@ -1,0 +1,201 @@
+"""The cell worlds as agents' space: :class:`CellSpace`, a
+:class:`pathcraft.agents.Space` over a world whose places are tuples of ints (the
+hexagonal and move grids' ``(row, col)``, a voxel grid's ``(z, row, col)``, a level's
+``(floor, row, col)``), what their ``agent_space()`` returns; and :func:`walkable_at`,
+which points of the plane lie in walkable cells (the grid's space and the agents use it).
+
+It asks the world for everything: ``find_path`` and ``start_search`` plan, the
+world's ``neighbors`` give each step's cost, and a point function the world passes in
+places a cell in the plane, ``(x, y)``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from pathcraft.hexgrid import MovesGrid
+>>> space = MovesGrid(np.ones((1, 4)), [(0, 1), (0, -1)]).agent_space()
+>>> path = space.nodes(space.find_path((0, 0), (0, 3)))
+>>> path, space.step_costs(path).tolist(), space.point((0, 3))
+([(0, 0), (0, 1), (0, 2), (0, 3)], [1.0, 1.0, 1.0], (3.5, 0.5))
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from pathcraft.result import PathResult
+
+__all__ = ["CellSpace", "centre", "walkable_at"]
+
+Cell = tuple[int, ...]
+
+
+def centre(cell: Cell) -> tuple[float, float]:
+    """The centre ``(x, y)`` of a square cell whose last two numbers are
+    ``(row, col)``: ``(col + 0.5, row + 0.5)`` (a voxel's or floor's ``z`` dropped).
+
+    Examples
+    --------
+    >>> from pathcraft._cellspace import centre
+    >>> centre((2, 1, 3))
+    (3.5, 1.5)
+    """
+    return float(cell[-1]) + 0.5, float(cell[-2]) + 0.5
+
+
+class CellSpace:
+    """A cell world as a :class:`~pathcraft.agents.Space`: nodes are tuples of ints.
+
+    Parameters
+    ----------
+    world : HexGrid, MovesGrid, VoxelGrid or Level
+        The world; it may change between searches where it can.
+    cost_at : callable
+        The cost of one cell (``inf`` for a wall), read live.
+    point : callable
+        The ``(x, y)`` of a cell.
+    """
+
+    __slots__ = ("_cost_at", "_point", "world")
+
+    def __init__(
+        self,
+        world: Any,
+        cost_at: Callable[[Cell], float],
+        point: Callable[[Cell], tuple[float, float]] = centre,
+    ) -> None:
+        self.world = world
+        self._cost_at = cost_at
+        self._point = point
+
+    def key(self, node: Any, name: str = "node") -> Cell:
+        """``node`` checked (inside the world, not a wall) as a tuple of ints;
+        ``name`` is the argument's name in the error raised.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> space = VoxelGrid(np.array([[[True, False]]])).agent_space()
+        >>> space.key(np.array([0, 0, 0]))
+        (0, 0, 0)
+        >>> space.key((0, 0, 1), name="start")
+        Traceback (most recent call last):
+        ...
+        ValueError: start (0, 0, 1) is a wall
+        """
+        shape = tuple(self.world.shape)
+        parts = list(node) if isinstance(node, Sequence | np.ndarray) else None
+        if (
+            parts is None
+            or len(parts) != len(shape)
+            or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in parts)
+        ):
+            raise TypeError(f"{name} must be a cell of {len(shape)} ints; got {node!r}")
+        cell = tuple(int(x) for x in parts)
+        if not all(0 <= x < n for x, n in zip(cell, shape, strict=True)):
+            raise ValueError(f"{name} {cell} is outside the world of shape {shape}")
+        if not math.isfinite(self._cost_at(cell)):
+            raise ValueError(f"{name} {cell} is a wall")
+        return cell
+
+    def find_path(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> PathResult:
+        """The world's :meth:`find_path` (its default algorithm, A*).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((2, 3))).agent_space().find_path((0, 0), (1, 2)).cost
+        3.0
+        """
+        result: PathResult = self.world.find_path(start, goal, max_expansions=max_expansions)
+        return result
+
+    def start_search(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> Any:
+        """:meth:`find_path`'s search, stepped a few expansions at a time.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> search = HexGrid(np.ones((1, 3))).agent_space().start_search((0, 0), (0, 2))
+        >>> search.step(10), search.result.cost
+        ('found', 2.0)
+        """
+        return self.world.start_search(start, goal, max_expansions=max_expansions)
+
+    def nodes(self, result: PathResult) -> list[Hashable]:
+        """The cells of ``result``'s path as tuples.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> space = Level([np.ones((1, 2))]).agent_space()
+        >>> space.nodes(space.find_path((0, 0, 0), (0, 0, 1)))
+        [(0, 0, 0), (0, 0, 1)]
+        """
+        return [tuple(int(x) for x in cell) for cell in np.asarray(result.path).tolist()]
+
+    def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
+        """The cost of each step of ``path``: the cheapest move of the world's
+        ``neighbors`` from one cell to the next.
+
+        Raises
+        ------
+        ValueError
+            Two cells of ``path`` that are not one move apart.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.array([[1.0, 3.0]])).agent_space().step_costs([(0, 0), (0, 1)]).tolist()
+        [3.0]
+        """
+        out = np.empty(max(len(path) - 1, 0))
+        for i in range(len(path) - 1):
+            here, there = path[i], tuple(cast(Sequence[int], path[i + 1]))
+            costs = [w for cell, w in self.world.neighbors(here) if tuple(cell) == there]
+            if not costs:
+                raise ValueError(f"path steps from {here} to {there}, which is not one move")
+            out[i] = min(costs)
+        return out
+
+    def point(self, node: Hashable) -> tuple[float, float]:
+        """Where cell ``node`` is, ``(x, y)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((2, 2)), layout="odd-r").agent_space().point((1, 0))
+        (1.0, 1.5)
+        """
+        return self._point(node)  # type: ignore[arg-type]
+
+
+def walkable_at(
+    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.bool_]:
+    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
+    rows, cols = walkable.shape
+    col = np.floor(points[..., 0])
+    row = np.floor(points[..., 1])
+    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    out = np.zeros(points.shape[:-1], dtype=bool)
+    r = row[inside].astype(np.intp)
+    c = col[inside].astype(np.intp)
+    out[inside] = walkable[r, c]
+    return out

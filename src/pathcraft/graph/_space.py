@@ -1,0 +1,153 @@
+"""The graph as agents' space (:class:`GraphSpace`, a :class:`pathcraft.agents.Space`):
+what :meth:`Graph.agent_space <pathcraft.graph.Graph.agent_space>` returns. Nodes are
+the graph's labels; positions ``(x, y)`` come from its coordinates."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._sliced import CompiledSearch
+from pathcraft.world import kind_of
+
+if TYPE_CHECKING:
+    from pathcraft.graph._graph import Graph
+    from pathcraft.result import PathResult
+
+__all__ = ["GraphSpace"]
+
+
+class GraphSpace:
+    """A :class:`~pathcraft.graph.Graph` as a :class:`Space`: nodes are its labels.
+
+    ``point`` needs the graph's coordinates (``coords=``).
+
+    Examples
+    --------
+    >>> from pathcraft import Graph
+    >>> from pathcraft.agents import GraphSpace
+    >>> space = GraphSpace(Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0]))
+    >>> path = space.nodes(space.find_path(0, 2))
+    >>> path, space.step_costs(path).tolist()
+    ([0, 1, 2], [1.0, 1.0])
+    """
+
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: Graph) -> None:
+        if kind_of(graph) != "graph":
+            raise TypeError(f"graph must be a pathcraft Graph; got {type(graph).__name__}")
+        self.graph = graph
+
+    @property
+    def world(self) -> Any:
+        """The graph agents move through (its edits are watched)."""
+        return self.graph
+
+    def key(self, node: Any, name: str = "node") -> Hashable:
+        """``node`` checked to be a label of the graph; ``name`` is the argument's name
+        in the error raised.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents import GraphSpace
+        >>> space = GraphSpace(Graph.from_adjacency({"a": {"b": 1.0}, "b": {}}))
+        >>> space.key("b")
+        'b'
+        >>> space.key("z", name="goal")
+        Traceback (most recent call last):
+        ...
+        ValueError: goal 'z' is not a node of this graph
+        """
+        return self.graph.label(self.graph.index(node, name=name))
+
+    def find_path(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> PathResult:
+        """The optimal path between two labels, by the graph's A* (its default
+        heuristic); ``max_expansions`` as in :meth:`Graph.find_path
+        <pathcraft.graph.Graph.find_path>`.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents import GraphSpace
+        >>> space = GraphSpace(Graph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0]))
+        >>> space.find_path(0, 2).path, space.find_path(2, 0).found
+        ([0, 1, 2], False)
+        """
+        return self.graph.astar(start, goal, max_expansions=max_expansions)
+
+    def start_search(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> CompiledSearch:
+        """The graph's A* (as in :meth:`find_path`) to be advanced frame by frame.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents import GraphSpace
+        >>> plan = GraphSpace(Graph(3, [0, 1], [1, 2], [1.0, 1.0])).start_search(0, 2)
+        >>> [plan.step(1), plan.step(5)], plan.result.path
+        (['in_progress', 'found'], [0, 1, 2])
+        """
+        return self.graph.start_search(start, goal, max_expansions=max_expansions)
+
+    def nodes(self, result: PathResult) -> list[Hashable]:
+        """The labels on ``result``'s path.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents.spaces import GraphSpace
+        >>> space = GraphSpace(Graph.from_adjacency({"a": {"b": 1.0}, "b": {}}))
+        >>> space.nodes(space.find_path("a", "b"))
+        ['a', 'b']
+        """
+        return list(result.path)
+
+    def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
+        """The weight of each step of a path of labels (the cheapest of parallel edges).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents import GraphSpace
+        >>> space = GraphSpace(Graph(3, [0, 0, 1], [1, 1, 2], [4.0, 2.0, 3.0]))
+        >>> space.step_costs([0, 1, 2]).tolist()
+        [2.0, 3.0]
+        """
+        out = np.empty(max(len(path) - 1, 0))
+        for i in range(len(path) - 1):
+            out[i] = min(w for v, w in self.graph.neighbors(path[i]) if v == path[i + 1])
+        return out
+
+    def point(self, node: Hashable) -> tuple[float, float]:
+        """Where the node labelled ``node`` is, ``(x, y)`` from the graph's coordinates.
+
+        Raises
+        ------
+        ValueError
+            The graph has no coordinates.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> from pathcraft.agents import GraphSpace
+        >>> space = GraphSpace(Graph(2, [0], [1], coords=[(0, 0), (3, 4)]))
+        >>> space.point(1)
+        (3.0, 4.0)
+        >>> GraphSpace(Graph(2, [0], [1])).point(1)
+        Traceback (most recent call last):
+        ...
+        ValueError: positions need node coordinates: build the Graph with coords=
+        """
+        coords = self.graph.coords
+        if coords is None:
+            raise ValueError("positions need node coordinates: build the Graph with coords=")
+        x, y = coords[self.graph.index(node)][:2]
+        return float(x), float(y)

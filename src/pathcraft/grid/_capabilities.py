@@ -1,0 +1,116 @@
+"""The grid's capabilities (:mod:`pathcraft.world`): its picture, its saved arrays and
+the replanner's view of it. :class:`~pathcraft.grid.Grid`'s methods of the same names
+call these; the agents' space is :mod:`pathcraft.grid._space`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import dstar as _kernel
+from pathcraft._saved import SavedArrays
+from pathcraft.grid._packed import LINE_NAMES, PackedLines
+from pathcraft.grid._run import DIAGONAL_RULES
+
+if TYPE_CHECKING:
+    from pathcraft.grid._grid import Grid
+    from pathcraft.result import PathResult
+
+__all__ = ["GridReplan", "from_arrays", "plot", "to_arrays"]
+
+
+def plot(grid: Grid, result: PathResult, ax: Any, **kwargs: Any) -> Any:
+    """:func:`pathcraft.viz.plot_search` of ``result`` on ``grid``."""
+    from pathcraft.viz.grid import plot_search
+
+    return plot_search(grid, result, ax, **kwargs)
+
+
+def to_arrays(grid: Grid) -> dict[str, npt.NDArray[Any]]:
+    """``cost``, ``diagonal``, ``heuristic``, and the jump tables when prepared."""
+    arrays = {
+        "cost": np.array(grid.cost, dtype=np.float64),
+        "diagonal": np.array(grid.diagonal),
+        "heuristic": np.array(grid.heuristic),
+    }
+    if "jps" in grid.prepared:
+        lines = grid.jump_tables[1]
+        arrays.update({f"jps_{name}": lines[i] for i, name in enumerate(LINE_NAMES)})
+    if "jps+" in grid.prepared:
+        arrays["prepare"] = np.array(["jps+"])
+    return arrays
+
+
+def from_arrays(cls: type[Grid], arrays: Mapping[str, npt.NDArray[Any]]) -> Grid:
+    """The grid :func:`to_arrays` wrote: costs checked again, jump tables checked
+    against the walls (not rebuilt), the offline jump table built again."""
+    a = SavedArrays(arrays, "grid")
+    grid = cls(
+        a.take("cost", "float", 2), diagonal=a.take("diagonal", "str", 0),
+        heuristic=a.take("heuristic", "str", 0),
+    )  # fmt: skip
+    if "jps_rows" in a:
+        grid.use_jump_tables(PackedLines(*(a.take(f"jps_{name}", "int", 2) for name in LINE_NAMES)))
+    prepare = a.take("prepare", "str", 1, optional=True)
+    if prepare is not None:
+        grid.prepare(*prepare.tolist())
+    return grid
+
+
+class GridReplan:
+    """The grid as D* Lite sees it (:class:`pathcraft.replan.ReplanSpace`): vertices
+    are the cells of the padded cost array, whose stencil the kernel walks."""
+
+    __slots__ = ("world",)
+
+    def __init__(self, grid: Grid) -> None:
+        self.world = grid
+
+    def vertex(self, node: Any, name: str) -> int:
+        grid = self.world
+        rows, cols = grid.shape
+        if (
+            type(node) is tuple
+            and len(node) == 2
+            and type(node[0]) is int
+            and type(node[1]) is int
+            and 0 <= node[0] < rows
+            and 0 <= node[1] < cols
+        ):  # the common case, checked here in a few hundred nanoseconds
+            v = (node[0] + 1) * (cols + 2) + node[1] + 1
+            if grid.padded.flat[v] != math.inf:
+                return v
+        r, c = (int(x) for x in grid.check_cells(node, name=name, many=False)[0])
+        return (r + 1) * (cols + 2) + c + 1
+
+    def node(self, vertex: int) -> tuple[int, int]:
+        r, c = divmod(vertex, self.world.shape[1] + 2)
+        return (r - 1, c - 1)
+
+    def planner(self, start: int, goal: int) -> _kernel.Planner:
+        grid = self.world
+        return _kernel.grid_planner(
+            grid.padded, DIAGONAL_RULES[grid.diagonal], start, goal, grid.min_cost
+        )
+
+    def scale(self) -> float:
+        return self.world.min_cost
+
+    def changed(self, since: int) -> tuple[int, npt.NDArray[np.intp] | None]:
+        cells = self.world.changes_since(since)
+        vertices = (cells[:, 0] + 1) * (self.world.shape[1] + 2) + cells[:, 1] + 1
+        return int(cells.shape[0]), vertices
+
+    def path(self, vertices: npt.NDArray[np.intp] | None) -> npt.NDArray[np.intp]:
+        if vertices is None:
+            return np.empty((0, 2), dtype=np.intp)
+        rows, cols = np.divmod(vertices, self.world.shape[1] + 2)
+        return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
+
+    def open(self, start: int, goal: int) -> bool:
+        padded = self.world.padded.ravel()
+        return bool(np.isfinite(padded[start]) and np.isfinite(padded[goal]))

@@ -1,0 +1,201 @@
+"""The grid as agents' space (:class:`GridSpace`, a :class:`pathcraft.agents.Space`):
+what :meth:`Grid.agent_space <pathcraft.grid.Grid.agent_space>` returns. Cells are
+``(row, col)``; a cell's centre is the point ``(col + 0.5, row + 0.5)`` in ``(x, y)``."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._cellspace import walkable_at
+from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_choice
+from pathcraft.world import kind_of
+
+if TYPE_CHECKING:
+    from pathcraft.grid._grid import Grid
+    from pathcraft.result import PathResult
+
+__all__ = ["GridSpace"]
+
+_SQRT2 = float(np.sqrt(2.0))
+
+
+class GridSpace:
+    """A :class:`~pathcraft.grid.Grid` as a :class:`Space`: nodes are ``(row, col)``.
+
+    Parameters
+    ----------
+    grid : Grid
+        The grid; it may change between searches (``grid[r, c] = cost``).
+    algorithm : {"auto", "astar", "jps"}
+        How paths are found. ``"auto"`` uses jump point search where it applies (an
+        8-connected grid of uniform cost: the same optimal cost as A*, many times
+        faster on open maps) and A* elsewhere.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.agents import GridSpace
+    >>> space = GridSpace(Grid.from_ascii("...", diagonal="never"))
+    >>> path = space.nodes(space.find_path((0, 0), (0, 2)))
+    >>> path, space.step_costs(path).tolist(), space.point((0, 2))
+    ([(0, 0), (0, 1), (0, 2)], [1.0, 1.0], (2.5, 0.5))
+    """
+
+    __slots__ = ("algorithm", "grid")
+
+    def __init__(self, grid: Grid, *, algorithm: Literal["auto", "astar", "jps"] = "auto") -> None:
+        if kind_of(grid) != "grid":
+            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        self.grid = grid
+        self.algorithm: str = check_choice("algorithm", algorithm, ("auto", "astar", "jps"))
+
+    @property
+    def world(self) -> Any:
+        """The grid agents move through (its edits are watched)."""
+        return self.grid
+
+    def key(self, node: Any, name: str = "node") -> tuple[int, int]:
+        """``node``, a ``(row, col)`` cell, checked (on the grid, not a wall) as a tuple
+        of ints; ``name`` is the argument's name in the error raised.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii("..#"))
+        >>> space.key(np.array([0, 1]))
+        (0, 1)
+        >>> space.key((0, 2), name="start")
+        Traceback (most recent call last):
+        ...
+        ValueError: start (0, 2) is a wall
+        """
+        row, col = self.grid.check_cells(node, name=name, many=False)[0].tolist()
+        return row, col
+
+    def find_path(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> PathResult:
+        """The optimal path between two ``(row, col)`` cells, by jump point search or A*
+        (see ``algorithm``); ``max_expansions`` as in :meth:`Grid.find_path
+        <pathcraft.grid.Grid.find_path>`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> grid = Grid.from_ascii('''
+        ... ...
+        ... .#.
+        ... ...
+        ... ''')
+        >>> jps = GridSpace(grid).find_path((0, 0), (2, 2))
+        >>> astar = GridSpace(grid, algorithm="astar").find_path((0, 0), (2, 2))
+        >>> jps.cost, astar.cost, jps.jump_points.tolist(), astar.jump_points
+        (4.0, 4.0, [[0, 0], [0, 2], [2, 2]], None)
+        """
+        result: PathResult = self._run(self.grid.find_path, start, goal, max_expansions)
+        return result
+
+    def start_search(
+        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+    ) -> CompiledSearch:
+        """:meth:`find_path`'s search as a compiled search (``world.start_search``),
+        stepped a few expansions at a time (``search.step(n)``).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> search = GridSpace(Grid.from_ascii("....")).start_search((0, 0), (0, 3))
+        >>> search.step(1), search.step(1), search.result.cost    # JPS: two jump points
+        ('in_progress', 'found', 3.0)
+        """
+        search: CompiledSearch = self._run(self.grid.start_search, start, goal, max_expansions)
+        return search
+
+    def _run(self, method: Any, start: Hashable, goal: Hashable, limit: int | None) -> Any:
+        """``method(start, goal, algorithm=..., max_expansions=limit)`` with this
+        space's choice of algorithm (JPS where it applies)."""
+        s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
+        if self.algorithm == "astar" or (
+            self.algorithm == "auto" and self.grid.diagonal not in ("no_corner_cut", "always")
+        ):
+            return method(s, g, algorithm="astar", max_expansions=limit)
+        try:
+            return method(s, g, algorithm="jps", max_expansions=limit)
+        except ValueError:
+            if self.algorithm == "jps":
+                raise
+            return method(s, g, algorithm="astar", max_expansions=limit)  # costs vary
+
+    def nodes(self, result: PathResult) -> list[Hashable]:
+        """The cells of ``result``'s path as ``(row, col)`` tuples.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents.spaces import GridSpace
+        >>> space = GridSpace(Grid.from_ascii(".."))
+        >>> space.nodes(space.find_path((0, 0), (0, 1)))
+        [(0, 0), (0, 1)]
+        """
+        return [(int(r), int(c)) for r, c in np.asarray(result.path).tolist()]
+
+    def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
+        """The cost of each step of a path of ``(row, col)`` cells: the cost of the cell
+        entered, times ``sqrt(2)`` for a diagonal step.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii('''
+        ... .2
+        ... .4
+        ... '''))
+        >>> space.step_costs([(0, 0), (0, 1), (1, 0)]).round(4).tolist()
+        [2.0, 1.4142]
+        """
+        if len(path) < 2:
+            return np.zeros(0)
+        cells = np.asarray(path, dtype=np.intp)
+        moves = np.abs(np.diff(cells, axis=0)).sum(axis=1)
+        length = np.where(moves == 2, _SQRT2, 1.0)
+        return np.asarray(self.grid.cost[cells[1:, 0], cells[1:, 1]] * length, dtype=np.float64)
+
+    def point(self, node: Hashable) -> tuple[float, float]:
+        """The centre of cell ``(row, col)`` as ``(x, y)``: ``(col + 0.5, row + 0.5)``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> import numpy as np
+        >>> GridSpace(Grid(np.ones((2, 3)))).point((1, 2))
+        (2.5, 1.5)
+        """
+        r, c = cast(tuple[int, int], node)
+        return float(c) + 0.5, float(r) + 0.5
+
+    def contains(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Which ``(x, y)`` points lie in walkable cells (an ``(n, 2)`` array in).
+
+        Cell ``(row, col)`` covers ``col <= x < col + 1``, ``row <= y < row + 1``; points
+        off the grid are not walkable.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii(".#"))
+        >>> space.contains([(0.5, 0.5), (1.5, 0.5), (-0.5, 0.5)]).tolist()
+        [True, False, False]
+        """
+        return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))

@@ -1,0 +1,154 @@
+"""The stencil worlds' capabilities (:mod:`pathcraft.world`) for
+:class:`~pathcraft.hexgrid.HexGrid` and :class:`~pathcraft.hexgrid.MovesGrid`: a
+picture (their cells drawn as a grid of squares), their saved arrays, the agents'
+space and the replanner's view of them (:class:`StencilReplan`: the CSR of their
+moves, kept up to date with their edits)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._cellspace import CellSpace
+from pathcraft._core import dstar as _kernel
+
+if TYPE_CHECKING:
+    from pathcraft.hexgrid._stencil import Stencil
+    from pathcraft.result import PathResult
+
+__all__ = ["StencilReplan", "hex_centre", "plot", "space"]
+
+
+def plot(cost: npt.NDArray[np.float64], result: PathResult, ax: Any, **kwargs: Any) -> Any:
+    """:func:`pathcraft.viz.plot_search` of ``result`` on the cells of ``cost``, each
+    drawn as a square (the offset layout's rows and columns)."""
+    from pathcraft.grid import Grid
+    from pathcraft.viz.grid import plot_search
+
+    return plot_search(Grid(cost, diagonal="never"), result, ax, **kwargs)
+
+
+def hex_centre(layout: str, cell: tuple[int, ...]) -> tuple[float, float]:
+    """The centre ``(x, y)`` of hex cell ``(row, col)`` in units of cells: rows (or
+    columns, for ``-q`` layouts) the layout shoves are half a cell further.
+
+    Examples
+    --------
+    >>> from pathcraft.hexgrid._capabilities import hex_centre
+    >>> hex_centre("odd-r", (1, 0)), hex_centre("even-q", (0, 0))
+    ((1.0, 1.5), (0.5, 1.0))
+    """
+    row, col = cell[0], cell[1]
+    shoved = 1 if layout.startswith("odd") else 0
+    x, y = col + 0.5, row + 0.5
+    if layout.endswith("-r") and row % 2 == shoved:
+        x += 0.5
+    elif layout.endswith("-q") and col % 2 == shoved:
+        y += 0.5
+    return x, y
+
+
+def space(world: Any, layout: str | None) -> CellSpace:
+    """The agents' space of a stencil world; ``layout`` for a hex grid's centres."""
+    if layout is None:
+        return CellSpace(world, lambda cell: float(world[cell]))
+    return CellSpace(world, lambda cell: float(world[cell]), lambda c: hex_centre(layout, c))
+
+
+class StencilReplan:
+    """A stencil world as D* Lite sees it (:class:`pathcraft.replan.ReplanSpace`):
+    vertices are padded cells, each with one edge per move (``inf`` into a wall, or
+    where ``allowed`` forbids it), weights recomputed where cells change.
+
+    The heuristic: a move grid's own (the Euclidean distance times its scale, over
+    cell coordinates); none on a hex grid (Euclidean offset coordinates overestimate
+    a hex step), so its repairs are Dijkstra's.
+
+    Memory: per padded cell and move, a head (4 bytes) and a weight (8), and what the
+    kernel derives (the predecessors, about 16); for a hex grid about 170 bytes a cell,
+    8 times a grid replanner's: plan for a few agents this way.
+    """
+
+    __slots__ = ("_stencil", "coords", "heads", "inner", "klass", "offsets", "weights", "world")
+
+    def __init__(self, world: Any, stencil: Stencil, heuristic: bool) -> None:
+        self.world = world
+        self._stencil = stencil
+        height, width = stencil.padded.shape
+        p = stencil.pad
+        k = stencil.factors.shape[1]
+        rows, cols = np.divmod(np.arange(height * width, dtype=np.intp), width)
+        self.inner = (rows >= p) & (rows < height - p) & (cols >= p) & (cols < width - p)
+        klass = np.zeros(rows.shape, dtype=np.intp)
+        if stencil.parity == "row":
+            klass = (rows - p) % 2
+        elif stencil.parity == "col":
+            klass = (cols - p) % 2
+        self.klass = klass.astype(np.int8)
+        moves = stencil.moves.reshape(2, k, 2)[klass]  # (vertices, k, 2)
+        targets = (rows[:, None] + moves[:, :, 0]) * width + cols[:, None] + moves[:, :, 1]
+        # the border's edges loop back (weighing inf): every head stays inside the array
+        targets = np.where(self.inner[:, None], targets, np.arange(rows.size)[:, None])
+        self.heads = targets.astype(np.int32).ravel()
+        self.offsets = np.arange(0, rows.size * k + 1, k, dtype=np.int64)
+        self.weights = np.empty(rows.size * k, dtype=np.float64)
+        self._reweigh(np.arange(rows.size, dtype=np.intp))
+        self.coords = np.column_stack((cols, rows)).astype(np.float64) if heuristic else None
+
+    def _reweigh(self, vertices: npt.NDArray[np.intp]) -> None:
+        """Recompute the weights of the edges leaving ``vertices``, in place."""
+        stencil = self._stencil
+        k = stencil.factors.shape[1]
+        factors = stencil.factors[self.klass[vertices]]
+        if stencil.allowed is not None:
+            bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+            factors = np.where((stencil.allowed[vertices, None] & bits) != 0, factors, np.inf)
+        factors = np.where(self.inner[vertices, None], factors, np.inf)
+        out = stencil.padded.ravel()[self.heads.reshape(-1, k)[vertices]] * factors
+        place = (vertices[:, None] * k + np.arange(k)).ravel()
+        self.weights[place] = out.ravel()
+
+    def vertex(self, node: Any, name: str) -> int:
+        cell = self.world.agent_space().key(node, name)
+        width = self._stencil.padded.shape[1]
+        p = self._stencil.pad
+        return int((cell[0] + p) * width + cell[1] + p)
+
+    def node(self, vertex: int) -> Hashable:
+        row, col = divmod(vertex, self._stencil.padded.shape[1])
+        p = self._stencil.pad
+        return (row - p, col - p)
+
+    def planner(self, start: int, goal: int) -> _kernel.Planner:
+        return _kernel.graph_planner(
+            self.offsets, self.heads, self.weights, self.coords, start, goal, self.scale()
+        )
+
+    def scale(self) -> float:
+        return self._stencil.hscale if self.coords is not None else 0.0
+
+    def changed(self, since: int) -> tuple[int, npt.NDArray[np.intp] | None]:
+        cells = self.world.changes_since(since)
+        width = self._stencil.padded.shape[1]
+        p = self._stencil.pad
+        flat = (cells[:, 0] + p) * width + cells[:, 1] + p
+        reach = self._stencil.moves.reshape(-1, 2)
+        near = (flat[:, None] - (reach[:, 0] * width + reach[:, 1])).ravel()
+        k = self._stencil.factors.shape[1]
+        near = np.unique(near[(near >= 0) & (near < self.inner.shape[0])])
+        tails = near[np.isin(self.heads.reshape(-1, k)[near], flat).any(axis=1)]
+        self._reweigh(tails)
+        return int(cells.shape[0]), tails
+
+    def path(self, vertices: npt.NDArray[np.intp] | None) -> npt.NDArray[np.intp]:
+        if vertices is None:
+            return np.empty((0, 2), dtype=np.intp)
+        rows, cols = np.divmod(vertices, self._stencil.padded.shape[1])
+        return np.stack((rows, cols), axis=1).astype(np.intp) - self._stencil.pad
+
+    def open(self, start: int, goal: int) -> bool:
+        padded = self._stencil.padded.ravel()
+        return bool(np.isfinite(padded[start]) and np.isfinite(padded[goal]))
