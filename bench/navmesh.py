@@ -302,7 +302,7 @@ def run_scene(scene: Scene, args: argparse.Namespace) -> dict[str, Row]:
 def centroid_funnel(mesh: NavMesh, s: np.ndarray, g: np.ndarray) -> float:
     """The funnel's length before issue 20: the corridor by A* over polygon centres
     (no straight-line check), for the comparison column."""
-    from pathcraft._core import graph_search
+    from pathcraft._kernels import FOUND
     from pathcraft.graph._search import run_kernel
     from pathcraft.navmesh import _query
 
@@ -314,7 +314,7 @@ def centroid_funnel(mesh: NavMesh, s: np.ndarray, g: np.ndarray) -> float:
         exit_costs=np.sqrt(((c[gp] - g) ** 2).sum(axis=1)), target=g,
         heuristic="euclidean",
     )  # fmt: skip
-    if answer[0] != graph_search.FOUND:
+    if answer[0] != FOUND:
         return math.inf
     polys = np.ascontiguousarray(answer[1][:-1], dtype=np.int32)
     return length(_query._pull(mesh.parts.top, s, g, polys))

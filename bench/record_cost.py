@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grid_peers import RESULTS, header, load, select, tolerance_ok
 
 from pathcraft import Grid
+from pathcraft._options import kernel_settings
 
 REPO = Path(__file__).resolve().parent.parent
 KERNEL = REPO / "src" / "pathcraft" / "_core" / "grid_search.pyx"
@@ -90,8 +91,7 @@ def run(kernel: Any, ws: Any, grid: Grid, start: int, goal: int, record: bool) -
     """One A* query through the kernel's entry point; returns its cost."""
     _status, _path, cost, _exp, _gen, rec, _g = kernel.search(
         grid._padded, ws, np.array([start], dtype=np.intp), goal, None,
-        diagonal=1, hkind=2, mode=0, tie=0, hscale=1.0, weight=1.0, max_expansions=-1,
-        max_cost=math.inf, partial=False, record=record, seed=0,
+        diagonal=1, hkind=2, hscale=1.0, settings=kernel_settings("astar", record=record),
     )  # fmt: skip
     assert (rec is not None) == record
     return float(cost)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
+from pathcraft._options import kernel_settings
 from pathcraft.hexgrid import (
     KNIGHT,
     LAYOUTS,
@@ -229,8 +230,7 @@ def test_kernel_checks_before_releasing_the_gil() -> None:
     moves = np.array([[0, 1], [0, 1]], dtype=np.intp)
     factors = np.ones((2, 1))
     common = {"pad": 1, "parity": 0, "moves": moves, "factors": factors, "hkind": 0,
-              "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0, "max_expansions": -1,
-              "max_cost": math.inf, "partial": False, "record": False, "seed": 0}  # fmt: skip
+              "hscale": 1.0, "settings": kernel_settings("astar")}  # fmt: skip
     with pytest.raises(IndexError, match="sources"):
         stencil.search(padded, ws, np.array([0], dtype=np.intp), 6, None, **common)
     with pytest.raises(IndexError, match="goal"):

@@ -1,20 +1,37 @@
 """The compiled core's boundary: every ``def`` kernel entry checks indices, shapes and
-workspace sizes before it runs (IndexError or ValueError, never a crash), and the debug
-build catches an out-of-range index inside a kernel."""
+workspace sizes before it runs (IndexError or ValueError, never a crash), the debug
+build catches an out-of-range index inside a kernel, and every searching entry takes
+the keyword arguments its stub names, the one settings object among them."""
 
 from __future__ import annotations
 
+import ast
 import math
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
 
 from pathcraft import Graph, Grid, NavMesh
-from pathcraft._core import graph_search, grid_search, jps, navmesh, polyanya, visibility
-from pathcraft._options import SearchOptions
-from pathcraft.graph._search import run_kernel
-from pathcraft.grid._run import jps_settings, search_settings
+from pathcraft._core import (
+    graph_search,
+    grid_search,
+    jps,
+    machine,
+    navmesh,
+    polyanya,
+    theta,
+    visibility,
+)
+from pathcraft._kernels import FOUND, KernelSettings
+from pathcraft._options import SearchOptions, kernel_settings
+from pathcraft.graph._search import kernel_args, run_kernel
+from pathcraft.grid._run import jps_settings, search_settings, theta_settings
+from pathcraft.hexgrid import HexGrid
+from pathcraft.layered import Level
+from pathcraft.voxel import VoxelGrid
 
 INTP = np.intp
 
@@ -116,10 +133,7 @@ def graph_arrays(graph: Graph) -> tuple[Any, ...]:
     return graph._offsets, graph._targets, graph._weights
 
 
-SETTINGS = {
-    "hkind": 0, "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0, "max_expansions": -1,
-    "max_cost": math.inf, "partial": False, "record": False, "seed": 0,
-}  # fmt: skip
+SETTINGS = {"hkind": 0, "hscale": 1.0, "settings": kernel_settings("astar")}
 
 
 def test_graph_entries_check_indices_and_shapes() -> None:
@@ -179,7 +193,7 @@ def polyanya_args(mesh: NavMesh, ws: Any, sp: list[int], gp: list[int]) -> tuple
 
 def test_polyanya_checks_polygons_shapes_and_workspace(mesh: NavMesh) -> None:
     ws = polyanya.Workspace(8)
-    assert polyanya.search(*polyanya_args(mesh, ws, [0], [1]))[0] == polyanya.FOUND
+    assert polyanya.search(*polyanya_args(mesh, ws, [0], [1]))[0] == FOUND
     with pytest.raises(IndexError, match="start_polys: polygon index 2"):
         polyanya.search(*polyanya_args(mesh, ws, [2], [1]))
     with pytest.raises(IndexError, match="goal_polys: polygon index -1"):
@@ -192,13 +206,6 @@ def test_polyanya_checks_polygons_shapes_and_workspace(mesh: NavMesh) -> None:
     args[7] = args[7][:1]  # degree: one entry for two polygons
     with pytest.raises(ValueError, match="degree has 1 entries"):
         polyanya.search(*args)
-
-
-def test_polyanya_reports_the_shared_status_codes() -> None:
-    assert (polyanya.FOUND, polyanya.UNREACHABLE, polyanya.MAX_EXPANSIONS) == (
-        grid_search.FOUND, grid_search.UNREACHABLE, grid_search.MAX_EXPANSIONS,
-    )  # fmt: skip
-    assert polyanya.IN_PROGRESS == grid_search.IN_PROGRESS == graph_search.IN_PROGRESS
 
 
 def test_navmesh_walk_kernels_check_their_arguments(mesh: NavMesh) -> None:
@@ -253,3 +260,151 @@ def test_the_debug_build_catches_an_out_of_range_index() -> None:
         grid_search._probe_read(values, 4)
     with pytest.raises(IndexError):
         grid_search._probe_read(values, -1)  # wraparound off too: no silent values[3]
+
+
+# ------------------------------------------------------------------ the typed settings
+
+CORE = Path(graph_search.__file__).parent
+
+
+def stub_arguments(module: str) -> tuple[set[str], set[str]]:
+    """The keys of the one TypedDict of ``_core/<module>.pyi`` that holds ``settings``
+    (the keyword arguments its search entries unpack): required, and optional."""
+    tree = ast.parse((CORE / f"{module}.pyi").read_text())
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and "TypedDict" in map(ast.unparse, node.bases):
+            keys = [(item.target, ast.unparse(item.annotation)) for item in node.body
+                    if isinstance(item, ast.AnnAssign)]  # fmt: skip
+            names = {ast.unparse(target): ann for target, ann in keys}
+            if "settings" in names:
+                found.append(names)
+    assert len(found) == 1, f"{module}.pyi: {len(found)} TypedDicts of kernel arguments"
+    required = {k for k, ann in found[0].items() if not ann.startswith("NotRequired[")}
+    return required, set(found[0]) - required
+
+
+def test_the_settings_stub_is_the_settings_object() -> None:
+    tree = ast.parse((CORE / "machine.pyi").read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "KernelSettings")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    assert tuple(a.arg for a in init.args.kwonlyargs) == machine.SETTINGS
+    assert tuple(kernel_settings("astar").as_dict()) == machine.SETTINGS
+
+
+class Entries(NamedTuple):
+    """A kernel's three searching entries, called with the same keyword arguments."""
+
+    module: str
+    search: Callable[[dict[str, Any]], Any]  # the blocking entry: the answer tuple
+    machine: Callable[[dict[str, Any]], Any]  # the step machine
+    costs: Callable[[dict[str, Any]], Any]  # the costs-only batch: the costs array
+    arguments: dict[str, Any]  # what the world's front door passes
+
+
+def cell_entries(module: str, adapter: Any, start: Any, goal: Any) -> Entries:
+    kernel = adapter.kernel
+    ws = kernel.workspace(adapter.size)
+    s, g = adapter.place("start", start), adapter.place("goal", goal)
+    query = adapter.args(ws, np.array([s], INTP), g, None)
+
+    def costs(kw: dict[str, Any]) -> Any:
+        out = np.empty(1)
+        kernel.search_costs(adapter.data, ws, np.array([s], INTP), np.array([g], INTP), out, **kw)
+        return out
+
+    return Entries(
+        module, lambda kw: kernel.search(*query, **kw), lambda kw: kernel.machine(*query, **kw),
+        costs, adapter.settings(SearchOptions.check(adapter.name, "astar")),
+    )  # fmt: skip
+
+
+def grid_entries(module: str) -> Entries:
+    grid = Grid(np.ones((4, 5)))
+    ws = grid_search.Workspace(grid.padded.size)
+    s, g, padded = 8, 4 * 7 + 5, grid.padded
+    starts, goals = np.array([s], INTP), np.array([g], INTP)
+
+    def costs(entry: Callable[..., Any], kw: dict[str, Any], *extra: Any) -> Any:
+        out = np.empty(1)
+        entry(padded, ws, starts, goals, *extra, out, **kw)
+        return out
+
+    if module == "grid_search":
+        kw = search_settings(grid, SearchOptions.check("Grid", "astar"))
+        return Entries(
+            module, lambda k: grid_search.search(padded, ws, starts, g, None, **k),
+            lambda k: grid_search.GridSearch(padded, ws, starts, g, None, **k),
+            lambda k: costs(grid_search.search_costs, k), kw,
+        )  # fmt: skip
+    if module == "jps":
+        kw = jps_settings(grid, SearchOptions.check("Grid", "jps"))
+        lines = kw.pop("lines")
+        return Entries(
+            module, lambda k: jps.jps(padded, ws, s, g, lines, **k),
+            lambda k: jps.JpsSearch(padded, ws, s, g, lines, **k),
+            lambda k: costs(jps.jps_costs, k, lines), kw,
+        )  # fmt: skip
+    kw = theta_settings(grid, SearchOptions.check("Grid", "theta"))
+    return Entries(
+        module, lambda k: theta.theta(padded, ws, s, g, **k),
+        lambda k: theta.ThetaSearch(padded, ws, s, g, **k),
+        lambda k: costs(theta.theta_costs, k), kw,
+    )  # fmt: skip
+
+
+def graph_entries() -> Entries:
+    graph = Graph(4, [0, 1, 2], [1, 2, 3], coords=np.arange(8.0).reshape(4, 2))
+    args, kw = kernel_args(graph, "astar", np.array([0], INTP), 3, None, heuristic="euclidean")
+    ws = graph_search.Workspace(5)
+
+    def no_costs(k: dict[str, Any]) -> Any:
+        return np.array([graph_search.search(*args(ws), **k)[3]])  # no costs-only entry
+
+    return Entries(
+        "graph_search", lambda k: graph_search.search(*args(ws), **k),
+        lambda k: graph_search.GraphSearch(*args(ws), **k), no_costs, kw,
+    )  # fmt: skip
+
+
+ENTRIES: dict[str, Callable[[], Entries]] = {
+    "stencil": lambda: cell_entries("stencil", HexGrid(np.ones((4, 4)))._world, (0, 0), (3, 3)),
+    "voxel": lambda: cell_entries(
+        "voxel", VoxelGrid(np.ones((2, 3, 3)))._world, (0, 0, 0), (1, 2, 2)
+    ),
+    "layered": lambda: cell_entries(
+        "layered",
+        Level(np.ones((2, 2, 3)), portals=[((0, 0, 0), (1, 1, 2))])._world(),
+        (0, 0, 0),
+        (1, 1, 2),
+    ),
+    "grid_search": lambda: grid_entries("grid_search"),
+    "jps": lambda: grid_entries("jps"),
+    "theta": lambda: grid_entries("theta"),
+    "graph_search": graph_entries,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_every_searching_entry_takes_the_keywords_its_stub_names(name: str) -> None:
+    """The front door's keyword arguments are those of the kernel's stub (the settings
+    object among them), and every entry takes them: the blocking search, the step
+    machine and the costs-only batch agree; one missing, or the loose settings of
+    old, is a TypeError."""
+    entries = ENTRIES[name]()
+    required, optional = stub_arguments(name)
+    kw = entries.arguments
+    assert required <= set(kw) <= required | optional
+    assert isinstance(kw["settings"], KernelSettings)
+    answer = entries.search(kw)
+    assert answer[0] == FOUND
+    cost = answer[-5]  # (status, path, [extra,] cost, expanded, generated, rec, rec_g)
+    again = entries.machine(kw).finish()
+    assert again[0] == FOUND and again[-5] == cost and np.array_equal(again[1], answer[1])
+    assert entries.costs(kw)[0] == pytest.approx(cost)
+    for key in required:
+        with pytest.raises(TypeError):
+            entries.machine({k: v for k, v in kw.items() if k != key})
+    loose = {k: v for k, v in kw.items() if k != "settings"}
+    with pytest.raises(TypeError):
+        entries.search({**loose, **kw["settings"].as_dict()})

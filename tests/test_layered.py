@@ -20,7 +20,7 @@ from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 import pathcraft
 from pathcraft import Grid, PathResult
 from pathcraft import search as generic
-from pathcraft._options import UnsupportedOptionError
+from pathcraft._options import UnsupportedOptionError, kernel_settings
 from pathcraft.layered import Level, Portal
 
 RULES = ("never", "no_corner_cut", "one_free", "always")
@@ -463,10 +463,7 @@ def test_the_kernel_checks_its_inputs_before_running() -> None:
     targets = np.array([], dtype=np.intp)
     pcost = np.array([], dtype=np.float64)
     tables = kernel.Tables(padded, 2, 1, indptr, targets, pcost)
-    settings = {
-        "hkind": 1, "mode": 0, "tie": 0, "hscale": 1.0, "weight": 1.0, "max_expansions": -1,
-        "max_cost": math.inf, "partial": False, "record": False, "seed": 0,
-    }  # fmt: skip
+    settings = {"hkind": 1, "hscale": 1.0, "settings": kernel_settings("astar")}
     ws = kernel.Workspace(n)
     with pytest.raises(IndexError, match="sources: padded cell index 15 is not a cell"):
         kernel.search(tables, ws, np.array([15], dtype=np.intp), 6, **settings)  # wall row

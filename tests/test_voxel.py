@@ -17,7 +17,7 @@ from scipy.sparse.csgraph import shortest_path
 
 import pathcraft
 from pathcraft import VoxelGrid
-from pathcraft._options import UnsupportedOptionError
+from pathcraft._options import UnsupportedOptionError, kernel_settings
 from pathcraft.search import find_path as generic_find_path
 
 Voxel = tuple[int, int, int]
@@ -354,9 +354,8 @@ def test_kernel_entries_check_their_indices() -> None:
     padded = np.pad(np.ones((2, 2, 2)), 1, constant_values=np.inf)  # as VoxelGrid pads
     ws = kernel.Workspace(padded.size)
     settings = {
-        "connectivity": 26, "cut_corners": False, "hkind": 1, "mode": 0, "tie": 0,
-        "hscale": 1.0, "weight": 1.0,
-        "max_expansions": -1, "max_cost": math.inf, "partial": False, "record": False, "seed": 0,
+        "connectivity": 26, "cut_corners": False, "hkind": 1, "hscale": 1.0,
+        "settings": kernel_settings("astar"),
     }  # fmt: skip
     with pytest.raises(IndexError, match="not inside the 2 x 2 x 2 grid"):
         kernel.search(padded, ws, np.array([0], dtype=np.intp), 21, None, **settings)

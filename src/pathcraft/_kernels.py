@@ -1,23 +1,44 @@
-"""What the Python front doors share about the compiled kernels: the option codes and
-one workspace per thread and kernel (what a kernel's outcome means is
-:data:`pathcraft.result.KERNEL_REASONS`)."""
+"""What the Python front doors share about the compiled kernels: their codes, read from
+the one place the compiled core exports them (:mod:`pathcraft._core.machine`, made from
+``_core/codes.pxd`` and ``_core/heap.pxd``), and one workspace per thread and kernel
+(what a kernel's outcome means is :data:`pathcraft.result.KERNEL_REASONS`)."""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
 
-__all__ = ["IN_PROGRESS_CODE", "MODES", "TIES", "thread_workspace"]
+from pathcraft._core import machine as _machine
 
-#: Search modes and their kernel codes.
-MODES: dict[str, int] = {"astar": 0, "greedy": 1, "dijkstra": 2}
+__all__ = [
+    "EXHAUSTED",
+    "FOUND",
+    "IN_PROGRESS",
+    "MAX_COST",
+    "MAX_EXPANSIONS",
+    "MODES",
+    "TIES",
+    "UNREACHABLE",
+    "KernelSettings",
+    "thread_workspace",
+]
+
+#: The outcomes a kernel reports (its ``status``): the goal was found; no path exists;
+#: it gave up at ``max_expansions`` or ``max_cost``; no goal was asked for and every
+#: reachable place was settled; a step machine whose search goes on.
+FOUND: int = _machine.FOUND
+UNREACHABLE: int = _machine.UNREACHABLE
+MAX_EXPANSIONS: int = _machine.MAX_EXPANSIONS
+MAX_COST: int = _machine.MAX_COST
+EXHAUSTED: int = _machine.EXHAUSTED
+IN_PROGRESS: int = _machine.IN_PROGRESS
+#: Search modes and their kernel codes (``MODE_*`` in ``_core/codes.pxd``).
+MODES: dict[str, int] = _machine.MODES
 #: Tie-breaking rules and their kernel codes (``TIE_*`` in ``_core/heap.pxd``).
-TIES: dict[str, int] = {"g": 0, "fifo": 1, "random": 2}
-# Why a search ended without its goal, by the status every kernel reports:
-# pathcraft.result.KERNEL_REASONS, read by the one result builder.
-
-#: What a kernel's step machine reports while its search goes on (``ST_IN_PROGRESS``).
-IN_PROGRESS_CODE = 5
+TIES: dict[str, int] = _machine.TIES
+#: The one settings object of every compiled search (``settings=`` of its kernel
+#: entries), built by :meth:`pathcraft._options.SearchOptions.kernel_settings`.
+KernelSettings = _machine.KernelSettings
 
 _local = threading.local()
 

@@ -42,7 +42,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from pathcraft._kernels import MODES, TIES
+from pathcraft._kernels import MODES, TIES, KernelSettings
 from pathcraft._validation import MAX_EXPANSIONS, check_choice, check_weight
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "WorldSpec",
     "check_flag",
     "kernel_seed",
+    "kernel_settings",
     "options_table",
 ]
 
@@ -458,40 +459,63 @@ class SearchOptions:
             for name in self.given
         }
 
-    def kernel_limits(self) -> dict[str, Any]:
-        """``max_expansions`` and ``max_cost`` as the compiled kernels take them (-1 and
-        ``inf`` for no limit).
+    def kernel_settings(self) -> KernelSettings:
+        """The settings every compiled search takes from the options, as the one
+        object its kernel entries take (``settings=``); a world adds its own keyword
+        arguments (heuristic, scale, moves). The searches beyond the skeleton's three
+        (``jps``, ``theta``) are A* variants: their mode is A*'s.
 
-        >>> SearchOptions.check("Grid", "astar", max_cost=5).kernel_limits()
-        {'max_expansions': -1, 'max_cost': 5.0}
+        >>> from pathcraft._options import SearchOptions
+        >>> SearchOptions.check("Grid", "dijkstra", max_cost=5).kernel_settings()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        KernelSettings(mode=2, tie=0, weight=1.0, max_expansions=-1, max_cost=5.0,
+                       partial=False, record=False, seed=0)
         """
-        return {
-            "max_expansions": -1 if self.max_expansions is None else self.max_expansions,
-            "max_cost": math.inf if self.max_cost is None else float(self.max_cost),
-        }
-
-    def kernel_settings(self) -> dict[str, Any]:
-        """The settings every best-first kernel takes from the options (``mode``,
-        ``tie``, ``weight``, the limits, ``partial``, ``record``, ``seed``), as
-        keyword arguments; a world adds its own (heuristic, scale, moves).
-
-        >>> sorted(SearchOptions.check("Grid", "dijkstra").kernel_settings())
-        ['max_cost', 'max_expansions', 'mode', 'partial', 'record', 'seed', 'tie', 'weight']
-        """
-        return {
-            "mode": MODES[self.algorithm],
-            "tie": TIES[self.tie_break],
-            "weight": self.weight,
-            **self.kernel_limits(),
-            "partial": self.partial,
-            "record": self.record,
-            "seed": self.kernel_seed(),
-        }
+        return kernel_settings(
+            self.algorithm if self.algorithm in MODES else "astar",
+            tie_break=self.tie_break,
+            seed=self.seed,
+            weight=self.weight,
+            max_expansions=self.max_expansions,
+            max_cost=self.max_cost,
+            partial=self.partial,
+            record=self.record,
+        )
 
     def kernel_seed(self) -> int:
         """The 64-bit seed of a compiled kernel's random tie-breaking (see
         :func:`kernel_seed`)."""
         return kernel_seed(self.tie_break, self.seed)
+
+
+def kernel_settings(
+    mode: str,
+    *,
+    tie_break: str = "g",
+    seed: int | None = None,
+    weight: float = 1.0,
+    max_expansions: int | None = None,
+    max_cost: float | None = None,
+    partial: bool = False,
+    record: bool = False,
+) -> KernelSettings:
+    """The :class:`~pathcraft._kernels.KernelSettings` of a compiled search in
+    ``mode`` (a key of :data:`~pathcraft._kernels.MODES`) from option values checked
+    already (None: no limit; the seed as :func:`kernel_seed` makes it).
+
+    >>> kernel_settings("greedy", max_expansions=10).as_dict()["max_expansions"]
+    10
+    """
+    return KernelSettings(
+        mode=MODES[mode],
+        tie=TIES[tie_break],
+        weight=weight,
+        max_expansions=-1 if max_expansions is None else max_expansions,
+        max_cost=math.inf if max_cost is None else max_cost,
+        partial=partial,
+        record=record,
+        seed=kernel_seed(tie_break, seed),
+    )
 
 
 def kernel_seed(tie_break: str, seed: int | None) -> int:

@@ -28,7 +28,7 @@ from time import perf_counter
 from typing import Any
 
 from pathcraft._engine import no_result
-from pathcraft._kernels import IN_PROGRESS_CODE
+from pathcraft._kernels import IN_PROGRESS
 from pathcraft._validation import MAX_EXPANSIONS, check_budget
 from pathcraft.result import PathResult
 
@@ -167,7 +167,7 @@ class CompiledSearch:
         if lean and machine is not None:
             # The common case of a game loop, kept lean: a search under way, an int;
             # the machine times its own steps in C (``machine.elapsed``).
-            if machine.step(max_expansions) == IN_PROGRESS_CODE:
+            if machine.step(max_expansions) == IN_PROGRESS:
                 return "in_progress"
             return self._end()
         # Anything else goes through the one check (floats, bools, 2**63 refused by
@@ -185,7 +185,7 @@ class CompiledSearch:
                 raise
             self._elapsed += perf_counter() - t0  # the setup; the steps time themselves
         code = machine.step(-1 if budget is None else budget)
-        if code == IN_PROGRESS_CODE:
+        if code == IN_PROGRESS:
             return "in_progress"
         return self._end()
 

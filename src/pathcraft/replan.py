@@ -76,6 +76,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import dstar as _kernel
+from pathcraft._kernels import FOUND
 from pathcraft.result import PathResult, build_result
 
 __all__ = ["ReplanSpace", "Replanner"]
@@ -127,9 +128,9 @@ class ReplanSpace(Protocol):
         Examples
         --------
         >>> from pathcraft import Grid
-        >>> from pathcraft._core import dstar
+        >>> from pathcraft._kernels import FOUND
         >>> planner = Grid.from_ascii("...").replan_space().planner(6, 8)
-        >>> planner.compute() == dstar.FOUND, planner.path()[1]
+        >>> planner.compute() == FOUND, planner.path()[1]
         (True, 2.0)
         """
         ...
@@ -377,7 +378,7 @@ class Replanner:
         status = self._core.compute()
         expanded = int(self._core.expanded)
         self.expanded += expanded
-        vertices, cost = self._core.path() if status == _kernel.FOUND else (None, 0.0)
+        vertices, cost = self._core.path() if status == FOUND else (None, 0.0)
         if vertices is not None and not self._space.open(self._start, self._goal):
             vertices = None  # standing on a wall, or the goal walled up: no path
         if vertices is None or vertices.shape[0] == 0:

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._display import summary_html
+from pathcraft._kernels import FOUND, MAX_COST, MAX_EXPANSIONS, UNREACHABLE
 
 __all__ = ["Answer", "Explored", "PathResult", "Reason", "build_result"]
 
@@ -20,9 +21,13 @@ __all__ = ["Answer", "Explored", "PathResult", "Reason", "build_result"]
 #: continuous space (waypoint graphs).
 Nodes = Sequence[Any] | npt.NDArray[np.intp] | npt.NDArray[np.float64]
 
-#: The reason of each outcome code the compiled kernels report (0 is "found"; the
-#: kernels' ``UNREACHABLE``, ``MAX_EXPANSIONS``, ``MAX_COST`` in ``_core/codes.pxd``).
-KERNEL_REASONS: dict[int, str] = {1: "unreachable", 2: "max_expansions", 3: "max_cost"}
+#: The reason of each outcome code the compiled kernels report (the codes of
+#: :mod:`pathcraft._kernels`; ``FOUND`` has none).
+KERNEL_REASONS: dict[int, str] = {
+    UNREACHABLE: "unreachable",
+    MAX_EXPANSIONS: "max_expansions",
+    MAX_COST: "max_cost",
+}
 
 #: Why a search ended without reaching its goal.
 #: ``"unreachable"``: every node reachable from the start was searched;
@@ -312,7 +317,7 @@ def build_result(
     if outcome is None or isinstance(outcome, str):
         reason = outcome
     else:
-        reason = None if int(outcome) == 0 else KERNEL_REASONS[int(outcome)]
+        reason = None if int(outcome) == FOUND else KERNEL_REASONS[int(outcome)]
     found = reason is None
     if not found and len(path) == 0:
         cost = math.inf

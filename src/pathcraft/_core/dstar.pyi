@@ -3,9 +3,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-FOUND: int
-UNREACHABLE: int
-
 class Planner:
     size: int
     start: int

@@ -49,9 +49,6 @@ from pathcraft._core.heap cimport (
     iheap_update,
 )
 
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-
 cdef extern from *:
     """
     #define PATHCRAFT_DSTAR_SQRT2 1.4142135623730951
@@ -449,7 +446,7 @@ cdef class Planner:
             rc = self.run()
         if rc != 0:
             raise MemoryError("the replanner's open list could not grow")
-        return FOUND if self.rhs[self.start] != INFINITY else UNREACHABLE
+        return ST_FOUND if self.rhs[self.start] != INFINITY else ST_UNREACHABLE
 
     def state(self, Py_ssize_t vertex):
         """``(g, rhs, key1, key2)`` of ``vertex`` (the keys NaN when it is not open):

@@ -1,57 +1,54 @@
-from typing import Any
+from typing import TypeAlias, TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Unpack
 
-from pathcraft._core.machine import Machine
+from pathcraft._core.machine import BaseWorkspace, Flat, Floats, KernelSettings, Machine, PathAnswer
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-EXHAUSTED: int
-IN_PROGRESS: int
+HEURISTICS: dict[str, int]
 
-class Workspace:
-    capacity: int
-    def __init__(self, capacity: int) -> None: ...
+class Workspace(BaseWorkspace): ...
 
-def search(
-    offsets: npt.NDArray[np.int64],
-    targets: npt.NDArray[np.int32],
-    weights: npt.NDArray[np.float64],
-    coords: npt.NDArray[np.float64] | None,
-    ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    source_costs: npt.NDArray[np.float64] | None,
-    goal: int,
-    goal_set: npt.NDArray[np.intp] | None,
-    exit_costs: npt.NDArray[np.float64] | None,
-    target: npt.NDArray[np.float64] | None,
-    **settings: Any,
-) -> tuple[
+#: A graph search's positional arguments: ``(offsets, targets, weights, coords, ws,
+#: sources, source_costs, goal, goal_set, exit_costs, target)``.
+GraphQuery: TypeAlias = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int32],
+    Floats,
+    Floats | None,
+    Workspace,
+    Flat,
+    Floats | None,
     int,
-    npt.NDArray[np.intp],
-    npt.NDArray[np.intp],
-    float,
-    int,
-    int,
-    npt.NDArray[np.intp] | None,
-    npt.NDArray[np.float64] | None,
-]: ...
+    Flat | None,
+    Floats | None,
+    Floats | None,
+]
+
+class GraphArgs(TypedDict):
+    """The keyword arguments of :class:`GraphSearch` (and of :func:`search`, which
+    passes them on)."""
+
+    hkind: int
+    hscale: float
+    settings: KernelSettings
+
+class GraphSearch(Machine):
+    def __init__(self, *query: Unpack[GraphQuery], **args: Unpack[GraphArgs]) -> None: ...
+    def answer(self) -> PathAnswer: ...
+    def finish(self) -> PathAnswer: ...
+
+def search(*query: Unpack[GraphQuery], **args: Unpack[GraphArgs]) -> PathAnswer: ...
 def field(
     offsets: npt.NDArray[np.int64],
     targets: npt.NDArray[np.int32],
-    weights: npt.NDArray[np.float64],
+    weights: Floats,
     ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    source_costs: npt.NDArray[np.float64] | None,
-    out_dist: npt.NDArray[np.float64],
+    sources: Flat,
+    source_costs: Floats | None,
+    out_dist: Floats,
     out_parent: npt.NDArray[np.int64] | None,
     *,
     max_cost: float,
 ) -> int: ...
-
-class GraphSearch(Machine):
-    def __init__(self, *args: Any, **settings: Any) -> None: ...
-    def answer(self) -> tuple[Any, ...]: ...

@@ -40,6 +40,7 @@ import numpy as np
 from pathcraft._core.bounds cimport check_indices, check_rows
 from pathcraft._core.machine cimport (
     BaseWorkspace,
+    KernelSettings,
     Machine,
     Outcome,
     Settings,
@@ -60,14 +61,14 @@ from pathcraft._core.machine cimport (
 )
 from pathcraft._core.codes cimport ST_IN_PROGRESS
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
 
-# Option codes shared with pathcraft.graph (keep in sync with the tables there).
+# The heuristics (``hkind=``), exported by name below for pathcraft.graph.
 cdef enum:
     H_ZERO = 0
     H_EUCLIDEAN = 1
+
+#: The heuristics by name (``hkind=``).
+HEURISTICS = {"zero": H_ZERO, "euclidean": H_EUCLIDEAN}
 
 # The parent edge of the virtual goal (it is reached by an exit edge, not a CSR edge).
 cdef int64_t EXIT_EDGE = -2
@@ -266,7 +267,7 @@ cdef class GraphSearch(Machine):
         *,
         int hkind,
         double hscale,
-        **settings,
+        KernelSettings settings not None,
     ):
         cdef Query* q = &self.q
         cdef Py_ssize_t i, node
@@ -337,7 +338,7 @@ cdef class GraphSearch(Machine):
 
 
 def search(offsets, targets, weights, coords, Workspace ws, sources, source_costs,
-           Py_ssize_t goal, goal_set, exit_costs, target, **settings):
+           Py_ssize_t goal, goal_set, exit_costs, target, **args):
     """Run one search over the CSR graph (one unlimited step of a
     :class:`GraphSearch`); nodes are indices ``0 .. n-1``, checked.
 
@@ -353,7 +354,7 @@ def search(offsets, targets, weights, coords, Workspace ws, sources, source_cost
     """
     machine = GraphSearch(
         offsets, targets, weights, coords, ws, sources, source_costs, goal, goal_set,
-        exit_costs, target, **settings,
+        exit_costs, target, **args,
     )
     return machine.finish()
 

@@ -32,10 +32,6 @@ from libc.stdlib cimport free, realloc
 
 import numpy as np
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
-
 from pathcraft._core.codes cimport (
     MODE_ASTAR,
     MODE_DIJKSTRA,
@@ -44,6 +40,7 @@ from pathcraft._core.codes cimport (
 )
 from pathcraft._core.machine cimport (
     CellSearch,
+    KernelSettings,
     Machine,
     NO_NODE,
     OUT_OF_MEMORY,
@@ -66,6 +63,13 @@ from pathcraft._core.record cimport recorder_push
 #: Whether this is the debug build (PATHCRAFT_DEBUG_BUILD=1 at build time): bounds,
 #: wraparound and initialisation checks on every memoryview index.
 DEBUG_BUILD = bool(PATHCRAFT_DEBUG_BUILD)
+#: The diagonal-move rules (``diagonal=``) and the heuristics (``hkind=``) by name: the
+#: codes of ``grid_search.pxd``, read by :mod:`pathcraft.grid` (never written again).
+DIAGONALS = {"never": NEVER, "no_corner_cut": NO_CORNER_CUT, "one_free": ONE_FREE, "always": ALWAYS}
+HEURISTICS = {
+    "zero": H_ZERO, "manhattan": H_MANHATTAN, "octile": H_OCTILE, "euclidean": H_EUCLIDEAN,
+    "chebyshev": H_CHEBYSHEV,
+}
 
 
 def _probe_read(const double[::1] values, Py_ssize_t i):
@@ -375,6 +379,9 @@ cdef class GridSearch(CellSearch):
     cdef Query q
     cdef const double[:, ::1] padded
 
+    # These arguments repeat those of the machines of stencil.pyx and voxel.pyx, each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -387,7 +394,7 @@ cdef class GridSearch(CellSearch):
         int hkind,
         double hscale,
         double unit=0.0,
-        **settings,
+        KernelSettings settings not None,
     ):
         self.q = make_query(padded, ws, diagonal, hkind, hscale)
         self.use_settings(&self.q.s, settings)
@@ -419,36 +426,41 @@ cdef class GridSearch(CellSearch):
         return to_cells(flat, self.q.width)
 
 
-def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
-    """Run one search (one unlimited step of a :class:`GridSearch`). Cells are flat
-    indices into the padded array, checked to lie inside the grid.
+def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
+    """Run one search (one unlimited step of a :class:`GridSearch`, ``args`` its
+    keyword arguments). Cells are flat indices into the padded array, checked to lie
+    inside the grid.
 
     Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 2)`` array of ``(row, col)`` cells (start to goal; the
     way to the best expanded cell for a partial path; empty otherwise) and ``rec_*``
     are None unless recording.
     """
-    machine = GridSearch(padded, ws, sources, goal, goal_set, **settings)
-    return machine.finish()
+    return GridSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    KernelSettings settings not None,
+    **args,
 ):
     """Run one search per ``(starts[i], goals[i])`` pair, all with the GIL released,
     and write each path's cost (the sum of its steps, as :func:`search` reports it) to
-    ``costs[i]``, ``inf`` where none was found. ``settings`` are
-    :class:`GridSearch`'s; ``partial`` and ``record`` must be False."""
+    ``costs[i]``, ``inf`` where none was found. ``settings`` and ``args`` are
+    :class:`GridSearch`'s keyword arguments; ``partial`` and ``record`` must be False."""
     if not costs_pairs("search_costs", settings, starts, goals, costs):
         return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    machine = GridSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    machine = GridSearch(padded, ws, starts[:1], goals[0], None, settings=settings, **args)
     run_costs(machine, starts, goals, costs)
 
 

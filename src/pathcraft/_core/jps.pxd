@@ -7,7 +7,7 @@ arguments of :func:`jps.jps`)."""
 from libc.stdint cimport int64_t, uint64_t
 
 from pathcraft._core.grid_search cimport Query, Workspace
-from pathcraft._core.machine cimport Outcome
+from pathcraft._core.machine cimport KernelSettings, Outcome
 
 
 cdef struct Lines:
@@ -26,8 +26,8 @@ cdef int run_jps(
     Query* q, const Lines* lines, Workspace ws, Outcome* out, int64_t budget
 ) noexcept nogil
 cdef Query jps_query(
-    const double[:, ::1] padded, Workspace ws, int diagonal, double unit, double weight,
-    int64_t max_expansions, double max_cost, bint record,
+    const double[:, ::1] padded, Workspace ws, int diagonal, double unit,
+    KernelSettings settings,
 ) except *
 cdef int _unpack(object lines, const double[:, ::1] padded, Lines* packed) except -1
 cdef double _jumps_cost(

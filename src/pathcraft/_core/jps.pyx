@@ -323,13 +323,20 @@ cdef int run_jps(
 
 
 cdef Query jps_query(
-    const double[:, ::1] padded, Workspace ws, int diagonal, double unit, double weight,
-    int64_t max_expansions, double max_cost, bint record,
+    const double[:, ::1] padded, Workspace ws, int diagonal, double unit,
+    machine.KernelSettings settings,
 ) except *:
     """The query of a jump point search on a grid whose cells all cost ``unit``: A*
-    by the octile distance times ``unit``, ties by g, no partial path."""
+    by the octile distance times ``unit``, ties by g, no partial path; of
+    ``settings`` it reads the weight, the limits and ``record`` (its mode, ties and
+    seed are A*'s, whatever they say; ``partial`` is refused)."""
+    if settings.s.partial:
+        raise ValueError("jump point search keeps no partial paths")
     cdef Query q = make_query(padded, ws, diagonal, H_OCTILE, unit)
-    q.s = machine.tie_g_settings(MODE_ASTAR, weight, max_expansions, max_cost, False, record)
+    q.s = machine.tie_g_settings(
+        MODE_ASTAR, settings.s.weight, settings.s.max_expansions, settings.s.max_cost, False,
+        settings.s.record,
+    )
     return q
 
 
@@ -380,6 +387,9 @@ cdef double _jumps_cost(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W, dou
     return total
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def jps_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,
@@ -387,17 +397,19 @@ def jps_costs(
     const Py_ssize_t[::1] goals not None,
     lines not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """Run one jump point search per ``(starts[i], goals[i])`` pair, all with the GIL
     released, and write each path's cost (as :func:`jps` reports it) to ``costs[i]``,
-    ``inf`` where none was found. ``settings`` are :class:`JpsSearch`'s; ``record``
-    must be False."""
+    ``inf`` where none was found. ``settings`` and ``args`` are :class:`JpsSearch`'s
+    keyword arguments; ``record`` must be False."""
     if not machine.costs_pairs("jps_costs", settings, starts, goals, costs, keeps_partial=True):
         return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    m = JpsSearch(padded, ws, starts[0], goals[0], lines, **settings)
+    m = JpsSearch(padded, ws, starts[0], goals[0], lines, settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 
@@ -412,6 +424,9 @@ cdef class JpsSearch(machine.Machine):
     cdef const double[:, ::1] padded
     cdef object lines
 
+    # These arguments repeat those of the machine of theta.pyx (with the packed lines),
+    # each typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -422,14 +437,11 @@ cdef class JpsSearch(machine.Machine):
         *,
         int diagonal,
         double unit,
-        double weight,
-        int64_t max_expansions,
-        double max_cost=INFINITY,
-        bint record,
+        machine.KernelSettings settings not None,
         bint block,
     ):
         cdef int failed
-        self.q = jps_query(padded, ws, diagonal, unit, weight, max_expansions, max_cost, record)
+        self.q = jps_query(padded, ws, diagonal, unit, settings)
         aim(&self.q, goal)
         check_cell("start", start, padded.shape[0], padded.shape[1])
         check_cell("goal", goal, padded.shape[0], padded.shape[1])
@@ -477,7 +489,7 @@ cdef class JpsSearch(machine.Machine):
         )
 
 
-def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settings):
+def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **args):
     """Run one jump point search between padded flat cells ``start`` and ``goal`` (one
     unlimited step of a :class:`JpsSearch`) on a grid whose free cells all cost
     ``unit``; ``lines`` are its eight packed line sets
@@ -487,7 +499,7 @@ def jps(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, lines, **settin
     rec_g)``: the path cell by cell and the jump points on it, as ``(n, 2)`` arrays of
     ``(row, col)`` cells (empty when not found); ``rec_*`` are None unless recording.
     """
-    return JpsSearch(padded, ws, start, goal, lines, **settings).finish()
+    return JpsSearch(padded, ws, start, goal, lines, **args).finish()
 
 
 cdef object filled_cells(const Py_ssize_t* jumps, Py_ssize_t n, Py_ssize_t W):

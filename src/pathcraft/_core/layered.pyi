@@ -1,64 +1,53 @@
-from typing import Any
+from typing import TypeAlias, TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Unpack
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-EXHAUSTED: int
-IN_PROGRESS: int
+from pathcraft._core import machine as m
+
 DIAGONALS: dict[str, int]
 HEURISTICS: dict[str, int]
 LB_PORTALS_CAP: int
 FLOOR_ENTRIES_CAP: int
 
-class Workspace:
-    capacity: int
-    def __init__(self, capacity: int) -> None: ...
+class Workspace(m.BaseWorkspace): ...
 
 class Tables:
     size: int
     def __init__(
         self,
-        padded: npt.NDArray[np.float64],
+        padded: m.Floats,
         floors: int,
         diagonal: int,
         indptr: npt.NDArray[np.int64],
-        targets: npt.NDArray[np.intp],
-        pcost: npt.NDArray[np.float64],
+        targets: m.Flat,
+        pcost: m.Floats,
     ) -> None: ...
 
-class LayeredSearch:
-    elapsed: float
-    def __init__(
-        self,
-        t: Tables,
-        ws: Workspace,
-        sources: npt.NDArray[np.intp],
-        goal: int,
-        **settings: Any,
-    ) -> None: ...
-    def step(self, budget: int = ...) -> int: ...
-    def answer(self) -> tuple[Any, ...]: ...
+#: A layered search's positional arguments: ``(t, ws, sources, goal)`` (no goal set).
+LayeredQuery: TypeAlias = tuple[Tables, Workspace, m.Flat, int]
 
-def search(
-    t: Tables, ws: Workspace, sources: npt.NDArray[np.intp], goal: int, **settings: Any
-) -> tuple[Any, ...]: ...
+class LayeredArgs(TypedDict):
+    """The keyword arguments of :class:`LayeredSearch` (and of :func:`search` and
+    :func:`search_costs`, which pass them on)."""
+
+    hkind: int
+    hscale: float
+    settings: m.KernelSettings
+
+class LayeredSearch(m.CellSearch):
+    def __init__(self, *query: Unpack[LayeredQuery], **args: Unpack[LayeredArgs]) -> None: ...
+
+def search(*query: Unpack[LayeredQuery], **args: Unpack[LayeredArgs]) -> m.CellAnswer: ...
 def search_costs(
-    t: Tables,
-    ws: Workspace,
-    starts: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    costs: npt.NDArray[np.float64],
-    **settings: Any,
+    *pairs: Unpack[m.Pairs[Tables, Workspace]], **args: Unpack[LayeredArgs]
 ) -> None: ...
 def field(
     t: Tables,
     ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    out_costs: npt.NDArray[np.float64],
+    sources: m.Flat,
+    out_costs: m.Floats,
     max_cost: float,
-    out_parents: npt.NDArray[np.intp] | None = ...,
+    out_parents: m.Flat | None = ...,
 ) -> int: ...

@@ -48,10 +48,6 @@ from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
-
 from pathcraft._core.grid_search cimport (  # the grid's moves and corner rules
     ALWAYS,
     DC,
@@ -425,6 +421,9 @@ cdef class LayeredSearch(machine.CellSearch):
     cdef double[::1] lb, floor_lb
     cdef unsigned char[::1] done
 
+    # These arguments repeat those of the machine of voxel.pyx (with no goal set), each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         Tables t not None,
@@ -434,7 +433,7 @@ cdef class LayeredSearch(machine.CellSearch):
         *,
         int hkind,
         double hscale,
-        **settings,
+        machine.KernelSettings settings not None,
     ):
         self.q = make_query(t, ws, hkind, hscale)
         self.use_settings(&self.q.s, settings)
@@ -451,6 +450,10 @@ cdef class LayeredSearch(machine.CellSearch):
         self.t = t
         self.open_sources("cell", ws, sources, goal, None)
 
+    # The loop and the hooks below read as those of stencil.pyx and voxel.pyx: each calls
+    # its own kernel's inline functions on its own Query struct, and Cython has no
+    # generics over a struct type to write them once (machine.CellSearch holds all the
+    # rest).
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
@@ -470,20 +473,25 @@ cdef class LayeredSearch(machine.CellSearch):
         return to_cells(flat, self.q.width, self.q.fh)
 
 
-def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **settings):
+def search(Tables t, Workspace ws, sources, Py_ssize_t goal, **args):
     """Run one search (one unlimited step of a :class:`LayeredSearch`). Returns
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 3)`` array of ``(floor, row, col)`` cells."""
-    return LayeredSearch(t, ws, sources, goal, **settings).finish()
+    return LayeredSearch(t, ws, sources, goal, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     Tables t not None,
     Workspace ws not None,
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
@@ -491,7 +499,7 @@ def search_costs(
         return
     check_cells("starts", starts, t.padded.shape[0], t.padded.shape[1], t.fh)
     check_cells("goals", goals, t.padded.shape[0], t.padded.shape[1], t.fh)
-    m = LayeredSearch(t, ws, starts[:1], goals[0], **settings)
+    m = LayeredSearch(t, ws, starts[:1], goals[0], settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 

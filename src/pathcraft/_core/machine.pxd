@@ -5,7 +5,7 @@ far and the one ``step`` that advances it ``n`` expansions with the GIL released
 ``graph_search.GraphSearch`` and ``polyanya.PolyanyaSearch``; ``CellSearch``, the
 machine of a search over the places of one padded array, by ``stencil``, ``voxel``
 and ``layered``), the settings every best-first kernel takes from the options
-(``Settings``, unpacked by ``take_settings``), the workspace of the
+(``Settings``, carried by a ``KernelSettings`` and copied in by ``take_settings``), the workspace of the
 node searches (``BaseWorkspace``: generation marks, g-costs, parents, the indexed heap,
 the recorder and the goal marks), and the inline pieces of one expansion loop: the pop
 prologue (:func:`next_node`), the goal test, the partial-path bookkeeping and the two
@@ -90,8 +90,8 @@ cdef extern from "clock.h":
 
 cdef struct Settings:
     # What every best-first kernel takes from the options (``kernel_settings()`` in
-    # pathcraft._options), unpacked once by :func:`take_settings`; each kernel's query
-    # embeds it as ``s``.
+    # pathcraft._options, a :class:`KernelSettings`), copied in by
+    # :func:`take_settings`; each kernel's query embeds it as ``s``.
     int mode
     int tie
     double weight
@@ -116,7 +116,13 @@ cdef inline bint reopens(double weight) noexcept nogil:
     return weight <= 1.0
 
 
-cdef int take_settings(Settings* s, dict settings) except -1
+cdef class KernelSettings:
+    # The one settings object every kernel entry that searches takes (``settings=``),
+    # built by ``SearchOptions.kernel_settings()``: a checked ``Settings``.
+    cdef Settings s
+
+
+cdef int take_settings(Settings* s, KernelSettings settings) except -1
 cdef Settings tie_g_settings(
     int mode, double weight, int64_t max_expansions, double max_cost, bint partial,
     bint record,
@@ -143,7 +149,7 @@ cdef class CellSearch(Machine):
     cdef BaseWorkspace ws
     cdef Settings* s          # the settings inside the subclass's query
     cdef Py_ssize_t first_source
-    cdef int use_settings(self, Settings* s, dict settings) except -1
+    cdef int use_settings(self, Settings* s, KernelSettings settings) except -1
     cdef bint open_sources(
         self, str what, BaseWorkspace ws, const Py_ssize_t[:] sources, Py_ssize_t goal,
         const Py_ssize_t[:] goal_set,
@@ -160,8 +166,8 @@ cdef class CellSearch(Machine):
 cdef object walk_back(BaseWorkspace ws, Py_ssize_t node)
 cdef object copy_record(BaseWorkspace ws)
 cdef bint costs_pairs(
-    str entry, dict settings, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals,
-    double[::1] costs, bint keeps_partial=*,
+    str entry, KernelSettings settings, const Py_ssize_t[::1] starts,
+    const Py_ssize_t[::1] goals, double[::1] costs, bint keeps_partial=*,
 ) except -1
 cdef int run_costs(
     Machine m, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals, double[::1] costs

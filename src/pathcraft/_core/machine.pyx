@@ -2,22 +2,32 @@
 """The search skeleton every compiled search shares (see ``machine.pxd``)."""
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
-from pathcraft._core.codes cimport MODE_DIJKSTRA  # the statuses: cimported by machine.pxd
-from pathcraft._core.heap cimport TIE_G, heap_clear, heap_free, heap_init
+from pathcraft._core.codes cimport (  # the statuses: cimported by machine.pxd
+    MODE_ASTAR,
+    MODE_DIJKSTRA,
+    MODE_GREEDY,
+)
+from pathcraft._core.heap cimport TIE_FIFO, TIE_G, TIE_RANDOM, heap_clear, heap_free, heap_init
 from pathcraft._core.record cimport recorder_free, recorder_init
 
-# The outcomes, for the Python front doors (each kernel module exports them).
+# The kernel codes of ``codes.pxd`` and ``heap.pxd``, exported for the Python side from
+# this one place (pathcraft._kernels reads them; no kernel module exports them again).
+# The outcome of a search (its ``status``):
 FOUND = ST_FOUND
 UNREACHABLE = ST_UNREACHABLE
 MAX_EXPANSIONS = ST_MAX_EXPANSIONS
 MAX_COST = ST_MAX_COST
 EXHAUSTED = ST_EXHAUSTED
 IN_PROGRESS = ST_IN_PROGRESS
+#: The search modes (``KernelSettings["mode"]``) by ``algorithm=`` name.
+MODES = {"astar": MODE_ASTAR, "greedy": MODE_GREEDY, "dijkstra": MODE_DIJKSTRA}
+#: The tie-breaking rules (``KernelSettings["tie"]``) by ``tie_break=`` name.
+TIES = {"g": TIE_G, "fifo": TIE_FIFO, "random": TIE_RANDOM}
 
 
 cdef class BaseWorkspace:
@@ -124,14 +134,14 @@ cdef object copy_record(BaseWorkspace ws):
 
 
 cdef bint costs_pairs(
-    str entry, dict settings, const Py_ssize_t[::1] starts, const Py_ssize_t[::1] goals,
-    double[::1] costs, bint keeps_partial=False,
+    str entry, KernelSettings settings, const Py_ssize_t[::1] starts,
+    const Py_ssize_t[::1] goals, double[::1] costs, bint keeps_partial=False,
 ) except -1:
     """The prologue of every costs-only kernel entry (``entry`` names it): refuse the
     settings it cannot honour (``record``, and ``partial`` unless ``keeps_partial``)
     and arrays of different lengths, before any index is read; whether there is a
     pair to search."""
-    if settings.get("record") or (not keeps_partial and settings.get("partial")):
+    if settings.s.record or (not keeps_partial and settings.s.partial):
         raise ValueError(
             f"{entry} keeps no records" if keeps_partial
             else f"{entry} keeps neither partial paths nor records"
@@ -172,29 +182,71 @@ cdef int run_costs(
     return 0
 
 
-#: The names :func:`take_settings` takes, in the order of :c:struct:`Settings`.
+#: The settings of :class:`KernelSettings`, in the order of :c:struct:`Settings` (the
+#: keys of ``KernelSettings.as_dict()``).
 SETTINGS = ("mode", "tie", "weight", "max_expansions", "max_cost", "partial", "record", "seed")
 
 
-cdef int take_settings(Settings* s, dict settings) except -1:
-    """Unpack a kernel's best-first settings (``SearchOptions.kernel_settings()``:
-    what is left of its keyword arguments once it took its own) into ``s``; TypeError
-    when one is missing or one more is given."""
-    missing = [name for name in SETTINGS if name not in settings]
-    if missing:
-        raise TypeError(f"missing kernel settings: {', '.join(missing)}")
-    if len(settings) != len(SETTINGS):
-        extra = sorted(name for name in settings if name not in SETTINGS)
-        raise TypeError(f"unexpected kernel settings: {', '.join(extra)}")
-    s.mode = settings["mode"]
-    s.tie = settings["tie"]
-    s.weight = settings["weight"]
-    s.reopen = reopens(s.weight)
-    s.max_expansions = settings["max_expansions"]
-    s.max_cost = settings["max_cost"]
-    s.partial = settings["partial"]
-    s.record = settings["record"]
-    s.seed = settings["seed"]
+cdef class KernelSettings:
+    """The settings every kernel entry that searches takes, as one object
+    (``settings=``): built once per query from checked options by
+    ``pathcraft._options.SearchOptions.kernel_settings()``, read by the kernel with
+    one struct copy.
+
+    Parameters (keyword-only)
+    -------------------------
+    mode : int
+        A value of :data:`MODES`.
+    tie : int
+        A value of :data:`TIES`.
+    weight : float
+        The heuristic weight, ``>= 1``.
+    max_expansions : int
+        -1 for no limit.
+    max_cost : float
+        ``inf`` for no limit.
+    partial, record : bool
+    seed : int
+        The 64-bit seed of random tie-breaking.
+    """
+
+    def __init__(
+        self, *, int mode, int tie, double weight, int64_t max_expansions, double max_cost,
+        bint partial, bint record, uint64_t seed,
+    ):
+        if mode != MODE_ASTAR and mode != MODE_GREEDY and mode != MODE_DIJKSTRA:
+            raise ValueError(f"mode must be a value of MODES {MODES}; got {mode}")
+        if tie != TIE_G and tie != TIE_FIFO and tie != TIE_RANDOM:
+            raise ValueError(f"tie must be a value of TIES {TIES}; got {tie}")
+        if max_expansions < -1:
+            raise ValueError(f"max_expansions must be -1 (no limit) or >= 0; got {max_expansions}")
+        self.s.mode = mode
+        self.s.tie = tie
+        self.s.weight = weight
+        self.s.reopen = reopens(weight)
+        self.s.max_expansions = max_expansions
+        self.s.max_cost = max_cost
+        self.s.partial = partial
+        self.s.record = record
+        self.s.seed = seed
+        self.s.rng = seed
+
+    def as_dict(self):
+        """The settings by name (the keys of :data:`SETTINGS`)."""
+        return {
+            "mode": self.s.mode, "tie": self.s.tie, "weight": self.s.weight,
+            "max_expansions": self.s.max_expansions, "max_cost": self.s.max_cost,
+            "partial": bool(self.s.partial), "record": bool(self.s.record),
+            "seed": self.s.seed,
+        }
+
+    def __repr__(self):
+        return "KernelSettings(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
+
+
+cdef int take_settings(Settings* s, KernelSettings settings) except -1:
+    """Copy a kernel's settings into ``s`` (the random ties restart from the seed)."""
+    s[0] = settings.s
     s.rng = s.seed
     return 0
 
@@ -299,9 +351,9 @@ cdef class CellSearch(Machine):
     hooks; :meth:`answer` is then
     ``(status, path, cost, expanded, generated, rec_places, rec_g)``."""
 
-    cdef int use_settings(self, Settings* s, dict settings) except -1:
+    cdef int use_settings(self, Settings* s, KernelSettings settings) except -1:
         """Fill the settings ``s`` inside the subclass's query from the kernel's
-        keyword arguments (:func:`take_settings`) and search by them."""
+        ``settings`` (:func:`take_settings`) and search by them."""
         self.s = s
         return take_settings(s, settings)
 

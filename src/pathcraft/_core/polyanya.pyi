@@ -5,12 +5,6 @@ import numpy.typing as npt
 
 from pathcraft._core.machine import Machine
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-IN_PROGRESS: int
-
 class Workspace:
     capacity: int
     def __init__(self, capacity: int) -> None: ...

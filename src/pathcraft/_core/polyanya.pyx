@@ -71,18 +71,11 @@ from pathcraft._core.bounds cimport check_indices, check_mesh, check_rows
 from pathcraft._core.codes cimport (
     ST_FOUND,
     ST_IN_PROGRESS,
-    ST_MAX_COST,
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
 )
 from pathcraft._core.machine cimport Machine, begin
 from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
-
-FOUND = ST_FOUND
-UNREACHABLE = ST_UNREACHABLE
-MAX_EXPANSIONS = ST_MAX_EXPANSIONS
-MAX_COST = ST_MAX_COST  # never reported (no cost limit here), declared for the shared table
-IN_PROGRESS = ST_IN_PROGRESS
 
 # Kinds of node: an interval, or a goal node that reaches the goal straight from its
 # root, or by turning at the interval's a-end or b-end first.

@@ -4,6 +4,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.machine import KernelSettings
 from pathcraft.result import PathResult
 
 class Plan:
@@ -20,17 +21,10 @@ class Plan:
         table: npt.NDArray[np.int32] | None = None,
         *,
         diagonal: int,
+        settings: KernelSettings,
         hkind: int = ...,
-        mode: int = ...,
-        tie: int = ...,
         hscale: float = ...,
         unit: float = ...,
-        weight: float = ...,
-        max_expansions: int = ...,
-        max_cost: float = ...,
-        partial: bool = ...,
-        record: bool = ...,
-        seed: int = ...,
         block: bool = ...,
     ) -> None: ...
     def find(self, start: Any, goal: Any, t0: float, fill: bool = ...) -> PathResult | None: ...

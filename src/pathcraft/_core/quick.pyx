@@ -37,13 +37,12 @@ from pathcraft._core.grid_search cimport (
     steps_cost,
     use_buckets,
 )
-from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
-from pathcraft._core.heap cimport TIE_G
+from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS
 from pathcraft._core.jps cimport (
     Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
 )
 from pathcraft._core.jpsplus cimport run_jpsplus
-from pathcraft._core.machine cimport Machine, Outcome, end_node, take_settings
+from pathcraft._core.machine cimport KernelSettings, Machine, Outcome, end_node, take_settings
 
 cnp.import_array()
 
@@ -71,8 +70,11 @@ cdef class Plan:
     table : ndarray of int32 or None
         With ``lines``: the grid's offline jump table
         (:func:`pathcraft._core.jpsplus.build_table`), searched instead of jumping.
-    **settings
-        The kernel settings (``grid._run.search_settings`` or ``jps_settings``).
+    diagonal, hkind, hscale, unit, block
+        The grid kernel's own keyword arguments (``grid._run.search_settings`` or
+        ``jps_settings``; ``block`` for jump point search).
+    settings : KernelSettings
+        The search's settings (``record`` refused: a plan keeps no records).
     """
 
     cdef Query q
@@ -103,45 +105,33 @@ cdef class Plan:
         table=None,
         *,
         int diagonal,
+        KernelSettings settings not None,
         int hkind=H_OCTILE,
-        int mode=MODE_ASTAR,
-        int tie=TIE_G,
         double hscale=1.0,
         double unit=0.0,
-        double weight=1.0,
-        int64_t max_expansions=-1,
-        double max_cost=INFINITY,
-        bint partial=False,
-        bint record=False,
-        uint64_t seed=0,
         bint block=True,
     ):
-        if record:
+        if settings.s.record:
             raise ValueError("a plan keeps no records: record through the kernel's entry")
         self.make_ws = workspace
         self.ws = workspace(padded.shape[0] * padded.shape[1])
         self.ws_thread = PyThread_get_thread_ident()
         self.jps = lines is not None
         if self.jps:
-            self.q = jps_query(
-                padded, self.ws, diagonal, unit, weight, max_expansions, max_cost, False
-            )
+            self.q = jps_query(padded, self.ws, diagonal, unit, settings)
             _unpack(lines, padded, &self.packed)
             self.packed.block = block
             if table is not None:
                 self.attach_table(table, padded.shape[0] * padded.shape[1])
         else:
             self.q = make_query(padded, self.ws, diagonal, hkind, hscale)
-            take_settings(&self.q.s, {
-                "mode": mode, "tie": tie, "weight": weight, "max_expansions": max_expansions,
-                "max_cost": max_cost, "partial": partial, "record": False, "seed": seed,
-            })
+            take_settings(&self.q.s, settings)
             use_buckets(&self.q, unit, 1)
         self.padded = padded
         self.lines = lines  # the arrays ``packed`` points into
         self.rows = padded.shape[0] - 2
         self.cols = padded.shape[1] - 2
-        self.seed = seed
+        self.seed = settings.s.seed
         self.result = result
         self.reasons = reasons
         self.clock = clock

@@ -1,62 +1,55 @@
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import NotRequired, Unpack
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-EXHAUSTED: int
-IN_PROGRESS: int
+from pathcraft._core import machine as m
+
 PARITIES: dict[str, int]
 HEURISTICS: dict[str, int]
 
-class Workspace:
-    capacity: int
-    def __init__(self, capacity: int) -> None: ...
+class Workspace(m.BaseWorkspace): ...
 
-class StencilSearch:
-    elapsed: float
+class StencilArgs(TypedDict):
+    """The keyword arguments of :class:`StencilSearch` (and of :func:`search` and
+    :func:`search_costs`, which pass them on): the move table, the heuristic, the
+    settings."""
+
+    pad: int
+    parity: int
+    moves: m.Flat
+    factors: m.Floats
+    hkind: int
+    hscale: float
+    allowed: NotRequired[npt.NDArray[np.uint64] | None]
+    settings: m.KernelSettings
+
+# The three entries below repeat those of grid_search.pyi and voxel.pyi, each over its
+# kernel's own keyword arguments (StencilArgs here): a TypedDict cannot be a type
+# parameter of ``**kwargs`` (PEP 692), so each kernel's stub writes them.
+class StencilSearch(m.CellSearch):
     def __init__(
-        self,
-        padded: npt.NDArray[np.float64],
-        ws: Workspace,
-        sources: npt.NDArray[np.intp],
-        goal: int,
-        goal_set: npt.NDArray[np.intp] | None,
-        **settings: Any,
+        self, *query: Unpack[m.Query[m.Floats, Workspace]], **args: Unpack[StencilArgs]
     ) -> None: ...
-    def step(self, budget: int = ...) -> int: ...
-    def answer(self) -> tuple[Any, ...]: ...
 
 def search(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    goal: int,
-    goal_set: npt.NDArray[np.intp] | None,
-    **settings: Any,
-) -> tuple[Any, ...]: ...
+    *query: Unpack[m.Query[m.Floats, Workspace]], **args: Unpack[StencilArgs]
+) -> m.CellAnswer: ...
 def search_costs(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    starts: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    costs: npt.NDArray[np.float64],
-    **settings: Any,
+    *pairs: Unpack[m.Pairs[m.Floats, Workspace]], **args: Unpack[StencilArgs]
 ) -> None: ...
 def field(
-    padded: npt.NDArray[np.float64],
+    padded: m.Floats,
     ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    out_costs: npt.NDArray[np.float64],
+    sources: m.Flat,
+    out_costs: m.Floats,
     *,
     pad: int,
     parity: int,
-    moves: npt.NDArray[np.intp],
-    factors: npt.NDArray[np.float64],
+    moves: m.Flat,
+    factors: m.Floats,
     max_cost: float,
     allowed: npt.NDArray[np.uint64] | None = ...,
-    out_parents: npt.NDArray[np.intp] | None = ...,
+    out_parents: m.Flat | None = ...,
 ) -> int: ...

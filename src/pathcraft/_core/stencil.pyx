@@ -25,10 +25,6 @@ from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
-
 from pathcraft._core cimport machine  # the search skeleton
 
 
@@ -272,6 +268,9 @@ cdef class StencilSearch(machine.CellSearch):
     cdef const double[:, ::1] padded
     cdef const uint64_t[::1] allowed  # the masks q.allowed points into (or None)
 
+    # These arguments repeat those of the machines of grid_search.pyx and voxel.pyx, each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -287,7 +286,7 @@ cdef class StencilSearch(machine.CellSearch):
         int hkind,
         double hscale,
         const uint64_t[::1] allowed=None,
-        **settings,
+        machine.KernelSettings settings not None,
     ):
         self.q = make_query(padded, ws, pad, parity, moves, factors, hkind, hscale, allowed)
         self.use_settings(&self.q.s, settings)
@@ -295,6 +294,10 @@ cdef class StencilSearch(machine.CellSearch):
         self.allowed = allowed
         self.q.use_goal_set = self.open_sources("cell", ws, sources, goal, goal_set)
 
+    # The loop and the hooks below read as those of voxel.pyx and layered.pyx: each calls
+    # its own kernel's inline functions on its own Query struct, and Cython has no
+    # generics over a struct type to write them once (machine.CellSearch holds all the
+    # rest).
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
@@ -314,29 +317,36 @@ cdef class StencilSearch(machine.CellSearch):
         return to_cells(flat, self.q.width, self.q.pad)
 
 
-def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
+def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
     """Run one search (one unlimited step of a :class:`StencilSearch`). Returns
     ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)`` where
     ``path_cells`` is an ``(n, 2)`` array of ``(row, col)`` cells."""
-    return StencilSearch(padded, ws, sources, goal, goal_set, **settings).finish()
+    return StencilSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
     if not machine.costs_pairs("search_costs", settings, starts, goals, costs):
         return
-    pad = settings["pad"]
+    pad = args.get("pad")
+    if pad is None:
+        raise TypeError("search_costs() needs the keyword argument pad")
     check_cells("starts", starts, padded.shape[0], padded.shape[1], pad)
     check_cells("goals", goals, padded.shape[0], padded.shape[1], pad)
-    m = StencilSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    m = StencilSearch(padded, ws, starts[:1], goals[0], None, settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 

@@ -1,35 +1,25 @@
-from typing import Any
+from typing import TypedDict
 
-import numpy as np
-import numpy.typing as npt
+from typing_extensions import Unpack
 
 from pathcraft._core.grid_search import Workspace
-from pathcraft._core.machine import Machine
+from pathcraft._core.machine import CellAnswer, CellSearch, Flat, Floats, KernelSettings, Pairs
+
+class ThetaArgs(TypedDict):
+    """The keyword arguments of :class:`ThetaSearch` (and of :func:`theta` and
+    :func:`theta_costs`, which pass them on)."""
+
+    diagonal: int
+    unit: float
+    settings: KernelSettings
+
+class ThetaSearch(CellSearch):
+    def __init__(
+        self, padded: Floats, ws: Workspace, start: int, goal: int, **args: Unpack[ThetaArgs]
+    ) -> None: ...
 
 def theta(
-    padded: npt.NDArray[np.float64], ws: Workspace, start: int, goal: int, **settings: Any
-) -> tuple[
-    int,
-    npt.NDArray[np.intp],
-    float,
-    int,
-    int,
-    npt.NDArray[np.intp] | None,
-    npt.NDArray[np.float64] | None,
-]: ...
-def theta_costs(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    starts: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    costs: npt.NDArray[np.float64],
-    **settings: Any,
-) -> None: ...
-class ThetaSearch(Machine):
-    def __init__(
-        self, padded: npt.NDArray[np.float64], ws: Any, start: int, goal: int, **settings: Any
-    ) -> None: ...
-    def answer(self) -> tuple[Any, ...]: ...
-def smooth_path(
-    padded: npt.NDArray[np.float64], path: npt.NDArray[np.intp], diagonal: int
-) -> tuple[npt.NDArray[np.intp], int]: ...
+    padded: Floats, ws: Workspace, start: int, goal: int, **args: Unpack[ThetaArgs]
+) -> CellAnswer: ...
+def theta_costs(*pairs: Unpack[Pairs[Floats, Workspace]], **args: Unpack[ThetaArgs]) -> None: ...
+def smooth_path(padded: Floats, path: Flat, diagonal: int) -> tuple[Flat, int]: ...

@@ -169,6 +169,9 @@ cdef class ThetaSearch(machine.CellSearch):
     cdef ThetaQuery q
     cdef const double[:, ::1] padded
 
+    # These arguments repeat those of the machine of jps.pyx (with no packed lines), each
+    # typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, ::1] padded not None,
@@ -178,11 +181,7 @@ cdef class ThetaSearch(machine.CellSearch):
         *,
         int diagonal,
         double unit,
-        double weight,
-        int64_t max_expansions,
-        double max_cost,
-        bint partial,
-        bint record,
+        machine.KernelSettings settings not None,
     ):
         cdef int failed
         check_grid(padded, ws)
@@ -194,8 +193,11 @@ cdef class ThetaSearch(machine.CellSearch):
         self.q.width = padded.shape[1]
         self.q.diagonal = diagonal
         self.q.unit = unit
+        # Theta* is A* with ties by g: of ``settings`` it reads the weight, the limits,
+        # ``partial`` and ``record`` (its mode, ties and seed are A*'s, whatever they say).
         self.q.s = machine.tie_g_settings(
-            MODE_ASTAR, weight, max_expansions, max_cost, partial, record
+            MODE_ASTAR, settings.s.weight, settings.s.max_expansions, settings.s.max_cost,
+            settings.s.partial, settings.s.record,
         )
         self.s = &self.q.s
         self.ws = ws
@@ -232,23 +234,28 @@ cdef class ThetaSearch(machine.CellSearch):
         return to_cells(flat, self.q.width)
 
 
-def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **settings):
+def theta(padded, Workspace ws, Py_ssize_t start, Py_ssize_t goal, **args):
     """Run one Theta* search between padded flat cells (one unlimited step of a
     :class:`ThetaSearch`).
 
     Returns ``(status, path_cells, cost, expanded, generated, rec_cells, rec_g)``:
     ``path_cells`` an ``(n, 2)`` array of the turning cells ``(row, col)``, start to
     goal, ``cost`` the sum of its segments (``inf`` when there is no path)."""
-    return ThetaSearch(padded, ws, start, goal, **settings).finish()
+    return ThetaSearch(padded, ws, start, goal, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def theta_costs(
     const double[:, ::1] padded not None,
     Workspace ws not None,
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One Theta* search per ``(starts[i], goals[i])`` pair, with the GIL released;
     each path's cost to ``costs[i]`` (``inf`` where none was found)."""
@@ -256,7 +263,7 @@ def theta_costs(
         return
     check_cells("starts", starts, padded.shape[0], padded.shape[1])
     check_cells("goals", goals, padded.shape[0], padded.shape[1])
-    m = ThetaSearch(padded, ws, starts[0], goals[0], **settings)
+    m = ThetaSearch(padded, ws, starts[0], goals[0], settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 

@@ -1,63 +1,50 @@
-from typing import Any
+from typing import TypedDict
 
-import numpy as np
-import numpy.typing as npt
+from typing_extensions import Unpack
 
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
-EXHAUSTED: int
-IN_PROGRESS: int
+from pathcraft._core import machine as m
+
 HEURISTICS: dict[str, int]
 CONNECTIVITIES: tuple[int, ...]
 
 def neighbour_offsets() -> list[tuple[int, int, int]]: ...
 def need_masks() -> list[int]: ...
 
-class Workspace:
-    capacity: int
-    def __init__(self, capacity: int) -> None: ...
+class Workspace(m.BaseWorkspace): ...
 
-class VoxelSearch:
-    elapsed: float
+class VoxelArgs(TypedDict):
+    """The keyword arguments of :class:`VoxelSearch` (and of :func:`search` and
+    :func:`search_costs`, which pass them on)."""
+
+    connectivity: int
+    cut_corners: bool
+    hkind: int
+    hscale: float
+    settings: m.KernelSettings
+
+# The three entries below repeat those of grid_search.pyi and stencil.pyi, each over its
+# kernel's own keyword arguments (VoxelArgs here): a TypedDict cannot be a type
+# parameter of ``**kwargs`` (PEP 692), so each kernel's stub writes them.
+class VoxelSearch(m.CellSearch):
     def __init__(
-        self,
-        padded: npt.NDArray[np.float64],
-        ws: Workspace,
-        sources: npt.NDArray[np.intp],
-        goal: int,
-        goal_set: npt.NDArray[np.intp] | None,
-        **settings: Any,
+        self, *query: Unpack[m.Query[m.Floats, Workspace]], **args: Unpack[VoxelArgs]
     ) -> None: ...
-    def step(self, budget: int = ...) -> int: ...
-    def answer(self) -> tuple[Any, ...]: ...
 
 def search(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    goal: int,
-    goal_set: npt.NDArray[np.intp] | None,
-    **settings: Any,
-) -> tuple[Any, ...]: ...
+    *query: Unpack[m.Query[m.Floats, Workspace]], **args: Unpack[VoxelArgs]
+) -> m.CellAnswer: ...
 def search_costs(
-    padded: npt.NDArray[np.float64],
-    ws: Workspace,
-    starts: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    costs: npt.NDArray[np.float64],
-    **settings: Any,
+    *pairs: Unpack[m.Pairs[m.Floats, Workspace]], **args: Unpack[VoxelArgs]
 ) -> None: ...
 def field(
-    padded: npt.NDArray[np.float64],
+    padded: m.Floats,
     ws: Workspace,
-    sources: npt.NDArray[np.intp],
-    out_costs: npt.NDArray[np.float64],
+    sources: m.Flat,
+    out_costs: m.Floats,
     *,
     connectivity: int,
     cut_corners: bool,
     max_cost: float,
-    out_parents: npt.NDArray[np.intp] | None = ...,
+    out_parents: m.Flat | None = ...,
 ) -> int: ...
-def scan(padded: npt.NDArray[np.float64]) -> tuple[float, float, int]: ...
+def scan(padded: m.Floats) -> tuple[float, float, int]: ...

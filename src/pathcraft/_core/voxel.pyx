@@ -26,10 +26,6 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 import numpy as np
 
-from pathcraft._core.machine import (  # the outcomes, for the Python front door
-    EXHAUSTED, FOUND, IN_PROGRESS, MAX_COST, MAX_EXPANSIONS, UNREACHABLE,
-)
-
 from pathcraft._core cimport machine  # the search skeleton
 
 
@@ -273,6 +269,9 @@ cdef class VoxelSearch(machine.CellSearch):
     cdef Query q
     cdef const double[:, :, ::1] padded
 
+    # These arguments repeat those of the machines of grid_search.pyx and stencil.pyx,
+    # each typed for its own kernel: Cython types a def's arguments per function, so each
+    # kernel writes its own (the search options are one of them, settings).
     def __init__(
         self,
         const double[:, :, ::1] padded not None,
@@ -285,13 +284,17 @@ cdef class VoxelSearch(machine.CellSearch):
         bint cut_corners,
         int hkind,
         double hscale,
-        **settings,
+        machine.KernelSettings settings not None,
     ):
         self.q = make_query(padded, ws, connectivity, cut_corners, hkind, hscale)
         self.use_settings(&self.q.s, settings)
         self.padded = padded
         self.q.use_goal_set = self.open_sources("voxel", ws, sources, goal, goal_set)
 
+    # The loop and the hooks below read as those of stencil.pyx and layered.pyx: each
+    # calls its own kernel's inline functions on its own Query struct, and Cython has no
+    # generics over a struct type to write them once (machine.CellSearch holds all the
+    # rest).
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
@@ -311,20 +314,25 @@ cdef class VoxelSearch(machine.CellSearch):
         return to_voxels(flat, self.q.plane, self.q.width)
 
 
-def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **settings):
+def search(padded, Workspace ws, sources, Py_ssize_t goal, goal_set, **args):
     """Run one search (one unlimited step of a :class:`VoxelSearch`). Returns
     ``(status, path_voxels, cost, expanded, generated, rec_voxels, rec_g)`` where
     ``path_voxels`` is an ``(n, 3)`` array of ``(z, row, col)`` voxels."""
-    return VoxelSearch(padded, ws, sources, goal, goal_set, **settings).finish()
+    return VoxelSearch(padded, ws, sources, goal, goal_set, **args).finish()
 
 
+# This prologue repeats the other kernels' costs-only entries (search_costs, theta_costs,
+# jps_costs), each typed for its own kernel; the checks and the loop they share are
+# machine.costs_pairs and machine.run_costs.
 def search_costs(
     const double[:, :, ::1] padded not None,
     Workspace ws not None,
     const Py_ssize_t[::1] starts not None,
     const Py_ssize_t[::1] goals not None,
     double[::1] costs not None,
-    **settings,
+    *,
+    machine.KernelSettings settings not None,
+    **args,
 ):
     """One search per ``(starts[i], goals[i])`` pair, the GIL released; each path's
     cost to ``costs[i]`` (``inf`` where none was found)."""
@@ -332,7 +340,7 @@ def search_costs(
         return
     check_voxels("starts", starts, &padded.shape[0])
     check_voxels("goals", goals, &padded.shape[0])
-    m = VoxelSearch(padded, ws, starts[:1], goals[0], None, **settings)
+    m = VoxelSearch(padded, ws, starts[:1], goals[0], None, settings=settings, **args)
     machine.run_costs(m, starts, goals, costs)
 
 

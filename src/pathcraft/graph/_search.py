@@ -23,8 +23,8 @@ import numpy.typing as npt
 from pathcraft._cellworld import Kernel, Solver, kernel_solver
 from pathcraft._core import graph_search as _kernel
 from pathcraft._fields import settled
-from pathcraft._kernels import MODES, TIES, thread_workspace
-from pathcraft._options import SearchOptions, kernel_seed
+from pathcraft._kernels import thread_workspace
+from pathcraft._options import SearchOptions, kernel_settings
 from pathcraft.result import Answer, PathResult
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ HeuristicName = Literal["euclidean", "zero"]
 GraphAlgorithm = Literal["astar", "dijkstra", "greedy"]
 
 #: The graph heuristics and their kernel codes.
-GRAPH_HEURISTICS: dict[str, int] = {"zero": 0, "euclidean": 1}
+GRAPH_HEURISTICS: dict[str, int] = _kernel.HEURISTICS
 
 
 def workspace(nodes: int) -> Any:
@@ -80,18 +80,19 @@ def kernel_args(
     those costs, and the heuristic aims at ``target``. The kernel checks indices and
     shapes; the caller checks the option values.
     """
-    rng_seed = kernel_seed(tie_break, seed)
     arrays = (*graph.csr, graph.coords)
 
     def args(ws: Any) -> tuple[Any, ...]:
         return (*arrays, ws, sources, source_costs, goal, goal_set, exit_costs, target)
 
+    settings = kernel_settings(
+        mode, tie_break=tie_break, seed=seed, weight=weight,
+        max_expansions=None if max_expansions is None else int(max_expansions),
+        max_cost=max_cost, partial=bool(partial), record=bool(record),
+    )  # fmt: skip
     return args, {
-        "hkind": GRAPH_HEURISTICS[heuristic], "mode": MODES[mode],
-        "tie": TIES[tie_break], "hscale": graph.heuristic_scale, "weight": weight,
-        "max_expansions": -1 if max_expansions is None else int(max_expansions),
-        "max_cost": math.inf if max_cost is None else float(max_cost),
-        "partial": bool(partial), "record": bool(record), "seed": int(rng_seed),
+        "hkind": GRAPH_HEURISTICS[heuristic], "hscale": graph.heuristic_scale,
+        "settings": settings,
     }  # fmt: skip
 
 

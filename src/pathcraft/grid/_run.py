@@ -41,15 +41,9 @@ PlanCommon = tuple[
     Callable[[], float],
 ]  # fmt: skip
 #: The diagonal-move rules and their kernel codes.
-DIAGONAL_RULES: dict[str, int] = {"never": 0, "no_corner_cut": 1, "one_free": 2, "always": 3}
+DIAGONAL_RULES: dict[str, int] = _kernel.DIAGONALS
 #: The grid heuristics and their kernel codes.
-GRID_HEURISTICS: dict[str, int] = {
-    "zero": 0,
-    "manhattan": 1,
-    "octile": 2,
-    "euclidean": 3,
-    "chebyshev": 4,
-}
+GRID_HEURISTICS: dict[str, int] = _kernel.HEURISTICS
 
 
 def workspace(cells: int) -> Any:
@@ -65,7 +59,7 @@ def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
         "diagonal": DIAGONAL_RULES[grid.diagonal],
         "hkind": GRID_HEURISTICS[heuristic],
         "hscale": grid.min_cost,
-        **opts.kernel_settings(),
+        "settings": opts.kernel_settings(),
         "unit": grid.uniform_cost or 0.0,
     }
 
@@ -103,9 +97,7 @@ def jps_settings(grid: Grid, opts: SearchOptions, *, block: bool = True) -> dict
         "lines": lines,
         "diagonal": DIAGONAL_RULES[grid.diagonal],
         "unit": uniform_unit("jps", costs),
-        "weight": opts.weight,
-        **opts.kernel_limits(),
-        "record": opts.record,
+        "settings": opts.kernel_settings(),
         "block": bool(block),
     }
 
@@ -126,10 +118,7 @@ def theta_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
     return {
         "diagonal": DIAGONAL_RULES[grid.diagonal],
         "unit": uniform_unit("theta", cost_range(grid.padded)),
-        "weight": opts.weight,
-        **opts.kernel_limits(),
-        "partial": opts.partial,
-        "record": opts.record,
+        "settings": opts.kernel_settings(),
     }
 
 

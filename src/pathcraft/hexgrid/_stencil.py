@@ -79,7 +79,10 @@ class Stencil(PaddedCells):
             hkind = _kernel.HEURISTICS["zero"]
         else:
             hkind = _kernel.HEURISTICS[self.heuristic]
-        return {**self.tables(), "hkind": hkind, "hscale": self.hscale, **opts.kernel_settings()}
+        return {
+            **self.tables(), "hkind": hkind, "hscale": self.hscale,
+            "settings": opts.kernel_settings(),
+        }  # fmt: skip
 
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (), {**self.tables(), "max_cost": max_cost}

@@ -68,7 +68,7 @@ class Compiled(PaddedCells):
         return {
             "hkind": _kernel.HEURISTICS["zero" if zero else "portal"],
             "hscale": self.min_cost,
-            **opts.kernel_settings(),
+            "settings": opts.kernel_settings(),
         }
 
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -25,7 +25,7 @@ import shapely
 from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
 from pathcraft._core import polyanya as _polyanya
-from pathcraft._kernels import thread_workspace
+from pathcraft._kernels import FOUND, thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph.kit import kernel_args
@@ -110,12 +110,12 @@ def _polygons(
     beyond the portal it expanded closest to the goal."""
     status, nodes, cost, expanded, generated = Answer.read(answer)[:5]
     portals, lg = policy.portals, policy.links
-    if lg is not None and (status == _graph_kernel.FOUND or (partial and len(nodes))):
-        found = status == _graph_kernel.FOUND
+    if lg is not None and (status == FOUND or (partial and len(nodes))):
+        found = status == FOUND
         way = np.asarray(nodes[:-1] if found else nodes)
         pieces = split(lg, way, np.zeros(2), sp, np.zeros(2), gp if found else None)
         polys = np.concatenate([_piece_polys(lg, p) for p in pieces])
-    elif status == _graph_kernel.FOUND:
+    elif status == FOUND:
         polys = corridor_of(portals, np.asarray(nodes[:-1]), sp, gp)  # the virtual goal last
     elif partial and len(nodes):
         polys = corridor_of(portals, np.asarray(nodes), sp, None)
@@ -229,7 +229,7 @@ def corridor_result(
         cost = float(np.hypot(*(g - s)))
         return build_result(None, line.astype(np.intp), cost, expanded=0, generated=0, t0=t0)
     polys, status, expanded, generated, cost = corridor(policy, s, sp, g, gp, None)
-    beaten = status == _graph_kernel.FOUND and rival is not None and cost < rival.cost
+    beaten = status == FOUND and rival is not None and cost < rival.cost
     if line is not None and rival is not None and not beaten:
         return build_result(
             None, line.astype(np.intp), rival.cost, expanded=expanded, generated=generated,
@@ -267,16 +267,16 @@ def _funnel(
     costs no more than the search's answer."""
     read = Answer.read(answer)
     status, expanded, generated, cost = read.status, read.expanded, read.generated, read.cost
-    if rival is not None and not (status == _graph_kernel.FOUND and cost < rival.cost):
+    if rival is not None and not (status == FOUND and cost < rival.cost):
         return dataclasses.replace(rival, expanded=int(expanded), generated=int(generated))
     lg = policy.links
     if lg is None:
         polys, status, expanded, generated, _cost = _polygons(policy, answer, sp, gp)
-        if status != _graph_kernel.FOUND:
+        if status != FOUND:
             return _nothing(status, expanded, generated)
         path = _pull(policy.top, s, g, polys)
         return build_result(None, path, policy.price(path), expanded=expanded, generated=generated)
-    if status != _graph_kernel.FOUND:
+    if status != FOUND:
         return _nothing(int(status), int(expanded), int(generated))
     pieces = split(lg, np.asarray(read.path[:-1]), s, sp, g, gp)
     path, seg, total = join(
@@ -305,7 +305,7 @@ def _drop_straight(path: FloatArray) -> FloatArray:
 def _optimal(answer: tuple[Any, ...]) -> PathResult:
     """A Polyanya search's answer as a :class:`PathResult`."""
     status, path, cost, expanded, generated = Answer.read(answer)[:5]
-    if status != _polyanya.FOUND:
+    if status != FOUND:
         return _nothing(status, expanded, generated)
     return build_result(None, path, cost, expanded=expanded, generated=generated)
 

@@ -66,7 +66,7 @@ class Voxels(PaddedCells):
             "cut_corners": self.cut_corners,
             "hkind": _kernel.HEURISTICS["zero" if zero else "octile"],
             "hscale": self.hscale,
-            **opts.kernel_settings(),
+            "settings": opts.kernel_settings(),
         }
 
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
