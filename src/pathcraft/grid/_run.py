@@ -276,7 +276,7 @@ class GridCells(PaddedCells):
         checked way always (what the plans are tested against).
     """
 
-    __slots__ = ("base", "grid", "plans")
+    __slots__ = ("base", "grid", "padded", "plans")
 
     name: ClassVar[str] = "Grid"
     noun: ClassVar[str] = "cells"
@@ -287,10 +287,8 @@ class GridCells(PaddedCells):
         self.grid = grid
         self.base = grid if base is None else base
         self.plans = plans
-
-    @property
-    def padded(self) -> npt.NDArray[np.float64]:  # type: ignore[override]
-        return self.grid.padded
+        #: The grid's padded costs, current (a unit's view repairs them in place).
+        self.padded = grid.padded
 
     @property
     def shape(self) -> tuple[int, int]:
