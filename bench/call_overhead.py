@@ -8,8 +8,10 @@ are timed in the same process, interleaved:
   ``pathcraft._core.quick``);
 - *checked*: the way every call went before the plans, still the path for what a plan
   does not take (``record``, cells given as arrays): ``SearchOptions.check`` then
-  ``grid._queries.find_path`` (cells checked by ``cell_indices``, settings as a keyword
-  dictionary, the kernel's ``search``/``jps`` entry, ``build_result``).
+  the one cell-world glue over the grid's adapter without plans
+  (``_cellworld.query(GridCells(grid), ...)``: cells checked by ``cell_indices``,
+  settings as a keyword dictionary, the kernel's ``search``/``jps`` entry,
+  ``build_result``).
 
 Each row times ``--calls`` calls per round, ``--rounds`` rounds; *best* is the fastest
 round's time per call (this VM's CPU switches between two speeds about 1.8x apart, so
@@ -37,8 +39,9 @@ from _machine import git_rev, machine
 
 import pathcraft
 from pathcraft import Grid
+from pathcraft._cellworld import query
 from pathcraft._options import SearchOptions
-from pathcraft.grid import _queries
+from pathcraft.grid._run import GridCells
 
 RESULTS = Path(__file__).resolve().parent / "results" / "call_overhead.md"
 REPO_SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "movingai"
@@ -48,7 +51,7 @@ def checked(grid: Grid, start: Any, goal: Any, algorithm: str, **options: Any) -
     """The checked way: what ``Grid.find_path`` did for every call before plans."""
     t0 = time.perf_counter()
     opts = SearchOptions.check("Grid", algorithm, **options)
-    return _queries.find_path(grid, opts, start, goal, t0)
+    return query(GridCells(grid), opts, start, goal, t0)
 
 
 def rows(grid: Grid) -> list[tuple[str, Callable[[], Any], Callable[[], Any] | None]]:

@@ -53,7 +53,9 @@ def _solve(grid: Grid, start: int, goal: int, settings: dict[str, Any], t0: floa
         # from the meeting cell to the goal: the goal's cost is paid, not the cell's
         meet = ahead + back - cost + float(grid.padded.flat[goal])
     best = float(np.min(meet[np.isfinite(meet)], initial=np.inf))
-    result = _run.solve(grid, np.array([start]), np.array([goal]), settings, t0)
+    ws = _run.workspace(grid.padded.size)
+    answer = kernel.search(grid.padded, ws, np.array([start]), goal, None, **settings)
+    result = _run.answer_result(grid, answer, t0)
     assert not result.found or result.cost == pytest.approx(best)
     return result
 

@@ -137,6 +137,24 @@ def test_executors_give_the_same_answers() -> None:
         np.testing.assert_array_equal(fields[2], grid.distance_field(starts[2]))
 
 
+def test_a_process_pool_answers_a_units_batch_and_the_offline_table_its_costs() -> None:
+    """The unit's view is made again where the chunks run (it travels as its grid),
+    and a grid prepared for JPS+ answers costs from its table, as single queries do."""
+    grid = Grid(np.ones((24, 24)))
+    grid[8, 3:20] = np.inf
+    free = np.argwhere(np.isfinite(grid.for_size(2).cost))
+    starts, goals = free[::7], free[::-7][: len(free[::7])]
+    want = [grid.find_path(a, b, size=2) for a, b in zip(starts, goals, strict=True)]
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(2, mp_context=fork) as pool:
+        got = grid.find_paths(starts, goals, size=2, executor=pool, chunk_size=3)
+    for a, b in zip(got, want, strict=True):
+        assert_same(a, b)
+    grid.prepare("jps+")
+    singles = [grid.path_cost(a, b, algorithm="jps") for a, b in zip(starts, goals, strict=True)]
+    assert grid.path_costs(starts, goals, algorithm="jps", workers=2).tolist() == singles
+
+
 def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
     grid = random_grid(2)
     starts, goals = random_pairs(grid, 12, 3)

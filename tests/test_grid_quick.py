@@ -1,7 +1,8 @@
 """The lean per-call path of ``Grid.find_path`` (a prepared plan per grid and option
-set, ``pathcraft._core.quick``) gives exactly the answer of the checked way
-(``grid._queries.find_path``): same path, cost, counters, reason, jump points; and the
-plan follows cell edits. Also ``Grid.path_cost`` and ``Grid.jps(fill=False)``."""
+set, ``pathcraft._core.quick``) gives exactly the answer of the checked way (the one
+cell-world glue over the grid's adapter without plans): same path, cost, counters,
+reason, jump points; and the plan follows cell edits. Also ``Grid.path_cost`` and
+``Grid.jps(fill=False)``."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid, PathResult
+from pathcraft._cellworld import query
 from pathcraft._options import SearchOptions, UnsupportedOptionError
-from pathcraft.grid import _queries
+from pathcraft.grid._run import GridCells
 
 RULES = ("never", "no_corner_cut", "one_free", "always")
 
@@ -24,7 +26,7 @@ RULES = ("never", "no_corner_cut", "one_free", "always")
 def checked(grid: Grid, start: Any, goal: Any, algorithm: str, **options: Any) -> PathResult:
     """The answer of the checked way, without any plan."""
     opts = SearchOptions.check("Grid", algorithm, **options)
-    return _queries.find_path(grid, opts, start, goal, 0.0)
+    return query(GridCells(grid), opts, start, goal, 0.0)
 
 
 def assert_same(a: PathResult, b: PathResult) -> None:

@@ -411,3 +411,31 @@ def test_followers_of_units_of_several_sizes_arrive_through_their_footprints() -
         PathFollower.from_cells(grid, paths, sizes=[2])
     with pytest.raises(ValueError, match=r"^sizes\[1\] must be an integer >= 1"):
         PathFollower.from_cells(grid, paths, sizes=[1, 0])
+
+
+def test_shorthands_with_size_alone_take_the_views_lean_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``astar/greedy/dijkstra(..., size=k)``: once the view's plan is made, the
+    answer comes from it without going through ``find_path``, and is its answer."""
+    grid = Grid.from_ascii(
+        """
+        ......
+        ......
+        ..#...
+        ......
+        """
+    )
+    a, b = (0, 0), (2, 4)
+    want = {name: grid.find_path(a, b, algorithm=name, size=2) for name in ("astar", "greedy")}
+    want["dijkstra"] = grid.find_path(a, b, algorithm="dijkstra", size=2)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("find_path called")
+
+    monkeypatch.setattr(Grid, "find_path", refuse)
+    for name, one in want.items():
+        got = getattr(grid, name)(a, b, size=2)
+        assert got.path.tolist() == one.path.tolist() and got.cost == one.cost
+    with pytest.raises(AssertionError, match="find_path called"):
+        grid.astar(a, b, size=2, weight=1.5)  # other options: the checked way

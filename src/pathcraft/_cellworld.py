@@ -8,13 +8,18 @@ needs is here, once: :func:`find_path` (several sources and goals for Dijkstra, 
 ``goal=None``), :func:`start_search`, :func:`distance_field` (``parents=``), and the
 batches (:func:`batch`, empty batches included).
 
-The cell worlds (:class:`~pathcraft.hexgrid.HexGrid`,
+Every cell world (:class:`~pathcraft.Grid`, :class:`~pathcraft.hexgrid.HexGrid`,
 :class:`~pathcraft.hexgrid.MovesGrid`, :class:`~pathcraft.voxel.VoxelGrid`,
-:class:`~pathcraft.layered.Level`) bring a :class:`CellAdapter` and use all of it;
+:class:`~pathcraft.layered.Level`) brings a :class:`CellAdapter` and uses all of it;
 :class:`~pathcraft.graph.Graph` brings a :class:`QueryAdapter` (labels in and out) for
-its single queries. Their public methods are one call into this module.
-:class:`~pathcraft.Grid` keeps its own door (:mod:`pathcraft.grid._run`): its quick
-plans answer a plain query before any of this runs.
+its single queries and its batches. Their public methods are one call into this
+module. An adapter runs a query through its :meth:`~QueryAdapter.solver`: the
+kernel's entry points for the skeleton's searches (:func:`kernel_solver`), or what
+the world's table of further algorithms and its quick plans give (the grid's:
+:mod:`pathcraft.grid._run`); a world whose options choose another world to search
+(``Grid``'s ``size=``: the unit's view) says so in :meth:`~QueryAdapter.runs_on`.
+A world with a lean way for plain queries (the grid's prepared plans) takes it in
+its own method before calling here.
 
 Adding a cell world: a compiled form with the :class:`CellAdapter` members
 (:class:`PaddedCells` gives most) and a kernel following the skeleton's entry points
@@ -44,11 +49,15 @@ __all__ = [
     "Kernel",
     "PaddedCells",
     "QueryAdapter",
+    "Solver",
     "distance_field",
     "door",
     "find_path",
+    "kernel_solver",
     "places_by_one",
+    "query",
     "start_search",
+    "stepped",
     "to_result",
 ]
 
@@ -92,6 +101,65 @@ class Kernel(NamedTuple):
         )  # fmt: skip
 
 
+class Solver(NamedTuple):
+    """How queries with one set of checked options run: what an adapter's
+    :meth:`~QueryAdapter.solver` gives (:func:`kernel_solver` for the skeleton's
+    entry points).
+
+    Attributes
+    ----------
+    find : callable
+        ``find(sources, goal, goal_set, t0)``: one search between checked flat places
+        (``goal_set`` None: the one ``goal``), as a result.
+    pair : callable
+        ``pair(start, goal, t0)``: one search between two flat places (a batch's).
+    machine : callable
+        ``machine(ws, sources, goal, goal_set)``: its step machine.
+    finish : callable
+        ``finish(answer, t0)``: the machine's answer as a result.
+    costs : callable or None
+        ``costs(starts, goals, out)``: fills ``out`` with the costs of many searches
+        (None: a kernel without a costs loop; batches of costs run ``pair``).
+    goal_sets : bool
+        Whether ``find`` and ``machine`` take a goal set.
+    """
+
+    find: Callable[[Flat, int, Flat | None, float], PathResult]
+    pair: Callable[[int, int, float], PathResult]
+    machine: Callable[[Any, Flat, int, Flat | None], Any]
+    finish: Callable[[Any, float], PathResult]
+    costs: Callable[[Flat, Flat, npt.NDArray[np.float64]], None] | None
+    goal_sets: bool
+
+
+def kernel_solver(adapter: QueryAdapter, opts: SearchOptions, data: Any = None) -> Solver:
+    """The :class:`Solver` of a kernel of the skeleton's entry points
+    (``adapter.kernel``), with ``adapter.settings(opts)`` (which may refuse them);
+    ``data``: the kernel's first argument for its costs loop."""
+    settings = adapter.settings(opts)
+    kernel, size, args, result = adapter.kernel, adapter.size, adapter.args, adapter.result
+
+    def find(sources: Flat, goal: int, goal_set: Flat | None, t0: float) -> PathResult:
+        ws = thread_workspace(kernel.workspace, size)
+        return result(kernel.search(*args(ws, sources, goal, goal_set), **settings), t0)
+
+    def pair(start: int, goal: int, t0: float) -> PathResult:
+        return find(np.array([start], dtype=np.intp), goal, None, t0)
+
+    def machine(ws: Any, sources: Flat, goal: int, goal_set: Flat | None) -> Any:
+        return kernel.machine(*args(ws, sources, goal, goal_set), **settings)
+
+    search_costs = kernel.search_costs
+    costs = None
+    if search_costs is not None:
+
+        def costs(starts: Flat, goals: Flat, out: npt.NDArray[np.float64]) -> None:
+            ws = thread_workspace(kernel.workspace, size)
+            search_costs(data, ws, starts, goals, out, **settings)
+
+    return Solver(find, pair, machine, result, costs, kernel.goal_sets)
+
+
 class PaddedCells:
     """The adapter members of a compiled form that is one padded cost array
     (``padded``): the kernel's data, its size in flat places, its arguments, and
@@ -119,6 +187,36 @@ class PaddedCells:
 
     def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
         return _settle(self, start, opts, t0)  # type: ignore[arg-type]
+
+    def runs_on(self, opts: SearchOptions) -> Any:
+        return self
+
+    def pairs(self, starts: Any, goals: Any, opts: SearchOptions) -> list[tuple[int, int]]:
+        return cell_pairs(self, starts, goals)  # type: ignore[arg-type]
+
+    def solver(self, opts: SearchOptions) -> Solver:
+        return kernel_solver(self, opts, self.data)  # type: ignore[arg-type]
+
+    def field(
+        self, flat: Flat, max_cost: float, tree: bool
+    ) -> tuple[npt.NDArray[np.float64], Flat | None]:
+        """The field kernel's costs and (with ``tree``) padded flat parents, from its
+        arguments (``field_args``)."""
+        shape: tuple[int, ...] = self.shape  # type: ignore[attr-defined]
+        costs = np.empty(shape, dtype=np.float64)
+        parents = np.empty(shape, dtype=np.intp) if tree else None
+        args, kwargs = self.field_args(max_cost)  # type: ignore[attr-defined]
+        if parents is not None:
+            kwargs = {**kwargs, "out_parents": parents}
+        kernel = self.kernel
+        kernel.field(
+            self.data, thread_workspace(kernel.workspace, self.size), flat, costs, *args,
+            **kwargs,
+        )  # fmt: skip
+        return costs, parents
+
+    #: The options a goal-less Dijkstra takes (``find_path(start, None)``).
+    settle_options: ClassVar[tuple[str, ...]] = ("max_cost",)
 
 
 class QueryAdapter(Protocol):
@@ -159,6 +257,18 @@ class QueryAdapter(Protocol):
     def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
         """A goal-less Dijkstra from ``start`` (``find_path(start, None, ...)``)."""
 
+    def runs_on(self, opts: SearchOptions) -> Any:
+        """The adapter a query with checked options runs on (itself, or another world
+        those options choose: the grid's unit view for ``size=``)."""
+
+    def solver(self, opts: SearchOptions) -> Solver:
+        """How queries with checked options run (:func:`kernel_solver`, or the
+        world's own table); it may refuse them (a ValueError naming why)."""
+
+    def pairs(self, starts: Any, goals: Any, opts: SearchOptions) -> list[Any]:
+        """A batch's checked ``(start, goal)`` pairs of flat places (errors name
+        ``starts[i]``), what :attr:`Solver.pair` takes; none for empty arrays."""
+
 
 class CellAdapter(QueryAdapter, Protocol):
     """What a compiled cell world brings to the glue (its compiled form): the
@@ -172,8 +282,16 @@ class CellAdapter(QueryAdapter, Protocol):
     def shape(self) -> tuple[int, ...]:
         """The shape of a distance field."""
 
-    def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """The field kernel's arguments after ``out``, for a checked ``max_cost``."""
+    @property
+    def settle_options(self) -> tuple[str, ...]:
+        """The options a goal-less Dijkstra takes."""
+
+    def field(
+        self, flat: Flat, max_cost: float, tree: bool
+    ) -> tuple[npt.NDArray[np.float64], Flat | None]:
+        """A distance field from checked flat sources within ``max_cost``, and with
+        ``tree`` each place's padded flat parent (-1: none); :class:`PaddedCells`
+        runs the field kernel with its ``field_args``."""
 
     def unflat(self, flat: Flat) -> Flat:
         """The places of flat indices, an ``(n, d)`` array (the inverse of
@@ -206,10 +324,10 @@ def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:
 
 
 def _ends(
-    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any
+    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any, goal_sets: bool
 ) -> tuple[Flat, int, Flat | None]:
     """A query's checked sources, goal and goal set (None: the one goal). Dijkstra
-    takes several of either; a kernel without goal sets takes one goal."""
+    takes several of either; a solver without goal sets takes one goal."""
     if opts.algorithm != "dijkstra":
         return (
             np.array([adapter.place("start", start)], dtype=np.intp),
@@ -223,7 +341,7 @@ def _ends(
             raise ValueError(f"{name} must hold at least one of the {adapter.noun}; got none")
     if goals.size == 1:
         return sources, int(goals[0]), None
-    if not adapter.kernel.goal_sets:
+    if not goal_sets:
         raise UnsupportedOptionError(
             f"{adapter.name}.find_path(algorithm='dijkstra') takes one goal; got "
             f"{goals.size}: search each, or use distance_field from the goal"
@@ -246,13 +364,19 @@ def find_path(
     several of either for Dijkstra, and ``goal=None``)."""
     t0 = time.perf_counter()
     opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
+    return query(adapter, opts, start, goal, t0)
+
+
+def query(
+    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any, t0: float
+) -> PathResult:
+    """:func:`find_path` with options the world's method checked (``t0``: when the
+    call began)."""
+    adapter = adapter.runs_on(opts)
     if goal is None and opts.algorithm == "dijkstra":
         return adapter.settle(start, opts, t0)
-    settings = adapter.settings(opts)
-    kernel = adapter.kernel
-    ws = thread_workspace(kernel.workspace, adapter.size)
-    answer = kernel.search(*adapter.args(ws, *_ends(adapter, opts, start, goal)), **settings)
-    return adapter.result(answer, t0)
+    run = adapter.solver(opts)
+    return run.find(*_ends(adapter, opts, start, goal, run.goal_sets), t0)
 
 
 def start_search(
@@ -262,15 +386,22 @@ def start_search(
     cancelled with ``WorldChangedError`` when ``owner`` (a world with a ``version``)
     is edited under it."""
     opts = SearchOptions.check_call(adapter.name, "start_search", algorithm, options)
+    return stepped(adapter, opts, start, goal, owner)
+
+
+def stepped(
+    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any, owner: Any = None
+) -> CompiledSearch:
+    """:func:`start_search` with options the world's method checked."""
+    adapter = adapter.runs_on(opts)
     if goal is None and opts.algorithm == "dijkstra":
         raise _goal_none(adapter, "start_search")
-    settings = adapter.settings(opts)
-    ends = _ends(adapter, opts, start, goal)
-    machine = adapter.kernel.machine
+    run = adapter.solver(opts)
+    ends = _ends(adapter, opts, start, goal, run.goal_sets)
+    machine = run.machine
     return CompiledSearch(
-        lambda ws: machine(*adapter.args(ws, *ends), **settings),
-        adapter.result, adapter.kernel.workspace, adapter.size, owner,
-    )  # fmt: skip
+        lambda ws: machine(ws, *ends), run.finish, adapter.kernel.workspace, adapter.size, owner
+    )
 
 
 #: A distance field and its shortest-path tree (``distance_field(parents=True)``).
@@ -298,26 +429,16 @@ def distance_field(
 def _field(
     adapter: CellAdapter, flat: Flat, opts: SearchOptions, tree: bool
 ) -> tuple[npt.NDArray[np.float64], Flat | None]:
-    """The field kernel's costs and (with ``tree``) padded flat parents."""
+    """The field's costs and (with ``tree``) padded flat parents."""
     if flat.size == 0:
         raise ValueError(f"sources must hold at least one of the {adapter.noun}; got none")
-    costs = np.empty(adapter.shape, dtype=np.float64)
-    parents = np.empty(adapter.shape, dtype=np.intp) if tree else None
-    args, kwargs = adapter.field_args(math.inf if opts.max_cost is None else opts.max_cost)
-    if parents is not None:
-        kwargs = {**kwargs, "out_parents": parents}
-    kernel = adapter.kernel
-    kernel.field(
-        adapter.data, thread_workspace(kernel.workspace, adapter.size), flat, costs, *args,
-        **kwargs,
-    )  # fmt: skip
-    return costs, parents
+    return adapter.field(flat, math.inf if opts.max_cost is None else opts.max_cost, tree)
 
 
 def _settle(adapter: CellAdapter, start: Any, opts: SearchOptions, t0: float) -> PathResult:
     """A goal-less Dijkstra: every reachable place's cost and the tree, as mappings
     (``distances``, ``path_to``) keyed by the world's place tuples."""
-    opts.refuse_beyond(("max_cost",), "goal=None")
+    opts.refuse_beyond(adapter.settle_options, "goal=None")
     costs, padded_parents = _field(adapter, adapter.places("start", start), opts, True)
     assert padded_parents is not None
     shape = adapter.shape
@@ -345,7 +466,14 @@ def _settle(adapter: CellAdapter, start: Any, opts: SearchOptions, t0: float) ->
 
 
 def pairs(adapter: CellAdapter, starts: Any, goals: Any, opts: SearchOptions) -> list[Any]:
-    """The checked ``(start, goal)`` flat places of a batch (none for empty arrays)."""
+    """The checked ``(start, goal)`` flat places of a batch (none for empty arrays),
+    on the adapter the options run on (its own ``pairs``)."""
+    run: Any = adapter.runs_on(opts)
+    return run.pairs(starts, goals, opts)  # type: ignore[no-any-return]
+
+
+def cell_pairs(adapter: CellAdapter, starts: Any, goals: Any) -> list[tuple[int, int]]:
+    """:meth:`CellAdapter.pairs` by :meth:`CellAdapter.places`."""
     s = adapter.places("starts", starts)
     g = adapter.places("goals", goals)
     if s.shape != g.shape:
@@ -357,42 +485,33 @@ def solve_paths(
     adapter: CellAdapter, tasks: Sequence[tuple[int, int]], opts: SearchOptions
 ) -> list[PathResult]:
     """One result per task (what ``find_path`` answers)."""
-    settings = adapter.settings(opts)
-    kernel = adapter.kernel
-    ws = thread_workspace(kernel.workspace, adapter.size)
-    out = []
-    for s, g in tasks:
-        t0 = time.perf_counter()
-        args = adapter.args(ws, np.array([s], dtype=np.intp), g, None)
-        out.append(adapter.result(kernel.search(*args, **settings), t0))
-    return out
+    pair = adapter.runs_on(opts).solver(opts).pair
+    clock = time.perf_counter
+    return [pair(s, g, clock()) for s, g in tasks]
 
 
 def solve_costs(
     adapter: CellAdapter, tasks: Sequence[tuple[int, int]], opts: SearchOptions
 ) -> npt.NDArray[np.float64]:
-    """The path cost of each task, ``inf`` where none was found (one compiled loop)."""
-    starts = np.array([s for s, _ in tasks], dtype=np.intp)
-    goals = np.array([g for _, g in tasks], dtype=np.intp)
-    costs = np.empty(len(tasks), dtype=np.float64)
-    kernel = adapter.kernel
-    if kernel.search_costs is None:
-        found = solve_paths(adapter, tasks, opts)
+    """The path cost of each task, ``inf`` where none was found (one compiled loop
+    where the solver has one)."""
+    run = adapter.runs_on(opts).solver(opts)
+    if run.costs is None:
+        found = [run.pair(s, g, 0.0) for s, g in tasks]
         return np.array([r.cost if r.found else np.inf for r in found], dtype=np.float64)
-    kernel.search_costs(
-        adapter.data, thread_workspace(kernel.workspace, adapter.size), starts, goals, costs,
-        **adapter.settings(opts),
-    )  # fmt: skip
+    both = np.array(tasks, dtype=np.intp).reshape(-1, 2)
+    costs = np.empty(len(tasks), dtype=np.float64)
+    run.costs(np.ascontiguousarray(both[:, 0]), np.ascontiguousarray(both[:, 1]), costs)
     return costs
 
 
 def door(name: str) -> BatchDoor:
-    """What a cell world named ``name`` brings to :func:`pathcraft._batch.query_batch`."""
+    """What a world named ``name`` brings to :func:`pathcraft._batch.query_batch`."""
     return BatchDoor(name, pairs, solve_paths, solve_costs)
 
 
 def batch(
-    adapter: CellAdapter, method: str, starts: Any, goals: Any, algorithm: Any, options: Any
+    adapter: QueryAdapter, method: str, starts: Any, goals: Any, algorithm: Any, options: Any
 ) -> Any:
     """``world.find_paths`` / ``world.path_costs`` (``method``) through the one batch
     front door."""

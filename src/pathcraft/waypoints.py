@@ -23,6 +23,15 @@ candidate pairs without ``max_distance``: 2,000 waypoints are two million segmen
 
 Needs shapely (``pip install pathcraft[geometry]``).
 
+A waypoint graph searches its :attr:`~WaypointGraph.graph` with the graph kernel
+itself (:func:`pathcraft.graph.kit.kernel_args`), not through the one glue of the
+compiled worlds (:mod:`pathcraft._cellworld`): that glue turns each end of a query
+into flat places, and an end here is a position that sees several waypoints at
+several costs (a virtual goal joins the goal's), or sees the other end (a straight
+line, no search), or sees no waypoint (no search either). Its
+:meth:`~WaypointGraph.find_path` is one unlimited step of the search
+:meth:`~WaypointGraph.start_search` returns, so the two cannot differ.
+
 Examples
 --------
 >>> from shapely import box

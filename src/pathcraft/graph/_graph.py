@@ -45,11 +45,11 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
-from pathcraft._batch import BatchOptions, query_batch
+from pathcraft._batch import BatchOptions
 from pathcraft._changes import ChangeLog
 from pathcraft._options import check_flag
 from pathcraft._sliced import CompiledSearch
-from pathcraft.graph import _batch, _capabilities, _search
+from pathcraft.graph import _capabilities, _search
 from pathcraft.graph import _checks as checks
 from pathcraft.graph._nodes import NodeIndex
 from pathcraft.graph._search import GRAPH_HEURISTICS, GraphAlgorithm
@@ -797,7 +797,10 @@ class Graph:
         >>> [r.path for r in g.find_paths([0, 3], [2, 1], workers=2)]
         [[0, 1, 2], [3, 2, 1]]
         """
-        return query_batch(_batch.DOOR, self, "find_paths", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            _search.GraphQueries(self, self._names), "find_paths", starts, goals, algorithm,
+            options,
+        )  # fmt: skip
 
     def path_costs(
         self,
@@ -818,7 +821,10 @@ class Graph:
         >>> g.path_costs([0, 2], [2, 0], algorithm="dijkstra").tolist()
         [5.0, inf]
         """
-        return query_batch(_batch.DOOR, self, "path_costs", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            _search.GraphQueries(self, self._names), "path_costs", starts, goals, algorithm,
+            options,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ changes
 

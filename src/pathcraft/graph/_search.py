@@ -14,13 +14,13 @@ Each thread searches with its own workspace.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel
+from pathcraft._cellworld import Kernel, Solver, kernel_solver
 from pathcraft._core import graph_search as _kernel
 from pathcraft._fields import settled
 from pathcraft._kernels import thread_workspace
@@ -167,6 +167,27 @@ class GraphQueries:
 
     def settle(self, start: Any, opts: SearchOptions, t0: float) -> PathResult:
         return settle(self.graph, self.names, self.names.nodes("start", start), opts, t0)
+
+    def runs_on(self, opts: SearchOptions) -> GraphQueries:
+        return self
+
+    def solver(self, opts: SearchOptions) -> Solver:
+        return kernel_solver(self, opts)
+
+    def pairs(self, starts: Any, goals: Any, opts: SearchOptions) -> list[tuple[int, int]]:
+        """A batch's checked ``(start, goal)`` node indices; errors name
+        ``starts[i]``/``goals[i]``."""
+        lists = []
+        for name, value in (("starts", starts), ("goals", goals)):
+            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise TypeError(f"{name} must be a sequence of node labels; got {value!r}")
+            lists.append([self.names.node(f"{name}[{i}]", node) for i, node in enumerate(value)])
+        if len(lists[0]) != len(lists[1]):
+            raise ValueError(
+                "starts and goals must have the same length; "
+                f"got {len(lists[0])} and {len(lists[1])}"
+            )
+        return list(zip(lists[0], lists[1], strict=True))
 
 
 _NONE = np.empty(0, dtype=np.intp)

@@ -49,7 +49,8 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._batch import BatchOptions, check_batch, query_batch
+from pathcraft import _cellworld
+from pathcraft._batch import BatchOptions, check_batch
 from pathcraft._changes import ChangeLog
 from pathcraft._movingai import read_walkable
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
@@ -66,7 +67,7 @@ from pathcraft.grid._checks import (
 )
 from pathcraft.grid._packed import PackedLines, check_lines
 from pathcraft.grid._prepared import Prepared
-from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, planned_search
+from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, GridCells, planned_search
 from pathcraft.grid._sizes import SizeCache, cells_box, check_size
 from pathcraft.grid._space import GridSpace
 from pathcraft.replan import Replanner
@@ -835,7 +836,11 @@ class Grid:
             result = plan.find(start, goal, t0)
             if result is not None:
                 return result
-        return _queries.find_path(self, opts, start, goal, t0, plan)
+        return _cellworld.query(self._adapter(), opts, start, goal, t0)
+
+    def _adapter(self) -> GridCells:
+        """The grid's adapter for the one cell-world glue, taking its plans."""
+        return GridCells(self, self, self._plan)
 
     def _lean(
         self, algorithm: str, start: Any, goal: Any, t0: float, fill: bool = True
@@ -880,6 +885,23 @@ class Grid:
             prep = world._renew()
         return prep.plan(opts, world)
 
+    def _shorthand(
+        self, algorithm: GridAlgorithm, start: Any, goal: Any, options: Options
+    ) -> PathResult:
+        """``astar``, ``greedy``, ``dijkstra``: the lean path of a plain query (and of
+        ``size=k`` alone: its view's), else :meth:`find_path` with the algorithm."""
+        if len(options) <= 1:
+            t0 = time.perf_counter()
+            if not options:
+                result = self._lean(algorithm, start, goal, t0)
+            elif "size" in options:
+                result = self._lean_unit(algorithm, options["size"], start, goal, t0)
+            else:
+                result = None
+            if result is not None:
+                return result
+        return self.find_path(start, goal, algorithm=algorithm, **options)
+
     def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
 
@@ -902,11 +924,7 @@ class Grid:
         ...
         ValueError: start (1, 1) is a wall
         """
-        if not options:
-            result = self._lean("astar", start, goal, time.perf_counter())
-            if result is not None:
-                return result
-        return self.find_path(start, goal, algorithm="astar", **options)
+        return self._shorthand("astar", start, goal, options)
 
     def greedy(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
         """Greedy best-first search from ``start`` to ``goal``, both ``(row, col)``.
@@ -922,11 +940,7 @@ class Grid:
         >>> grid.greedy((0, 0), (0, 5)).expanded
         6
         """
-        if not options:
-            result = self._lean("greedy", start, goal, time.perf_counter())
-            if result is not None:
-                return result
-        return self.find_path(start, goal, algorithm="greedy", **options)
+        return self._shorthand("greedy", start, goal, options)
 
     def dijkstra(
         self,
@@ -963,11 +977,7 @@ class Grid:
         >>> every.distances[(0, 7)], every.path_to((0, 1))
         (4.0, [(0, 3), (0, 2), (0, 1)])
         """
-        if not options:
-            result = self._lean("dijkstra", start, goal, time.perf_counter())
-            if result is not None:
-                return result
-        return self.find_path(start, goal, algorithm="dijkstra", **options)
+        return self._shorthand("dijkstra", start, goal, options)
 
     def jps(
         self, start: Cell, goal: Cell, *, fill: bool = True, **options: Unpack[Options]
@@ -1042,7 +1052,7 @@ class Grid:
             result = plan.find(start, goal, t0, False)
             if result is not None:
                 return result
-        full = _queries.find_path(self, opts, start, goal, t0, plan)
+        full = _cellworld.query(self._adapter(), opts, start, goal, t0)
         jumps = full.jump_points
         return full if jumps is None else dataclasses.replace(full, path=jumps)
 
@@ -1107,7 +1117,7 @@ class Grid:
             cost = plan.cost(start, goal)
             if cost is not None:
                 return cost
-        return _queries.find_path(self, opts, start, goal, 0.0).cost
+        return _cellworld.query(self._adapter(), opts, start, goal, 0.0).cost
 
     def start_search(
         self,
@@ -1147,7 +1157,7 @@ class Grid:
             search = planned_search(self, plan, start, goal)
             if search is not None:
                 return search
-        return _queries.start_search(self, opts, start, goal)
+        return _cellworld.stepped(self._adapter(), opts, start, goal, self)
 
     def smooth(self, path: npt.ArrayLike) -> npt.NDArray[np.intp]:
         """``path`` (cells ``(row, col)``, e.g. an A* path) string-pulled by this
@@ -1275,9 +1285,9 @@ class Grid:
         >>> tree[0, 1].tolist(), tree[0, 0].tolist()
         ([0, 0], [-1, -1])
         """
-        return _queries.distance_field(
-            self, sources, check_flag("parents", parents), max_cost, size
-        )
+        tree = check_flag("parents", parents)
+        cells = GridCells(self.for_size(size), self)
+        return _cellworld.distance_field(cells, sources, max_cost, tree)
 
     # ------------------------------------------------------------------ batches
 
@@ -1345,7 +1355,9 @@ class Grid:
         >>> grid.find_paths([(0, 0)], [(0, 4)], algorithm="jps")[0].cost
         4.0
         """
-        return query_batch(_batch.DOOR, self, "find_paths", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._adapter(), "find_paths", starts, goals, algorithm, options
+        )
 
     def path_costs(
         self,
@@ -1377,7 +1389,9 @@ class Grid:
         >>> grid.path_costs([(0, 0)], [(0, 49)], max_expansions=3).tolist()
         [inf]
         """
-        return query_batch(_batch.DOOR, self, "path_costs", starts, goals, algorithm, options)  # type: ignore[no-any-return]
+        return _cellworld.batch(  # type: ignore[no-any-return]
+            self._adapter(), "path_costs", starts, goals, algorithm, options
+        )
 
     def distance_fields(
         self,

@@ -1,6 +1,8 @@
-"""How a :class:`~pathcraft.grid.Grid` runs its kernels: checked options turned into
-kernel settings, the per-thread workspaces, one query run and its answer wrapped in a
-:class:`~pathcraft.result.PathResult`. Single and batch queries both go through here.
+"""How a :class:`~pathcraft.grid.Grid` runs its kernels: the grid's adapter for the one
+cell-world glue (:class:`GridCells`, :mod:`pathcraft._cellworld` runs every query and
+batch through it), checked options turned into kernel settings, the grid's table of
+searches beyond the skeleton's three (:data:`ALGORITHMS`) and its quick plans
+(:func:`make_plan`, what the adapter's solver and the grid's lean calls answer with).
 """
 
 from __future__ import annotations
@@ -8,23 +10,29 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial as partial_fn
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._cellworld import Kernel, PaddedCells, Solver, kernel_solver
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._core import theta as _theta_kernel
 from pathcraft._core.quick import Plan
+from pathcraft._fields import grid_parents
 from pathcraft._kernels import thread_workspace
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.grid._packed import cost_range
+from pathcraft.grid._sizes import batch_cells, unit_cells, unit_grid
 from pathcraft.result import KERNEL_REASONS, Answer, PathResult
 
 if TYPE_CHECKING:
     from pathcraft.grid import Grid
+
+    #: A grid's plan look-up: ``plans(opts)``, the plan of checked options or None.
+    Plans = Callable[[SearchOptions], Plan | None]
 
 #: What every :class:`Plan` is made with: the padded costs, the workspace maker, the
 #: result type, the reasons and the clock.
@@ -54,26 +62,6 @@ def search_settings(grid: Grid, opts: SearchOptions) -> dict[str, Any]:
         "settings": opts.kernel_settings(),
         "unit": grid.uniform_cost or 0.0,
     }
-
-
-def solve(
-    grid: Grid,
-    sources: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    settings: dict[str, Any],
-    t0: float,
-) -> PathResult:
-    """One search between checked flat cells, with checked settings."""
-    single_goal = goals.shape[0] == 1
-    answer = _kernel.search(
-        grid.padded,
-        workspace(grid.padded.size),
-        sources,
-        int(goals[0]) if single_goal else -1,
-        None if single_goal else goals,
-        **settings,
-    )
-    return answer_result(grid, answer, t0)
 
 
 def answer_result(grid: Grid, answer: tuple[Any, ...], t0: float) -> PathResult:
@@ -142,38 +130,11 @@ def solve_theta(
     return answer_result(grid, answer, t0)
 
 
-def sliced_search(
-    grid: Grid,
-    sources: npt.NDArray[np.intp],
-    goals: npt.NDArray[np.intp],
-    opts: SearchOptions,
-) -> CompiledSearch:
-    """A compiled sliced search between checked flat cells, with checked options: the
-    step machine of the search :func:`solve` (or the algorithm's own, see
-    :data:`ALGORITHMS`) runs in one step."""
-    padded = grid.padded
-    entry = ALGORITHMS.get(opts.algorithm)
-    if entry is not None:
-        settings = entry.settings(grid, opts)
-        s0, g0 = int(sources[0]), int(goals[0])
-        return CompiledSearch(
-            lambda ws: entry.machine(grid, ws, s0, g0, settings),
-            entry.finish(grid), _kernel.Workspace, padded.size, grid,
-        )  # fmt: skip
-    settings = search_settings(grid, opts)
-    single = goals.shape[0] == 1
-    goal_cell = int(goals[0]) if single else -1
-    goal_set = None if single else goals
-    return CompiledSearch(
-        lambda ws: _kernel.GridSearch(padded, ws, sources, goal_cell, goal_set, **settings),
-        partial_fn(answer_result, grid), _kernel.Workspace, padded.size, grid,
-    )  # fmt: skip
-
-
 def planned_search(grid: Grid, plan: Plan, start: Any, goal: Any) -> CompiledSearch | None:
     """The sliced search of a query the grid's ``plan`` takes (two plain ``(row, col)``
-    tuples, walkable), on the plan's prepared query: :func:`sliced_search`'s answer
-    without its per-call setup. None for cells the plan does not take."""
+    tuples, walkable), on the plan's prepared query: the glue's stepped search
+    (:func:`pathcraft._cellworld.stepped`) without its per-call setup. None for cells
+    the plan does not take."""
     if not plan.takes(start, goal):
         return None
     padded = grid.padded
@@ -190,8 +151,8 @@ def _planned_result(machine: Any, t0: float) -> PathResult:
 
 def make_plan(grid: Grid, opts: SearchOptions) -> Plan | None:
     """A :class:`~pathcraft._core.quick.Plan`: the grid's settings for ``opts`` ready to
-    run single queries at the lowest cost per call (what :func:`solve` and
-    :func:`solve_jps` answer, exactly). None when the options need the checked way:
+    run single queries at the lowest cost per call (what the grid kernel's search
+    and :func:`solve_jps` answer, exactly). None when the options need the checked way:
     ``record`` (the expansions are copied out there), and random ties without a
     ``seed`` (fresh entropy per query)."""
     entry = ALGORITHMS.get(opts.algorithm)
@@ -294,3 +255,142 @@ def optimal_algorithms() -> tuple[str, ...]:
     """The grid searches whose costs are optimal (weight 1): Dijkstra, A* (with the
     grid's admissible default heuristic) and the table's optimal entries."""
     return ("astar", "dijkstra", *(name for name, e in ALGORITHMS.items() if e.optimal))
+
+
+# --------------------------------------------------------------------------- the adapter
+
+
+class GridCells(PaddedCells):
+    """A grid's adapter for the one cell-world glue (:mod:`pathcraft._cellworld`).
+
+    Parameters
+    ----------
+    grid : Grid
+        The grid a query searches: the grid, or a unit's view (``size=``).
+    base : Grid or None
+        The grid whose cells the caller names (errors name its walls; a cell where
+        the unit does not fit is refused like one); None: ``grid``.
+    plans : callable or None
+        The grid's plan look-up (``plans(opts)``): single queries and batches of
+        paths take the plan the options have, as the grid's lean calls do. None: the
+        checked way always (what the plans are tested against).
+    """
+
+    __slots__ = ("base", "grid", "padded", "plans")
+
+    name: ClassVar[str] = "Grid"
+    noun: ClassVar[str] = "cells"
+    kernel: ClassVar[Kernel] = Kernel.of(_kernel, _kernel.GridSearch)
+    settle_options: ClassVar[tuple[str, ...]] = ("max_cost", "size")
+
+    def __init__(self, grid: Grid, base: Grid | None = None, plans: Plans | None = None) -> None:
+        self.grid = grid
+        self.base = grid if base is None else base
+        self.plans = plans
+        #: The grid's padded costs, current (a unit's view repairs them in place).
+        self.padded = grid.padded
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.grid.shape
+
+    def runs_on(self, opts: SearchOptions) -> GridCells:
+        """The adapter of the unit's view for ``size=k`` (``size`` checked here)."""
+        world = unit_grid(self.base, opts)
+        return self if world is self.grid else GridCells(world, self.base, self.plans)
+
+    def place(self, name: str, value: Any) -> int:
+        return int(unit_cells(self.base, self.grid, name, value, many=False)[0])
+
+    def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
+        return unit_cells(self.base, self.grid, name, value, many=True)
+
+    def pairs(self, starts: Any, goals: Any, opts: SearchOptions) -> list[tuple[int, int]]:
+        """A batch's ``(start, goal)`` flat cells: ``(n, 2)`` arrays each, errors naming
+        ``starts[i]`` (a grid a table entry cannot search is refused first)."""
+        entry = ALGORITHMS.get(opts.algorithm)
+        if entry is not None:
+            entry.settings(self.grid, opts)
+        flat_starts = batch_cells(self.base, self.grid, "starts", starts)
+        flat_goals = batch_cells(self.base, self.grid, "goals", goals)
+        if len(flat_starts) != len(flat_goals):
+            raise ValueError(
+                "starts and goals must have the same length; "
+                f"got {len(flat_starts)} and {len(flat_goals)}"
+            )
+        return list(zip(flat_starts.tolist(), flat_goals.tolist(), strict=True))
+
+    def settings(self, opts: SearchOptions) -> dict[str, Any]:
+        return search_settings(self.grid, opts)
+
+    def result(self, answer: tuple[Any, ...], t0: float) -> PathResult:
+        return answer_result(self.grid, answer, t0)
+
+    def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``(row, col)`` cells of padded flat indices, an ``(n, 2)`` array."""
+        return np.stack(np.divmod(flat, self.grid.shape[1] + 2), axis=-1) - 1
+
+    def field(
+        self, flat: npt.NDArray[np.intp], max_cost: float, tree: bool
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp] | None]:
+        """The field kernel's costs; the tree (padded flat parents) read from them by
+        :func:`~pathcraft._fields.grid_parents`."""
+        grid = self.grid
+        padded = grid.padded
+        costs = np.empty(grid.shape)
+        rule = DIAGONAL_RULES[grid.diagonal]
+        _kernel.field(padded, workspace(padded.size), flat, costs, diagonal=rule, max_cost=max_cost)
+        if not tree:
+            return costs, None
+        index = grid_parents(padded, costs, grid.diagonal)
+        rows, cols = np.divmod(index, grid.shape[1])
+        parents = np.where(index >= 0, (rows + 1) * padded.shape[1] + cols + 1, -1)
+        return costs, parents.reshape(grid.shape).astype(np.intp)
+
+    def solver(self, opts: SearchOptions) -> Solver:
+        """The skeleton's kernel or the table's entry for ``opts.algorithm``, answered
+        by the grid's plan where the options have one (one start and one goal)."""
+        grid = self.grid
+        entry = ALGORITHMS.get(opts.algorithm)
+        if entry is None:
+            run = kernel_solver(self, opts, grid.padded)
+        else:
+            run = _entry_solver(grid, entry, opts)
+        plan = None if self.plans is None else self.plans(opts)
+        if plan is None:
+            return run
+        find, find_flat = run.find, plan.find_flat
+
+        def planned(sources: Any, goal: int, goal_set: Any, t0: float) -> PathResult:
+            if goal_set is None and sources.shape[0] == 1:
+                return find_flat(int(sources[0]), goal, t0)
+            return find(sources, goal, goal_set, t0)
+
+        costs = run.costs
+        if plan.offline:  # JPS+: the offline table answers costs
+
+            def costs(starts: Any, goals: Any, out: npt.NDArray[np.float64]) -> None:
+                cost_flat = plan.cost_flat
+                both = zip(starts.tolist(), goals.tolist(), strict=True)
+                out[:] = [cost_flat(s, g) for s, g in both]
+
+        return Solver(planned, find_flat, run.machine, run.finish, costs, run.goal_sets)
+
+
+def _entry_solver(grid: Grid, entry: Algorithm, opts: SearchOptions) -> Solver:
+    """The :class:`~pathcraft._cellworld.Solver` of a table entry (one start, one
+    goal; its settings refuse a grid it cannot search)."""
+    settings = entry.settings(grid, opts)
+    solve, machine, costs = entry.solve, entry.machine, entry.costs
+
+    def pair(start: int, goal: int, t0: float) -> PathResult:
+        return solve(grid, start, goal, settings, t0)
+
+    return Solver(
+        lambda sources, goal, goal_set, t0: pair(int(sources[0]), goal, t0),
+        pair,
+        lambda ws, sources, goal, goal_set: machine(grid, ws, int(sources[0]), goal, settings),
+        entry.finish(grid),
+        lambda starts, goals, out: costs(grid, starts, goals, out, settings),
+        False,
+    )

@@ -40,6 +40,7 @@ __all__ = [
     "MAX_SIZES",
     "Box",
     "SizeCache",
+    "batch_cells",
     "cells_box",
     "check_size",
     "unit_cells",
@@ -274,3 +275,16 @@ def unit_cells(
             f"clearance is {int(grid.clearance[cell])})"
         )
     return flat
+
+
+def batch_cells(grid: Grid, world: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
+    """A batch's :func:`unit_cells`: an ``(n, 2)`` array of cells (``n`` may be 0)
+    as flat padded indices; errors name the row (``starts[3]``)."""
+    arr = np.asarray(value)
+    if arr.size == 0 and arr.ndim <= 2:
+        return np.empty(0, dtype=np.intp)  # no queries: nothing to do
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(
+            f"{name} must be an (n, 2) array of (row, col) cells; got shape {arr.shape}"
+        )
+    return unit_cells(grid, world, name, arr, many=True, indexed=True)
