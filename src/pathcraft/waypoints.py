@@ -1,5 +1,10 @@
 """Waypoint graphs: points linked where they see each other, searched by the CSR core.
 
+Why this file is longer than 600 lines: one class, :class:`WaypointGraph`, whose 24
+public methods are each documented with a runnable example (half of the file), and
+its searches from any two positions (see below: not through the one glue); the
+line-of-sight tests are :mod:`pathcraft._visibility`.
+
 Positions are ``(x, y)`` (or ``(x, y, z)`` with your own line of sight). Two waypoints
 are linked when the segment between them is clear (and, if given, no longer than
 ``max_distance``); a link costs its Euclidean length. :meth:`WaypointGraph.find_path`

@@ -1,5 +1,13 @@
 """Weighted graphs stored as CSR arrays and searched by the compiled core.
 
+Why this file is longer than 600 lines: a world is one class whose public methods are
+its own (``tests/test_layout.py``), each with its documentation and a runnable
+example, and :class:`Graph` has 37 (six ways to build one, editing weights, searches,
+batches, fields, capabilities); their documentation is more than half of the file.
+The code is thin doors onto :mod:`~pathcraft.graph._checks`, :mod:`~pathcraft.graph._csr`,
+:mod:`~pathcraft.graph._nodes` and :mod:`~pathcraft.graph._search` (the graph's adapter
+of the one glue).
+
 A :class:`Graph` is directed or undirected, with weights ``>= 0`` (``np.inf`` closes an
 edge) and optional node coordinates ``(x, y)`` or ``(x, y, z)``. Nodes have labels:
 any hashable values, or by default the indices ``0 .. n-1``. Build one from edge arrays,

@@ -1,5 +1,15 @@
 """Grids: 2-D cost arrays searched by the compiled core.
 
+Why this file is longer than 600 lines: a world is one class whose public methods are
+its own (``tests/test_layout.py``: no mixins, each method defined in the class with
+its documentation and a runnable example), and :class:`Grid` has 42 of them
+(building, editing, unit sizes, preparation, searches, batches, fields, capabilities);
+their documentation is about three fifths of the file. The code is thin doors onto
+focused modules: :mod:`~pathcraft.grid._checks` (input), :mod:`~pathcraft.grid._prepared`
+(state derived from the cells), :mod:`~pathcraft.grid._sizes` (unit sizes),
+:mod:`~pathcraft.grid._run` (the grid's adapter of the one glue,
+:mod:`pathcraft._cellworld`) and :mod:`~pathcraft.grid._space` (agents).
+
 Cells are ``(row, col)`` everywhere. A grid is a float cost array: ``np.inf`` is a wall
 and every other cost is finite and > 0. A step into cell ``b`` costs ``cost[b]`` when
 straight and ``cost[b] * sqrt(2)`` when diagonal. Diagonal moves follow one of four
