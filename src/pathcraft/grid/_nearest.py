@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NONE", "nearest_walkable"]
+__all__ = ["FARTHEST", "NONE", "nearest_walkable", "open_cell"]
 
 #: The row of an answer where no walkable cell is near enough.
 NONE = (-1, -1)
@@ -46,6 +46,29 @@ def _cells(name: str, value: Any) -> tuple[npt.NDArray[np.int64], bool]:
     if arr.size and not (np.abs(arr.astype(np.float64)) <= FARTHEST).all():
         raise ValueError(f"{name} must be integers from -2**29 to 2**29; got {value!r}")
     return arr.astype(np.int64), one
+
+
+def _plain_pair(node: Any) -> bool:
+    """``node`` is a tuple of two ints within :data:`FARTHEST` (the common case)."""
+    return (
+        type(node) is tuple
+        and len(node) == 2
+        and type(node[0]) is int
+        and type(node[1]) is int
+        and -FARTHEST <= node[0] <= FARTHEST
+        and -FARTHEST <= node[1] <= FARTHEST
+    )
+
+
+def open_cell(padded: npt.NDArray[np.float64], node: Any) -> bool:
+    """``node`` is a tuple of two ints naming a walkable cell of the padded cost
+    array ``padded``: the check agents make each step, without NumPy."""
+    return (
+        _plain_pair(node)
+        and 0 <= node[0] < padded.shape[0] - 2
+        and 0 <= node[1] < padded.shape[1] - 2
+        and padded[node[0] + 1, node[1] + 1] != math.inf
+    )
 
 
 def _limit(max_distance: Any) -> float:
@@ -109,8 +132,10 @@ def nearest_walkable(
     ``padded`` (walls ``inf``), ``(-1, -1)`` where none lies within ``max_distance``;
     and whether one pair was given (errors name the argument ``name``). See
     :meth:`pathcraft.Grid.nearest_walkable`."""
-    arr, one = _cells(name, cells)
     limit = _limit(max_distance)
+    if _plain_pair(cells):  # one (row, col) tuple of ints: no array to check
+        return np.array([_one(padded, cells[0], cells[1], limit)], dtype=np.intp), True
+    arr, one = _cells(name, cells)
     out = np.empty(arr.shape, dtype=np.intp)
     for k, (r, c) in enumerate(arr.tolist()):
         out[k] = _one(padded, r, c, limit)
