@@ -127,3 +127,14 @@ def test_tile_coords_snap_pixels_to_walkable_cells() -> None:
     assert cells.tolist() == [[-1, -1]] and np.isnan(pixels).all()
     pixels, cells = TileCoords(10).nearest_walkable((500, 5), grid, max_distance=3)
     assert cells.tolist() == [[-1, -1]]
+
+
+def test_tile_coords_find_path_with_snap_is_the_search_from_the_snapped_cells() -> None:
+    grid = Grid.from_ascii(MAP)
+    tiles = TileCoords(16, shape=grid.shape)
+    start, goal = (4 * 16 + 3, 2 * 16 + 9), (-50.0, 400.0)  # in the block; off the map
+    with pytest.raises(ValueError, match="outside the map"):
+        tiles.find_path(grid, (8, 8), goal)
+    got = tiles.find_path(grid, start, goal, snap=True)
+    want = grid.find_path((1, 4), (4, 0))
+    assert got.path.tolist() == tiles.to_pixels(want.path).tolist() and got.cost == want.cost

@@ -372,6 +372,14 @@ class TileCoords:
                         return r, c
         return self._cell("point", point)  # the checked way, and its errors
 
+    def _cell_anywhere(self, name: str, point: Any) -> tuple[int, int]:
+        """The cell under one point, on the map or off it."""
+        arr, one = _points(name, point, integer=False)
+        if not one:
+            raise ValueError(f"{name} must be one (x, y) pair; got shape {np.shape(point)}")
+        r, c = self._cells_of(name, arr)[0].tolist()
+        return r, c
+
     def _cell(self, name: str, point: Any) -> tuple[int, int]:
         arr, one = _points(name, point, integer=False)
         if not one:
@@ -413,7 +421,9 @@ class TileCoords:
             The grid's search to run (every ``algorithm=`` of
             :class:`~pathcraft.Grid`, as ``pathcraft._options.SUPPORT`` lists them).
         **options
-            Passed to that search (``weight``, ``max_expansions``, ...).
+            Passed to that search (``weight``, ``max_expansions``, ...); with
+            ``snap=True`` a position on a wall or off the map starts (or ends) the
+            search at the nearest walkable cell.
 
         Returns
         -------
@@ -424,8 +434,8 @@ class TileCoords:
         Raises
         ------
         ValueError
-            A position off the map (the message gives its cell) or on a wall, an
-            unknown algorithm; the grid's own errors for its options.
+            A position off the map (the message gives its cell) or on a wall (without
+            ``snap``), an unknown algorithm; the grid's own errors for its options.
 
         Examples
         --------
@@ -434,14 +444,19 @@ class TileCoords:
         >>> grid = Grid.from_ascii("...")
         >>> TileCoords(8, origin=(100, 0)).find_path(grid, (101, 4), (123, 4)).cost
         2.0
+        >>> TileCoords(8, origin=(100, 0)).find_path(grid, (90, 4), (123, 40), snap=True).cost
+        2.0
         """
         searches = list(SUPPORT["Grid"].algorithms)
         if algorithm not in searches:
             raise ValueError(f"algorithm must be one of {searches}; got {algorithm!r}")
         shape = tuple(getattr(grid, "shape", ()))
         checked = self if self.shape is not None or len(shape) != 2 else self._with_shape(shape)
-        s = checked._cell("start", start)
-        g = checked._cell("goal", goal)
+        if options.get("snap") is True:  # off the map too: the grid moves it on
+            s, g = (checked._cell_anywhere(n, v) for n, v in (("start", start), ("goal", goal)))
+        else:
+            s = checked._cell("start", start)
+            g = checked._cell("goal", goal)
         result: PathResult = grid.find_path(s, g, algorithm=algorithm, **options)
         path = np.asarray(result.path)
         pixels = self.to_pixels(path) if path.size else np.zeros((0, 2))
