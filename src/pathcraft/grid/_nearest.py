@@ -12,11 +12,12 @@ distance), never the map's, and a window never reaches past the grid.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from pathcraft._validation import check_limit
 
 __all__ = ["FARTHEST", "NONE", "nearest_walkable", "open_cell"]
 
@@ -72,14 +73,9 @@ def open_cell(padded: npt.NDArray[np.float64], node: Any) -> bool:
 
 
 def _limit(max_distance: Any) -> float:
-    if max_distance is None:
-        return math.inf
-    if isinstance(max_distance, (bool, np.bool_)) or not isinstance(max_distance, numbers.Real):
-        raise TypeError(f"max_distance must be a number >= 0 or None; got {max_distance!r}")
-    limit = float(max_distance)
-    if math.isnan(limit) or limit < 0:
-        raise ValueError(f"max_distance must be a number >= 0 or None; got {max_distance!r}")
-    return limit
+    """The largest distance taken: ``max_distance`` checked, inf for None."""
+    limit = check_limit("max_distance", max_distance, integer=False)
+    return math.inf if limit is None else float(limit)
 
 
 def _window(
