@@ -194,3 +194,31 @@ def test_a_point_whose_cell_does_not_fit_int64_is_refused_by_name(
             tiles.to_cells([(bad, 0.0)])
     # the largest cell below 2**63 is still an answer
     assert TileCoords(1.0).to_cells([(2.0**62, 0.0)]).tolist() == [[0, 2**62]]
+
+
+@given(
+    size=sizes,
+    origin=origins,
+    y_up=st.booleans(),
+    known=st.booleans(),
+    x=st.one_of(st.floats(-2000, 2000), st.integers(-2000, 2000)),
+    y=st.one_of(st.floats(-2000, 2000), st.integers(-2000, 2000)),
+)
+def test_cell_of_plain_numbers_is_the_checked_conversion(
+    size: tuple[float, float], origin: tuple[int, int], y_up: bool, known: bool, x: Any, y: Any
+) -> None:
+    """``cell`` converts two plain numbers without NumPy: the same cell (or the same
+    error) as the vectorised conversion."""
+    shape = (13, 17) if known or y_up else None
+    tiles = TileCoords(size, origin=origin, y_up=y_up, shape=shape)
+    (want,) = tiles.to_cells([(x, y)]).tolist()
+    inside = shape is None or (0 <= want[0] < shape[0] and 0 <= want[1] < shape[1])
+    if inside:
+        assert tiles.cell((x, y)) == tuple(want)
+        assert tiles.cell([np.float64(x), np.float64(y)]) == tuple(want)
+    else:
+        with pytest.raises(ValueError, match="outside the map"):
+            tiles.cell((x, y))
+    for bad in ((math.nan, 0.0), (math.inf, 1.0), (1e300, 0.0)):
+        with pytest.raises(ValueError):
+            TileCoords(1e-300, shape=shape).cell(bad) if bad[0] == 1e300 else tiles.cell(bad)

@@ -5,7 +5,7 @@ Every search in pathcraft, on every world, takes its options from one list
 max_cost, partial, record``. :data:`SUPPORT` says, for each world and each value of
 ``algorithm=``, which of them the search takes (plus the few options that only one
 world has, its *extras*: ``size`` on a grid, ``radius`` on waypoint graphs and
-navigation meshes, ``snap`` on a navigation mesh, ``closed`` in the generic search).
+navigation meshes, ``snap`` on a grid and a navigation mesh, ``closed`` in the generic search).
 :meth:`SearchOptions.check` is the one place they are checked: an option the
 search does not take is refused by one error, :class:`UnsupportedOptionError`, that
 names the world, the algorithm, the option and what that search takes instead.
@@ -49,6 +49,7 @@ __all__ = [
     "OPTION_NAMES",
     "SUPPORT",
     "BaseOptions",
+    "GridOptions",
     "Options",
     "SearchOptions",
     "UnsupportedOptionError",
@@ -99,6 +100,14 @@ class Options(BaseOptions, total=False):
     heuristic: Any
 
 
+class GridOptions(Options, total=False):
+    """A grid query's keyword options, for type checkers: :class:`Options` and
+    ``snap``, a start or goal moved to its nearest walkable cell (a navigation mesh
+    takes ``snap`` as a keyword of its own)."""
+
+    snap: bool
+
+
 class UnsupportedOptionError(TypeError):
     """An option the chosen search does not take (or one no search knows).
 
@@ -133,8 +142,9 @@ _ALL = OPTION_NAMES
 _NO_WEIGHT = tuple(o for o in OPTION_NAMES if o != "weight")
 _DIJKSTRA = ("tie_break", "seed", "max_expansions", "max_cost", "record")
 #: The grid's own options, taken by every grid search: ``size``, the side of the
-#: unit's square in cells (``pathcraft.grid._sizes`` checks it).
-GRID_UNIT_EXTRAS: tuple[str, ...] = ("size",)
+#: unit's square in cells (``pathcraft.grid._sizes`` checks it), and ``snap``, a start
+#: or goal moved to its nearest walkable cell (``Grid.nearest_walkable``).
+GRID_UNIT_EXTRAS: tuple[str, ...] = ("size", "snap")
 
 #: Which world takes which option, by ``algorithm=``: the contract as data. The
 #: README's options table is checked against it by the tests.
@@ -153,7 +163,8 @@ SUPPORT: dict[str, WorldSpec] = {
             },
             heuristics=("zero", "manhattan", "octile", "euclidean", "chebyshev"),
             extras={
-                name: GRID_UNIT_EXTRAS for name in ("astar", "dijkstra", "greedy", "jps")
+                **{name: GRID_UNIT_EXTRAS for name in ("astar", "dijkstra", "greedy", "jps")},
+                "theta": ("snap",),
             },
         ),
         # pathcraft.hexgrid: the stencil kernel's worlds.

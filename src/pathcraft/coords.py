@@ -61,6 +61,10 @@ from pathcraft.result import PathResult
 
 __all__ = ["Anchor", "TileCoords"]
 
+#: The types of a point's coordinates that :meth:`TileCoords.cell` converts without
+#: NumPy (bool is not among them: it is refused the checked way).
+_PLAIN = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+
 #: Which point of a cell :meth:`TileCoords.to_pixels` returns.
 Anchor = Literal["center", "top_left", "bottom_left"]
 _ANCHORS: dict[str, tuple[float, float]] = {
@@ -342,7 +346,39 @@ class TileCoords:
         ...
         ValueError: point (70.0, 10.0) is in cell (0, 4), outside the map of shape (4, 4)
         """
-        return self._cell("point", point)
+        try:
+            x, y = point  # the fast way for two plain numbers (a tuple, a Vector2)
+        except (TypeError, ValueError):
+            return self._cell("point", point)
+        if type(x) in _PLAIN and type(y) in _PLAIN:
+            ox, oy = self.origin
+            w, h = self.tile_size
+            fx = (x - ox) / w
+            if self.y_up:
+                assert self.shape is not None
+                fy = self.shape[0] - (y - oy) / h
+                limit = 2.0**63 - 1.0
+                if -limit < fx < limit and -limit < fy < limit:  # finite, fits int64
+                    r, c = math.ceil(fy) - 1, math.floor(fx)
+                    if 0 <= r < self.shape[0] and 0 <= c < self.shape[1]:
+                        return r, c
+            else:
+                fy = (y - oy) / h
+                limit = 2.0**63 - 1.0
+                if -limit < fx < limit and -limit < fy < limit:
+                    r, c = math.floor(fy), math.floor(fx)
+                    shape = self.shape
+                    if shape is None or (0 <= r < shape[0] and 0 <= c < shape[1]):
+                        return r, c
+        return self._cell("point", point)  # the checked way, and its errors
+
+    def _cell_anywhere(self, name: str, point: Any) -> tuple[int, int]:
+        """The cell under one point, on the map or off it."""
+        arr, one = _points(name, point, integer=False)
+        if not one:
+            raise ValueError(f"{name} must be one (x, y) pair; got shape {np.shape(point)}")
+        r, c = self._cells_of(name, arr)[0].tolist()
+        return r, c
 
     def _cell(self, name: str, point: Any) -> tuple[int, int]:
         arr, one = _points(name, point, integer=False)
@@ -385,7 +421,9 @@ class TileCoords:
             The grid's search to run (every ``algorithm=`` of
             :class:`~pathcraft.Grid`, as ``pathcraft._options.SUPPORT`` lists them).
         **options
-            Passed to that search (``weight``, ``max_expansions``, ...).
+            Passed to that search (``weight``, ``max_expansions``, ...); with
+            ``snap=True`` a position on a wall or off the map starts (or ends) the
+            search at the nearest walkable cell.
 
         Returns
         -------
@@ -396,8 +434,8 @@ class TileCoords:
         Raises
         ------
         ValueError
-            A position off the map (the message gives its cell) or on a wall, an
-            unknown algorithm; the grid's own errors for its options.
+            A position off the map (the message gives its cell) or on a wall (without
+            ``snap``), an unknown algorithm; the grid's own errors for its options.
 
         Examples
         --------
@@ -406,18 +444,71 @@ class TileCoords:
         >>> grid = Grid.from_ascii("...")
         >>> TileCoords(8, origin=(100, 0)).find_path(grid, (101, 4), (123, 4)).cost
         2.0
+        >>> TileCoords(8, origin=(100, 0)).find_path(grid, (90, 4), (123, 40), snap=True).cost
+        2.0
         """
         searches = list(SUPPORT["Grid"].algorithms)
         if algorithm not in searches:
             raise ValueError(f"algorithm must be one of {searches}; got {algorithm!r}")
         shape = tuple(getattr(grid, "shape", ()))
         checked = self if self.shape is not None or len(shape) != 2 else self._with_shape(shape)
-        s = checked._cell("start", start)
-        g = checked._cell("goal", goal)
+        if options.get("snap") is True:  # off the map too: the grid moves it on
+            s, g = (checked._cell_anywhere(n, v) for n, v in (("start", start), ("goal", goal)))
+        else:
+            s = checked._cell("start", start)
+            g = checked._cell("goal", goal)
         result: PathResult = grid.find_path(s, g, algorithm=algorithm, **options)
         path = np.asarray(result.path)
         pixels = self.to_pixels(path) if path.size else np.zeros((0, 2))
         return dataclasses.replace(result, path=pixels)
+
+    def nearest_walkable(
+        self, points: npt.ArrayLike, grid: Any, *, max_distance: float | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+        """Pixel positions snapped to walkable cells: each point's cell (under it, on
+        the map or off it) is moved to its nearest walkable cell by
+        :meth:`Grid.nearest_walkable <pathcraft.grid.Grid.nearest_walkable>`
+        (Euclidean distance between cell centres, in cells; ties to the smallest
+        ``(row, col)``); a point in a walkable cell keeps its cell.
+
+        Parameters
+        ----------
+        points : array_like, shape (n, 2) or (2,)
+            Pixel positions ``(x, y)``, anywhere (a physics position in a wall or
+            beyond the map's edge included).
+        grid : Grid
+            The grid whose walkable cells count (anything with ``nearest_walkable``).
+        max_distance : float or None
+            In cells, as in :meth:`Grid.nearest_walkable`; None: any distance.
+
+        Returns
+        -------
+        pixels : ndarray of float64, shape (n, 2)
+            The centres of the cells found, in pixels; NaN where no walkable cell
+            lies within ``max_distance`` (or the grid has none).
+        cells : ndarray of intp, shape (n, 2)
+            The cells found, ``(row, col)``; ``(-1, -1)`` where none.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.coords import TileCoords
+        >>> grid = Grid.from_ascii('''
+        ... ..#
+        ... .##
+        ... ''')
+        >>> pixels, cells = TileCoords(10).nearest_walkable([(25, 15), (5, 5), (99, 5)], grid)
+        >>> cells.tolist(), pixels.tolist()
+        ([[0, 1], [0, 0], [0, 1]], [[15.0, 5.0], [5.0, 5.0], [15.0, 5.0]])
+        """
+        arr, _ = _points("points", points, integer=False)
+        found = np.asarray(
+            grid.nearest_walkable(self._cells_of("points", arr), max_distance=max_distance),
+            dtype=np.intp,
+        )
+        pixels = self.to_pixels(found)
+        pixels[found[:, 0] < 0] = np.nan
+        return pixels, found
 
     def path_to_pixels(self, path: Any) -> npt.NDArray[np.float64]:
         """A path of cells (a ``PathResult`` or its ``path``; a list of ``(row, col)``

@@ -36,6 +36,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._options import check_flag
 from pathcraft._sliced import WorldChangedError
 from pathcraft._validation import check_limit
 from pathcraft.agents._budget import FrameBudget, check_budgets
@@ -108,6 +109,14 @@ class Pursuer:
         (the incremental repair of a static target is one blocking search, so it is
         used only without a budget). None (and no ``time_budget_us``): each plan is
         one blocking search.
+    snap : bool
+        Default False: a ``start`` or target on a wall (or off the grid) is a
+        ``ValueError``. True: it is moved to the nearest walkable node (the space's
+        ``snap``: on a grid :meth:`Grid.nearest_walkable
+        <pathcraft.grid.Grid.nearest_walkable>`), so a target read from a physics
+        position that strayed into a wall keeps being chased; :meth:`step` can
+        override it per call. Worlds whose space has no ``snap`` (graphs, hexagonal,
+        move and voxel grids, levels) refuse it (:class:`~pathcraft.world.CapabilityError`).
     time_budget_us : float or None
         Microseconds of search per :meth:`step`, > 0, alone or with ``frame_budget``
         (whichever runs out first): the plan is stepped in small slices until the time
@@ -154,7 +163,8 @@ class Pursuer:
     __slots__ = (
         "_budget", "_clock", "_costs", "_counted", "_dt", "_goal", "_i", "_lag", "_max_exp",
         "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
-        "_seen", "_space", "_started", "_status", "_suffix", "_target", "_ticks", "_world",
+        "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
+        "_world",
         "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
@@ -169,8 +179,14 @@ class Pursuer:
         max_expansions: int | None = None,
         frame_budget: int | None = None,
         time_budget_us: float | None = None,
+        snap: bool = False,
     ) -> None:
         self._space: Space = space_for(world)
+        self._snap = check_flag("snap", snap)
+        if self._snap and not callable(getattr(self._space, "snap", None)):
+            raise CapabilityError(
+                type(world).__name__, "snap", "its agents' space has no nearest walkable node"
+            )
         self.speed = _positive("speed", speed, allow_zero=False)
         self.stop_range = _positive("stop_range", stop_range, allow_zero=True)
         limit = check_limit("budget", budget, integer=True)
@@ -188,7 +204,7 @@ class Pursuer:
         self._started = 0  # the step the plan in progress started at
         self._lag = 0  # steps the last budgeted plan took (0: none yet)
         self._dt = 0.0  # the last step's dt
-        node = self._space.key(start, "start")
+        node = self._key(start, "start", self._snap)
         self._path: list[Hashable] = [node]
         self._costs: npt.NDArray[np.float64] = np.zeros(0)
         self._suffix: npt.NDArray[np.float64] = np.zeros(1)
@@ -255,15 +271,24 @@ class Pursuer:
 
     # ------------------------------------------------------------------ moving
 
-    def step(self, target: Any, dt: float) -> ChaseStatus:
+    def step(self, target: Any, dt: float, *, snap: bool | None = None) -> ChaseStatus:
         """Re-plan toward ``target`` if it moved, then move for ``dt`` time units.
 
         Parameters
         ----------
         target : node
-            Where the target is now (a walkable cell or a node).
+            Where the target is now (a walkable cell or a node; with ``snap``, any
+            cell).
         dt : float
             Time passed, >= 0.
+        snap : bool or None
+            Move a target on a wall or off the grid to the nearest walkable node
+            instead of raising (see the class); None: the constructor's ``snap``.
+
+        Raises
+        ------
+        ValueError
+            A target on a wall or off the grid without ``snap``, a bad ``dt``.
 
         Returns
         -------
@@ -282,8 +307,10 @@ class Pursuer:
         'caught'
         >>> hunter.plans
         1
+        >>> hunter.step((3, 9), dt=1.0, snap=True), hunter.node   # off the map: (0, 5)
+        ('caught', (0, 5))
         """
-        goal = self._space.key(target, "target")
+        goal = self._key(target, "target", self._snap if snap is None else snap)
         dt = _positive("dt", dt, allow_zero=True)
         if self._status == "max_expansions":
             return self._status
@@ -304,6 +331,20 @@ class Pursuer:
             return self._status
         self._advance(self.speed * dt)
         return self._status
+
+    def _key(self, node: Any, name: str, snap: Any) -> Hashable:
+        """``node`` checked by the space, or snapped to the nearest walkable node."""
+        if snap is False:
+            return self._space.key(node, name)
+        if not check_flag("snap", snap):
+            return self._space.key(node, name)
+        snapper = getattr(self._space, "snap", None)
+        if snapper is None:
+            raise CapabilityError(
+                type(self._space).__name__, "snap", "no nearest walkable node in this space"
+            )
+        found: Hashable = snapper(node, name)
+        return found
 
     def _repair(self, goal: Hashable) -> None:
         """The world changed and the target did not move: repair the path with the

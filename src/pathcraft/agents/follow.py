@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._options import check_flag
 from pathcraft._positions import check_number as _number
 from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import slide
@@ -69,6 +70,13 @@ class PathFollower:
         Distance from the end that counts as arrived, > 0.
     stuck_time : float
         Time without progress after which an agent is reported stuck, > 0.
+    snap : bool
+        With a grid, default False: a position in a wall or off the grid is a
+        ``ValueError``. True: such an agent starts at the centre of the nearest
+        walkable cell to the cell under it (:meth:`Grid.nearest_walkable
+        <pathcraft.grid.Grid.nearest_walkable>`), as ``snap=True`` moves a start
+        everywhere. The paths' points are not moved (a path point in a wall is still
+        an error).
 
     Attributes
     ----------
@@ -108,6 +116,7 @@ class PathFollower:
         slowing_radius: float = 1.0,
         tolerance: float = 0.1,
         stuck_time: float = 2.0,
+        snap: bool = False,
     ) -> None:
         if grid is not None and not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid or None; got {type(grid).__name__}")
@@ -129,6 +138,8 @@ class PathFollower:
         start = self._pts[self._first] if positions is None else _points("positions", positions)
         if start.shape[0] != n:
             raise ValueError(f"positions has {start.shape[0]} rows for {n} paths")
+        if check_flag("snap", snap) and grid is not None:
+            start = _snapped(grid, start)
         if self._walkable is not None:
             for name, where in (("positions", start), ("paths", self._pts)):
                 outside = ~walkable_at(self._walkable, where)
@@ -387,6 +398,23 @@ class PathFollower:
         self._best = np.where(better, left, self._best)
         self._since = np.where(better | self.arrived, 0.0, self._since + dt)
         self.stuck = (self._since >= self.stuck_time) & ~self.arrived
+
+
+def _snapped(grid: Grid, points: Array) -> Array:
+    """``points`` in walls or off ``grid`` moved to the centres of the nearest walkable
+    cells (those already on walkable cells kept); a grid without any is left to the
+    positions' check to refuse."""
+    off = ~walkable_at(grid.walkable, points)
+    if not off.any():
+        return points
+    with np.errstate(invalid="ignore"):
+        under = np.floor(points[off][:, ::-1]).clip(-(2**29), 2**29).astype(np.intp)
+    found = np.asarray(grid.nearest_walkable(under), dtype=np.intp)
+    moved: Array = points.copy()
+    ok = found[:, 0] >= 0
+    rows = np.flatnonzero(off)[ok]
+    moved[rows] = found[ok][:, ::-1] + 0.5
+    return moved
 
 
 def _clear(walkable: npt.NDArray[np.bool_], points: Array) -> bool:

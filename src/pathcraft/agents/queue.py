@@ -148,7 +148,9 @@ class PathRequestQueue:
     ) -> None:
         """Queue a search on ``world`` (anything with ``start_search``: a Grid, Graph,
         WaypointGraph or NavMesh) under ``key``; ``options`` (``algorithm=`` among
-        them) are the world's ``start_search`` options, checked now.
+        them) are the world's ``start_search`` options, checked now: ``snap=True``
+        (grids and navigation meshes) moves a start or goal on a wall or off the map to
+        the nearest walkable cell or point, as the world's ``find_path`` does.
 
         Under a key already pending, the request keeps its place in the queue (see the
         class: updated if not yet served, else served next, after the search under
@@ -161,6 +163,9 @@ class PathRequestQueue:
         >>> grid = Grid.from_ascii("......")
         >>> queue = PathRequestQueue(budget=100)
         >>> queue.request("orc", grid, (0, 0), (0, 5), algorithm="dijkstra")
+        >>> queue.update()["orc"].path.tolist()[-1]
+        [0, 5]
+        >>> queue.request("orc", grid, (0, 0), (3, 9), snap=True)   # off the map: (0, 5)
         >>> queue.update()["orc"].path.tolist()[-1]
         [0, 5]
         >>> queue.request("orc", grid, (0, 0), (0, 5), algorithm="bfs")

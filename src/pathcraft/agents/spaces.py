@@ -15,6 +15,10 @@ where a node is in the plane (``point``, ``(x, y)``). A navigation mesh adapter 
 four: its nodes are ``(x, y)`` points located on the mesh, its paths the funnel's
 corners, its step costs the Euclidean lengths of the straight segments.
 
+A space may also have ``snap(node, name)``, the nearest walkable node to any node
+(:meth:`GridSpace.snap`): agents built with ``snap=True`` call it in place of
+``key``; a space without it makes them refuse ``snap=True`` by name.
+
 Grid cells are ``(row, col)``; a cell's centre is the point ``(col + 0.5, row + 0.5)``
 in ``(x, y)``: cell ``(r, c)`` covers ``c <= x < c + 1``, ``r <= y < r + 1``.
 """

@@ -54,7 +54,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -66,7 +66,7 @@ from pathcraft._movingai import read_walkable
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.grid import _batch, _capabilities, _queries
+from pathcraft.grid import _batch, _capabilities, _nearest, _queries
 from pathcraft.grid._checks import (
     cell_indices,
     check_cost_scale,
@@ -88,7 +88,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pathcraft._core.quick import Plan
-    from pathcraft._options import Options
+    from pathcraft._options import GridOptions
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -641,6 +641,70 @@ class Grid:
         rows, cols = np.divmod(flat, self._padded.shape[1])
         return np.stack((rows - 1, cols - 1), axis=1).astype(np.intp)
 
+    @overload
+    def nearest_walkable(
+        self, cells: tuple[int, int], *, max_distance: float | None = None
+    ) -> tuple[int, int] | None: ...
+    @overload
+    def nearest_walkable(
+        self, cells: npt.ArrayLike, *, max_distance: float | None = None
+    ) -> tuple[int, int] | npt.NDArray[np.intp] | None: ...
+    def nearest_walkable(
+        self, cells: Any, *, max_distance: float | None = None
+    ) -> tuple[int, int] | npt.NDArray[np.intp] | None:
+        """The nearest walkable cell to each cell, inside the grid or outside it.
+
+        A walkable cell is its own answer. Otherwise the answer is the walkable cell
+        whose centre is nearest by Euclidean distance (in cells), ties broken toward
+        the smallest ``(row, col)``. A cell outside the grid is a legitimate input
+        (a physics position that left the map): its nearest walkable cell is inside.
+        The cost grows with the square of the distance searched, not with the map.
+        With ``snap=True``, :meth:`find_path` and the agents move a start or goal on a
+        wall or off the map to this cell.
+
+        Parameters
+        ----------
+        cells : (int, int) or array_like of int, shape (k, 2)
+            ``(row, col)`` cells, each within ``[-2**29, 2**29]``.
+        max_distance : float or None
+            Only cells at most this far (Euclidean, in cells) count; None: any.
+
+        Returns
+        -------
+        (int, int) or None, or ndarray of intp, shape (k, 2)
+            For one pair, the cell as a tuple, or None when no walkable cell lies
+            within ``max_distance`` (or the grid has none). For an array, one row per
+            cell, ``(-1, -1)`` where there is none. Never raises for "none found".
+
+        Raises
+        ------
+        TypeError
+            Cells that are not integers, a ``max_distance`` that is not a number.
+        ValueError
+            A wrong shape, a cell beyond ``2**29``, a negative or NaN
+            ``max_distance``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... .#.
+        ... ###
+        ... .#.
+        ... ''')
+        >>> grid.nearest_walkable((0, 0)), grid.nearest_walkable((1, 1))  # 4 ties: (0, 0)
+        ((0, 0), (0, 0))
+        >>> grid.nearest_walkable([(1, 2), (-5, 1), (-1, 2)], max_distance=1).tolist()
+        [[0, 2], [-1, -1], [0, 2]]
+        >>> grid.nearest_walkable((7, 7), max_distance=3) is None
+        True
+        """
+        found, one = _nearest.nearest_walkable(self._cells(), cells, max_distance)
+        if not one:
+            return found
+        r, c = found[0].tolist()
+        return None if r < 0 else (r, c)
+
     @property
     def jump_tables(self) -> tuple[tuple[float, float] | None, PackedLines]:
         """What jump point search reads besides the costs, built on first use and
@@ -749,7 +813,7 @@ class Grid:
         goal: Cell | npt.ArrayLike | None,
         *,
         algorithm: GridAlgorithm = "astar",
-        **options: Unpack[Options],
+        **options: Unpack[GridOptions],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(row, col)``, by ``algorithm``.
 
@@ -798,6 +862,13 @@ class Grid:
             cell under the unit, and diagonals follow the grid's rule applied to the
             unit's footprint: the search of :meth:`for_size`. A ``start`` or ``goal``
             where the unit does not fit is refused like one on a wall.
+        snap : bool
+            Default False: a ``start`` or ``goal`` on a wall or outside the grid is a
+            ``ValueError``. True: it is moved to its nearest walkable cell
+            (:meth:`nearest_walkable`; with ``size=``, the nearest where the unit
+            fits) and the search runs from there, as
+            :meth:`pathcraft.NavMesh.find_path` moves a point off its mesh. A grid with
+            no walkable cell still refuses it. Every algorithm takes it.
 
         Returns
         -------
@@ -830,8 +901,16 @@ class Grid:
         Traceback (most recent call last):
         ...
         pathcraft._options.UnsupportedOptionError: Grid.find_path(algorithm='greedy') does not ...
+        >>> grid.find_path((1, 1), (1, 3))
+        Traceback (most recent call last):
+        ...
+        ValueError: start (1, 1) is a wall
+        >>> grid.find_path((1, 1), (1, 3), snap=True).path[0].tolist()   # from (0, 1)
+        [0, 1]
         """
         t0 = time.perf_counter()
+        if "snap" in options:
+            options, start, goal = self._snapped(options, start, goal)
         if not options and type(algorithm) is str:  # the common case: one look-up
             result = self._lean(algorithm, start, goal, t0)
             if result is not None:
@@ -847,6 +926,28 @@ class Grid:
             if result is not None:
                 return result
         return _cellworld.query(self._adapter(), opts, start, goal, t0)
+
+    def _snapped(
+        self, options: GridOptions, start: Any, goal: Any
+    ) -> tuple[GridOptions, Any, Any]:
+        """``options`` without ``snap``, and with ``snap=True`` the start and goal
+        moved to their nearest walkable cells (:meth:`nearest_walkable`; of the
+        unit's view with ``size=``). A cell with none is kept (and refused later)."""
+        rest = dict(options)
+        if not check_flag("snap", rest.pop("snap")):
+            return cast("GridOptions", rest), start, goal
+        size: Any = rest.get("size", 1)
+        world = self if size == 1 and type(size) is int else self.for_size(size)
+        ends = []
+        for name, cells in (("start", start), ("goal", goal)):
+            if cells is not None:
+                found, one = _nearest.nearest_walkable(world._cells(), cells, None, name)
+                if one:
+                    cells = cells if found[0, 0] < 0 else tuple(found[0].tolist())
+                else:
+                    cells = np.where(found < 0, np.asarray(cells), found)
+            ends.append(cells)
+        return cast("GridOptions", rest), ends[0], ends[1]
 
     def _adapter(self) -> GridCells:
         """The grid's adapter for the one cell-world glue, taking its plans."""
@@ -896,7 +997,7 @@ class Grid:
         return prep.plan(opts, world)
 
     def _shorthand(
-        self, algorithm: GridAlgorithm, start: Any, goal: Any, options: Options
+        self, algorithm: GridAlgorithm, start: Any, goal: Any, options: GridOptions
     ) -> PathResult:
         """``astar``, ``greedy``, ``dijkstra``: the lean path of a plain query (and of
         ``size=k`` alone: its view's), else :meth:`find_path` with the algorithm."""
@@ -912,7 +1013,7 @@ class Grid:
                 return result
         return self.find_path(start, goal, algorithm=algorithm, **options)
 
-    def astar(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
+    def astar(self, start: Cell, goal: Cell, **options: Unpack[GridOptions]) -> PathResult:
         """A* from ``start`` to ``goal``, both ``(row, col)``; weighted when ``weight > 1``.
 
         ``find_path(start, goal, algorithm="astar", **options)``: every option of
@@ -936,7 +1037,7 @@ class Grid:
         """
         return self._shorthand("astar", start, goal, options)
 
-    def greedy(self, start: Cell, goal: Cell, **options: Unpack[Options]) -> PathResult:
+    def greedy(self, start: Cell, goal: Cell, **options: Unpack[GridOptions]) -> PathResult:
         """Greedy best-first search from ``start`` to ``goal``, both ``(row, col)``.
 
         Expands the cell with the smallest heuristic first; fast, not optimal.
@@ -956,7 +1057,7 @@ class Grid:
         self,
         start: Cell | npt.ArrayLike,
         goal: Cell | npt.ArrayLike | None = None,
-        **options: Unpack[Options],
+        **options: Unpack[GridOptions],
     ) -> PathResult:
         """Dijkstra from one or many sources to the nearest of one or many goals, or
         to every cell (``goal=None``).
@@ -990,7 +1091,7 @@ class Grid:
         return self._shorthand("dijkstra", start, goal, options)
 
     def jps(
-        self, start: Cell, goal: Cell, *, fill: bool = True, **options: Unpack[Options]
+        self, start: Cell, goal: Cell, *, fill: bool = True, **options: Unpack[GridOptions]
     ) -> PathResult:
         """Jump point search from ``start`` to ``goal``, both ``(row, col)``.
 
@@ -1050,6 +1151,8 @@ class Grid:
         [[1, 0], [0, 6], [1, 7]]
         """
         t0 = time.perf_counter()
+        if "snap" in options:
+            options, start, goal = self._snapped(options, start, goal)
         if not options:
             result = self._lean("jps", start, goal, t0, check_flag("fill", fill))
             if result is not None:
@@ -1072,7 +1175,7 @@ class Grid:
         goal: Cell | npt.ArrayLike,
         *,
         algorithm: GridAlgorithm = "astar",
-        **options: Unpack[Options],
+        **options: Unpack[GridOptions],
     ) -> float:
         """Only the cost of the path from ``start`` to ``goal``, both ``(row, col)``.
 
@@ -1121,6 +1224,8 @@ class Grid:
                     f"Grid.path_cost does not take {name}: it returns only the cost "
                     "(inf where the goal is not reached); use find_path for the path"
                 )
+        if "snap" in options:
+            options, start, goal = self._snapped(options, start, goal)
         opts = SearchOptions.check_call("Grid", "path_cost", algorithm, options)
         plan = self._plan(opts)
         if plan is not None:
@@ -1135,7 +1240,7 @@ class Grid:
         goal: Cell | npt.ArrayLike,
         *,
         algorithm: GridAlgorithm = "astar",
-        **options: Unpack[Options],
+        **options: Unpack[GridOptions],
     ) -> CompiledSearch:
         """Start a compiled search that a game loop spreads over frames.
 
@@ -1155,6 +1260,8 @@ class Grid:
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
+        if "snap" in options:
+            options, start, goal = self._snapped(options, start, goal)
         if not options:  # the plan already made for the algorithm, as _lean takes it
             known = self._derived().plans.get(algorithm) if type(algorithm) is str else None
             if known is not None and known[1] is not None:
@@ -1334,7 +1441,8 @@ class Grid:
         progress : bool
             Show a progress bar (tqdm) as chunks finish.
         **options
-            The options of :meth:`find_path` for ``algorithm``, the same for every query.
+            The options of :meth:`find_path` for ``algorithm`` (``snap`` too), the same
+            for every query.
 
         Returns
         -------
@@ -1365,6 +1473,9 @@ class Grid:
         >>> grid.find_paths([(0, 0)], [(0, 4)], algorithm="jps")[0].cost
         4.0
         """
+        if "snap" in options:  # every start and goal moved, as find_path(snap=True) does
+            rest, starts, goals = self._snapped(cast(Any, options), starts, goals)
+            options = cast(BatchOptions, rest)
         return _cellworld.batch(  # type: ignore[no-any-return]
             self._adapter(), "find_paths", starts, goals, algorithm, options
         )
@@ -1399,6 +1510,9 @@ class Grid:
         >>> grid.path_costs([(0, 0)], [(0, 49)], max_expansions=3).tolist()
         [inf]
         """
+        if "snap" in options:  # every start and goal moved, as find_path(snap=True) does
+            rest, starts, goals = self._snapped(cast(Any, options), starts, goals)
+            options = cast(BatchOptions, rest)
         return _cellworld.batch(  # type: ignore[no-any-return]
             self._adapter(), "path_costs", starts, goals, algorithm, options
         )

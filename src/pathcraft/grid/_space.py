@@ -13,6 +13,7 @@ import numpy.typing as npt
 from pathcraft._cellspace import walkable_at
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
+from pathcraft.grid._nearest import nearest_walkable, open_cell
 from pathcraft.world import kind_of
 
 if TYPE_CHECKING:
@@ -76,7 +77,39 @@ class GridSpace:
         ...
         ValueError: start (0, 2) is a wall
         """
+        if open_cell(self.grid.padded, node):  # the common case, without NumPy
+            return cast(tuple[int, int], node)
         row, col = self.grid.check_cells(node, name=name, many=False)[0].tolist()
+        return row, col
+
+    def snap(self, node: Any, name: str = "node") -> tuple[int, int]:
+        """The nearest walkable cell to ``node``, a ``(row, col)`` cell on a wall or
+        outside the grid (:meth:`Grid.nearest_walkable
+        <pathcraft.grid.Grid.nearest_walkable>`), checked as :meth:`key` checks it:
+        what agents built with ``snap=True`` use in place of :meth:`key`.
+
+        Raises
+        ------
+        ValueError
+            The grid has no walkable cell (the message names ``name``).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii("..#"))
+        >>> space.snap((0, 2)), space.snap((5, -3)), space.snap((0, 0))
+        ((0, 1), (0, 0), (0, 0))
+        """
+        padded = self.grid.padded
+        if open_cell(padded, node):  # a walkable cell, the common case: its own answer
+            return cast(tuple[int, int], node)
+        found, one = nearest_walkable(padded, node, None, name)
+        if not one:
+            raise ValueError(f"{name} must be one (row, col) pair; got shape {found.shape}")
+        row, col = found[0].tolist()
+        if row < 0:
+            raise ValueError(f"{name} {node!r}: the grid has no walkable cell to move it to")
         return row, col
 
     def find_path(
@@ -199,3 +232,4 @@ class GridSpace:
         [True, False, False]
         """
         return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))
+
