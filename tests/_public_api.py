@@ -146,11 +146,23 @@ def _module_of_data(module: ModuleType, name: str, depth: int = 0) -> str:
     return module.__name__
 
 
+def _home(module: str) -> str:
+    """The subpackage (or top-level module) of pathcraft a module belongs to."""
+    return ".".join(module.split(".")[:2])
+
+
 def _members(cls: type, qualname: str, source: str) -> list[Entry]:
+    """The public methods and properties of ``cls``: its own and those of its bases
+    from its own subpackage (a base written once for its worlds, as the stencil
+    worlds' ``StencilGrid``), each once, the nearest definition first."""
     entries = []
-    for name, value in vars(cls).items():
-        if name.startswith("_"):
+    seen: set[str] = set()
+    home = _home(cls.__module__)
+    bases = [base for base in cls.__mro__ if base is cls or _home(base.__module__) == home]
+    for name, value in ((n, v) for base in bases for n, v in vars(base).items()):
+        if name.startswith("_") or name in seen:
             continue
+        seen.add(name)
         if isinstance(value, property):
             entries.append(Entry(f"{qualname}.{name}", "property", value, source))
         elif isinstance(value, (staticmethod, classmethod)):

@@ -394,3 +394,45 @@ def test_per_cell_moves_bad_input() -> None:
     world = MovesGrid(cost, [(0, 1), (1, 0)], allowed=mask)
     mask[:] = False  # the world keeps its own masks
     assert world.find_path((0, 0), (1, 2)).cost == 3.0
+
+
+# ------------------------------------------------------------------ one base, two worlds
+
+
+def test_the_shared_base_keeps_what_each_world_has_its_own() -> None:
+    """HexGrid and MovesGrid write their methods once (StencilGrid); what differs
+    still differs: the replanner's heuristic (none on hexes), the agents' positions,
+    the neighbours (per cell parity, per allowed move) and the class messages name."""
+    from pathcraft._options import UnsupportedOptionError
+    from pathcraft._sliced import WorldChangedError
+
+    cost = np.full((4, 5), 2.0)
+    cost[1, 2] = 0.5
+    hexes = HexGrid(cost, layout="even-q")
+    rng = np.random.default_rng(7)
+    allowed = rng.random((4, 5, len(SIXTEEN))) < 0.5
+    moves = MovesGrid(cost, SIXTEEN, allowed=allowed)
+    assert hexes.replan_space().scale() == 0.0
+    assert moves.replan_space().scale() == pytest.approx(0.5)
+    assert hexes.agent_space().point((0, 0)) == (0.5, 1.0)  # even-q: column 0 is shoved
+    assert moves.agent_space().point((0, 0)) == (0.5, 0.5)
+    for r, c in itertools.product(range(4), range(5)):
+        even, odd = LAYOUTS["even-q"]
+        want_hex = [
+            ((r + dr, c + dc), cost[r + dr, c + dc]) for dr, dc in (odd if c % 2 else even)
+            if 0 <= r + dr < 4 and 0 <= c + dc < 5
+        ]  # fmt: skip
+        assert hexes.neighbors((r, c)) == want_hex
+        want_moves = [
+            ((r + dr, c + dc), cost[r + dr, c + dc] * math.hypot(dr, dc))
+            for k, (dr, dc) in enumerate(SIXTEEN)
+            if allowed[r, c, k] and 0 <= r + dr < 4 and 0 <= c + dc < 5
+        ]
+        assert moves.neighbors((r, c)) == want_moves
+    for world, name in ((hexes, "HexGrid"), (moves, "MovesGrid")):
+        with pytest.raises(UnsupportedOptionError, match=rf"{name}\.find_path\("):
+            world.find_path((0, 0), (3, 4), size=2)
+        search = world.start_search((0, 0), (3, 4))
+        world[2, 2] = 3.0
+        with pytest.raises(WorldChangedError, match=f"{name} changed"):
+            search.step()
