@@ -232,7 +232,8 @@ def wall_distance(d: _Derived, pts: FloatArray, max_distance: float) -> WallDist
         length = np.sqrt((away * away).sum(axis=1))
         on = length <= 1e-12 * (1.0 + np.abs(q).max(axis=1))
         unit = away / np.where(on, 1.0, length)[:, None] + 0.0
-        unit[on] = _inward(d.walls[seg[on]])
+        if on.any():
+            unit[on] = _inward(d.walls[seg[on]])
         normal[which] = unit
     return WallDistance(dist, point, normal)
 
@@ -256,21 +257,37 @@ def _ring(top: Topology, p: int) -> tuple[FloatArray, npt.NDArray[np.int32]]:
     return np.stack([top.xy[ring], top.xy[np.roll(ring, -1)]], axis=1), top.nbr[beg:stop]
 
 
-def _inside(walls: FloatArray, p: FloatArray, slack: float) -> bool:
-    """Whether ``p`` is in the convex polygon of ``walls`` (counter-clockwise), within
-    ``slack`` of an edge's line."""
-    uv = walls[:, 1] - walls[:, 0]
-    side = uv[:, 0] * (p[1] - walls[:, 0, 1]) - uv[:, 1] * (p[0] - walls[:, 0, 0])
-    return bool((side >= -slack * np.sqrt((uv * uv).sum(axis=1))).all())
+Pt = tuple[float, float]
 
 
-def _tucked(walls: FloatArray, q: FloatArray) -> FloatArray:
+def _on_segment(u: Pt, v: Pt, p: Pt) -> tuple[Pt, float]:
+    """The point of segment ``u``-``v`` nearest ``p`` and its squared distance."""
+    dx, dy = v[0] - u[0], v[1] - u[1]
+    den = dx * dx + dy * dy
+    w = 0.0 if den <= 0 else min(max(((p[0] - u[0]) * dx + (p[1] - u[1]) * dy) / den, 0.0), 1.0)
+    q = (u[0] + w * dx, u[1] + w * dy)
+    return q, (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2
+
+
+def _inside(ring: list[Pt], p: Pt, slack: float) -> bool:
+    """Whether ``p`` is in the convex polygon ``ring`` (counter-clockwise), within
+    ``slack`` of each edge's line."""
+    for k, u in enumerate(ring):
+        v = ring[k - len(ring) + 1]
+        dx, dy = v[0] - u[0], v[1] - u[1]
+        if dx * (p[1] - u[1]) - dy * (p[0] - u[0]) < -slack * math.hypot(dx, dy):
+            return False
+    return True
+
+
+def _tucked(ring: list[Pt], q: Pt) -> Pt:
     """``q``, a point of a polygon's wall, moved a hair towards the polygon's centre if
     rounding left it outside, so the next query from it finds it on the mesh."""
-    centre = walls[:, 0].mean(axis=0)
+    cx = sum(u[0] for u in ring) / len(ring)
+    cy = sum(u[1] for u in ring) / len(ring)
     for step in (0.0, 1e-12, 1e-9, 1e-7, 1e-5):
-        p: FloatArray = q + step * (centre - q)
-        if _inside(walls, p, 0.0):
+        p = (q[0] + step * (cx - q[0]), q[1] + step * (cy - q[1]))
+        if _inside(ring, p, 0.0):
             return p
     return q
 
@@ -281,34 +298,33 @@ def move_along_surface(
     """Detour's ``moveAlongSurface``: a breadth-first walk from polygon ``poly`` over
     the polygons whose portals lie within the circle around the move (centred halfway,
     of half its length), ending at ``end`` if a polygon met holds it, else at the wall
-    point met nearest ``end`` (or ``start`` if none is nearer)."""
-    centre = 0.5 * (start + end)
+    point met nearest ``end`` (or ``start`` if none is nearer). Plain Python over each
+    polygon's few vertices: cheaper than NumPy calls on arrays of four."""
+    s: Pt = (float(start[0]), float(start[1]))
+    e: Pt = (float(end[0]), float(end[1]))
+    centre = (0.5 * (s[0] + e[0]), 0.5 * (s[1] + e[1]))
     eps = 1e-9 * scale
-    r2 = (0.5 * math.sqrt(float(((end - start) ** 2).sum())) + eps) ** 2
-    best, best_d2, best_poly = start, float(((end - start) ** 2).sum()), poly
+    r2 = (0.5 * math.hypot(e[0] - s[0], e[1] - s[1]) + eps) ** 2
+    best, best_d2, best_poly = s, (e[0] - s[0]) ** 2 + (e[1] - s[1]) ** 2, poly
     parent = {poly: -1}
     todo = deque([poly])
     reached = False
     while todo:
         p = todo.popleft()
-        walls, nbr = _ring(top, p)
-        if _inside(walls, end, eps):
-            best, best_poly, reached = end, p, True
+        beg, stop = int(top.poff[p]), int(top.poff[p + 1])
+        ring: list[Pt] = [(x, y) for x, y in top.xy[top.pv[beg:stop]].tolist()]
+        if _inside(ring, e, eps):
+            best, best_poly, reached = e, p, True
             break
-        wall = nbr < 0
-        if wall.any():
-            q, d2 = _closest_on(walls[wall], np.broadcast_to(end, (int(wall.sum()), 2)))
-            k = int(np.argmin(d2))
-            if d2[k] < best_d2:
-                best, best_d2, best_poly = _tucked(walls, q[k]), float(d2[k]), p
-        open_ = np.flatnonzero(~wall)
-        if open_.size:
-            _, c2 = _closest_on(walls[open_], np.broadcast_to(centre, (open_.size, 2)))
-            for k in open_[c2 <= r2].tolist():
-                q_poly = int(nbr[k])
-                if q_poly not in parent:
-                    parent[q_poly] = p
-                    todo.append(q_poly)
+        for k, q_poly in enumerate(top.nbr[beg:stop].tolist()):
+            u, v = ring[k], ring[k - len(ring) + 1]
+            if q_poly < 0:
+                q, d2 = _on_segment(u, v, e)
+                if d2 < best_d2:
+                    best, best_d2, best_poly = _tucked(ring, q), d2, p
+            elif q_poly not in parent and _on_segment(u, v, centre)[1] <= r2:
+                parent[q_poly] = p
+                todo.append(q_poly)
     chain = [best_poly]
     while parent[chain[-1]] >= 0:
         chain.append(parent[chain[-1]])
