@@ -61,6 +61,28 @@ def _pairs(mesh: NavMesh, n: int, reach: float, seed: int) -> tuple[np.ndarray, 
     return starts, ends
 
 
+def _cells_pvalue(pts: np.ndarray, region: Any, k: int = 6) -> float:
+    """The chi-square p-value of ``pts`` against uniform over ``region``, binned by a
+    ``k`` x ``k`` grid over its bounds (cells expecting fewer than 5 merged)."""
+    x0, y0, x1, y1 = region.bounds
+    ex, ey = np.linspace(x0, x1, k + 1), np.linspace(y0, y1, k + 1)
+    lo_x, lo_y = np.meshgrid(ex[:-1], ey[:-1], indexing="ij")
+    hi_x, hi_y = np.meshgrid(ex[1:], ey[1:], indexing="ij")
+    cells = shapely.box(lo_x.ravel(), lo_y.ravel(), hi_x.ravel(), hi_y.ravel())
+    share = shapely.area(shapely.intersection(cells, region))
+    ix = np.clip(np.searchsorted(ex, pts[:, 0]) - 1, 0, k - 1)
+    iy = np.clip(np.searchsorted(ey, pts[:, 1]) - 1, 0, k - 1)
+    counts = np.bincount(ix * k + iy, minlength=k * k)
+    expected = share / share.sum() * pts.shape[0]
+    big = expected >= 5
+    observed = np.append(counts[big], counts[~big].sum())
+    expected = np.append(expected[big], expected[~big].sum())
+    keep = expected > 0
+    assert keep.sum() >= 4
+    want = expected[keep] * observed.sum() / expected[keep].sum()
+    return float(stats.chisquare(observed[keep], want).pvalue)
+
+
 # ------------------------------------------------------------------ random points
 
 
@@ -77,6 +99,7 @@ def test_random_points_uniform_by_area(kind: str) -> None:
     expected = areas / areas.sum() * pts.shape[0]
     assert expected.min() >= 5
     assert stats.chisquare(counts, expected).pvalue > 1e-3
+    assert _cells_pvalue(pts, area, k=8) > 1e-3  # and uniform inside the polygons
 
 
 def test_random_points_are_reproducible_and_take_generators() -> None:
@@ -97,6 +120,40 @@ def test_random_points_skip_excluded_polygons() -> None:
     assert not np.isin(mesh.locate(pts), banned).any()
     with pytest.raises(ValueError, match="no walkable area"):
         mesh.random_points(3, filter=QueryFilter(excluded=range(mesh.num_polygons)))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_random_points_around_uniform_in_the_disc(kind: str) -> None:
+    mesh, area = _scene(kind)
+    centre = mesh.random_point(seed=11)
+    reach = 3.0
+    pts = mesh.random_points(20_000, seed=12, around=centre, max_distance=reach)
+    disc = shapely.Point(centre).buffer(reach, quad_segs=256)
+    assert shapely.covers(area.buffer(TOL), shapely.points(pts)).all()
+    assert (np.hypot(*(pts - centre).T) <= reach).all()
+    where = mesh.locate(pts)
+    part = mesh.parts.component
+    assert (part[where] == part[mesh.locate(centre)]).all()
+    region = shapely.union_all(mesh.shapes[part == part[mesh.locate(centre)]]).intersection(disc)
+    assert _cells_pvalue(pts, region) > 1e-3
+
+
+def test_random_points_around_keeps_to_the_centres_part_and_checks_input() -> None:
+    mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1), (2, 0), (3, 0), (3, 1), (2, 1)],
+                   [[0, 1, 2, 3], [4, 5, 6, 7]])  # fmt: skip
+    pts = mesh.random_points(500, seed=0, around=(0.9, 0.5), max_distance=2.0)
+    assert (mesh.locate(pts) == 0).all()
+    with pytest.raises(ValueError, match=r"around \(5.0, 5.0\) is off the mesh"):
+        mesh.random_points(2, around=(5, 5), max_distance=1.0)
+    with pytest.raises(ValueError, match="around needs max_distance"):
+        mesh.random_points(2, around=(0.5, 0.5))
+    with pytest.raises(ValueError, match="max_distance needs around"):
+        mesh.random_points(2, max_distance=1.0)
+    with pytest.raises(ValueError, match="max_distance must be"):
+        mesh.random_points(2, around=(0.5, 0.5), max_distance=-1.0)
+    with pytest.raises(ValueError, match="only in polygons the filter excludes"):
+        mesh.random_points(2, around=(0.5, 0.5), max_distance=1.0,
+                           filter=QueryFilter(excluded=[0]))  # fmt: skip
 
 
 @pytest.mark.parametrize(

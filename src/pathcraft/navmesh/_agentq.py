@@ -16,6 +16,7 @@ import math
 import numbers
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "WallDistance",
     "check_count",
     "move_along_surface",
+    "random_around",
     "random_points",
     "wall_distance",
     "wall_normal",
@@ -191,6 +193,38 @@ def random_points(d: _Derived, n: int, seed: Any) -> FloatArray:
     out: FloatArray = (
         (1 - s) * t[:, 0] + s * (1 - r2[:, None]) * t[:, 1] + s * r2[:, None] * t[:, 2]
     )
+    return out
+
+
+def random_around(
+    n: int,
+    seed: Any,
+    centre: FloatArray,
+    reach: float,
+    kept: Callable[[FloatArray], npt.NDArray[np.bool_]],
+) -> FloatArray:
+    """``n`` points uniform over the part of the disc of radius ``reach`` around
+    ``centre`` where ``kept`` holds (on the mesh, in the centre's connected part):
+    uniform points of the disc, rejected where it does not. Raises ValueError when
+    fewer than one in a million draws is kept."""
+    rng = _rng(seed)
+    found: list[FloatArray] = []
+    have = drawn = 0
+    while have < n:
+        batch = max(64, 2 * (n - have))
+        r = reach * np.sqrt(rng.random(batch))
+        angle = 2 * math.pi * rng.random(batch)
+        pts = centre + np.stack([r * np.cos(angle), r * np.sin(angle)], axis=1)
+        pts = pts[kept(pts)]
+        found.append(pts)
+        have += pts.shape[0]
+        drawn += batch
+        if have == 0 and drawn > 1_000_000:
+            raise ValueError(
+                f"max_distance {reach!r} around {tuple(centre.tolist())} holds too little "
+                "walkable area to draw from (none in a million draws)"
+            )
+    out: FloatArray = np.concatenate(found)[:n]
     return out
 
 

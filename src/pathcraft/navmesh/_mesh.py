@@ -536,6 +536,8 @@ class NavMesh(RefusedShorthands):
         *,
         seed: int | np.random.Generator | None = None,
         filter: QueryFilter | None = None,
+        around: Any = None,
+        max_distance: float | None = None,
     ) -> FloatArray:
         """``n`` random points of the walkable area, independent and uniform by area, as
         an ``(n, 2)`` array of ``(x, y)``: spawn points, wandering targets.
@@ -546,19 +548,56 @@ class NavMesh(RefusedShorthands):
             How many, ``>= 0``.
         seed, filter
             As for :meth:`random_point`.
+        around : (x, y), optional
+            With ``max_distance``: draw within the disc of that radius around this
+            point on the mesh (Detour's ``findRandomPointAroundCircle``, but uniform):
+            uniform over the walkable area of the disc in the connected part of the
+            mesh holding ``around`` (points of the disc drawn, those off the mesh or
+            in another part rejected).
+        max_distance : float, optional
+            The radius of that disc, a finite number ``> 0``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``n`` not an integer >= 0; a bad ``seed``; ``around`` off the mesh or
+            without ``max_distance`` (or the reverse); every polygon excluded.
 
         Examples
         --------
+        >>> import numpy as np
         >>> from shapely import box
         >>> from pathcraft import NavMesh
         >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 4, 6, 6)))
         >>> pts = mesh.random_points(1000, seed=0)
         >>> pts.shape, bool((mesh.locate(pts) >= 0).all())
         ((1000, 2), True)
+        >>> near = mesh.random_points(100, seed=0, around=(1, 1), max_distance=2.0)
+        >>> bool((np.hypot(*(near - (1, 1)).T) <= 2.0).all())
+        True
         """
         count = _agentq.check_count(n)
         policy = self._policy(check_filter(filter))
-        return _agentq.random_points(self._agentq.get(policy.top, policy.blocked), count, seed)
+        if around is None:
+            if max_distance is not None:
+                raise ValueError("max_distance needs around=(x, y), the centre of the disc")
+            return _agentq.random_points(self._agentq.get(policy.top, policy.blocked), count, seed)
+        centre, poly = self._agent_start("around", around, False, policy)
+        if max_distance is None:
+            raise ValueError("around needs max_distance=, the radius of the disc")
+        reach = _check_number("max_distance", max_distance, low=0.0, inclusive=False)
+        component = policy.component
+        part = component[poly]
+
+        def kept(pts: FloatArray) -> npt.NDArray[np.bool_]:
+            where = self._spatial.locate(pts)
+            ok = where >= 0
+            ok[ok] = component[where[ok]] == part
+            if policy.blocked is not None:
+                ok[ok] = ~policy.blocked[where[ok]]
+            return ok
+
+        return _agentq.random_around(count, seed, centre, reach, kept)
 
     def distance_to_wall(
         self,
