@@ -315,3 +315,16 @@ def test_move_along_surface_filter_and_bad_input() -> None:
     with pytest.raises(ValueError, match="start must be a position"):
         mesh.move_along_surface((0.5, 0.5, 0.5), (1, 1))
     assert mesh.move_along_surface((3, 0.5), (0.5, 0.5), snap=True).reached
+
+
+def test_queries_follow_the_mesh_after_carving() -> None:
+    mesh = NavMesh.from_geometry(box(0, 0, 20, 10))
+    assert mesh.distance_to_wall((5, 5)).distance == pytest.approx(5.0)
+    assert not mesh.raycast((1, 5), (9, 5)).hit
+    rock = mesh.add_obstacle(box(6, 4, 7, 6))
+    assert mesh.distance_to_wall((5, 5)).distance == pytest.approx(1.0)
+    assert mesh.raycast((1, 5), (9, 5)).point.tolist() == [6.0, 5.0]
+    spawns = shapely.points(mesh.random_points(2000, seed=0))
+    assert not shapely.contains_properly(box(6, 4, 7, 6), spawns).any()
+    mesh.remove_obstacle(rock)
+    assert mesh.distance_to_wall((5, 5)).distance == pytest.approx(5.0)
