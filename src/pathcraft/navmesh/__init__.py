@@ -6,8 +6,8 @@ Continuous positions are ``(x, y)``. A :class:`NavMesh` is built from convex pol
 constrained Delaunay triangles merged into convex polygons) or from a grid's walkable
 cells (:meth:`NavMesh.from_grid`: rectangles, every Moving AI map becomes a mesh).
 
-Queries: :meth:`~NavMesh.locate` (vectorised point in polygon through an STRtree),
-:meth:`~NavMesh.nearest_point`, :meth:`~NavMesh.raycast`, :meth:`~NavMesh.corridor` and
+Queries: :meth:`~NavMesh.locate` (vectorised point in polygon through an STRtree: the
+polygon at a point), :meth:`~NavMesh.nearest_point`, :meth:`~NavMesh.corridor` and
 :meth:`~NavMesh.find_path` by two algorithms (``algorithm=``, also the methods
 :meth:`~NavMesh.funnel` and :meth:`~NavMesh.optimal`):
 
@@ -16,6 +16,11 @@ Queries: :meth:`~NavMesh.locate` (vectorised point in polygon through an STRtree
   (Mikko Mononen) through the corridor's portals, compiled;
 - ``"optimal"``: the Euclidean shortest path by Polyanya (Cui, Harabor and Grastien,
   IJCAI 2017), compiled, with no preprocessing.
+
+Queries for agents, after Detour's ``dtNavMeshQuery``: :meth:`~NavMesh.random_point`
+and :meth:`~NavMesh.random_points` (uniform by area, seeded), :meth:`~NavMesh.raycast`
+(hit point, wall normal, polygons crossed), :meth:`~NavMesh.distance_to_wall` and
+:meth:`~NavMesh.move_along_surface` (slides along walls, never leaves the mesh).
 
 Needs shapely (``pip install pathcraft[geometry]``).
 
@@ -39,8 +44,17 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     raise ImportError("pathcraft.NavMesh needs shapely: pip install pathcraft[geometry]") from exc
 
+from pathcraft.navmesh._agentq import MoveResult, WallDistance
 from pathcraft.navmesh._filter import QueryFilter
 from pathcraft.navmesh._links import Link, LinkedPath
 from pathcraft.navmesh._mesh import NavMesh, RaycastHit
 
-__all__ = ["Link", "LinkedPath", "NavMesh", "QueryFilter", "RaycastHit"]
+__all__ = [
+    "Link",
+    "LinkedPath",
+    "MoveResult",
+    "NavMesh",
+    "QueryFilter",
+    "RaycastHit",
+    "WallDistance",
+]

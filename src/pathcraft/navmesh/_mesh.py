@@ -28,10 +28,11 @@ import shapely
 from pathcraft._changes import ChangeLog
 from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
+from pathcraft._positions import check_number as _check_number
 from pathcraft._positions import check_position as _position
 from pathcraft._shorthands import RefusedShorthands
 from pathcraft._sliced import CompiledSearch
-from pathcraft.navmesh import _areas, _baked, _build, _carve, _query, _sources
+from pathcraft.navmesh import _agentq, _areas, _baked, _build, _carve, _query, _sources
 from pathcraft.navmesh._filter import Policy, PolicyCache, QueryFilter, check_filter, filtered
 from pathcraft.navmesh._filter import pricing as _pricing
 from pathcraft.navmesh._graphs import MeshGraphs, MeshParts
@@ -277,6 +278,8 @@ class NavMesh(RefusedShorthands):
         self._log = ChangeLog(limit=self.num_polygons)
         # the policies of the last query filters, by version (see _filter)
         self._filters = PolicyCache()
+        # what the agents' queries derive of a topology (triangles, walls): see _agentq
+        self._agentq = _agentq.AgentCache()
 
     # ------------------------------------------------------------------ radii
 
@@ -424,14 +427,38 @@ class NavMesh(RefusedShorthands):
         out = self._spatial.nearest(pts, "points")
         return out[0].copy() if single else out
 
-    def raycast(self, start: Any, end: Any) -> RaycastHit:
+    def raycast(
+        self,
+        start: Any,
+        end: Any,
+        *,
+        filter: QueryFilter | None = None,
+        snap: bool = False,
+    ) -> RaycastHit:
         """How far the straight move from ``start`` to ``end`` (both ``(x, y)``) gets
-        before it leaves the mesh.
+        before it leaves the mesh (Detour's ``raycast``): the segment is walked from
+        the start's polygon through the portals it crosses.
+
+        Parameters
+        ----------
+        start, end : (x, y)
+        filter : QueryFilter, optional
+            Polygons it excludes are walls to the ray.
+        snap : bool
+            Move a ``start`` off the mesh to the nearest point on it first.
+
+        Returns
+        -------
+        RaycastHit
+            ``hit``, the ``fraction`` of the segment walked and the ``point`` reached
+            (``end`` when nothing is hit), the wall's unit ``normal`` (into the
+            walkable side) and the ``polygons`` crossed, in order.
 
         Raises
         ------
         ValueError
-            ``start`` is off the mesh, or a position is not finite.
+            ``start`` is off the mesh (without ``snap``) or only in excluded polygons,
+            or a position is not finite.
 
         Examples
         --------
@@ -441,8 +468,257 @@ class NavMesh(RefusedShorthands):
         >>> hit = mesh.raycast((0.5, 0.5), (4.5, 0.5))
         >>> hit.hit, hit.fraction, hit.point.tolist(), hit.polygons.tolist()
         (True, 0.375, [2.0, 0.5], [0, 1])
+        >>> hit.normal.tolist()
+        [-1.0, 0.0]
         """
-        return self._spatial.raycast(_position("start", start, 2), _position("end", end, 2))
+        check_flag("snap", snap)
+        policy = self._policy(check_filter(filter))
+        s, poly = self._agent_start("start", start, snap, policy)
+        return self._spatial.raycast(s, _position("end", end, 2), policy.top, poly)
+
+    def _agent_start(
+        self, name: str, value: Any, snap: bool, policy: Policy
+    ) -> tuple[FloatArray, int]:
+        """A checked start and the first polygon holding it that ``policy`` allows."""
+        p, polys = self._place(name, value, snap)
+        allowed = policy.allowed(polys)
+        if allowed.size == 0:
+            raise ValueError(
+                f"{name} {tuple(p.tolist())} is only in polygons the filter excludes "
+                f"({polys.tolist()})"
+            )
+        return p, int(allowed[0])
+
+    def random_point(
+        self,
+        *,
+        seed: int | np.random.Generator | None = None,
+        filter: QueryFilter | None = None,
+    ) -> FloatArray:
+        """A random point ``(x, y)`` of the walkable area, uniform by area (Detour's
+        ``findRandomPoint``): a triangle of the polygons (each fanned from its first
+        vertex) drawn by area, then a uniform point in it.
+
+        Parameters
+        ----------
+        seed : int, numpy.random.Generator or None
+            Makes the draw reproducible; a Generator is drawn from (and advanced).
+        filter : QueryFilter, optional
+            Polygons it excludes are never drawn.
+
+        Returns
+        -------
+        ndarray, shape (2,)
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``seed`` not an int >= 0, a Generator or None; every polygon excluded.
+
+        See Also
+        --------
+        random_points : many at once.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (4, 0), (4, 2), (0, 2)], [[0, 1, 2, 3]])
+        >>> p = mesh.random_point(seed=7)
+        >>> mesh.locate(p), p.tolist() == mesh.random_point(seed=7).tolist()
+        (0, True)
+        """
+        point: FloatArray = self.random_points(1, seed=seed, filter=filter)[0].copy()
+        return point
+
+    def random_points(
+        self,
+        n: int,
+        *,
+        seed: int | np.random.Generator | None = None,
+        filter: QueryFilter | None = None,
+        around: Any = None,
+        max_distance: float | None = None,
+    ) -> FloatArray:
+        """``n`` random points of the walkable area, independent and uniform by area, as
+        an ``(n, 2)`` array of ``(x, y)``: spawn points, wandering targets.
+
+        Parameters
+        ----------
+        n : int
+            How many, ``>= 0``.
+        seed, filter
+            As for :meth:`random_point`.
+        around : (x, y), optional
+            With ``max_distance``: draw within the disc of that radius around this
+            point on the mesh (Detour's ``findRandomPointAroundCircle``, but uniform):
+            uniform over the walkable area of the disc in the connected part of the
+            mesh holding ``around`` (points of the disc drawn, those off the mesh or
+            in another part rejected).
+        max_distance : float, optional
+            The radius of that disc, a finite number ``> 0``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``n`` not an integer >= 0; a bad ``seed``; ``around`` off the mesh or
+            without ``max_distance`` (or the reverse); every polygon excluded.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 4, 6, 6)))
+        >>> pts = mesh.random_points(1000, seed=0)
+        >>> pts.shape, bool((mesh.locate(pts) >= 0).all())
+        ((1000, 2), True)
+        >>> near = mesh.random_points(100, seed=0, around=(1, 1), max_distance=2.0)
+        >>> bool((np.hypot(*(near - (1, 1)).T) <= 2.0).all())
+        True
+        """
+        count = _agentq.check_count(n)
+        policy = self._policy(check_filter(filter))
+        if around is None:
+            if max_distance is not None:
+                raise ValueError("max_distance needs around=(x, y), the centre of the disc")
+            return _agentq.random_points(self._agentq.get(policy.top, policy.blocked), count, seed)
+        centre, poly = self._agent_start("around", around, False, policy)
+        if max_distance is None:
+            raise ValueError("around needs max_distance=, the radius of the disc")
+        reach = _check_number("max_distance", max_distance, low=0.0, inclusive=False)
+        component = policy.component
+        part = component[poly]
+
+        def kept(pts: FloatArray) -> npt.NDArray[np.bool_]:
+            where = self._spatial.locate(pts)
+            ok = where >= 0
+            ok[ok] = component[where[ok]] == part
+            if policy.blocked is not None:
+                ok[ok] = ~policy.blocked[where[ok]]
+            return ok
+
+        return _agentq.random_around(count, seed, centre, reach, kept)
+
+    def distance_to_wall(
+        self,
+        points: npt.ArrayLike,
+        *,
+        max_distance: float = np.inf,
+        filter: QueryFilter | None = None,
+    ) -> _agentq.WallDistance:
+        """The distance from each point ``(x, y)`` to the nearest wall (the boundary of
+        the walkable area), that wall point and the normal there (Detour's
+        ``findDistanceToWall``, vectorised: an STRtree of the walls).
+
+        Parameters
+        ----------
+        points : (x, y) or array_like of shape (n, 2)
+            On the mesh.
+        max_distance : float
+            Walls farther away are not looked for: ``inf`` distance and NaN points
+            there. ``inf`` by default.
+        filter : QueryFilter, optional
+            The edges of polygons it excludes are walls too.
+
+        Returns
+        -------
+        WallDistance
+            ``distance`` (a float for one point, ``(n,)`` for ``n``), ``point`` and
+            ``normal`` (``(2,)`` or ``(n, 2)``; the normal is a unit vector from the
+            wall point towards the query point).
+
+        Raises
+        ------
+        ValueError
+            A point off the mesh (or only in excluded polygons), not finite, or a
+            ``max_distance`` not > 0.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (4, 0), (4, 2), (0, 2)], [[0, 1, 2, 3]])
+        >>> near = mesh.distance_to_wall([(1, 0.5), (3.5, 1.0)])
+        >>> near.distance.tolist(), near.point.tolist()
+        ([0.5, 0.5], [[1.0, 0.0], [4.0, 1.0]])
+        >>> mesh.distance_to_wall((2, 1), max_distance=0.5).distance
+        inf
+        >>> mesh.distance_to_wall((5, 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: points[0] (5.0, 1.0) is off the mesh
+        """
+        pts, single = points_arg("points", points)
+        reach = _check_number("max_distance", max_distance, low=0.0, inclusive=False, inf=True)
+        policy = self._policy(check_filter(filter))
+        where = self._spatial.locate(pts)
+        off = np.flatnonzero(where < 0)
+        if off.size:
+            i = int(off[0])
+            raise ValueError(f"points[{i}] {tuple(pts[i].tolist())} is off the mesh")
+        if policy.blocked is not None:
+            for i in np.flatnonzero(policy.blocked[where]).tolist():
+                self._agent_start(f"points[{i}]", pts[i], False, policy)
+        out = _agentq.wall_distance(self._agentq.get(policy.top, policy.blocked), pts, reach)
+        if single:
+            return _agentq.WallDistance(float(out.distance[0]), out.point[0], out.normal[0])
+        return out
+
+    def move_along_surface(
+        self,
+        start: Any,
+        end: Any,
+        *,
+        filter: QueryFilter | None = None,
+        snap: bool = False,
+    ) -> _agentq.MoveResult:
+        """Move from ``start`` towards ``end`` (both ``(x, y)``) along the surface of the
+        mesh, sliding along walls, never leaving it (Detour's ``moveAlongSurface``): an
+        agent's step this frame.
+
+        The polygons near the move (those reached through portals within the circle
+        around it, centred halfway, of half its length) are searched breadth first;
+        the move ends at ``end`` when one of them holds it (always so when the
+        straight segment stays on the mesh), else at the point of their walls nearest
+        ``end`` (the start if no wall point is nearer), moved a hair inside if rounding
+        left it out, so the next move can start there. Meant for short moves; a long
+        one is a path (:meth:`find_path`).
+
+        Parameters
+        ----------
+        start, end : (x, y)
+        filter : QueryFilter, optional
+            Polygons it excludes are walls.
+        snap : bool
+            Move a ``start`` off the mesh to the nearest point on it first.
+
+        Returns
+        -------
+        MoveResult
+            The ``position`` reached, whether it is ``end`` (``reached``) and the
+            ``polygons`` from the start's to the one holding it.
+
+        Raises
+        ------
+        ValueError
+            ``start`` off the mesh (without ``snap``) or only in excluded polygons, a
+            position not finite.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 0, 6, 6)))
+        >>> move = mesh.move_along_surface((3, 3), (5, 4))   # into the pillar: slides
+        >>> move.position.tolist(), move.reached
+        ([4.0, 4.0], False)
+        >>> mesh.move_along_surface((3, 3), (3, 5)).reached
+        True
+        """
+        check_flag("snap", snap)
+        policy = self._policy(check_filter(filter))
+        s, poly = self._agent_start("start", start, snap, policy)
+        e = _position("end", end, 2)
+        return _agentq.move_along_surface(policy.top, poly, s, e, self._scale)
 
     def polygons_at(self, p: FloatArray) -> npt.NDArray[np.int32]:
         """Every polygon holding the point ``p``, an ``(x, y)`` float array (on shared

@@ -17,6 +17,7 @@ import shapely
 from pathcraft._core import navmesh as _walk
 from pathcraft._positions import check_points as _points
 from pathcraft.navmesh import _build
+from pathcraft.navmesh._agentq import wall_normal
 from pathcraft.navmesh._build import Topology
 
 __all__ = ["RaycastHit", "SpatialIndex", "points_arg"]
@@ -39,6 +40,9 @@ class RaycastHit:
         Whether the segment leaves the mesh (``fraction < 1``).
     polygons : ndarray of int
         The polygons the segment crosses, in order, from the start's.
+    normal : ndarray, shape (2,)
+        The unit normal of the wall hit, pointing into the walkable side; ``(0, 0)``
+        when nothing is hit.
 
     Examples
     --------
@@ -48,14 +52,15 @@ class RaycastHit:
     >>> inside.hit, inside.fraction
     (False, 1.0)
     >>> out = mesh.raycast((0.5, 0.5), (0.5, 2.5))
-    >>> out.hit, out.fraction, out.point.tolist()
-    (True, 0.25, [0.5, 1.0])
+    >>> out.hit, out.fraction, out.point.tolist(), out.normal.tolist()
+    (True, 0.25, [0.5, 1.0], [0.0, -1.0])
     """
 
     fraction: float
     point: FloatArray
     hit: bool
     polygons: npt.NDArray[np.intp]
+    normal: FloatArray
 
 
 class SpatialIndex:
@@ -143,12 +148,17 @@ class SpatialIndex:
             out[off] = snapped
         return out
 
-    def raycast(self, s: FloatArray, e: FloatArray) -> RaycastHit:
-        """The straight move from ``s`` to ``e`` walked through the polygons."""
-        poly = self.locate(s[None])[0]
+    def raycast(
+        self, s: FloatArray, e: FloatArray, top: Topology | None = None, poly: int = -1
+    ) -> RaycastHit:
+        """The straight move from ``s`` to ``e`` walked through the polygons of ``top``
+        (the mesh's own by default: a filter's walls its excluded polygons off), from
+        polygon ``poly`` (by default the one :meth:`locate` gives ``s``)."""
+        if poly < 0:
+            poly = int(self.locate(s[None])[0])
         if poly < 0:
             raise ValueError(f"start {tuple(s.tolist())} is off the mesh")
-        top = self._top
+        top = self._top if top is None else top
         visited = np.empty((top.poff.shape[0] - 1) * 2 + 2, dtype=np.int32)
         t, count = _walk.raycast(
             top.xy, top.poff, top.pv, top.nbr, int(poly),
@@ -156,7 +166,11 @@ class SpatialIndex:
         )  # fmt: skip
         t = min(max(float(t), 0.0), 1.0)
         polys = visited[: max(int(count), 0)].astype(np.intp)
-        return RaycastHit(fraction=t, point=s + t * (e - s), hit=t < 1.0, polygons=polys)
+        point = s + t * (e - s)
+        normal = np.zeros(2)
+        if t < 1.0 and polys.size:
+            normal = wall_normal(top, int(polys[-1]), point)
+        return RaycastHit(fraction=t, point=point, hit=t < 1.0, polygons=polys, normal=normal)
 
 
 def points_arg(name: str, points: npt.ArrayLike) -> tuple[FloatArray, bool]:
