@@ -14,6 +14,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
+
+def movingai_dir() -> Path:
+    """The Moving AI benchmark data: ``$PATHCRAFT_MOVINGAI``, else
+    ``../shared/benchmarks/movingai`` beside the repository (it may be absent: callers
+    check ``/ "maps"`` and say what they skip)."""
+    env = os.environ.get("PATHCRAFT_MOVINGAI")
+    return Path(env) if env else REPO.parent / "shared" / "benchmarks" / "movingai"
+
 def git_rev() -> str:
     """The short commit of the repository, marked when ``src/`` has local changes."""
     try:

@@ -35,14 +35,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _machine import cpu_model, git_rev
+from _machine import cpu_model, git_rev, movingai_dir
 
 from pathcraft import Grid
 from pathcraft.layered import Level
 from pathcraft.search import astar, dijkstra
 
 OUT = Path(__file__).resolve().parent / "results" / "layered.md"
-MAPS = Path("/work/shared/benchmarks/movingai/maps")
+MAPS = movingai_dir() / "maps"
 FLOORS = (
     "dao/den520d.map",
     "street/Berlin_0_256.map",

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _machine import git_rev, machine
+from _machine import git_rev, machine, movingai_dir
 from shapely import box
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ from pathcraft.io import read_walkable  # noqa: E402
 from pathcraft.navmesh._graphs import polygon_graph  # noqa: E402
 from pathcraft.navmesh._portals import build_portals  # noqa: E402
 
-MAPS = Path("/work/shared/benchmarks/movingai/maps")
+MAPS = movingai_dir() / "maps"
 OUT = ROOT / "bench" / "results" / "navmesh_carve.md"
 
 

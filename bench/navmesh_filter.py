@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _machine import git_rev, machine
+from _machine import git_rev, machine, movingai_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -45,7 +45,7 @@ from pathcraft import NavMesh  # noqa: E402
 from pathcraft.io import read_walkable  # noqa: E402
 from pathcraft.navmesh import QueryFilter  # noqa: E402
 
-MAPS = Path("/work/shared/benchmarks/movingai/maps")
+MAPS = movingai_dir() / "maps"
 OUT = ROOT / "bench" / "results" / "navmesh_filter.md"
 
 
