@@ -909,12 +909,13 @@ class Grid:
         [0, 1]
         """
         t0 = time.perf_counter()
-        if "snap" in options:
-            options, start, goal = self._snapped(options, start, goal)
         if not options and type(algorithm) is str:  # the common case: one look-up
             result = self._lean(algorithm, start, goal, t0)
             if result is not None:
                 return result
+        elif "snap" in options:  # the cells moved, then the query as if given there
+            options, start, goal = self._snapped(options, start, goal)
+            return self.find_path(start, goal, algorithm=algorithm, **options)
         elif len(options) == 1 and "size" in options and type(algorithm) is str:
             result = self._lean_unit(algorithm, options["size"], start, goal, t0)  # its view's
             if result is not None:
@@ -999,16 +1000,10 @@ class Grid:
     def _shorthand(
         self, algorithm: GridAlgorithm, start: Any, goal: Any, options: GridOptions
     ) -> PathResult:
-        """``astar``, ``greedy``, ``dijkstra``: the lean path of a plain query (and of
-        ``size=k`` alone: its view's), else :meth:`find_path` with the algorithm."""
-        if len(options) <= 1:
-            t0 = time.perf_counter()
-            if not options:
-                result = self._lean(algorithm, start, goal, t0)
-            elif "size" in options:
-                result = self._lean_unit(algorithm, options["size"], start, goal, t0)
-            else:
-                result = None
+        """``astar``, ``greedy``, ``dijkstra`` past their inline lean path: ``size=k``
+        alone on its view's lean path, else :meth:`find_path` with the algorithm."""
+        if len(options) == 1 and "size" in options:
+            result = self._lean_unit(algorithm, options["size"], start, goal, time.perf_counter())
             if result is not None:
                 return result
         return self.find_path(start, goal, algorithm=algorithm, **options)
@@ -1035,6 +1030,10 @@ class Grid:
         ...
         ValueError: start (1, 1) is a wall
         """
+        if not options:  # the lean path inline: a call less on the cheapest query
+            result = self._lean("astar", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self._shorthand("astar", start, goal, options)
 
     def greedy(self, start: Cell, goal: Cell, **options: Unpack[GridOptions]) -> PathResult:
@@ -1051,6 +1050,10 @@ class Grid:
         >>> grid.greedy((0, 0), (0, 5)).expanded
         6
         """
+        if not options:  # the lean path inline: a call less on the cheapest query
+            result = self._lean("greedy", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self._shorthand("greedy", start, goal, options)
 
     def dijkstra(
@@ -1088,6 +1091,10 @@ class Grid:
         >>> every.distances[(0, 7)], every.path_to((0, 1))
         (4.0, [(0, 3), (0, 2), (0, 1)])
         """
+        if not options:  # the lean path inline: a call less on the cheapest query
+            result = self._lean("dijkstra", start, goal, time.perf_counter())
+            if result is not None:
+                return result
         return self._shorthand("dijkstra", start, goal, options)
 
     def jps(
