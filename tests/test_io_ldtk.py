@@ -388,7 +388,7 @@ BAD_PROJECTS = [
     (_csv(2**70), "IntGrid value 1180591620717411303424"),
     (_csv("1"), r"'intGridCsv' value '1' at cell \(2, 3\) is not an integer"),
     (_csv(1.5), "is not an integer"),
-    (lambda p: _ground(p).update(__cWid=0), r"'__cWid' must be an integer > 0; got 0"),
+    (lambda p: _ground(p).update(__cWid=0), r"'__cWid' must be an integer from 1 to 2\*\*31 - 1"),
     (lambda p: _ground(p).update(__cWid="4"), r"'__cWid' must be int; got '4'"),
     (lambda p: _ground(p).update(__cWid=True), r"'__cWid' must be int; got True"),
     (lambda p: _ground(p).pop("__gridSize"), "missing '__gridSize'"),
@@ -407,7 +407,7 @@ BAD_PROJECTS = [
         lambda p: p["levels"][0].update(layerInstances={}),
         "'layerInstances' must be a list of layers",
     ),
-    (lambda p: p["levels"][0].update(pxWid=-3), "'pxWid' must be an integer > 0"),
+    (lambda p: p["levels"][0].update(pxWid=-3), "'pxWid' must be an integer from 1"),
     (lambda p: p["levels"][0].update(worldX="far"), r"'worldX' must be int/float; got 'far'"),
     (lambda p: p["levels"].clear(), "the project has no levels"),
     (lambda p: p.pop("defs"), "not an LDtk project: no 'defs' at the top"),
@@ -561,3 +561,44 @@ def test_damaged_copies_load_or_raise_value_error(tmp_path: Path) -> None:
             assert str(exc).startswith(str(path)), exc
             refused += 1
     assert loaded and refused and loaded + refused == len(damaged)
+
+
+def _paths(node: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON document (the document itself aside)."""
+    out = [here] if here else []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*here, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:2]):
+            out += _paths(v, (*here, i))
+    return out
+
+
+ODD_VALUES = [None, -1, 0, 2**70, 10**400, 1e308, "x", "", [], {}, True, [1, "a"], {"a": 1}]
+
+
+def test_any_field_of_any_kind_gives_a_level_or_a_value_error(tmp_path: Path) -> None:
+    """Every place of a small project replaced by values of every JSON kind: a level
+    (whose grid and entities then read) or a ValueError naming the file."""
+    base = _tiny_project([0, 1, 2, 3] * 3)
+    path = tmp_path / "m.ldtk"
+    outcomes = {"loaded": 0, "refused": 0}
+    for where in _paths(base):
+        for odd in ODD_VALUES:
+            project = json.loads(json.dumps(base))
+            node = project
+            for key in where[:-1]:
+                node = node[key]
+            node[where[-1]] = odd
+            path.write_text(json.dumps(project))
+            try:
+                level = read_ldtk(path)
+                level.grid()
+                level.spawns()
+                level.waypoints()
+                outcomes["loaded"] += 1
+            except ValueError as exc:
+                assert str(exc).startswith(str(path)), (where, odd, exc)
+                outcomes["refused"] += 1
+    assert outcomes["loaded"] > 50 and outcomes["refused"] > 50, outcomes

@@ -208,18 +208,30 @@ def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _count(obj: Any, key: str, place: _Place) -> int:
+    """A size: an integer from 1 to 2**31 - 1 (LDtk's own integers are 32-bit)."""
     value = _get(obj, key, int, place)
-    if value <= 0:
-        raise place.error(f"{key!r} must be an integer > 0; got {value!r}")
+    if not 0 < value < 2**31:
+        raise place.error(f"{key!r} must be an integer from 1 to 2**31 - 1; got {value!r}")
     return int(value)
+
+
+def _finite(value: Any) -> float | None:
+    """A JSON number as a finite float, or None (huge integers too)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        out = float(value)
+    except OverflowError:
+        return None
+    return out if math.isfinite(out) else None
 
 
 def _number(obj: Any, key: str, place: _Place, default: float | None = None) -> float:
     if default is not None and (not isinstance(obj, dict) or obj.get(key) is None):
         return default
-    value = float(_get(obj, key, (int, float), place))
-    if not math.isfinite(value):
-        raise place.error(f"{key!r} must be a finite number; got {value!r}")
+    value = _finite(_get(obj, key, (int, float), place))
+    if value is None:
+        raise place.error(f"{key!r} must be a finite number; got {obj[key]!r}")
     return value
 
 
@@ -227,14 +239,10 @@ def _pair(obj: Any, key: str, place: _Place, default: tuple[float, float]) -> tu
     raw = obj.get(key) if isinstance(obj, dict) else None
     if raw is None:
         return default
-    if (
-        not isinstance(raw, list)
-        or len(raw) != 2
-        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw)
-        or not all(math.isfinite(v) for v in raw)
-    ):
+    pair = [_finite(v) for v in raw] if isinstance(raw, list) and len(raw) == 2 else [None]
+    if None in pair:
         raise place.error(f"{key!r} must be two finite numbers; got {raw!r}")
-    return float(raw[0]), float(raw[1])
+    return float(pair[0] or 0.0), float(pair[1] or 0.0)
 
 
 # ------------------------------------------------------------------ the project
@@ -257,7 +265,7 @@ def _all_levels(project: dict[str, Any], place: _Place) -> list[tuple[dict[str, 
 def _pick(
     levels: list[tuple[dict[str, Any], str | None]], level: int | str, place: _Place
 ) -> tuple[int, dict[str, Any], str | None]:
-    names = [str(lvl.get("identifier")) if isinstance(lvl, dict) else "?" for lvl, _ in levels]
+    names = [_level_name(lvl) for lvl, _ in levels]
     if isinstance(level, bool) or not isinstance(level, (int, str)):
         raise TypeError(f"level must be an index (int) or a level identifier (str); got {level!r}")
     if isinstance(level, int):
@@ -339,19 +347,7 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
         kind = str(_get(layer, "__type", str, bplace.at(layer=name)))
         names.append(name)
         layer_info.append((layer, name, kind))
-    first_grid = next((lay for lay, _, kind in layer_info if kind == "IntGrid"), None)
-    grid_place = bplace.at(layer=str(first_grid.get("__identifier"))) if first_grid else bplace
-    if first_grid is not None:
-        grid_size = _count(first_grid, "__gridSize", grid_place)
-        rows, cols = (
-            _count(first_grid, "__cHei", grid_place),
-            _count(first_grid, "__cWid", grid_place),
-        )
-    else:
-        grid_size = int(project.get("defaultGridSize") or 16)
-        if isinstance(grid_size, bool) or grid_size <= 0:
-            raise place.error(f"'defaultGridSize' must be an integer > 0; got {grid_size!r}")
-        rows, cols = -(-px_hei // grid_size), -(-px_wid // grid_size)
+    grid_size, rows, cols = _level_grid(project, layer_info, (px_hei, px_wid), bplace)
     for layer, name, kind in layer_info:
         at = bplace.at(layer=name)
         if kind == "IntGrid":
@@ -364,19 +360,43 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
     position = None
     if project.get("worldLayout") not in _LINEAR:
         position = (_number(raw, "worldX", lplace, 0.0), _number(raw, "worldY", lplace, 0.0))
-    tags = sorted({str(t) for d in entity_defs.values() for t in d.get("tags") or []})
+    tags = sorted({str(t) for t in _listed(entity_defs, "tags")})
     fields = sorted({
-        str(f.get("identifier")) for d in entity_defs.values() for f in d.get("fieldDefs") or []
-        if isinstance(f, dict)
+        str(f.get("identifier")) for f in _listed(entity_defs, "fieldDefs") if isinstance(f, dict)
     })  # fmt: skip
     return LevelData(
         where=where, identifier=ident, iid=str(raw.get("iid") or ""), index=index,
-        levels=[str(lvl.get("identifier")) for lvl, _ in levels if isinstance(lvl, dict)],
+        levels=[_level_name(lvl) for lvl, _ in levels],
         world=world, world_position=position, json_version=str(project.get("jsonVersion", "")),
         grid_size=grid_size, rows=rows, cols=cols, layer_names=names, int_grids=int_grids,
         entity_layers=entity_layers, fields=_fields(raw.get("fieldInstances"), lplace),
         entity_identifiers=sorted(entity_defs), entity_tags=tags, entity_fields=fields,
     )  # fmt: skip
+
+
+def _level_name(level: Any) -> str:
+    return str(level.get("identifier")) if isinstance(level, dict) else "?"
+
+
+def _listed(defs: dict[str, Any], key: str) -> list[Any]:
+    """The items of a list field of every definition (a field that is not a list: none)."""
+    return [item for d in defs.values() if isinstance(d.get(key), list) for item in d[key]]
+
+
+def _level_grid(
+    project: dict[str, Any], layers: list[tuple[Any, str, str]], px: tuple[int, int], place: _Place
+) -> tuple[int, int, int]:
+    """The level's cell size and ``(rows, cols)``: its first IntGrid layer's, or (a level
+    without one) the project's default cell size over the level's pixels."""
+    first = next(((lay, name) for lay, name, kind in layers if kind == "IntGrid"), None)
+    if first is not None:
+        at = place.at(layer=first[1])
+        return (
+            _count(first[0], "__gridSize", at), _count(first[0], "__cHei", at),
+            _count(first[0], "__cWid", at),
+        )  # fmt: skip
+    size = _count(project, "defaultGridSize", place) if "defaultGridSize" in project else 16
+    return size, -(-px[0] // size), -(-px[1] // size)
 
 
 # ------------------------------------------------------------------ layers
@@ -503,6 +523,11 @@ def _entity(
     )
     x = px[0] + dx + (0.5 - pivot[0]) * width
     y = px[1] + dy + (0.5 - pivot[1]) * height
+    if width < 0 or height < 0 or not (math.isfinite(x) and math.isfinite(y)):
+        raise at.error(
+            f"size {width:g} x {height:g} at px {list(px)} (pivot {list(pivot)}) gives no "
+            "finite place; expected sizes >= 0 and positions in range"
+        )
     tags = raw.get("__tags")
     if tags is None:
         tags = spec.get("tags") or []
