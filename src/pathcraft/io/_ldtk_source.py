@@ -22,7 +22,6 @@ naming the file, the level, the layer and the bad value.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -31,6 +30,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from pathcraft.io._ldtk_json import Place, count, get, load_json, number, pair
 
 __all__ = ["MAX_CELLS", "Entity", "IntGridLayer", "LevelData", "from_file"]
 
@@ -148,122 +149,25 @@ class LevelData:
     entity_fields: list[str]
 
 
-class _Place:
-    """Where a check is: the file, the level, the layer and the entity, for messages."""
-
-    def __init__(
-        self, where: str, level: str | None = None, layer: str | None = None,
-        entity: str | None = None,
-    ) -> None:  # fmt: skip
-        self.where, self.level, self.layer, self.entity = where, level, layer, entity
-
-    def at(
-        self, *, level: str | None = None, layer: str | None = None, entity: str | None = None
-    ) -> _Place:
-        return _Place(self.where, level or self.level, layer or self.layer, entity)
-
-    def error(self, message: str) -> ValueError:
-        parts = [self.where]
-        for noun, name in (("level", self.level), ("layer", self.layer), ("entity", self.entity)):
-            if name is not None:
-                parts.append(f"{noun} {name!r}")
-        return ValueError(f"{', '.join(parts)}: {message}")
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def load_json(path: Path, place: _Place) -> Any:
-    """A file's JSON; a ``ValueError`` naming the file and the line of a syntax error."""
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise place.error(f"not an LDtk file (not UTF-8 text: {exc.reason})") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise place.error(
-            f"not valid JSON (truncated or edited?): {exc.msg} (line {exc.lineno}, "
-            f"column {exc.colno})"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise place.error(f"not valid JSON: {exc}") from None
-
-
-def _get(obj: Any, key: str, kind: type | tuple[type, ...], place: _Place) -> Any:
-    if not isinstance(obj, dict):
-        raise place.error(f"expected a JSON object holding {key!r}; got {type(obj).__name__}")
-    if key not in obj:
-        raise place.error(f"missing {key!r}")
-    value = obj[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
-        names = "/".join(k.__name__ for k in _kinds(kind))
-        raise place.error(f"{key!r} must be {names}; got {value!r}")
-    return value
-
-
-def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _count(obj: Any, key: str, place: _Place) -> int:
-    """A size: an integer from 1 to 2**31 - 1 (LDtk's own integers are 32-bit)."""
-    value = _get(obj, key, int, place)
-    if not 0 < value < 2**31:
-        raise place.error(f"{key!r} must be an integer from 1 to 2**31 - 1; got {value!r}")
-    return int(value)
-
-
-def _finite(value: Any) -> float | None:
-    """A JSON number as a finite float, or None (huge integers too)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        out = float(value)
-    except OverflowError:
-        return None
-    return out if math.isfinite(out) else None
-
-
-def _number(obj: Any, key: str, place: _Place, default: float | None = None) -> float:
-    if default is not None and (not isinstance(obj, dict) or obj.get(key) is None):
-        return default
-    value = _finite(_get(obj, key, (int, float), place))
-    if value is None:
-        raise place.error(f"{key!r} must be a finite number; got {obj[key]!r}")
-    return value
-
-
-def _pair(obj: Any, key: str, place: _Place, default: tuple[float, float]) -> tuple[float, float]:
-    raw = obj.get(key) if isinstance(obj, dict) else None
-    if raw is None:
-        return default
-    pair = [_finite(v) for v in raw] if isinstance(raw, list) and len(raw) == 2 else [None]
-    if None in pair:
-        raise place.error(f"{key!r} must be two finite numbers; got {raw!r}")
-    return float(pair[0] or 0.0), float(pair[1] or 0.0)
-
-
 # ------------------------------------------------------------------ the project
 
 
-def _all_levels(project: dict[str, Any], place: _Place) -> list[tuple[dict[str, Any], str | None]]:
+def _all_levels(project: dict[str, Any], place: Place) -> list[tuple[dict[str, Any], str | None]]:
     worlds = project.get("worlds") or []
     if worlds:
         if not isinstance(worlds, list):
             raise place.error(f"'worlds' must be a list; got {type(worlds).__name__}")
         out: list[tuple[dict[str, Any], str | None]] = []
         for world in worlds:
-            name = str(_get(world, "identifier", str, place))
-            levels = _get(world, "levels", list, place)
+            name = str(get(world, "identifier", str, place))
+            levels = get(world, "levels", list, place)
             out.extend((lvl, name) for lvl in levels)
         return out
-    return [(lvl, None) for lvl in _get(project, "levels", list, place)]
+    return [(lvl, None) for lvl in get(project, "levels", list, place)]
 
 
 def _pick(
-    levels: list[tuple[dict[str, Any], str | None]], level: int | str, place: _Place
+    levels: list[tuple[dict[str, Any], str | None]], level: int | str, place: Place
 ) -> tuple[int, dict[str, Any], str | None]:
     names = [_level_name(lvl) for lvl, _ in levels]
     if isinstance(level, bool) or not isinstance(level, (int, str)):
@@ -286,9 +190,9 @@ def _pick(
     return index, chosen, world
 
 
-def _external(project_file: Path, level: dict[str, Any], place: _Place) -> tuple[Any, _Place]:
+def _external(project_file: Path, level: dict[str, Any], place: Place) -> tuple[Any, Place]:
     """The layers of a level saved in its own file, read only from the project's folder."""
-    rel = _get(level, "externalRelPath", str, place)
+    rel = get(level, "externalRelPath", str, place)
     folder = project_file.parent.resolve()
     outside = PurePosixPath(rel).is_absolute() or PureWindowsPath(rel).is_absolute()
     target = (folder / rel).resolve()
@@ -299,7 +203,7 @@ def _external(project_file: Path, level: dict[str, Any], place: _Place) -> tuple
         )
     if not target.is_file():
         raise place.error(f"external level file {rel!r} not found (looked at {target})")
-    file_place = _Place(os.fspath(target), place.level)
+    file_place = Place(os.fspath(target), place.level)
     return load_json(target, file_place), file_place
 
 
@@ -309,7 +213,7 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{where}: no such LDtk project")
-    place = _Place(where)
+    place = Place(where)
     project = load_json(file, place)
     if not isinstance(project, dict) or "defs" not in project:
         hint = (
@@ -318,12 +222,12 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
             else ""
         )
         raise place.error(f"not an LDtk project: no 'defs' at the top{hint}")
-    defs = _get(project, "defs", dict, place)
+    defs = get(project, "defs", dict, place)
     levels = _all_levels(project, place)
     if not levels:
         raise place.error("the project has no levels")
     index, raw, world = _pick(levels, level, place)
-    ident = str(_get(raw, "identifier", str, place.at(level=f"#{index}")))
+    ident = str(get(raw, "identifier", str, place.at(level=f"#{index}")))
     lplace = place.at(level=ident)
     layers_raw = raw.get("layerInstances")
     body, bplace = raw, lplace
@@ -332,10 +236,10 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
         layers_raw = body.get("layerInstances") if isinstance(body, dict) else None
     if not isinstance(layers_raw, list):
         raise bplace.error("'layerInstances' must be a list of layers")
-    px_wid, px_hei = _count(raw, "pxWid", lplace), _count(raw, "pxHei", lplace)
-    layer_defs = _get(defs, "layers", list, place)
+    px_wid, px_hei = count(raw, "pxWid", lplace), count(raw, "pxHei", lplace)
+    layer_defs = get(defs, "layers", list, place)
     entity_defs = {
-        str(d.get("identifier")): d for d in _get(defs, "entities", list, place)
+        str(d.get("identifier")): d for d in get(defs, "entities", list, place)
         if isinstance(d, dict)
     }  # fmt: skip
     int_grids: list[IntGridLayer] = []
@@ -343,8 +247,8 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
     names: list[str] = []
     layer_info = []
     for layer in layers_raw:
-        name = str(_get(layer, "__identifier", str, bplace))
-        kind = str(_get(layer, "__type", str, bplace.at(layer=name)))
+        name = str(get(layer, "__identifier", str, bplace))
+        kind = str(get(layer, "__type", str, bplace.at(layer=name)))
         names.append(name)
         layer_info.append((layer, name, kind))
     grid_size, rows, cols = _level_grid(project, layer_info, (px_hei, px_wid), bplace)
@@ -355,11 +259,11 @@ def from_file(path: str | os.PathLike[str], level: int | str = 0) -> LevelData:
         elif kind == "Entities":
             entity_layers[name] = [
                 _entity(e, name, layer, entity_defs, grid_size, at)
-                for e in _get(layer, "entityInstances", list, at)
+                for e in get(layer, "entityInstances", list, at)
             ]
     position = None
     if project.get("worldLayout") not in _LINEAR:
-        position = (_number(raw, "worldX", lplace, 0.0), _number(raw, "worldY", lplace, 0.0))
+        position = (number(raw, "worldX", lplace, 0.0), number(raw, "worldY", lplace, 0.0))
     tags = sorted({str(t) for t in _listed(entity_defs, "tags")})
     fields = sorted({
         str(f.get("identifier")) for f in _listed(entity_defs, "fieldDefs") if isinstance(f, dict)
@@ -384,7 +288,7 @@ def _listed(defs: dict[str, Any], key: str) -> list[Any]:
 
 
 def _level_grid(
-    project: dict[str, Any], layers: list[tuple[Any, str, str]], px: tuple[int, int], place: _Place
+    project: dict[str, Any], layers: list[tuple[Any, str, str]], px: tuple[int, int], place: Place
 ) -> tuple[int, int, int]:
     """The level's cell size and ``(rows, cols)``: its first IntGrid layer's, or (a level
     without one) the project's default cell size over the level's pixels."""
@@ -392,10 +296,10 @@ def _level_grid(
     if first is not None:
         at = place.at(layer=first[1])
         return (
-            _count(first[0], "__gridSize", at), _count(first[0], "__cHei", at),
-            _count(first[0], "__cWid", at),
+            count(first[0], "__gridSize", at), count(first[0], "__cHei", at),
+            count(first[0], "__cWid", at),
         )  # fmt: skip
-    size = _count(project, "defaultGridSize", place) if "defaultGridSize" in project else 16
+    size = count(project, "defaultGridSize", place) if "defaultGridSize" in project else 16
     return size, -(-px[0] // size), -(-px[1] // size)
 
 
@@ -403,7 +307,7 @@ def _level_grid(
 
 
 def _value_names(
-    layer: dict[str, Any], layer_defs: list[Any], place: _Place
+    layer: dict[str, Any], layer_defs: list[Any], place: Place
 ) -> list[tuple[int, str]]:
     """The values an IntGrid layer defines, in definition order (before 0.8 a value had
     no ``value`` field: it was its 1-based position)."""
@@ -413,7 +317,7 @@ def _value_names(
     if not found:
         raise place.error(f"no layer definition for this layer (layerDefUid {uid!r}) in 'defs'")
     out = []
-    for i, entry in enumerate(_get(found[0], "intGridValues", list, place)):
+    for i, entry in enumerate(get(found[0], "intGridValues", list, place)):
         value = entry.get("value", i + 1) if isinstance(entry, dict) else None
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise place.error(
@@ -424,13 +328,13 @@ def _value_names(
 
 
 def _int_grid(
-    layer: dict[str, Any], name: str, layer_defs: list[Any], place: _Place
+    layer: dict[str, Any], name: str, layer_defs: list[Any], place: Place
 ) -> IntGridLayer:
-    cwid, chei = _count(layer, "__cWid", place), _count(layer, "__cHei", place)
-    size = _count(layer, "__gridSize", place)
+    cwid, chei = count(layer, "__cWid", place), count(layer, "__cHei", place)
+    size = count(layer, "__gridSize", place)
     offset = (
-        _number(layer, "__pxTotalOffsetX", place, 0.0),
-        _number(layer, "__pxTotalOffsetY", place, 0.0),
+        number(layer, "__pxTotalOffsetX", place, 0.0),
+        number(layer, "__pxTotalOffsetY", place, 0.0),
     )
     defined = _value_names(layer, layer_defs, place)
     known = {v for v, _ in defined}
@@ -465,7 +369,7 @@ def _int_grid(
 
 
 def _sparse(
-    layer: dict[str, Any], defined: list[tuple[int, str]], cwid: int, chei: int, place: _Place
+    layer: dict[str, Any], defined: list[tuple[int, str]], cwid: int, chei: int, place: Place
 ) -> npt.NDArray[np.int64]:
     """The pre-0.8 ``intGrid`` list: ``{coordId: flat cell, v: 0-based value index}``."""
     raw = layer.get("intGrid")
@@ -495,31 +399,31 @@ def _listing(defined: list[tuple[int, str]]) -> str:
     return ", ".join(f"{v} {n!r}" if n else str(v) for v, n in defined) or "none"
 
 
-def _fields(raw: Any, place: _Place) -> dict[str, Any]:
+def _fields(raw: Any, place: Place) -> dict[str, Any]:
     if raw is None:
         return {}
     if not isinstance(raw, list):
         raise place.error(f"'fieldInstances' must be a list; got {type(raw).__name__}")
-    return {str(_get(f, "__identifier", str, place)): f.get("__value") for f in raw}
+    return {str(get(f, "__identifier", str, place)): f.get("__value") for f in raw}
 
 
 def _entity(
-    raw: Any, layer: str, layer_raw: dict[str, Any], defs: dict[str, Any], grid: int, place: _Place
+    raw: Any, layer: str, layer_raw: dict[str, Any], defs: dict[str, Any], grid: int, place: Place
 ) -> Entity:
-    ident = str(_get(raw, "__identifier", str, place))
+    ident = str(get(raw, "__identifier", str, place))
     at = place.at(entity=ident)
     spec = defs.get(ident, {})
-    px = _pair(raw, "px", at, (math.nan, math.nan))
+    px = pair(raw, "px", at, (math.nan, math.nan))
     if math.isnan(px[0]):
         raise at.error("missing 'px' (its position in pixels)")
-    width = _number(raw, "width", at, _number(spec, "width", at, 0.0))
-    height = _number(raw, "height", at, _number(spec, "height", at, 0.0))
-    pivot = _pair(
-        raw, "__pivot", at, (_number(spec, "pivotX", at, 0.0), _number(spec, "pivotY", at, 0.0))
+    width = number(raw, "width", at, number(spec, "width", at, 0.0))
+    height = number(raw, "height", at, number(spec, "height", at, 0.0))
+    pivot = pair(
+        raw, "__pivot", at, (number(spec, "pivotX", at, 0.0), number(spec, "pivotY", at, 0.0))
     )
     dx, dy = (
-        _number(layer_raw, "__pxTotalOffsetX", at, 0.0),
-        _number(layer_raw, "__pxTotalOffsetY", at, 0.0),
+        number(layer_raw, "__pxTotalOffsetX", at, 0.0),
+        number(layer_raw, "__pxTotalOffsetY", at, 0.0),
     )
     x = px[0] + dx + (0.5 - pivot[0]) * width
     y = px[1] + dy + (0.5 - pivot[1]) * height
@@ -537,5 +441,5 @@ def _entity(
         identifier=ident, iid=str(raw.get("iid") or ""), layer=layer, tags=tuple(tags),
         x=x, y=y, width=width, height=height, cell=(math.floor(y / grid), math.floor(x / grid)),
         fields=_fields(raw.get("fieldInstances"), at),
-        grid_size=_count(layer_raw, "__gridSize", place),
+        grid_size=count(layer_raw, "__gridSize", place),
     )  # fmt: skip

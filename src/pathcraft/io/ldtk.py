@@ -50,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft.coords import TileCoords
+from pathcraft.io._ldtk_rules import Value, int_grid_cost
 from pathcraft.io._ldtk_source import MAX_CELLS, Entity, IntGridLayer, LevelData, from_file
 from pathcraft.io._tiled_tiles import names as name_list
 
@@ -57,9 +58,6 @@ if TYPE_CHECKING:
     from pathcraft.grid import Diagonal, Grid, HeuristicName
 
 __all__ = ["MAX_CELLS", "Entity", "LdtkLevel", "bundled_ldtk", "read_ldtk"]
-
-#: A value of an IntGrid layer, by number (``1``) or by identifier (``"wall"``).
-Value = int | str
 
 
 def bundled_ldtk() -> Path:
@@ -337,35 +335,7 @@ class LdtkLevel:
             )
         for layer in read:
             self._check_cells(layer)
-        wall_keys = _values("walls", walls)
-        cost_table = _costs(costs)
-        both = [k for k in wall_keys if k in cost_table]
-        if both:
-            raise ValueError(f"value {both[0]!r} is both in walls and in costs")
-        defined = [(v, n) for lay in read for v, n in lay.names.items()]
-        for key in [*wall_keys, *cost_table]:
-            if not any(key in (v, n) for v, n in defined):
-                listing = ", ".join(f"{v} {n!r}" if n else str(v) for v, n in dict(defined).items())
-                raise self._error(
-                    f"no value {key!r} in IntGrid layers {[lay.name for lay in read]}; they "
-                    f"define {listing or 'no values'}"
-                )
-        rows, cols = self.shape
-        cost = np.ones((rows, cols))
-        wall = np.zeros((rows, cols), dtype=bool)
-        covered = np.zeros((rows, cols), dtype=bool)
-        for layer in reversed(read):  # bottom to top
-            covered |= layer.values != 0
-            for value, name in layer.names.items():
-                here = layer.values == value
-                priced = [c for k, c in cost_table.items() if k in (value, name)]
-                if priced:
-                    cost[here] = priced[0]
-                elif (value in wall_keys or name in wall_keys) if walls is not None else True:
-                    wall |= here
-        if empty == "wall":
-            wall |= ~covered
-        cost[wall] = np.inf
+        cost = int_grid_cost(read, walls, costs, empty, self._error)
         return Grid(cost, diagonal=diagonal, heuristic=heuristic)
 
     def _check_cells(self, layer: IntGridLayer) -> None:
@@ -501,33 +471,3 @@ class LdtkLevel:
             if key == e.identifier.lower() or key in (t.lower() for t in e.tags)
         ]  # fmt: skip
         return np.array(pts, dtype=np.float64).reshape(-1, 2)
-
-
-def _values(arg: str, value: Value | Sequence[Value] | None) -> list[Value]:
-    if value is None:
-        return []
-    out = [value] if isinstance(value, (int, str)) else list(value)
-    for v in out:
-        if isinstance(v, bool) or not isinstance(v, (int, str)):
-            raise TypeError(
-                f"{arg} must hold IntGrid values (int) or their identifiers (str); got {v!r}"
-            )
-    return out
-
-
-def _costs(costs: Mapping[Value, float] | None) -> dict[Value, float]:
-    if costs is None:
-        return {}
-    if not isinstance(costs, Mapping):
-        raise TypeError(f"costs must be a mapping value -> cost; got {costs!r}")
-    _values("costs", list(costs))
-    out: dict[Value, float] = {}
-    for key, raw in costs.items():
-        try:
-            cost = float(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"costs[{key!r}] must be a cost > 0 or inf; got {raw!r}") from None
-        if not cost > 0:
-            raise ValueError(f"costs[{key!r}] must be a cost > 0 or inf; got {raw!r}")
-        out[key] = cost
-    return out
