@@ -602,3 +602,34 @@ def test_any_field_of_any_kind_gives_a_level_or_a_value_error(tmp_path: Path) ->
                 assert str(exc).startswith(str(path)), (where, odd, exc)
                 outcomes["refused"] += 1
     assert outcomes["loaded"] > 50 and outcomes["refused"] > 50, outcomes
+
+
+def test_point_fields_are_cells_of_the_entity_layer() -> None:
+    """LDtkLoader's player: a ``Point`` and an ``Array<Point>`` field (a route)."""
+    path = CORPUS / "ldtkloader_sfml_1.2.5.ldtk"
+    raw = truth_levels(path)[0]
+    (layer,) = [lay for lay in raw["layerInstances"] if lay["__type"] == "Entities"]
+    players = [e for e in layer["entityInstances"] if e["__identifier"] == "Player"]
+    got = read_ldtk(path).entities(identifier="Player")
+    size = layer["__gridSize"]
+    for want, entity in zip(players, got, strict=True):
+        fields = {f["__identifier"]: f["__value"] for f in want["fieldInstances"]}
+        route = [
+            ((p["cx"] + 0.5) * size, (p["cy"] + 0.5) * size) for p in fields["pointarrayfield"]
+        ]
+        assert entity.points("pointarrayfield").tolist() == [list(p) for p in route]
+        one = fields["pointfield"]
+        assert entity.points("pointfield").tolist() == [
+            [(one["cx"] + 0.5) * size, (one["cy"] + 0.5) * size]
+        ]
+        assert entity.fields == fields
+
+
+def test_an_entity_layer_drawn_at_an_offset_moves_its_entities(tmp_path: Path) -> None:
+    project = _tiny_project([0] * 12)
+    things = project["levels"][0]["layerInstances"][0]
+    things.update(__pxTotalOffsetX=3, __pxTotalOffsetY=-2)
+    _hero(project)["fieldInstances"] = [{"__identifier": "goal", "__value": {"cx": 1, "cy": 2}}]
+    (hero,) = read_ldtk(_write(tmp_path, project)).entities()
+    assert (hero.x, hero.y) == (12.0 + 3, 4.0 - 2)
+    assert hero.points("goal").tolist() == [[12.0 + 3, 20.0 - 2]]

@@ -62,7 +62,8 @@ class Entity:
     ``x, y`` is the centre of the entity's rectangle (whatever its pivot), ``cell`` the
     level grid's ``(row, col)`` holding that centre, ``bounds`` the rectangle
     ``(left, top, right, bottom)``; ``fields`` maps each field's identifier to its
-    value as the file holds it (a point is ``{"cx": col, "cy": row}``).
+    value as the file holds it (a point is ``{"cx": col, "cy": row}``, a cell of the
+    entity layer's grid: ``grid_size`` pixels, drawn at ``offset``).
     """
 
     identifier: str
@@ -76,6 +77,7 @@ class Entity:
     cell: tuple[int, int]
     fields: dict[str, Any] = field(default_factory=dict)
     grid_size: int = 16
+    offset: tuple[float, float] = (0.0, 0.0)
 
     def points(self, name: str) -> npt.NDArray[np.float64]:
         """The centres, in level pixels ``(x, y)``, of the cells a point field names
@@ -114,9 +116,9 @@ class Entity:
                 )
             cells.append((item["cx"], item["cy"]))
         centres: npt.NDArray[np.float64] = (
-            np.array(cells, dtype=np.float64) + 0.5
-        ) * self.grid_size
-        return centres.reshape(-1, 2)
+            np.array(cells, dtype=np.float64).reshape(-1, 2) + 0.5
+        ) * self.grid_size + np.array(self.offset)
+        return centres
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:
@@ -441,5 +443,5 @@ def _entity(
         identifier=ident, iid=str(raw.get("iid") or ""), layer=layer, tags=tuple(tags),
         x=x, y=y, width=width, height=height, cell=(math.floor(y / grid), math.floor(x / grid)),
         fields=_fields(raw.get("fieldInstances"), at),
-        grid_size=count(layer_raw, "__gridSize", place),
+        grid_size=count(layer_raw, "__gridSize", place), offset=(dx, dy),
     )  # fmt: skip
