@@ -633,3 +633,15 @@ def test_an_entity_layer_drawn_at_an_offset_moves_its_entities(tmp_path: Path) -
     (hero,) = read_ldtk(_write(tmp_path, project)).entities()
     assert (hero.x, hero.y) == (12.0 + 3, 4.0 - 2)
     assert hero.points("goal").tolist() == [[12.0 + 3, 20.0 - 2]]
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_walkable_area_covers_exactly_the_walkable_cells(index: int) -> None:
+    shapely = pytest.importorskip("shapely")
+    level = read_ldtk(CORPUS / "collectathon.ldtk", index)
+    walkable = level.grid().walkable
+    area = level.walkable_area()
+    assert area.area == pytest.approx(16 * 16 * walkable.sum())
+    rows, cols = np.indices(level.shape)
+    inside = shapely.contains_xy(area, (cols + 0.5) * 16, (rows + 0.5) * 16)
+    np.testing.assert_array_equal(inside, walkable)

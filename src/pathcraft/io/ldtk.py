@@ -352,6 +352,29 @@ class LdtkLevel:
                 "(read layers of one size with layers=)"
             )
 
+    def walkable_area(self, **grid_options: Any) -> Any:
+        """The walkable cells of :meth:`grid` (with ``grid_options``) as one shapely
+        geometry in level pixels, for :meth:`pathcraft.NavMesh.from_geometry` (as
+        :meth:`pathcraft.io.tiled.TiledLevel.walkable_area`). Needs shapely.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.io import bundled_ldtk, read_ldtk
+        >>> level = read_ldtk(bundled_ldtk())
+        >>> area = level.walkable_area(costs={"mud": 3})
+        >>> area.area == 16 * 16 * int(level.grid(costs={"mud": 3}).walkable.sum())
+        True
+        >>> bool(NavMesh.from_geometry(area).find_path((40, 40), (472, 280)))
+        True
+        """
+        import shapely
+
+        cells = np.argwhere(self.grid(**grid_options).walkable)
+        w, h = self.tile_size
+        x, y = cells[:, 1] * w, cells[:, 0] * h
+        return shapely.union_all(shapely.box(x, y, x + w, y + h))
+
     # ------------------------------------------------------------------ entities
 
     def entities(
