@@ -511,6 +511,10 @@ def test_external_level_files_outside_the_folder_are_refused(tmp_path: Path) -> 
     project["levels"][0]["externalRelPath"] = "link.ldtkl"
     with pytest.raises(ValueError, match="outside the project's folder"):
         read_ldtk(_write(folder, project, "p.ldtk"))
+    for odd, message in [("a\x00b", "is not a file name"), ("x" * 300, "cannot be read")]:
+        project["levels"][0]["externalRelPath"] = odd
+        with pytest.raises(ValueError, match=message):
+            read_ldtk(_write(folder, project, "p.ldtk"))
     project["levels"][0]["externalRelPath"] = "SeparateLevelFiles/gone.ldtkl"
     with pytest.raises(ValueError, match=r"external level file .*gone\.ldtkl' not found"):
         read_ldtk(_write(folder, project, "p.ldtk"))

@@ -196,6 +196,8 @@ def _external(project_file: Path, level: dict[str, Any], place: Place) -> tuple[
     """The layers of a level saved in its own file, read only from the project's folder."""
     rel = get(level, "externalRelPath", str, place)
     folder = project_file.parent.resolve()
+    if "\x00" in rel:
+        raise place.error(f"external level file {rel!r} is not a file name")
     outside = PurePosixPath(rel).is_absolute() or PureWindowsPath(rel).is_absolute()
     target = (folder / rel).resolve()
     if outside or not target.is_relative_to(folder):
@@ -203,7 +205,11 @@ def _external(project_file: Path, level: dict[str, Any], place: Place) -> tuple[
             f"external level file {rel!r} is outside the project's folder ({folder}); "
             "level files are read only from inside it"
         )
-    if not target.is_file():
+    try:
+        found = target.is_file()
+    except OSError as exc:  # a name too long, say
+        raise place.error(f"external level file {rel!r} cannot be read: {exc}") from None
+    if not found:
         raise place.error(f"external level file {rel!r} not found (looked at {target})")
     file_place = Place(os.fspath(target), place.level)
     return load_json(target, file_place), file_place
