@@ -219,8 +219,13 @@ def test_grid_rules_and_their_errors() -> None:
     values = level.values("Collisions")
     np.testing.assert_array_equal(level.grid().walkable, values == 0)
     np.testing.assert_array_equal(level.grid(walls=[1, "water"]).walkable, values % 3 == 0)
-    g = level.grid(costs={"mud": 3, "water": np.inf})
+    walls, costs = ["wall"], {"mud": 3, "water": np.inf}
+    g = level.grid(costs=costs)
     np.testing.assert_array_equal(g.cost, np.select([values == 3, values != 0], [3, np.inf], 1))
+    level.grid(walls=walls, costs=costs)
+    values[:] = 0  # a copy: the level is not changed, nor what the caller passed
+    assert walls == ["wall"] and costs == {"mud": 3, "water": np.inf}
+    assert level.values("Collisions").any()
     cases = [
         ({"walls": "wall", "costs": {"wall": 2}}, "both in walls and in costs"),
         ({"costs": {"mud": 0}}, r"costs\['mud'\] must be a cost > 0"),
