@@ -69,6 +69,10 @@ class MeshSpace:
 
     __slots__ = ("algorithm", "filter", "mesh")
 
+    #: Positions are continuous: an agent between two corners plans from where it is
+    #: (a :class:`~pathcraft.agents.Pursuer` splits its path there), not from a corner.
+    continuous = True
+
     def __init__(
         self,
         mesh: NavMesh,
