@@ -163,8 +163,8 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_clock", "_costs", "_counted", "_dt", "_goal", "_i", "_lag", "_max_exp",
-        "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
+        "_budget", "_clock", "_corridor", "_costs", "_counted", "_dt", "_goal", "_i", "_lag",
+        "_max_exp", "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_world",
         "expanded", "plans", "speed", "stop_range",
@@ -221,6 +221,7 @@ class Pursuer:
         self._seen = -1 if self._world is None else self._world.version
         self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
+        self._corridor: Any = None  # a mesh's path corridor, kept between plans
 
     # ------------------------------------------------------------------ state
 
@@ -449,11 +450,27 @@ class Pursuer:
             self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
             self._status = "chasing"
             return
-        result = self._space.find_path(self._path[k], goal, max_expansions=limit)
+        result = self._reaim(k, goal, fresh or limit is not None)
+        if result is None:
+            result = self._space.find_path(self._path[k], goal, max_expansions=limit)
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
+
+    def _reaim(self, k: int, goal: Hashable, search: bool) -> PathResult | None:
+        """The path from ``self._path[k]`` to ``goal`` by the space's ``reaim`` (a
+        mesh's path corridor, kept as the pursuer and its target move), or None where
+        the space has none or a search must run (a world edit, an expansion limit)."""
+        reaim = getattr(self._space, "reaim", None)
+        if reaim is None or search:
+            self._corridor = None
+            return None
+        found = reaim(self._corridor, self._path[k], goal)
+        if found is None:
+            return None
+        self._corridor, result = found
+        return result  # type: ignore[no-any-return]
 
     def _stand_here(self, fresh: bool) -> None:
         """In a continuous space (a navigation mesh) a plan starts where the pursuer

@@ -76,13 +76,13 @@ def merge_start(path: Polys, visited: Polys) -> Polys | None:
     >>> merge_start(np.array([0, 1, 2]), np.array([0, 5])).tolist()   # stepped aside
     [5, 0, 1, 2]
     """
-    where = {int(p): j for j, p in enumerate(visited.tolist())}
-    for i in range(path.shape[0] - 1, -1, -1):
-        j = where.get(int(path[i]))
-        if j is not None:
-            out: Polys = np.concatenate([visited[j:][::-1], path[i + 1 :]]).astype(np.int32)
-            return out
-    return None
+    shared = np.flatnonzero(np.isin(path, visited))
+    if shared.size == 0:
+        return None
+    i = int(shared[-1])
+    j = int(np.flatnonzero(visited == path[i])[0])
+    out: Polys = np.concatenate([visited[j:][::-1], path[i + 1 :]]).astype(np.int32)
+    return out
 
 
 def merge_end(path: Polys, visited: Polys) -> Polys | None:
@@ -99,13 +99,13 @@ def merge_end(path: Polys, visited: Polys) -> Polys | None:
     >>> merge_end(np.array([0, 1, 2]), np.array([2, 1])).tolist()    # back into 1
     [0, 1]
     """
-    where = {int(p): j for j, p in enumerate(visited.tolist())}
-    for i in range(path.shape[0]):
-        j = where.get(int(path[i]))
-        if j is not None:
-            out: Polys = np.concatenate([path[: i + 1], visited[j + 1 :]]).astype(np.int32)
-            return out
-    return None
+    shared = np.flatnonzero(np.isin(path, visited))
+    if shared.size == 0:
+        return None
+    i = int(shared[0])
+    j = int(np.flatnonzero(visited == path[i])[0])
+    out: Polys = np.concatenate([path[: i + 1], visited[j + 1 :]]).astype(np.int32)
+    return out
 
 
 class PathCorridor:
@@ -138,6 +138,8 @@ class PathCorridor:
     ----------
     searches : int
         Corridor searches run so far (the first included).
+    expanded : int
+        Search nodes those searches expanded together.
 
     Raises
     ------
@@ -173,8 +175,8 @@ class PathCorridor:
     """
 
     __slots__ = (
-        "_corners", "_end", "_filter", "_found", "_mesh", "_policy", "_polys", "_pos",
-        "_scale", "_snap", "_straight", "_target", "_version", "searches",
+        "_anchor", "_corners", "_end", "_filter", "_found", "_mesh", "_policy", "_polys", "_pos",
+        "_scale", "_snap", "_straight", "_target", "_version", "expanded", "searches",
     )  # fmt: skip
 
     def __init__(
@@ -192,6 +194,7 @@ class PathCorridor:
         self._filter = check_filter(filter)
         self._snap = check_flag("snap", snap)
         self.searches = 0
+        self.expanded = 0
         self._version = -1
         self._scale = 1.0
         self._policy = self._current()
@@ -238,6 +241,24 @@ class PathCorridor:
         """The corridor: polygon ids from the agent's to the end's, neighbour to
         neighbour (a copy)."""
         return self._polys.astype(np.intp)
+
+    @property
+    def drift(self) -> float:
+        """How far the target is from where it was when the corridor was last
+        searched: the further, the likelier a new search finds a shorter way (a caller
+        can :meth:`replan` past a distance of its choosing).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.navmesh import PathCorridor
+        >>> mesh = NavMesh([(0, 0), (4, 0), (4, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> corridor = PathCorridor(mesh, (0.5, 0.5), (3.0, 0.5))
+        >>> _ = corridor.move_target((3.0, 0.25))
+        >>> corridor.drift
+        0.25
+        """
+        return float(np.hypot(*(self._target - self._anchor)))
 
     @property
     def corners(self) -> FloatArray:
@@ -445,13 +466,16 @@ class PathCorridor:
         t0 = time.perf_counter()
         sp, gp = self._located(s), self._located(g)
         self.searches += 1
+        self._anchor = g
         self._found = True
         self._end = g
         found = _query.corridor_result(mesh, policy, s, sp, g, gp, t0)
+        self.expanded += found.expanded
         if not found and sp.size:
             self._found = False
             self._end, gp = _query._nearest_reachable(mesh, policy, sp, g)
             found = _query.corridor_result(mesh, policy, s, sp, self._end, gp, t0)
+            self.expanded += found.expanded
         self._polys = np.asarray(found.path, dtype=np.int32) if found else sp[:1]
         if not found:  # a position only in excluded polygons: nowhere to go
             self._found, self._end = False, s.copy()

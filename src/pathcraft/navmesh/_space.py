@@ -25,18 +25,23 @@ import numpy.typing as npt
 from pathcraft._positions import check_position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
+from pathcraft.navmesh._corridor import PathCorridor
 from pathcraft.navmesh._filter import check_filter
+from pathcraft.result import PathResult, build_result
 from pathcraft.world import kind_of
 
 if TYPE_CHECKING:
     from pathcraft.navmesh._filter import QueryFilter
     from pathcraft.navmesh._mesh import NavMesh
-    from pathcraft.result import PathResult
 
 __all__ = ["MeshSpace"]
 
 FloatArray = npt.NDArray[np.float64]
 Point = tuple[float, float]
+
+#: A re-aimed corridor is searched again once its target has drifted from where it was
+#: last searched by more than 1 / _DRIFT of the distance left to it.
+_DRIFT = 4.0
 
 
 class MeshSpace:
@@ -173,6 +178,52 @@ class MeshSpace:
             start, goal, algorithm=self.algorithm,  # type: ignore[arg-type]
             filter=self.filter, max_expansions=max_expansions,
         )  # fmt: skip
+
+    def reaim(
+        self, corridor: PathCorridor | None, start: Hashable, goal: Hashable
+    ) -> tuple[PathCorridor, PathResult] | None:
+        """Re-aim an agent's path by its :class:`~pathcraft.navmesh.PathCorridor`
+        instead of searching: the corridor (a new one when ``corridor`` is None) is
+        moved to ``start``, where the agent stands, and to ``goal``, where its target
+        went (searched again once the target has drifted from where it was last
+        searched by more than a quarter of the straight distance to it, so the
+        corridor does not keep a way round that a search would drop), and its
+        corners returned as a path from ``start`` to ``goal`` (falsy,
+        ``"unreachable"``, when the goal is out of reach). None on a mesh with off-mesh
+        links (no corridor there: search instead). What a
+        :class:`~pathcraft.agents.Pursuer` does for a target that moves.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> space = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10))
+        ...                               ).agent_space()
+        >>> corridor, plan = space.reaim(None, (1, 9), (9, 9))
+        >>> corridor, plan = space.reaim(corridor, (2, 7), (9, 8))
+        >>> plan.path.tolist(), plan.expanded, corridor.searches    # no search
+        ([[2.0, 7.0], [4.0, 2.0], [6.0, 2.0], [9.0, 8.0]], 0, 1)
+        """
+        if self.mesh.has_links:
+            return None
+        here = np.asarray(start, dtype=np.float64)
+        before = 0 if corridor is None else corridor.expanded
+        if corridor is not None and corridor.mesh is self.mesh:
+            moved = corridor.move_position(here)
+            if float(np.hypot(*(moved - here))) <= 1e-9 * (1.0 + float(np.abs(here).max())):
+                corridor.move_target(goal)
+                if _DRIFT * corridor.drift > float(np.hypot(*(corridor.target - here))):
+                    corridor.replan()  # the target went far: a new search may go another way
+            else:  # it could not walk there: a new corridor
+                corridor = None
+        if corridor is None or corridor.mesh is not self.mesh:
+            corridor, before = PathCorridor(self.mesh, here, goal, filter=self.filter), 0
+        spent = corridor.expanded - before
+        if not corridor.found:
+            return corridor, PathResult.not_found("unreachable", expanded=spent)
+        corners = corridor.corners
+        corners[0] = here  # where the agent stands, not a hair inside its polygon
+        return corridor, build_result(None, corners, corridor.cost, expanded=spent)
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The corners of ``result``'s path as ``(x, y)`` tuples.
