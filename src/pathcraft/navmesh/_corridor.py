@@ -175,8 +175,9 @@ class PathCorridor:
     """
 
     __slots__ = (
-        "_anchor", "_corners", "_end", "_filter", "_found", "_mesh", "_policy", "_polys", "_pos",
-        "_scale", "_snap", "_straight", "_target", "_version", "expanded", "searches",
+        "_anchor", "_corners", "_end", "_filter", "_found", "_held", "_mesh", "_policy",
+        "_polys", "_pos", "_scale", "_snap", "_straight", "_target", "_version", "expanded",
+        "searches",
     )  # fmt: skip
 
     def __init__(
@@ -195,6 +196,7 @@ class PathCorridor:
         self._snap = check_flag("snap", snap)
         self.searches = 0
         self.expanded = 0
+        self._held: dict[tuple[float, float], Polys] = {}
         self._version = -1
         self._scale = 1.0
         self._policy = self._current()
@@ -407,6 +409,7 @@ class PathCorridor:
                 "a corridor of polygons); remove them, or plan with mesh.find_path"
             )
         self._version = mesh.version
+        self._held = {}
         # the tolerance of moves along the surface, as the mesh's own (its size)
         self._scale = float(np.abs(mesh.vertices).max()) + 1.0
         return mesh.query_policy(self._filter)
@@ -425,13 +428,13 @@ class PathCorridor:
         tolerance, moved toward the polygon's centre by the least of a few hairs that
         puts it on the polygon by the mesh's own test (so a search from it starts
         there too)."""
-        if poly in self._mesh.polygons_at(p):
+        if poly in self._holding(p):
             return p
         top = self._policy.top
         centre = top.xy[top.pv[top.poff[poly] : top.poff[poly + 1]]].mean(axis=0)
         for hair in (1e-12, 1e-10, 1e-8, 1e-6):
             q: FloatArray = p + hair * (centre - p)
-            if poly in self._mesh.polygons_at(q):
+            if poly in self._holding(q):
                 return q
         return p
 
@@ -446,7 +449,7 @@ class PathCorridor:
     def _place(self, name: str, value: Any, snap: bool) -> FloatArray:
         """A checked position on the mesh (moved onto it with ``snap``)."""
         p = check_position(name, value, 2)
-        if self._mesh.polygons_at(p).size == 0:
+        if self._holding(p).size == 0:
             if not snap:
                 raise ValueError(
                     f"{name} {tuple(p.tolist())} is off the mesh; pass snap=True to move "
@@ -455,9 +458,20 @@ class PathCorridor:
             p = self._mesh.nearest_point(p)
         return p
 
+    def _holding(self, p: FloatArray) -> Polys:
+        """Every polygon holding ``p``, remembered for the few points the corridor
+        asks about again (its position, target and end) while the mesh stays."""
+        key = (float(p[0]), float(p[1]))
+        polys = self._held.get(key)
+        if polys is None:
+            if len(self._held) > 8:
+                self._held.clear()
+            polys = self._held[key] = self._mesh.polygons_at(p)
+        return polys
+
     def _located(self, p: FloatArray) -> Polys:
         """The polygons holding ``p`` that the corridor may enter."""
-        return self._policy.allowed(self._mesh.polygons_at(p))
+        return self._policy.allowed(self._holding(p))
 
     def _plan(self) -> None:
         """Search the corridor from the position to the target: to the reachable

@@ -260,6 +260,8 @@ class MeshSpace:
         if pts.shape[0] < 2:
             return np.zeros(0)
         out: FloatArray = np.hypot(*np.diff(pts, axis=0).T)
+        if self.filter is None and not self.mesh.has_area_costs and not self.mesh.has_links:
+            return out  # the lengths
         policy = self.mesh.query_policy(self.filter)
         links = self.mesh.links if self.mesh.has_links else {}
         for i in range(out.shape[0]):
