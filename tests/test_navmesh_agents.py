@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely import box
 
 from pathcraft import CapabilityError, NavMesh
@@ -139,6 +141,36 @@ def test_a_pursuer_re_aims_by_its_corridor_along_legal_paths() -> None:
         still.step((25.0, 10.0), dt=0.5)
     expected = mesh.find_path(still.plan_start, (25.0, 10.0))
     np.testing.assert_allclose(np.array(still.path), expected.path, atol=TOL)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    frame_budget=st.sampled_from([None, 3, 10]),
+    pattern=st.sampled_from(["alternating", "random", "jitter"]),
+)
+def test_a_pursuer_never_leaves_the_walkable_area_however_its_target_moves(
+    seed: int, frame_budget: int | None, pattern: str
+) -> None:
+    mesh = _hall()
+    rng = np.random.default_rng(seed)
+    spots = mesh.random_points(3, seed=rng)
+    enemy = Pursuer(mesh, tuple(spots[0]), speed=5.0, frame_budget=frame_budget, snap=True)
+    walkable = HALL.buffer(TOL)
+    target = spots[1]
+    for frame in range(80):
+        if pattern == "alternating":
+            target = spots[1 + frame % 2]
+        elif pattern == "random":
+            target = rng.uniform((-1, -1), (31, 13))  # off the mesh too: snapped
+        else:
+            target = target + rng.uniform(-0.5, 0.5, 2)
+        enemy.step(tuple(target), dt=1 / 20)
+        assert walkable.covers(shapely.Point(enemy.position)), (frame, enemy.position)
+        rest = np.array(enemy.path)
+        shape = shapely.LineString(rest) if len(rest) > 1 else shapely.Point(rest[0])
+        assert walkable.covers(shape)
+    assert enemy.plans > 0
 
 
 def test_a_pursuer_snaps_a_target_in_a_wall_onto_the_mesh() -> None:
