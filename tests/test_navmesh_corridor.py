@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
+from _meshes import HOLED_CELLS, cells_area
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import box
@@ -23,25 +24,13 @@ _PILLARS = box(0, 0, 20, 12).difference(
     shapely.union_all([box(4, 2, 6, 10), box(9, 0, 11, 5), box(9, 7, 11, 12),
                        shapely.Polygon([(14, 3), (17, 4), (15, 8)])])
 )  # fmt: skip
-_CELLS = np.array(
-    [
-        [1, 1, 1, 1, 1, 1, 1, 1],
-        [1, 0, 0, 1, 1, 0, 1, 1],
-        [1, 1, 1, 1, 0, 0, 1, 1],
-        [1, 1, 0, 1, 1, 1, 1, 0],
-        [1, 1, 1, 1, 1, 1, 1, 1],
-    ],
-    dtype=bool,
-)
 
 
 def _scene(kind: str) -> tuple[NavMesh, Any]:
     """A mesh and its walkable area, made independently of the mesh."""
     if kind == "pillars":
         return NavMesh.from_geometry(_PILLARS), _PILLARS
-    rows, cols = np.nonzero(_CELLS)
-    cells = shapely.union_all(shapely.box(cols, rows, cols + 1, rows + 1))
-    return NavMesh.from_grid(_CELLS), cells
+    return NavMesh.from_grid(HOLED_CELLS), cells_area(HOLED_CELLS)
 
 
 SCENES = {kind: _scene(kind) for kind in ("pillars", "grid")}
