@@ -361,8 +361,9 @@ class PathCorridor:
         >>> corridor.move_target((2, 9)).tolist(), corridor.searches  # over the wall
         ([2.0, 9.0], 2)
         """
+        fresh = self._fresh()
         goal = self._place("target", target, self._snap)
-        if not self._fresh() or not self._found:
+        if not fresh or not self._found:
             self._pos = self._place("position", self._pos, True)
             self._target = goal
             self._plan()
