@@ -100,7 +100,7 @@ def _check_document(file: Path, where: str, roots: list[Path], max_tiles: int, d
             root = ET.parse(file).getroot()  # read in pieces, not held whole
             refs = list(_xml_references(root))
             _xml_layers(root, where, max_tiles)
-    except (ET.ParseError, UnicodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (ET.ParseError, LookupError, UnicodeError, json.JSONDecodeError, RecursionError) as exc:
         raise _error(
             where,
             f"not a readable Tiled map (.tmx or .json; truncated?): {type(exc).__name__}: {exc}",
