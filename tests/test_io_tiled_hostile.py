@@ -319,3 +319,27 @@ def test_a_zstd_layer_is_read_only_with_a_size_limit(tmp_path: Path) -> None:
         )
     else:  # pragma: no cover - zstandard is not a dependency
         refused(lambda: read_tiled(path), r"tile layer 'walls'")
+
+
+@pytest.mark.parametrize("gid", [-1, 99, 2**31 - 1])
+def test_a_json_level_names_the_gid_that_belongs_to_no_tile(tmp_path: Path, gid: int) -> None:
+    path = level(tmp_path, fmt="json")
+    raw = json.loads(path.read_text())
+    raw["layers"][1]["data"][5] = gid
+    path.write_text(json.dumps(raw))
+    refused(lambda: read_tiled(path), rf"dungeon\.json: tile layer 'walls' holds (the )?gid {gid}")
+
+
+def test_a_json_layer_whose_zlib_data_expands_to_gigabytes_is_refused(tmp_path: Path) -> None:
+    path = level(tmp_path, fmt="json")
+    raw = json.loads(path.read_text())
+    raw["layers"][1].update(
+        data=base64.b64encode(b"\x78\xda" + _deflate_bomb(2)).decode(),
+        encoding="base64",
+        compression="zlib",
+    )
+    path.write_text(json.dumps(raw))
+    refused(
+        lambda: read_tiled(path),
+        r"dungeon\.json: tile layer 'walls' holds 2561 bytes of tiles; its size 32x20 needs 2560",
+    )
