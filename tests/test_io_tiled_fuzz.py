@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("shapely")
 pytest.importorskip("pytiled_parser")
 
-from pathcraft.io.tiled import bundled_level, read_tiled  # noqa: E402
+from pathcraft.io.tiled import bundled_level, read_tiled
 
 FILES = ["dungeon.tmx", "dungeon.json", "dungeon.tsx"]
 

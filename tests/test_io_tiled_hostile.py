@@ -343,3 +343,12 @@ def test_a_json_layer_whose_zlib_data_expands_to_gigabytes_is_refused(tmp_path: 
         lambda: read_tiled(path),
         r"dungeon\.json: tile layer 'walls' holds 2561 bytes of tiles; its size 32x20 needs 2560",
     )
+
+
+def test_the_limits_are_checked_as_arguments() -> None:
+    with pytest.raises(ValueError, match="max_tiles must be >= 1; got 0"):
+        read_tiled(bundled_level(), max_tiles=0)
+    with pytest.raises(TypeError, match="max_tiles must be an int; got float"):
+        read_tiled(bundled_level(), max_tiles=1e6)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="allow_folders must be a list of folders"):
+        read_tiled(bundled_level(), allow_folders="../shared")  # type: ignore[arg-type]

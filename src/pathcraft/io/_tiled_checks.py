@@ -81,6 +81,12 @@ def check_tiled_file(
     """Raise ``ValueError`` unless the map file at ``path`` is safe to hand to a parser
     (see the module). ``allow_folders``: folders besides the level's own from which
     external tilesets and templates may be read."""
+    if isinstance(max_tiles, bool) or not isinstance(max_tiles, int):
+        raise TypeError(f"max_tiles must be an int; got {type(max_tiles).__name__}")
+    if max_tiles < 1:
+        raise ValueError(f"max_tiles must be >= 1; got {max_tiles}")
+    if isinstance(allow_folders, (str, os.PathLike)):
+        raise TypeError("allow_folders must be a list of folders, not one folder")
     where = os.fspath(path)
     file = Path(path)
     roots = [file.resolve().parent]
