@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import importlib
 import json
 import math
 import os
@@ -262,7 +261,7 @@ def _expanded(where: str, layer: str, compression: str, raw: bytes, expected: in
 
 def _zstd_length(where: str, layer: str, raw: bytes, limit: int) -> int:
     try:
-        zstandard: Any = importlib.import_module("zstandard")  # optional: not an extra
+        import zstandard  # type: ignore[import-not-found, unused-ignore]  # optional
     except ImportError as exc:
         raise _error(
             where,
