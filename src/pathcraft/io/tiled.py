@@ -123,8 +123,9 @@ def read_tiled(
         pytiled-parser or pytmx (recognised by their attributes; neither is imported
         unless a file is given).
     allow_folders : list of folders, or None
-        Folders besides the level's own from which its external tilesets and object
-        templates may be read (a file only).
+        Folders besides the level's own (absolute, or relative to the working
+        directory) from which its external tilesets and object templates may be read
+        (a file only).
     max_tiles : int
         The most tiles the map, or any of its layers or chunks, may have
         (:data:`MAX_TILES`, 4096 x 4096; a file only).
