@@ -150,7 +150,9 @@ def _json_references(doc: Any) -> Iterator[tuple[str, str]]:
             for tileset in [*listed, item.get("tileset")]:  # a map's, a template's
                 if isinstance(tileset, dict) and isinstance(tileset.get("source"), str):
                     yield "tileset", tileset["source"]
-            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+            stack.extend(
+                v for k, v in item.items() if k != "data" and isinstance(v, (dict, list))
+            )  # not the tiles
 
 
 def _size(where: str, layer: str, width: Any, height: Any, max_tiles: int) -> tuple[int, int]:
@@ -300,6 +302,22 @@ def _check_csv(where: str, layer: str, text: str, w: int, h: int) -> None:
 def layer_gids(where: str, layer: str, data: Any, rows: int, cols: int) -> npt.NDArray[np.int64]:
     """A tile layer's gids as a ``(rows, cols)`` int64 array (flip bits as in the file),
     after checking the data is ``rows`` rows of ``cols`` unsigned 32-bit gids."""
+    try:
+        fast = np.asarray(data)  # the usual case: a rectangle of ints, read at once
+    except (ValueError, OverflowError):
+        fast = None
+    if (
+        fast is not None
+        and fast.dtype.kind in "iu"
+        and fast.shape in ((rows, cols), (rows * cols,))
+        and (fast.size == 0 or (int(fast.min()) >= 0 and int(fast.max()) < _GID_END))
+    ):
+        return fast.astype(np.int64).reshape(rows, cols)
+    return _diagnose(where, layer, data, rows, cols)
+
+
+def _diagnose(where: str, layer: str, data: Any, rows: int, cols: int) -> npt.NDArray[np.int64]:
+    """The slow way through tile data that is not a rectangle of gids: the first fault."""
     flat: list[Any] = []
     nested = isinstance(data, list) and bool(data) and isinstance(data[0], list)
     if nested:
@@ -319,17 +337,15 @@ def layer_gids(where: str, layer: str, data: Any, rows: int, cols: int) -> npt.N
             f"tile layer {layer!r} holds {len(flat)} tiles; the map is {rows}x{cols} "
             f"({rows * cols} tiles)",
         )
-    if not all(isinstance(g, (int, np.integer)) and not isinstance(g, bool) for g in flat):
-        bad = next(g for g in flat if not isinstance(g, (int, np.integer)) or isinstance(g, bool))
-        raise _error(where, f"tile layer {layer!r} holds the gid {bad!r}; expected integers")
-    low, high = (min(flat), max(flat)) if flat else (0, 0)
-    if low < 0 or high >= _GID_END:
-        bad = low if low < 0 else high
-        raise _error(
-            where,
-            f"tile layer {layer!r} holds the gid {bad}; gids are unsigned 32-bit numbers "
-            "(0 for no tile)",
-        )
+    for gid in flat:
+        if not isinstance(gid, (int, np.integer)) or isinstance(gid, bool):
+            raise _error(where, f"tile layer {layer!r} holds the gid {gid!r}; expected integers")
+        if not 0 <= gid < _GID_END:
+            raise _error(
+                where,
+                f"tile layer {layer!r} holds the gid {gid}; gids are unsigned 32-bit numbers "
+                "(0 for no tile)",
+            )
     return np.array(flat, dtype=np.int64).reshape(rows, cols)
 
 
