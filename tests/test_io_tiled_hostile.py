@@ -352,3 +352,12 @@ def test_the_limits_are_checked_as_arguments() -> None:
         read_tiled(bundled_level(), max_tiles=1e6)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="allow_folders must be a list of folders"):
         read_tiled(bundled_level(), allow_folders="../shared")  # type: ignore[arg-type]
+
+
+def test_a_pytmx_map_with_an_object_at_nan_is_refused_too(tmp_path: Path) -> None:
+    pytmx = pytest.importorskip("pytmx")
+    path = level(tmp_path, lambda t: t.replace('name="crates" x="40"', 'name="crates" x="nan"'))
+    refused(
+        lambda: read_tiled(pytmx.TiledMap(str(path))),
+        r"dungeon\.tmx: object layer 'obstacles': object 1 \('crates'\) is at x=nan",
+    )
