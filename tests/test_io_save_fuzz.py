@@ -254,3 +254,15 @@ def test_a_zip_bomb_is_refused_by_its_directory_within_max_bytes() -> None:
         load(io.BytesIO(bomb.getvalue()), max_bytes=10_000_000)
     with pytest.raises(ValueError, match="max_bytes must be >= 0"):
         load(io.BytesIO(buffer.getvalue()), max_bytes=-1)
+
+
+def test_a_directory_claiming_more_than_the_file_holds_is_refused_before_allocating() -> None:
+    buffer = io.BytesIO()
+    save(Grid(np.ones((20, 25))), buffer)
+    data = bytearray(buffer.getvalue())
+    for at, _ in _zip_records(bytes(data)):
+        name_len = struct.unpack_from("<H", data, at + 28)[0]
+        if data[at + 46 : at + 46 + name_len] == b"cost.npy":
+            struct.pack_into("<I", data, at + 24, 3 << 30)  # file size: 3 GiB, stored
+    with pytest.raises(ValueError, match=r"the member 'cost\.npy' claims 3221225472 bytes"):
+        load(io.BytesIO(bytes(data)))

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 import struct
 import zipfile
@@ -68,6 +69,8 @@ _HEADER = re.compile(
 _DTYPE = re.compile(r"'descr': '([^']{0,40})'")
 _MAX_HEADER = 4096
 _CHUNK = 1 << 20
+#: Deflate expands at most about 1032 times (a 258-byte match in 2 bits).
+_DEFLATE_RATIO = 1032
 _ZIP_ERRORS = (
     zipfile.BadZipFile,
     zipfile.LargeZipFile,
@@ -123,7 +126,8 @@ def write_archive(target: Any, arrays: Mapping[str, Any]) -> None:
                 out.write(data.data)
 
 
-def _check_directory(zf: zipfile.ZipFile, max_bytes: int) -> list[zipfile.ZipInfo]:
+def _check_directory(zf: zipfile.ZipFile, max_bytes: int, size: int) -> list[zipfile.ZipInfo]:
+    """The members, once the directory passed (``size``: the archive's length)."""
     infos = zf.infolist()
     seen: set[str] = set()
     total = 0
@@ -144,6 +148,14 @@ def _check_directory(zf: zipfile.ZipFile, max_bytes: int) -> list[zipfile.ZipInf
         if info.extract_version > zipfile.MAX_EXTRACT_VERSION:
             raise ArchiveError(
                 f"the member {name!r} needs zip version {info.extract_version / 10:.1f}"
+            )
+        stored = info.compress_type == zipfile.ZIP_STORED
+        if info.compress_size > size or info.file_size > (
+            info.compress_size if stored else _DEFLATE_RATIO * info.compress_size + 1024
+        ):  # no allocation for data that is not there
+            raise ArchiveError(
+                f"the member {name!r} claims {info.file_size} bytes from "
+                f"{info.compress_size} in an archive of {size}"
             )
         total += info.file_size
     if total > max_bytes:
@@ -206,7 +218,10 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, digest: Any) -> npt
                 f"the array {name!r} claims shape {shape} of {dtype.str} ({count * dtype.itemsize} "
                 f"bytes) but holds {expected} bytes"
             )
-        arr = np.empty(shape[::-1] if fortran else shape, dtype=dtype)
+        try:
+            arr = np.empty(shape[::-1] if fortran else shape, dtype=dtype)
+        except MemoryError as exc:  # within max_bytes, but not free now
+            raise ArchiveError(f"the array {name!r} needs {expected} bytes of memory") from exc
         flat = arr.reshape(-1).view(np.uint8)
         for at in range(0, expected, _CHUNK):  # in chunks, as numpy.load reads
             chunk = _read_exactly(member, min(_CHUNK, expected - at), f"the array {name!r}")
@@ -227,6 +242,15 @@ def _starts_as_npy(source: str | BinaryIO) -> bool:
     return start == _MAGIC
 
 
+def _length(source: str | BinaryIO) -> int:
+    if isinstance(source, str):
+        return os.path.getsize(source)
+    at = source.tell()
+    end = source.seek(0, io.SEEK_END)
+    source.seek(at)
+    return end
+
+
 def read_archive(
     source: str | BinaryIO, max_bytes: int = MAX_LOAD_BYTES
 ) -> tuple[dict[str, npt.NDArray[Any]], str]:
@@ -238,7 +262,7 @@ def read_archive(
         if _starts_as_npy(source):
             raise ArchiveError("a single .npy array, not an .npz archive")
         with zipfile.ZipFile(source) as zf:
-            infos = _check_directory(zf, max_bytes)
+            infos = _check_directory(zf, max_bytes, _length(source))
             for info in sorted(infos, key=lambda i: i.filename[:-4]):
                 name = info.filename[:-4]
                 sealed = hashlib.sha256() if name == CHECKSUM else digest
