@@ -9,8 +9,9 @@ through the CRC-32s (checked as each member is read to its end), their data.
 :func:`read_archive` reads such a zip without ``numpy.load``:
 
 - the zip itself: members must be plain ``<name>.npy`` files, each once, stored or
-  deflated, not encrypted, of a zip version Python reads, and all together no larger
-  than ``max_bytes`` (checked on the directory, before anything is read);
+  deflated, not encrypted, of a zip version Python reads, each no larger than the
+  archive holds (stored) or deflate can expand to, and all together no larger than
+  ``max_bytes`` (checked on the directory, before anything is read);
 - each ``.npy`` header is parsed by a strict pattern (no ``eval``, no ``literal_eval``):
   version 1.0 or 2.0, a plain numeric, boolean or text dtype (no Python objects, so no
   pickle), and a shape whose size is exactly the member's data, checked before the
