@@ -205,11 +205,7 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, digest: Any) -> npt
         if length > _MAX_HEADER or len(lead) + length > info.file_size:
             raise ArchiveError(f"the array {name!r} has a damaged .npy header (length {length})")
         raw = _read_exactly(member, length, f"the array {name!r}")
-        try:
-            text = raw.decode("latin1")
-        except UnicodeError as exc:  # pragma: no cover - latin1 decodes every byte
-            raise ArchiveError(f"the array {name!r} has a damaged .npy header") from exc
-        dtype, shape, fortran = _parse_header(name, text)
+        dtype, shape, fortran = _parse_header(name, raw.decode("latin1"))  # any byte decodes
         count = 1
         for d in shape:
             count *= d
