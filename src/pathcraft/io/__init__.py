@@ -51,7 +51,7 @@ from pathlib import Path
 from pathcraft.io._common import StrPath
 from pathcraft.io._levels import grid_from_zero_walls, read_image
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
-from pathcraft.io._save import FORMAT_VERSION, load, save
+from pathcraft.io._save import FORMAT_VERSION, MAX_LOAD_BYTES, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
 from pathcraft.io.ldtk import LdtkLevel, bundled_ldtk, read_ldtk
 from pathcraft.io.tiled import TiledLevel, bundled_level, read_tiled
@@ -60,6 +60,7 @@ __all__ = [
     "BLOCKED_CHARS",
     "FORMAT_VERSION",
     "LENGTH_RTOL",
+    "MAX_LOAD_BYTES",
     "PASSABLE_CHARS",
     "LdtkLevel",
     "Scenarios",

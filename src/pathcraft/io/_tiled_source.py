@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from pathcraft.io._tiled_checks import (
+    MAX_TILES,
+    TilesetRange,
+    check_gids,
+    check_object,
+    check_tiled_file,
+    layer_gids,
+)
 
 __all__ = ["MapData", "MapObject", "TileLayerData", "from_file", "from_pytiled", "from_pytmx"]
 
@@ -114,8 +124,14 @@ def rotated(
     return np.column_stack((x + c * d[:, 0] - s * d[:, 1], y + s * d[:, 0] + c * d[:, 1]))
 
 
-def from_file(path: str | os.PathLike[str]) -> MapData:
-    """Parse a ``.tmx`` or ``.json`` Tiled map with pytiled-parser."""
+def from_file(
+    path: str | os.PathLike[str],
+    *,
+    allow_folders: Sequence[str | os.PathLike[str]] | None = None,
+    max_tiles: int = MAX_TILES,
+) -> MapData:
+    """Parse a ``.tmx`` or ``.json`` Tiled map with pytiled-parser, once it passed
+    :func:`~pathcraft.io._tiled_checks.check_tiled_file`."""
     try:
         import pytiled_parser
     except ImportError as exc:
@@ -126,6 +142,7 @@ def from_file(path: str | os.PathLike[str]) -> MapData:
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{where}: no such Tiled map")
+    check_tiled_file(path, allow_folders=allow_folders, max_tiles=max_tiles)
     try:
         tiled = pytiled_parser.parse_map(file)
     except Exception as exc:  # the parser raises many kinds on a broken file
@@ -187,7 +204,9 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
         elif hasattr(layer, "data") or hasattr(layer, "chunks"):
             if layer.data is None:
                 raise _error(where, f"layer {layer.name!r} has chunks (an infinite map)")
-            gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols) & GID_MASK
+            raw = layer_gids(where, layer.name, layer.data, rows, cols)
+            check_gids(where, layer.name, raw, _pytiled_ranges(tiled))
+            gids = raw & GID_MASK
             tile_layers.append(
                 TileLayerData(layer.name, gids, _props(layer.properties), _offset(layer))
             )
@@ -206,12 +225,23 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
         props[gid] = _props(tile.properties if tile is not None else None)
         sizes[gid] = (float(tileset.tile_width), float(tileset.tile_height))
         names[gid] = str(tileset.name)
+    for objects in object_layers.values():
+        for obj in objects:
+            check_object(where, obj)
     return MapData(
         where=where, rows=rows, cols=cols,
         tile_size=(float(tiled.tile_size.width), float(tiled.tile_size.height)),
         tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
         gid_tile_size=sizes, gid_tileset=names, properties=_props(tiled.properties),
     )  # fmt: skip
+
+
+def _pytiled_ranges(tiled: Any) -> list[TilesetRange]:
+    return [
+        (int(first), int(getattr(ts, "tile_count", 0) or 0), str(ts.name),
+         frozenset(int(i) for i in (ts.tiles or {})))
+        for first, ts in tiled.tilesets.items()
+    ]  # fmt: skip
 
 
 def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObject:
@@ -272,7 +302,7 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
     for layer in flat:
         off = (float(getattr(layer, "offsetx", 0) or 0), float(getattr(layer, "offsety", 0) or 0))
         if hasattr(layer, "data"):
-            gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols)
+            gids = layer_gids(where, str(layer.name), layer.data, rows, cols)
             tile_layers.append(
                 TileLayerData(
                     str(layer.name), gids, _props(getattr(layer, "properties", None)), off
@@ -288,6 +318,9 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
         tileset = tmx.get_tileset_from_gid(gid)
         sizes[gid] = (float(tileset.tilewidth), float(tileset.tileheight))
         names[gid] = str(tileset.name)
+    for objects in object_layers.values():
+        for obj in objects:
+            check_object(where, obj)
     return MapData(
         where=where, rows=rows, cols=cols,
         tile_size=(float(tmx.tilewidth), float(tmx.tileheight)),

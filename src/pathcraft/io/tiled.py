@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft.coords import TileCoords
+from pathcraft.io._tiled_checks import MAX_TILES
 from pathcraft.io._tiled_source import (
     MapData,
     MapObject,
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COST_PROPERTY",
     "ELLIPSE_CORNERS",
+    "MAX_TILES",
     "WALKABLE_PROPERTIES",
     "WALL_PROPERTIES",
     "MapObject",
@@ -103,8 +105,16 @@ def bundled_level(fmt: Literal["tmx", "json"] = "tmx") -> Path:
     return Path(str(files("pathcraft") / "data" / f"dungeon.{fmt}"))
 
 
-def read_tiled(source: Any) -> TiledLevel:
+def read_tiled(
+    source: Any,
+    *,
+    allow_folders: Sequence[str | os.PathLike[str]] | None = None,
+    max_tiles: int = MAX_TILES,
+) -> TiledLevel:
     """Read a Tiled level: a ``.tmx``/``.json`` file, or a map already loaded.
+
+    A file is checked before it is parsed, so a level from a stranger (a mod, a
+    download) is safe to open: see "Level files from strangers" below.
 
     Parameters
     ----------
@@ -112,6 +122,13 @@ def read_tiled(source: Any) -> TiledLevel:
         A file (parsed with pytiled-parser, the ``tiled`` extra), or a map loaded by
         pytiled-parser or pytmx (recognised by their attributes; neither is imported
         unless a file is given).
+    allow_folders : list of folders, or None
+        Folders besides the level's own (absolute, or relative to the working
+        directory) from which its external tilesets and object templates may be read
+        (a file only).
+    max_tiles : int
+        The most tiles the map, or any of its layers or chunks, may have
+        (:data:`MAX_TILES`, 4096 x 4096; a file only).
 
     Raises
     ------
@@ -121,9 +138,24 @@ def read_tiled(source: Any) -> TiledLevel:
         No such file.
     ValueError
         A file that is not a readable Tiled map, an orientation other than
-        ``orthogonal``, an infinite map. The message names the file.
+        ``orthogonal``, an infinite map; a level that breaks a rule below. The message
+        names the file and the layer.
     TypeError
         Anything else.
+
+    Notes
+    -----
+    Level files from strangers: before a parser sees the file, pathcraft reads it
+    itself (XML through expat, which refuses entity bombs) and refuses an external
+    tileset or template outside the level's folder and ``allow_folders`` (``../``,
+    absolute paths, symbolic links out; images are never opened); a map or layer of
+    more than ``max_tiles`` tiles; CSV rows of another length than the layer's width
+    (a short row would shift every tile after it); base64 data of the wrong length;
+    zlib, gzip or zstd data that would expand past the layer's own 4 bytes a tile
+    (decompressed with a limit, never whole). Then every gid must be a tile of a
+    tileset (-1, a gid past the last tileset, 2**31-1 are refused, checked against
+    the tilesets' ranges), and every object's place, size and rotation finite. No
+    pickle, no ``eval``: nothing in a level can run code.
 
     Examples
     --------
@@ -133,7 +165,7 @@ def read_tiled(source: Any) -> TiledLevel:
                object layers ['obstacles', 'markers'])
     """
     if isinstance(source, (str, os.PathLike)):
-        return TiledLevel(from_file(source))
+        return TiledLevel(from_file(source, allow_folders=allow_folders, max_tiles=max_tiles))
     if hasattr(source, "map_size") and hasattr(source, "tilesets"):
         return TiledLevel(from_pytiled(source))
     if hasattr(source, "tilewidth") and hasattr(source, "get_tile_properties_by_gid"):
@@ -318,12 +350,12 @@ class TiledLevel:
         wall = np.zeros((rows, cols), dtype=bool)
         covered = np.zeros((rows, cols), dtype=bool)
         for layer in read:
-            lut_wall, lut_cost = gid_tables(self.data, layer, walls_by, open_by, cost_by[0])
+            at, lut_wall, lut_cost = gid_tables(self.data, layer, walls_by, open_by, cost_by[0])
             present = layer.gids != 0
             covered |= present
-            wall |= present & lut_wall[layer.gids]
-            has_cost = present & ~np.isnan(lut_cost[layer.gids])
-            cost[has_cost] = lut_cost[layer.gids][has_cost]
+            wall |= present & lut_wall[at]
+            has_cost = present & ~np.isnan(lut_cost[at])
+            cost[has_cost] = lut_cost[at][has_cost]
         for layer in collide:
             wall |= layer.gids != 0
             covered |= layer.gids != 0
