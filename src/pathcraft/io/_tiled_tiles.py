@@ -26,6 +26,7 @@ __all__ = [
     "names",
     "outline",
     "property_names",
+    "truthy",
 ]
 
 #: Tile or layer properties that make a wall when true.
@@ -52,7 +53,8 @@ def names(arg: str, value: str | Iterable[str] | None) -> list[str] | None:
     return out
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
+    """A property's value as a boolean (``"true"``, ``"1"``, ``"yes"`` in text too)."""
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes")
     return bool(value)
@@ -117,8 +119,8 @@ def gid_tables(
         if not gid:
             continue
         props = {**layer.properties, **data.gid_properties.get(gid, {})}
-        is_wall[gid] = any(_truthy(props[n]) for n in walls_by if n in props) or any(
-            not _truthy(props[n]) for n in open_by if n in props
+        is_wall[gid] = any(truthy(props[n]) for n in walls_by if n in props) or any(
+            not truthy(props[n]) for n in open_by if n in props
         )
         if cost_by in props:
             cost[gid] = _cost_value(data, layer, gid, props[cost_by], cost_by)
