@@ -383,3 +383,55 @@ def test_pytmx_objects_read_as_the_file_says(tmp_path: Path) -> None:
         np.testing.assert_array_equal(
             theirs.grid(obstacles="o", cover=cover).cost, ours.grid(obstacles="o", cover=cover).cost
         )
+
+
+# ---------------------------------------------------------------- the rules, as properties
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@st.composite
+def levels(draw: Any) -> Any:
+    """A small level of w x h px tiles with a few rectangles, ellipses and polygons
+    placed anywhere (off the grid's lines, rotated, partly off the map)."""
+    from pathcraft.io._tiled_source import MapData, MapObject
+    from pathcraft.io.tiled import TiledLevel
+
+    rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    w, h = draw(st.sampled_from([(16.0, 16.0), (32.0, 32.0), (20.0, 12.0)]))
+    coord = st.floats(-20, 150, allow_nan=False).map(lambda v: round(v, 2))
+    size = st.floats(0.5, 60, allow_nan=False).map(lambda v: round(v, 2))
+    objects = []
+    for i in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(["rectangle", "ellipse", "polygon", "tile"]))
+        x, y, ow, oh = draw(coord), draw(coord), draw(size), draw(size)
+        rotation = draw(st.sampled_from([0.0, 0.0, 30.0, 90.0, -45.0, 12.5]))
+        points = None
+        if kind == "polygon":
+            points = np.array([(x, y), (x + ow, y), (x + ow / 2, y + oh)])
+        objects.append(MapObject(
+            id=i + 1, name="", class_="", kind=kind, x=x, y=y, width=ow, height=oh,
+            rotation=rotation, layer="o", points=points,
+        ))  # fmt: skip
+    data = MapData(
+        where="prop.tmx", rows=rows, cols=cols, tile_size=(w, h), tile_layers=[],
+        object_layers={"o": objects}, gid_properties={}, gid_tile_size={}, gid_tileset={},
+        properties={},
+    )  # fmt: skip
+    return TiledLevel(data)
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(level=levels())
+def test_every_rule_matches_the_oracle_and_the_rules_nest(level: Any) -> None:
+    shapes = level.obstacles("o")
+    walls = {}
+    for cover in COVERS:
+        walls[cover] = ~level.grid(obstacles="o", cover=cover).walkable
+        want = expected_walls(shapes, level.shape, level.tile_size, (0.0, 0.0), cover)
+        np.testing.assert_array_equal(walls[cover], want, err_msg=str(cover))
+    assert not (walls[0.25] & ~walls["overlap"]).any()  # a quarter covered: overlapped
+    assert not (walls[0.5] & ~walls[0.25]).any()
+    assert not (walls[1.0] & ~walls[0.5]).any()
+    assert not (walls["center"] & ~walls["overlap"]).any()
