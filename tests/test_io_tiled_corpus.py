@@ -21,7 +21,7 @@ shapely = pytest.importorskip("shapely")
 affinity = pytest.importorskip("shapely.affinity")
 from _tiled_oracle import expected_walls  # noqa: E402
 
-from pathcraft.io.tiled import ELLIPSE_CORNERS, read_tiled  # noqa: E402
+from pathcraft.io.tiled import ELLIPSE_CORNERS, bundled_level, read_tiled  # noqa: E402
 
 CORPUS = Path(__file__).parent / "data" / "tiled_corpus"
 MAPS = sorted(
@@ -227,3 +227,62 @@ def test_the_corpus_has_walls_to_compare() -> None:
         assert overlap >= centre
         with_walls += overlap > centre
     assert with_walls >= 4
+
+
+GROUPED = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down"
+     width="2" height="2" tilewidth="32" tileheight="32" infinite="0" nextlayerid="9"
+     nextobjectid="9">
+ <tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="4" columns="4"/>
+ <layer id="1" name="ground" width="2" height="2"><data encoding="csv">1,2,3,1</data></layer>
+ <group id="2" name="g" offsetx="8" offsety="4">
+  <objectgroup id="3" name="props" offsetx="8" offsety="8">
+   <object id="1" x="0" y="0" width="32" height="32"/>
+   <object id="2" x="10" y="5" rotation="30"><polygon points="0,0 20,0 10,15"/></object>
+  </objectgroup>
+ </group>
+</map>
+"""
+
+
+def _both(path: Path) -> tuple[Any, Any] | None:
+    pytest.importorskip("pytiled_parser")
+    from pathcraft.io._tiled_read import read_file
+    from pathcraft.io._tiled_source import from_file
+
+    try:
+        theirs = from_file(path)  # pytiled-parser only, no fallback
+    except ValueError:
+        return None
+    return theirs, read_file(path)
+
+
+@pytest.mark.parametrize("name", [*MAPS, "grouped.tmx", "dungeon.tmx", "dungeon.json"])
+def test_pytiled_parser_and_pathcraft_s_reader_agree(name: str, tmp_path: Path) -> None:
+    path = CORPUS / name
+    if name.startswith("dungeon"):
+        path = bundled_level(name.split(".")[1])  # type: ignore[arg-type]
+    elif name == "grouped.tmx":
+        path = tmp_path / name
+        path.write_text(GROUPED)
+    both = _both(path)
+    if both is None:
+        pytest.skip("pytiled-parser refuses this file")
+    theirs, ours = both
+    assert (theirs.rows, theirs.cols, theirs.tile_size) == (ours.rows, ours.cols, ours.tile_size)
+    assert [(t.name, t.offset, t.properties) for t in theirs.tile_layers] == [
+        (t.name, t.offset, t.properties) for t in ours.tile_layers
+    ]
+    for a, b in zip(theirs.tile_layers, ours.tile_layers, strict=True):
+        np.testing.assert_array_equal(a.gids, b.gids)
+    assert theirs.gid_properties == ours.gid_properties
+    assert theirs.gid_tile_size == ours.gid_tile_size
+    assert list(theirs.object_layers) == list(ours.object_layers)
+    for layer, objects in theirs.object_layers.items():
+        for a, b in zip(objects, ours.object_layers[layer], strict=True):
+            fields = ("id", "name", "class_", "kind", "x", "y", "width", "height", "rotation")
+            assert [getattr(a, f) for f in fields] == pytest.approx([getattr(b, f) for f in fields])
+            assert a.properties == b.properties
+            assert (a.points is None) == (b.points is None)
+            if a.points is not None:
+                np.testing.assert_allclose(a.points, b.points)

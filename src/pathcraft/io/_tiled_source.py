@@ -154,12 +154,17 @@ def from_file(
     return from_pytiled(tiled, where=where)
 
 
-def _pytiled_layers(layers: Any, out: list[Any]) -> None:
+def _pytiled_layers(
+    layers: Any, out: list[tuple[Any, tuple[float, float]]], base: tuple[float, float] = (0, 0)
+) -> None:
+    """The layers, groups opened, each with its offset (its groups' added)."""
     for layer in layers or []:
+        dx, dy = _offset(layer)
+        off = (base[0] + dx, base[1] + dy)
         if hasattr(layer, "layers") and not hasattr(layer, "tiled_objects"):  # a group
-            _pytiled_layers(layer.layers, out)
+            _pytiled_layers(layer.layers, out, off)
         else:
-            out.append(layer)
+            out.append((layer, off))
 
 
 def _pytiled_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObject:
@@ -196,12 +201,11 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
             "the file instead (pathcraft's own reader takes its chunks)"
         )  # fmt: skip
     rows, cols = int(tiled.map_size.height), int(tiled.map_size.width)
-    flat: list[Any] = []
+    flat: list[tuple[Any, tuple[float, float]]] = []
     _pytiled_layers(tiled.layers, flat)
     tile_layers, object_layers = [], {}
-    for layer in flat:
+    for layer, off in flat:
         if hasattr(layer, "tiled_objects"):
-            off = _offset(layer)
             object_layers[layer.name] = [
                 _pytiled_object(o, layer.name, off) for o in layer.tiled_objects
             ]
@@ -210,7 +214,7 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
                 raise _error(where, f"layer {layer.name!r} has chunks (an infinite map)")
             gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols) & GID_MASK
             tile_layers.append(
-                TileLayerData(layer.name, gids, _props(layer.properties), _offset(layer))
+                TileLayerData(layer.name, gids, _props(layer.properties), off)
             )
     props: dict[int, dict[str, Any]] = {}
     sizes: dict[int, tuple[float, float]] = {}
