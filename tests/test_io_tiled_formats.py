@@ -435,3 +435,19 @@ def test_every_rule_matches_the_oracle_and_the_rules_nest(level: Any) -> None:
     assert not (walls[0.5] & ~walls[0.25]).any()
     assert not (walls[1.0] & ~walls[0.5]).any()
     assert not (walls["center"] & ~walls["overlap"]).any()
+
+
+def test_without_pytiled_parser_pathcraft_reads_the_file_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    with_it = read_tiled(bundled_level())
+    monkeypatch.setitem(sys.modules, "pytiled_parser", None)  # import fails
+    without = read_tiled(bundled_level())
+    np.testing.assert_array_equal(
+        without.grid(obstacles="obstacles").cost, with_it.grid(obstacles="obstacles").cost
+    )
+    assert without.spawns() == with_it.spawns()
+    with pytest.raises(FileNotFoundError, match="no such Tiled map"):
+        read_tiled(Path("nothing.tmx"))

@@ -133,11 +133,13 @@ def from_file(
     try:
         import pytiled_parser
     except ImportError as exc:
-        if fallback is not None and file.is_file():
-            return fallback(file, "")
-        raise ImportError(
-            'reading Tiled maps needs pytiled-parser: pip install "pathcraft[tiled]"'
-        ) from exc
+        if fallback is None:
+            raise ImportError(
+                'reading Tiled maps needs pytiled-parser: pip install "pathcraft[tiled]"'
+            ) from exc
+        if not file.is_file():
+            raise FileNotFoundError(f"{where}: no such Tiled map") from None
+        return fallback(file, "")
     if not file.is_file():
         raise FileNotFoundError(f"{where}: no such Tiled map")
     try:

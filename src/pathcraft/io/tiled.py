@@ -458,7 +458,7 @@ class TiledLevel:
 
     def select(
         self,
-        layers: str | Sequence[str] | None = None,
+        layers: Objects = None,
         *,
         name: str | Iterable[str] | None = None,
         class_: str | Iterable[str] | None = None,
@@ -472,8 +472,8 @@ class TiledLevel:
 
         Parameters
         ----------
-        layers : name or list of names, or None
-            The object layers to look in.
+        layers : name or list of names, list of MapObject, or None
+            The object layers to look in, or objects to choose among.
         name, class_ : str or list of str, or None
             The objects' names, or classes (``class`` in Tiled 1.9 on, ``type``
             before), exactly as in the map; a name or class no object has is an error.
@@ -561,7 +561,7 @@ class TiledLevel:
         {'player': [(40.0, 40.0)]}
         """
         if name is not None or class_ is not None:
-            layers = self.select(layers, name=name, class_=class_)  # type: ignore[arg-type]
+            layers = self.select(layers, name=name, class_=class_)
         out: dict[str, list[tuple[float, float]]] = {}
         default = name is None and class_ is None
         for o, at in self._placed(layers):
