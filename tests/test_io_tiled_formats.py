@@ -451,3 +451,36 @@ def test_without_pytiled_parser_pathcraft_reads_the_file_itself(
     assert without.spawns() == with_it.spawns()
     with pytest.raises(FileNotFoundError, match="no such Tiled map"):
         read_tiled(Path("nothing.tmx"))
+
+
+def test_templates_in_the_other_format_and_their_shapes(tmp_path: Path) -> None:
+    (tmp_path / "pond.tx").write_text(
+        '<?xml version="1.0"?><template><object name="pond" type="water" width="40" '
+        'height="20"><ellipse/></object></template>'
+    )
+    (tmp_path / "rock.tj").write_text(json.dumps({"type": "template", "object": {
+        "name": "rock", "type": "stone", "width": 0, "height": 0,
+        "polygon": [{"x": 0, "y": 0}, {"x": 30, "y": 0}, {"x": 15, "y": 20}],
+        "properties": [{"name": "heavy", "type": "bool", "value": True}],
+    }}))  # fmt: skip
+    data = {
+        "width": 4, "height": 4, "tilewidth": 32, "tileheight": 32, "orientation": "orthogonal",
+        "layers": [{"type": "objectgroup", "name": "o", "objects": [
+            {"id": 1, "template": "pond.tx", "x": 10, "y": 10},
+            {"id": 2, "template": "rock.tj", "x": 60, "y": 60},
+            {"id": 3, "template": "rock.tj", "x": 0, "y": 90, "point": True},
+        ]}], "tilesets": [],
+    }  # fmt: skip
+    (tmp_path / "level.json").write_text(json.dumps(data))
+    body = (
+        '<objectgroup name="o"><object id="1" template="pond.tx" x="10" y="10"/>'
+        '<object id="2" template="rock.tj" x="60" y="60"/>'
+        '<object id="3" template="rock.tj" x="0" y="90"><point/></object></objectgroup>'
+    )
+    tmx = tmx_map(tmp_path, body)
+    for path in (tmp_path / "level.json", tmx):
+        pond, rock, marker = read_tiled(path).objects
+        assert (pond.kind, pond.name, pond.class_, pond.width) == ("ellipse", "pond", "water", 40)
+        assert (rock.kind, rock.class_, rock.properties) == ("polygon", "stone", {"heavy": True})
+        assert rock.points is not None and rock.points.tolist() == [[60, 60], [90, 60], [75, 80]]
+        assert (marker.kind, marker.name) == ("point", "rock")

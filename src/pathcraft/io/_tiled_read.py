@@ -40,7 +40,7 @@ from pathcraft.io._tiled_fields import (
 )
 from pathcraft.io._tiled_source import MapData, MapObject, check_orientation
 
-__all__ = ["read_file", "tileset_of"]
+__all__ = ["read_file", "template_object", "tileset_of"]
 
 
 def read_file(path: str | os.PathLike[str], refused: str = "") -> MapData:
@@ -138,20 +138,16 @@ class _TmxMap(MapBuilder):
         return decode(elem.text, encoding, compression, count, what)
 
     def _object(self, obj: ET.Element, layer: str, offset: tuple[float, float]) -> MapObject:
-        fields = dict(obj.attrib)
+        fields: dict[str, Any] = dict(obj.attrib)
         props: dict[str, Any] = {}
-        shape_of = obj
+        shape = None
         if obj.get("template"):
-            template = load_xml(referenced(self.file, str(obj.get("template"))))
-            base = template.find("object")
-            if base is not None:
-                fields = {**base.attrib, **fields}
-                props = _xml_properties(base)
-                if not any(obj.find(t) is not None for t in _SHAPES):
-                    shape_of = base
+            base, props, shape = template_object(self.file, str(obj.get("template")))
+            fields = {**base, **fields}
         props.update(_xml_properties(obj))
-        kind, rel = _tmx_shape(shape_of, fields)
-        return make_object(fields, kind, rel, layer, offset, props)
+        if shape is None or any(obj.find(t) is not None for t in _SHAPES):
+            shape = _tmx_shape(obj, fields)
+        return make_object(fields, *shape, layer, offset, props)
 
 
 _SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
@@ -307,25 +303,50 @@ class _JsonMap(MapBuilder):
     def _object(self, obj: dict[str, Any], layer: str, offset: tuple[float, float]) -> MapObject:
         fields = dict(obj)
         props: dict[str, Any] = {}
+        shape = None
         if obj.get("template"):
-            template = load_json(referenced(self.file, str(obj["template"])))
-            base = template.get("object") if isinstance(template, dict) else None
-            if isinstance(base, dict):
-                fields = {**base, **obj}
-                props = _json_properties(base.get("properties"))
+            base, props, shape = template_object(self.file, str(obj["template"]))
+            fields = {**base, **obj}
         props.update(_json_properties(obj.get("properties"), obj.get("propertytypes")))
-        rel = None
-        if fields.get("polygon") is not None or fields.get("polyline") is not None:
-            kind = "polygon" if fields.get("polygon") is not None else "polyline"
-            rel = [(float(p["x"]), float(p["y"])) for p in fields[kind]]
-        elif fields.get("ellipse"):
-            kind = "ellipse"
-        elif fields.get("point"):
-            kind = "point"
-        elif fields.get("text") is not None:
-            kind = "text"
-        elif fields.get("gid"):
-            kind = "tile"
-        else:
-            kind = "rectangle"
-        return make_object(fields, kind, rel, layer, offset, props)
+        if shape is None:
+            shape = _json_shape(fields)
+        elif any(obj.get(k) is not None for k in _SHAPES):  # the instance's own shape
+            shape = _json_shape({**{k: v for k, v in fields.items() if k not in _SHAPES}, **obj})
+        return make_object(fields, *shape, layer, offset, props)
+
+
+Shape = tuple[str, "list[tuple[float, float]] | None"]
+
+
+def _json_shape(fields: dict[str, Any]) -> Shape:
+    """A JSON object's kind, and a polygon's or polyline's corners (relative)."""
+    for kind in ("polygon", "polyline"):
+        if fields.get(kind) is not None:
+            try:
+                return kind, [(float(p["x"]), float(p["y"])) for p in fields[kind]]
+            except (TypeError, KeyError, ValueError):
+                raise FileFault(f"object {fields.get('id', '?')}: bad {kind} points") from None
+    for kind in ("ellipse", "point"):
+        if fields.get(kind):
+            return kind, None
+    if fields.get("text") is not None:
+        return "text", None
+    return ("tile" if fields.get("gid") else "rectangle"), None
+
+
+def template_object(base: Path, source: str) -> tuple[dict[str, Any], dict[str, Any], Shape]:
+    """An object template (``.tx`` XML or ``.tj``/``.json``, whichever the map's own
+    format): its object's fields, properties and shape."""
+    file = referenced(base, source)
+    if file.suffix.lower() in (".tj", ".json"):
+        data = load_json(file)
+        obj = data.get("object") if isinstance(data, dict) else None
+        if not isinstance(obj, dict):
+            raise FileFault(f"template {source!r} holds no object")
+        return obj, _json_properties(obj.get("properties")), _json_shape(obj)
+    root = load_xml(file)
+    elem = root.find("object")
+    if elem is None:
+        raise FileFault(f"template {source!r} holds no object")
+    fields: dict[str, Any] = dict(elem.attrib)
+    return fields, _xml_properties(elem), _tmx_shape(elem, fields)
