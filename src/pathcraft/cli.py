@@ -1,5 +1,7 @@
 """The ``pathcraft`` command line: ``demo`` on the bundled map, ``solve`` a scenario file,
-``show`` a search as a picture (on a Moving AI map, a text map or a Tiled level)."""
+``show`` a search as a picture (on a Moving AI map, a text map or a Tiled level).
+
+(Past 500 lines: the parser and the three commands it runs, read together.)"""
 
 from __future__ import annotations
 

@@ -21,6 +21,9 @@ which :class:`~pathcraft.agents.Pursuer`, :class:`~pathcraft.agents.Crowd` and
 :meth:`pathcraft.NavMesh.from_grid` use, convert with :meth:`TileCoords.units_to_pixels`
 and :meth:`TileCoords.pixels_to_units`.
 
+(One class past 500 lines, mostly docstrings with examples: its conversions and its
+pixel searches share its tile size, origin and axis, and read as one idea.)
+
 Examples
 --------
 >>> from pathcraft import Grid
