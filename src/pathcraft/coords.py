@@ -14,7 +14,7 @@ Every conversion is vectorised: an ``(n, 2)`` array in, an ``(n, 2)`` array out.
 one-point forms (:meth:`TileCoords.pixel`, :meth:`TileCoords.cell`) take a tuple, a
 list, a NumPy array or a pygame ``Vector2`` and return a plain tuple.
 :meth:`TileCoords.find_path` searches a grid between two pixel positions and returns
-the path in pixel centres.
+the path in pixel centres and its cost in pixels.
 
 Positions in *cell units* (``x = col + 0.5`` at a cell's centre, ``y = row + 0.5``),
 which :class:`~pathcraft.agents.Pursuer`, :class:`~pathcraft.agents.Crowd` and
