@@ -26,6 +26,7 @@ __all__ = [
     "names",
     "outline",
     "property_names",
+    "truthy",
 ]
 
 #: Tile or layer properties that make a wall when true.
@@ -54,7 +55,8 @@ def names(arg: str, value: str | Iterable[str] | None) -> list[str] | None:
     return out
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
+    """A property's value as a boolean (``"true"``, ``"1"``, ``"yes"`` in text too)."""
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes")
     return bool(value)
@@ -124,8 +126,8 @@ def gid_tables(
         if not gid:
             continue
         props = {**layer.properties, **data.gid_properties.get(gid, {})}
-        is_wall[i] = any(_truthy(props[n]) for n in walls_by if n in props) or any(
-            not _truthy(props[n]) for n in open_by if n in props
+        is_wall[i] = any(truthy(props[n]) for n in walls_by if n in props) or any(
+            not truthy(props[n]) for n in open_by if n in props
         )
         if cost_by in props:
             cost[i] = _cost_value(data, layer, gid, props[cost_by], cost_by)
