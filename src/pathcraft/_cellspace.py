@@ -28,12 +28,20 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft.world import refuse
+
 if TYPE_CHECKING:
     from pathcraft.result import PathResult
 
-__all__ = ["CellSpace", "centre", "walkable_at"]
+__all__ = ["NO_FLOOR", "CellSpace", "centre", "walkable_at"]
 
 Cell = tuple[int, ...]
+
+#: Why a world of 3-D cells has no floor for ``(x, y)`` agents.
+NO_FLOOR = (
+    "its cells are 3-D (voxels, a level's floors): an (x, y) agent position cannot "
+    "name its layer; chase it with Pursuer, whose nodes are its cells"
+)
 
 
 def centre(cell: Cell) -> tuple[float, float]:
@@ -60,19 +68,50 @@ class CellSpace:
         The cost of one cell (``inf`` for a wall), read live.
     point : callable
         The ``(x, y)`` of a cell.
+    floor : callable or str
+        What :meth:`floor` returns, made on demand (a
+        :class:`~pathcraft.agents.spaces.Floor`); a string: why the world has none
+        (its cells are not places of one plane), the reason :meth:`floor` refuses with.
     """
 
-    __slots__ = ("_cost_at", "_point", "world")
+    __slots__ = ("_cost_at", "_floor", "_point", "world")
 
     def __init__(
         self,
         world: Any,
         cost_at: Callable[[Cell], float],
         point: Callable[[Cell], tuple[float, float]] = centre,
+        *,
+        floor: Callable[[], Any] | str = NO_FLOOR,
     ) -> None:
         self.world = world
         self._cost_at = cost_at
         self._point = point
+        self._floor = floor
+
+    def floor(self) -> Any:
+        """Where ``(x, y)`` agents may stand and how they move there (a
+        :class:`~pathcraft.agents.spaces.Floor`): a hex grid's hexes, a move grid's
+        free space (its jumps are the motion).
+
+        Raises
+        ------
+        CapabilityError
+            A world whose cells are not places of one plane (a voxel grid, a level's
+            floors), naming it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().floor()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: VoxelGrid does not provide agent_space: ...
+        """
+        if isinstance(self._floor, str):
+            refuse(self.world, "agent_space", self._floor)
+        return self._floor()
 
     def key(self, node: Any, name: str = "node") -> Cell:
         """``node`` checked (inside the world, not a wall) as a tuple of ints;

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._floors import FreeSpace
 from pathcraft._sliced import CompiledSearch
-from pathcraft.world import kind_of
+from pathcraft.world import kind_of, refuse
 
 if TYPE_CHECKING:
     from pathcraft.graph._graph import Graph
@@ -151,3 +152,29 @@ class GraphSpace:
             raise ValueError("positions need node coordinates: build the Graph with coords=")
         x, y = coords[self.graph.index(node)][:2]
         return float(x), float(y)
+
+    def floor(self) -> FreeSpace:
+        """Where ``(x, y)`` agents may stand: anywhere (free space: the graph's edges
+        are the legal motion, so a path between its nodes' coordinates is followed as
+        it is). A graph with 3-D coordinates is followed in its ``(x, y)``.
+
+        Raises
+        ------
+        CapabilityError
+            A graph without coordinates (its nodes are no places of the plane).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> type(Graph(2, [0], [1], coords=[(0, 0), (1, 0)]).agent_space().floor()).__name__
+        'FreeSpace'
+        >>> Graph(2, [0], [1]).agent_space().floor()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: Graph does not provide agent_space: ...
+        """
+        if self.graph.coords is None:
+            refuse(
+                self.graph, "agent_space", "its nodes have no coordinates (build it with coords=)"
+            )
+        return FreeSpace()

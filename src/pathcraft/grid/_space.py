@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._cellspace import walkable_at
+from pathcraft._floors import SquareFloor
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid._nearest import nearest_walkable, open_cell
@@ -232,4 +233,21 @@ class GridSpace:
         [True, False, False]
         """
         return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))
+
+    def floor(self) -> SquareFloor:
+        """Where ``(x, y)`` agents may stand: the grid's walkable square cells, read
+        again after each edit (:class:`~pathcraft._floors.SquareFloor`; what
+        :class:`~pathcraft.agents.PathFollower` moves on).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> floor = Grid.from_ascii("..#").agent_space().floor()
+        >>> moved, _ = floor.slide(np.array([[0.5, 0.5]]), np.array([[5.0, 0.0]]))
+        >>> moved.round(3).tolist()                     # stopped at the wall's face
+        [[2.0, 0.5]]
+        """
+        grid = self.grid
+        return SquareFloor(lambda: grid.walkable, lambda: grid.version)
 

@@ -14,12 +14,13 @@ import numpy.typing as npt
 
 from pathcraft._cellspace import CellSpace
 from pathcraft._core import dstar as _kernel
+from pathcraft._floors import CentreFloor, FreeSpace
 
 if TYPE_CHECKING:
     from pathcraft.hexgrid._stencil import Stencil
     from pathcraft.result import PathResult
 
-__all__ = ["StencilReplan", "hex_centre", "plot", "space"]
+__all__ = ["StencilReplan", "hex_cells", "hex_centre", "plot", "space"]
 
 
 def plot(cost: npt.NDArray[np.float64], result: PathResult, ax: Any, **kwargs: Any) -> Any:
@@ -51,11 +52,58 @@ def hex_centre(layout: str, cell: tuple[int, ...]) -> tuple[float, float]:
     return x, y
 
 
+def hex_cells(
+    layout: str, shape: tuple[int, int], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.intp]:
+    """The hex cell ``(row, col)`` whose centre (:func:`hex_centre`) is nearest each
+    ``(x, y)`` point, ``(-1, -1)`` where that centre is off the grid of ``shape``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.hexgrid._capabilities import hex_cells
+    >>> hex_cells("odd-r", (2, 2), np.array([(1.1, 1.4), (0.6, 1.4), (5.0, 0.5)])).tolist()
+    [[1, 0], [1, 0], [-1, -1]]
+    """
+    shoved = 1 if layout.startswith("odd") else 0
+    by_row = layout.endswith("-r")
+    along, across = (points[:, 0], points[:, 1]) if by_row else (points[:, 1], points[:, 0])
+    best = np.full(len(points), np.inf)
+    lines = np.zeros(len(points), dtype=np.intp)
+    steps = np.zeros(len(points), dtype=np.intp)
+    for dr in (-1, 0, 1):
+        line = np.floor(across).astype(np.intp) + dr  # the row (or column) of centres
+        shift = np.where(line % 2 == shoved, 0.5, 0.0)
+        step = np.floor(along - shift).astype(np.intp)  # the nearest centre along it
+        d = (along - (step + 0.5 + shift)) ** 2 + (across - (line + 0.5)) ** 2
+        nearer = d < best
+        best = np.where(nearer, d, best)
+        lines = np.where(nearer, line, lines)
+        steps = np.where(nearer, step, steps)
+    rows, cols = (lines, steps) if by_row else (steps, lines)
+    out = np.stack((rows, cols), axis=1)
+    off = (rows < 0) | (rows >= shape[0]) | (cols < 0) | (cols >= shape[1])
+    out[off] = -1
+    return out
+
+
 def space(world: Any, layout: str | None) -> CellSpace:
-    """The agents' space of a stencil world; ``layout`` for a hex grid's centres."""
+    """The agents' space of a stencil world; ``layout`` for a hex grid's centres (and
+    its floor, :class:`~pathcraft._floors.CentreFloor`); a move grid's floor is free
+    space (its jumps are the motion)."""
     if layout is None:
-        return CellSpace(world, lambda cell: float(world[cell]))
-    return CellSpace(world, lambda cell: float(world[cell]), lambda c: hex_centre(layout, c))
+        return CellSpace(world, lambda cell: float(world[cell]), floor=FreeSpace)
+
+    def floor() -> CentreFloor:
+        return CentreFloor(
+            lambda: np.isfinite(world[:, :]),
+            lambda: int(world.version),
+            lambda points: hex_cells(layout, world.shape, points),
+        )
+
+    return CellSpace(
+        world, lambda cell: float(world[cell]), lambda c: hex_centre(layout, c), floor=floor
+    )
 
 
 class StencilReplan:

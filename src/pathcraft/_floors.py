@@ -1,0 +1,240 @@
+"""Floors: where an agent at a continuous ``(x, y)`` point may stand, and how it moves
+without leaving that place (the :class:`pathcraft.agents.spaces.Floor` protocol).
+
+A world's agents' space gives its floor (``space.floor()``), or is one itself (a
+space with ``walkable`` and ``slide``, as a navigation mesh's): the
+:class:`~pathcraft.agents.PathFollower` moves on it. Three floors are written here,
+once:
+
+- :class:`SquareFloor`: the walkable square cells of a ``(rows, cols)`` mask (a
+  grid's): cell ``(row, col)`` covers ``col <= x < col + 1``, ``row <= y < row + 1``; a
+  move into a wall stops at its face and slides along it, one axis at a time.
+- :class:`CentreFloor`: cells as the regions nearest to their centres (a hexagonal
+  grid's hexes); a move into a wall stops at the boundary (found by bisection) and
+  slides along it.
+- :class:`FreeSpace`: every point walkable, every move taken as it is (a graph's or
+  waypoint graph's edges, a move grid's jumps: the path itself is the legal motion).
+
+A floor with a ``version`` (the world's) tells its agents when the world changed; one
+with ``cell_at`` names the node under a point, so agents whose way is cut are given a
+new path from there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._cellspace import walkable_at
+
+__all__ = ["CentreFloor", "FreeSpace", "SquareFloor", "slide", "slide_by"]
+
+Array = npt.NDArray[np.float64]
+Mask = npt.NDArray[np.bool_]
+
+_SUBSTEP = 0.45  # at most this far per axis per sub-step: never skip a cell
+_EDGE = 1e-7  # how close to a wall's face a blocked point stops
+
+
+def slide(positions: Array, delta: Array, walkable: Mask) -> tuple[Array, Mask]:
+    """Move ``(x, y)`` points by ``delta``, one axis at a time, stopping at walls of
+    the square cells of ``walkable`` (a ``(rows, cols)`` mask).
+
+    A point moves along x, then along y, in sub-steps of at most 0.45 cells; a move
+    that would enter a wall cell (or leave the map) stops at that wall's face, and the
+    other axis still moves: the point slides along the wall. Moving one axis at a time
+    never passes diagonally between two walls that touch at a corner. Returns the new
+    positions and which axes were blocked, both ``(n, 2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft._floors import slide
+    >>> moved, blocked = slide(np.array([[0.5, 0.5]]), np.array([[2.0, 0.2]]),
+    ...                        np.array([[True, False]]))
+    >>> moved.round(3).tolist(), blocked.tolist()
+    ([[1.0, 0.7]], [[True, False]])
+    """
+    pos = positions.copy()
+    blocked = np.zeros(pos.shape, dtype=bool)
+    largest = float(np.abs(delta).max()) if delta.size else 0.0
+    steps = max(1, math.ceil(largest / _SUBSTEP))
+    part = delta / steps
+    for _ in range(steps):
+        for axis in (0, 1):
+            move = part[:, axis]
+            trial = pos.copy()
+            trial[:, axis] += move
+            ok = walkable_at(walkable, trial)
+            pos[ok, axis] = trial[ok, axis]
+            stop = ~ok & (move != 0.0)
+            if stop.any():
+                cell = np.floor(pos[stop, axis])
+                pos[stop, axis] = np.where(move[stop] > 0, cell + 1.0 - _EDGE, cell + _EDGE)
+                blocked[stop, axis] = True
+    return pos, blocked
+
+
+def slide_by(
+    walkable: Callable[[Array], Mask], positions: Array, delta: Array, *, substep: float = 0.2
+) -> tuple[Array, Mask]:
+    """:func:`slide` for any walkable test of points (``walkable(points)``): one axis
+    at a time in sub-steps of at most ``substep``; a blocked sub-step goes as far as
+    the test allows (bisection, to about 1e-6 of the boundary).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft._floors import slide_by
+    >>> inside = lambda p: np.hypot(p[:, 0], p[:, 1]) < 1.0      # the unit disc
+    >>> moved, blocked = slide_by(inside, np.zeros((1, 2)), np.array([[3.0, 0.0]]))
+    >>> round(float(moved[0, 0]), 4), blocked.tolist()
+    (1.0, [[True, False]])
+    """
+    pos = positions.copy()
+    blocked = np.zeros(pos.shape, dtype=bool)
+    largest = float(np.abs(delta).max()) if delta.size else 0.0
+    steps = max(1, math.ceil(largest / substep))
+    part = delta / steps
+    for _ in range(steps):
+        for axis in (0, 1):
+            move = part[:, axis]
+            trial = pos.copy()
+            trial[:, axis] += move
+            ok = walkable(trial)
+            pos[ok, axis] = trial[ok, axis]
+            stop = np.flatnonzero(~ok & (move != 0.0))
+            if stop.size:
+                lo, hi = np.zeros(stop.size), np.ones(stop.size)  # fractions of the move
+                for _ in range(20):
+                    mid = (lo + hi) / 2
+                    probe = pos[stop].copy()
+                    probe[:, axis] += mid * move[stop]
+                    fine = walkable(probe)
+                    lo = np.where(fine, mid, lo)
+                    hi = np.where(fine, hi, mid)
+                pos[stop, axis] += lo * move[stop]
+                blocked[stop, axis] = True
+    return pos, blocked
+
+
+class SquareFloor:
+    """The walkable square cells of a world, read live: ``mask()`` gives the
+    ``(rows, cols)`` walkable mask, ``version()`` the world's version (the mask is
+    read again only when it grows). Nodes are ``(row, col)`` cells.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> floor = Grid.from_ascii(".#").agent_space().floor()
+    >>> floor.walkable(np.array([(0.5, 0.5), (1.5, 0.5)])).tolist(), floor.cell_at((0.2, 0.9))
+    ([True, False], (0, 0))
+    """
+
+    __slots__ = ("_mask", "_seen", "_version", "_walk")
+
+    def __init__(self, mask: Callable[[], Mask], version: Callable[[], int]) -> None:
+        self._mask = mask
+        self._version = version
+        self._seen = -1
+        self._walk: Mask = np.zeros((0, 0), dtype=bool)
+
+    @property
+    def version(self) -> int:
+        """The world's version."""
+        return self._version()
+
+    def mask(self) -> Mask:
+        """The walkable mask, ``(rows, cols)``, as of the world's current version."""
+        now = self._version()
+        if now != self._seen:
+            self._walk, self._seen = self._mask(), now
+        return self._walk
+
+    def walkable(self, points: Array) -> Mask:
+        """Which ``(x, y)`` points lie in walkable cells."""
+        return walkable_at(self.mask(), points)
+
+    def slide(self, points: Array, delta: Array) -> tuple[Array, Mask]:
+        """Move ``points`` by ``delta`` without entering a wall (:func:`slide`)."""
+        return slide(points, delta, self.mask())
+
+    def cell_at(self, point: Any) -> Hashable:
+        """The ``(row, col)`` cell under ``point`` (it may lie off the map)."""
+        return math.floor(point[1]), math.floor(point[0])
+
+
+class CentreFloor:
+    """Cells as the regions of the plane nearest to their centres: a point stands in
+    the cell whose centre is nearest (``nearest(points)`` gives its ``(row, col)``,
+    ``-1`` off the map), and is walkable there when that cell is (``mask()``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.hexgrid import HexGrid
+    >>> hexes = HexGrid(np.array([[1.0, np.inf], [1.0, 1.0]]), "odd-r")
+    >>> floor = hexes.agent_space().floor()
+    >>> floor.walkable(np.array([(0.5, 0.5), (1.5, 0.5), (1.0, 1.5)])).tolist()
+    [True, False, True]
+    """
+
+    __slots__ = ("_floor", "_nearest")
+
+    def __init__(
+        self,
+        mask: Callable[[], Mask],
+        version: Callable[[], int],
+        nearest: Callable[[Array], npt.NDArray[np.intp]],
+    ) -> None:
+        self._floor = SquareFloor(mask, version)
+        self._nearest = nearest
+
+    @property
+    def version(self) -> int:
+        """The world's version."""
+        return self._floor.version
+
+    def walkable(self, points: Array) -> Mask:
+        """Which ``(x, y)`` points lie in walkable cells."""
+        cells = self._nearest(np.asarray(points, dtype=np.float64).reshape(-1, 2))
+        out = np.zeros(len(cells), dtype=bool)
+        inside = cells[:, 0] >= 0
+        out[inside] = self._floor.mask()[cells[inside, 0], cells[inside, 1]]
+        return out.reshape(np.shape(points)[:-1])
+
+    def slide(self, points: Array, delta: Array) -> tuple[Array, Mask]:
+        """Move ``points`` by ``delta`` without entering a wall (:func:`slide_by`)."""
+        return slide_by(self.walkable, points, delta)
+
+    def cell_at(self, point: Any) -> Hashable:
+        """The cell whose centre is nearest ``point``, ``(row, col)``."""
+        r, c = self._nearest(np.array([point], dtype=np.float64))[0].tolist()
+        return int(r), int(c)
+
+
+class FreeSpace:
+    """A floor everywhere: every point walkable, every move taken as it is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft._floors import FreeSpace
+    >>> moved, blocked = FreeSpace().slide(np.zeros((1, 2)), np.array([[3.0, 4.0]]))
+    >>> moved.tolist(), blocked.tolist(), FreeSpace().walkable(moved).tolist()
+    ([[3.0, 4.0]], [[False, False]], [True])
+    """
+
+    __slots__ = ()
+
+    def walkable(self, points: Array) -> Mask:
+        """All True."""
+        return np.ones(np.shape(points)[:-1], dtype=bool)
+
+    def slide(self, points: Array, delta: Array) -> tuple[Array, Mask]:
+        """``points + delta``, nothing blocked."""
+        return points + delta, np.zeros(np.shape(points), dtype=bool)
