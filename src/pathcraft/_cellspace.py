@@ -31,6 +31,7 @@ import numpy.typing as npt
 from pathcraft.world import refuse
 
 if TYPE_CHECKING:
+    from pathcraft.agents._moveflow import Moves
     from pathcraft.result import PathResult
 
 __all__ = ["NO_FLOOR", "CellSpace", "centre", "walkable_at"]
@@ -72,9 +73,14 @@ class CellSpace:
         What :meth:`floor` returns, made on demand (a
         :class:`~pathcraft.agents.spaces.Floor`); a string: why the world has none
         (its cells are not places of one plane), the reason :meth:`floor` refuses with.
+    costs : callable
+        The whole cost array now (the world's shape; ``inf`` walls).
+    moves : callable or None
+        The world's moves as flat arrays ``(tails, heads, weights)`` (places numbered
+        row-major); None: read from the world's ``neighbors``, cell by cell.
     """
 
-    __slots__ = ("_cost_at", "_floor", "_point", "world")
+    __slots__ = ("_cost_at", "_costs", "_floor", "_moves", "_point", "world")
 
     def __init__(
         self,
@@ -83,11 +89,86 @@ class CellSpace:
         point: Callable[[Cell], tuple[float, float]] = centre,
         *,
         floor: Callable[[], Any] | str = NO_FLOOR,
+        costs: Callable[[], npt.NDArray[np.float64]],
+        moves: Callable[[], Moves] | None = None,
     ) -> None:
         self.world = world
         self._cost_at = cost_at
         self._point = point
         self._floor = floor
+        self._costs = costs
+        self._moves = moves
+
+    def moves(self) -> Moves:
+        """The world's moves now: flat arrays ``(tails, heads, weights)``, a step from
+        cell ``tails[i]`` to ``heads[i]`` (numbered row-major over the world's shape)
+        costing ``weights[i]``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> tails, heads, weights = MovesGrid(np.ones((1, 3)), [(0, 1)]).agent_space().moves()
+        >>> tails.tolist(), heads.tolist(), weights.tolist()
+        ([0, 1], [1, 2], [1.0, 1.0])
+        """
+        if self._moves is not None:
+            return self._moves()
+        shape = tuple(self.world.shape)
+        tails, heads, weights = [], [], []
+        for cell in np.argwhere(np.isfinite(self._costs())).tolist():
+            here = int(np.ravel_multi_index(cell, shape))
+            for near, step in self.world.neighbors(tuple(cell)):
+                tails.append(here)
+                heads.append(int(np.ravel_multi_index(near, shape)))
+                weights.append(step)
+        return (
+            np.array(tails, dtype=np.intp),
+            np.array(heads, dtype=np.intp),
+            np.array(weights, dtype=np.float64),
+        )
+
+    def flow_field(self, goals: Any, size: int = 1) -> Any:
+        """The flow field toward ``goals`` (one cell, or a ``(k, ndim)`` array) over
+        the world's moves (:class:`~pathcraft.agents._moveflow.MoveFlow`): what
+        :class:`~pathcraft.agents.FlowField` asks for. Units are one cell.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((1, 3))).agent_space().flow_field((0, 2)).next_cell[0, 0].tolist()
+        [0, 1]
+        """
+        from pathcraft.agents._moveflow import MoveFlow, flat_goals  # on demand
+
+        if size != 1 or isinstance(size, bool):
+            raise ValueError(
+                f"size must be 1 on a {type(self.world).__name__} (units larger than one "
+                f"cell move on grids); got {size!r}"
+            )
+        shape = tuple(int(n) for n in self.world.shape)
+
+        def many(value: Any) -> list[Hashable]:
+            arr = np.asarray(value)
+            if arr.ndim == 1:
+                arr = arr.reshape(1, -1)
+            if arr.ndim != 2 or arr.shape[1] != len(shape) or arr.shape[0] == 0:
+                raise ValueError(
+                    f"goals must be a cell of {len(shape)} ints or a (k, {len(shape)}) "
+                    f"array; got {value!r}"
+                )
+            return [self.key(tuple(c), "goals") for c in arr.tolist()]
+
+        flat = flat_goals(goals, many, lambda c: int(np.ravel_multi_index(cast(Cell, c), shape)))
+
+        def cell(i: int) -> Cell:
+            return tuple(int(v) for v in np.unravel_index(i, shape))
+
+        return MoveFlow(
+            self.world, shape, flat, self.moves, lambda i: self.point(cell(i)),
+            lambda i: math.isfinite(self._cost_at(cell(i))),
+        )  # fmt: skip
 
     def floor(self) -> Any:
         """Where ``(x, y)`` agents may stand and how they move there (a

@@ -178,3 +178,44 @@ class GraphSpace:
                 self.graph, "agent_space", "its nodes have no coordinates (build it with coords=)"
             )
         return FreeSpace()
+
+    def moves(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """The graph's edges as node indices ``(tails, heads, weights)`` (both ways on
+        an undirected graph; an edge weighing ``inf`` is none).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> [a.tolist() for a in Graph(2, [0], [1], [2.0], directed=False).agent_space().moves()]
+        [[0, 1], [1, 0], [2.0, 2.0]]
+        """
+        offsets, heads, weights = self.graph.csr
+        tails = np.repeat(np.arange(len(offsets) - 1, dtype=np.intp), np.diff(offsets))
+        return tails, heads.astype(np.intp), np.asarray(weights, dtype=np.float64)
+
+    def flow_field(self, goals: Any, size: int = 1) -> Any:
+        """The flow field toward ``goals`` (a node label, or a list of them) over the
+        graph's edges (:class:`~pathcraft.agents._moveflow.MoveFlow`): its
+        ``next_cell`` holds each node's next node index. Units are one node.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph(3, [0, 1], [1, 2]).agent_space().flow_field([2]).next_cell.tolist()
+        [1, 2, 2]
+        """
+        from pathcraft.agents._moveflow import MoveFlow, flat_goals  # on demand
+
+        if size != 1 or isinstance(size, bool):
+            raise ValueError(f"size must be 1 on a graph (one node a unit); got {size!r}")
+        graph = self.graph
+
+        def many(value: Any) -> list[Hashable]:
+            listed = value if isinstance(value, list) else [value]
+            return [self.key(v, "goals") for v in listed]
+
+        flat = flat_goals(goals, many, lambda label: graph.index(label, name="goals"))
+        return MoveFlow(
+            graph, (graph.num_nodes,), flat, self.moves, lambda i: self.point(graph.label(i)),
+            lambda i: True,
+        )  # fmt: skip

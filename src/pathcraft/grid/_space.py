@@ -251,3 +251,18 @@ class GridSpace:
         grid = self.grid
         return SquareFloor(lambda: grid.walkable, lambda: grid.version)
 
+    def flow_field(self, goals: Any, size: int = 1) -> Any:
+        """The grid's flow field toward ``goals`` (``(row, col)`` cells) for units of
+        ``size``, repaired in place after edits: what
+        :class:`~pathcraft.agents.FlowField` asks for.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("...").agent_space().flow_field((0, 2)).next_cell[0, 0].tolist()
+        [0, 1]
+        """
+        from pathcraft.agents._gridflow import GridFlow  # the agents' layer, on demand
+
+        return GridFlow(self.grid, goals, size=size)
+

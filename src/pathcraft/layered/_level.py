@@ -528,7 +528,7 @@ class Level(Shorthands):
         >>> Level([np.ones((2, 2))]).agent_space().point((0, 1, 0))
         (0.5, 1.5)
         """
-        return CellSpace(self, lambda cell: float(self._cost[cell]))
+        return CellSpace(self, lambda cell: float(self._cost[cell]), costs=lambda: self._cost)
 
     plot = refused("Level", "plot", "plot", "pictures of floors are to come")
     replan_space = refused("Level", "replan_space", "replanner", _PORTALS)

@@ -368,7 +368,7 @@ class VoxelGrid(Shorthands):
         >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().point((1, 0, 1))
         (1.5, 0.5)
         """
-        return CellSpace(self, lambda cell: float(self.cost[cell]))
+        return CellSpace(self, lambda cell: float(self.cost[cell]), costs=lambda: self.cost)
 
     plot = refused("VoxelGrid", "plot", "plot", "3-D pictures are to come")
     replan_space = refused("VoxelGrid", "replan_space", "replanner", _NEVER_EDITED)

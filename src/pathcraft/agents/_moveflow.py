@@ -1,0 +1,165 @@
+"""A flow field over any world's moves: :class:`MoveFlow`, what
+:class:`~pathcraft.agents.FlowField` uses on the hexagonal, move and voxel grids, levels,
+graphs and waypoint graphs (through their spaces' ``flow_field``).
+
+The world's space lists its moves as flat arrays (``tails``, ``heads``, ``weights``:
+a step from place ``tails[i]`` to ``heads[i]`` costs ``weights[i]``, places numbered
+row-major over its shape). The distance of every place *to* the nearest goal is a
+Dijkstra from the goals over the reversed moves (the compiled graph search,
+:meth:`pathcraft.Graph.distance_field`), so one-way moves (a conveyor, a knight's
+asymmetric stencil) and the cost of the cell entered are priced as the agent walks;
+each place's next place is the head of its move minimising step + distance (ties to
+the smallest place). Following it from any place is a cheapest path to the nearest
+goal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.graph import Graph
+
+__all__ = ["MoveFlow", "Moves"]
+
+Flat = npt.NDArray[np.intp]
+#: A world's moves: ``(tails, heads, weights)``, flat places; ``inf`` weights are none.
+Moves = tuple[Flat, Flat, npt.NDArray[np.float64]]
+
+
+class MoveFlow:
+    """The next place toward the nearest goal for every place of a world, built again
+    when the world changes (``version`` grows): no local repair (a grid's field is
+    repaired in place; see :class:`~pathcraft.agents.FlowField`).
+
+    Parameters
+    ----------
+    world : object
+        The world (its ``version`` is watched when it has one).
+    shape : tuple of int
+        The world's places: a cell world's shape, ``(n,)`` for a graph's nodes.
+    goals : ndarray of intp
+        The goals, flat places.
+    moves : callable
+        The world's moves now (:data:`Moves`).
+    point : callable
+        A flat place's ``(x, y)`` (for :attr:`direction`).
+    open_ : callable
+        Whether a flat place is walkable now (a goal that is not is no goal).
+    """
+
+    __slots__ = (
+        "_dir", "_flat_goals", "_moves", "_open", "_point", "_version", "distance_flat", "goals",
+        "last_repair",
+        "next_flat", "shape", "size", "world",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        world: Any,
+        shape: tuple[int, ...],
+        goals: Flat,
+        moves: Callable[[], Moves],
+        point: Callable[[int], tuple[float, float]],
+        open_: Callable[[int], bool],
+    ) -> None:
+        self.world = world
+        self.shape = shape
+        self.size = 1
+        self._flat_goals = np.unique(goals)
+        #: The goals: cells along the last axis ``(k, ndim)``, or a graph's node indices.
+        self.goals: Flat = (
+            self._flat_goals if len(shape) == 1
+            else np.stack(np.unravel_index(self._flat_goals, shape), axis=1).astype(np.intp)
+        )  # fmt: skip
+        self._moves = moves
+        self._point = point
+        self._open = open_
+        self._version = getattr(world, "version", 0)
+        self._dir: npt.NDArray[np.float64] | None = None
+        self.last_repair: tuple[int, int, int, int] | None = None
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        n = int(np.prod(self.shape))
+        tails, heads, weights = self._moves()
+        keep = np.isfinite(weights)
+        tails, heads, weights = tails[keep], heads[keep], weights[keep]
+        goals = [g for g in self._flat_goals.tolist() if self._open(g)]
+        dist = np.full(n, np.inf)
+        nxt = np.arange(n, dtype=np.intp)
+        if goals:
+            back = Graph(n, heads, tails, weights, directed=True)  # the moves reversed
+            dist = np.asarray(back.distance_field(goals), dtype=np.float64)
+            value = weights + dist[heads]
+            order = np.lexsort((heads, value, tails))  # per tail: cheapest, smallest head
+            first = order[np.r_[True, np.diff(tails[order]) != 0]] if order.size else order
+            lead = tails[first]
+            go = np.isfinite(value[first]) & (dist[lead] > 0.0)
+            nxt[lead[go]] = heads[first[go]]
+        self.distance_flat, self.next_flat = dist, nxt
+        self._dir = None
+
+    def update(self) -> int:
+        """Build the field again if the world changed since it was built; return how
+        many places changed (0, in a version check, when none did)."""
+        now = getattr(self.world, "version", 0)
+        if now == self._version:
+            return 0
+        since = getattr(self.world, "changes_since", None)
+        changed = len(since(self._version)) if since is not None else 1
+        self._version = now
+        self._rebuild()
+        n = int(np.prod(self.shape))
+        self.last_repair = (changed, n, n, n)
+        return changed
+
+    @property
+    def distance(self) -> npt.NDArray[np.float64]:
+        """The cost from every place to its nearest goal, shaped as the world's
+        places (``inf``: walls and places that reach no goal); read-only."""
+        self.update()
+        view = self.distance_flat.reshape(self.shape)
+        view.flags.writeable = False
+        return view
+
+    @property
+    def next_cell(self) -> npt.NDArray[np.intp]:
+        """The place to go to next: for cell worlds, its coordinates along the last
+        axis (shape ``(*shape, ndim)``); for graphs, node indices (``(n,)``). A goal
+        and a place that reaches none point at themselves."""
+        self.update()
+        if len(self.shape) == 1:
+            return self.next_flat
+        return np.stack(np.unravel_index(self.next_flat, self.shape), axis=-1).reshape(
+            (*self.shape, len(self.shape))
+        )
+
+    @property
+    def direction(self) -> npt.NDArray[np.float64]:
+        """The unit ``(x, y)`` direction from each place's point to its next place's,
+        shape ``(*shape, 2)``; 0 where it is itself (or straight above or below)."""
+        self.update()
+        if self._dir is None:
+            n = self.next_flat.size
+            points = np.array([self._point(i) for i in range(n)], dtype=np.float64)
+            step = points[self.next_flat] - points
+            length = np.linalg.norm(step, axis=1)
+            unit = np.divide(step, length[:, None], out=np.zeros_like(step),
+                             where=length[:, None] > 1e-12)  # fmt: skip
+            self._dir = unit.reshape((*self.shape, 2))
+        return self._dir
+
+
+def flat_goals(
+    goals: Any, many: Callable[[Any], list[Hashable]], index: Callable[[Hashable], int]
+) -> Flat:
+    """``goals`` as flat places: ``many(goals)`` lists the checked goals, ``index``
+    numbers one."""
+    listed = many(goals)
+    if not listed:
+        raise ValueError("goals must hold at least one place; got none")
+    return np.array([index(g) for g in listed], dtype=np.intp)
