@@ -25,9 +25,10 @@ from pathcraft._positions import check_number as _number
 from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
 from pathcraft.agents.flow import FlowField
-from pathcraft.agents.spaces import walkable_at
+from pathcraft.agents.spaces import floor_for, walkable_at
 from pathcraft.grid import Grid
 from pathcraft.grid.kit import check_size
+from pathcraft.world import CapabilityError
 
 __all__ = ["Crowd", "FlowField"]
 
@@ -69,7 +70,9 @@ class Crowd:
     Parameters
     ----------
     grid : Grid
-        The floor; agents stay on its walkable cells.
+        The floor; agents stay on its walkable cells. Another world is refused by
+        name (:class:`~pathcraft.world.CapabilityError`): a crowd needs a floor of
+        square cells (its space's floor has ``mask``).
     positions : array_like (n, 2)
         Start ``(x, y)`` of each agent, in walkable cells.
     goals : array_like (k, 2), or a sequence of them
@@ -171,14 +174,19 @@ class Crowd:
         max_neighbors: int = 10,
         time_horizon: float = 1.0,
     ) -> None:
+        if not callable(getattr(floor_for(grid, "Crowd"), "mask", None)):
+            raise CapabilityError(
+                type(grid).__name__, "agent_space",
+                "Crowd needs a floor of square cells (a Grid's): ORCA's walls are its wall "
+                "cells and units' footprints its cells; move agents on it with "
+                "PathFollower, or steer them by a FlowField",
+            )  # fmt: skip
         try:
             import pyrvo  # type: ignore[import-untyped]  # noqa: F401 (used by _simulator)
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError(
                 'Crowd needs the pyrvo package (RVO2): pip install "pathcraft[crowd]"'
             ) from exc
-        if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
         self.radius = _number("radius", radius, low=0.0, inclusive=False)
         self.max_speed = _number("max_speed", max_speed, low=0.0, inclusive=False)
         neighbor_dist = _number("neighbor_dist", neighbor_dist, low=0.0, inclusive=False)
