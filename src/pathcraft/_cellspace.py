@@ -225,6 +225,28 @@ class CellSpace:
             raise ValueError(f"{name} {cell} is a wall")
         return cell
 
+    def snap(self, node: Any, name: str = "node") -> Cell:
+        """The nearest walkable cell to ``node`` (a cell on a wall or outside the
+        world; the world's ``nearest_walkable``), checked as :meth:`key` checks it:
+        what agents built with ``snap=True`` use in place of :meth:`key`.
+
+        Raises
+        ------
+        ValueError
+            No walkable cell to move it to (the message names ``name``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.array([[1.0, np.inf]])).agent_space().snap((0, 1))
+        (0, 0)
+        """
+        found = self.world.nearest_walkable(node)
+        if not isinstance(found, tuple):
+            raise ValueError(f"{name} {node!r}: the world has no walkable cell to move it to")
+        return self.key(found, name)
+
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
     ) -> PathResult:

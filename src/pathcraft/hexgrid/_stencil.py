@@ -18,6 +18,7 @@ from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._options import SearchOptions
+from pathcraft.grid._nearest import nearest_walkable
 from pathcraft.grid.kit import cost_values, edited_cells
 
 #: A move: ``(dr, dc, factor)``.
@@ -71,6 +72,15 @@ class Stencil(PaddedCells):
 
     def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
         return places_by_one(self, name, value, 2, "(row, col) cell")
+
+    def nearest(self, cells: Any, name: str, max_distance: Any = None) -> tuple[Any, bool]:
+        """The nearest walkable cell to each ``(row, col)`` cell (Euclidean distance
+        between ``(row, col)`` indices, ties to the smallest), over the padded costs
+        seen with one layer of walls."""
+        p = self.pad - 1
+        height, width = self.padded.shape
+        view = self.padded[p : height - p, p : width - p]
+        return nearest_walkable(view, cells, max_distance, name)
 
     def settings(self, opts: SearchOptions) -> dict[str, Any]:
         """Checked options as the stencil kernel's keyword arguments."""

@@ -186,6 +186,52 @@ class StencilGrid(Shorthands):
                 out.append(((nr, nc), float(inner[nr, nc]) * factor))
         return out
 
+    def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
+        """The nearest walkable cell to each cell, inside the world or not: what
+        ``snap=True`` moves a start or goal to (on :meth:`find_path`,
+        :meth:`start_search`, :meth:`find_paths`, :meth:`path_costs`) and agents built
+        with ``snap=True`` stand on.
+
+        A walkable cell is its own answer; otherwise the walkable cell nearest by
+        the Euclidean distance between ``(row, col)`` indices (the offset layout's
+        rows and columns, not the hex distance), ties to the smallest cell. The cost
+        grows with the area searched, not with the world, as
+        :meth:`pathcraft.Grid.nearest_walkable`.
+
+        Parameters
+        ----------
+        cells : (int, int) or array_like of int, shape (k, 2)
+            Cells, each number within ``[-2**29, 2**29]``.
+        max_distance : float or None
+            Only cells at most this far count; None: any.
+
+        Returns
+        -------
+        tuple, None or ndarray of intp
+            For one cell, the cell, or None when none lies within ``max_distance``;
+            for an array, one row per cell, ``-1`` rows where there is none.
+
+        Raises
+        ------
+        TypeError
+            Cells that are not integers.
+        ValueError
+            A wrong shape, a number beyond ``2**29``, a negative ``max_distance``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.array([[1.0, np.inf, np.inf], [1.0, 1.0, 1.0]]))
+        >>> hexes.nearest_walkable((0, 2)), hexes.nearest_walkable((-3, 1))
+        ((1, 2), (0, 0))
+        >>> hexes.nearest_walkable([(0, 1), (9, 9)], max_distance=2).tolist()
+        [[0, 0], [-1, -1]]
+        >>> hexes.find_path((0, 1), (1, 2), snap=True).path[0].tolist()   # from (0, 0)
+        [0, 0]
+        """
+        return _cellworld.nearest_walkable(self._world, cells, max_distance)
+
     def find_path(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
         **options: Any,

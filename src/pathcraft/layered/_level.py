@@ -323,6 +323,51 @@ class Level(Shorthands):
 
     # ------------------------------------------------------------------ queries
 
+    def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
+        """The nearest walkable cell to each cell, inside the world or not: what
+        ``snap=True`` moves a start or goal to (on :meth:`find_path`,
+        :meth:`start_search`, :meth:`find_paths`, :meth:`path_costs`) and agents built
+        with ``snap=True`` stand on.
+
+        A walkable cell is its own answer; otherwise the walkable cell nearest by
+        the Euclidean distance between ``(row, col)`` cells on the cell's own floor
+        (a player stays on the floor it is on), ties to the smallest cell. The cost grows with the
+        area searched, not with the world, as
+        :meth:`pathcraft.Grid.nearest_walkable`.
+
+        Parameters
+        ----------
+        cells : (int, int, int) or array_like of int, shape (k, 3)
+            Cells, each number within ``[-2**29, 2**29]``.
+        max_distance : float or None
+            Only cells at most this far count; None: any.
+
+        Returns
+        -------
+        tuple, None or ndarray of intp
+            For one cell, the cell, or None when none lies within ``max_distance``;
+            for an array, one row per cell, ``-1`` rows where there is none.
+
+        Raises
+        ------
+        TypeError
+            Cells that are not integers.
+        ValueError
+            A wrong shape, a number beyond ``2**29``, a floor the level has not, a
+            negative ``max_distance``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level([np.array([[1.0, np.inf, np.inf]]), np.array([[np.inf, np.inf, 1.0]])])
+        >>> level.nearest_walkable((0, 0, 2)), level.nearest_walkable((1, 0, 0))
+        ((0, 0, 0), (1, 0, 2))
+        >>> level.nearest_walkable((1, 5, 5), max_distance=2) is None
+        True
+        """
+        return _cellworld.nearest_walkable(self._world(), cells, max_distance)
+
     def find_path(
         self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
     ) -> PathResult:

@@ -179,6 +179,51 @@ class VoxelGrid(Shorthands):
         _run.flat_voxel(self._world, "voxel", voxel, walkable=False)
         return _run.neighbours(self._world, voxel)
 
+    def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
+        """The nearest walkable cell to each cell, inside the world or not: what
+        ``snap=True`` moves a start or goal to (on :meth:`find_path`,
+        :meth:`start_search`, :meth:`find_paths`, :meth:`path_costs`) and agents built
+        with ``snap=True`` stand on.
+
+        A walkable cell is its own answer; otherwise the walkable cell nearest by
+        the Euclidean distance between ``(z, row, col)`` voxels, ties to the smallest
+        voxel. The cost grows with the volume searched, not with the world, as
+        :meth:`pathcraft.Grid.nearest_walkable`.
+
+        Parameters
+        ----------
+        cells : (int, int, int) or array_like of int, shape (k, 3)
+            Cells, each number within ``[-2**29, 2**29]``.
+        max_distance : float or None
+            Only cells at most this far count; None: any.
+
+        Returns
+        -------
+        tuple, None or ndarray of intp
+            For one cell, the cell, or None when none lies within ``max_distance``;
+            for an array, one row per cell, ``-1`` rows where there is none.
+
+        Raises
+        ------
+        TypeError
+            Cells that are not integers.
+        ValueError
+            A wrong shape, a number beyond ``2**29``, a negative ``max_distance``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> walkable = np.zeros((2, 2, 2), dtype=bool)
+        >>> walkable[0, 0, :] = walkable[1, 1, 1] = True
+        >>> cave = VoxelGrid(walkable)
+        >>> cave.nearest_walkable((0, 1, 0)), cave.nearest_walkable((5, 1, 1))
+        ((0, 0, 0), (1, 1, 1))
+        >>> cave.find_path((0, 1, 0), (0, 0, 1), snap=True).path.tolist()   # from (0, 0, 0)
+        [[0, 0, 0], [0, 0, 1]]
+        """
+        return _cellworld.nearest_walkable(self._world, cells, max_distance)
+
     def find_path(
         self, start: Voxel, goal: Voxel, *, algorithm: str = "astar", **options: Any
     ) -> PathResult:
