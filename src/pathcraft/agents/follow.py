@@ -407,9 +407,10 @@ class PathFollower:
 
     def _through(self, space: Any, result: Any, i: int, end: Array) -> Array:
         """Agent ``i``'s new path: from where it is through the points of
-        ``result``'s nodes (its last node's point replaced by ``end``)."""
+        ``result``'s nodes after the first (the node it stands in: going back to its
+        centre first would turn it around), the last node's point replaced by ``end``."""
         points = np.array([space.point(n) for n in space.nodes(result)], dtype=np.float64)
-        return np.vstack([self.positions[i : i + 1], points[:-1], end[None, :]])
+        return np.vstack([self.positions[i : i + 1], points[1:-1], end[None, :]])
 
     def _turn(self, desired: Array, dt: float) -> tuple[Array, Array]:
         """Turn each agent's heading toward ``desired`` by at most turn_rate * dt;
