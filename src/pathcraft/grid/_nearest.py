@@ -12,6 +12,7 @@ serves any number of dimensions (a voxel grid's ``(z, row, col)``: cubic windows
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -25,6 +26,8 @@ __all__ = ["FARTHEST", "NONE", "cell_array", "nearest_walkable", "open_cell"]
 #: The row of an answer where no walkable cell is near enough.
 NONE = (-1, -1)
 
+
+_FAR = np.iinfo(np.int64).max  # the distance of a wall in a window
 
 #: The largest row or column index taken (its squared distances fit int64 exactly).
 FARTHEST = 2**29
@@ -85,34 +88,33 @@ def _window(
     padded: npt.NDArray[np.float64], cell: tuple[int, ...], radius: int
 ) -> tuple[int, ...] | None:
     """The nearest walkable cell to ``cell`` within Chebyshev ``radius``, or None."""
-    lo = [max(x - radius, 0) for x in cell]
-    hi = [min(x + radius, n - 3) for x, n in zip(cell, padded.shape, strict=True)]
-    if any(a > b for a, b in zip(lo, hi, strict=True)):
-        return None
-    open_ = np.isfinite(padded[tuple(slice(a + 1, b + 2) for a, b in zip(lo, hi, strict=True))])
+    lo, window, squares = [], [], []
+    for x, n in zip(cell, padded.shape, strict=True):
+        a, b = max(x - radius, 0), min(x + radius, n - 3)
+        if a > b:
+            return None
+        lo.append(a)
+        window.append(slice(a + 1, b + 2))
+        squares.append(np.arange(a - x, b - x + 1, dtype=np.int64) ** 2)
+    open_ = np.isfinite(padded[tuple(window)])
     if not open_.any():
         return None
-    d2 = np.zeros(open_.shape, dtype=np.int64)
-    for axis, (a, b, x) in enumerate(zip(lo, hi, cell, strict=True)):
-        span = np.arange(a, b + 1, dtype=np.int64) - x
-        d2 = d2 + (span * span).reshape([-1 if k == axis else 1 for k in range(d2.ndim)])
-    d2 = np.where(open_, d2, np.iinfo(np.int64).max)
-    at = np.unravel_index(int(np.argmin(d2)), d2.shape)  # row-major: the smallest cell
-    return tuple(a + int(i) for a, i in zip(lo, at, strict=True))
+    d2 = functools.reduce(np.add.outer, squares)  # squared distances over the window
+    d2[~open_] = _FAR
+    at = np.unravel_index(int(d2.argmin()), d2.shape)  # row-major: the smallest cell
+    return tuple(a + int(k) for a, k in zip(lo, at, strict=True))
 
 
 def _one(padded: npt.NDArray[np.float64], cell: tuple[int, ...], limit: float) -> tuple[int, ...]:
-    inner = [n - 2 for n in padded.shape]
-    if all(0 <= x < n for x, n in zip(cell, inner, strict=True)) and (
-        padded[tuple(x + 1 for x in cell)] != math.inf
-    ):
+    gap = 0  # the Chebyshev distance from the cell to the grid: no smaller window reaches it
+    for x, n in zip(cell, padded.shape, strict=True):
+        gap = max(gap, -x, x - n + 3)
+    if gap == 0 and padded[tuple(x + 1 for x in cell)] != math.inf:
         return cell
     none = (-1,) * len(cell)
-    # Chebyshev distance from the cell to the grid: no window smaller reaches it
-    gap = max(0, *(max(-x, x - n + 1) for x, n in zip(cell, inner, strict=True)))
     if gap > limit:
         return none
-    widest = gap + max(inner)  # a window this wide holds the whole grid
+    widest = gap + max(padded.shape) - 2  # a window this wide holds the whole grid
     radius = max(gap, 1)
     while True:
         found = _window(padded, cell, radius)
