@@ -59,32 +59,32 @@ def slide(positions: Array, delta: Array, walkable: Mask) -> tuple[Array, Mask]:
     >>> moved.round(3).tolist(), blocked.tolist()
     ([[1.0, 0.7]], [[True, False]])
     """
-    pos = positions.copy()
-    blocked = np.zeros(pos.shape, dtype=bool)
-    largest = float(np.abs(delta).max()) if delta.size else 0.0
-    steps = max(1, math.ceil(largest / _SUBSTEP))
-    part = delta / steps
-    for _ in range(steps):
-        for axis in (0, 1):
-            move = part[:, axis]
-            trial = pos.copy()
-            trial[:, axis] += move
-            ok = walkable_at(walkable, trial)
-            pos[ok, axis] = trial[ok, axis]
-            stop = ~ok & (move != 0.0)
-            if stop.any():
-                cell = np.floor(pos[stop, axis])
-                pos[stop, axis] = np.where(move[stop] > 0, cell + 1.0 - _EDGE, cell + _EDGE)
-                blocked[stop, axis] = True
-    return pos, blocked
+    return slide_by(
+        lambda points: walkable_at(walkable, points), positions, delta, substep=_SUBSTEP,
+        face=_square_face,
+    )  # fmt: skip
+
+
+def _square_face(at: Array, move: Array) -> Array:
+    """Where points at ``at`` (one axis) moving by ``move`` into the next square cell
+    stop: a hair before that cell's face."""
+    cell = np.floor(at)
+    out: Array = np.where(move > 0, cell + 1.0 - _EDGE, cell + _EDGE)
+    return out
 
 
 def slide_by(
-    walkable: Callable[[Array], Mask], positions: Array, delta: Array, *, substep: float = 0.2
+    walkable: Callable[[Array], Mask],
+    positions: Array,
+    delta: Array,
+    *,
+    substep: float = 0.2,
+    face: Callable[[Array, Array], Array] | None = None,
 ) -> tuple[Array, Mask]:
     """:func:`slide` for any walkable test of points (``walkable(points)``): one axis
     at a time in sub-steps of at most ``substep``; a blocked sub-step goes as far as
-    the test allows (bisection, to about 1e-6 of the boundary).
+    the test allows (bisection, to about 1e-6 of the boundary), or to
+    ``face(coordinates, moves)`` when given (where a blocked point stops on that axis).
 
     Examples
     --------
@@ -108,7 +108,10 @@ def slide_by(
             ok = walkable(trial)
             pos[ok, axis] = trial[ok, axis]
             stop = np.flatnonzero(~ok & (move != 0.0))
-            if stop.size:
+            if stop.size and face is not None:
+                pos[stop, axis] = face(pos[stop, axis], move[stop])
+                blocked[stop, axis] = True
+            elif stop.size:
                 lo, hi = np.zeros(stop.size), np.ones(stop.size)  # fractions of the move
                 for _ in range(20):
                     mid = (lo + hi) / 2

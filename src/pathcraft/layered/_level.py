@@ -325,36 +325,15 @@ class Level(Shorthands):
 
     def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
         """The nearest walkable cell to each cell, inside the world or not: what
-        ``snap=True`` moves a start or goal to (on :meth:`find_path`,
-        :meth:`start_search`, :meth:`find_paths`, :meth:`path_costs`) and agents built
-        with ``snap=True`` stand on.
-
-        A walkable cell is its own answer; otherwise the walkable cell nearest by
-        the Euclidean distance between ``(row, col)`` cells on the cell's own floor
-        (a player stays on the floor it is on), ties to the smallest cell. The cost grows with the
-        area searched, not with the world, as
-        :meth:`pathcraft.Grid.nearest_walkable`.
-
-        Parameters
-        ----------
-        cells : (int, int, int) or array_like of int, shape (k, 3)
-            Cells, each number within ``[-2**29, 2**29]``.
-        max_distance : float or None
-            Only cells at most this far count; None: any.
-
-        Returns
-        -------
-        tuple, None or ndarray of intp
-            For one cell, the cell, or None when none lies within ``max_distance``;
-            for an array, one row per cell, ``-1`` rows where there is none.
-
-        Raises
-        ------
-        TypeError
-            Cells that are not integers.
-        ValueError
-            A wrong shape, a number beyond ``2**29``, a floor the level has not, a
-            negative ``max_distance``.
+        ``snap=True`` moves a start or goal to (:meth:`find_path`, :meth:`start_search`,
+        :meth:`find_paths`, :meth:`path_costs`, and agents built with it). A walkable cell
+        is its own answer; otherwise the nearest by the Euclidean distance between ``(row,
+        col)`` cells on the cell's own floor (a player stays on the floor it is on; the
+        floor must be one of the level's), ties to the smallest. ``cells`` is one ``(floor,
+        row, col)`` cell or a ``(k, 3)`` array; only cells at most ``max_distance`` away
+        count (None: any). Answers, errors and cost (the neighbourhood searched, not the
+        world) as :meth:`pathcraft.Grid.nearest_walkable`: a tuple, or None when there is
+        none; for an array, ``-1`` rows where there is none.
 
         Examples
         --------
