@@ -148,3 +148,37 @@ def test_flow_field_is_exact_on_random_weighted_worlds(
         world = Level([grid, np.ones((4, 5))], portals=[((0, 0, 0), (1, 3, 4), 2.0)])
         cell = (0, r, c)
     _check(world, [cell])
+
+
+def _same_moves(world: Any, cost: np.ndarray) -> None:
+    """The space's moves at once are exactly the world's neighbours, cell by cell."""
+    fast = sorted(zip(*(a.tolist() for a in world.agent_space().moves()), strict=True))
+    slow = []
+    for cell in np.argwhere(np.isfinite(cost)).tolist():
+        here = int(np.ravel_multi_index(cell, cost.shape))
+        for near, step in world.neighbors(tuple(cell)):
+            slow.append((here, int(np.ravel_multi_index(near, cost.shape)), step))
+    assert len(fast) == len(slow)
+    for (a, b, w), (c, d, v) in zip(fast, sorted(slow), strict=True):
+        assert (a, b) == (c, d) and w == pytest.approx(v)
+
+
+@pytest.mark.parametrize("connectivity", [6, 18, 26])
+@pytest.mark.parametrize("diagonal", ["no_corner_cut", "always"])
+def test_voxel_moves_at_once_are_its_neighbours(connectivity: int, diagonal: str) -> None:
+    rng = np.random.default_rng(connectivity)
+    cost = np.where(rng.random((3, 4, 5)) < 0.25, np.inf, rng.integers(1, 4, (3, 4, 5)) * 1.0)
+    if connectivity == 6:
+        _same_moves(VoxelGrid(cost, connectivity=6), cost)
+    else:
+        _same_moves(VoxelGrid(cost, connectivity=connectivity, diagonal=diagonal), cost)
+
+
+@pytest.mark.parametrize("layout", ["odd-r", "even-r", "odd-q", "even-q"])
+def test_stencil_moves_at_once_are_their_neighbours(layout: str) -> None:
+    rng = np.random.default_rng(7)
+    cost = np.where(rng.random((5, 6)) < 0.25, np.inf, rng.integers(1, 4, (5, 6)) * 1.0)
+    _same_moves(HexGrid(cost, layout), cost)
+    _same_moves(MovesGrid(cost, KNIGHT), cost)
+    allowed = rng.random((5, 6, 3)) < 0.6
+    _same_moves(MovesGrid(cost, [(0, 1, 1.0), (1, 0, 2.0), (-1, -1, 1.5)], allowed=allowed), cost)

@@ -8,9 +8,9 @@ row-major over its shape). The distance of every place *to* the nearest goal is 
 Dijkstra from the goals over the reversed moves (the compiled graph search,
 :meth:`pathcraft.Graph.distance_field`), so one-way moves (a conveyor, a knight's
 asymmetric stencil) and the cost of the cell entered are priced as the agent walks;
-each place's next place is the head of its move minimising step + distance (ties to
-the smallest place). Following it from any place is a cheapest path to the nearest
-goal.
+each place's next place is its parent in that search's tree: the head of a move
+minimising step + distance. Following it from any place is a cheapest path to the
+nearest goal.
 """
 
 from __future__ import annotations
@@ -93,13 +93,11 @@ class MoveFlow:
         nxt = np.arange(n, dtype=np.intp)
         if goals:
             back = Graph(n, heads, tails, weights, directed=True)  # the moves reversed
-            dist = np.asarray(back.distance_field(goals), dtype=np.float64)
-            value = weights + dist[heads]
-            order = np.lexsort((heads, value, tails))  # per tail: cheapest, smallest head
-            first = order[np.r_[True, np.diff(tails[order]) != 0]] if order.size else order
-            lead = tails[first]
-            go = np.isfinite(value[first]) & (dist[lead] > 0.0)
-            nxt[lead[go]] = heads[first[go]]
+            field, tree = back.distance_field(goals, parents=True)
+            dist = np.asarray(field, dtype=np.float64)
+            # a place's parent in the reversed search's tree is its next place forward
+            has = tree >= 0
+            nxt[has] = tree[has]
         self.distance_flat, self.next_flat = dist, nxt
         self._dir = None
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pathcraft.hexgrid._stencil import Stencil
     from pathcraft.result import PathResult
 
-__all__ = ["StencilReplan", "hex_cells", "hex_centre", "plot", "space", "stencil_moves"]
+__all__ = ["StencilReplan", "hex_cells", "hex_centre", "plot", "space"]
 
 
 def plot(cost: npt.NDArray[np.float64], result: PathResult, ax: Any, **kwargs: Any) -> Any:
@@ -87,11 +87,11 @@ def hex_cells(
     return out
 
 
-def space(world: Any, layout: str | None) -> CellSpace:
+def space(world: Any, stencil: Stencil, layout: str | None) -> CellSpace:
     """The agents' space of a stencil world; ``layout`` for a hex grid's centres (and
     its floor, :class:`~pathcraft._floors.CentreFloor`); a move grid's floor is free
     space (its jumps are the motion)."""
-    costs, moves = (lambda: world[:, :]), (lambda: stencil_moves(world))
+    costs, moves = (lambda: world[:, :]), stencil.flat_moves
     if layout is None:
         return CellSpace(
             world, lambda cell: float(world[cell]), floor=FreeSpace, costs=costs, moves=moves
@@ -108,34 +108,6 @@ def space(world: Any, layout: str | None) -> CellSpace:
         world, lambda cell: float(world[cell]), lambda c: hex_centre(layout, c), floor=floor,
         costs=costs, moves=moves,
     )  # fmt: skip
-
-
-def stencil_moves(
-    world: Any,
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
-    """A stencil world's moves as flat ``(row, col)`` places, row-major: ``(tails,
-    heads, weights)``, read from its replanner's view (:class:`StencilReplan`), the
-    moves out of walls and into them dropped.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pathcraft.hexgrid import MovesGrid
-    >>> from pathcraft.hexgrid._capabilities import stencil_moves
-    >>> [a.tolist() for a in stencil_moves(MovesGrid(np.array([[1.0, 2.0]]), [(0, 1)]))]
-    [[0], [1], [2.0]]
-    """
-    view = world.replan_space()
-    k = view.heads.size // view.inner.size
-    tails = np.repeat(np.arange(view.inner.size, dtype=np.intp), k)
-    heads = view.heads.astype(np.intp)
-    keep = view.inner[tails] & view.inner[heads] & np.isfinite(view.weights)
-    cols = world.shape[1]
-    free = np.isfinite(world[:, :]).ravel()
-    t, h = view.path(tails[keep]), view.path(heads[keep])
-    t_flat, h_flat = t[:, 0] * cols + t[:, 1], h[:, 0] * cols + h[:, 1]
-    ok = free[t_flat]
-    return t_flat[ok], h_flat[ok], view.weights[keep][ok]
 
 
 class StencilReplan:

@@ -371,7 +371,7 @@ class StencilGrid(Shorthands):
         >>> MovesGrid(np.ones((2, 2)), [(0, 1)]).agent_space().point((1, 1))
         (1.5, 1.5)
         """
-        return _capabilities.space(self, self._centres())
+        return _capabilities.space(self, self._world, self._centres())
 
     def replan_space(self) -> _capabilities.StencilReplan:
         """Capability ``"replanner"``: the ``(row, col)`` cells as D* Lite sees them

@@ -393,7 +393,10 @@ class VoxelGrid(Shorthands):
         >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().point((1, 0, 1))
         (1.5, 0.5)
         """
-        return CellSpace(self, lambda cell: float(self.cost[cell]), costs=lambda: self.cost)
+        return CellSpace(
+            self, lambda cell: float(self.cost[cell]), costs=lambda: self.cost,
+            moves=lambda: _run.moves(self._world),
+        )  # fmt: skip
 
     plot = refused("VoxelGrid", "plot", "plot", "3-D pictures are to come")
     replan_space = refused("VoxelGrid", "replan_space", "replanner", _NEVER_EDITED)

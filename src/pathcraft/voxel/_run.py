@@ -228,6 +228,30 @@ def neighbours(world: Voxels, voxel: Any) -> list[tuple[tuple[int, int, int], fl
     return out
 
 
+def moves(
+    world: Voxels,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """Every legal move of :func:`neighbours` at once, as flat voxels (row-major over
+    the world's shape): ``(tails, heads, weights)``, one whole-array pass per offset."""
+    p = world.padded
+    depth, rows, cols = (n - 2 for n in p.shape)
+    free = np.isfinite(p)
+    index = np.arange(depth * rows * cols, dtype=np.intp).reshape(depth, rows, cols)
+    tails, heads, weights = [], [], []
+
+    def shifted(a: npt.NDArray[Any], dz: int, dr: int, dc: int) -> npt.NDArray[Any]:
+        return a[1 + dz : 1 + dz + depth, 1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+
+    for k, (dz, dr, dc) in enumerate(OFFSETS[: world.connectivity]):
+        ok = shifted(free, 0, 0, 0).copy()
+        for j in [k] if world.cut_corners else NEEDS[k]:
+            ok &= shifted(free, *OFFSETS[j])
+        tails.append(index[ok])
+        heads.append(index[ok] + (dz * rows + dr) * cols + dc)
+        weights.append(shifted(p, dz, dr, dc)[ok] * math.sqrt(dz * dz + dr * dr + dc * dc))
+    return np.concatenate(tails), np.concatenate(heads), np.concatenate(weights)
+
+
 #: The 26 neighbour offsets ``(dz, dr, dc)`` in kernel order (faces, edges, corners).
 OFFSETS: list[tuple[int, int, int]] = _kernel.neighbour_offsets()
 #: For each offset, the offsets that must be walkable for the move (itself included).
