@@ -2,7 +2,7 @@
 :class:`pathcraft.agents.Space` over a world whose places are tuples of ints (the
 hexagonal and move grids' ``(row, col)``, a voxel grid's ``(z, row, col)``, a level's
 ``(floor, row, col)``), what their ``agent_space()`` returns; and :func:`walkable_at`,
-which points of the plane lie in walkable cells (the grid's space and the agents use it).
+which points of the plane lie in walkable cells (from :mod:`pathcraft._floors`).
 
 It asks the world for everything: ``find_path`` and ``start_search`` plan, the
 world's ``neighbors`` give each step's cost, and a point function the world passes in
@@ -28,10 +28,12 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._floors import walkable_at
+from pathcraft._moveflow import MoveFlow, Moves, flat_goals
+from pathcraft.graph.kit import reversed_field
 from pathcraft.world import refuse
 
 if TYPE_CHECKING:
-    from pathcraft.agents._moveflow import Moves
     from pathcraft.result import PathResult
 
 __all__ = ["NO_FLOOR", "CellSpace", "centre", "walkable_at"]
@@ -130,7 +132,7 @@ class CellSpace:
 
     def flow_field(self, goals: Any, size: int = 1) -> Any:
         """The flow field toward ``goals`` (one cell, or a ``(k, ndim)`` array) over
-        the world's moves (:class:`~pathcraft.agents._moveflow.MoveFlow`): what
+        the world's moves (:class:`~pathcraft._moveflow.MoveFlow`): what
         :class:`~pathcraft.agents.FlowField` asks for. Units are one cell.
 
         Examples
@@ -140,8 +142,6 @@ class CellSpace:
         >>> HexGrid(np.ones((1, 3))).agent_space().flow_field((0, 2)).next_cell[0, 0].tolist()
         [0, 1]
         """
-        from pathcraft.agents._moveflow import MoveFlow, flat_goals  # on demand
-
         if size != 1 or isinstance(size, bool):
             raise ValueError(
                 f"size must be 1 on a {type(self.world).__name__} (units larger than one "
@@ -167,7 +167,7 @@ class CellSpace:
 
         return MoveFlow(
             self.world, shape, flat, self.moves, lambda i: self.point(cell(i)),
-            lambda i: math.isfinite(self._cost_at(cell(i))),
+            lambda i: math.isfinite(self._cost_at(cell(i))), reversed_field,
         )  # fmt: skip
 
     def floor(self) -> Any:
@@ -326,18 +326,3 @@ class CellSpace:
         (1.0, 1.5)
         """
         return self._point(node)  # type: ignore[arg-type]
-
-
-def walkable_at(
-    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
-) -> npt.NDArray[np.bool_]:
-    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
-    rows, cols = walkable.shape
-    col = np.floor(points[..., 0])
-    row = np.floor(points[..., 1])
-    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
-    out = np.zeros(points.shape[:-1], dtype=bool)
-    r = row[inside].astype(np.intp)
-    c = col[inside].astype(np.intp)
-    out[inside] = walkable[r, c]
-    return out

@@ -218,14 +218,6 @@ class PaddedCells:
     #: The options a goal-less Dijkstra takes (``find_path(start, None)``).
     settle_options: ClassVar[tuple[str, ...]] = ("max_cost",)
 
-    def nearest(self, cells: Any, name: str, max_distance: Any = None) -> tuple[Flat, bool]:
-        """The nearest walkable cells to ``cells`` (:func:`moved_ends`' ``nearest``),
-        over ``padded`` when it has one layer of walls around (a voxel grid's): the
-        Euclidean distance between cells, ties to the smallest cell."""
-        from pathcraft.grid._nearest import nearest_walkable as _nearest
-
-        return _nearest(self.padded, cells, max_distance, name)
-
 
 class QueryAdapter(Protocol):
     """What a compiled world brings to the glue of its single queries

@@ -29,12 +29,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellspace import walkable_at
-
-__all__ = ["CentreFloor", "FreeSpace", "SquareFloor", "slide", "slide_by"]
+__all__ = ["CentreFloor", "FreeSpace", "SquareFloor", "slide", "slide_by", "walkable_at"]
 
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
+
+def walkable_at(
+    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.bool_]:
+    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
+    rows, cols = walkable.shape
+    col = np.floor(points[..., 0])
+    row = np.floor(points[..., 1])
+    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    out = np.zeros(points.shape[:-1], dtype=bool)
+    r = row[inside].astype(np.intp)
+    c = col[inside].astype(np.intp)
+    out[inside] = walkable[r, c]
+    return out
+
 
 _SUBSTEP = 0.45  # at most this far per axis per sub-step: never skip a cell
 _EDGE = 1e-7  # how close to a wall's face a blocked point stops

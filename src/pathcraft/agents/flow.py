@@ -1,8 +1,8 @@
 """Flow fields: the next cell toward the nearest goal for every cell of a world, kept
 up to date while the world changes (the field :class:`~pathcraft.agents.Crowd`
 steers by; also useful alone for many units sharing goals). The world's space builds
-it: a grid's is repaired in place (:mod:`pathcraft.agents._gridflow`), the other
-worlds' are built over their moves (:mod:`pathcraft.agents._moveflow`)."""
+it: a grid's is repaired in place (:mod:`pathcraft.grid._flow`), the other
+worlds' are built over their moves (:mod:`pathcraft._moveflow`)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class FlowField:
     The world's space builds it (its ``flow_field``; :func:`~pathcraft.agents.space_for`
     asks for the space): on a :class:`~pathcraft.Grid`, repaired in place after edits
     (below); on a hexagonal, move or voxel grid, a level, a graph or a waypoint graph,
-    over the world's own moves (:mod:`pathcraft.agents._moveflow`): the exact cost
+    over the world's own moves (:mod:`pathcraft._moveflow`): the exact cost
     from every place to the nearest goal (Dijkstra over the reversed moves, so one-way
     moves and the cost of each cell entered are priced as the agent walks), each
     place pointing at the head of its move minimising step + distance, and built again

@@ -11,7 +11,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._floors import FreeSpace
+from pathcraft._moveflow import MoveFlow, flat_goals
 from pathcraft._sliced import CompiledSearch
+from pathcraft.graph._search import reversed_field
 from pathcraft.world import kind_of, refuse
 
 if TYPE_CHECKING:
@@ -195,7 +197,7 @@ class GraphSpace:
 
     def flow_field(self, goals: Any, size: int = 1) -> Any:
         """The flow field toward ``goals`` (a node label, or a list of them) over the
-        graph's edges (:class:`~pathcraft.agents._moveflow.MoveFlow`): its
+        graph's edges (:class:`~pathcraft._moveflow.MoveFlow`): its
         ``next_cell`` holds each node's next node index. Units are one node.
 
         Examples
@@ -204,8 +206,6 @@ class GraphSpace:
         >>> Graph(3, [0, 1], [1, 2]).agent_space().flow_field([2]).next_cell.tolist()
         [1, 2, 2]
         """
-        from pathcraft.agents._moveflow import MoveFlow, flat_goals  # on demand
-
         if size != 1 or isinstance(size, bool):
             raise ValueError(f"size must be 1 on a graph (one node a unit); got {size!r}")
         graph = self.graph
@@ -217,5 +217,6 @@ class GraphSpace:
         flat = flat_goals(goals, many, lambda label: graph.index(label, name="goals"))
         return MoveFlow(
             graph, (graph.num_nodes,), flat, self.moves, lambda i: self.point(graph.label(i)),
-            lambda i: True,
+            lambda i: True, reversed_field,
         )  # fmt: skip
+

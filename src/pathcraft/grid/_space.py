@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellspace import walkable_at
-from pathcraft._floors import SquareFloor
+from pathcraft._floors import SquareFloor, walkable_at
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
+from pathcraft.grid._flow import GridFlow
 from pathcraft.grid._nearest import nearest_walkable, open_cell
 from pathcraft.world import kind_of
 
@@ -262,7 +262,5 @@ class GridSpace:
         >>> Grid.from_ascii("...").agent_space().flow_field((0, 2)).next_cell[0, 0].tolist()
         [0, 1]
         """
-        from pathcraft.agents._gridflow import GridFlow  # the agents' layer, on demand
-
         return GridFlow(self.grid, goals, size=size)
 

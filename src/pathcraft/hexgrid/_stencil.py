@@ -18,8 +18,7 @@ from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._options import SearchOptions
-from pathcraft.grid._nearest import nearest_walkable
-from pathcraft.grid.kit import cost_values, edited_cells
+from pathcraft.grid.kit import cost_values, edited_cells, nearest_walkable
 
 #: A move: ``(dr, dc, factor)``.
 Move = tuple[int, int, float]

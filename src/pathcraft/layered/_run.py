@@ -25,7 +25,7 @@ import numpy.typing as npt
 from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import layered as _kernel
 from pathcraft._options import SearchOptions
-from pathcraft.grid._nearest import cell_array, nearest_walkable
+from pathcraft.grid.kit import cell_array, nearest_walkable
 
 #: A cell of a level: ``(floor, row, col)``.
 Cell = tuple[int, int, int]

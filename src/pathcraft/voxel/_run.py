@@ -18,6 +18,7 @@ from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
+from pathcraft.grid.kit import nearest_walkable
 
 #: The kernel's search state keeps parents as int32: the padded grid must fit.
 MAX_VOXELS = 2**31 - 1
@@ -51,6 +52,11 @@ class Voxels(PaddedCells):
     noun: ClassVar[str] = "voxels"
     #: The voxel kernel's entry points, for :mod:`pathcraft._cellworld`.
     kernel: ClassVar[Kernel] = Kernel.of(_kernel, _kernel.VoxelSearch)
+
+    def nearest(self, cells: Any, name: str, max_distance: Any = None) -> tuple[Any, bool]:
+        """The nearest walkable voxel to each ``(z, row, col)`` voxel (Euclidean
+        distance between voxels, ties to the smallest), over the padded costs."""
+        return nearest_walkable(self.padded, cells, max_distance, name)
 
     def place(self, name: str, value: Any) -> int:
         return flat_voxel(self, name, value)

@@ -1,6 +1,6 @@
-"""A grid's flow field, repaired in the compiled core as the grid changes: the
-implementation :class:`~pathcraft.agents.FlowField` uses on a
-:class:`~pathcraft.Grid` (through its space's ``flow_field``)."""
+"""A grid's flow field, repaired in the compiled core as the grid changes: what a
+grid's agents' space builds for :class:`~pathcraft.agents.FlowField` (its
+``flow_field``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import numpy.typing as npt
 
 from pathcraft._core import flowrepair as _repair
 from pathcraft._fields import grid_parents
-from pathcraft.grid.kit import DIAGONAL_RULES, field, unit_cells, workspace
+from pathcraft.grid._queries import field
+from pathcraft.grid._run import DIAGONAL_RULES, workspace
+from pathcraft.grid._sizes import unit_cells
 
 __all__ = ["GridFlow"]
 

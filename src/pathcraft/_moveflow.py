@@ -1,12 +1,12 @@
-"""A flow field over any world's moves: :class:`MoveFlow`, what
-:class:`~pathcraft.agents.FlowField` uses on the hexagonal, move and voxel grids, levels,
-graphs and waypoint graphs (through their spaces' ``flow_field``).
+"""A flow field over any world's moves: :class:`MoveFlow`, what the agents' spaces of
+the hexagonal, move and voxel grids, levels, graphs and waypoint graphs build for
+:class:`~pathcraft.agents.FlowField` (their ``flow_field``).
 
 The world's space lists its moves as flat arrays (``tails``, ``heads``, ``weights``:
 a step from place ``tails[i]`` to ``heads[i]`` costs ``weights[i]``, places numbered
 row-major over its shape). The distance of every place *to* the nearest goal is a
-Dijkstra from the goals over the reversed moves (the compiled graph search,
-:meth:`pathcraft.Graph.distance_field`), so one-way moves (a conveyor, a knight's
+Dijkstra from the goals over the reversed moves (the space passes it in: the compiled
+graph search, :func:`pathcraft.graph.kit.reversed_field`), so one-way moves (a conveyor, a knight's
 asymmetric stencil) and the cost of the cell entered are priced as the agent walks;
 each place's next place is its parent in that search's tree: the head of a move
 minimising step + distance. Following it from any place is a cheapest path to the
@@ -21,13 +21,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.graph import Graph
-
-__all__ = ["MoveFlow", "Moves"]
+__all__ = ["Field", "MoveFlow", "Moves", "flat_goals"]
 
 Flat = npt.NDArray[np.intp]
 #: A world's moves: ``(tails, heads, weights)``, flat places; ``inf`` weights are none.
 Moves = tuple[Flat, Flat, npt.NDArray[np.float64]]
+#: ``field(places, moves, goals)``: the cost from every place to its nearest goal over
+#: ``moves`` and each place's next place on a cheapest way (-1 for goals and places
+#: that reach none).
+Field = Callable[[int, Moves, list[int]], tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]]
 
 
 class MoveFlow:
@@ -49,12 +51,13 @@ class MoveFlow:
         A flat place's ``(x, y)`` (for :attr:`direction`).
     open_ : callable
         Whether a flat place is walkable now (a goal that is not is no goal).
+    field : callable
+        The distances and next places (:data:`Field`).
     """
 
     __slots__ = (
-        "_dir", "_flat_goals", "_moves", "_open", "_point", "_version", "distance_flat", "goals",
-        "last_repair",
-        "next_flat", "shape", "size", "world",
+        "_dir", "_field", "_flat_goals", "_moves", "_open", "_point", "_version",
+        "distance_flat", "goals", "last_repair", "next_flat", "shape", "size", "world",
     )  # fmt: skip
 
     def __init__(
@@ -65,8 +68,10 @@ class MoveFlow:
         moves: Callable[[], Moves],
         point: Callable[[int], tuple[float, float]],
         open_: Callable[[int], bool],
+        field: Field,
     ) -> None:
         self.world = world
+        self._field = field
         self.shape = shape
         self.size = 1
         self._flat_goals = np.unique(goals)
@@ -92,10 +97,7 @@ class MoveFlow:
         dist = np.full(n, np.inf)
         nxt = np.arange(n, dtype=np.intp)
         if goals:
-            back = Graph(n, heads, tails, weights, directed=True)  # the moves reversed
-            field, tree = back.distance_field(goals, parents=True)
-            dist = np.asarray(field, dtype=np.float64)
-            # a place's parent in the reversed search's tree is its next place forward
+            dist, tree = self._field(n, (tails, heads, weights), goals)
             has = tree >= 0
             nxt[has] = tree[has]
         self.distance_flat, self.next_flat = dist, nxt
