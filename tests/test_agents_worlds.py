@@ -247,3 +247,38 @@ def test_floors_refused_by_name() -> None:
         from pathcraft.hexgrid import HexGrid
 
         PathFollower.from_cells(HexGrid(np.ones((2, 2))), [[(0, 0), (0, 1)]], sizes=2)
+
+
+def test_a_space_of_continuous_positions_is_its_own_floor_and_snaps_points() -> None:
+    """What a navigation mesh's space brings: walkable/slide on the space, and snap of
+    a point to the nearest walkable point."""
+    from pathcraft._floors import slide_by
+
+    class DiscSpace:  # the unit disc, continuous positions
+        def walkable(self, points: np.ndarray) -> np.ndarray:
+            return np.hypot(points[..., 0], points[..., 1]) < 1.0
+
+        def slide(self, points: np.ndarray, delta: np.ndarray) -> Any:
+            return slide_by(self.walkable, points, delta)
+
+        def snap(self, node: Any, name: str = "node") -> tuple[float, float]:
+            x, y = node
+            r = float(np.hypot(x, y))
+            return (x, y) if r < 1.0 else (0.9 * x / r, 0.9 * y / r)
+
+        def point(self, node: Any) -> tuple[float, float]:
+            return float(node[0]), float(node[1])
+
+    class DiscWorld:
+        def agent_space(self) -> DiscSpace:
+            return DiscSpace()
+
+    world = DiscWorld()
+    assert isinstance(floor_for(world), DiscSpace)
+    walker = PathFollower([[(0.0, 0.0), (0.5, 0.0)]], grid=world, positions=[(3.0, 0.0)],
+                          snap=True, tolerance=0.01)  # fmt: skip
+    assert walker.positions.tolist() == [[0.9, 0.0]]
+    for _ in range(200):
+        if walker.step(0.1).all():
+            break
+    assert walker.arrived.all()

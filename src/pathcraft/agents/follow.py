@@ -452,17 +452,19 @@ def _snapped(world: Any, floor: Any, points: Array) -> Array:
     """``points`` off ``floor`` moved to the points of the nearest walkable cells to
     the cells under them (those already on the floor kept; the world's space's
     ``snap``); a world without any walkable cell is left to the positions' check to
-    refuse, one whose space or floor cannot snap refuses ``snap=True`` by name."""
+    refuse, one whose space cannot snap refuses ``snap=True`` by name."""
     off = ~floor.walkable(points)
     if not off.any():
         return points
     space = space_for(world)
-    snap, cell_at = getattr(space, "snap", None), getattr(floor, "cell_at", None)
-    if snap is None or cell_at is None:
+    snap = getattr(space, "snap", None)
+    if snap is None:
         raise CapabilityError(
-            type(world).__name__, "agent_space",
-            "snap=True needs a space with snap(node) and a floor with cell_at(point)",
-        )  # fmt: skip
+            type(world).__name__, "agent_space", "snap=True needs a space with snap(node)"
+        )
+    # the node under a point: a cell (the floor's cell_at), or the point itself (a
+    # space of continuous positions, as a mesh's)
+    cell_at = getattr(floor, "cell_at", None) or tuple
     moved: Array = points.copy()
     for k in np.flatnonzero(off).tolist():
         with np.errstate(invalid="ignore"):
