@@ -43,7 +43,7 @@ EXPECT: dict[str, dict[str, str]] = {
     "PathFollower": dict.fromkeys(WORLDS, "works")
     | {"VoxelGrid": "refused", "Level": "refused", "NavMesh": MESH},
     "PathRequestQueue": dict.fromkeys(WORLDS, "works"),
-    "Crowd": dict.fromkeys(WORLDS, "refused") | {"Grid": "works"},
+    "Crowd": dict.fromkeys(WORLDS, "refused") | {"Grid": "works", "HexGrid": "works"},
     "FlowField": dict.fromkeys(WORLDS, "works") | {"NavMesh": "refused"},
 }
 
@@ -282,3 +282,32 @@ def test_a_space_of_continuous_positions_is_its_own_floor_and_snaps_points() -> 
         if walker.step(0.1).all():
             break
     assert walker.arrived.all()
+
+
+def test_a_crowd_on_a_hex_grid_leaves_by_the_door_and_pickles() -> None:
+    import pickle
+
+    from pathcraft.agents import Crowd
+    from pathcraft.hexgrid import HexGrid
+
+    cost = np.ones((6, 8))
+    cost[3, :6] = np.inf  # a wall with a gap on the right
+    hexes = HexGrid(cost, "odd-r")
+    space = hexes.agent_space()
+    starts = [space.point(c) for c in [(0, 0), (0, 2), (1, 1), (2, 4), (1, 6)]]
+    people = Crowd(hexes, starts, [(5, 0)], radius=0.25)
+    floor = floor_for(hexes)
+    for k in range(600):
+        if k == 5:
+            copy = pickle.loads(pickle.dumps(people))
+            people.step(0.1)
+            copy.step(0.1)
+            assert np.array_equal(copy.positions, people.positions)
+        if people.step(0.1).all():
+            break
+        assert floor.walkable(people.positions[~people.exited]).all()
+    assert people.exited.all()
+    with pytest.raises(ValueError, match="sizes must all be 1 on a HexGrid"):
+        Crowd(hexes, starts[:1], [(5, 0)], sizes=2)
+    with pytest.raises(ValueError, match="not in a walkable cell"):
+        Crowd(hexes, [space.point((3, 0))], [(5, 0)])

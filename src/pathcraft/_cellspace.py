@@ -167,7 +167,7 @@ class CellSpace:
 
         return MoveFlow(
             self.world, shape, flat, self.moves, lambda i: self.point(cell(i)),
-            lambda i: math.isfinite(self._cost_at(cell(i))), reversed_field,
+            lambda i: math.isfinite(self._cost_at(cell(i))), reversed_field, goals,
         )  # fmt: skip
 
     def floor(self) -> Any:

@@ -188,6 +188,8 @@ class CentreFloor:
     """Cells as the regions of the plane nearest to their centres: a point stands in
     the cell whose centre is nearest (``nearest(points)`` gives its ``(row, col)``,
     ``-1`` off the map), and is walkable there when that cell is (``mask()``).
+    ``centres(cells)`` gives the cells' centres, ``outline`` the corners of a cell's
+    region around its centre (for the obstacles a crowd avoids; None: none).
 
     Examples
     --------
@@ -199,16 +201,52 @@ class CentreFloor:
     [True, False, True]
     """
 
-    __slots__ = ("_floor", "_nearest")
+    __slots__ = ("_centres", "_floor", "_nearest", "_outline")
 
     def __init__(
         self,
         mask: Callable[[], Mask],
         version: Callable[[], int],
         nearest: Callable[[Array], npt.NDArray[np.intp]],
+        centres: Callable[[npt.NDArray[np.intp]], Array],
+        outline: Callable[[npt.NDArray[np.intp]], Array],
     ) -> None:
         self._floor = SquareFloor(mask, version)
         self._nearest = nearest
+        self._centres = centres
+        self._outline = outline
+
+    def cells_at(self, points: Array) -> npt.NDArray[np.intp]:
+        """The ``(row, col)`` cells under ``(n, 2)`` points (``-1`` rows off the map)."""
+        return self._nearest(np.asarray(points, dtype=np.float64).reshape(-1, 2))
+
+    def centres(self, cells: npt.NDArray[np.intp]) -> Array:
+        """The ``(x, y)`` centres of ``(n, 2)`` cells."""
+        return self._centres(np.asarray(cells, dtype=np.intp).reshape(-1, 2))
+
+    def obstacles(self) -> list[list[tuple[float, float]]]:
+        """The wall cells next to walkable ones as counter-clockwise polygons in
+        ``(x, y)`` (what ORCA steers around; the slide keeps agents on the map).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> floor = HexGrid(np.array([[1.0, np.inf]]), "odd-r").agent_space().floor()
+        >>> [len(p) for p in floor.obstacles()]
+        [6]
+        """
+        walk = self._floor.mask()
+        rows, cols = walk.shape
+        pad = np.zeros((rows + 2, cols + 2), dtype=bool)
+        pad[1:-1, 1:-1] = walk
+        near = np.zeros_like(walk)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                near |= pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
+        cells = np.argwhere(~walk & near).astype(np.intp)
+        corners = self._outline(cells)  # (n, k, 2)
+        return [[(float(x), float(y)) for x, y in poly] for poly in corners.tolist()]
 
     @property
     def version(self) -> int:

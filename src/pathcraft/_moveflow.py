@@ -53,10 +53,13 @@ class MoveFlow:
         Whether a flat place is walkable now (a goal that is not is no goal).
     field : callable
         The distances and next places (:data:`Field`).
+    asked : object
+        The goals as the caller gave them: a pickled field is built again from them
+        (``world.agent_space().flow_field(asked)``; the callables do not pickle).
     """
 
     __slots__ = (
-        "_dir", "_field", "_flat_goals", "_moves", "_open", "_point", "_version",
+        "_asked", "_dir", "_field", "_flat_goals", "_moves", "_open", "_point", "_version",
         "distance_flat", "goals", "last_repair", "next_flat", "shape", "size", "world",
     )  # fmt: skip
 
@@ -69,9 +72,11 @@ class MoveFlow:
         point: Callable[[int], tuple[float, float]],
         open_: Callable[[int], bool],
         field: Field,
+        asked: Any = None,
     ) -> None:
         self.world = world
         self._field = field
+        self._asked = asked
         self.shape = shape
         self.size = 1
         self._flat_goals = np.unique(goals)
@@ -87,6 +92,10 @@ class MoveFlow:
         self._dir: npt.NDArray[np.float64] | None = None
         self.last_repair: tuple[int, int, int, int] | None = None
         self._rebuild()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, Any]]:
+        """Pickled as the world and the goals asked: built again on load."""
+        return _remade, (self.world, self._asked)
 
     def _rebuild(self) -> None:
         n = int(np.prod(self.shape))
@@ -152,6 +161,12 @@ class MoveFlow:
                              where=length[:, None] > 1e-12)  # fmt: skip
             self._dir = unit.reshape((*self.shape, 2))
         return self._dir
+
+
+def _remade(world: Any, asked: Any) -> MoveFlow:
+    """A pickled :class:`MoveFlow` built again: the world's space's ``flow_field``."""
+    flow: MoveFlow = world.agent_space().flow_field(asked)
+    return flow
 
 
 def flat_goals(

@@ -217,6 +217,6 @@ class GraphSpace:
         flat = flat_goals(goals, many, lambda label: graph.index(label, name="goals"))
         return MoveFlow(
             graph, (graph.num_nodes,), flat, self.moves, lambda i: self.point(graph.label(i)),
-            lambda i: True, reversed_field,
+            lambda i: True, reversed_field, goals,
         )  # fmt: skip
 

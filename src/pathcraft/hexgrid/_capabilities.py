@@ -52,6 +52,39 @@ def hex_centre(layout: str, cell: tuple[int, ...]) -> tuple[float, float]:
     return x, y
 
 
+#: The corners of a hex's region (the points nearer its centre than any other) around
+#: its centre, counter-clockwise, for ``-r`` layouts (``-q``: x and y swapped).
+_HEX_ROWS = np.array([(0.5, -0.375), (0.5, 0.375), (0.0, 0.625), (-0.5, 0.375),
+                      (-0.5, -0.375), (0.0, -0.625)])  # fmt: skip
+
+
+def hex_centres(layout: str, cells: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """:func:`hex_centre` of ``(n, 2)`` cells at once, ``(n, 2)`` points.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.hexgrid._capabilities import hex_centres
+    >>> hex_centres("odd-r", np.array([[1, 0], [0, 0]])).tolist()
+    [[1.0, 1.5], [0.5, 0.5]]
+    """
+    row, col = cells[:, 0], cells[:, 1]
+    shoved = 1 if layout.startswith("odd") else 0
+    x, y = col + 0.5, row + 0.5
+    if layout.endswith("-r"):
+        x = x + np.where(row % 2 == shoved, 0.5, 0.0)
+    else:
+        y = y + np.where(col % 2 == shoved, 0.5, 0.0)
+    return np.stack((x, y), axis=1).astype(np.float64)
+
+
+def hex_outlines(layout: str, cells: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """The corners of each cell's region, ``(n, 6, 2)``, counter-clockwise."""
+    corners = _HEX_ROWS if layout.endswith("-r") else _HEX_ROWS[::-1, ::-1]
+    out: npt.NDArray[np.float64] = hex_centres(layout, cells)[:, None, :] + corners[None]
+    return out
+
+
 def hex_cells(
     layout: str, shape: tuple[int, int], points: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.intp]:
@@ -102,6 +135,8 @@ def space(world: Any, stencil: Stencil, layout: str | None) -> CellSpace:
             lambda: np.isfinite(world[:, :]),
             lambda: int(world.version),
             lambda points: hex_cells(layout, world.shape, points),
+            lambda cells: hex_centres(layout, cells),
+            lambda cells: hex_outlines(layout, cells),
         )
 
     return CellSpace(
