@@ -29,7 +29,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CentreFloor", "FreeSpace", "SquareFloor", "slide", "slide_by", "walkable_at"]
+__all__ = [
+    "CentreFloor", "FreeSpace", "SquareFloor", "slide", "slide_by", "walkable_at",
+    "walls_near_floor",
+]  # fmt: skip
 
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -46,6 +49,28 @@ def walkable_at(
     r = row[inside].astype(np.intp)
     c = col[inside].astype(np.intp)
     out[inside] = walkable[r, c]
+    return out
+
+
+def walls_near_floor(walkable: Mask) -> Mask:
+    """The wall cells of a ``(rows, cols)`` mask with a walkable cell among their eight
+    neighbours (the walls a crowd can touch).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft._floors import walls_near_floor
+    >>> walls_near_floor(np.array([[True, False, False]])).tolist()
+    [[False, True, False]]
+    """
+    rows, cols = walkable.shape
+    pad = np.zeros((rows + 2, cols + 2), dtype=bool)
+    pad[1:-1, 1:-1] = walkable
+    near = np.zeros_like(walkable)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            near |= pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
+    out: Mask = ~walkable & near
     return out
 
 
@@ -236,15 +261,7 @@ class CentreFloor:
         >>> [len(p) for p in floor.obstacles()]
         [6]
         """
-        walk = self._floor.mask()
-        rows, cols = walk.shape
-        pad = np.zeros((rows + 2, cols + 2), dtype=bool)
-        pad[1:-1, 1:-1] = walk
-        near = np.zeros_like(walk)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                near |= pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
-        cells = np.argwhere(~walk & near).astype(np.intp)
+        cells = np.argwhere(walls_near_floor(self._floor.mask())).astype(np.intp)
         corners = self._outline(cells)  # (n, k, 2)
         return [[(float(x), float(y)) for x, y in poly] for poly in corners.tolist()]
 

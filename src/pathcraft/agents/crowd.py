@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._floors import walls_near_floor
 from pathcraft._positions import check_number as _number
 from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
@@ -40,14 +41,7 @@ def _wall_boxes(walkable: npt.NDArray[np.bool_]) -> list[list[tuple[float, float
     """Wall cells next to floor, merged into rectangles along rows, and the map's
     border: counter-clockwise polygons in ``(x, y)`` for RVO2."""
     rows, cols = walkable.shape
-    wall = ~walkable
-    pad = np.zeros((rows + 2, cols + 2), dtype=bool)
-    pad[1:-1, 1:-1] = walkable
-    near = np.zeros_like(walkable)
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            near |= pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
-    keep = wall & near
+    keep = walls_near_floor(walkable)
     boxes = []
     for r in range(rows):
         row = np.concatenate([[False], keep[r], [False]]).astype(np.int8)
