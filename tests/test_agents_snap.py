@@ -82,8 +82,8 @@ def test_a_snapped_chase_ends_at_the_nearest_walkable_cell(
 def test_worlds_without_a_nearest_walkable_node_refuse_snap_by_name() -> None:
     with pytest.raises(CapabilityError, match="Graph does not provide snap"):
         Pursuer(Graph(2, [0], [1]), 0, speed=1.0, snap=True)
-    with pytest.raises(CapabilityError, match="HexGrid does not provide snap"):
-        Pursuer(HexGrid(np.ones((2, 2))), (0, 0), speed=1.0, snap=True)
+    hexes = HexGrid(np.array([[np.inf, 1.0], [1.0, 1.0]]))  # the cell worlds snap
+    assert Pursuer(hexes, (0, 0), speed=1.0, snap=True).node == (0, 1)
     chaser = Pursuer(Graph(2, [0], [1]), 0, speed=1.0)
     with pytest.raises(CapabilityError, match="snap"):
         chaser.step(1, dt=1.0, snap=True)

@@ -2,7 +2,7 @@
 :class:`pathcraft.agents.Space` over a world whose places are tuples of ints (the
 hexagonal and move grids' ``(row, col)``, a voxel grid's ``(z, row, col)``, a level's
 ``(floor, row, col)``), what their ``agent_space()`` returns; and :func:`walkable_at`,
-which points of the plane lie in walkable cells (the grid's space and the agents use it).
+which points of the plane lie in walkable cells (from :mod:`pathcraft._floors`).
 
 It asks the world for everything: ``find_path`` and ``start_search`` plan, the
 world's ``neighbors`` give each step's cost, and a point function the world passes in
@@ -28,12 +28,23 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._floors import walkable_at
+from pathcraft._moveflow import MoveFlow, Moves, flat_goals
+from pathcraft.graph.kit import reversed_field
+from pathcraft.world import refuse
+
 if TYPE_CHECKING:
     from pathcraft.result import PathResult
 
-__all__ = ["CellSpace", "centre", "walkable_at"]
+__all__ = ["NO_FLOOR", "CellSpace", "centre", "walkable_at"]
 
 Cell = tuple[int, ...]
+
+#: Why a world of 3-D cells has no floor for ``(x, y)`` agents.
+NO_FLOOR = (
+    "its cells are 3-D (voxels, a level's floors): an (x, y) agent position cannot "
+    "name its layer; chase it with Pursuer, whose nodes are its cells"
+)
 
 
 def centre(cell: Cell) -> tuple[float, float]:
@@ -60,19 +71,128 @@ class CellSpace:
         The cost of one cell (``inf`` for a wall), read live.
     point : callable
         The ``(x, y)`` of a cell.
+    floor : callable or str
+        What :meth:`floor` returns, made on demand (a
+        :class:`~pathcraft.agents.spaces.Floor`); a string: why the world has none
+        (its cells are not places of one plane), the reason :meth:`floor` refuses with.
+    costs : callable
+        The whole cost array now (the world's shape; ``inf`` walls).
+    moves : callable or None
+        The world's moves as flat arrays ``(tails, heads, weights)`` (places numbered
+        row-major); None: read from the world's ``neighbors``, cell by cell.
     """
 
-    __slots__ = ("_cost_at", "_point", "world")
+    __slots__ = ("_cost_at", "_costs", "_floor", "_moves", "_point", "world")
 
     def __init__(
         self,
         world: Any,
         cost_at: Callable[[Cell], float],
         point: Callable[[Cell], tuple[float, float]] = centre,
+        *,
+        floor: Callable[[], Any] | str = NO_FLOOR,
+        costs: Callable[[], npt.NDArray[np.float64]],
+        moves: Callable[[], Moves] | None = None,
     ) -> None:
         self.world = world
         self._cost_at = cost_at
         self._point = point
+        self._floor = floor
+        self._costs = costs
+        self._moves = moves
+
+    def moves(self) -> Moves:
+        """The world's moves now: flat arrays ``(tails, heads, weights)``, a step from
+        cell ``tails[i]`` to ``heads[i]`` (numbered row-major over the world's shape)
+        costing ``weights[i]``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> tails, heads, weights = MovesGrid(np.ones((1, 3)), [(0, 1)]).agent_space().moves()
+        >>> tails.tolist(), heads.tolist(), weights.tolist()
+        ([0, 1], [1, 2], [1.0, 1.0])
+        """
+        if self._moves is not None:
+            return self._moves()
+        shape = tuple(self.world.shape)
+        tails, heads, weights = [], [], []
+        for cell in np.argwhere(np.isfinite(self._costs())).tolist():
+            here = int(np.ravel_multi_index(cell, shape))
+            for near, step in self.world.neighbors(tuple(cell)):
+                tails.append(here)
+                heads.append(int(np.ravel_multi_index(near, shape)))
+                weights.append(step)
+        return (
+            np.array(tails, dtype=np.intp),
+            np.array(heads, dtype=np.intp),
+            np.array(weights, dtype=np.float64),
+        )
+
+    def flow_field(self, goals: Any, size: int = 1) -> Any:
+        """The flow field toward ``goals`` (one cell, or a ``(k, ndim)`` array) over
+        the world's moves (:class:`~pathcraft._moveflow.MoveFlow`): what
+        :class:`~pathcraft.agents.FlowField` asks for. Units are one cell.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.ones((1, 3))).agent_space().flow_field((0, 2)).next_cell[0, 0].tolist()
+        [0, 1]
+        """
+        if size != 1 or isinstance(size, bool):
+            raise ValueError(
+                f"size must be 1 on a {type(self.world).__name__} (units larger than one "
+                f"cell move on grids); got {size!r}"
+            )
+        shape = tuple(int(n) for n in self.world.shape)
+
+        def many(value: Any) -> list[Hashable]:
+            arr = np.asarray(value)
+            if arr.ndim == 1:
+                arr = arr.reshape(1, -1)
+            if arr.ndim != 2 or arr.shape[1] != len(shape) or arr.shape[0] == 0:
+                raise ValueError(
+                    f"goals must be a cell of {len(shape)} ints or a (k, {len(shape)}) "
+                    f"array; got {value!r}"
+                )
+            return [self.key(tuple(c), "goals") for c in arr.tolist()]
+
+        flat = flat_goals(goals, many, lambda c: int(np.ravel_multi_index(cast(Cell, c), shape)))
+
+        def cell(i: int) -> Cell:
+            return tuple(int(v) for v in np.unravel_index(i, shape))
+
+        return MoveFlow(
+            self.world, shape, flat, self.moves, lambda i: self.point(cell(i)),
+            lambda i: math.isfinite(self._cost_at(cell(i))), reversed_field, goals,
+        )  # fmt: skip
+
+    def floor(self) -> Any:
+        """Where ``(x, y)`` agents may stand and how they move there (a
+        :class:`~pathcraft.agents.spaces.Floor`): a hex grid's hexes, a move grid's
+        free space (its jumps are the motion).
+
+        Raises
+        ------
+        CapabilityError
+            A world whose cells are not places of one plane (a voxel grid, a level's
+            floors), naming it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().floor()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: VoxelGrid does not provide agent_space: ...
+        """
+        if isinstance(self._floor, str):
+            refuse(self.world, "agent_space", self._floor)
+        return self._floor()
 
     def key(self, node: Any, name: str = "node") -> Cell:
         """``node`` checked (inside the world, not a wall) as a tuple of ints;
@@ -104,6 +224,28 @@ class CellSpace:
         if not math.isfinite(self._cost_at(cell)):
             raise ValueError(f"{name} {cell} is a wall")
         return cell
+
+    def snap(self, node: Any, name: str = "node") -> Cell:
+        """The nearest walkable cell to ``node`` (a cell on a wall or outside the
+        world; the world's ``nearest_walkable``), checked as :meth:`key` checks it:
+        what agents built with ``snap=True`` use in place of :meth:`key`.
+
+        Raises
+        ------
+        ValueError
+            No walkable cell to move it to (the message names ``name``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.array([[1.0, np.inf]])).agent_space().snap((0, 1))
+        (0, 0)
+        """
+        found = self.world.nearest_walkable(node)
+        if not isinstance(found, tuple):
+            raise ValueError(f"{name} {node!r}: the world has no walkable cell to move it to")
+        return self.key(found, name)
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
@@ -184,18 +326,3 @@ class CellSpace:
         (1.0, 1.5)
         """
         return self._point(node)  # type: ignore[arg-type]
-
-
-def walkable_at(
-    walkable: npt.NDArray[np.bool_], points: npt.NDArray[np.float64]
-) -> npt.NDArray[np.bool_]:
-    """Which ``(x, y)`` points lie in True cells of a ``(rows, cols)`` mask."""
-    rows, cols = walkable.shape
-    col = np.floor(points[..., 0])
-    row = np.floor(points[..., 1])
-    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
-    out = np.zeros(points.shape[:-1], dtype=bool)
-    r = row[inside].astype(np.intp)
-    c = col[inside].astype(np.intp)
-    out[inside] = walkable[r, c]
-    return out

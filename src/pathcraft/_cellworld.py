@@ -357,12 +357,60 @@ def _goal_none(adapter: QueryAdapter, method: str) -> UnsupportedOptionError:
     )
 
 
+# --------------------------------------------------------------------------- snap=
+
+
+#: What finds the nearest walkable cells: ``nearest(cells, name)`` gives them as an
+#: array (``-1`` rows where there is none) and whether one cell was given.
+Nearest = Callable[[Any, str], tuple[Flat, bool]]
+
+
+def moved_ends(start: Any, goal: Any, nearest: Nearest) -> tuple[Any, Any]:
+    """``start`` and ``goal`` (one cell or an array of them each; None kept) moved to
+    their nearest walkable cells; a cell with none is kept (and refused later)."""
+    ends = []
+    for name, cells in (("start", start), ("goal", goal)):
+        if cells is not None:
+            found, one = nearest(cells, name)
+            if one:
+                cells = cells if found[0, 0] < 0 else tuple(found[0].tolist())
+            else:
+                cells = np.where(found < 0, np.asarray(cells), found)
+        ends.append(cells)
+    return ends[0], ends[1]
+
+
+def snapped(adapter: Any, options: Any, start: Any, goal: Any) -> tuple[Any, Any, Any]:
+    """``options`` without ``snap``, and with ``snap=True`` the start and goal moved
+    to their nearest walkable cells (the adapter's ``nearest``). An adapter without
+    ``nearest`` keeps ``snap`` in the options, for the options' check to refuse."""
+    nearest = getattr(adapter, "nearest", None)
+    if "snap" not in options or nearest is None:
+        return options, start, goal
+    rest = dict(options)
+    if check_flag("snap", rest.pop("snap")):
+        start, goal = moved_ends(start, goal, nearest)
+    return rest, start, goal
+
+
+def nearest_walkable(adapter: Any, cells: Any, max_distance: Any) -> Any:
+    """``world.nearest_walkable`` (see :meth:`pathcraft.Grid.nearest_walkable`): one
+    cell's as a tuple (None where there is none), several as an array (``-1`` rows)."""
+    found, one = adapter.nearest(cells, "cells", max_distance)
+    if not one:
+        return found
+    cell = tuple(int(v) for v in found[0].tolist())
+    return None if cell[0] < 0 else cell
+
+
 def find_path(
     adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any
 ) -> PathResult:
     """``world.find_path``: one search from ``start`` to ``goal`` (the world's places;
-    several of either for Dijkstra, and ``goal=None``)."""
+    several of either for Dijkstra, and ``goal=None``; ``snap=`` where the adapter
+    finds nearest walkable cells)."""
     t0 = time.perf_counter()
+    options, start, goal = snapped(adapter, options, start, goal)
     opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
     return query(adapter, opts, start, goal, t0)
 
@@ -385,6 +433,7 @@ def start_search(
     """``world.start_search``: the search :func:`find_path` runs, as a step machine,
     cancelled with ``WorldChangedError`` when ``owner`` (a world with a ``version``)
     is edited under it."""
+    options, start, goal = snapped(adapter, options, start, goal)
     opts = SearchOptions.check_call(adapter.name, "start_search", algorithm, options)
     return stepped(adapter, opts, start, goal, owner)
 
@@ -515,4 +564,5 @@ def batch(
 ) -> Any:
     """``world.find_paths`` / ``world.path_costs`` (``method``) through the one batch
     front door."""
+    options, starts, goals = snapped(adapter, options, starts, goals)
     return query_batch(door(adapter.name), adapter, method, starts, goals, algorithm, options)

@@ -145,6 +145,9 @@ _DIJKSTRA = ("tie_break", "seed", "max_expansions", "max_cost", "record")
 #: unit's square in cells (``pathcraft.grid._sizes`` checks it), and ``snap``, a start
 #: or goal moved to its nearest walkable cell (``Grid.nearest_walkable``).
 GRID_UNIT_EXTRAS: tuple[str, ...] = ("size", "snap")
+#: The other cell worlds' own option: ``snap``, a start or goal moved to its nearest
+#: walkable cell (their ``nearest_walkable``), taken by every search.
+_SNAP: dict[str, tuple[str, ...]] = {name: ("snap",) for name in ("astar", "dijkstra", "greedy")}
 
 #: Which world takes which option, by ``algorithm=``: the contract as data. The
 #: README's options table is checked against it by the tests.
@@ -172,23 +175,27 @@ SUPPORT: dict[str, WorldSpec] = {
             "HexGrid",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "hex"),
+            extras=_SNAP,
         ),
         WorldSpec(
             "MovesGrid",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "euclidean"),
+            extras=_SNAP,
         ),
         # pathcraft.layered: floors joined by portals (the layered kernel).
         WorldSpec(
             "Level",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "portal"),
+            extras=_SNAP,
         ),
         # pathcraft.voxel: 3-D voxel grids (issue 19).
         WorldSpec(
             "VoxelGrid",
             {"astar": _ALL, "dijkstra": _DIJKSTRA, "greedy": _NO_WEIGHT},
             heuristics=("zero", "octile"),
+            extras=_SNAP,
         ),
         WorldSpec(
             "Graph",

@@ -7,7 +7,8 @@
 - :class:`PathRequestQueue` serves many agents' :class:`~pathcraft.search.SlicedSearch`
   a fixed budget of node expansions per frame.
 - :class:`GridSpace`, :class:`GraphSpace`: the worlds agents move in (the
-  :class:`Space` protocol a navigation mesh adapter will implement too).
+  :class:`Space` protocol every world's ``agent_space()`` follows), and the
+  :class:`Floor` continuous agents stand on (:func:`floor_for`).
 """
 
 from pathcraft.agents.chase import ChaseStatus, Pursuer
@@ -15,11 +16,12 @@ from pathcraft.agents.crowd import Crowd
 from pathcraft.agents.flow import FlowField
 from pathcraft.agents.follow import PathFollower
 from pathcraft.agents.queue import PathRequestQueue
-from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
+from pathcraft.agents.spaces import Floor, GraphSpace, GridSpace, Space, floor_for, space_for
 
 __all__ = [
     "ChaseStatus",
     "Crowd",
+    "Floor",
     "FlowField",
     "GraphSpace",
     "GridSpace",
@@ -27,5 +29,6 @@ __all__ = [
     "PathRequestQueue",
     "Pursuer",
     "Space",
+    "floor_for",
     "space_for",
 ]

@@ -21,13 +21,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._floors import walls_near_floor
 from pathcraft._positions import check_number as _number
 from pathcraft._positions import check_xy as _points
 from pathcraft.agents._motion import separate, slide
 from pathcraft.agents.flow import FlowField
-from pathcraft.agents.spaces import walkable_at
+from pathcraft.agents.spaces import floor_for, walkable_at
 from pathcraft.grid import Grid
 from pathcraft.grid.kit import check_size
+from pathcraft.world import CapabilityError
 
 __all__ = ["Crowd", "FlowField"]
 
@@ -39,14 +41,7 @@ def _wall_boxes(walkable: npt.NDArray[np.bool_]) -> list[list[tuple[float, float
     """Wall cells next to floor, merged into rectangles along rows, and the map's
     border: counter-clockwise polygons in ``(x, y)`` for RVO2."""
     rows, cols = walkable.shape
-    wall = ~walkable
-    pad = np.zeros((rows + 2, cols + 2), dtype=bool)
-    pad[1:-1, 1:-1] = walkable
-    near = np.zeros_like(walkable)
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            near |= pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
-    keep = wall & near
+    keep = walls_near_floor(walkable)
     boxes = []
     for r in range(rows):
         row = np.concatenate([[False], keep[r], [False]]).astype(np.int8)
@@ -68,8 +63,11 @@ class Crowd:
 
     Parameters
     ----------
-    grid : Grid
-        The floor; agents stay on its walkable cells.
+    grid : Grid or HexGrid
+        The floor; agents stay on its walkable cells. On a hex grid (a floor of cells
+        with ``cells_at``, ``centres`` and ``obstacles``: ORCA steers around its wall
+        hexes) units are one hex and goals ``(row, col)`` hexes. Another world is
+        refused by name (:class:`~pathcraft.world.CapabilityError`).
     positions : array_like (n, 2)
         Start ``(x, y)`` of each agent, in walkable cells.
     goals : array_like (k, 2), or a sequence of them
@@ -171,14 +169,23 @@ class Crowd:
         max_neighbors: int = 10,
         time_horizon: float = 1.0,
     ) -> None:
+        floor = floor_for(grid, "Crowd")
+        square = callable(getattr(floor, "mask", None))
+        if not square and not all(
+            callable(getattr(floor, m, None)) for m in ("cells_at", "centres", "obstacles")
+        ):
+            raise CapabilityError(
+                type(grid).__name__, "agent_space",
+                "Crowd needs a floor of cells (cells_at, centres) with walls ORCA can steer "
+                "around (obstacles): a Grid's or a HexGrid's; move agents on this world with "
+                "PathFollower, or steer them by a FlowField",
+            )  # fmt: skip
         try:
             import pyrvo  # type: ignore[import-untyped]  # noqa: F401 (used by _simulator)
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError(
                 'Crowd needs the pyrvo package (RVO2): pip install "pathcraft[crowd]"'
             ) from exc
-        if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
         self.radius = _number("radius", radius, low=0.0, inclusive=False)
         self.max_speed = _number("max_speed", max_speed, low=0.0, inclusive=False)
         neighbor_dist = _number("neighbor_dist", neighbor_dist, low=0.0, inclusive=False)
@@ -191,7 +198,15 @@ class Crowd:
         n = len(pos)
         self.sizes = _sizes(sizes, n)
         self._grid = grid
-        self._walkable = grid.walkable
+        #: The floor of cells of a world that is not a grid (None on a grid, whose
+        #: walkable cells when the crowd was made are ``_walkable``).
+        self._cells: Any = None if square else floor
+        self._walkable = grid.walkable if square else np.zeros((0, 0), dtype=bool)
+        if not square and (self.sizes != 1).any():
+            raise ValueError(
+                f"sizes must all be 1 on a {type(grid).__name__}: units larger than one "
+                "cell move on grids only"
+            )
         for k in np.unique(self.sizes).tolist():
             mine = self.sizes == k
             outside = ~self._fits(pos[mine], k)
@@ -243,7 +258,8 @@ class Crowd:
             sim.set_agent_velocity(i, velocity)
             sim.set_agent_radius(i, radius)
             sim.set_agent_max_speed(i, max_speed)
-        for box in _wall_boxes(self._walkable):
+        walls = _wall_boxes(self._walkable) if self._cells is None else self._cells.obstacles()
+        for box in walls:
             sim.add_obstacle(box)
         sim.process_obstacles()
         return sim
@@ -253,6 +269,7 @@ class Crowd:
         (position, velocity, radius, top speed) is, and :meth:`__setstate__` builds a
         new simulator from it, so a loaded crowd steps on as the saved one would."""
         state = self.__dict__.copy()
+        state["_cells"] = self._cells is not None  # a floor holds the world's callables
         sim = state.pop("_sim")
         agents = []
         for i in range(len(self)):
@@ -265,6 +282,7 @@ class Crowd:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._cells = floor_for(self._grid, "Crowd") if state["_cells"] else None
         self._sim = self._simulator(state["_sim"])
 
     def __len__(self) -> int:
@@ -302,18 +320,27 @@ class Crowd:
 
     def _fits(self, points: npt.NDArray[np.float64], size: int) -> npt.NDArray[np.bool_]:
         """Which centres ``(x, y)`` of units of ``size`` have their footprint free."""
+        if self._cells is not None:
+            walkable: npt.NDArray[np.bool_] = self._cells.walkable(points)
+            return walkable
         if size == 1:
             return walkable_at(self._walkable, points)
         return walkable_at(self._grid.for_size(size).walkable, points - (size - 1) / 2)
 
     def _anchors(self, idx: npt.NDArray[np.intp], size: int) -> tuple[Array, Array]:
         """The top-left cells ``(row, col)`` of the footprints of agents ``idx``."""
+        if self._cells is not None:
+            cells = self._cells.cells_at(self.positions[idx])
+            return cells[:, 0], cells[:, 1]
         corner = self.positions[idx] - (size - 1) / 2
         return np.floor(corner[:, 1]).astype(np.intp), np.floor(corner[:, 0]).astype(np.intp)
 
     def _slide(self, idx: npt.NDArray[np.intp], points: Array, delta: Array) -> Array:
         """:func:`slide` of agents ``idx`` (at ``points``) by ``delta``, each against
         the cells where its footprint fits."""
+        if self._cells is not None:
+            moved: Array = self._cells.slide(points, delta)[0]
+            return moved
         out: Array = points.copy()
         for k in np.unique(self.sizes[idx]).tolist():
             mine = self.sizes[idx] == k
@@ -348,7 +375,10 @@ class Crowd:
             if not len(mine):
                 continue
             nxt = flow.next_cell[self._anchors(mine, k)]
-            target = nxt[:, ::-1].astype(np.float64) + k / 2  # the next footprint's centre
+            if self._cells is not None:
+                target = self._cells.centres(nxt)
+            else:
+                target = nxt[:, ::-1].astype(np.float64) + k / 2  # the next footprint's centre
             to = target - pos[mine]
             dist = np.linalg.norm(to, axis=1)
             speed = np.minimum(self.max_speed, dist / self._dt)

@@ -1,6 +1,8 @@
-"""Flow fields: the next cell toward the nearest goal for every cell of a grid, kept
-up to date while the grid changes (the field :class:`~pathcraft.agents.Crowd`
-steers by; also useful alone for many units sharing goals)."""
+"""Flow fields: the next cell toward the nearest goal for every cell of a world, kept
+up to date while the world changes (the field :class:`~pathcraft.agents.Crowd`
+steers by; also useful alone for many units sharing goals). The world's space builds
+it: a grid's is repaired in place (:mod:`pathcraft.grid._flow`), the other
+worlds' are built over their moves (:mod:`pathcraft._moveflow`)."""
 
 from __future__ import annotations
 
@@ -9,19 +11,27 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core import flowrepair as _repair
-from pathcraft._fields import grid_parents
-from pathcraft.grid import Grid
-from pathcraft.grid.kit import DIAGONAL_RULES, field, unit_cells, workspace
+from pathcraft.agents.spaces import space_for
+from pathcraft.world import CapabilityError
 
 __all__ = ["FlowField"]
 
 
 class FlowField:
-    """The next cell toward the nearest goal, for every cell of a grid, kept up to
-    date while the grid changes.
+    """The next cell toward the nearest goal, for every cell of a world, kept up to
+    date while the world changes.
 
-    Built from :meth:`Grid.distance_field` of the goals: each cell points at the
+    The world's space builds it (its ``flow_field``; :func:`~pathcraft.agents.space_for`
+    asks for the space): on a :class:`~pathcraft.Grid`, repaired in place after edits
+    (below); on a hexagonal, move or voxel grid, a level, a graph or a waypoint graph,
+    over the world's own moves (:mod:`pathcraft._moveflow`): the exact cost
+    from every place to the nearest goal (Dijkstra over the reversed moves, so one-way
+    moves and the cost of each cell entered are priced as the agent walks), each
+    place pointing at the head of its move minimising step + distance, and built again
+    (not repaired) when the world changes. A world without it (a navigation mesh) is
+    refused by name (:class:`~pathcraft.world.CapabilityError`).
+
+    **On a grid.** Built from :meth:`Grid.distance_field` of the goals: each cell points at the
     neighbour (allowed by the grid's diagonal rule) that minimises the neighbour's
     distance plus the step. On grids of uniform cost (where distances are symmetric)
     following it is a shortest path to the nearest goal; on weighted grids the
@@ -43,23 +53,29 @@ class FlowField:
 
     Parameters
     ----------
-    grid : Grid
-    goals : (int, int) or array_like (k, 2)
-        Goal cells, ``(row, col)``.
+    grid : world
+        A :class:`~pathcraft.Grid`, :class:`~pathcraft.hexgrid.HexGrid`,
+        :class:`~pathcraft.hexgrid.MovesGrid`, :class:`~pathcraft.VoxelGrid`,
+        :class:`~pathcraft.Level`, :class:`~pathcraft.Graph` or
+        :class:`~pathcraft.WaypointGraph` (or their space).
+    goals : cell or array_like (k, ndim), or node label(s)
+        Goal cells (``(row, col)``, ``(z, row, col)``, ``(floor, row, col)``), or a
+        graph's node label or a list of them (a waypoint graph's waypoint indices).
     size : int
         The side of the units' square, in cells (see :meth:`Grid.for_size
         <pathcraft.grid.Grid.for_size>`): the field is then that of their **top-left**
         cells, which never lead the unit over a wall (cells where it does not fit are
-        ``inf`` and point at themselves). Goals must fit the unit.
+        ``inf`` and point at themselves). Goals must fit the unit. Grids only: other
+        worlds take 1.
 
     Attributes
     ----------
     size : int
         The unit size the field was built for.
-    grid : Grid
-        The grid the field follows.
-    goals : ndarray of intp (k, 2)
-        The goal cells, ``(row, col)``.
+    grid : world
+        The world the field follows.
+    goals : ndarray of intp (k, ndim) or (k,)
+        The goal cells, or a graph's goal node indices.
     last_repair : tuple of int or None
         What the last :meth:`update` that found edits did: ``(changed, dropped,
         expanded, pointed)`` cells (the grid's changed cells, the cells whose distance
@@ -88,73 +104,58 @@ class FlowField:
     ... '''), (0, 2), size=2)
     >>> big.next_cell[1, 0].tolist(), float(big.distance[1, 1])
     ([0, 0], inf)
+
+    On a one-way conveyor of a move grid, and on a graph (next node indices):
+
+    >>> import numpy as np
+    >>> from pathcraft import Graph
+    >>> from pathcraft.hexgrid import MovesGrid
+    >>> belt = FlowField(MovesGrid(np.ones((1, 4)), [(0, 1)]), (0, 3))
+    >>> belt.distance.tolist(), belt.next_cell[0, 0].tolist()
+    ([[3.0, 2.0, 1.0, 0.0]], [0, 1])
+    >>> FlowField(Graph(3, [0, 1], [1, 2], coords=[(0, 0), (1, 0), (2, 0)]), 2).next_cell.tolist()
+    [1, 2, 2]
     """
 
-    __slots__ = (
-        "_dir",
-        "_dist",
-        "_goal_mask",
-        "_next",
-        "_parent",
-        "_version",
-        "goals",
-        "grid",
-        "last_repair",
-        "size",
-    )  # fmt: skip
+    __slots__ = ("_field", "grid")
 
-    def __init__(self, grid: Grid, goals: Any, *, size: int = 1) -> None:
-        if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
-        unit = grid.for_size(size)
-        flat = unit_cells(grid, unit, "goals", goals, many=True)  # errors name the goals
+    def __init__(self, grid: Any, goals: Any, *, size: int = 1) -> None:
+        space = space_for(grid)
+        make = getattr(space, "flow_field", None)
+        if not callable(make):
+            raise CapabilityError(
+                type(grid).__name__, "agent_space",
+                "FlowField needs a space with flow_field(goals, size): a distance field "
+                "and the world's moves",
+            )  # fmt: skip
         self.grid = grid
-        self.size = unit.unit_size
-        width = grid.shape[1] + 2
-        self.goals = np.stack(np.divmod(np.unique(flat), width), axis=1).astype(np.intp) - 1
-        self._goal_mask = np.zeros(grid.padded.size, dtype=np.uint8)
-        self._goal_mask[flat] = 1
-        rows, cols = grid.shape
-        self._next = np.empty((rows, cols, 2), dtype=np.intp)
-        self._dir = np.empty((rows, cols, 2))
-        self._dist = np.full((rows + 2, cols + 2), np.inf)
-        self._parent = np.full(self._dist.size, -1, dtype=np.int32)
-        self.last_repair: tuple[int, int, int, int] | None = None
-        self._version = grid.version
-        self._rebuild(unit)
+        self._field = make(goals, size)
 
-    def _rebuild(self, unit: Grid) -> None:
-        """The whole field again, from the goals that are open now."""
-        padded = unit.padded
-        rows, cols = self.grid.shape
-        width = cols + 2
-        mask = self._goal_mask.astype(bool) & np.isfinite(padded.ravel())
-        open_goals = np.flatnonzero(mask)
-        self._dist.fill(np.inf)
-        self._parent.fill(-1)
-        if open_goals.size:
-            dist = field(unit, open_goals, None)
-            self._dist[1:-1, 1:-1] = dist
-            tree = grid_parents(padded, dist, unit.diagonal)
-            has = tree >= 0
-            r, c = np.divmod(tree[has], cols)
-            inner = np.flatnonzero(has)
-            ir, ic = np.divmod(inner, cols)
-            self._parent[(ir + 1) * width + ic + 1] = ((r + 1) * width + c + 1).astype(np.int32)
-        everything = ((np.arange(rows)[:, None] + 1) * width + np.arange(cols) + 1).ravel()
-        _repair.point(
-            padded, self._dist, everything, self._next, self._dir,
-            diagonal=DIAGONAL_RULES[unit.diagonal],
-        )  # fmt: skip
+    @property
+    def size(self) -> int:
+        """The unit size the field was built for."""
+        return int(self._field.size)
+
+    @property
+    def goals(self) -> npt.NDArray[np.intp]:
+        """The goal cells (or a graph's goal node indices)."""
+        goals: npt.NDArray[np.intp] = self._field.goals
+        return goals
+
+    @property
+    def last_repair(self) -> tuple[int, int, int, int] | None:
+        """What the last :meth:`update` that found edits did (see the class)."""
+        done: tuple[int, int, int, int] | None = self._field.last_repair
+        return done
 
     def update(self) -> int:
-        """Take in the grid's edits since the field last looked; return how many cells
-        changed (0, in a version check, when none did). Reading :attr:`distance`,
-        :attr:`next_cell` or :attr:`direction` calls it first.
+        """Take in the world's edits since the field last looked; return how many
+        cells changed (0, in a version check, when none did). Reading
+        :attr:`distance`, :attr:`next_cell` or :attr:`direction` calls it first.
 
-        A repair costs what the change reaches (see the class documentation); when
-        more than an eighth of the cells changed, or the grid's log no longer reaches
-        back to the field's version, the field is built again instead.
+        On a grid a repair costs what the change reaches; when more than an eighth of
+        the cells changed, or the grid's log no longer reaches back to the field's
+        version, the field is built again instead (as it always is on other worlds).
 
         Examples
         --------
@@ -170,53 +171,26 @@ class FlowField:
         >>> bool(expanded < 200), float(flow.distance[49, 49])   # 98 before
         (True, 98.0)
         """
-        grid = self.grid
-        if grid.version == self._version:
-            return 0
-        cells = grid.changes_since(self._version)
-        self._version = grid.version
-        unit = grid.for_size(self.size)
-        rows, cols = grid.shape
-        k = self.size
-        if k > 1:  # the anchors whose k x k square holds a changed cell
-            dr, dc = np.divmod(np.arange(k * k), k)
-            r = (cells[:, :1] - dr).ravel()
-            c = (cells[:, 1:] - dc).ravel()
-            keep = (r >= 0) & (c >= 0)
-            anchors = np.unique((r[keep] + 1) * (cols + 2) + c[keep] + 1)
-        else:
-            anchors = (cells[:, 0] + 1) * (cols + 2) + cells[:, 1] + 1
-        if anchors.size * 8 > rows * cols:
-            self._rebuild(unit)
-            self.last_repair = (len(cells), rows * cols, rows * cols, rows * cols)
-            return len(cells)
-        dropped, expanded, pointed = _repair.repair(
-            unit.padded, workspace(unit.padded.size), self._dist, self._parent,
-            self._goal_mask, anchors.astype(np.intp), self._next, self._dir,
-            diagonal=DIAGONAL_RULES[unit.diagonal],
-        )  # fmt: skip
-        self.last_repair = (len(cells), int(dropped), int(expanded), int(pointed))
-        return len(cells)
+        return int(self._field.update())
 
     @property
     def distance(self) -> npt.NDArray[np.float64]:
-        """The distance field, ``(rows, cols)`` (inf: walls and cells no goal
-        reaches); a read-only view, repaired in place after the grid's edits."""
-        self.update()
-        view = self._dist[1:-1, 1:-1]
-        view.flags.writeable = False
-        return view
+        """The distance field, shaped as the world's places (inf: walls and cells no
+        goal reaches); a read-only view, kept up to date after the world's edits."""
+        out: npt.NDArray[np.float64] = self._field.distance
+        return out
 
     @property
     def next_cell(self) -> npt.NDArray[np.intp]:
-        """The ``(row, col)`` to go to next, ``(rows, cols, 2)`` intp; a goal cell and
-        an unreachable one point at themselves."""
-        self.update()
-        return self._next
+        """The cell to go to next, its coordinates along the last axis (``(rows, cols,
+        2)`` on a grid); a graph's next node indices; a goal and an unreachable
+        place point at themselves."""
+        out: npt.NDArray[np.intp] = self._field.next_cell
+        return out
 
     @property
     def direction(self) -> npt.NDArray[np.float64]:
-        """The unit ``(x, y)`` direction to the next cell's centre, ``(rows, cols,
-        2)``; 0 where it is itself."""
-        self.update()
-        return self._dir
+        """The unit ``(x, y)`` direction to the next cell's centre (point), shape
+        ``(*shape, 2)``; 0 where it is itself."""
+        out: npt.NDArray[np.float64] = self._field.direction
+        return out

@@ -1,12 +1,16 @@
 """Path following for many agents at once: seek, arrive, look-ahead, turn rate.
 
 Positions and velocities are ``(n, 2)`` NumPy arrays in continuous ``(x, y)`` space
-and every step is vectorised over the agents. On a grid, cell ``(row, col)`` covers
-``col <= x < col + 1``, ``row <= y < row + 1``; its centre is ``(col + 0.5, row + 0.5)``.
+and every step is vectorised over the agents. The world's floor
+(:class:`~pathcraft.agents.spaces.Floor`, from :func:`~pathcraft.agents.floor_for`)
+says where agents may stand and how they slide along what blocks them: on a grid, cell
+``(row, col)`` covers ``col <= x < col + 1``, ``row <= y < row + 1``; its centre is
+``(col + 0.5, row + 0.5)``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -17,11 +21,10 @@ import numpy.typing as npt
 from pathcraft._options import check_flag
 from pathcraft._positions import check_number as _number
 from pathcraft._positions import check_xy as _points
-from pathcraft.agents._motion import slide
-from pathcraft.agents.spaces import walkable_at
-from pathcraft.grid import Grid
+from pathcraft.agents.spaces import Floor, floor_for, space_for
 from pathcraft.grid.kit import check_size, unit_cells
 from pathcraft.replan import Replanner
+from pathcraft.world import CapabilityError
 
 __all__ = ["PathFollower"]
 
@@ -38,24 +41,33 @@ class PathFollower:
     most ``max_speed``, and slow down (arrive) within ``slowing_radius`` of their
     path's end. An agent within ``tolerance`` of its end has *arrived* and stops; one
     whose progress along its path has not improved for ``stuck_time`` is *stuck* (it
-    keeps trying). With a grid, agents never leave walkable cells: a move into a wall
-    stops at its face and slides along it.
+    keeps trying). With a world, agents never leave its floor
+    (:func:`~pathcraft.agents.floor_for`): on a grid, a move into a wall stops at its
+    face and slides along it; on a hex grid, at the hex's edge; a move grid, a graph
+    with coordinates and a waypoint graph are free space (their moves and edges are
+    the motion); a world whose cells are 3-D (a voxel grid, a level) is refused by
+    name (:class:`~pathcraft.world.CapabilityError`).
 
-    The grid may change while they walk (``grid[r, c] = np.inf``): the next
-    :meth:`step` sees the new walls, and every agent whose way on is now cut gets a new
-    path, from the centre of its cell through an optimal grid path to its path's end,
-    from its own :class:`~pathcraft.replan.Replanner` (kept, so later changes are
-    repaired, not searched again; the 32 most recently rerouted agents keep theirs,
-    as each holds about 22 bytes per cell). An agent with no way left (or standing in a cell
-    that became a wall) is *blocked*: it waits, and is tried again at the next change.
+    The world may change while they walk (``grid[r, c] = np.inf``, on a world whose
+    floor has a ``version``): the next :meth:`step` sees the new walls, and every agent
+    whose way on is now cut gets a new path, from the centre of its cell through an
+    optimal path of the world to its path's end, from its own
+    :class:`~pathcraft.replan.Replanner` (kept, so later changes are repaired, not
+    searched again; the 32 most recently rerouted agents keep theirs, as each holds
+    about 22 bytes per cell on a grid). An agent with no way left (or standing in a
+    cell that became a wall) is *blocked*: it waits, and is tried again at the next
+    change.
 
     Parameters
     ----------
     paths : sequence of array_like, each (k, 2)
         One path per agent, ``(x, y)`` points from start to end (use
         :meth:`from_cells` for grid paths of ``(row, col)`` cells).
-    grid : Grid or None
-        The grid agents must stay on (its walkable cells); None: free space.
+    grid : world, Space, Floor or None
+        The world whose floor agents stay on (a :class:`~pathcraft.Grid`'s walkable
+        cells, a :class:`~pathcraft.hexgrid.HexGrid`'s hexes, free space on a move
+        grid, graph or waypoint graph; any space with ``walkable`` and ``slide``, a
+        navigation mesh's); None: free space.
     positions : array_like (n, 2) or None
         Where the agents start; None: at their paths' first points.
     max_speed : float
@@ -71,11 +83,12 @@ class PathFollower:
     stuck_time : float
         Time without progress after which an agent is reported stuck, > 0.
     snap : bool
-        With a grid, default False: a position in a wall or off the grid is a
-        ``ValueError``. True: such an agent starts at the centre of the nearest
-        walkable cell to the cell under it (:meth:`Grid.nearest_walkable
-        <pathcraft.grid.Grid.nearest_walkable>`), as ``snap=True`` moves a start
-        everywhere. The paths' points are not moved (a path point in a wall is still
+        With a world, default False: a position off its floor (in a wall, off the
+        map) is a ``ValueError``. True: such an agent starts at the point of the
+        nearest walkable cell to the cell under it (its space's ``snap``, as
+        :meth:`Grid.nearest_walkable <pathcraft.grid.Grid.nearest_walkable>`), as
+        ``snap=True`` moves a start everywhere; a world whose space cannot snap
+        refuses it. The paths' points are not moved (a path point in a wall is still
         an error).
 
     Attributes
@@ -108,7 +121,7 @@ class PathFollower:
         self,
         paths: Sequence[npt.ArrayLike],
         *,
-        grid: Grid | None = None,
+        grid: Any = None,
         positions: npt.ArrayLike | None = None,
         max_speed: float = 1.0,
         turn_rate: float = math.inf,
@@ -118,8 +131,7 @@ class PathFollower:
         stuck_time: float = 2.0,
         snap: bool = False,
     ) -> None:
-        if grid is not None and not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a pathcraft Grid or None; got {type(grid).__name__}")
+        floor: Floor | None = None if grid is None else floor_for(grid, "PathFollower")
         if isinstance(paths, np.ndarray) or not isinstance(paths, Sequence) or not paths:
             raise TypeError("paths must be a non-empty sequence of (k, 2) point arrays")
         self.max_speed = _number("max_speed", max_speed, low=0.0, inclusive=False)
@@ -130,19 +142,19 @@ class PathFollower:
         self.stuck_time = _number("stuck_time", stuck_time, low=0.0, inclusive=False)
         pts = [_points(f"paths[{i}]", p) for i, p in enumerate(paths)]
         n = len(pts)
-        self._grid = grid
-        self._walkable = None if grid is None else grid.walkable
-        self._seen = 0 if grid is None else grid.version
+        self._world = grid
+        self._floor = floor
+        self._seen = getattr(floor, "version", 0)
         self._planners: dict[int, Replanner] = {}
         self._pack(pts)
         start = self._pts[self._first] if positions is None else _points("positions", positions)
         if start.shape[0] != n:
             raise ValueError(f"positions has {start.shape[0]} rows for {n} paths")
-        if check_flag("snap", snap) and grid is not None:
-            start = _snapped(grid, start)
-        if self._walkable is not None:
+        if check_flag("snap", snap) and floor is not None:
+            start = _snapped(grid, floor, start)
+        if floor is not None:
             for name, where in (("positions", start), ("paths", self._pts)):
-                outside = ~walkable_at(self._walkable, where)
+                outside = ~floor.walkable(where)
                 if outside.any():
                     bad = where[int(np.argmax(outside))].tolist()
                     raise ValueError(f"{name}: point {bad} is not in a walkable cell")
@@ -178,20 +190,23 @@ class PathFollower:
     @classmethod
     def from_cells(
         cls,
-        grid: Grid,
+        grid: Any,
         paths: Sequence[npt.ArrayLike],
         *,
         sizes: int | Sequence[int] = 1,
         **options: Any,
     ) -> PathFollower:
-        """Followers of grid paths of ``(row, col)`` cells, kept on ``grid``: each
-        path runs through the centres of its cells, ``(col + 0.5, row + 0.5)``.
+        """Followers of paths of a world's nodes, kept on its floor: each path runs
+        through its nodes' points (the world's space's ``point``: on a grid the centres
+        of its ``(row, col)`` cells, ``(col + 0.5, row + 0.5)``; on a hex grid the
+        hexes' centres; on a graph its coordinates).
 
-        ``sizes`` gives each agent's unit size (one int for all, or one per path): the
+        On a grid, ``sizes`` gives each agent's unit size (one int for all, or one per path): the
         paths of a unit of size ``k`` (``grid.find_path(..., size=k)``) hold its
         **top-left** cells, and its path runs through the centres of its ``k x k``
-        footprints, ``(col + k / 2, row + k / 2)``; every cell must fit the unit.
-        ``options`` are those of :class:`PathFollower` (``max_speed``, ``turn_rate``...).
+        footprints, ``(col + k / 2, row + k / 2)``; every cell must fit the unit (other
+        worlds have units of size 1). ``options`` are those of :class:`PathFollower`
+        (``max_speed``, ``turn_rate``...).
 
         Examples
         --------
@@ -206,9 +221,16 @@ class PathFollower:
         ...                                sizes=2)
         >>> tank.positions.tolist()          # the centre of its 2 x 2 footprint
         [[1.0, 1.0]]
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.ones((2, 3)), "odd-r")
+        >>> walker = PathFollower.from_cells(hexes, [hexes.astar((0, 0), (1, 2)).path])
+        >>> while not walker.step(0.1).all():
+        ...     pass
+        >>> float(np.hypot(*(walker.positions[0] - (3.0, 1.5)))) <= 0.1   # the last hex's centre
+        True
         """
-        if not isinstance(grid, Grid):
-            raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
+        space = space_for(grid)
         if isinstance(sizes, Sequence):
             if len(sizes) != len(paths):
                 raise ValueError(f"sizes has {len(sizes)} entries for {len(paths)} paths")
@@ -218,13 +240,25 @@ class PathFollower:
         points = []
         for i, path in enumerate(paths):
             cells = np.asarray(path)
-            if cells.ndim != 2 or cells.shape[1] != 2 or not np.issubdtype(cells.dtype, np.integer):
-                raise ValueError(f"paths[{i}] must be a (k, 2) integer array of (row, col) cells")
+            if cells.ndim != 1 and not (cells.ndim == 2 and np.issubdtype(cells.dtype, np.integer)):
+                raise ValueError(
+                    f"paths[{i}] must be a (k, 2) integer array of (row, col) cells (a "
+                    "(k, 3) one of 3-D cells), or a sequence of a graph's nodes"
+                )
             k = each[i]
-            if k > 1 and len(cells):
-                unit = grid.for_size(k)
-                unit_cells(grid, unit, f"paths[{i}]", cells, many=True, indexed=True)
-            points.append(cells[:, ::-1].astype(np.float64) + k / 2)
+            if k > 1:
+                if not callable(getattr(grid, "for_size", None)):
+                    raise ValueError(
+                        f"sizes[{i}] is {k}: units larger than one cell move on grids only"
+                    )
+                if len(cells):
+                    unit_cells(grid, grid.for_size(k), f"paths[{i}]", cells, many=True,
+                               indexed=True)  # fmt: skip
+                points.append(cells[:, ::-1].astype(np.float64) + k / 2)
+            else:
+                nodes = [tuple(c) for c in cells.tolist()] if cells.ndim == 2 else list(path)  # type: ignore[arg-type]
+                keys = [space.key(n, f"paths[{i}]") for n in nodes]
+                points.append(np.array([space.point(n) for n in keys], dtype=np.float64))
         return cls(points, grid=grid, **options)
 
     def __len__(self) -> int:
@@ -276,8 +310,8 @@ class PathFollower:
         [[4.0, 0.0]]
         """
         dt = _number("dt", dt, low=0.0, inclusive=True)
-        if self._grid is not None and self._grid.version != self._seen:
-            self._on_change(self._grid)
+        if self._floor is not None and getattr(self._floor, "version", 0) != self._seen:
+            self._on_change(self._floor)
         if dt == 0.0:
             return self.arrived
         moving = ~self.arrived & ~self.blocked
@@ -302,8 +336,8 @@ class PathFollower:
         velocity = turned * (speed * slow)[:, None]
         velocity[~moving] = 0.0
         delta = velocity * dt
-        if self._walkable is not None:
-            new, _ = slide(self.positions, delta, self._walkable)
+        if self._floor is not None:
+            new, _ = self._floor.slide(self.positions, delta)
         else:
             new = self.positions + delta
         self.velocities = (new - self.positions) / dt
@@ -314,12 +348,12 @@ class PathFollower:
 
     # ------------------------------------------------------------------ map edits
 
-    def _on_change(self, grid: Grid) -> None:
-        """The grid changed: see the new walls, and give every agent whose way on is
+    def _on_change(self, floor: Any) -> None:
+        """The world changed: see the new walls, and give every agent whose way on is
         now cut a new path from the cell it is in (its own incremental planner,
         :class:`~pathcraft.replan.Replanner`, kept for the next change)."""
-        self._seen = grid.version
-        self._walkable = walkable = grid.walkable
+        self._seen = floor.version
+        walkable = floor.walkable
         paths = [self._pts[a : b + 1] for a, b in zip(self._first, self._last, strict=True)]
         on = self._seg - self._first  # each agent's segment, counted in its own path
         renewed = False
@@ -329,7 +363,7 @@ class PathFollower:
             ahead = np.vstack([self.positions[i : i + 1], paths[i][on[i] + 1 :]])
             if not self.blocked[i] and _clear(walkable, ahead):
                 continue
-            new = self._replan(grid, i, paths[i][-1])
+            new = self._replan(floor, i, paths[i][-1])
             self.blocked[i] = new is None
             if new is None:
                 self.velocities[i] = 0.0
@@ -342,27 +376,41 @@ class PathFollower:
             self._pack(paths)
             self._seg = self._first + on
 
-    def _replan(self, grid: Grid, i: int, end: Array) -> Array | None:
-        """A path for agent ``i`` from the centre of its cell to ``end`` through the
-        cells of an optimal grid path; None when there is none (or it stands in a wall)."""
-        x, y = self.positions[i]
-        cell = (math.floor(y), math.floor(x))
-        goal = (math.floor(end[1]), math.floor(end[0]))
-        if not (math.isfinite(grid[cell]) and math.isfinite(grid[goal])):
+    def _replan(self, floor: Any, i: int, end: Array) -> Array | None:
+        """A path for agent ``i`` from the point of its cell to ``end`` through the
+        nodes of an optimal path of the world; None when there is none (or it stands
+        in a wall, or the floor cannot name the cell under a point)."""
+        cell_at = getattr(floor, "cell_at", None)
+        if cell_at is None:
             return None
+        space = space_for(self._world)
+        try:
+            cell = space.key(cell_at(self.positions[i].tolist()))
+            goal = space.key(cell_at(end.tolist()))
+        except (ValueError, TypeError):  # in a wall, or off the map
+            return None
+        world = getattr(space, "world", self._world)
         plan = self._planners.pop(i, None)  # popped and put back: the newest last
         if plan is None or plan.goal != goal:
-            plan = grid.replanner(cell, goal)
+            try:
+                plan = world.replanner(cell, goal)
+            except CapabilityError:  # a world without replanning: a search each time
+                result = space.find_path(cell, goal)
+                return self._through(space, result, i, end) if result else None
         else:
             plan.move_to(cell)
         self._planners[i] = plan
         if len(self._planners) > _PLANNERS:  # each holds ~22 bytes per cell: keep a few
             del self._planners[next(iter(self._planners))]
         result = plan.path()
-        if not result:
-            return None
-        centres = np.asarray(result.path)[:, ::-1].astype(np.float64) + 0.5
-        return np.vstack([self.positions[i : i + 1], centres[:-1], end[None, :]])
+        return self._through(space, result, i, end) if result else None
+
+    def _through(self, space: Any, result: Any, i: int, end: Array) -> Array:
+        """Agent ``i``'s new path: from where it is through the points of
+        ``result``'s nodes after the first (the node it stands in: going back to its
+        centre first would turn it around), the last node's point replaced by ``end``."""
+        points = np.array([space.point(n) for n in space.nodes(result)], dtype=np.float64)
+        return np.vstack([self.positions[i : i + 1], points[1:-1], end[None, :]])
 
     def _turn(self, desired: Array, dt: float) -> tuple[Array, Array]:
         """Turn each agent's heading toward ``desired`` by at most turn_rate * dt;
@@ -400,24 +448,33 @@ class PathFollower:
         self.stuck = (self._since >= self.stuck_time) & ~self.arrived
 
 
-def _snapped(grid: Grid, points: Array) -> Array:
-    """``points`` in walls or off ``grid`` moved to the centres of the nearest walkable
-    cells (those already on walkable cells kept); a grid without any is left to the
-    positions' check to refuse."""
-    off = ~walkable_at(grid.walkable, points)
+def _snapped(world: Any, floor: Any, points: Array) -> Array:
+    """``points`` off ``floor`` moved to the points of the nearest walkable cells to
+    the cells under them (those already on the floor kept; the world's space's
+    ``snap``); a world without any walkable cell is left to the positions' check to
+    refuse, one whose space cannot snap refuses ``snap=True`` by name."""
+    off = ~floor.walkable(points)
     if not off.any():
         return points
-    with np.errstate(invalid="ignore"):
-        under = np.floor(points[off][:, ::-1]).clip(-(2**29), 2**29).astype(np.intp)
-    found = np.asarray(grid.nearest_walkable(under), dtype=np.intp)
+    space = space_for(world)
+    snap = getattr(space, "snap", None)
+    if snap is None:
+        raise CapabilityError(
+            type(world).__name__, "agent_space", "snap=True needs a space with snap(node)"
+        )
+    # the node under a point: a cell (the floor's cell_at), or the point itself (a
+    # space of continuous positions, as a mesh's)
+    cell_at = getattr(floor, "cell_at", None) or tuple
     moved: Array = points.copy()
-    ok = found[:, 0] >= 0
-    rows = np.flatnonzero(off)[ok]
-    moved[rows] = found[ok][:, ::-1] + 0.5
+    for k in np.flatnonzero(off).tolist():
+        with np.errstate(invalid="ignore"):
+            x, y = np.clip(points[k], -(2.0**29), 2.0**29).tolist()
+        with contextlib.suppress(ValueError):  # no walkable cell: the check refuses it
+            moved[k] = space.point(snap(cell_at((x, y)), "positions"))
     return moved
 
 
-def _clear(walkable: npt.NDArray[np.bool_], points: Array) -> bool:
+def _clear(walkable: Any, points: Array) -> bool:
     """Whether the polyline through ``points`` stays on walkable cells: sampled every
     0.1 along each segment, and 0.02 to each side past the first point (a diagonal
     step between cell centres passes exactly through a corner, between two cells)."""
@@ -433,4 +490,4 @@ def _clear(walkable: npt.NDArray[np.bool_], points: Array) -> bool:
     side = np.stack([-direction[:, 1], direction[:, 0]], axis=1) * 0.02
     inner = samples[1:]
     probe = np.concatenate([samples[:1], inner, inner + side[1:], inner - side[1:]])
-    return bool(walkable_at(walkable, probe).all())
+    return bool(walkable(probe).all())

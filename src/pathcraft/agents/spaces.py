@@ -5,7 +5,8 @@ The worlds build their own spaces: :class:`GridSpace` (a grid's, defined in
 :mod:`pathcraft.grid._space`), :class:`GraphSpace` (a graph's and a waypoint graph's,
 :mod:`pathcraft.graph._space`) and the cell worlds' (hexagonal, move and voxel grids,
 levels: :mod:`pathcraft._cellspace`) and a navigation mesh's
-(:class:`~pathcraft.navmesh.MeshSpace`, continuous: its nodes are ``(x, y)`` points).
+(:class:`~pathcraft.navmesh.MeshSpace`, continuous: its nodes are ``(x, y)`` points); a
+world without one refuses by name (:class:`~pathcraft.world.CapabilityError`).
 
 An agent needs five things from the world it moves in, gathered in the
 :class:`Space` protocol: check and normalise a node (``key``), plan a path
@@ -22,6 +23,23 @@ A space may also have ``snap(node, name)``, the nearest walkable node to any nod
 where it stands, between nodes too; one with ``reaim(corridor, start, goal)``
 (:meth:`MeshSpace.reaim <pathcraft.navmesh.MeshSpace.reaim>`) lets it re-aim a moving
 target without a search.
+
+Agents at continuous ``(x, y)`` positions (:class:`~pathcraft.agents.PathFollower`)
+need one thing more, a :class:`Floor`: which points are walkable (``walkable``) and a
+move that never leaves them (``slide``). A space that has those two methods is its own
+floor (a navigation mesh's space, with continuous positions); otherwise its
+``floor()`` gives one, or refuses by name (:func:`floor_for` asks):
+
+================== ==========================================================
+world              floor
+================== ==========================================================
+Grid               its walkable square cells (a move stops at a wall's face)
+HexGrid            its hexes (the regions nearest each hex's centre)
+MovesGrid          free space: its jumps are the motion
+Graph (coords=)    free space: its edges are the motion
+WaypointGraph      free space: its links are lines of sight
+VoxelGrid, Level   refused: their cells are 3-D
+================== ==========================================================
 
 Grid cells are ``(row, col)``; a cell's centre is the point ``(col + 0.5, row + 0.5)``
 in ``(x, y)``: cell ``(r, c)`` covers ``c <= x < c + 1``, ``r <= y < r + 1``.
@@ -40,8 +58,9 @@ from pathcraft._sliced import CompiledSearch
 from pathcraft.graph import GraphSpace
 from pathcraft.grid import GridSpace
 from pathcraft.result import PathResult
+from pathcraft.world import CapabilityError
 
-__all__ = ["GraphSpace", "GridSpace", "Space", "space_for", "walkable_at"]
+__all__ = ["Floor", "GraphSpace", "GridSpace", "Space", "floor_for", "space_for", "walkable_at"]
 
 
 class Space(Protocol):
@@ -208,3 +227,108 @@ def space_for(world: Any) -> Space:
         "world must be a pathcraft world or a Space (key, find_path, nodes, step_costs, "
         f"point); got {type(world).__name__}"
     )
+
+
+class Floor(Protocol):
+    """Where agents at continuous ``(x, y)`` points may stand, and how they move.
+
+    Any object with these two methods is a floor; a world's space is one when it has
+    them (a navigation mesh's), or gives one from ``floor()``. A floor may also have
+    ``version`` (the world's, growing with its edits: agents then see new walls) and
+    ``cell_at(point)`` (the node under a point: agents whose way is cut by an edit are
+    given a new path from there by the world's ``replanner``).
+
+    Examples
+    --------
+    A floor of the unit disc, written by hand:
+
+    >>> import numpy as np
+    >>> from pathcraft._floors import slide_by
+    >>> from pathcraft.agents import PathFollower
+    >>> class Disc:
+    ...     def walkable(self, points):
+    ...         return np.hypot(points[..., 0], points[..., 1]) < 1.0
+    ...     def slide(self, points, delta):
+    ...         return slide_by(self.walkable, points, delta)
+    >>> walker = PathFollower([[(0.0, 0.0), (0.5, 0.0)]], grid=Disc(), tolerance=0.01)
+    >>> while not walker.step(0.1).all():
+    ...     pass
+    >>> walker.positions.round(1).tolist()
+    [[0.5, 0.0]]
+    """
+
+    def walkable(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        """Which ``(x, y)`` points (``(..., 2)``) an agent may stand on.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii(".#").agent_space().floor().walkable(np.array([[1.5, 0.5]]))
+        array([False])
+        """
+        ...
+
+    def slide(
+        self, points: npt.NDArray[np.float64], delta: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """``points`` (``(n, 2)``) moved by ``delta`` as far as the floor lets them,
+        sliding along what blocks them; and which axes were blocked (``(n, 2)``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> floor = Grid.from_ascii(".#").agent_space().floor()
+        >>> floor.slide(np.array([[0.5, 0.5]]), np.array([[1.0, 0.0]]))[1].tolist()
+        [[True, False]]
+        """
+        ...
+
+
+def floor_for(world: Any, agent: str = "PathFollower") -> Floor:
+    """The :class:`Floor` ``agent`` moves on in ``world``: the world's space when it
+    has ``walkable`` and ``slide``, else what its ``floor()`` gives; a world or a
+    space with neither is refused by name.
+
+    Raises
+    ------
+    CapabilityError
+        A world whose space has no floor (its cells are 3-D, a graph without
+        coordinates, a space with neither method), naming the world and ``agent``.
+    TypeError
+        ``world`` is neither a world nor a Space.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft import Grid, VoxelGrid
+    >>> from pathcraft.hexgrid import HexGrid
+    >>> from pathcraft.agents import floor_for
+    >>> type(floor_for(Grid.from_ascii(".."))).__name__
+    'SquareFloor'
+    >>> type(floor_for(HexGrid(np.ones((2, 2))))).__name__
+    'CentreFloor'
+    >>> floor_for(VoxelGrid(np.ones((1, 2, 2))))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pathcraft.world.CapabilityError: VoxelGrid does not provide agent_space: PathFollower ...
+    """
+    if callable(getattr(world, "walkable", None)) and callable(getattr(world, "slide", None)):
+        return world  # type: ignore[no-any-return]
+    space: Any = space_for(world)
+    if callable(getattr(space, "walkable", None)) and callable(getattr(space, "slide", None)):
+        return space  # type: ignore[no-any-return]
+    make = getattr(space, "floor", None)
+    if not callable(make):
+        raise CapabilityError(
+            type(world).__name__, "agent_space",
+            f"{agent} needs a floor: a space with walkable(points) and slide(points, delta), "
+            "or floor()",
+        )  # fmt: skip
+    try:
+        floor: Floor = make()
+    except CapabilityError as exc:
+        why = str(exc).partition(": ")[2]
+        raise CapabilityError(exc.world, exc.capability, f"{agent} needs a floor; {why}") from exc
+    return floor

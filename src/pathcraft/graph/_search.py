@@ -210,6 +210,39 @@ def field(
     return dist, parent
 
 
+def reversed_field(
+    places: int,
+    moves: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]],
+    goals: list[int],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """The cost from each of ``places`` to the nearest of ``goals`` over ``moves``
+    (``(tails, heads, weights)``, finite, >= 0), and each place's next place on a
+    cheapest way there (-1 for goals and places that reach none): one compiled Dijkstra
+    from the goals over the moves reversed, whose tree's parents are the next places
+    forward.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.graph.kit import reversed_field
+    >>> moves = (np.array([0, 1]), np.array([1, 2]), np.array([1.0, 2.0]))   # 0 -> 1 -> 2
+    >>> [a.tolist() for a in reversed_field(3, moves, [2])]
+    [[3.0, 2.0, 0.0], [1, 2, -1]]
+    """
+    tails, heads, weights = moves
+    order = np.argsort(heads, kind="stable")  # rows of the reversed graph: by head
+    offsets = np.zeros(places + 1, dtype=np.int64)
+    np.cumsum(np.bincount(heads, minlength=places), out=offsets[1:])
+    dist = np.empty(places)
+    parent = np.empty(places, dtype=np.int64)
+    _kernel.field(
+        offsets, np.ascontiguousarray(tails[order], dtype=np.int32),
+        np.ascontiguousarray(weights[order], dtype=np.float64), workspace(places + 1),
+        np.asarray(goals, dtype=np.intp), None, dist, parent, max_cost=math.inf,
+    )  # fmt: skip
+    return dist, parent.astype(np.intp)
+
+
 def settle(
     graph: Graph, names: NodeIndex, sources: npt.NDArray[np.intp], opts: SearchOptions,
     t0: float,

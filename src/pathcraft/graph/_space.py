@@ -10,8 +10,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._floors import FreeSpace
+from pathcraft._moveflow import MoveFlow, flat_goals
 from pathcraft._sliced import CompiledSearch
-from pathcraft.world import kind_of
+from pathcraft.graph._search import reversed_field
+from pathcraft.world import kind_of, refuse
 
 if TYPE_CHECKING:
     from pathcraft.graph._graph import Graph
@@ -151,3 +154,69 @@ class GraphSpace:
             raise ValueError("positions need node coordinates: build the Graph with coords=")
         x, y = coords[self.graph.index(node)][:2]
         return float(x), float(y)
+
+    def floor(self) -> FreeSpace:
+        """Where ``(x, y)`` agents may stand: anywhere (free space: the graph's edges
+        are the legal motion, so a path between its nodes' coordinates is followed as
+        it is). A graph with 3-D coordinates is followed in its ``(x, y)``.
+
+        Raises
+        ------
+        CapabilityError
+            A graph without coordinates (its nodes are no places of the plane).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> type(Graph(2, [0], [1], coords=[(0, 0), (1, 0)]).agent_space().floor()).__name__
+        'FreeSpace'
+        >>> Graph(2, [0], [1]).agent_space().floor()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft.world.CapabilityError: Graph does not provide agent_space: ...
+        """
+        if self.graph.coords is None:
+            refuse(
+                self.graph, "agent_space", "its nodes have no coordinates (build it with coords=)"
+            )
+        return FreeSpace()
+
+    def moves(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """The graph's edges as node indices ``(tails, heads, weights)`` (both ways on
+        an undirected graph; an edge weighing ``inf`` is none).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> [a.tolist() for a in Graph(2, [0], [1], [2.0], directed=False).agent_space().moves()]
+        [[0, 1], [1, 0], [2.0, 2.0]]
+        """
+        offsets, heads, weights = self.graph.csr
+        tails = np.repeat(np.arange(len(offsets) - 1, dtype=np.intp), np.diff(offsets))
+        return tails, heads.astype(np.intp), np.asarray(weights, dtype=np.float64)
+
+    def flow_field(self, goals: Any, size: int = 1) -> Any:
+        """The flow field toward ``goals`` (a node label, or a list of them) over the
+        graph's edges (:class:`~pathcraft._moveflow.MoveFlow`): its
+        ``next_cell`` holds each node's next node index. Units are one node.
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph(3, [0, 1], [1, 2]).agent_space().flow_field([2]).next_cell.tolist()
+        [1, 2, 2]
+        """
+        if size != 1 or isinstance(size, bool):
+            raise ValueError(f"size must be 1 on a graph (one node a unit); got {size!r}")
+        graph = self.graph
+
+        def many(value: Any) -> list[Hashable]:
+            listed = value if isinstance(value, list) else [value]
+            return [self.key(v, "goals") for v in listed]
+
+        flat = flat_goals(goals, many, lambda label: graph.index(label, name="goals"))
+        return MoveFlow(
+            graph, (graph.num_nodes,), flat, self.moves, lambda i: self.point(graph.label(i)),
+            lambda i: True, reversed_field, goals,
+        )  # fmt: skip
+

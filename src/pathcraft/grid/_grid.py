@@ -939,16 +939,11 @@ class Grid:
             return cast("GridOptions", rest), start, goal
         size: Any = rest.get("size", 1)
         world = self if size == 1 and type(size) is int else self.for_size(size)
-        ends = []
-        for name, cells in (("start", start), ("goal", goal)):
-            if cells is not None:
-                found, one = _nearest.nearest_walkable(world._cells(), cells, None, name)
-                if one:
-                    cells = cells if found[0, 0] < 0 else tuple(found[0].tolist())
-                else:
-                    cells = np.where(found < 0, np.asarray(cells), found)
-            ends.append(cells)
-        return cast("GridOptions", rest), ends[0], ends[1]
+        cells = world._cells()
+        start, goal = _cellworld.moved_ends(
+            start, goal, lambda at, name: _nearest.nearest_walkable(cells, at, None, name)
+        )
+        return cast("GridOptions", rest), start, goal
 
     def _adapter(self) -> GridCells:
         """The grid's adapter for the one cell-world glue, taking its plans."""

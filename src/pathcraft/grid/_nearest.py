@@ -6,11 +6,13 @@ distance between cell centres), ties to the smallest ``(row, col)``. The search 
 at square windows of the padded cost array around the cell, doubling their radius
 until a walkable cell is found, then once more at the radius that holds every cell as
 near as it: the cost is the area searched (about the square of the answer's
-distance), never the map's, and a window never reaches past the grid.
+distance), never the map's, and a window never reaches past the grid. The same code
+serves any number of dimensions (a voxel grid's ``(z, row, col)``: cubic windows).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -19,30 +21,34 @@ import numpy.typing as npt
 
 from pathcraft._validation import check_limit
 
-__all__ = ["FARTHEST", "NONE", "nearest_walkable", "open_cell"]
+__all__ = ["FARTHEST", "NONE", "cell_array", "nearest_walkable", "open_cell"]
 
 #: The row of an answer where no walkable cell is near enough.
 NONE = (-1, -1)
 
 
+_FAR = np.iinfo(np.int64).max  # the distance of a wall in a window
+
 #: The largest row or column index taken (its squared distances fit int64 exactly).
 FARTHEST = 2**29
 
 
-def _cells(name: str, value: Any) -> tuple[npt.NDArray[np.int64], bool]:
-    """``value`` as an ``(k, 2)`` int64 array and whether one pair was given."""
+def cell_array(name: str, value: Any, dims: int = 2) -> tuple[npt.NDArray[np.int64], bool]:
+    """``value`` as an ``(k, dims)`` int64 array and whether one cell was given."""
+    what = "(row, col)" if dims == 2 else f"cells of {dims}"
     arr = np.asarray(value)
     if arr.dtype == object or (arr.dtype.kind not in "iu" and arr.size) or (
         not isinstance(value, np.ndarray)
         and any(isinstance(x, (bool, np.bool_)) for x in np.asarray(value, dtype=object).flat)
     ):
-        raise TypeError(f"{name} must be (row, col) integers (not True or False); got {value!r}")
+        raise TypeError(f"{name} must be {what} integers (not True or False); got {value!r}")
     one = arr.ndim == 1
     if one:
         arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != 2:
+    if arr.ndim != 2 or arr.shape[1] != dims:
+        single = "a (row, col) pair" if dims == 2 else f"a cell of {dims} ints"
         raise ValueError(
-            f"{name} must be a (row, col) pair or a (k, 2) array; got shape {arr.shape}"
+            f"{name} must be {single} or a (k, {dims}) array; got shape {arr.shape}"
         )
     if arr.size and not (np.abs(arr.astype(np.float64)) <= FARTHEST).all():
         raise ValueError(f"{name} must be integers from -2**29 to 2**29; got {value!r}")
@@ -79,45 +85,48 @@ def _limit(max_distance: Any) -> float:
 
 
 def _window(
-    padded: npt.NDArray[np.float64], r: int, c: int, radius: int
-) -> tuple[int, int] | None:
-    """The nearest walkable cell to ``(r, c)`` within Chebyshev ``radius``, or None."""
-    rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
-    r0, r1 = max(r - radius, 0), min(r + radius, rows - 1)
-    c0, c1 = max(c - radius, 0), min(c + radius, cols - 1)
-    if r0 > r1 or c0 > c1:
-        return None
-    open_ = np.isfinite(padded[r0 + 1 : r1 + 2, c0 + 1 : c1 + 2])
+    padded: npt.NDArray[np.float64], cell: tuple[int, ...], radius: int
+) -> tuple[int, ...] | None:
+    """The nearest walkable cell to ``cell`` within Chebyshev ``radius``, or None."""
+    lo, window, squares = [], [], []
+    for x, n in zip(cell, padded.shape, strict=True):
+        a, b = max(x - radius, 0), min(x + radius, n - 3)
+        if a > b:
+            return None
+        lo.append(a)
+        window.append(slice(a + 1, b + 2))
+        squares.append(np.arange(a - x, b - x + 1, dtype=np.int64) ** 2)
+    open_ = np.isfinite(padded[tuple(window)])
     if not open_.any():
         return None
-    dr = (np.arange(r0, r1 + 1, dtype=np.int64) - r)[:, None]
-    dc = (np.arange(c0, c1 + 1, dtype=np.int64) - c)[None, :]
-    d2 = np.where(open_, dr * dr + dc * dc, np.iinfo(np.int64).max)
-    i, j = divmod(int(np.argmin(d2)), d2.shape[1])  # row-major: the smallest (row, col)
-    return r0 + i, c0 + j
+    d2 = functools.reduce(np.add.outer, squares)  # squared distances over the window
+    d2[~open_] = _FAR
+    at = np.unravel_index(int(d2.argmin()), d2.shape)  # row-major: the smallest cell
+    return tuple(a + int(k) for a, k in zip(lo, at, strict=True))
 
 
-def _one(padded: npt.NDArray[np.float64], r: int, c: int, limit: float) -> tuple[int, int]:
-    rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
-    if 0 <= r < rows and 0 <= c < cols and padded[r + 1, c + 1] != math.inf:
-        return r, c
-    # Chebyshev distance from the cell to the grid: no window smaller reaches it
-    gap = max(-r, r - rows + 1, -c, c - cols + 1, 0)
+def _one(padded: npt.NDArray[np.float64], cell: tuple[int, ...], limit: float) -> tuple[int, ...]:
+    gap = 0  # the Chebyshev distance from the cell to the grid: no smaller window reaches it
+    for x, n in zip(cell, padded.shape, strict=True):
+        gap = max(gap, -x, x - n + 3)
+    if gap == 0 and padded[tuple(x + 1 for x in cell)] != math.inf:
+        return cell
+    none = (-1,) * len(cell)
     if gap > limit:
-        return NONE
-    widest = gap + max(rows, cols)  # a window this wide holds the whole grid
+        return none
+    widest = gap + max(padded.shape) - 2  # a window this wide holds the whole grid
     radius = max(gap, 1)
     while True:
-        found = _window(padded, r, c, radius)
+        found = _window(padded, cell, radius)
         if found is not None:
-            d = math.hypot(found[0] - r, found[1] - c)
+            d = math.dist(found, cell)
             if d > radius:  # a nearer cell may lie outside this window: look once more
-                found = _window(padded, r, c, math.ceil(d))
+                found = _window(padded, cell, math.ceil(d))
                 assert found is not None
-            fr, fc = found
-            return found if (fr - r) ** 2 + (fc - c) ** 2 <= limit * limit else NONE
+            near = sum((a - b) ** 2 for a, b in zip(found, cell, strict=True))
+            return found if near <= limit * limit else none
         if radius >= widest or radius >= limit:
-            return NONE
+            return none
         radius = min(radius * 2, widest)
 
 
@@ -125,14 +134,15 @@ def nearest_walkable(
     padded: npt.NDArray[np.float64], cells: Any, max_distance: Any = None, name: str = "cells"
 ) -> tuple[npt.NDArray[np.intp], bool]:
     """The nearest walkable cell to each of ``cells`` on the padded cost array
-    ``padded`` (walls ``inf``), ``(-1, -1)`` where none lies within ``max_distance``;
-    and whether one pair was given (errors name the argument ``name``). See
+    ``padded`` (walls ``inf``, one layer of them around; any number of dimensions,
+    cells as many ints), ``(-1, ...)`` where none lies within ``max_distance``; and
+    whether one cell was given (errors name the argument ``name``). See
     :meth:`pathcraft.Grid.nearest_walkable`."""
     limit = _limit(max_distance)
-    if _plain_pair(cells):  # one (row, col) tuple of ints: no array to check
-        return np.array([_one(padded, cells[0], cells[1], limit)], dtype=np.intp), True
-    arr, one = _cells(name, cells)
+    if padded.ndim == 2 and _plain_pair(cells):  # one (row, col) tuple of ints: no checks
+        return np.array([_one(padded, cells, limit)], dtype=np.intp), True
+    arr, one = cell_array(name, cells, padded.ndim)
     out = np.empty(arr.shape, dtype=np.intp)
-    for k, (r, c) in enumerate(arr.tolist()):
-        out[k] = _one(padded, r, c, limit)
+    for k, cell in enumerate(arr.tolist()):
+        out[k] = _one(padded, tuple(cell), limit)
     return out, one

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellspace import walkable_at
+from pathcraft._floors import SquareFloor, walkable_at
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
+from pathcraft.grid._flow import GridFlow
 from pathcraft.grid._nearest import nearest_walkable, open_cell
 from pathcraft.world import kind_of
 
@@ -232,4 +233,34 @@ class GridSpace:
         [True, False, False]
         """
         return walkable_at(self.grid.walkable, np.asarray(points, dtype=np.float64))
+
+    def floor(self) -> SquareFloor:
+        """Where ``(x, y)`` agents may stand: the grid's walkable square cells, read
+        again after each edit (:class:`~pathcraft._floors.SquareFloor`; what
+        :class:`~pathcraft.agents.PathFollower` moves on).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> floor = Grid.from_ascii("..#").agent_space().floor()
+        >>> moved, _ = floor.slide(np.array([[0.5, 0.5]]), np.array([[5.0, 0.0]]))
+        >>> moved.round(3).tolist()                     # stopped at the wall's face
+        [[2.0, 0.5]]
+        """
+        grid = self.grid
+        return SquareFloor(lambda: grid.walkable, lambda: grid.version)
+
+    def flow_field(self, goals: Any, size: int = 1) -> Any:
+        """The grid's flow field toward ``goals`` (``(row, col)`` cells) for units of
+        ``size``, repaired in place after edits: what
+        :class:`~pathcraft.agents.FlowField` asks for.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii("...").agent_space().flow_field((0, 2)).next_cell[0, 0].tolist()
+        [0, 1]
+        """
+        return GridFlow(self.grid, goals, size=size)
 

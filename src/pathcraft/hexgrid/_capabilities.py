@@ -14,12 +14,13 @@ import numpy.typing as npt
 
 from pathcraft._cellspace import CellSpace
 from pathcraft._core import dstar as _kernel
+from pathcraft._floors import CentreFloor, FreeSpace
 
 if TYPE_CHECKING:
     from pathcraft.hexgrid._stencil import Stencil
     from pathcraft.result import PathResult
 
-__all__ = ["StencilReplan", "hex_centre", "plot", "space"]
+__all__ = ["StencilReplan", "hex_cells", "hex_centre", "plot", "space"]
 
 
 def plot(cost: npt.NDArray[np.float64], result: PathResult, ax: Any, **kwargs: Any) -> Any:
@@ -51,11 +52,97 @@ def hex_centre(layout: str, cell: tuple[int, ...]) -> tuple[float, float]:
     return x, y
 
 
-def space(world: Any, layout: str | None) -> CellSpace:
-    """The agents' space of a stencil world; ``layout`` for a hex grid's centres."""
+#: The corners of a hex's region (the points nearer its centre than any other) around
+#: its centre, counter-clockwise, for ``-r`` layouts (``-q``: x and y swapped).
+_HEX_ROWS = np.array([(0.5, -0.375), (0.5, 0.375), (0.0, 0.625), (-0.5, 0.375),
+                      (-0.5, -0.375), (0.0, -0.625)])  # fmt: skip
+
+
+def hex_centres(layout: str, cells: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """:func:`hex_centre` of ``(n, 2)`` cells at once, ``(n, 2)`` points.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.hexgrid._capabilities import hex_centres
+    >>> hex_centres("odd-r", np.array([[1, 0], [0, 0]])).tolist()
+    [[1.0, 1.5], [0.5, 0.5]]
+    """
+    row, col = cells[:, 0], cells[:, 1]
+    shoved = 1 if layout.startswith("odd") else 0
+    x, y = col + 0.5, row + 0.5
+    if layout.endswith("-r"):
+        x = x + np.where(row % 2 == shoved, 0.5, 0.0)
+    else:
+        y = y + np.where(col % 2 == shoved, 0.5, 0.0)
+    return np.stack((x, y), axis=1).astype(np.float64)
+
+
+def hex_outlines(layout: str, cells: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """The corners of each cell's region, ``(n, 6, 2)``, counter-clockwise."""
+    corners = _HEX_ROWS if layout.endswith("-r") else _HEX_ROWS[::-1, ::-1]
+    out: npt.NDArray[np.float64] = hex_centres(layout, cells)[:, None, :] + corners[None]
+    return out
+
+
+def hex_cells(
+    layout: str, shape: tuple[int, int], points: npt.NDArray[np.float64]
+) -> npt.NDArray[np.intp]:
+    """The hex cell ``(row, col)`` whose centre (:func:`hex_centre`) is nearest each
+    ``(x, y)`` point, ``(-1, -1)`` where that centre is off the grid of ``shape``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathcraft.hexgrid._capabilities import hex_cells
+    >>> hex_cells("odd-r", (2, 2), np.array([(1.1, 1.4), (0.6, 1.4), (5.0, 0.5)])).tolist()
+    [[1, 0], [1, 0], [-1, -1]]
+    """
+    shoved = 1 if layout.startswith("odd") else 0
+    by_row = layout.endswith("-r")
+    along, across = (points[:, 0], points[:, 1]) if by_row else (points[:, 1], points[:, 0])
+    best = np.full(len(points), np.inf)
+    lines = np.zeros(len(points), dtype=np.intp)
+    steps = np.zeros(len(points), dtype=np.intp)
+    for dr in (-1, 0, 1):
+        line = np.floor(across).astype(np.intp) + dr  # the row (or column) of centres
+        shift = np.where(line % 2 == shoved, 0.5, 0.0)
+        step = np.floor(along - shift).astype(np.intp)  # the nearest centre along it
+        d = (along - (step + 0.5 + shift)) ** 2 + (across - (line + 0.5)) ** 2
+        nearer = d < best
+        best = np.where(nearer, d, best)
+        lines = np.where(nearer, line, lines)
+        steps = np.where(nearer, step, steps)
+    rows, cols = (lines, steps) if by_row else (steps, lines)
+    out = np.stack((rows, cols), axis=1)
+    off = (rows < 0) | (rows >= shape[0]) | (cols < 0) | (cols >= shape[1])
+    out[off] = -1
+    return out
+
+
+def space(world: Any, stencil: Stencil, layout: str | None) -> CellSpace:
+    """The agents' space of a stencil world; ``layout`` for a hex grid's centres (and
+    its floor, :class:`~pathcraft._floors.CentreFloor`); a move grid's floor is free
+    space (its jumps are the motion)."""
+    costs, moves = (lambda: world[:, :]), stencil.flat_moves
     if layout is None:
-        return CellSpace(world, lambda cell: float(world[cell]))
-    return CellSpace(world, lambda cell: float(world[cell]), lambda c: hex_centre(layout, c))
+        return CellSpace(
+            world, lambda cell: float(world[cell]), floor=FreeSpace, costs=costs, moves=moves
+        )
+
+    def floor() -> CentreFloor:
+        return CentreFloor(
+            lambda: np.isfinite(world[:, :]),
+            lambda: int(world.version),
+            lambda points: hex_cells(layout, world.shape, points),
+            lambda cells: hex_centres(layout, cells),
+            lambda cells: hex_outlines(layout, cells),
+        )
+
+    return CellSpace(
+        world, lambda cell: float(world[cell]), lambda c: hex_centre(layout, c), floor=floor,
+        costs=costs, moves=moves,
+    )  # fmt: skip
 
 
 class StencilReplan:

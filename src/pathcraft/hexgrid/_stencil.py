@@ -18,7 +18,7 @@ from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._options import SearchOptions
-from pathcraft.grid.kit import cost_values, edited_cells
+from pathcraft.grid.kit import cost_values, edited_cells, nearest_walkable
 
 #: A move: ``(dr, dc, factor)``.
 Move = tuple[int, int, float]
@@ -71,6 +71,46 @@ class Stencil(PaddedCells):
 
     def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
         return places_by_one(self, name, value, 2, "(row, col) cell")
+
+    def flat_moves(
+        self,
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """Every legal move at once, as flat ``(row, col)`` places (row-major):
+        ``(tails, heads, weights)``, a step costing the entered cell's cost times the
+        move's factor (as the world's ``neighbors``), one whole-array pass per move."""
+        rows, cols = self.shape
+        inner = self.inner
+        free = np.isfinite(inner)
+        r, c = np.nonzero(free)
+        klass = {"row": r, "col": c}.get(self.parity, np.zeros_like(r)) & 1
+        count = self.factors.shape[1]
+        table = self.moves.reshape(2, count, 2)
+        width = self.padded.shape[1]
+        bits = None if self.allowed is None else self.allowed[(r + self.pad) * width + c + self.pad]
+        tails, heads, weights = [], [], []
+        for k in range(count):
+            nr, nc = r + table[klass, k, 0], c + table[klass, k, 1]
+            ok = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
+            if bits is not None:
+                ok &= ((bits >> np.uint64(k)) & np.uint64(1)).astype(bool)
+            ok[ok] = free[nr[ok], nc[ok]]
+            tails.append(r[ok] * cols + c[ok])
+            heads.append(nr[ok] * cols + nc[ok])
+            weights.append(inner[nr[ok], nc[ok]] * self.factors[klass[ok], k])
+        return (
+            np.concatenate(tails).astype(np.intp),
+            np.concatenate(heads).astype(np.intp),
+            np.concatenate(weights),
+        )
+
+    def nearest(self, cells: Any, name: str, max_distance: Any = None) -> tuple[Any, bool]:
+        """The nearest walkable cell to each ``(row, col)`` cell (Euclidean distance
+        between ``(row, col)`` indices, ties to the smallest), over the padded costs
+        seen with one layer of walls."""
+        p = self.pad - 1
+        height, width = self.padded.shape
+        view = self.padded[p : height - p, p : width - p]
+        return nearest_walkable(view, cells, max_distance, name)
 
     def settings(self, opts: SearchOptions) -> dict[str, Any]:
         """Checked options as the stencil kernel's keyword arguments."""

@@ -186,6 +186,31 @@ class StencilGrid(Shorthands):
                 out.append(((nr, nc), float(inner[nr, nc]) * factor))
         return out
 
+    def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
+        """The nearest walkable cell to each cell, inside the world or not: what
+        ``snap=True`` moves a start or goal to (:meth:`find_path`, :meth:`start_search`,
+        :meth:`find_paths`, :meth:`path_costs`, and agents built with it). A walkable cell
+        is its own answer; otherwise the nearest by the Euclidean distance between ``(row,
+        col)`` indices (the offset layout's rows and columns, not the hex distance), ties to
+        the smallest. ``cells`` is one ``(row, col)`` cell or a ``(k, 2)`` array; only cells
+        at most ``max_distance`` away count (None: any). Answers, errors and cost (the
+        neighbourhood searched, not the world) as :meth:`pathcraft.Grid.nearest_walkable`: a
+        tuple, or None when there is none; for an array, ``-1`` rows where there is none.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> hexes = HexGrid(np.array([[1.0, np.inf, np.inf], [1.0, 1.0, 1.0]]))
+        >>> hexes.nearest_walkable((0, 2)), hexes.nearest_walkable((-3, 1))
+        ((1, 2), (0, 0))
+        >>> hexes.nearest_walkable([(0, 1), (9, 9)], max_distance=2).tolist()
+        [[0, 0], [-1, -1]]
+        >>> hexes.find_path((0, 1), (1, 2), snap=True).path[0].tolist()   # from (0, 0)
+        [0, 0]
+        """
+        return _cellworld.nearest_walkable(self._world, cells, max_distance)
+
     def find_path(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
         **options: Any,
@@ -346,7 +371,7 @@ class StencilGrid(Shorthands):
         >>> MovesGrid(np.ones((2, 2)), [(0, 1)]).agent_space().point((1, 1))
         (1.5, 1.5)
         """
-        return _capabilities.space(self, self._centres())
+        return _capabilities.space(self, self._world, self._centres())
 
     def replan_space(self) -> _capabilities.StencilReplan:
         """Capability ``"replanner"``: the ``(row, col)`` cells as D* Lite sees them

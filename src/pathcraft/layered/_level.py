@@ -323,6 +323,30 @@ class Level(Shorthands):
 
     # ------------------------------------------------------------------ queries
 
+    def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
+        """The nearest walkable cell to each cell, inside the world or not: what
+        ``snap=True`` moves a start or goal to (:meth:`find_path`, :meth:`start_search`,
+        :meth:`find_paths`, :meth:`path_costs`, and agents built with it). A walkable cell
+        is its own answer; otherwise the nearest by the Euclidean distance between ``(row,
+        col)`` cells on the cell's own floor (a player stays on the floor it is on; the
+        floor must be one of the level's), ties to the smallest. ``cells`` is one ``(floor,
+        row, col)`` cell or a ``(k, 3)`` array; only cells at most ``max_distance`` away
+        count (None: any). Answers, errors and cost (the neighbourhood searched, not the
+        world) as :meth:`pathcraft.Grid.nearest_walkable`: a tuple, or None when there is
+        none; for an array, ``-1`` rows where there is none.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level([np.array([[1.0, np.inf, np.inf]]), np.array([[np.inf, np.inf, 1.0]])])
+        >>> level.nearest_walkable((0, 0, 2)), level.nearest_walkable((1, 0, 0))
+        ((0, 0, 0), (1, 0, 2))
+        >>> level.nearest_walkable((1, 5, 5), max_distance=2) is None
+        True
+        """
+        return _cellworld.nearest_walkable(self._world(), cells, max_distance)
+
     def find_path(
         self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
     ) -> PathResult:
@@ -528,7 +552,7 @@ class Level(Shorthands):
         >>> Level([np.ones((2, 2))]).agent_space().point((0, 1, 0))
         (0.5, 1.5)
         """
-        return CellSpace(self, lambda cell: float(self._cost[cell]))
+        return CellSpace(self, lambda cell: float(self._cost[cell]), costs=lambda: self._cost)
 
     plot = refused("Level", "plot", "plot", "pictures of floors are to come")
     replan_space = refused("Level", "replan_space", "replanner", _PORTALS)

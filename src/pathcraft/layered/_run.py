@@ -25,6 +25,7 @@ import numpy.typing as npt
 from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import layered as _kernel
 from pathcraft._options import SearchOptions
+from pathcraft.grid.kit import cell_array, nearest_walkable
 
 #: A cell of a level: ``(floor, row, col)``.
 Cell = tuple[int, int, int]
@@ -73,6 +74,21 @@ class Compiled(PaddedCells):
 
     def field_args(self, max_cost: float) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (max_cost,), {}
+
+    def nearest(self, cells: Any, name: str, max_distance: Any = None) -> tuple[Any, bool]:
+        """The nearest walkable cell to each ``(floor, row, col)`` cell on its own
+        floor (Euclidean distance between cells, ties to the smallest; the row and
+        column may lie off the floor, the floor must be one of the level's)."""
+        arr, one = cell_array(name, cells, 3)
+        floors, rows = self.shape[0], self.shape[1]
+        out = np.empty(arr.shape, dtype=np.intp)
+        for k, (f, r, c) in enumerate(arr.tolist()):
+            if not 0 <= f < floors:
+                raise ValueError(f"{name} {(f, r, c)} is on no floor of the {floors}")
+            view = self.padded[f * (rows + 1) : f * (rows + 1) + rows + 2]
+            found, _ = nearest_walkable(view, (r, c), max_distance, name)
+            out[k] = (f, *found[0].tolist()) if found[0, 0] >= 0 else (-1, -1, -1)
+        return out, one
 
     def unflat(self, flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
         """``(floor, row, col)`` cells of padded flat indices (the inverse of

@@ -304,6 +304,20 @@ class MeshSpace:
         out: npt.NDArray[np.bool_] = np.asarray(self.mesh.locate(pts)) >= 0
         return out
 
+    def walkable(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """The :class:`~pathcraft.agents.Floor` protocol's name for :meth:`contains`:
+        with it and :meth:`slide` this space is its own floor, so a
+        :class:`~pathcraft.agents.PathFollower` walks the mesh.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> space = NavMesh([(0, 0), (2, 0), (2, 1), (0, 1)], [[0, 1, 2, 3]]).agent_space()
+        >>> space.walkable([(0.5, 0.5), (2.5, 0.5)]).tolist()
+        [True, False]
+        """
+        return self.contains(points)
+
     def slide(
         self, positions: npt.ArrayLike, delta: npt.ArrayLike
     ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:

@@ -179,6 +179,31 @@ class VoxelGrid(Shorthands):
         _run.flat_voxel(self._world, "voxel", voxel, walkable=False)
         return _run.neighbours(self._world, voxel)
 
+    def nearest_walkable(self, cells: Any, *, max_distance: float | None = None) -> Any:
+        """The nearest walkable cell to each cell, inside the world or not: what
+        ``snap=True`` moves a start or goal to (:meth:`find_path`, :meth:`start_search`,
+        :meth:`find_paths`, :meth:`path_costs`, and agents built with it). A walkable cell
+        is its own answer; otherwise the nearest by the Euclidean distance between ``(z,
+        row, col)`` voxels, ties to the smallest. ``cells`` is one ``(z, row, col)`` voxel
+        or a ``(k, 3)`` array; only cells at most ``max_distance`` away count (None: any).
+        Answers, errors and cost (the neighbourhood searched, not the world) as
+        :meth:`pathcraft.Grid.nearest_walkable`: a tuple, or None when there is none; for an
+        array, ``-1`` rows where there is none.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> walkable = np.zeros((2, 2, 2), dtype=bool)
+        >>> walkable[0, 0, :] = walkable[1, 1, 1] = True
+        >>> cave = VoxelGrid(walkable)
+        >>> cave.nearest_walkable((0, 1, 0)), cave.nearest_walkable((5, 1, 1))
+        ((0, 0, 0), (1, 1, 1))
+        >>> cave.find_path((0, 1, 0), (0, 0, 1), snap=True).path.tolist()   # from (0, 0, 0)
+        [[0, 0, 0], [0, 0, 1]]
+        """
+        return _cellworld.nearest_walkable(self._world, cells, max_distance)
+
     def find_path(
         self, start: Voxel, goal: Voxel, *, algorithm: str = "astar", **options: Any
     ) -> PathResult:
@@ -368,7 +393,10 @@ class VoxelGrid(Shorthands):
         >>> VoxelGrid(np.ones((2, 2, 2))).agent_space().point((1, 0, 1))
         (1.5, 0.5)
         """
-        return CellSpace(self, lambda cell: float(self.cost[cell]))
+        return CellSpace(
+            self, lambda cell: float(self.cost[cell]), costs=lambda: self.cost,
+            moves=lambda: _run.moves(self._world),
+        )  # fmt: skip
 
     plot = refused("VoxelGrid", "plot", "plot", "3-D pictures are to come")
     replan_space = refused("VoxelGrid", "replan_space", "replanner", _NEVER_EDITED)

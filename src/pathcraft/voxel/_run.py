@@ -18,6 +18,7 @@ from pathcraft._cellworld import Kernel, PaddedCells
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
+from pathcraft.grid.kit import nearest_walkable
 
 #: The kernel's search state keeps parents as int32: the padded grid must fit.
 MAX_VOXELS = 2**31 - 1
@@ -51,6 +52,11 @@ class Voxels(PaddedCells):
     noun: ClassVar[str] = "voxels"
     #: The voxel kernel's entry points, for :mod:`pathcraft._cellworld`.
     kernel: ClassVar[Kernel] = Kernel.of(_kernel, _kernel.VoxelSearch)
+
+    def nearest(self, cells: Any, name: str, max_distance: Any = None) -> tuple[Any, bool]:
+        """The nearest walkable voxel to each ``(z, row, col)`` voxel (Euclidean
+        distance between voxels, ties to the smallest), over the padded costs."""
+        return nearest_walkable(self.padded, cells, max_distance, name)
 
     def place(self, name: str, value: Any) -> int:
         return flat_voxel(self, name, value)
@@ -226,6 +232,30 @@ def neighbours(world: Voxels, voxel: Any) -> list[tuple[tuple[int, int, int], fl
             )
             out.append(((z + dz, r + dr, c + dc), step))
     return out
+
+
+def moves(
+    world: Voxels,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """Every legal move of :func:`neighbours` at once, as flat voxels (row-major over
+    the world's shape): ``(tails, heads, weights)``, one whole-array pass per offset."""
+    p = world.padded
+    depth, rows, cols = (n - 2 for n in p.shape)
+    free = np.isfinite(p)
+    index = np.arange(depth * rows * cols, dtype=np.intp).reshape(depth, rows, cols)
+    tails, heads, weights = [], [], []
+
+    def shifted(a: npt.NDArray[Any], dz: int, dr: int, dc: int) -> npt.NDArray[Any]:
+        return a[1 + dz : 1 + dz + depth, 1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+
+    for k, (dz, dr, dc) in enumerate(OFFSETS[: world.connectivity]):
+        ok = shifted(free, 0, 0, 0).copy()
+        for j in [k] if world.cut_corners else NEEDS[k]:
+            ok &= shifted(free, *OFFSETS[j])
+        tails.append(index[ok])
+        heads.append(index[ok] + (dz * rows + dr) * cols + dc)
+        weights.append(shifted(p, dz, dr, dc)[ok] * math.sqrt(dz * dz + dr * dr + dc * dc))
+    return np.concatenate(tails), np.concatenate(heads), np.concatenate(weights)
 
 
 #: The 26 neighbour offsets ``(dz, dr, dc)`` in kernel order (faces, edges, corners).
