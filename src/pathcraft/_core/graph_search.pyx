@@ -55,6 +55,7 @@ from pathcraft._core.machine cimport (
     open_node,
     open_source,
     resident,
+    small_pages,
     stop,
     take_settings,
     walk_back,
@@ -128,10 +129,18 @@ cdef class Workspace(BaseWorkspace):
             + resident(self.exit_cost, self.capacity * sizeof(double))
         )
 
+    def keep_pages_small(self):
+        """:meth:`BaseWorkspace.keep_pages_small`, the parent edges included."""
+        BaseWorkspace.keep_pages_small(self)
+        small_pages(self.edge, self.capacity * sizeof(int64_t))
+        small_pages(self.exit_cost, self.capacity * sizeof(double))
+
     cdef int ensure_goal_marks(self) except -1:
         BaseWorkspace.ensure_goal_marks(self)
         if self.exit_cost == NULL:
             self.exit_cost = <double*> zalloc(self.capacity * sizeof(double))
+            if self.exit_cost != NULL and self.small:
+                small_pages(self.exit_cost, self.capacity * sizeof(double))
             if self.exit_cost == NULL:
                 raise MemoryError("could not allocate the goal marks")
         return 0

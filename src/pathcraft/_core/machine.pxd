@@ -70,6 +70,7 @@ cdef extern from "zeroed.h":
     void zfree "pathcraft_zfree"(void* p, size_t n) nogil
     void zreset "pathcraft_zreset"(void* p, size_t n) nogil
     long long resident "pathcraft_resident"(const void* p, size_t n) nogil
+    void small_pages "pathcraft_small_pages"(void* p, size_t n) nogil
 
 
 cdef class BaseWorkspace:
@@ -88,6 +89,7 @@ cdef class BaseWorkspace:
     cdef Recorder rec         # the expansions of a recording query
     cdef Py_ssize_t* trail    # scratch: the last path traced, start first
     cdef Py_ssize_t trail_capacity
+    cdef bint small               # per-node arrays on small pages (keep_pages_small)
 
     cdef Py_ssize_t _buffers(self)
     cdef int next_generation(self) noexcept nogil

@@ -54,6 +54,7 @@ cdef class BaseWorkspace:
         self.trail = NULL
         self.trail_capacity = 0
         self.gen = 2
+        self.small = False
         if self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0:
             raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
 
@@ -84,6 +85,17 @@ cdef class BaseWorkspace:
         part = resident(self.cell, self.capacity * NODE_BYTES)
         part += resident(self.goal_mark, self.capacity * sizeof(uint32_t))
         return total + part
+
+    def keep_pages_small(self):
+        """Back the per-node arrays with small pages only (4 kB; Linux's
+        ``MADV_NOHUGEPAGE``), so that a search costs the pages it writes even where the
+        system makes transparent huge pages always (2 MB for a first write). The
+        sliced searches' pool asks it of the workspaces it makes, which stay few
+        searches long; a thread's workspace for blocking searches keeps the system's
+        choice (huge pages speed long searches)."""
+        self.small = True
+        small_pages(self.cell, self.capacity * NODE_BYTES)
+        small_pages(self.goal_mark, self.capacity * sizeof(uint32_t))
 
     def _set_generation(self, uint32_t gen):
         """For tests: the generation the next query steps on from (even, >= 2), to
@@ -119,6 +131,8 @@ cdef class BaseWorkspace:
             self.goal_mark = <uint32_t*> zalloc(self.capacity * sizeof(uint32_t))
             if self.goal_mark == NULL:
                 raise MemoryError("could not allocate the goal marks")
+            if self.small:
+                small_pages(self.goal_mark, self.capacity * sizeof(uint32_t))
         return 0
 
     cdef Py_ssize_t trace(self, Py_ssize_t node) noexcept nogil:

@@ -16,6 +16,9 @@
  *                             system can (a fresh mapping at the same place)
  *   pathcraft_resident(p, n)  bytes of it in memory now (mincore); n where the system
  *                             does not say (Windows), -1 on failure
+ *   pathcraft_small_pages(p, n)  back it with small pages only (MADV_NOHUGEPAGE where
+ *                             transparent huge pages exist): a write then takes 4 kB,
+ *                             not a 2 MB huge page, where the system makes them always
  */
 #ifndef PATHCRAFT_ZEROED_H
 #define PATHCRAFT_ZEROED_H
@@ -59,6 +62,11 @@ static __inline void pathcraft_zreset(void *p, size_t n) {
 static __inline long long pathcraft_resident(const void *p, size_t n) {
     (void)p;
     return (long long)n;
+}
+
+static __inline void pathcraft_small_pages(void *p, size_t n) {
+    (void)p;
+    (void)n;
 }
 
 #else
@@ -126,6 +134,17 @@ static inline long long pathcraft_resident(const void *p, size_t n) {
     }
     free(vec);
     return count * (long long)page;
+}
+
+static inline void pathcraft_small_pages(void *p, size_t n) {
+#ifdef MADV_NOHUGEPAGE
+    if (p != NULL && n >= PATHCRAFT_LAZY_BYTES) {
+        madvise(p, n, MADV_NOHUGEPAGE);
+    }
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 #endif
 
