@@ -28,43 +28,38 @@
 #include <string.h>
 
 #define PATHCRAFT_LAZY_BYTES ((size_t)256 * 1024)
+#if defined(_MSC_VER)
+#define PATHCRAFT_ZEROED static __inline
+#else
+#define PATHCRAFT_ZEROED static inline
+#endif
 
+/* The system's part, per platform: a zeroed mapping of n bytes (NULL on failure), its
+ * release, zero pages again over the same place (0 when it could not), the bytes of it
+ * in memory, and the small-pages advice. */
 #if defined(_WIN32)
 #include <windows.h>
 
-static __inline void *pathcraft_zalloc(size_t n) {
-    if (n < PATHCRAFT_LAZY_BYTES) {
-        return calloc(n ? n : 1, 1);
-    }
+PATHCRAFT_ZEROED void *pathcraft_map(size_t n) {
     return VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
 }
 
-static __inline void pathcraft_zfree(void *p, size_t n) {
-    if (p == NULL) {
-        return;
-    }
-    if (n < PATHCRAFT_LAZY_BYTES) {
-        free(p);
-    } else {
-        VirtualFree(p, 0, MEM_RELEASE);
-    }
+PATHCRAFT_ZEROED void pathcraft_unmap(void *p, size_t n) {
+    (void)n;
+    VirtualFree(p, 0, MEM_RELEASE);
 }
 
-static __inline void pathcraft_zreset(void *p, size_t n) {
+PATHCRAFT_ZEROED int pathcraft_remap(void *p, size_t n) {
     /* Decommitted then committed again, the pages read as zero and hold no memory. */
-    if (n >= PATHCRAFT_LAZY_BYTES && VirtualFree(p, n, MEM_DECOMMIT)
-        && VirtualAlloc(p, n, MEM_COMMIT, PAGE_READWRITE) != NULL) {
-        return;
-    }
-    memset(p, 0, n);
+    return VirtualFree(p, n, MEM_DECOMMIT) && VirtualAlloc(p, n, MEM_COMMIT, PAGE_READWRITE) != NULL;
 }
 
-static __inline long long pathcraft_resident(const void *p, size_t n) {
+PATHCRAFT_ZEROED long long pathcraft_mapped_resident(const void *p, size_t n) {
     (void)p;
-    return (long long)n;
+    return (long long)n; /* the system does not say cheaply: all of it */
 }
 
-static __inline void pathcraft_small_pages(void *p, size_t n) {
+PATHCRAFT_ZEROED void pathcraft_small_pages(void *p, size_t n) {
     (void)p;
     (void)n;
 }
@@ -81,43 +76,25 @@ static __inline void pathcraft_small_pages(void *p, size_t n) {
 #endif
 #define PATHCRAFT_MAP_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
-static inline void *pathcraft_zalloc(size_t n) {
-    void *p;
-    if (n < PATHCRAFT_LAZY_BYTES) {
-        return calloc(n ? n : 1, 1);
-    }
-    p = mmap(NULL, n, PROT_READ | PROT_WRITE, PATHCRAFT_MAP_FLAGS, -1, 0);
+PATHCRAFT_ZEROED void *pathcraft_map(size_t n) {
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, PATHCRAFT_MAP_FLAGS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
-static inline void pathcraft_zfree(void *p, size_t n) {
-    if (p == NULL) {
-        return;
-    }
-    if (n < PATHCRAFT_LAZY_BYTES) {
-        free(p);
-    } else {
-        munmap(p, n);
-    }
+PATHCRAFT_ZEROED void pathcraft_unmap(void *p, size_t n) {
+    munmap(p, n);
 }
 
-static inline void pathcraft_zreset(void *p, size_t n) {
-    if (n >= PATHCRAFT_LAZY_BYTES
-        && mmap(p, n, PROT_READ | PROT_WRITE, PATHCRAFT_MAP_FLAGS | MAP_FIXED, -1, 0) == p) {
-        return;
-    }
-    memset(p, 0, n);
+PATHCRAFT_ZEROED int pathcraft_remap(void *p, size_t n) {
+    return mmap(p, n, PROT_READ | PROT_WRITE, PATHCRAFT_MAP_FLAGS | MAP_FIXED, -1, 0) == p;
 }
 
-static inline long long pathcraft_resident(const void *p, size_t n) {
+PATHCRAFT_ZEROED long long pathcraft_mapped_resident(const void *p, size_t n) {
     long page = sysconf(_SC_PAGESIZE);
     size_t pages, i;
     long long count = 0;
     unsigned char *vec;
-    if (p == NULL) {
-        return 0;
-    }
-    if (n < PATHCRAFT_LAZY_BYTES || page <= 0) {
+    if (page <= 0) {
         return (long long)n;
     }
     pages = (n + (size_t)page - 1) / (size_t)page;
@@ -136,7 +113,7 @@ static inline long long pathcraft_resident(const void *p, size_t n) {
     return count * (long long)page;
 }
 
-static inline void pathcraft_small_pages(void *p, size_t n) {
+PATHCRAFT_ZEROED void pathcraft_small_pages(void *p, size_t n) {
 #ifdef MADV_NOHUGEPAGE
     if (p != NULL && n >= PATHCRAFT_LAZY_BYTES) {
         madvise(p, n, MADV_NOHUGEPAGE);
@@ -147,5 +124,37 @@ static inline void pathcraft_small_pages(void *p, size_t n) {
 #endif
 }
 #endif
+
+/* The same on every platform: small blocks from calloc, large ones mapped. */
+PATHCRAFT_ZEROED void *pathcraft_zalloc(size_t n) {
+    if (n < PATHCRAFT_LAZY_BYTES) {
+        return calloc(n ? n : 1, 1);
+    }
+    return pathcraft_map(n);
+}
+
+PATHCRAFT_ZEROED void pathcraft_zfree(void *p, size_t n) {
+    if (p == NULL) {
+        return;
+    }
+    if (n < PATHCRAFT_LAZY_BYTES) {
+        free(p);
+    } else {
+        pathcraft_unmap(p, n);
+    }
+}
+
+PATHCRAFT_ZEROED void pathcraft_zreset(void *p, size_t n) {
+    if (n < PATHCRAFT_LAZY_BYTES || !pathcraft_remap(p, n)) {
+        memset(p, 0, n);
+    }
+}
+
+PATHCRAFT_ZEROED long long pathcraft_resident(const void *p, size_t n) {
+    if (p == NULL) {
+        return 0;
+    }
+    return n < PATHCRAFT_LAZY_BYTES ? (long long)n : pathcraft_mapped_resident(p, n);
+}
 
 #endif
