@@ -5,15 +5,17 @@ and algorithm; statuses, cancel, pickling, workspaces, the request queue."""
 from __future__ import annotations
 
 import pickle
+import sys
 from typing import Any
 
 import numpy as np
 import pytest
 from _graphs import problems
-from _grids import cases
+from _grids import cases, oracle_graph
 from _scenes import polygon_scene, sample_points
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
 from pathcraft import Graph, Grid, NavMesh, WaypointGraph, _sliced
 from pathcraft._options import UnsupportedOptionError
@@ -367,3 +369,105 @@ def test_a_search_dropped_in_progress_gives_its_workspace_back() -> None:
     assert ws is not None and not _sliced._pool.get(kind)
     del search
     assert _sliced._pool[kind] == [ws]
+
+
+# --------------------------------------------------------------------------- many in flight
+
+
+@settings(max_examples=8, deadline=None)
+@given(cases(max_side=24), st.integers(0, 2**32 - 1))
+def test_two_hundred_searches_in_flight_interleaved_each_answer_as_blocking(
+    case: Any, seed: int
+) -> None:
+    """200 searches on one grid, started together (far more than the pool's workspaces:
+    most make their own) and stepped in random order by random slices: each ends with
+    the blocking call's answer, and each found cost is scipy's shortest distance."""
+    grid = Grid(case.cost, diagonal=case.rule)
+    rng = np.random.default_rng(seed)
+    algorithms = ("astar", "dijkstra", "greedy")
+    starts, goals = case.pick(200, salt=1), case.pick(200, salt=2)
+    pairs = zip(starts, goals, strict=True)
+    queries = [(s, g, algorithms[i % 3]) for i, (s, g) in enumerate(pairs)]
+    want = [summary(getattr(grid, a)(s, g)) for s, g, a in queries]
+    _sliced.release_pooled_workspaces()
+    searches = [grid.start_search(s, g, algorithm=a) for s, g, a in queries]
+    live = list(range(len(searches)))
+    while live:
+        k = live[int(rng.integers(len(live)))]
+        if searches[k].step(int(rng.integers(0, 9))) != "in_progress":
+            live.remove(k)
+    assert [summary(s.result) for s in searches] == want
+    cols = case.cost.shape[1]
+    flat = [r * cols + c for r, c in starts]
+    dist = csgraph_dijkstra(oracle_graph(case.cost, case.rule), indices=flat)
+    for i, (_, g, a) in enumerate(queries):
+        if a == "greedy":
+            continue
+        expected = dist[i, g[0] * cols + g[1]]
+        result = searches[i].result
+        assert result.found == bool(np.isfinite(expected))
+        if result.found:
+            assert result.cost == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows does not say what is in memory")
+def test_searches_in_flight_hold_the_pages_they_touched_not_the_map() -> None:
+    """Ten one-cell searches stepped once on a 1024 x 1024 grid, each on a workspace of
+    its own: map-sized address space each (21 MB), under 1 MB in memory all together.
+    A thousand on a 256 x 256 grid: under 128 kB each (the open list included)."""
+    grid = Grid(np.ones((1024, 1024)))
+    _sliced.release_pooled_workspaces()
+    held = [grid.start_search((500, 500), (500, 501)) for _ in range(10)]
+    for s in held:
+        assert s.step(1) == "in_progress"
+    workspaces = {id(s._ws): s._ws for s in held}.values()
+    assert len(workspaces) == 10
+    assert all(ws.nbytes >= 1026 * 1026 * 20 for ws in workspaces)
+    assert sum(ws.resident_bytes for ws in workspaces) <= 2**20
+    for s in held:
+        assert s.step() == "found" and s.result.path.tolist() == [[500, 500], [500, 501]]
+    small = Grid(np.ones((256, 256)))
+    many = [small.start_search((9 + i % 200, 9), (9 + i % 200, 11)) for i in range(1000)]
+    for s in many:
+        s.step(2)
+    resident = [s._ws.resident_bytes for s in many]
+    assert max(resident) <= 128 * 2**10
+    for s in many:
+        assert s.step() == "found" and s.result.cost == 2.0
+
+
+def test_a_graph_workspace_takes_memory_as_nodes_are_reached() -> None:
+    from pathcraft._core import graph_search
+
+    ws = graph_search.Workspace(2_000_000)
+    assert ws.nbytes >= 2_000_000 * 28
+    if sys.platform != "win32":
+        assert ws.resident_bytes <= 2**17
+    n = 200_000
+    graph = Graph(n, np.arange(n - 1), np.arange(1, n))
+    _sliced.release_pooled_workspaces()
+    search = graph.start_search(0, 5)
+    assert search.step(2) == "in_progress"
+    if sys.platform != "win32":
+        assert search._ws.resident_bytes <= 2**17
+    assert search.step() == "found" and search.result.path == [0, 1, 2, 3, 4, 5]
+
+
+def test_the_marks_wrapping_around_start_every_search_afresh() -> None:
+    """A workspace whose generation stamps wrap (after about two billion searches)
+    zeroes its marks and goal marks again: the searches on either side of the wrap
+    answer as the blocking calls."""
+    grid = Grid(np.ones((40, 40)))
+    kind = grid.start_search((0, 0), (1, 1))._kind
+    ws = kind(grid.padded.size)
+    ws._set_generation(4294967288)  # the next search is the last before the wrap
+    queries = [((0, 0), (39, 39)), ((39, 0), [(0, 39), (20, 20)]), ((5, 5), (30, 2))]
+    for (start, goal), again in zip(queries, (False, True, True), strict=True):
+        _sliced.release_pooled_workspaces()
+        _sliced._release(ws)
+        search = grid.start_search(start, goal, algorithm="dijkstra")
+        assert search.step(3) == "in_progress" and search._ws is ws
+        assert summary(run_sliced(search, [17])) == summary(grid.dijkstra(start, goal))
+        assert again or ws.resident_bytes > 0
+    with pytest.raises(ValueError, match="even"):
+        ws._set_generation(3)

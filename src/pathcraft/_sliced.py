@@ -10,10 +10,17 @@ with the GIL released and returns the status. The blocking calls are one unlimit
 step of the same machines, so a search cut into slices of any size expands the same
 nodes in the same order and ends with exactly the blocking call's result.
 
-Memory: a search in progress holds a workspace of its own (a grid search on a 512 x 512
-map, about 5 MB). It takes one from a pool at its first step and gives it back the
-moment it ends (its result is built first) or is cancelled, so a queue of 1,000 agents
-served one after the other needs a workspace or two, not 1,000.
+Memory: a search in progress holds a workspace of its own. It takes one from a pool at
+its first step and gives it back the moment it ends (its result is built first) or is
+cancelled, so a queue of 1,000 agents served one after the other needs a workspace or
+two, not 1,000. A workspace spans the map (20 bytes a grid cell of address space) but
+takes memory only where its searches wrote: its per-node arrays are mapped zeroed and
+never initialised, and a page (4 kB, 256 cells' state) is taken at its first write,
+never a huge page (``keep_pages_small``). So a search costs what it explores: a short
+search held in flight on a 1024 x 1024 grid adds about 25 kB of resident memory (ten:
+0.25 MB), and one beyond the pool's four makes its workspace with a system call and a
+page fault per page written, tens of microseconds, not the milliseconds of clearing
+the map's worth (``bench/results/sliced_memory.md``). Thousands can be in flight.
 
 Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathResult>`:
 ``"in_progress"``, ``"found"``, the reason the search ended without its goal
@@ -50,11 +57,21 @@ def _acquire(kind: Any, size: int) -> Any:
         try:
             ws = free.pop()
         except IndexError:  # taken by another thread meanwhile
-            return kind(size)
+            return _made(kind, size)
         if ws.capacity >= size:
             return ws
         free.append(ws)
-    return kind(size)
+    return _made(kind, size)
+
+
+def _made(kind: Any, size: int) -> Any:
+    """A new workspace for sliced searches, on small pages where it can be (a search
+    in flight then holds the 4 kB pages it wrote, never 2 MB huge ones)."""
+    ws = kind(size)
+    keep_pages_small = getattr(ws, "keep_pages_small", None)
+    if keep_pages_small is not None:
+        keep_pages_small()
+    return ws
 
 
 def _release(ws: Any) -> None:

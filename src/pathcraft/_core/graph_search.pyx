@@ -33,7 +33,6 @@ ValueError, never a crash); the CSR contents and option codes are trusted
 
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc
 
 import numpy as np
 
@@ -55,9 +54,13 @@ from pathcraft._core.machine cimport (
     note_best,
     open_node,
     open_source,
+    resident,
+    small_pages,
     stop,
     take_settings,
     walk_back,
+    zalloc,
+    zfree,
 )
 from pathcraft._core.codes cimport ST_IN_PROGRESS
 
@@ -99,19 +102,45 @@ cdef class Workspace(BaseWorkspace):
     cdef double* exit_cost    # the virtual goal's edge cost from each goal
 
     def __cinit__(self, Py_ssize_t capacity, *args, **kwargs):
-        self.edge = <int64_t*> malloc(self.capacity * sizeof(int64_t))
+        # Written only for the nodes a search reaches: pages taken on first touch.
+        self.edge = <int64_t*> zalloc(self.capacity * sizeof(int64_t))
         self.exit_cost = NULL
         if self.edge == NULL:
             raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
 
     def __dealloc__(self):
-        free(self.edge)
-        free(self.exit_cost)
+        zfree(self.edge, self.capacity * sizeof(int64_t))
+        zfree(self.exit_cost, self.capacity * sizeof(double))
+
+    @property
+    def nbytes(self):
+        """:attr:`BaseWorkspace.nbytes`, and the parent edges and goals' exit costs."""
+        return BaseWorkspace.nbytes.__get__(self) + self.capacity * (
+            sizeof(int64_t) + (sizeof(double) if self.exit_cost != NULL else 0)
+        )
+
+    @property
+    def resident_bytes(self):
+        """:attr:`BaseWorkspace.resident_bytes`, and the parent edges' and goals'
+        exit costs' pages in memory."""
+        return (
+            BaseWorkspace.resident_bytes.__get__(self)
+            + resident(self.edge, self.capacity * sizeof(int64_t))
+            + resident(self.exit_cost, self.capacity * sizeof(double))
+        )
+
+    def keep_pages_small(self):
+        """:meth:`BaseWorkspace.keep_pages_small`, the parent edges included."""
+        BaseWorkspace.keep_pages_small(self)
+        small_pages(self.edge, self.capacity * sizeof(int64_t))
+        small_pages(self.exit_cost, self.capacity * sizeof(double))
 
     cdef int ensure_goal_marks(self) except -1:
         BaseWorkspace.ensure_goal_marks(self)
         if self.exit_cost == NULL:
-            self.exit_cost = <double*> malloc(self.capacity * sizeof(double))
+            self.exit_cost = <double*> zalloc(self.capacity * sizeof(double))
+            if self.exit_cost != NULL and self.small:
+                small_pages(self.exit_cost, self.capacity * sizeof(double))
             if self.exit_cost == NULL:
                 raise MemoryError("could not allocate the goal marks")
         return 0

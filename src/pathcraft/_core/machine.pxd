@@ -64,10 +64,22 @@ cdef struct Slot:
     uint32_t mark             # == gen: reached this query; == gen + 1: expanded
 
 
+cdef extern from "zeroed.h":
+    # Zeroed per-node arrays whose pages take memory only once written (see zeroed.h).
+    void* zalloc "pathcraft_zalloc"(size_t n) nogil
+    void zfree "pathcraft_zfree"(void* p, size_t n) nogil
+    void zreset "pathcraft_zreset"(void* p, size_t n) nogil
+    long long resident "pathcraft_resident"(const void* p, size_t n) nogil
+    void small_pages "pathcraft_small_pages"(void* p, size_t n) nogil
+
+
 cdef class BaseWorkspace:
     # Per-thread state of the node searches (grid cells, graph nodes): one slot and one
     # heap place per node, goal marks allocated on first use, the open list, the
     # recorder and a scratch trail. A query bumps the generation instead of clearing.
+    # The per-node arrays come zeroed from ``zalloc``: a page of them takes memory
+    # only once a search writes it (marks start at 0, below every generation), so a
+    # workspace costs what its searches touched, not the map's size.
     cdef readonly Py_ssize_t capacity
     cdef Slot* cell           # one cache line holds four nodes' whole state
     cdef int32_t* pos         # place in the heap of each open node (mark == gen)
@@ -77,7 +89,9 @@ cdef class BaseWorkspace:
     cdef Recorder rec         # the expansions of a recording query
     cdef Py_ssize_t* trail    # scratch: the last path traced, start first
     cdef Py_ssize_t trail_capacity
+    cdef bint small               # per-node arrays on small pages (keep_pages_small)
 
+    cdef Py_ssize_t _buffers(self)
     cdef int next_generation(self) noexcept nogil
     cdef Py_ssize_t trace(self, Py_ssize_t node) noexcept nogil
     cdef int ensure_goal_marks(self) except -1

@@ -3,7 +3,7 @@
 
 from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, realloc
 
 import numpy as np
 
@@ -30,6 +30,11 @@ MODES = {"astar": MODE_ASTAR, "greedy": MODE_GREEDY, "dijkstra": MODE_DIJKSTRA}
 TIES = {"g": TIE_G, "fifo": TIE_FIFO, "random": TIE_RANDOM}
 
 
+cdef enum:
+    # Bytes of state per node: its slot and its place in the heap, one block.
+    NODE_BYTES = sizeof(Slot) + sizeof(int32_t)
+
+
 cdef class BaseWorkspace:
     """Per-thread search state for up to ``capacity`` nodes (see ``machine.pxd``)."""
 
@@ -39,36 +44,81 @@ cdef class BaseWorkspace:
         if capacity < 1:
             capacity = 1
         self.capacity = capacity
-        self.cell = <Slot*> malloc(capacity * sizeof(Slot))
-        self.pos = <int32_t*> malloc(capacity * sizeof(int32_t))
+        # One zeroed block for the slots and the heap places, untouched: no loop
+        # writes the marks (0 is older than any generation), and a page takes memory
+        # once a search writes into it (one mapping: one system call to make it).
+        self.cell = <Slot*> zalloc(capacity * NODE_BYTES)
+        self.pos = NULL if self.cell == NULL else <int32_t*> (self.cell + capacity)
         self.goal_mark = NULL
         recorder_init(&self.rec)
         self.trail = NULL
         self.trail_capacity = 0
         self.gen = 2
+        self.small = False
         if self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0:
             raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
-        cdef Py_ssize_t i
-        for i in range(capacity):
-            self.cell[i].mark = 0
 
     def __dealloc__(self):
-        free(self.cell)
-        free(self.pos)
-        free(self.goal_mark)
+        zfree(self.cell, self.capacity * NODE_BYTES)
+        zfree(self.goal_mark, self.capacity * sizeof(uint32_t))
         recorder_free(&self.rec)
         free(self.trail)
         heap_free(&self.heap)
 
+    @property
+    def nbytes(self):
+        """Bytes of address space this workspace holds: its per-node arrays (most of
+        it never backed by memory, see :attr:`resident_bytes`), the open list, the
+        recording and the trail."""
+        cdef Py_ssize_t per_node = NODE_BYTES
+        if self.goal_mark != NULL:
+            per_node += sizeof(uint32_t)
+        return self.capacity * per_node + self._buffers()
+
+    @property
+    def resident_bytes(self):
+        """Bytes of this workspace in memory now: the pages of its per-node arrays
+        that searches wrote (as the system reports them; the whole arrays where it
+        does not say, on Windows) plus the open list, the recording and the trail.
+        What a workspace costs grows with the nodes its searches touched."""
+        cdef long long total = self._buffers(), part
+        part = resident(self.cell, self.capacity * NODE_BYTES)
+        part += resident(self.goal_mark, self.capacity * sizeof(uint32_t))
+        return total + part
+
+    def keep_pages_small(self):
+        """Back the per-node arrays with small pages only (4 kB; Linux's
+        ``MADV_NOHUGEPAGE``), so that a search costs the pages it writes even where the
+        system makes transparent huge pages always (2 MB for a first write). The
+        sliced searches' pool asks it of the workspaces it makes, which stay few
+        searches long; a thread's workspace for blocking searches keeps the system's
+        choice (huge pages speed long searches)."""
+        self.small = True
+        small_pages(self.cell, self.capacity * NODE_BYTES)
+        small_pages(self.goal_mark, self.capacity * sizeof(uint32_t))
+
+    def _set_generation(self, uint32_t gen):
+        """For tests: the generation the next query steps on from (even, >= 2), to
+        reach the wrap of the marks without four billion queries."""
+        if gen < 2 or gen % 2:
+            raise ValueError(f"gen must be even and >= 2; got {gen}")
+        self.gen = gen
+
+    cdef Py_ssize_t _buffers(self):
+        """Bytes of the growing buffers: the heap, the recorder and the trail."""
+        return (
+            self.heap.capacity * sizeof(HeapEntry)
+            + self.rec.capacity * (sizeof(Py_ssize_t) + sizeof(double))
+            + self.trail_capacity * sizeof(Py_ssize_t)
+        )
+
     cdef int next_generation(self) noexcept nogil:
-        """Start a query: a new generation, or a reset of the marks when they wrap."""
-        cdef Py_ssize_t i
+        """Start a query: a new generation, or a reset of the marks when they wrap
+        (the per-node arrays zeroed again, their pages given back)."""
         if self.gen >= 4294967290u:
-            for i in range(self.capacity):
-                self.cell[i].mark = 0
+            zreset(self.cell, self.capacity * NODE_BYTES)
             if self.goal_mark != NULL:
-                for i in range(self.capacity):
-                    self.goal_mark[i] = 0
+                zreset(self.goal_mark, self.capacity * sizeof(uint32_t))
             self.gen = 2
         else:
             self.gen += 2
@@ -77,13 +127,12 @@ cdef class BaseWorkspace:
         return 0
 
     cdef int ensure_goal_marks(self) except -1:
-        cdef Py_ssize_t i
         if self.goal_mark == NULL:
-            self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+            self.goal_mark = <uint32_t*> zalloc(self.capacity * sizeof(uint32_t))
             if self.goal_mark == NULL:
                 raise MemoryError("could not allocate the goal marks")
-            for i in range(self.capacity):
-                self.goal_mark[i] = 0
+            if self.small:
+                small_pages(self.goal_mark, self.capacity * sizeof(uint32_t))
         return 0
 
     cdef Py_ssize_t trace(self, Py_ssize_t node) noexcept nogil:

@@ -74,7 +74,7 @@ from pathcraft._core.codes cimport (
     ST_MAX_EXPANSIONS,
     ST_UNREACHABLE,
 )
-from pathcraft._core.machine cimport Machine, begin
+from pathcraft._core.machine cimport Machine, begin, zalloc, zfree
 from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
 
 # Kinds of node: an interval, or a goal node that reaches the goal straight from its
@@ -139,13 +139,17 @@ cdef class Workspace:
     cdef Py_ssize_t fan_count      # entries of this query
 
     def __cinit__(self, Py_ssize_t capacity):
+        cdef Py_ssize_t i
         self.capacity = max(capacity, 1)
-        self.best_g = <double*> malloc(self.capacity * sizeof(double))
-        self.root_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
-        self.goal_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
-        self.point_mark = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
-        self.point_v = <int32_t*> malloc(self.capacity * sizeof(int32_t))
-        self.point_g = <double*> malloc(self.capacity * sizeof(double))
+        # Per-vertex and per-polygon arrays zeroed and untouched (machine.pxd's
+        # zalloc): the marks start at 0, older than any generation, and a page takes
+        # memory once a search writes it.
+        self.best_g = <double*> zalloc(self.capacity * sizeof(double))
+        self.root_mark = <uint32_t*> zalloc(self.capacity * sizeof(uint32_t))
+        self.goal_mark = <uint32_t*> zalloc(self.capacity * sizeof(uint32_t))
+        self.point_mark = <uint32_t*> zalloc(self.capacity * sizeof(uint32_t))
+        self.point_v = <int32_t*> zalloc(self.capacity * sizeof(int32_t))
+        self.point_g = <double*> zalloc(self.capacity * sizeof(double))
         self.node_capacity = 1024
         self.size = 0
         self.nodes = <Node*> malloc(self.node_capacity * sizeof(Node))
@@ -160,15 +164,16 @@ cdef class Workspace:
                 or self.nodes == NULL or self.fan_key == NULL or self.fan_g == NULL
                 or self.fan_mark == NULL or heap_init(&self.heap, 1024) != 0):
             raise MemoryError("could not allocate a Polyanya workspace")
-        self.clear_marks()
+        for i in range(self.fan_capacity):
+            self.fan_mark[i] = 0
 
     def __dealloc__(self):
-        free(self.best_g)
-        free(self.root_mark)
-        free(self.goal_mark)
-        free(self.point_mark)
-        free(self.point_v)
-        free(self.point_g)
+        zfree(self.best_g, self.capacity * sizeof(double))
+        zfree(self.root_mark, self.capacity * sizeof(uint32_t))
+        zfree(self.goal_mark, self.capacity * sizeof(uint32_t))
+        zfree(self.point_mark, self.capacity * sizeof(uint32_t))
+        zfree(self.point_v, self.capacity * sizeof(int32_t))
+        zfree(self.point_g, self.capacity * sizeof(double))
         free(self.nodes)
         free(self.fan_key)
         free(self.fan_g)
