@@ -10,6 +10,7 @@
   :class:`Space` protocol a navigation mesh adapter will implement too).
 """
 
+from pathcraft.agents._moving import ChaseField
 from pathcraft.agents.chase import ChaseStatus, Pursuer
 from pathcraft.agents.crowd import Crowd
 from pathcraft.agents.flow import FlowField
@@ -18,6 +19,7 @@ from pathcraft.agents.queue import PathRequestQueue
 from pathcraft.agents.spaces import GraphSpace, GridSpace, Space, space_for
 
 __all__ = [
+    "ChaseField",
     "ChaseStatus",
     "Crowd",
     "FlowField",
