@@ -60,7 +60,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _machine import git_rev, machine, movingai_dir, reset_peak_rss, vm_status
-from starve import Walker, player_route
+from starve import Walker, deliver, player_route
 
 from pathcraft import Grid
 from pathcraft.agents import ChaseField, FlowField, GridSpace, PathRequestQueue, Pursuer
@@ -206,7 +206,8 @@ def run_queue(
     asked_at: dict[int, int] = {}
     times: list[float] = []
     asking: list[float] = []  # of which the requests
-    delivered, checked, last = 0, [], None
+    delivered, last = 0, None
+    checked: list[Any] = []
     wall = time.perf_counter()
     base = rss()
     for frame in range(len(world.route)):
@@ -220,16 +221,7 @@ def run_queue(
         asking.append(clock()[0] - t0)
         done = queue.update()
         times.append(clock()[0] - t0)
-        for k, result in done.items():
-            delivered += 1
-            w = walkers[k]
-            w.wait = frame - asked_at.pop(k, frame) + 1
-            if k in queue:
-                asked_at[k] = frame
-            if result:
-                w.adopt([tuple(p) for p in result.path.tolist()])
-                if len(checked) < 20:
-                    checked.append(result)
+        delivered += deliver(done, walkers, asked_at, frame, queue, checked, keep=20)
         for w in walkers:
             w.walk()
         if time.perf_counter() - wall > cap:
