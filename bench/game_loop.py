@@ -174,11 +174,15 @@ def run_pursuers(
     times: list[float] = []
     wall = time.perf_counter()
     base = rss()
+    note = ""
     for frame in range(len(world.route)):
         t0, _ = clock()
         target = world.to_cell(frame)
-        for enemy in enemies:
+        for k, enemy in enumerate(enemies):
             enemy.step(target, dt=1 / FPS)
+            if time.perf_counter() - wall > cap and k + 1 < len(enemies):
+                note = f" in frame {frame + 1} after {k + 1} of {len(enemies)} agents"
+                break
         times.append(clock()[0] - t0)
         if time.perf_counter() - wall > cap:
             break
@@ -189,7 +193,8 @@ def run_pursuers(
             assert abs(plan.cost - world.grid.astar(a, b).cost) <= 1e-6 * max(1.0, plan.cost)
     still = sum(e.position == world.grid.agent_space().point(s) and e.node == s
                 for e, s in zip(enemies, starts, strict=True))  # fmt: skip
-    return Run(times, 0.0, sum(e.plans for e in enemies), still, len(times), peak_growth(base))
+    plans = sum(e.plans for e in enemies)
+    return Run(times, 0.0, plans, still, len(times), peak_growth(base), note)
 
 
 def run_queue(
@@ -397,6 +402,8 @@ def row(world: str, n: int, label: str, run: Run, total: int) -> str:
     t = np.asarray(run.times) * 1e3
     seconds = run.frames / FPS
     stopped = "" if run.frames >= total else f" (stopped at frame {run.frames})"
+    if run.note.startswith(" in frame"):  # stopped inside a frame: its time is partial
+        stopped, run.note = f" (stopped{run.note}: times are lower bounds)", ""
     worker = f"{run.worker / max(run.frames, 1) * 1e3:.2f}" if run.worker else "-"
     return (
         f"| {world} | {n} | {label}{stopped}{run.note} | {np.median(t):.2f} | "

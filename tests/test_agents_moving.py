@@ -142,9 +142,22 @@ def test_bad_input_is_refused_by_name() -> None:
         ChaseField(grid, (0, 2))
     with pytest.raises(TypeError, match="background"):
         ChaseField(grid, (0, 0), background="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="snap"):
+        ChaseField(grid, (0, 0), snap=1)  # type: ignore[arg-type]
     chase = ChaseField(grid, (0, 0), background=False)
     with pytest.raises(ValueError, match="target"):
         chase.move_target((5, 5))
     with pytest.raises(ValueError, match="cells"):
         chase.next_cells([(1, 1), (0, 2)])
     assert chase.next_cells(np.empty((0, 2), dtype=int)).shape == (0, 2)
+
+
+def test_snap_moves_a_target_in_a_wall_or_off_the_grid_to_the_nearest_walkable_cell() -> None:
+    grid = Grid.from_ascii("....#\n.....")
+    chase = ChaseField(grid, (0, 4), background=False, snap=True)
+    assert chase.target == (0, 3) == grid.nearest_walkable((0, 4))
+    chase.move_target((9, -3))
+    assert chase.target == grid.nearest_walkable((9, -3)) == (1, 0)
+    with pytest.raises(ValueError, match="target"):
+        chase.move_target((0, 4), snap=False)
+    assert chase.next_cells([(0, 3)]).tolist() == [[0, 2]]

@@ -96,6 +96,10 @@ class ChaseField:
         pay only for starting it and adopting it); False: at once, in
         :meth:`move_target` (a whole-map Dijkstra in that frame). The first far
         field is computed in the constructor either way.
+    snap : bool
+        Default False: a target on a wall or off the grid is a ``ValueError``; True:
+        it is moved to the nearest walkable cell (a player's physics position that
+        strayed into a wall keeps being chased); :meth:`move_target` can override it.
 
     Attributes
     ----------
@@ -103,6 +107,10 @@ class ChaseField:
     radius : float
     rebuilds : int
         Far fields adopted so far (the constructor's first one included).
+    anchor : (int, int)
+        The cell the far field leads to (where the target was when it was started).
+    background, snap : bool
+        As given.
 
     Notes
     -----
@@ -136,12 +144,18 @@ class ChaseField:
 
     __slots__ = (
         "_build", "_diag", "_far", "_far_dir", "_far_next", "_near", "_origin",
-        "_pending_anchor", "_target", "_version", "_window", "anchor", "background",
-        "grid", "radius", "rebuilds",
+        "_space", "_target", "_version", "_window", "anchor", "background", "grid",
+        "radius", "rebuilds", "snap",
     )  # fmt: skip
 
     def __init__(
-        self, grid: Grid, target: Any, *, radius: float = 32.0, background: bool = True
+        self,
+        grid: Grid,
+        target: Any,
+        *,
+        radius: float = 32.0,
+        background: bool = True,
+        snap: bool = False,
     ) -> None:
         if not isinstance(grid, Grid):
             raise TypeError(f"grid must be a pathcraft Grid; got {type(grid).__name__}")
@@ -151,8 +165,10 @@ class ChaseField:
         self.grid = grid
         self.radius = float(value)
         self.background = check_flag("background", background)
+        self.snap = check_flag("snap", snap)
+        self._space = grid.agent_space()
         self._diag = DIAGONAL_RULES[grid.diagonal]
-        self._target = self._cell(target, "target")
+        self._target = self._cell(target, "target", self.snap)
         self.anchor = self._target
         self.rebuilds = 0
         rows, cols = grid.shape
@@ -189,17 +205,40 @@ class ChaseField:
 
     # ------------------------------------------------------------------ moving
 
-    def move_target(self, target: Any) -> None:
-        """The target is at ``target`` now (a walkable ``(row, col)``): recompute the
-        near field if it changed cell (or the grid changed), and start a far field
-        from it once it is more than ``radius / 2`` from the anchor.
+    def move_target(self, target: Any, *, snap: bool | None = None) -> None:
+        """The target is at ``target`` now: recompute the near field if it changed
+        cell (or the grid changed), and start a far field from it once it is more
+        than ``radius / 2`` from the anchor.
+
+        Parameters
+        ----------
+        target : (int, int)
+            The target's cell, ``(row, col)``, walkable (with ``snap``, any cell).
+        snap : bool or None
+            Move a target on a wall or off the grid to the nearest walkable cell
+            (:meth:`Grid.nearest_walkable <pathcraft.grid.Grid.nearest_walkable>`)
+            instead of raising; None: the constructor's ``snap``.
 
         Raises
         ------
         ValueError
-            ``target`` off the grid or on a wall.
+            ``target`` off the grid or on a wall, without ``snap``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import ChaseField
+        >>> grid = Grid.from_ascii('''
+        ... .....
+        ... .##..
+        ... .....
+        ... ''')
+        >>> chase = ChaseField(grid, (0, 0), radius=3, background=False)
+        >>> chase.move_target((1, 1), snap=True)   # a physics position in a wall
+        >>> chase.target
+        (0, 1)
         """
-        cell = self._cell(target, "target")
+        cell = self._cell(target, "target", self.snap if snap is None else snap)
         self._poll()
         if cell != self._target or self.grid.version != self._version:
             self._target = cell
@@ -216,14 +255,33 @@ class ChaseField:
             self._start()
 
     def next_cells(self, cells: Any) -> npt.NDArray[np.intp]:
-        """The cell each of ``cells`` (walkable ``(row, col)``, shape ``(n, 2)``) should
-        step to: toward the target within ``radius`` of it, else toward the anchor; a
-        cell at the target, or that reaches neither, is its own next cell.
+        """The cell each agent should step to: toward the target within ``radius`` of
+        it, else toward the anchor; a cell at the target, or that reaches neither, is
+        its own next cell.
+
+        Parameters
+        ----------
+        cells : array_like of int, shape (n, 2)
+            The agents' cells, ``(row, col)``, walkable (one pair is one agent).
+
+        Returns
+        -------
+        ndarray of intp, shape (n, 2)
+            Their next cells, ``(row, col)``: one legal move each (the grid's diagonal
+            rule), on a cheapest way to the target within ``radius``.
 
         Raises
         ------
         ValueError
             A cell off the grid or on a wall.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import ChaseField
+        >>> chase = ChaseField(Grid.from_ascii("......"), (0, 5), background=False)
+        >>> chase.next_cells([(0, 0), (0, 4), (0, 5)]).tolist()
+        [[0, 1], [0, 5], [0, 5]]
         """
         self._poll()
         if self.grid.version != self._version:
@@ -260,7 +318,10 @@ class ChaseField:
 
     # ------------------------------------------------------------------ inside
 
-    def _cell(self, value: Any, name: str) -> tuple[int, int]:
+    def _cell(self, value: Any, name: str, snap: Any) -> tuple[int, int]:
+        """``value`` checked as a walkable cell, or snapped to the nearest one."""
+        if check_flag("snap", snap):
+            return self._space.snap(value, name)
         flat = int(unit_cells(self.grid, self.grid, name, value, many=False)[0])
         r, c = divmod(flat, self.grid.shape[1] + 2)
         return (r - 1, c - 1)
