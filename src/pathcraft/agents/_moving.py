@@ -198,7 +198,19 @@ class ChaseField:
 
     def wait(self) -> None:
         """Block until a far field being computed lands, and adopt it (for tests and
-        loading screens; a game loop never needs to)."""
+        loading screens; a game loop never needs to).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import ChaseField
+        >>> chase = ChaseField(Grid(np.ones((30, 30))), (0, 0), radius=4)
+        >>> chase.move_target((0, 3))          # 3 > radius / 2: a far field from (0, 3)
+        >>> chase.wait()
+        >>> chase.rebuilding, chase.anchor, chase.rebuilds
+        (False, (0, 3), 2)
+        """
         if self._build is not None:
             self._build.wait()
             self._poll()
