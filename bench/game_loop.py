@@ -460,8 +460,10 @@ def main(argv: list[str] | None = None) -> str:
         counts = [int(c) for c in args.counts.split(",")]
     rows: list[str] = []
     for world in worlds:
-        probe = spawns(world.grid, world.route[0], 14, seed=0)
-        per_search = inflight_bytes(world.grid, world.route[0], probe)
+        per_search = 0.0  # a tiny map's searches hold little: not probed
+        if not args.quick:
+            probe = spawns(world.grid, world.route[0], 14, seed=0)
+            per_search = inflight_bytes(world.grid, world.route[0], probe)
         for n in counts:
             starts = spawns(world.grid, world.route[0], n, seed=n)
             held = n * per_search
