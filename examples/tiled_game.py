@@ -8,7 +8,8 @@ way. ``--screenshot out.png`` saves the last frame. Needs ``pip install
 
 Everything comes from the Tiled map (``pathcraft/data/dungeon.tmx``): the grid
 (walls from tile properties, mud that costs 3, the crates, rock and pillar objects as
-walls), the spawn points and the patrol waypoints. The player walks pixel paths from
+walls of every cell they overlap, though they straddle tiles), the spawn points and the
+patrol waypoints. The player walks pixel paths from
 :meth:`pathcraft.coords.TileCoords.find_path`; each enemy is a
 :class:`pathcraft.agents.Pursuer` that searches again only when the player changes
 cell, drawn between cells with :meth:`~pathcraft.coords.TileCoords.units_to_pixels`.

@@ -6,9 +6,29 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+import shapely
 from scipy.sparse.csgraph import dijkstra
 
 from pathcraft import NavMesh
+
+#: A small map of walkable cells with walls inside it (rows are y, columns x).
+HOLED_CELLS = np.array(
+    [
+        [1, 1, 1, 1, 1, 1, 1, 1],
+        [1, 0, 0, 1, 1, 0, 1, 1],
+        [1, 1, 1, 1, 0, 0, 1, 1],
+        [1, 1, 0, 1, 1, 1, 1, 0],
+        [1, 1, 1, 1, 1, 1, 1, 1],
+    ],
+    dtype=bool,
+)
+
+
+def cells_area(cells: np.ndarray) -> Any:
+    """The walkable area of a map of walkable cells, made by shapely (unit squares
+    ``[col, col + 1] x [row, row + 1]``), independently of a mesh."""
+    rows, cols = np.nonzero(cells)
+    return shapely.union_all(shapely.box(cols, rows, cols + 1, rows + 1))
 
 
 def grid_mesh(n: int = 6) -> NavMesh:

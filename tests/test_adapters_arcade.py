@@ -72,7 +72,8 @@ def test_paths_in_arcade_pixels_are_legal_and_optimal_in_cells() -> None:
     for a, b in free[rng.integers(len(free), size=(25, 2))]:
         start, goal = tiles.pixel(a), tiles.pixel(b)
         points = barriers.find_path(start, goal)
-        result = barriers.find_result(start, goal)
+        result = barriers.find_result(start, goal, units="tiles")
+        assert barriers.find_result(start, goal).cost == pytest.approx(32 * result.cost)
         want = float(oracle(grid.cost, grid.diagonal, [tuple(a)])[tuple(b)])
         if points is None:
             assert math.isinf(want)

@@ -137,4 +137,4 @@ def test_tile_coords_find_path_with_snap_is_the_search_from_the_snapped_cells() 
         tiles.find_path(grid, (8, 8), goal)
     got = tiles.find_path(grid, start, goal, snap=True)
     want = grid.find_path((1, 4), (4, 0))
-    assert got.path.tolist() == tiles.to_pixels(want.path).tolist() and got.cost == want.cost
+    assert got.path.tolist() == tiles.to_pixels(want.path).tolist() and got.cost == 16 * want.cost

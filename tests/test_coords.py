@@ -4,6 +4,7 @@ optimal (oracle: scipy's Dijkstra on the same grid, and the same query on cells)
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -75,7 +76,7 @@ def test_paths_found_in_pixels_are_legal_and_optimal_in_cells(
     # Any point of the start and goal cells, not only their centres.
     start_px = tiles.pixel(case.start) + (rng.random(2) - 0.5) * 0.9 * np.array(size)
     goal_px = tiles.pixel(case.goal) + (rng.random(2) - 0.5) * 0.9 * np.array(size)
-    result = tiles.find_path(grid, start_px, goal_px)
+    result = tiles.find_path(grid, start_px, goal_px, units="tiles")
     want = float(oracle(case.cost, case.rule, [case.start])[case.goal])
     back = tiles.to_cells(result.path) if result.path.size else np.zeros((0, 2), dtype=np.intp)
     cells_result = grid.astar(case.start, case.goal)
@@ -88,7 +89,7 @@ def test_paths_found_in_pixels_are_legal_and_optimal_in_cells(
     assert_answer(case.cost, case.rule, replace(result, path=back), case.start, case.goal, want)
 
 
-@pytest.mark.parametrize("algorithm", ["astar", "jps", "dijkstra", "greedy"])
+@pytest.mark.parametrize("algorithm", ["astar", "jps", "dijkstra", "greedy", "theta"])
 def test_every_grid_search_runs_in_pixels(algorithm: str) -> None:
     grid = Grid.from_ascii("""
         ........
@@ -101,7 +102,10 @@ def test_every_grid_search_runs_in_pixels(algorithm: str) -> None:
     assert result and result.path[0].tolist() == [116.0, 116.0]
     assert result.path[-1].tolist() == [100 + 7.5 * 32, 100 + 2.5 * 32]
     if algorithm != "greedy":
-        assert result.cost == pytest.approx(grid.astar((0, 0), (2, 7)).cost)
+        cells = grid.find_path((0, 0), (2, 7), algorithm=algorithm)
+        assert result.cost == pytest.approx(32 * cells.cost)
+        assert tiles.find_path(grid, (110, 110), (100 + 7 * 32 + 5, 100 + 2 * 32 + 5),
+                               algorithm=algorithm, units="tiles").cost == cells.cost  # fmt: skip
 
 
 def test_no_path_keeps_an_empty_pixel_path() -> None:
@@ -155,7 +159,8 @@ def test_a_pixel_query_answers_as_the_cell_query_with_options(rule: str) -> None
     cost[0, 0] = cost[29, 29] = 1.0
     grid = Grid(cost, diagonal=rule)
     tiles = TileCoords((8, 12), origin=(-40, 3), y_up=True, shape=grid.shape)
-    got = tiles.find_path(grid, tiles.pixel((0, 0)), tiles.pixel((29, 29)), weight=1.5)
+    got = tiles.find_path(grid, tiles.pixel((0, 0)), tiles.pixel((29, 29)), weight=1.5,
+                          units="tiles")  # fmt: skip
     want = grid.astar((0, 0), (29, 29), weight=1.5)
     assert got.cost == want.cost and got.expanded == want.expanded
 
@@ -222,3 +227,67 @@ def test_cell_of_plain_numbers_is_the_checked_conversion(
     for bad in ((math.nan, 0.0), (math.inf, 1.0), (1e300, 0.0)):
         with pytest.raises(ValueError):
             TileCoords(1e-300, shape=shape).cell(bad) if bad[0] == 1e300 else tiles.cell(bad)
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "jps", "dijkstra"])
+@pytest.mark.parametrize("rule", RULES)
+def test_a_cost_in_pixels_on_tiles_that_are_not_square_is_measured_step_by_step(
+    algorithm: str, rule: str
+) -> None:
+    if algorithm == "jps" and rule in ("never", "one_free"):
+        pytest.skip("jps runs on 8-connected rules without one_free")
+    rng = np.random.default_rng(11)
+    cost = rng.integers(1, 4, (12, 15)).astype(float)
+    if algorithm == "jps":  # it runs on grids of one cost
+        cost[:] = 2.0
+    cost[rng.random(cost.shape) < 0.2] = np.inf
+    cost[0, 0] = cost[11, 14] = 2.0
+    grid = Grid(cost, diagonal=rule)
+    assert grid.find_path((0, 0), (11, 14))
+    tiles = TileCoords((16, 9), origin=(3, -7))
+    got = tiles.find_path(grid, tiles.pixel((0, 0)), tiles.pixel((11, 14)), algorithm=algorithm)
+    cells = grid.find_path((0, 0), (11, 14), algorithm=algorithm)
+    full = [tuple(cells.path[0])]  # the cells the path enters, jump points filled in
+    for a, b in zip(cells.path[:-1], cells.path[1:], strict=True):
+        n = int(np.abs(b - a).max())
+        full += [tuple(a + (b - a) // n * k) for k in range(1, n + 1)]
+    want = 0.0
+    for (r0, c0), (r1, c1) in itertools.pairwise(full):
+        want += cost[r1, c1] * math.hypot((c1 - c0) * 16, (r1 - r0) * 9)
+    assert got.cost == pytest.approx(want)
+    with pytest.raises(ValueError, match=r"tiles of 16x9 px \(not square\).*units='tiles'"):
+        tiles.find_path(Grid(np.ones((6, 6))), tiles.pixel((0, 0)), tiles.pixel((4, 4)), size=2)
+    flat = Grid(np.where(np.isfinite(cost), 2.0, np.inf), diagonal=rule)
+    theta = tiles.find_path(flat, tiles.pixel((0, 0)), tiles.pixel((11, 14)), algorithm="theta")
+    corners = tiles.to_pixels(flat.find_path((0, 0), (11, 14), algorithm="theta").path)
+    assert theta.cost == pytest.approx(2.0 * np.hypot(*np.diff(corners, axis=0).T).sum())
+    with pytest.raises(ValueError, match="units must be 'pixels' or 'tiles'; got 'px'"):
+        tiles.find_path(grid, (5, 5), (5, 5), units="px")  # type: ignore[arg-type]
+
+
+def test_a_swapped_start_or_goal_gets_a_hint_whichever_it_is() -> None:
+    grid = Grid.from_ascii("""
+        ....
+        .#..
+        ....
+        ....
+    """)
+    tiles = TileCoords(10)
+    walkable_swap = (35.0, 15.0)  # (35, 15) is in (1, 3), a wall; (15, 35) in (3, 1)
+    grid2 = Grid.from_ascii("""
+        ....
+        ...#
+        ....
+        ....
+    """)
+    hint = r"positions are pixels \(x, y\): {} \(15, 35\), swapped, is in the walkable cell "
+    hint += r"\(3, 1\)"
+    with pytest.raises(ValueError, match=r"start \(1, 3\) is a wall; " + hint.format("start")):
+        tiles.find_path(grid2, walkable_swap, (5, 5))
+    with pytest.raises(ValueError, match=r"goal \(1, 3\) is a wall; " + hint.format("goal")):
+        tiles.find_path(grid2, (5, 5), walkable_swap)
+    with pytest.raises(ValueError, match=r"goal \(15.0, 45.0\) is in cell \(4, 1\), outside.*"
+                       r"goal \(45, 15\), swapped, is in the walkable cell \(1, 4\)"):  # fmt: skip
+        TileCoords(10, shape=(2, 5)).find_path(Grid.from_ascii(".....\n....."), (5, 5), (15, 45))
+    with pytest.raises(ValueError, match=r"^start \(1, 1\) is a wall$"):  # swapped: a wall too
+        tiles.find_path(grid, (15, 15), (5, 5))

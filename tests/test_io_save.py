@@ -18,6 +18,7 @@ shapely = pytest.importorskip("shapely")
 
 from pathcraft import Graph, Grid, NavMesh, WaypointGraph  # noqa: E402
 from pathcraft.io import FORMAT_VERSION, bundled_map, load, read_map, save  # noqa: E402
+from pathcraft.io._archive import write_archive  # noqa: E402
 
 
 def mesh_algorithm(name: str) -> dict[str, str]:
@@ -37,15 +38,16 @@ def round_trip(world: Any, tmp_path: Path, name: str = "world.npz") -> Any:
 
 
 def rewrite(path: Path, **changes: Any) -> None:
-    """Write the file again with some arrays replaced (None: dropped)."""
+    """Write the file again with some arrays replaced (None: dropped), sealed by a new
+    checksum (a file as a bad writer would make it, not a damaged one)."""
     with np.load(path, allow_pickle=False) as raw:
-        arrays = {k: raw[k] for k in raw.files}
+        arrays = {k: raw[k] for k in raw.files if k != "checksum"}
     for key, value in changes.items():
         if value is None:
             arrays.pop(key, None)
         else:
             arrays[key] = value
-    np.savez(path, **arrays)
+    write_archive(path, arrays)
 
 
 # ---------------------------------------------------------------- round trips
@@ -168,7 +170,7 @@ def saved(tmp_path: Path) -> Path:
 def test_a_file_of_another_version_says_which(saved: Path) -> None:
     rewrite(saved, version=np.array(FORMAT_VERSION + 1))
     with pytest.raises(ValueError, match=rf"mesh\.npz: written in pathcraft world format "
-                       rf"version {FORMAT_VERSION + 1}; this pathcraft reads version "
+                       rf"version {FORMAT_VERSION + 1}; this pathcraft reads versions 1 to "
                        rf"{FORMAT_VERSION}"):  # fmt: skip
         load(saved)
 
@@ -200,7 +202,7 @@ def test_files_that_are_not_worlds(tmp_path: Path) -> None:
         load(other)
     single = tmp_path / "one.npy"
     np.save(single, np.zeros(3))
-    with pytest.raises(ValueError, match=r"one\.npy: not a pathcraft world file \(a single"):
+    with pytest.raises(ValueError, match=r"one\.npy: not a readable .*a single \.npy array"):
         load(single)
     text = tmp_path / "level.npz"
     text.write_text("hello")
@@ -213,8 +215,11 @@ def test_files_that_are_not_worlds(tmp_path: Path) -> None:
 
 
 def test_an_object_array_is_refused_without_running_pickle(saved: Path) -> None:
-    rewrite(saved, kind=np.array(["navmesh"], dtype=object))
-    with pytest.raises(ValueError, match="Object arrays cannot be loaded when allow_pickle=False"):
+    with np.load(saved, allow_pickle=False) as raw:
+        arrays = {k: raw[k] for k in raw.files}
+    np.savez(saved, **{**arrays, "kind": np.array(["navmesh"], dtype=object)})
+    with pytest.raises(ValueError, match=r"mesh\.npz: .*the array 'kind' holds Python objects "
+                       r"\(pickled data\), which a pathcraft world never holds"):  # fmt: skip
         load(saved)
 
 
@@ -281,3 +286,90 @@ def test_a_loaded_mesh_pickles_and_makes_its_shapes_once_under_threads(tmp_path:
     with ThreadPoolExecutor(4) as pool:
         located = list(pool.map(lambda p: fresh.locate([p])[0], free))
     np.testing.assert_array_equal(located, mesh.locate(free))
+
+
+# ---------------------------------------------------------------- format versions, damage
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_files_of_format_version_1_still_load() -> None:
+    # written by pathcraft before the checksum (format version 1): plain np.savez files
+    grid = load(DATA / "world-v1-grid.npz")
+    assert grid.cost.tolist() == [
+        [1.0, 1.0, math.inf, 1.0],
+        [3.0, 1.0, 1.0, math.inf],
+        [1.0, math.inf, 1.0, 1.0],
+    ]
+    assert grid.diagonal == "never"
+    roads = load(DATA / "world-v1-graph.npz")
+    assert roads.dijkstra("a", "c").path == ["a", "b", "c"]
+    assert roads.dijkstra("a", "c").cost == 3.0
+    with np.load(DATA / "world-v1-grid.npz", allow_pickle=False) as raw:
+        assert raw["version"].item() == 1 and "checksum" not in raw.files
+
+
+def _members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as z:
+        return {name: z.read(name) for name in z.namelist()}
+
+
+def _zip(path: Path, members: dict[str, bytes], **options: Any) -> None:
+    with zipfile.ZipFile(path, "w", **options) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+
+
+def test_a_mesh_whose_links_were_dropped_is_refused_not_loaded_without_them(
+    tmp_path: Path,
+) -> None:
+    mesh = NavMesh.from_grid(Grid.from_ascii("....\n.#..\n...."))
+    mesh.add_link((0.5, 0.5), (3.5, 2.5), cost=1.0)
+    path = tmp_path / "mesh.npz"
+    save(mesh, path)
+    members = _members(path)
+    for name in ("link_ids.npy", "link_points.npy", "link_costs.npy", "link_two_way.npy"):
+        _zip(path, {k: v for k, v in members.items() if k != name})
+        with pytest.raises(ValueError, match=r"mesh\.npz: .*checksum does not match"):
+            load(path)
+    _zip(path, {k: v for k, v in members.items() if k != "checksum.npy"})
+    with pytest.raises(ValueError, match=r"mesh\.npz: .*'checksum' is missing or damaged"):
+        load(path)
+    _zip(path, members, compression=zipfile.ZIP_DEFLATED)  # recompressed: still the world
+    assert dict(load(path).links) == dict(mesh.links)
+
+
+def test_zip_oddities_are_refused_naming_the_file(saved: Path) -> None:
+    members = _members(saved)
+    pattern = r"mesh\.npz: not a readable pathcraft world file \(truncated or corrupted\?\): "
+    member = "vertices.npy"
+    for method in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        what = f"the member '{member}' uses zip compression method {method}; expected stored"
+        _zip(saved, {k: v for k, v in members.items() if k != member})
+        with zipfile.ZipFile(saved, "a") as z:
+            z.writestr(member, members[member], compress_type=method)
+        with pytest.raises(ValueError, match=pattern + what):
+            load(saved)
+    data = bytearray(saved.read_bytes())
+    at = data.find(b"PK\x01\x02")
+    data[at + 8] |= 0x01  # the first member marked encrypted in the directory
+    saved.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=pattern + "the member '.*' is encrypted"):
+        load(saved)
+    _zip(saved, {**members, "notes.txt": b"hello"})
+    with pytest.raises(ValueError, match=pattern + "the member 'notes.txt' is not an array"):
+        load(saved)
+    _zip(saved, members)
+    with zipfile.ZipFile(saved, "a") as z, pytest.warns(UserWarning, match="Duplicate"):
+        z.writestr("kind.npy", members["kind.npy"])
+    with pytest.raises(ValueError, match=pattern + "the member 'kind.npy' occurs twice"):
+        load(saved)
+
+
+def test_a_file_object_is_read_from_where_it_stands() -> None:
+    buffer = io.BytesIO(b"junk")
+    buffer.seek(0, io.SEEK_END)
+    save(Grid.from_ascii("..#"), buffer)
+    buffer.seek(4)
+    assert load(buffer).cost.tolist() == [[1.0, 1.0, math.inf]]

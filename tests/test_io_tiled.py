@@ -166,7 +166,7 @@ def test_obstacle_layers_make_walls_of_the_cells_whose_centres_they_cover(
     truth: dict[str, Any],
 ) -> None:
     level = read_tiled(TMX)
-    with_objects = level.grid(obstacles="obstacles")
+    with_objects = level.grid(obstacles="obstacles", cover="center")
     base = expected_cost(truth)
     shapes = [expected_shape(o) for o in truth["objects"]["obstacles"]]
     for (r, c), cost in np.ndenumerate(with_objects.cost):

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
+from _meshes import HOLED_CELLS, cells_area
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -19,24 +20,11 @@ from pathcraft.navmesh import QueryFilter
 
 TOL = 1e-9
 
-_ROOMS = box(0, 0, 20, 10).difference(box(4, 2, 6, 8)).difference(
-    shapely.Polygon([(10, 3), (14, 3), (12, 7)])
+_ROOMS = (
+    box(0, 0, 20, 10)
+    .difference(box(4, 2, 6, 8))
+    .difference(shapely.Polygon([(10, 3), (14, 3), (12, 7)]))
 )
-_CELLS = np.array(
-    [
-        [1, 1, 1, 1, 1, 1, 1, 1],
-        [1, 0, 0, 1, 1, 0, 1, 1],
-        [1, 1, 1, 1, 0, 0, 1, 1],
-        [1, 1, 0, 1, 1, 1, 1, 0],
-        [1, 1, 1, 1, 1, 1, 1, 1],
-    ],
-    dtype=bool,
-)
-
-
-def _grid_area() -> Any:
-    rows, cols = np.nonzero(_CELLS)
-    return shapely.union_all(shapely.box(cols, rows, cols + 1, rows + 1))
 
 
 def _scene(kind: str) -> tuple[NavMesh, Any]:
@@ -44,7 +32,7 @@ def _scene(kind: str) -> tuple[NavMesh, Any]:
     if kind == "holes":
         return NavMesh.from_geometry(_ROOMS), _ROOMS
     if kind == "grid":
-        return NavMesh.from_grid(_CELLS), _grid_area()
+        return NavMesh.from_grid(HOLED_CELLS), cells_area(HOLED_CELLS)
     mesh = NavMesh.from_geometry(box(0, 0, 20, 10))
     rock = box(8, 3, 11, 6)
     mesh.add_obstacle(rock)

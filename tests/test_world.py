@@ -91,7 +91,7 @@ TABLE = [
         0, 3, EVERYTHING, _edit_graph),
     Row(lambda: WaypointGraph([(0, 0), (4, 0), (2, 3), (2, -3)]), (0, 0), (4, 0), EVERYTHING,
         _edit_waypoints),
-    Row(_mesh, (0.5, 0.5), (1.5, 0.5), frozenset({"plot", "save"})),
+    Row(_mesh, (0.5, 0.5), (1.5, 0.5), frozenset({"plot", "save", "agent_space"})),
 ]  # fmt: skip
 CASES = [(row, cap) for row in TABLE for cap in CAPABILITIES]
 

@@ -1,18 +1,24 @@
 """The ``pathcraft`` command line: ``demo`` on the bundled map, ``solve`` a scenario file,
-``show`` a search as a picture."""
+``show`` a search as a picture (on a Moving AI map, a text map or a Tiled level).
+
+(Past 500 lines: the parser and the three commands it runs, read together.)"""
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pathcraft._version import __version__
+
+if TYPE_CHECKING:
+    from pathcraft.grid import Grid
 
 __all__ = ["build_parser", "main"]
 
@@ -22,6 +28,8 @@ DIAGONALS = ("never", "no_corner_cut", "one_free", "always")
 MOVINGAI_RULE = "no_corner_cut"
 #: Where ``pathcraft demo`` writes its picture by default (the current directory).
 DEMO_PICTURE = "pathcraft-demo.png"
+#: The file endings ``show`` reads as Tiled levels.
+TILED_SUFFIXES = (".tmx", ".tmj", ".json")
 
 
 def grid_algorithms() -> tuple[str, ...]:
@@ -129,12 +137,16 @@ def build_parser() -> argparse.ArgumentParser:
             "Search a map from START to GOAL and draw it: walls, explored cells coloured "
             "by their cost from the start, the path. Several algorithms are drawn side by "
             "side; --gif animates one search instead. Cells are ROW,COL (0-based, row 0 at "
-            'the top). Needs the viz extra: pip install "pathcraft[viz]".'
+            "the top); on a Tiled level (.tmx, .tmj, .json) --pixels reads them as X,Y map "
+            "pixels, --layer picks the tile layers and --obstacles the object layers that "
+            'make walls. Needs the viz extra: pip install "pathcraft[viz]".'
         ),
     )
     show.add_argument(
-        "map", type=Path, help="a Moving AI .map file, or a text map ('#' wall, '.' floor, 1-9)"
-    )
+        "map", type=Path,
+        help="a Moving AI .map file, a Tiled level (.tmx, .tmj, .json), or a text map "
+        "('#' wall, '.' floor, 1-9)",
+    )  # fmt: skip
     show.add_argument("--start", type=_cell_arg, required=True, metavar="ROW,COL")
     show.add_argument("--goal", type=_cell_arg, required=True, metavar="ROW,COL")
     show.add_argument(
@@ -149,6 +161,23 @@ def build_parser() -> argparse.ArgumentParser:
         choices=DIAGONALS,
         default=MOVINGAI_RULE,
         help="the diagonal-move rule (default no_corner_cut, the Moving AI rule)",
+    )
+    level = show.add_argument_group("Tiled levels")
+    level.add_argument(
+        "--layer", type=_names_arg, default=None, metavar="NAME[,NAME...]",
+        help="the tile layers read for walls and costs (default all)",
+    )  # fmt: skip
+    level.add_argument(
+        "--obstacles", type=_names_arg, default=None, metavar="NAME[,NAME...]",
+        help="object layers whose shapes make walls",
+    )  # fmt: skip
+    level.add_argument(
+        "--cover", type=_cover_arg, default="overlap", metavar="RULE",
+        help="which cells obstacles wall: overlap (default: any overlap), center, or a "
+        "fraction such as 0.5",
+    )  # fmt: skip
+    level.add_argument(
+        "--pixels", action="store_true", help="--start and --goal are X,Y map pixels"
     )
     show.add_argument("--gif", action="store_true", help="write a GIF of the search growing")
     show.add_argument(
@@ -197,6 +226,24 @@ def _cell_arg(text: str) -> tuple[int, int]:
             f"expected ROW,COL (two whole numbers, e.g. 12,40), got {text!r}"
         ) from None
     return row, col
+
+
+def _names_arg(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _cover_arg(text: str) -> str | float:
+    if text in ("overlap", "center"):
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(
+            f"expected overlap, center or a fraction in (0, 1], got {text!r}"
+        )
+    return value
 
 
 def _algorithms_arg(text: str) -> tuple[str, ...]:
@@ -337,6 +384,11 @@ def _cell(cell: tuple[Any, ...]) -> str:
 def _solve(args: argparse.Namespace) -> int:
     from pathcraft.io import lengths_match, read_map, read_scen
 
+    if args.map.suffix.lower() in TILED_SUFFIXES:
+        raise ValueError(
+            f"solve checks Moving AI scenarios on a Moving AI .map; {args.map.name} is a "
+            "Tiled level: draw searches on it with pathcraft show (--pixels for X,Y)"
+        )
     grid = read_map(args.map, diagonal=args.diagonal)
     scen = read_scen(args.scen)
     _check_scenarios_fit(args, grid, scen)
@@ -466,7 +518,12 @@ def _show(args: argparse.Namespace) -> int:
         raise ValueError(f"--gif writes a .gif file; got --output {str(output)!r}")
     if not args.gif and output.suffix.lower() == ".gif":
         raise ValueError(f"add --gif to write a GIF ({str(output)!r})")
-    if args.map.suffix.lower() == ".map":
+    tiled = args.map.suffix.lower() in TILED_SUFFIXES
+    if not tiled and (args.layer or args.obstacles or args.pixels):
+        raise ValueError("--layer, --obstacles and --pixels are for Tiled levels (.tmx, .tmj)")
+    if tiled:
+        grid = _tiled_grid(args)
+    elif args.map.suffix.lower() == ".map":
         grid = read_map(args.map, diagonal=args.diagonal)
     else:
         grid = Grid.from_ascii(args.map.read_text(), diagonal=args.diagonal)
@@ -492,6 +549,24 @@ def _show(args: argparse.Namespace) -> int:
         f"{_cell(args.goal)}; {summary}"
     )
     return 0
+
+
+def _tiled_grid(args: argparse.Namespace) -> Grid:
+    """The grid of a Tiled level; with ``--pixels``, ``args.start`` and ``args.goal``
+    become the cells under those pixels."""
+    from pathcraft.io.tiled import read_tiled
+
+    level = read_tiled(args.map)
+    grid = level.grid(
+        layers=args.layer, obstacles=args.obstacles, cover=args.cover, diagonal=args.diagonal
+    )
+    if args.pixels:
+        for name in ("start", "goal"):
+            try:
+                setattr(args, name, level.coords.cell(getattr(args, name)))
+            except ValueError as exc:
+                raise ValueError(f"--{name} {exc}") from None
+    return grid
 
 
 def _summary(name: str, result: Any) -> str:

@@ -14,12 +14,15 @@ Every conversion is vectorised: an ``(n, 2)`` array in, an ``(n, 2)`` array out.
 one-point forms (:meth:`TileCoords.pixel`, :meth:`TileCoords.cell`) take a tuple, a
 list, a NumPy array or a pygame ``Vector2`` and return a plain tuple.
 :meth:`TileCoords.find_path` searches a grid between two pixel positions and returns
-the path in pixel centres.
+the path in pixel centres and its cost in pixels.
 
 Positions in *cell units* (``x = col + 0.5`` at a cell's centre, ``y = row + 0.5``),
 which :class:`~pathcraft.agents.Pursuer`, :class:`~pathcraft.agents.Crowd` and
 :meth:`pathcraft.NavMesh.from_grid` use, convert with :meth:`TileCoords.units_to_pixels`
 and :meth:`TileCoords.pixels_to_units`.
+
+(One class past 500 lines, mostly docstrings with examples: its conversions and its
+pixel searches share its tile size, origin and axis, and read as one idea.)
 
 Examples
 --------
@@ -401,15 +404,18 @@ class TileCoords:
         goal: Any,
         *,
         algorithm: str = "astar",
+        units: Literal["pixels", "tiles"] = "pixels",
         **options: Any,
     ) -> PathResult:
-        """Search ``grid`` between two pixel positions; the path comes back in pixels.
+        """Search ``grid`` between two pixel positions; the path and its cost come back
+        in pixels.
 
         The start and goal are the cells under the two positions; the search is the
         grid's own (``grid.find_path(..., algorithm=algorithm)``), with the same
         options and the same costs, so the answer is the one the same query on cells
-        gives. The path
-        is the ``(n, 2)`` float array of the cells' centres in pixels.
+        gives. The path is the ``(n, 2)`` float array of the cells' centres in pixels;
+        its cost is in pixels (the grid's cost times a tile's side, as a navigation
+        mesh of the same level measures it), or with ``units="tiles"`` the grid's own.
 
         Parameters
         ----------
@@ -420,6 +426,12 @@ class TileCoords:
         algorithm : {"astar", "dijkstra", "greedy", "jps", "theta"}
             The grid's search to run (every ``algorithm=`` of
             :class:`~pathcraft.Grid`, as ``pathcraft._options.SUPPORT`` lists them).
+        units : {"pixels", "tiles"}
+            The cost's unit. In pixels a step costs the grid's cost of the cell it
+            enters times its length in pixels: on tiles that are not square, a
+            straight step along x is a tile's width, along y its height (the path is
+            the one the grid finds; a query with ``size=`` on such tiles is refused:
+            its steps are the unit's). ``"tiles"``: the grid's cost as it is.
         **options
             Passed to that search (``weight``, ``max_expansions``, ...); with
             ``snap=True`` a position on a wall or off the map starts (or ends) the
@@ -435,7 +447,9 @@ class TileCoords:
         ------
         ValueError
             A position off the map (the message gives its cell) or on a wall (without
-            ``snap``), an unknown algorithm; the grid's own errors for its options.
+            ``snap``; when the position with x and y swapped is walkable, the message
+            says so), an unknown algorithm or unit; the grid's own errors for its
+            options.
 
         Examples
         --------
@@ -443,24 +457,90 @@ class TileCoords:
         >>> from pathcraft.coords import TileCoords
         >>> grid = Grid.from_ascii("...")
         >>> TileCoords(8, origin=(100, 0)).find_path(grid, (101, 4), (123, 4)).cost
+        16.0
+        >>> TileCoords(8, origin=(100, 0)).find_path(grid, (101, 4), (123, 4), units="tiles").cost
         2.0
         >>> TileCoords(8, origin=(100, 0)).find_path(grid, (90, 4), (123, 40), snap=True).cost
-        2.0
+        16.0
         """
         searches = list(SUPPORT["Grid"].algorithms)
         if algorithm not in searches:
             raise ValueError(f"algorithm must be one of {searches}; got {algorithm!r}")
+        if units not in ("pixels", "tiles"):
+            raise ValueError(f"units must be 'pixels' or 'tiles'; got {units!r}")
         shape = tuple(getattr(grid, "shape", ()))
         checked = self if self.shape is not None or len(shape) != 2 else self._with_shape(shape)
-        if options.get("snap") is True:  # off the map too: the grid moves it on
-            s, g = (checked._cell_anywhere(n, v) for n, v in (("start", start), ("goal", goal)))
-        else:
-            s = checked._cell("start", start)
-            g = checked._cell("goal", goal)
-        result: PathResult = grid.find_path(s, g, algorithm=algorithm, **options)
+        try:
+            if options.get("snap") is True:  # off the map too: the grid moves it on
+                s = checked._cell_anywhere("start", start)
+                g = checked._cell_anywhere("goal", goal)
+            else:
+                s = checked._cell("start", start)
+                g = checked._cell("goal", goal)
+            result: PathResult = grid.find_path(s, g, algorithm=algorithm, **options)
+        except ValueError as exc:
+            hint = checked._swap_hint(grid, (("start", start), ("goal", goal)))
+            if hint:
+                raise ValueError(f"{exc}{hint}") from exc
+            raise
         path = np.asarray(result.path)
         pixels = self.to_pixels(path) if path.size else np.zeros((0, 2))
-        return dataclasses.replace(result, path=pixels)
+        cost = result.cost
+        if units == "pixels":
+            cost = self._pixel_cost(grid, path, cost, algorithm, options)
+        return dataclasses.replace(result, path=pixels, cost=cost)
+
+    def _pixel_cost(
+        self, grid: Any, path: npt.NDArray[Any], cost: float, algorithm: str, options: Any
+    ) -> float:
+        """A path's cost in pixels: a square tile's side times its cost in cells, or on
+        other tiles each step's cost times its length in pixels."""
+        w, h = self.tile_size
+        if w == h or len(path) < 2 or not math.isfinite(cost):
+            return cost * w
+        steps = np.diff(path.astype(np.intp), axis=0)
+        if algorithm == "theta":  # any-angle lines on a grid of one cost: lengths scale
+            cells_long = np.hypot(steps[:, 0], steps[:, 1]).sum()
+            return float(cost * np.hypot(steps[:, 0] * h, steps[:, 1] * w).sum() / cells_long)
+        if options.get("size", 1) != 1 or not hasattr(grid, "cost"):
+            raise ValueError(
+                f"a cost in pixels on tiles of {w:g}x{h:g} px (not square) is measured step "
+                "by step, for the grid's own steps without size=; pass units='tiles' for "
+                "the grid's cost"
+            )
+        count = np.abs(steps).max(axis=1)  # a jump point search's straight runs, expanded
+        unit = np.repeat(steps // count[:, None], count, axis=0)
+        cells = path[0] + np.cumsum(unit, axis=0)
+        straight_x, straight_y = unit[:, 0] == 0, unit[:, 1] == 0
+        length = np.where(straight_x, w, np.where(straight_y, h, math.hypot(w, h)))
+        return float((np.asarray(grid.cost)[cells[:, 0], cells[:, 1]] * length).sum())
+
+    def _swap_hint(self, grid: Any, ends: Any) -> str:
+        """For an end on a wall or off the grid: where its swapped ``(y, x)`` lies, when
+        that is a walkable cell (a ``(row, col)`` or ``(y, x)`` pair passed as pixels)."""
+        walkable = getattr(grid, "walkable", None)
+        if walkable is None:
+            return ""
+
+        def walkable_at(r: int, c: int) -> bool:
+            rows, cols = walkable.shape
+            return bool(0 <= r < rows and 0 <= c < cols and walkable[r, c])
+
+        for name, point in ends:
+            try:
+                x, y = (float(v) for v in np.asarray(point, dtype=float).ravel())
+                cell = self._cell_anywhere(name, (x, y))
+                rr, cc = self._cell_anywhere(name, (y, x))
+            except (TypeError, ValueError):
+                continue
+            if walkable_at(*cell):
+                continue
+            if walkable_at(rr, cc):
+                return (
+                    f"; positions are pixels (x, y): {name} ({y:g}, {x:g}), swapped, is "
+                    f"in the walkable cell {(rr, cc)}: did you mean it?"
+                )
+        return ""
 
     def nearest_walkable(
         self, points: npt.ArrayLike, grid: Any, *, max_distance: float | None = None

@@ -74,16 +74,16 @@ class CapabilityError(NotImplementedError):
 
     A subclass of :class:`NotImplementedError`, not of :class:`TypeError`: the
     argument *is* a world, of the right kind for the query contract; what it lacks is
-    one method's meaning (a voxel grid has no picture yet, a mesh no agents' space),
+    one method's meaning (a voxel grid has no picture yet, a mesh no replanner),
     which is what ``NotImplementedError`` says of a method left without a body.
     ``world`` and ``capability`` hold the names the message gives.
 
     Examples
     --------
     >>> from pathcraft.world import CapabilityError
-    >>> error = CapabilityError("NavMesh", "agent_space", "continuous agents come later")
+    >>> error = CapabilityError("VoxelGrid", "plot", "3-D pictures are to come")
     >>> str(error), isinstance(error, NotImplementedError)
-    ('NavMesh does not provide agent_space: continuous agents come later', True)
+    ('VoxelGrid does not provide plot: 3-D pictures are to come', True)
     """
 
     def __init__(self, world: str, capability: str, reason: str = "") -> None:

@@ -223,7 +223,8 @@ class BarrierGrid:
 
     def find_result(self, start: Any, end: Any, **options: Any) -> PathResult:
         """The search between two arcade positions as a :class:`~pathcraft.PathResult`
-        whose ``path`` is an ``(n, 2)`` float array of cell centres in arcade pixels.
+        whose ``path`` is an ``(n, 2)`` float array of cell centres in arcade pixels,
+        and whose ``cost`` is in pixels too (``units="tiles"``: in cells).
 
         ``options`` are the grid's (``algorithm="jps"``, ``weight``, ...; see
         :meth:`pathcraft.coords.TileCoords.find_path`). Positions off the field or in

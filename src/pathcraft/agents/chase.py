@@ -77,9 +77,10 @@ class Pursuer:
 
     Parameters
     ----------
-    world : Grid, Graph or Space
+    world : Grid, Graph, NavMesh or Space
         Where the chase happens; grid nodes are ``(row, col)`` cells, graph nodes are
-        labels.
+        labels, a navigation mesh's are ``(x, y)`` points on it (its space is
+        continuous: a plan starts where the pursuer is, between corners too).
     start : node
         Where the pursuer starts.
     speed : float
@@ -113,10 +114,11 @@ class Pursuer:
         Default False: a ``start`` or target on a wall (or off the grid) is a
         ``ValueError``. True: it is moved to the nearest walkable node (the space's
         ``snap``: on a grid :meth:`Grid.nearest_walkable
-        <pathcraft.grid.Grid.nearest_walkable>`), so a target read from a physics
-        position that strayed into a wall keeps being chased; :meth:`step` can
-        override it per call. Worlds whose space has no ``snap`` (graphs, hexagonal,
-        move and voxel grids, levels) refuse it (:class:`~pathcraft.world.CapabilityError`).
+        <pathcraft.grid.Grid.nearest_walkable>`, on a mesh its nearest point), so a
+        target read from a physics position that strayed into a wall keeps being
+        chased; :meth:`step` can override it per call. Worlds whose space has no
+        ``snap`` (graphs, hexagonal, move and voxel grids, levels) refuse it
+        (:class:`~pathcraft.world.CapabilityError`).
     time_budget_us : float or None
         Microseconds of search per :meth:`step`, > 0, alone or with ``frame_budget``
         (whichever runs out first): the plan is stepped in small slices until the time
@@ -161,8 +163,8 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_clock", "_costs", "_counted", "_dt", "_goal", "_i", "_lag", "_max_exp",
-        "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
+        "_budget", "_clock", "_corridor", "_costs", "_counted", "_dt", "_goal", "_i", "_lag",
+        "_max_exp", "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_world",
         "expanded", "plans", "speed", "stop_range",
@@ -219,6 +221,7 @@ class Pursuer:
         self._seen = -1 if self._world is None else self._world.version
         self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
+        self._corridor: Any = None  # a mesh's path corridor, kept between plans
 
     # ------------------------------------------------------------------ state
 
@@ -411,6 +414,8 @@ class Pursuer:
     def _retarget(self, goal: Hashable, *, fresh: bool = False) -> None:
         self._drop_search()
         self._target = goal
+        if getattr(self._space, "continuous", False):
+            self._stand_here(fresh)
         if self._world is not None:
             self._seen = self._world.version
         k = self._start_node() if fresh else self._plan_index()
@@ -445,11 +450,45 @@ class Pursuer:
             self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
             self._status = "chasing"
             return
-        result = self._space.find_path(self._path[k], goal, max_expansions=limit)
+        result = self._reaim(k, goal, fresh or limit is not None)
+        if result is None:
+            result = self._space.find_path(self._path[k], goal, max_expansions=limit)
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
+
+    def _reaim(self, k: int, goal: Hashable, search: bool) -> PathResult | None:
+        """The path from ``self._path[k]`` to ``goal`` by the space's ``reaim`` (a
+        mesh's path corridor, kept as the pursuer and its target move), or None where
+        the space has none or a search must run (a world edit, an expansion limit)."""
+        reaim = getattr(self._space, "reaim", None)
+        if reaim is None or search:
+            self._corridor = None
+            return None
+        found = reaim(self._corridor, self._path[k], goal)
+        if found is None:
+            return None
+        self._corridor, result = found
+        return result  # type: ignore[no-any-return]
+
+    def _stand_here(self, fresh: bool) -> None:
+        """In a continuous space (a navigation mesh) a plan starts where the pursuer
+        is: its position becomes the node it stands on (the edge it is on split there),
+        the nodes passed are dropped, and after a world edit (``fresh``) a position the
+        edit walled in is moved to the nearest walkable point (the space's ``snap``)."""
+        i, path = self._i, self._path
+        if self._progress > 0.0 and i + 1 < len(path):
+            here = self._key(self.position, "position", hasattr(self._space, "snap"))
+            split = self._space.step_costs([path[i], here, path[i + 1]])
+            path = [here, *path[i + 1 :]]
+            costs = np.concatenate([split[1:], self._costs[i + 1 :]])
+        else:
+            path, costs = path[i:], self._costs[i:]
+        if fresh and self._walled(path[0]):
+            path, costs = [self._key(path[0], "position", True)], np.zeros(0)
+        self._i, self._progress = 0, 0.0
+        self._set_path(path, costs, keep=True)
 
     def _lookahead(self, k: int) -> int:
         """The index on the path, from ``k`` on, of the first node at least as far
@@ -554,4 +593,3 @@ def _replans(world: Any) -> bool:
     except CapabilityError:
         return False
     return True
-

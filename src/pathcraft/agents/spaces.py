@@ -4,8 +4,8 @@
 The worlds build their own spaces: :class:`GridSpace` (a grid's, defined in
 :mod:`pathcraft.grid._space`), :class:`GraphSpace` (a graph's and a waypoint graph's,
 :mod:`pathcraft.graph._space`) and the cell worlds' (hexagonal, move and voxel grids,
-levels: :mod:`pathcraft._cellspace`); a navigation mesh refuses by name (continuous
-agents on meshes are to come).
+levels: :mod:`pathcraft._cellspace`) and a navigation mesh's
+(:class:`~pathcraft.navmesh.MeshSpace`, continuous: its nodes are ``(x, y)`` points).
 
 An agent needs five things from the world it moves in, gathered in the
 :class:`Space` protocol: check and normalise a node (``key``), plan a path
@@ -17,7 +17,11 @@ corners, its step costs the Euclidean lengths of the straight segments.
 
 A space may also have ``snap(node, name)``, the nearest walkable node to any node
 (:meth:`GridSpace.snap`): agents built with ``snap=True`` call it in place of
-``key``; a space without it makes them refuse ``snap=True`` by name.
+``key``; a space without it makes them refuse ``snap=True`` by name. A space whose
+``continuous`` is True (a mesh's) makes a :class:`~pathcraft.agents.Pursuer` plan from
+where it stands, between nodes too; one with ``reaim(corridor, start, goal)``
+(:meth:`MeshSpace.reaim <pathcraft.navmesh.MeshSpace.reaim>`) lets it re-aim a moving
+target without a search.
 
 Grid cells are ``(row, col)``; a cell's centre is the point ``(col + 0.5, row + 0.5)``
 in ``(x, y)``: cell ``(r, c)`` covers ``c <= x < c + 1``, ``r <= y < r + 1``.
@@ -173,7 +177,7 @@ def space_for(world: Any) -> Space:
     Raises
     ------
     CapabilityError
-        A world without an agents' space (a navigation mesh), naming it.
+        A world without an agents' space, naming it.
     TypeError
         ``world`` is neither a world nor a Space.
 

@@ -16,6 +16,8 @@ Game levels and what was built (see the README's "Game maps" section):
 
 - :func:`read_tiled` (:mod:`pathcraft.io.tiled`): Tiled maps (``.tmx``/``.json``) to
   grids, shapes, waypoints; :func:`bundled_level` the small level shipped with pathcraft;
+- :func:`read_ldtk` (:mod:`pathcraft.io.ldtk`): LDtk levels (``.ldtk``) to grids,
+  spawns, waypoints; :func:`bundled_ldtk` the small project shipped with pathcraft;
 - :func:`grid_from_zero_walls`: tcod / python-pathfinding arrays (0 is a wall);
 - :func:`read_image`: a level painted as an image (colour table or threshold);
 - :func:`save` and :func:`load`: grids, graphs, waypoint graphs and navmeshes in one
@@ -49,17 +51,21 @@ from pathlib import Path
 from pathcraft.io._common import StrPath
 from pathcraft.io._levels import grid_from_zero_walls, read_image
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
-from pathcraft.io._save import FORMAT_VERSION, load, save
+from pathcraft.io._save import FORMAT_VERSION, MAX_LOAD_BYTES, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
+from pathcraft.io.ldtk import LdtkLevel, bundled_ldtk, read_ldtk
 from pathcraft.io.tiled import TiledLevel, bundled_level, read_tiled
 
 __all__ = [
     "BLOCKED_CHARS",
     "FORMAT_VERSION",
     "LENGTH_RTOL",
+    "MAX_LOAD_BYTES",
     "PASSABLE_CHARS",
+    "LdtkLevel",
     "Scenarios",
     "TiledLevel",
+    "bundled_ldtk",
     "bundled_level",
     "bundled_map",
     "bundled_scen",
@@ -68,6 +74,7 @@ __all__ = [
     "load",
     "map_for_scen",
     "read_image",
+    "read_ldtk",
     "read_map",
     "read_scen",
     "read_tiled",

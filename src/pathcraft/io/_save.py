@@ -5,18 +5,21 @@ the saving capability of :mod:`pathcraft.world`); :func:`load` finds the class t
 registered the file's kind (:func:`pathcraft.world.world_class`) and asks it
 (``from_arrays``). Neither knows any world by type.
 
-**The format** (version 1) is a NumPy ``.npz`` archive (a zip of ``.npy`` arrays, each
-with its CRC-32) that loads with ``allow_pickle=False``: nothing in it is Python
-objects, so a file cannot run code when it is read. Every file holds:
+**The format** (version 2) is a NumPy ``.npz`` archive (an uncompressed zip of
+``.npy`` arrays) that loads with ``numpy.load(path, allow_pickle=False)``: nothing in
+it is Python objects, so a file cannot run code when it is read. Every file holds:
 
-========== ======== ===========================================================
-array      dtype    meaning
-========== ======== ===========================================================
-``format`` str      ``"pathcraft.world"``: what the file is
-``version`` int64   the format version (1); another version is refused on load
-``kind``   str      ``"grid"``, ``"graph"``, ``"waypoints"``, ``"navmesh"``,
-                    ``"hexgrid"``, ``"movesgrid"``, ``"voxelgrid"`` or ``"level"``
-========== ======== ===========================================================
+============ ======== =========================================================
+array        dtype    meaning
+============ ======== =========================================================
+``format``   str      ``"pathcraft.world"``: what the file is
+``version``  int64    the format version (2); versions 1 and 2 are read
+``kind``     str      ``"grid"``, ``"graph"``, ``"waypoints"``, ``"navmesh"``,
+                      ``"hexgrid"``, ``"movesgrid"``, ``"voxelgrid"`` or ``"level"``
+``checksum`` str      ``"sha256:<hex>"`` of every other member, in name order, each
+                      as its name, length, CRC-32 and ``.npy`` header (dtype,
+                      shape): see :mod:`pathcraft.io._archive`
+============ ======== =========================================================
 
 and by kind:
 
@@ -55,18 +58,31 @@ and by kind:
   portals: ``portal_entries``, ``portal_exits`` (int64, ``(k, 3)``),
   ``portal_costs`` (float64, ``(k,)``) and ``portal_two_way`` (bool, ``(k,)``).
 
-Loading checks the header, then the world's ``from_arrays`` checks every array's
-presence, dtype and shape and builds the world through its public constructor (a
-grid's costs and a graph's edges are checked again, cheaply); a navmesh goes through
-:meth:`pathcraft.NavMesh.from_arrays`, which checks indices without rebuilding. A
-truncated or corrupted file, a file of another version or kind, a missing array:
-``ValueError`` naming the file and what was expected.
+**Loading** reads the zip itself (:mod:`pathcraft.io._archive`), never through
+``numpy.load``: members must be plain ``.npy`` arrays, each once, stored or deflated,
+not encrypted, together no larger than ``max_bytes`` (:data:`MAX_LOAD_BYTES`, 4 GiB by
+default; checked on the zip directory before anything is read); each ``.npy`` header
+is parsed by a strict pattern (no ``eval``) and its shape must be exactly the member's
+data before the array is allocated; every member is read to its end, so its CRC-32 is
+checked; then the checksum of a version 2 file must match, so a damaged file never
+loads as another world (a dropped, renamed or added member, an edited shape or dtype,
+a flipped byte anywhere that shapes the world). Then the header, and the world's
+``from_arrays`` checks every array's presence, dtype and shape and builds the world
+through its public constructor (a grid's costs and a graph's edges are checked again,
+cheaply); a navmesh goes through :meth:`pathcraft.NavMesh.from_arrays`, which checks
+indices without rebuilding. A truncated or corrupted file, a file of another version
+or kind, a missing array: ``ValueError`` naming the file and what was expected, and
+never another exception.
+
+Files of version 1 (pathcraft before the checksum) still load, with the same strict
+reading and CRC-32 checks but no checksum over the list of members: save them again
+to seal them.
 """
 
 from __future__ import annotations
 
+import hmac
 import os
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -75,15 +91,32 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._saved import ArrayFormatError, SavedArrays
+from pathcraft.io._archive import (
+    CHECKSUM,
+    MAX_LOAD_BYTES,
+    ArchiveError,
+    read_archive,
+    write_archive,
+)
 from pathcraft.io._common import StrPath
 from pathcraft.world import kind_of, world_class, world_kinds
 
-__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "WORLD_KINDS", "load", "save"]
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "MAX_LOAD_BYTES",
+    "READ_VERSIONS",
+    "WORLD_KINDS",
+    "load",
+    "save",
+]
 
 #: The ``format`` entry of every file.
 FORMAT_NAME = "pathcraft.world"
-#: The version this pathcraft writes and reads.
-FORMAT_VERSION = 1
+#: The version this pathcraft writes.
+FORMAT_VERSION = 2
+#: The versions this pathcraft reads (version 1 files, without a checksum, still load).
+READ_VERSIONS = (1, 2)
 #: The kinds of world a file can hold (built in; :func:`pathcraft.world.register_kind`
 #: adds more).
 WORLD_KINDS = world_kinds()
@@ -136,9 +169,14 @@ def save(world: Any, path: StrPath | BinaryIO) -> None:
         "version": np.array(FORMAT_VERSION, dtype=np.int64),
         "kind": np.array(kind),
     }
-    target: Any = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
-    everything: dict[str, Any] = {**header, **arrays}
-    np.savez(target, **everything)
+    target: Any = path
+    if isinstance(path, (str, os.PathLike)):
+        target = os.fspath(path)
+        target = target if target.endswith(".npz") else f"{target}.npz"
+    clash = set(arrays) & {*header, CHECKSUM}
+    if clash:
+        raise TypeError(f"{kind}.to_arrays() must not name its arrays {sorted(clash)}")
+    write_archive(target, {**header, **arrays})
 
 
 class _Archive(SavedArrays):
@@ -160,31 +198,45 @@ class _Archive(SavedArrays):
             raise self.error(str(exc)) from exc
 
 
-def _read_all(path: StrPath | BinaryIO, where: str) -> dict[str, npt.NDArray[Any]]:
+def _read_all(
+    path: StrPath | BinaryIO, where: str, max_bytes: int
+) -> dict[str, npt.NDArray[Any]]:
     source: Any = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
     try:
-        opened = np.load(source, allow_pickle=False)
-        if not isinstance(opened, np.lib.npyio.NpzFile):
-            raise ValueError(
-                f"{where}: not a pathcraft world file (a single .npy array, not an .npz archive)"
-            )
-        with opened as npz:
-            return {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-        if isinstance(exc, FileNotFoundError) or str(exc).startswith(f"{where}:"):
-            raise
+        arrays, digest = read_archive(source, max_bytes)
+    except ArchiveError as exc:
         raise ValueError(
             f"{where}: not a readable pathcraft world file (truncated or corrupted?): {exc}"
         ) from exc
+    version = arrays.get("version")
+    if version is not None and version.shape == () and version.dtype.kind in "iu" and (
+        int(version) >= 2
+    ):
+        sealed = arrays.pop(CHECKSUM, None)
+        if sealed is None or sealed.shape != () or sealed.dtype.kind != "U":
+            raise ValueError(
+                f"{where}: not a readable pathcraft world file (truncated or corrupted?): "
+                f"its {CHECKSUM!r} is missing or damaged"
+            )
+        if not hmac.compare_digest(str(sealed.item()), digest):
+            raise ValueError(
+                f"{where}: not a readable pathcraft world file (truncated or corrupted?): "
+                "its checksum does not match its contents"
+            )
+    return arrays
 
 
-def load(path: StrPath | BinaryIO) -> Any:
+def load(path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES) -> Any:
     """Load a world saved by :func:`save`, through its class's ``from_arrays``.
 
     Parameters
     ----------
     path : str, os.PathLike or binary file
-        The ``.npz`` file.
+        The ``.npz`` file (a file object is read from where it stands).
+    max_bytes : int
+        The most the world's arrays may take, all together, in bytes (as the file's zip
+        directory declares them, checked before anything is read): a larger file is
+        refused. :data:`MAX_LOAD_BYTES` (4 GiB) by default; raise it for larger worlds.
 
     Returns
     -------
@@ -200,9 +252,15 @@ def load(path: StrPath | BinaryIO) -> Any:
     FileNotFoundError
         No such file.
     ValueError
-        Not a pathcraft world file, a truncated or corrupted one (bad zip, bad CRC), a
-        file of another format version, an unknown kind, a missing array or one of the
-        wrong dtype or shape. The message names the file and what was expected.
+        Not a pathcraft world file; a truncated or corrupted one (bad zip, bad CRC, a
+        checksum that does not match, a damaged ``.npy`` header, a member missing,
+        added or twice, encrypted or of an unknown compression, arrays of Python
+        objects); arrays larger than ``max_bytes``; a file of another format version,
+        an unknown kind, a missing array or one of the wrong dtype or shape. The
+        message names the file and what was expected. A damaged file raises nothing
+        else, and never loads as another world.
+    TypeError
+        ``max_bytes`` is not an int.
 
     Examples
     --------
@@ -222,7 +280,11 @@ def load(path: StrPath | BinaryIO) -> Any:
     where = os.fspath(path) if isinstance(path, (str, os.PathLike)) else "<file object>"
     if isinstance(path, (str, os.PathLike)) and not Path(path).exists():
         raise FileNotFoundError(f"{where}: no such file")
-    archive = _Archive(where, _read_all(path, where))
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        raise TypeError(f"max_bytes must be an int; got {type(max_bytes).__name__}")
+    if max_bytes < 0:
+        raise ValueError(f"max_bytes must be >= 0; got {max_bytes}")
+    archive = _Archive(where, _read_all(path, where, max_bytes))
     if (
         "format" not in archive.arrays
         or archive.arrays["format"].dtype.kind != "U"
@@ -230,10 +292,11 @@ def load(path: StrPath | BinaryIO) -> Any:
     ):
         raise archive.error(f"not a pathcraft world file: it has no 'format' entry {FORMAT_NAME!r}")
     version = archive.take("version", "int", 0)
-    if version != FORMAT_VERSION:
+    if version not in READ_VERSIONS:
         raise archive.error(
             f"written in pathcraft world format version {version}; this pathcraft reads "
-            f"version {FORMAT_VERSION}: save the world again with this version"
+            f"versions {READ_VERSIONS[0]} to {READ_VERSIONS[-1]}: save the world again with "
+            "this version"
         )
     kind = archive.take("kind", "str", 0)
     cls = world_class(kind)

@@ -1,8 +1,11 @@
 """Tiled maps as plain data: what pytiled-parser or pytmx read, in one shape.
 
 :func:`from_file` parses a ``.tmx`` or ``.json`` map with pytiled-parser (the ``tiled``
-extra); :func:`from_pytiled` and :func:`from_pytmx` take maps already loaded by either
-library (duck-typed: neither is imported here). All three give a :class:`MapData`:
+extra), or, where pytiled-parser is missing or refuses the file (a map saved before
+Tiled 1.2, an infinite map, ...), with the reader it is given (pathcraft's own,
+:mod:`pathcraft.io._tiled_read`); :func:`from_pytiled` and :func:`from_pytmx` take
+maps already loaded by either library (duck-typed: neither is imported here). All
+give a :class:`MapData`:
 the tile layers as gid arrays, the properties of every gid they use, and the objects
 with their outlines in map pixels ``(x, y)``, y down, as Tiled stores them.
 """
@@ -11,12 +14,22 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from pathcraft.io._tiled_checks import (
+    MAX_TILES,
+    TilesetRange,
+    check_gids,
+    check_object,
+    check_tiled_file,
+    layer_gids,
+)
 
 __all__ = ["MapData", "MapObject", "TileLayerData", "from_file", "from_pytiled", "from_pytmx"]
 
@@ -73,13 +86,17 @@ class MapData:
     gid_tile_size: dict[int, tuple[float, float]]
     gid_tileset: dict[int, str]
     properties: dict[str, Any]
+    #: The pixel ``(x, y)`` of cell (0, 0)'s top-left corner: (0, 0) but on an
+    #: infinite map, whose grid covers its chunks wherever they lie.
+    origin: tuple[float, float] = (0.0, 0.0)
 
 
 def _error(where: str, message: str) -> ValueError:
     return ValueError(f"{where}: {message}")
 
 
-def _check_orientation(where: str, orientation: Any) -> None:
+def check_orientation(where: str, orientation: Any) -> None:
+    """Raise unless the map is orthogonal (the message names the file)."""
     if orientation != "orthogonal":
         raise _error(
             where,
@@ -114,34 +131,56 @@ def rotated(
     return np.column_stack((x + c * d[:, 0] - s * d[:, 1], y + s * d[:, 0] + c * d[:, 1]))
 
 
-def from_file(path: str | os.PathLike[str]) -> MapData:
-    """Parse a ``.tmx`` or ``.json`` Tiled map with pytiled-parser."""
-    try:
-        import pytiled_parser
-    except ImportError as exc:
-        raise ImportError(
-            'reading Tiled maps needs pytiled-parser: pip install "pathcraft[tiled]"'
-        ) from exc
+def from_file(
+    path: str | os.PathLike[str],
+    *,
+    allow_folders: Sequence[str | os.PathLike[str]] | None = None,
+    max_tiles: int = MAX_TILES,
+    fallback: Callable[[Path, str], MapData] | None = None,
+) -> MapData:
+    """Parse a ``.tmx`` or ``.json`` Tiled map, once it passed
+    :func:`~pathcraft.io._tiled_checks.check_tiled_file`, with pytiled-parser; where
+    it is not installed, refuses the file or reads an infinite map, ``fallback(file,
+    why)`` reads it instead (pathcraft's own reader, given by
+    :func:`~pathcraft.io.read_tiled`)."""
     where = os.fspath(path)
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{where}: no such Tiled map")
+    check_tiled_file(path, allow_folders=allow_folders, max_tiles=max_tiles)
+    try:
+        import pytiled_parser
+    except ImportError as exc:
+        if fallback is None:
+            raise ImportError(
+                'reading Tiled maps needs pytiled-parser: pip install "pathcraft[tiled]"'
+            ) from exc
+        return fallback(file, "")
     try:
         tiled = pytiled_parser.parse_map(file)
     except Exception as exc:  # the parser raises many kinds on a broken file
+        if fallback is not None:
+            return fallback(file, f"pytiled-parser: {type(exc).__name__}: {exc}")
         raise _error(
             where, f"not a readable Tiled map (.tmx or .json; truncated?): "
             f"{type(exc).__name__}: {exc}"
         ) from exc  # fmt: skip
+    if tiled.infinite and fallback is not None:
+        return fallback(file, "")
     return from_pytiled(tiled, where=where)
 
 
-def _pytiled_layers(layers: Any, out: list[Any]) -> None:
+def _pytiled_layers(
+    layers: Any, out: list[tuple[Any, tuple[float, float]]], base: tuple[float, float] = (0, 0)
+) -> None:
+    """The layers, groups opened, each with its offset (its groups' added)."""
     for layer in layers or []:
+        dx, dy = _offset(layer)
+        off = (base[0] + dx, base[1] + dy)
         if hasattr(layer, "layers") and not hasattr(layer, "tiled_objects"):  # a group
-            _pytiled_layers(layer.layers, out)
+            _pytiled_layers(layer.layers, out, off)
         else:
-            out.append(layer)
+            out.append((layer, off))
 
 
 def _pytiled_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObject:
@@ -171,25 +210,29 @@ def _offset(layer: Any) -> tuple[float, float]:
 def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
     """A map parsed by pytiled-parser (``pytiled_parser.parse_map``)."""
     where = where or os.fspath(getattr(tiled, "map_file", "<pytiled-parser map>"))
-    _check_orientation(where, tiled.orientation)
+    check_orientation(where, tiled.orientation)
     if tiled.infinite:
-        raise _error(where, "infinite maps are not supported; expected a fixed-size map")
+        raise _error(
+            where, "an infinite map loaded by pytiled-parser is not read; give read_tiled "
+            "the file instead (pathcraft's own reader takes its chunks)"
+        )  # fmt: skip
     rows, cols = int(tiled.map_size.height), int(tiled.map_size.width)
-    flat: list[Any] = []
+    flat: list[tuple[Any, tuple[float, float]]] = []
     _pytiled_layers(tiled.layers, flat)
     tile_layers, object_layers = [], {}
-    for layer in flat:
+    for layer, off in flat:
         if hasattr(layer, "tiled_objects"):
-            off = _offset(layer)
             object_layers[layer.name] = [
                 _pytiled_object(o, layer.name, off) for o in layer.tiled_objects
             ]
         elif hasattr(layer, "data") or hasattr(layer, "chunks"):
             if layer.data is None:
                 raise _error(where, f"layer {layer.name!r} has chunks (an infinite map)")
-            gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols) & GID_MASK
+            raw = layer_gids(where, layer.name, layer.data, rows, cols)
+            check_gids(where, layer.name, raw, _pytiled_ranges(tiled))
+            gids = raw & GID_MASK
             tile_layers.append(
-                TileLayerData(layer.name, gids, _props(layer.properties), _offset(layer))
+                TileLayerData(layer.name, gids, _props(layer.properties), off)
             )
     props: dict[int, dict[str, Any]] = {}
     sizes: dict[int, tuple[float, float]] = {}
@@ -206,6 +249,9 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
         props[gid] = _props(tile.properties if tile is not None else None)
         sizes[gid] = (float(tileset.tile_width), float(tileset.tile_height))
         names[gid] = str(tileset.name)
+    for objects in object_layers.values():
+        for obj in objects:
+            check_object(where, obj)
     return MapData(
         where=where, rows=rows, cols=cols,
         tile_size=(float(tiled.tile_size.width), float(tiled.tile_size.height)),
@@ -214,13 +260,24 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
     )  # fmt: skip
 
 
-def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObject:
+def _pytiled_ranges(tiled: Any) -> list[TilesetRange]:
+    return [
+        (int(first), int(getattr(ts, "tile_count", 0) or 0), str(ts.name),
+         frozenset(int(i) for i in (ts.tiles or {})))
+        for first, ts in tiled.tilesets.items()
+    ]  # fmt: skip
+
+
+def _pytmx_object(
+    obj: Any, layer: str, offset: tuple[float, float], shapes: dict[int, str], raised: bool
+) -> MapObject:
     x = float(obj.x) + offset[0]
     y = float(obj.y) + offset[1]
     w, h = float(obj.width or 0), float(obj.height or 0)
     rotation = float(getattr(obj, "rotation", 0) or 0)
     points = None
     raw = getattr(obj, "points", None)
+    oid = int(getattr(obj, "id", 0) or 0)
     if raw:
         kind = "polygon" if getattr(obj, "closed", True) else "polyline"
         pts = np.array([(float(p[0]), float(p[1])) for p in raw], dtype=np.float64)
@@ -228,6 +285,10 @@ def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObjec
         points = rotated(pts, x, y, rotation)
     elif getattr(obj, "gid", 0):
         kind = "tile"
+        if raised:  # pytmx moved the tile object's y to its top; Tiled's is its bottom
+            y += h
+    elif oid in shapes:  # what pytmx does not keep: read from the file
+        kind = shapes[oid]
     elif getattr(obj, "text", None) is not None:
         kind = "text"
     elif getattr(obj, "ellipse", False):
@@ -237,11 +298,28 @@ def _pytmx_object(obj: Any, layer: str, offset: tuple[float, float]) -> MapObjec
     else:
         kind = "rectangle"
     return MapObject(
-        id=int(getattr(obj, "id", 0) or 0), name=str(obj.name or ""),
+        id=oid, name=str(obj.name or ""),
         class_=_pytmx_class(obj),
         kind=kind, x=x, y=y, width=w, height=h, rotation=rotation, layer=layer,
         properties=_props(getattr(obj, "properties", None)), points=points,
     )  # fmt: skip
+
+
+def _file_shapes(filename: Any) -> dict[int, str]:
+    """The objects' shapes pytmx does not keep (ellipse, point, text), by object id,
+    read from the map's file (empty when there is no file to read)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.parse(os.fspath(filename)).getroot()
+    except (OSError, TypeError, ET.ParseError):
+        return {}
+    out = {}
+    for obj in root.iter("object"):
+        for tag in ("ellipse", "point", "text"):
+            if obj.find(tag) is not None and (obj.get("id") or "").isdigit():
+                out[int(obj.get("id", "0"))] = tag
+    return out
 
 
 def _pytmx_class(obj: Any) -> str:
@@ -264,22 +342,26 @@ def _pytmx_layers(layers: Any, out: list[Any]) -> None:
 def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
     """A map loaded by pytmx (``pytmx.TiledMap`` or ``pytmx.load_pygame``)."""
     where = where or os.fspath(getattr(tmx, "filename", None) or "<pytmx map>")
-    _check_orientation(where, getattr(tmx, "orientation", "orthogonal"))
+    check_orientation(where, getattr(tmx, "orientation", "orthogonal"))
     rows, cols = int(tmx.height), int(tmx.width)
     flat: list[Any] = []
     _pytmx_layers(tmx.layers, flat)
+    shapes = _file_shapes(getattr(tmx, "filename", None))
+    raised = bool(getattr(tmx, "invert_y", False))
     tile_layers, object_layers = [], {}
     for layer in flat:
         off = (float(getattr(layer, "offsetx", 0) or 0), float(getattr(layer, "offsety", 0) or 0))
         if hasattr(layer, "data"):
-            gids = np.array(layer.data, dtype=np.int64).reshape(rows, cols)
+            gids = layer_gids(where, str(layer.name), layer.data, rows, cols)
             tile_layers.append(
                 TileLayerData(
                     str(layer.name), gids, _props(getattr(layer, "properties", None)), off
                 )
             )
         else:
-            object_layers[str(layer.name)] = [_pytmx_object(o, str(layer.name), off) for o in layer]
+            object_layers[str(layer.name)] = [
+                _pytmx_object(o, str(layer.name), off, shapes, raised) for o in layer
+            ]
     props: dict[int, dict[str, Any]] = {}
     sizes: dict[int, tuple[float, float]] = {}
     names: dict[int, str] = {}
@@ -288,6 +370,9 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
         tileset = tmx.get_tileset_from_gid(gid)
         sizes[gid] = (float(tileset.tilewidth), float(tileset.tileheight))
         names[gid] = str(tileset.name)
+    for objects in object_layers.values():
+        for obj in objects:
+            check_object(where, obj)
     return MapData(
         where=where, rows=rows, cols=cols,
         tile_size=(float(tmx.tilewidth), float(tmx.tileheight)),

@@ -26,6 +26,7 @@ __all__ = [
     "names",
     "outline",
     "property_names",
+    "truthy",
 ]
 
 #: Tile or layer properties that make a wall when true.
@@ -46,13 +47,16 @@ def names(arg: str, value: str | Iterable[str] | None) -> list[str] | None:
     """A name or a list of names as a list (None stays None)."""
     if value is None:
         return None
-    out = [value] if isinstance(value, str) else list(value)
-    if not all(isinstance(n, str) for n in out):
-        raise TypeError(f"{arg} must be a name or a list of names; got {value!r}")
+    if isinstance(value, str):
+        return [value]
+    out = list(value) if isinstance(value, Iterable) else None
+    if out is None or not all(isinstance(n, str) for n in out):
+        raise TypeError(f"{arg} must be a name or a list of names (str); got {value!r}")
     return out
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
+    """A property's value as a boolean (``"true"``, ``"1"``, ``"yes"`` in text too)."""
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes")
     return bool(value)
@@ -92,7 +96,10 @@ def property_names(
         return list(usual)
     if single and not isinstance(given, str):
         raise TypeError(f"{arg} must be a property name (str); got {given!r}")
-    chosen = names(arg, given) or []
+    try:
+        chosen = names(arg, given) or []
+    except TypeError as exc:
+        raise TypeError(f"{data.where}: {exc}") from None
     known = {k for p in data.gid_properties.values() for k in p}
     known.update(k for lay in data.tile_layers for k in lay.properties)
     for name in chosen:
@@ -107,22 +114,24 @@ def property_names(
 
 def gid_tables(
     data: MapData, layer: TileLayerData, walls_by: list[str], open_by: list[str], cost_by: str
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
-    """Per gid of ``layer``: whether it is a wall, and its cost (NaN: none). A tile's
-    own properties override its layer's."""
-    top = int(layer.gids.max(initial=0)) + 1
-    is_wall = np.zeros(top, dtype=bool)
-    cost = np.full(top, np.nan)
-    for gid in np.unique(layer.gids).tolist():
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Per cell of ``layer``, the index of its gid among the layer's gids; and per gid
+    (in that order): whether it is a wall, and its cost (NaN: none). A tile's own
+    properties override its layer's. The tables are as long as the layer has distinct
+    gids, never as long as the largest gid."""
+    used, at = np.unique(layer.gids, return_inverse=True)
+    is_wall = np.zeros(len(used), dtype=bool)
+    cost = np.full(len(used), np.nan)
+    for i, gid in enumerate(used.tolist()):
         if not gid:
             continue
         props = {**layer.properties, **data.gid_properties.get(gid, {})}
-        is_wall[gid] = any(_truthy(props[n]) for n in walls_by if n in props) or any(
-            not _truthy(props[n]) for n in open_by if n in props
+        is_wall[i] = any(truthy(props[n]) for n in walls_by if n in props) or any(
+            not truthy(props[n]) for n in open_by if n in props
         )
         if cost_by in props:
-            cost[gid] = _cost_value(data, layer, gid, props[cost_by], cost_by)
-    return is_wall, cost
+            cost[i] = _cost_value(data, layer, gid, props[cost_by], cost_by)
+    return at.reshape(layer.gids.shape), is_wall, cost
 
 
 def _cost_value(data: MapData, layer: TileLayerData, gid: int, value: Any, name: str) -> float:

@@ -8,20 +8,28 @@ pytmx, and returns a :class:`TiledLevel`:
   wall when a tile on it (or the layer it is in) has a property saying so
   (``walkable``/``passable`` false, or ``collides``/``collision``/``solid``/
   ``blocked``/``wall`` true), when any tile sits on it in a named collision layer, or
-  when an obstacle object covers its centre; its cost is the ``cost`` property of the
+  when obstacle objects cover it by the rule ``cover=`` picks (any overlap, the
+  default; the centre; a fraction); its cost is the ``cost`` property of the
   topmost tile (or layer) that has one, else 1. Layers combine in drawing order:
   terrain below, walls above.
+- :meth:`TiledLevel.select`: objects chosen by layer, name, class, kind, property or
+  a predicate, for walls (``grid(obstacles=...)``) and for spawns.
 - :meth:`TiledLevel.obstacles` and :meth:`TiledLevel.walkable_area`: object layers
   (rectangles, polygons, ellipses as 32-gons, tile objects) as shapely polygons in map
   pixels, for :meth:`pathcraft.NavMesh.from_geometry` and
   :class:`~pathcraft.WaypointGraph`;
-- :meth:`TiledLevel.waypoints` and :meth:`TiledLevel.spawns`: point objects named
-  ``waypoint``, or of class ``spawn``, as pixel positions;
+- :meth:`TiledLevel.waypoints` and :meth:`TiledLevel.spawns`: objects named
+  ``waypoint``, or of class ``spawn`` (or those chosen), as pixel positions (a
+  point's, or the centre of any other shape);
 - :attr:`TiledLevel.coords`: the :class:`~pathcraft.coords.TileCoords` between the
   grid's cells and the map's pixels.
 
 Everything continuous is in map pixels ``(x, y)`` with y down, as Tiled draws it.
 Errors name the file, the layer and what was expected.
+
+(This file is one class, a level read, past 500 lines for its docstrings; the rules
+behind it live in ``_tiled_tiles`` (tiles), ``_tiled_objects`` (objects), and the
+readers in ``_tiled_source`` and ``_tiled_read``.)
 
 Examples
 --------
@@ -42,7 +50,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -51,6 +59,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft.coords import TileCoords
+from pathcraft.io._tiled_checks import MAX_TILES
+from pathcraft.io._tiled_objects import COVER_RULES, Cover, centre, check_cover, covered_cells
+from pathcraft.io._tiled_objects import select as select_objects
+from pathcraft.io._tiled_read import read_file
 from pathcraft.io._tiled_source import (
     MapData,
     MapObject,
@@ -74,11 +86,17 @@ from pathcraft.io._tiled_tiles import names as name_list
 if TYPE_CHECKING:
     from pathcraft.grid import Diagonal, Grid, HeuristicName
 
+#: Which objects: object layer names (None: every layer), or the objects themselves.
+Objects = str | Sequence[str] | Sequence[MapObject] | None
+
 __all__ = [
     "COST_PROPERTY",
+    "COVER_RULES",
     "ELLIPSE_CORNERS",
+    "MAX_TILES",
     "WALKABLE_PROPERTIES",
     "WALL_PROPERTIES",
+    "Cover",
     "MapObject",
     "TiledLevel",
     "bundled_level",
@@ -103,27 +121,61 @@ def bundled_level(fmt: Literal["tmx", "json"] = "tmx") -> Path:
     return Path(str(files("pathcraft") / "data" / f"dungeon.{fmt}"))
 
 
-def read_tiled(source: Any) -> TiledLevel:
-    """Read a Tiled level: a ``.tmx``/``.json`` file, or a map already loaded.
+def read_tiled(
+    source: Any,
+    *,
+    allow_folders: Sequence[str | os.PathLike[str]] | None = None,
+    max_tiles: int = MAX_TILES,
+) -> TiledLevel:
+    """Read a Tiled level: a ``.tmx``/``.json``/``.tmj`` file, or a map already loaded.
+
+    A file is checked before it is parsed, so a level from a stranger (a mod, a
+    download) is safe to open: see "Level files from strangers" below.
 
     Parameters
     ----------
     source : str, os.PathLike, pytiled_parser.TiledMap or pytmx.TiledMap
-        A file (parsed with pytiled-parser, the ``tiled`` extra), or a map loaded by
-        pytiled-parser or pytmx (recognised by their attributes; neither is imported
-        unless a file is given).
+        A file, or a map loaded by pytiled-parser or pytmx (recognised by their
+        attributes; neither is imported unless a file is given). A file is parsed
+        with pytiled-parser (the ``tiled`` extra); one it refuses or cannot read
+        whole (saved before Tiled 1.2, an infinite map) or any file when it is not
+        installed, pathcraft reads itself: every Tiled version, fixed-size and
+        infinite maps, embedded and external tilesets (TSX, TSJ), XML, CSV and base64
+        data (zlib, gzip; zstd with the ``zstandard`` package), object templates,
+        group layers.
+    allow_folders : list of folders, or None
+        Folders besides the level's own (absolute, or relative to the working
+        directory) from which its external tilesets and object templates may be read
+        (a file only).
+    max_tiles : int
+        The most tiles the map, or any of its layers or chunks, may have
+        (:data:`MAX_TILES`, 4096 x 4096; a file only).
 
     Raises
     ------
-    ImportError
-        A file is given and pytiled-parser is not installed (names the extra).
     FileNotFoundError
         No such file.
     ValueError
-        A file that is not a readable Tiled map, an orientation other than
-        ``orthogonal``, an infinite map. The message names the file.
+        A file that is not a readable Tiled map (the message names the file, the
+        layer, what is wrong, and why pytiled-parser refused it), an orientation
+        other than ``orthogonal``, an infinite map loaded by pytiled-parser; a level
+        that breaks a rule below (the message names the file and the layer).
     TypeError
         Anything else.
+
+    Notes
+    -----
+    Level files from strangers: before a parser sees the file, pathcraft reads it
+    itself (XML through expat, which refuses entity bombs) and refuses an external
+    tileset or template outside the level's folder and ``allow_folders`` (``../``,
+    absolute paths, symbolic links out; images are never opened); a map or layer of
+    more than ``max_tiles`` tiles; CSV rows of another length than the layer's width
+    (a short row would shift every tile after it); base64 data of the wrong length;
+    zlib, gzip or zstd data that would expand past the layer's own 4 bytes a tile
+    (decompressed with a limit, never whole). Then every gid must be a tile of a
+    tileset (-1, a gid past the last tileset, 2**31-1 are refused, checked against
+    the tilesets' ranges), and every object's place, size and rotation finite. No
+    pickle, no ``eval``: nothing in a level can run code.
 
     Examples
     --------
@@ -133,7 +185,9 @@ def read_tiled(source: Any) -> TiledLevel:
                object layers ['obstacles', 'markers'])
     """
     if isinstance(source, (str, os.PathLike)):
-        return TiledLevel(from_file(source))
+        return TiledLevel(
+            from_file(source, allow_folders=allow_folders, max_tiles=max_tiles, fallback=read_file)
+        )
     if hasattr(source, "map_size") and hasattr(source, "tilesets"):
         return TiledLevel(from_pytiled(source))
     if hasattr(source, "tilewidth") and hasattr(source, "get_tile_properties_by_gid"):
@@ -187,8 +241,9 @@ class TiledLevel:
 
     @property
     def coords(self) -> TileCoords:
-        """Cells to map pixels and back (origin at the map's top-left corner, y down)."""
-        return TileCoords(self.tile_size, shape=self.shape)
+        """Cells to map pixels and back (y down; origin at the map's top-left corner, or
+        for an infinite map at its top-left chunk's)."""
+        return TileCoords(self.tile_size, shape=self.shape, origin=self.data.origin)
 
     @property
     def objects(self) -> list[MapObject]:
@@ -244,7 +299,8 @@ class TiledLevel:
         wall_property: str | Sequence[str] | None = None,
         walkable_property: str | Sequence[str] | None = None,
         cost_property: str | None = None,
-        obstacles: str | Sequence[str] | None = None,
+        obstacles: Objects = None,
+        cover: Cover = "overlap",
         empty: Literal["floor", "wall"] = "floor",
         diagonal: Diagonal = "no_corner_cut",
         heuristic: HeuristicName | None = None,
@@ -266,9 +322,18 @@ class TiledLevel:
         cost_property : str or None
             The numeric property holding a tile's cost (> 0, finite). None: ``"cost"``
             if present. A name given here must occur in the map.
-        obstacles : name or list of names, or None
-            Object layers whose shapes make walls of the cells whose centres they
-            cover.
+        obstacles : name or list of names, list of MapObject, or None
+            The objects that make walls: every area object of the object layers
+            named, or the objects given (from :meth:`select`). Points, polylines and
+            text have no area and make no walls.
+        cover : {"overlap", "center"} or float
+            Which cells the obstacles make walls of: ``"overlap"`` (the default) every
+            cell they overlap by a positive area, so no obstacle vanishes between
+            cells (a crate straddling four tiles walls all four); ``"center"`` the
+            cells whose centres they cover; a fraction in (0, 1] the cells they cover
+            at least that much of (0.5: half a cell). Obstacles are merged first:
+            two covering half a cell each cover all of it. ``docs/tiled_cover.png``
+            shows the three (made by ``docs/make_tiled_cover.py``).
         empty : {"floor", "wall"}
             A cell with no tile in any of ``layers``: floor (cost 1) or a wall.
         diagonal, heuristic
@@ -288,6 +353,9 @@ class TiledLevel:
         >>> walls_only = level.grid(collision_layer="walls", layers=[])
         >>> int((~walls_only.walkable).sum()), int((~level.grid().walkable).sum())
         (195, 195)
+        >>> crates = level.grid(obstacles="obstacles", cover="center")
+        >>> int((~crates.walkable).sum()), int((~level.grid(obstacles="obstacles").walkable).sum())
+        (203, 214)
         >>> level.grid(collision_layer="wals")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
@@ -318,44 +386,29 @@ class TiledLevel:
         wall = np.zeros((rows, cols), dtype=bool)
         covered = np.zeros((rows, cols), dtype=bool)
         for layer in read:
-            lut_wall, lut_cost = gid_tables(self.data, layer, walls_by, open_by, cost_by[0])
+            at, lut_wall, lut_cost = gid_tables(self.data, layer, walls_by, open_by, cost_by[0])
             present = layer.gids != 0
             covered |= present
-            wall |= present & lut_wall[layer.gids]
-            has_cost = present & ~np.isnan(lut_cost[layer.gids])
-            cost[has_cost] = lut_cost[layer.gids][has_cost]
+            wall |= present & lut_wall[at]
+            has_cost = present & ~np.isnan(lut_cost[at])
+            cost[has_cost] = lut_cost[at][has_cost]
         for layer in collide:
             wall |= layer.gids != 0
             covered |= layer.gids != 0
         if empty == "wall":
             wall |= ~covered
-        for name in name_list("obstacles", obstacles) or []:
-            wall |= self._covered_cells(name)
+        check_cover(cover)
+        if obstacles is not None:
+            wall |= covered_cells(self.data, self.obstacles(obstacles), cover)
         cost[wall] = np.inf
         return Grid(cost, diagonal=diagonal, heuristic=heuristic)
 
-    def _covered_cells(self, layer: str) -> npt.NDArray[np.bool_]:
-        import shapely
-
-        rows, cols = self.shape
-        w, h = self.tile_size
-        inside = np.zeros((rows, cols), dtype=bool)
-        for shape in self.obstacles(layer):  # only the cells under each shape's bounds
-            x0, y0, x1, y1 = shape.bounds
-            r0, r1 = max(int(y0 // h), 0), min(int(y1 // h) + 1, rows)
-            c0, c1 = max(int(x0 // w), 0), min(int(x1 // w) + 1, cols)
-            if r0 >= r1 or c0 >= c1:
-                continue
-            rr, cc = np.mgrid[r0:r1, c0:c1]
-            x, y = (cc + 0.5) * w, (rr + 0.5) * h
-            inside[r0:r1, c0:c1] |= shapely.contains_xy(shape, x, y)
-        return inside
-
     # ------------------------------------------------------------------ objects
 
-    def obstacles(self, layers: str | Sequence[str] | None = None) -> list[Any]:
-        """The area objects of object layers as shapely polygons, in map pixels
-        (obstacles, or walkable areas: see :meth:`walkable_area`).
+    def obstacles(self, layers: Objects = None) -> list[Any]:
+        """The area objects of object layers (or the objects given) as shapely
+        polygons, in map pixels (obstacles, or walkable areas: see
+        :meth:`walkable_area`).
 
         Rectangles, polygons, ellipses (as :data:`ELLIPSE_CORNERS`-gons) and tile
         objects (their rectangle) count, rotated as in Tiled; points, polylines and
@@ -363,8 +416,8 @@ class TiledLevel:
 
         Parameters
         ----------
-        layers : name or list of names, or None
-            The object layers; None: all of them.
+        layers : name or list of names, list of MapObject, or None
+            The object layers (None: all of them), or objects (from :meth:`select`).
 
         Examples
         --------
@@ -375,17 +428,14 @@ class TiledLevel:
         """
         import shapely
 
-        names = name_list("layers", layers)
-        chosen = list(self.data.object_layers) if names is None else names
         out = []
-        for name in chosen:
-            for obj in self._object_layer(name):
-                ring = outline(obj)
-                if ring is not None:
-                    shape = shapely.polygons(ring)
-                    if not shape.is_valid:
-                        shape = shapely.make_valid(shape)
-                    out.append(shape)
+        for obj in self._chosen(layers):
+            ring = outline(obj)
+            if ring is not None:
+                shape = shapely.polygons(ring)
+                if not shape.is_valid:
+                    shape = shapely.make_valid(shape)
+                out.append(shape)
         return out
 
     def walkable_area(
@@ -430,16 +480,84 @@ class TiledLevel:
             area = area.difference(shapely.union_all(self.obstacles(obstacle_layers)))
         return area
 
-    def _points(self, layers: str | Sequence[str] | None) -> list[MapObject]:
-        names = name_list("layers", layers)
+    def _chosen(self, layers: Objects) -> list[MapObject]:
+        """The objects of the named object layers (None: all), or the objects given."""
+        if isinstance(layers, (list, tuple)) and layers and isinstance(layers[0], MapObject):
+            if not all(isinstance(o, MapObject) for o in layers):
+                raise TypeError("layers must be layer names or MapObjects, not a mix of both")
+            return list(layers)
+        names = name_list("layers", layers)  # type: ignore[arg-type]
         chosen = list(self.data.object_layers) if names is None else names
-        return [o for n in chosen for o in self._object_layer(n) if o.kind == "point"]
+        return [o for n in chosen for o in self._object_layer(n)]
+
+    def select(
+        self,
+        layers: Objects = None,
+        *,
+        name: str | Iterable[str] | None = None,
+        class_: str | Iterable[str] | None = None,
+        kind: str | Iterable[str] | None = None,
+        property: str | Mapping[str, Any] | None = None,
+        where: Callable[[MapObject], bool] | None = None,
+    ) -> list[MapObject]:
+        """The objects of the object layers ``layers`` (None: all) that pass every test
+        given, in layer and object order: for :meth:`grid`'s ``obstacles``, for
+        :meth:`obstacles`, :meth:`spawns` and :meth:`waypoints`.
+
+        Parameters
+        ----------
+        layers : name or list of names, list of MapObject, or None
+            The object layers to look in, or objects to choose among.
+        name, class_ : str or list of str, or None
+            The objects' names, or classes (``class`` in Tiled 1.9 on, ``type``
+            before), exactly as in the map; a name or class no object has is an error.
+        kind : str or list of str, or None
+            ``"rectangle"``, ``"ellipse"``, ``"polygon"``, ``"polyline"``, ``"point"``,
+            ``"tile"`` or ``"text"``.
+        property : str, mapping, or None
+            A property name: the objects where it is true (as wall properties are
+            read); a mapping: the objects where each named property has that value.
+        where : callable, or None
+            A test of one :class:`MapObject`.
+
+        Raises
+        ------
+        ValueError
+            An object layer, name, class or property not in the map (the message
+            lists those there are).
+
+        Examples
+        --------
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> level = read_tiled(bundled_level())
+        >>> [o.name for o in level.select("markers", class_="spawn")]
+        ['player', 'enemy', 'enemy']
+        >>> [o.name for o in level.select(kind=["rectangle", "ellipse"], where=lambda o: o.y > 100)]
+        ['crates', 'pillar']
+        >>> level.select(class_="spwan")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: ...: class_ ['spwan'] matches no object; the objects' classes are ['', 'spawn']
+        """
+        return select_objects(
+            self.where, self._chosen(layers), name=name, class_=class_, kind=kind,
+            property=property, predicate=where,
+        )  # fmt: skip
+
+    def _placed(self, layers: Objects) -> list[tuple[MapObject, tuple[float, float]]]:
+        out = []
+        for o in self._chosen(layers):
+            at = centre(o)
+            if at is not None:
+                out.append((o, at))
+        return out
 
     def waypoints(
-        self, layers: str | Sequence[str] | None = None, *, name: str = "waypoint"
+        self, layers: Objects = None, *, name: str = "waypoint"
     ) -> npt.NDArray[np.float64]:
-        """The point objects named (or of class) ``name``, as an ``(n, 2)`` array of map
-        pixels ``(x, y)``, in layer and object order.
+        """The objects named (or of class) ``name``, any case, as an ``(n, 2)`` array of
+        map pixels ``(x, y)`` (a point's position, the centre of any other shape), in
+        layer and object order.
 
         Examples
         --------
@@ -448,25 +566,40 @@ class TiledLevel:
         [[136.0, 120.0], [360.0, 168.0], [200.0, 280.0], [456.0, 72.0]]
         """
         key = name.lower()
-        pts = [
-            (o.x, o.y) for o in self._points(layers) if key in (o.name.lower(), o.class_.lower())
-        ]
+        pts = [at for o, at in self._placed(layers) if key in (o.name.lower(), o.class_.lower())]
         return np.array(pts, dtype=np.float64).reshape(-1, 2)
 
     def spawns(
-        self, layers: str | Sequence[str] | None = None
+        self,
+        layers: Objects = None,
+        *,
+        name: str | Iterable[str] | None = None,
+        class_: str | Iterable[str] | None = None,
     ) -> dict[str, list[tuple[float, float]]]:
-        """Point objects of class ``spawn`` (or named ``spawn``), by name: each name's
-        positions in map pixels, in object order.
+        """Spawn places by name: each name's positions in map pixels ``(x, y)``, in
+        object order. A point gives its position, any other shape (rectangle, ellipse,
+        polygon, tile object) its centre.
+
+        Which objects: those of class ``spawn`` or named ``spawn`` (any case), or,
+        with ``name`` or ``class_``, those with that name or class (exactly; as
+        :meth:`select`); ``layers`` may also be the objects themselves. An object with
+        no name is listed under its class (or ``"spawn"``).
 
         Examples
         --------
         >>> from pathcraft.io.tiled import bundled_level, read_tiled
-        >>> read_tiled(bundled_level()).spawns()
+        >>> level = read_tiled(bundled_level())
+        >>> level.spawns()
         {'player': [(40.0, 40.0)], 'enemy': [(472.0, 280.0), (296.0, 56.0)]}
+        >>> level.spawns(name="player")
+        {'player': [(40.0, 40.0)]}
         """
+        if name is not None or class_ is not None:
+            layers = self.select(layers, name=name, class_=class_)
         out: dict[str, list[tuple[float, float]]] = {}
-        for o in self._points(layers):
-            if o.class_.lower() == "spawn" or o.name.lower() == "spawn":
-                out.setdefault(o.name or "spawn", []).append((o.x, o.y))
+        default = name is None and class_ is None
+        for o, at in self._placed(layers):
+            if default and "spawn" not in (o.class_.lower(), o.name.lower()):
+                continue
+            out.setdefault(o.name or o.class_ or "spawn", []).append(at)
         return out

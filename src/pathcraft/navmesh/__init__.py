@@ -22,6 +22,11 @@ and :meth:`~NavMesh.random_points` (uniform by area, seeded), :meth:`~NavMesh.ra
 (hit point, wall normal, polygons crossed), :meth:`~NavMesh.distance_to_wall` and
 :meth:`~NavMesh.move_along_surface` (slides along walls, never leaves the mesh).
 
+Agents: :meth:`NavMesh.agent_space` (a :class:`MeshSpace`: nodes are ``(x, y)`` points,
+so a :class:`~pathcraft.agents.Pursuer` or the request queue works on a mesh), and
+:class:`PathCorridor` (Detour's ``dtPathCorridor``: the polygons from an agent to its
+target and the next corners, kept current as both move without searching again).
+
 Needs shapely (``pip install pathcraft[geometry]``).
 
 Examples
@@ -45,15 +50,19 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     raise ImportError("pathcraft.NavMesh needs shapely: pip install pathcraft[geometry]") from exc
 
 from pathcraft.navmesh._agentq import MoveResult, WallDistance
+from pathcraft.navmesh._corridor import PathCorridor
 from pathcraft.navmesh._filter import QueryFilter
 from pathcraft.navmesh._links import Link, LinkedPath
 from pathcraft.navmesh._mesh import NavMesh, RaycastHit
+from pathcraft.navmesh._space import MeshSpace
 
 __all__ = [
     "Link",
     "LinkedPath",
+    "MeshSpace",
     "MoveResult",
     "NavMesh",
+    "PathCorridor",
     "QueryFilter",
     "RaycastHit",
     "WallDistance",

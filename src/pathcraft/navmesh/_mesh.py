@@ -39,6 +39,7 @@ from pathcraft.navmesh._graphs import MeshGraphs, MeshParts
 from pathcraft.navmesh._links import Link, LinkGraph, LinkSet
 from pathcraft.navmesh._portals import Portals
 from pathcraft.navmesh._radius import RadiusCache, check_radius
+from pathcraft.navmesh._space import MeshSpace
 from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex, points_arg
 from pathcraft.result import PathResult
 from pathcraft.world import refused, register_kind
@@ -882,6 +883,20 @@ class NavMesh(RefusedShorthands):
             return self._links.path_cost(pts, links, price)
         return price(pts)
 
+    def query_policy(self, filter: QueryFilter | None = None) -> Policy:
+        """What a query with ``filter`` reads (internal: the search graph, topology,
+        area costs and pricing of :mod:`pathcraft.navmesh._filter`), the filter checked
+        against this mesh; the mesh's own without one.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (2, 0), (2, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.query_policy().costs is None
+        True
+        """
+        return self._policy(check_filter(filter))
+
     def _policy(self, flt: QueryFilter | None) -> Policy:
         """What a query with the checked filter ``flt`` reads (see
         :mod:`pathcraft.navmesh._filter`): the mesh's own arrays without one."""
@@ -1530,9 +1545,29 @@ class NavMesh(RefusedShorthands):
 
         return plot_mesh(self, result, ax, **kwargs)
 
-    agent_space = refused(
-        "NavMesh", "agent_space", "agent_space", "mesh agents move in continuous space, to come"
-    )
+    def agent_space(
+        self,
+        *,
+        algorithm: Literal["funnel", "optimal"] = "funnel",
+        filter: QueryFilter | None = None,
+    ) -> MeshSpace:
+        """Capability ``"agent_space"``: this mesh as agents' space
+        (:class:`~pathcraft.navmesh.MeshSpace`): nodes are ``(x, y)`` points on the
+        mesh, paths :meth:`find_path`'s corners (by ``algorithm``, under ``filter``).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.agents import Pursuer
+        >>> mesh = NavMesh([(0, 0), (4, 0), (4, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> mesh.agent_space().key((3, 0.5))
+        (3.0, 0.5)
+        >>> runner = Pursuer(mesh, (0.5, 0.5), speed=1.0)
+        >>> runner.step((3.5, 0.5), dt=2.0), runner.position
+        ('chasing', (2.5, 0.5))
+        """
+        return MeshSpace(self, algorithm=algorithm, filter=filter)
+
     replanner = refused(
         "NavMesh", "replanner", "replanner", "a mesh's edits rebuild polygons; search it afresh"
     )
