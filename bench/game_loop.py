@@ -19,8 +19,8 @@ agents spawned at seeded random cells of its region, by each recipe:
 - **ChaseField**: the flow field that follows a moving target
   (``pathcraft.agents.ChaseField``: exact within ``--radius``, an anchor's field beyond,
   computed again on a worker thread);
-- **mesh agents**: agents on a ``NavMesh`` built from the grid, when the checkout has
-  them (skipped with a note otherwise).
+- **mesh Pursuer, blocking / frame_budget**: ``Pursuer`` s on a ``NavMesh`` built
+  from the grid (``NavMesh.from_grid``), chasing the player's cell centre.
 
 Measured per frame: the pathfinding time (every agent's step or request and the
 queue's update; the flow fields' updates and next cells), in ms of this thread's CPU
@@ -62,7 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import git_rev, machine, movingai_dir, reset_peak_rss, vm_status
 from starve import Walker, deliver, player_route
 
-from pathcraft import Grid
+from pathcraft import Grid, NavMesh
 from pathcraft.agents import ChaseField, FlowField, GridSpace, PathRequestQueue, Pursuer
 from pathcraft.io import read_scen, read_walkable
 
@@ -126,7 +126,7 @@ def peak_growth(base: int) -> int:
 #: started and stepped once as a budgeted pursuer's is, past the pool's workspaces.
 PROBE = """
 import sys, numpy as np
-from pathcraft import Grid
+from pathcraft import Grid, NavMesh
 from _machine import vm_status
 grid = Grid(np.load(sys.argv[1]))
 cells = [tuple(int(v) for v in c) for c in np.load(sys.argv[2])]
@@ -333,16 +333,30 @@ def run_chasefield(
     return Run(times, worker, moves, flock.still(), len(times), peak_growth(base), note)
 
 
-def mesh_agents_note() -> str | None:
-    """None when the checkout has agents on a navigation mesh, else why skipped."""
-    from pathcraft.agents import space_for
-    from pathcraft.navmesh import NavMesh
-
-    try:
-        space_for(NavMesh.__new__(NavMesh))
-    except Exception as exc:  # any refusal means: not there yet
-        return f"mesh agents skipped: this checkout has none ({type(exc).__name__}: {exc})"
-    return "mesh agents skipped: not wired into this benchmark yet"
+def run_mesh_pursuers(
+    world: World, starts: list[Cell], speed: float, cap: float, **budget: Any
+) -> Run:
+    """``Pursuer`` s on a ``NavMesh`` of the grid's walkable cells (built outside the
+    timed frames; cell ``(r, c)`` is the square ``[c, c + 1] x [r, r + 1]``): agents
+    and the player at cell centres, ``(x, y)``."""
+    mesh = NavMesh.from_grid(world.grid)
+    points = [(c + 0.5, r + 0.5) for r, c in starts]
+    enemies = [Pursuer(mesh, p, speed=speed * FPS, **budget) for p in points]
+    times: list[float] = []
+    wall = time.perf_counter()
+    base = rss()
+    for frame in range(len(world.route)):
+        t0, _ = clock()
+        r, c = world.to_cell(frame)
+        for enemy in enemies:
+            enemy.step((c + 0.5, r + 0.5), dt=1 / FPS)
+        times.append(clock()[0] - t0)
+        if time.perf_counter() - wall > cap:
+            break
+    assert all(mesh.locate(e.position) >= 0 for e in enemies), "an agent left the mesh"
+    still = sum(e.position == p for e, p in zip(enemies, points, strict=True))
+    plans = sum(e.plans for e in enemies)
+    return Run(times, 0.0, plans, still, len(times), peak_growth(base))
 
 
 # ---------------------------------------------------------------------- worlds
@@ -429,6 +443,9 @@ def recipes(args: argparse.Namespace, n: int) -> list[tuple[str, Callable[..., R
          {"time_budget_us": args.budget_us, "algorithm": "jps"}),
         ("FlowField, rebuilt per player cell", run_flowfield, {}),
         (f"ChaseField, radius={args.radius:g}", run_chasefield, {"radius": args.radius}),
+        ("mesh Pursuer, blocking", run_mesh_pursuers, {}),
+        (f"mesh Pursuer, frame_budget={expansions}", run_mesh_pursuers,
+         {"frame_budget": expansions}),
     ]  # fmt: skip
 
 
@@ -486,7 +503,11 @@ def main(argv: list[str] | None = None) -> str:
                 result = run(world, starts, args.speed, args.cap, **options)
                 rows.append(row(world.name, n, label, result, len(world.route)))
                 print(rows[-1], flush=True)
-    notes = [mesh_agents_note() or ""]
+    notes = [
+        "Mesh agents: `Pursuer` s on `NavMesh.from_grid(grid)` (walkable or not: the Tiled "
+        "level's mud costs are not kept), positions at cell centres; every agent checked "
+        "on the mesh at the end."
+    ]
     if not args.quick:
         tiled = worlds[-1]
         notes.append(
