@@ -140,6 +140,30 @@ class Walker:
             self.progress = 0.0
 
 
+def deliver(
+    done: dict,
+    walkers: list[Walker],
+    asked_at: dict,
+    frame: int,
+    queue: Any,
+    checked: list,
+    keep: int,
+) -> int:
+    """Hand the answers ``done`` (by walker index) to their walkers, note how long
+    each took (``asked_at``: the frame each pending request was asked), keep up to
+    ``keep`` in ``checked``; return how many were delivered."""
+    for k, result in done.items():
+        w = walkers[k]
+        w.wait = frame - asked_at.pop(k, frame) + 1
+        if queue is not None and k in queue:
+            asked_at[k] = frame  # a newer goal is queued behind it
+        if result:
+            w.adopt([tuple(p) for p in result.path.tolist()])
+            if len(checked) < keep:
+                checked.append(result)
+    return len(done)
+
+
 def run_queue(
     grid: Grid, route: list, starts: list, speed: float, algorithm: str, **budget: Any
 ) -> dict:
@@ -164,17 +188,9 @@ def run_queue(
         if queue is not None:
             done = queue.update()
         times.append(time.thread_time() - t0)
-        for k, result in done.items():
-            plans += 1
+        for k in done:
             first[k] = min(first[k], frame)
-            w = walkers[k]
-            w.wait = frame - asked_at.pop(k, frame) + 1
-            if queue is not None and k in queue:
-                asked_at[k] = frame  # a newer goal is queued behind it
-            if result:
-                w.adopt([tuple(p) for p in result.path.tolist()])
-                if len(checked) < 50:
-                    checked.append(result)
+        plans += deliver(done, walkers, asked_at, frame, queue, checked, keep=50)
         for w in walkers:
             w.walk()
     for result in checked:
