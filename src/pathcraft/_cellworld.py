@@ -30,6 +30,7 @@ Adding a cell world: a compiled form with the :class:`CellAdapter` members
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
@@ -50,6 +51,7 @@ __all__ = [
     "PaddedCells",
     "QueryAdapter",
     "Solver",
+    "check_place",
     "distance_field",
     "door",
     "find_path",
@@ -296,6 +298,56 @@ class CellAdapter(QueryAdapter, Protocol):
     def unflat(self, flat: Flat) -> Flat:
         """The places of flat indices, an ``(n, d)`` array (the inverse of
         :meth:`place`)."""
+
+
+def check_place(
+    name: str,
+    value: Any,
+    shape: tuple[int, ...],
+    axes: str,
+    world: str = "grid",
+    noun: str = "cell",
+) -> tuple[int, ...]:
+    """A place of a cell world, ``len(shape)`` integers inside ``shape``, as a tuple of
+    Python ints: the one check of every cell world's places (``axes`` spells one, as
+    ``"(z, row, col)"``; ``world`` and ``noun`` name the world and a place in
+    messages). TypeError naming ``name`` for anything but integers (not bools);
+    ValueError naming it for a place outside the world, with the swap hint where the
+    last two coordinates look swapped."""
+    dims = len(shape)
+    try:
+        parts = tuple(value)
+    except TypeError:
+        parts = ()
+    if len(parts) != dims:
+        raise TypeError(f"{name} must be a {axes} {noun}; got {value!r}")
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, _NOT_INTEGERS) for v in parts):
+        hint = ""
+        if any(isinstance(v, (float, np.floating)) for v in parts):
+            hint = f" ({axes} integers, not (x, y) positions)"
+        raise TypeError(f"{name} must be a {axes} {noun} of integers; got {value!r}{hint}")
+    place = tuple(int(v) for v in parts)
+    if all(0 <= v < n for v, n in zip(place, shape, strict=True)):
+        return place
+    hint = ""
+    if dims >= 2:
+        *lead, row, col = place
+        swapped = (*lead, col, row)
+        if all(0 <= v < n for v, n in zip(swapped, shape, strict=True)):
+            hint = f"; {noun}s are {axes}: did you mean {swapped}?"
+    ranges = ", ".join(
+        f"{axis} 0 to {n - 1}" for axis, n in zip(_axis_names(axes), shape, strict=True)
+    )
+    raise ValueError(f"{name} {place} is outside the {world} of shape {shape}: {ranges}{hint}")
+
+
+#: What NumPy counts among its integers and a place's coordinate is not.
+_NOT_INTEGERS = (bool, np.bool_, np.timedelta64)
+
+
+def _axis_names(axes: str) -> list[str]:
+    """The axes of ``"(z, row, col)"``: ``["z", "row", "col"]``."""
+    return [a.strip() for a in axes.strip("()").split(",")]
 
 
 def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: str) -> Flat:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
+from pathcraft._cellworld import Kernel, PaddedCells, check_place, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._options import SearchOptions
@@ -213,15 +213,7 @@ def check_moves(moves: Any) -> list[Move]:
 
 def flat_cell(world: Stencil, name: str, cell: Any, *, walkable: bool = True) -> int:
     """The padded flat index of the ``(row, col)`` cell ``cell``, checked."""
-    try:
-        r, c = cell
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a (row, col) cell; got {cell!r}") from exc
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (r, c)):
-        raise TypeError(f"{name} must be a (row, col) cell of integers; got {cell!r}")
-    rows, cols = world.shape
-    if not (0 <= r < rows and 0 <= c < cols):
-        raise IndexError(f"{name} {(int(r), int(c))} is outside the {rows} x {cols} grid")
+    r, c = check_place(name, cell, world.shape, "(row, col)")
     p = world.pad
     flat = (int(r) + p) * int(world.padded.shape[1]) + int(c) + p
     if walkable and math.isinf(world.padded.flat[flat]):

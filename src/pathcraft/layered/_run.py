@@ -14,7 +14,6 @@ graph kernel does not have.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -22,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells
+from pathcraft._cellworld import Kernel, PaddedCells, check_place
 from pathcraft._core import layered as _kernel
 from pathcraft._options import SearchOptions
 
@@ -110,20 +109,7 @@ def compile_level(
 
 def check_cell(shape: tuple[int, int, int], name: str, cell: Any) -> Cell:
     """``cell`` as a checked ``(floor, row, col)`` of integers inside the level."""
-    try:
-        f, r, c = cell
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a (floor, row, col) cell; got {cell!r}") from exc
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (f, r, c)):
-        raise TypeError(f"{name} must be a (floor, row, col) cell of integers; got {cell!r}")
-    f, r, c = int(f), int(r), int(c)
-    floors, rows, cols = shape
-    if not 0 <= f < floors:
-        raise IndexError(
-            f"{name} {(f, r, c)}: floor {f} does not exist; the level has floors 0 to {floors - 1}"
-        )
-    if not (0 <= r < rows and 0 <= c < cols):
-        raise IndexError(f"{name} {(f, r, c)} is outside the {rows} x {cols} floor")
+    f, r, c = check_place(name, cell, shape, "(floor, row, col)", "level")
     return f, r, c
 
 

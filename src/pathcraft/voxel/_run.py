@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells
+from pathcraft._cellworld import Kernel, PaddedCells, check_place
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
@@ -158,19 +158,7 @@ def build(cost: Any, connectivity: Any, diagonal: Any) -> Voxels:
 def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -> int:
     """The padded flat index of the ``(z, row, col)`` voxel ``voxel``: inside the grid
     and (with ``walkable``) not a wall, else TypeError or ValueError naming ``name``."""
-    try:
-        z, r, c = voxel
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a (z, row, col) voxel; got {voxel!r}") from exc
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (z, r, c)):
-        raise TypeError(f"{name} must be a (z, row, col) voxel of integers; got {voxel!r}")
-    depth, rows, cols = world.shape
-    z, r, c = int(z), int(r), int(c)
-    if not (0 <= z < depth and 0 <= r < rows and 0 <= c < cols):
-        raise ValueError(
-            f"{name} {(z, r, c)} is outside the grid of shape {(depth, rows, cols)} "
-            "(voxels are (z, row, col))"
-        )
+    z, r, c = check_place(name, voxel, world.shape, "(z, row, col)", noun="voxel")
     _, prow, pcol = world.padded.shape
     flat = ((z + 1) * prow + r + 1) * pcol + c + 1
     if walkable and world.padded.flat[flat] == math.inf:
