@@ -1245,11 +1245,11 @@ class NavMesh(RefusedShorthands):
         -------
         PathResult
             ``path`` is an int array of polygon ids from the start's polygon to the
-            goal's; ``cost`` the search's (the straight length when the goal is in
-            sight, else the distances from the start through points on the portals to
-            the goal, plus the costs of the off-mesh links taken: then consecutive
-            polygons are not always neighbours). When the goal cannot be reached the result
-            is falsy, ``path`` is empty and ``reason`` says why (``"unreachable"``).
+            goal's, those :meth:`find_path`'s path crosses (where it takes an
+            off-mesh link, consecutive polygons are not always neighbours); ``cost``
+            is that path's, ``find_path(start, goal).cost``. When the goal cannot be
+            reached the result is falsy, ``path`` is empty and ``reason`` says why
+            (``"unreachable"``).
 
         Examples
         --------
