@@ -54,6 +54,23 @@ class Topology:
     degree: npt.NDArray[np.int32]
 
 
+#: How far from the origin a mesh's coordinates may lie: the cross products and squared
+#: distances its building and searching compute stay finite (float64 holds 1.8e308).
+EXTENT = 1e150
+
+
+def check_extent(name: str, xy: FloatArray) -> None:
+    """Refuse finite coordinates beyond :data:`EXTENT` (ValueError naming ``name``)."""
+    far = np.flatnonzero((np.abs(xy) > EXTENT).any(axis=-1)) if xy.size else ()
+    if len(far):
+        i = int(far[0])
+        raise ValueError(
+            f"{name} holds the point {tuple(xy[i].tolist())}, too far out: a mesh's "
+            f"coordinates must lie within {EXTENT:g} of the origin (the areas and "
+            "distances it computes would overflow float64); scale the geometry down"
+        )
+
+
 def check_vertices(vertices: Any) -> FloatArray:
     """A new ``(V, 2)`` float array of finite, distinct vertices."""
     try:
@@ -68,6 +85,7 @@ def check_vertices(vertices: Any) -> FloatArray:
     if bad.size:
         i = int(bad[0])
         raise ValueError(f"vertices[{i}] = {xy[i].tolist()} is not finite")
+    check_extent("vertices", xy)
     _, first, counts = np.unique(xy, axis=0, return_index=True, return_counts=True)
     if (counts > 1).any():
         dup = xy[first[np.flatnonzero(counts > 1)[0]]]

@@ -849,7 +849,8 @@ class NavMesh(RefusedShorthands):
     ) -> float:  # fmt: skip
         """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
         area costs: the sum over its pieces of length x the multiplier of the polygon
-        each piece lies in (its length when every polygon costs 1).
+        each piece lies in (its length when every polygon costs 1). A point of the
+        path off the mesh is refused (ValueError).
 
         ``filter`` (a :class:`~pathcraft.navmesh.QueryFilter`): price by its area
         costs, as a query with that filter prices its path (its exclusions do not
@@ -876,6 +877,13 @@ class NavMesh(RefusedShorthands):
         if pts.ndim != 2 or pts.shape[1] != 2 or not np.isfinite(pts).all():
             raise ValueError(
                 f"path must be an (n, 2) array of finite (x, y), got shape {pts.shape}"
+            )
+        off = np.flatnonzero(self._spatial.locate(pts) < 0)
+        if off.size:
+            i = int(off[0])
+            raise ValueError(
+                f"path[{i}] = {tuple(pts[i].tolist())} is off the mesh: path_cost prices "
+                f"paths whose points lie on it{self._swap_hint(pts[i])}"
             )
         price = self._policy(check_filter(filter)).price
         if links is not None:

@@ -26,6 +26,7 @@ import numpy.typing as npt
 import shapely
 
 from pathcraft._validation import check_limit
+from pathcraft.navmesh import _build
 
 __all__ = [
     "from_geometry",
@@ -52,8 +53,10 @@ def shrunk(walkable: Any, agent_radius: Any) -> Any:
         raise ValueError("walkable is an empty geometry: a mesh needs some walkable area")
     if walkable.geom_type not in ("Polygon", "MultiPolygon"):
         raise ValueError(f"walkable must be a Polygon or MultiPolygon; got a {walkable.geom_type}")
-    if not np.isfinite(shapely.get_coordinates(walkable)).all():
+    coords = shapely.get_coordinates(walkable)
+    if not np.isfinite(coords).all():
         raise ValueError("walkable has non-finite coordinates")
+    _build.check_extent("walkable", coords)
     if not shapely.is_valid(walkable):
         reason = shapely.is_valid_reason(walkable)
         raise ValueError(f"walkable is not a valid geometry ({reason})")
