@@ -61,11 +61,11 @@ EXTENT = 1e150
 
 def check_extent(name: str, xy: FloatArray) -> None:
     """Refuse finite coordinates beyond :data:`EXTENT` (ValueError naming ``name``)."""
-    far = np.flatnonzero((np.abs(xy) > EXTENT).any(axis=-1)) if xy.size else ()
-    if len(far):
+    far = np.flatnonzero((np.abs(xy.reshape(-1, 2)) > EXTENT).any(axis=1))
+    if far.size:
         i = int(far[0])
         raise ValueError(
-            f"{name} holds the point {tuple(xy[i].tolist())}, too far out: a mesh's "
+            f"{name} holds the point {tuple(xy.reshape(-1, 2)[i].tolist())}, too far out: a mesh's "
             f"coordinates must lie within {EXTENT:g} of the origin (the areas and "
             "distances it computes would overflow float64); scale the geometry down"
         )
