@@ -58,10 +58,12 @@ class ChangeLog:
         self._held = 0
         self._limit = max(int(limit), 64)
 
-    def record(self, items: npt.ArrayLike) -> None:
-        """Log one edit touching ``items``; nothing when there are none."""
+    def record(self, items: npt.ArrayLike, *, empty: bool = False) -> None:
+        """Log one edit touching ``items``; nothing when there are none, unless
+        ``empty`` (an edit of the world that touched none of its items: a version
+        all the same)."""
         arr = np.unique(np.asarray(items, dtype=np.intp).ravel())
-        if arr.size == 0:
+        if arr.size == 0 and not empty:
             return
         self.version += 1
         self._entries.append((self.version, arr))
