@@ -3,14 +3,22 @@ one place they import them from (not the public API, which is :mod:`pathcraft.gr
 these may change with the package).
 
 The cell worlds check costs as a grid does (:func:`cost_array`, :func:`cost_values`,
-:func:`edited_cells`, :func:`check_cost_scale`); agents and the command line use the
+:func:`edited_cells`, :func:`check_cost_scale`, :func:`check_not_masked`,
+:func:`check_float64_kept`); agents and the command line use the
 grid's units, fields and search table (:func:`check_size`, :func:`unit_cells`,
 :func:`field`, :data:`DIAGONAL_RULES`, :func:`workspace`, :func:`optimal_algorithms`).
 """
 
 from __future__ import annotations
 
-from pathcraft.grid._checks import check_cost_scale, cost_array, cost_values, edited_cells
+from pathcraft.grid._checks import (
+    check_cost_scale,
+    check_float64_kept,
+    check_not_masked,
+    cost_array,
+    cost_values,
+    edited_cells,
+)
 from pathcraft.grid._queries import field
 from pathcraft.grid._run import DIAGONAL_RULES, optimal_algorithms, workspace
 from pathcraft.grid._sizes import check_size, unit_cells
@@ -18,6 +26,8 @@ from pathcraft.grid._sizes import check_size, unit_cells
 __all__ = [
     "DIAGONAL_RULES",
     "check_cost_scale",
+    "check_float64_kept",
+    "check_not_masked",
     "check_size",
     "cost_array",
     "cost_values",

@@ -18,6 +18,7 @@ from pathcraft._cellworld import Kernel, PaddedCells, check_place
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
+from pathcraft.grid.kit import check_float64_kept, check_not_masked
 
 #: The kernel's search state keeps parents as int32: the padded grid must fit.
 MAX_VOXELS = 2**31 - 1
@@ -91,6 +92,7 @@ def check_connectivity(connectivity: Any) -> int:
 
 def voxel_array(cost: Any) -> npt.NDArray[Any]:
     """``cost`` as a 3-D array of numbers or booleans (not copied), checked."""
+    check_not_masked(cost, "cost")
     try:
         arr = np.asarray(cost)
     except (TypeError, ValueError) as exc:
@@ -133,7 +135,9 @@ def build(cost: Any, connectivity: Any, diagonal: Any) -> Voxels:
             face[axis] = end  # type: ignore[call-overload]
             padded[tuple(face)] = np.inf
     inner = padded[1:-1, 1:-1, 1:-1]
-    np.copyto(inner, arr, casting="unsafe")
+    with np.errstate(over="ignore", under="ignore"):
+        np.copyto(inner, arr, casting="unsafe")
+    check_float64_kept(arr, inner, "cost", "at voxel")
     if arr.dtype == np.bool_:  # 1.0 / 0.0 in place: walkable 1, walls inf
         with np.errstate(divide="ignore"):
             np.divide(1.0, inner, out=inner)
