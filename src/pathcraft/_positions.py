@@ -12,9 +12,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["check_number", "check_points", "check_position", "check_xy"]
+__all__ = ["QUAD_SEGS", "check_number", "check_points", "check_position", "check_xy"]
 
 Array = npt.NDArray[np.float64]
+
+#: Segments per quarter circle of a corner rounded by growing or shrinking space for
+#: an agent's radius, in every continuous world (``WaypointGraph`` ``agent_radius``
+#: and ``radius=``, ``NavMesh.from_geometry`` ``agent_radius`` and ``radius=``): the
+#: corners of ``obstacle.buffer(radius)``, so one radius gives one geometry everywhere
+#: (the function ``shapely.buffer`` uses 8 by default).
+QUAD_SEGS = 16
 
 
 def check_points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:

@@ -82,6 +82,7 @@ from pathcraft import _waypoint_world
 from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
 from pathcraft._options import SearchOptions
+from pathcraft._positions import QUAD_SEGS
 from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
@@ -115,7 +116,7 @@ def _obstacle(name: str, geom: Any, radius: float) -> Any:
     if not np.isfinite(shapely.get_coordinates(geom)).all():
         raise ValueError(f"{name} has non-finite coordinates")
     if radius > 0:
-        return shapely.buffer(geom, radius)
+        return shapely.buffer(geom, radius, quad_segs=QUAD_SEGS)
     if geom.geom_type not in ("Polygon", "MultiPolygon"):
         raise ValueError(
             f"{name} is a {geom.geom_type}; obstacles must be polygons (or give "
@@ -135,8 +136,10 @@ class WaypointGraph:
         Polygons or multipolygons (any geometry when ``agent_radius > 0``). Each gets
         an id, its place in this list; see :meth:`add_obstacle`.
     agent_radius : float
-        Grow every obstacle by this radius (``shapely.buffer``), so paths keep the
-        agent's centre this far from them.
+        Grow every obstacle by this radius (``obstacle.buffer(agent_radius)``: its
+        corners rounded by 16 segments a quarter circle, as every continuous world
+        grows space for an agent), so paths keep the agent's centre this far from
+        them.
     max_distance : float or None
         Link only waypoints at most this far apart (also the reach of the start and
         goal of :meth:`find_path`). None: no limit.
@@ -724,7 +727,8 @@ class WaypointGraph:
         radius : float
             The agent's radius (``>= 0``, default 0): the search runs on
             :meth:`for_radius`, every obstacle grown by it (built once per radius,
-            then cached), so the path keeps the agent's centre that far from them.
+            then cached; corners rounded as ``agent_radius``'s), so the path keeps the
+            agent's centre that far from them.
         weight : float
             ``>= 1``: weighted A*, at most ``weight`` times the best cost.
         heuristic : {"euclidean", "zero"} or None

@@ -125,7 +125,9 @@ class NavMesh(RefusedShorthands):
             The walkable space in ``(x, y)``; holes are obstacles.
         agent_radius : float
             Shrink the walkable space by this radius first (``shapely.buffer`` with a
-            negative distance), so paths keep an agent's centre this far from walls.
+            negative distance; corners rounded by 16 segments a quarter circle, as
+            :meth:`for_radius` and every continuous world's radius), so paths keep an
+            agent's centre this far from walls.
 
         Raises
         ------

@@ -21,13 +21,12 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
+from pathcraft._positions import QUAD_SEGS
+
 __all__ = ["MAX_RADII", "QUAD_SEGS", "RadiusCache", "check_radius", "shrink"]
 
 #: Meshes kept per mesh, one per radius (the oldest is dropped first).
 MAX_RADII = 8
-#: Segments per quarter circle of a rounded corner: what ``obstacle.buffer(radius)``
-#: gives by default (the function ``shapely.buffer`` uses 8).
-QUAD_SEGS = 16
 
 
 def check_radius(value: Any, name: str = "radius") -> float:

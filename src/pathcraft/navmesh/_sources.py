@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from pathcraft._positions import QUAD_SEGS
 from pathcraft._validation import check_limit
 from pathcraft.navmesh import _build
 
@@ -62,7 +63,7 @@ def shrunk(walkable: Any, agent_radius: Any) -> Any:
         raise ValueError(f"walkable is not a valid geometry ({reason})")
     if not radius:
         return walkable
-    geom = shapely.buffer(walkable, -float(radius))
+    geom = shapely.buffer(walkable, -float(radius), quad_segs=QUAD_SEGS)
     if geom.is_empty or shapely.area(geom) == 0:
         raise ValueError(f"nothing is walkable after shrinking by agent_radius={agent_radius!r}")
     return geom
