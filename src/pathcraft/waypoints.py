@@ -467,8 +467,9 @@ class WaypointGraph:
         Returns
         -------
         ndarray of intp, shape (k, 2)
-            Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once: compare
-            with :attr:`links` to see which are open now.
+            Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once (a link
+            closed and opened again since ``version`` is listed): compare with
+            :attr:`links` to see which are open now.
 
         Raises
         ------

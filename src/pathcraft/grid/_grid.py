@@ -426,7 +426,8 @@ class Grid:
         -------
         ndarray of intp, shape (k, 2)
             The ``(row, col)`` cells, sorted, each once (an assignment that left a
-            cost as it was is not a change).
+            cost as it was is not a change; a cell changed and changed back since
+            ``version`` is listed: the edits touched it, whatever its cost now).
 
         Raises
         ------
@@ -860,7 +861,9 @@ class Grid:
             ``theta``). The cells (``start``, ``goal``, the path) are then the unit's
             **top-left** cells, the unit never overlaps a wall, a step costs the most expensive
             cell under the unit, and diagonals follow the grid's rule applied to the
-            unit's footprint: the search of :meth:`for_size`. A ``start`` or ``goal``
+            two side anchors a diagonal step passes between (``"no_corner_cut"``: the
+            unit fits at both; ``"one_free"``: at one; ``"always"``: only where it
+            lands): the search of :meth:`for_size`. A ``start`` or ``goal``
             where the unit does not fit is refused like one on a wall.
         snap : bool
             Default False: a ``start`` or ``goal`` on a wall or outside the grid is a

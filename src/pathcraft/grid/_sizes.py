@@ -7,9 +7,12 @@ A unit of size ``k`` occupies a ``k x k`` square of cells; it is *anchored* at i
 where the cell's true clearance (:mod:`pathcraft._core.clearance`) is at least ``k``.
 Entering an anchor costs the **most expensive cell under the footprint** (times
 ``sqrt(2)`` diagonally), and a diagonal move follows the grid's corner rule applied to
-the two footprints it passes between (for ``"no_corner_cut"``: both side anchors must
-fit the unit). So a size-``k`` search is the ordinary grid search on a derived cost
-array, one per size, built on first use, and every kernel runs on it unchanged.
+the two side anchors it passes between (the anchors one straight step along each
+axis): ``"no_corner_cut"``, both must fit the unit; ``"one_free"``, at least one;
+``"always"``, neither need (the unit's square may sweep across a wall's corner, only
+the anchor it lands on must fit); ``"never"`` has no diagonal moves. So a size-``k``
+search is the ordinary grid search on a derived cost array, one per size, built on
+first use, and every kernel runs on it unchanged.
 
 :class:`SizeCache` holds the clearance (built on the first query of a size above 1)
 and the derived arrays, an item of the grid's prepared state
