@@ -353,8 +353,13 @@ def _axis_names(axes: str) -> list[str]:
 def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: str) -> Flat:
     """:meth:`CellAdapter.places` by :meth:`CellAdapter.place` row by row: ``value``
     one place or a ``(k, dims)`` array (``k`` may be 0); errors name the row
-    (``starts[3]``). ``what`` spells a place in messages (``"(row, col) cell"``)."""
-    arr = np.asarray(value)
+    (``starts[3]``). ``what`` spells a place in messages (``"(row, col) cell"``).
+    The coordinates keep their own types (an object array: NumPy would make floats of
+    a uint64 beside an int64) for :meth:`CellAdapter.place` to check."""
+    try:
+        arr = np.array(value, dtype=object)
+    except ValueError as exc:  # ragged nesting
+        raise TypeError(f"{name} must be a {what} or a (k, {dims}) array; got {value!r}") from exc
     if arr.size == 0 and arr.ndim <= 2:
         return np.empty(0, dtype=np.intp)
     if arr.ndim == 1:

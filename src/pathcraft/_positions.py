@@ -7,12 +7,21 @@ Positions are ``(x, y)`` (or ``(x, y, z)`` where a world is 3-D), never ``(row, 
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["QUAD_SEGS", "check_number", "check_points", "check_position", "check_xy"]
+__all__ = [
+    "EXTENT",
+    "QUAD_SEGS",
+    "check_extent",
+    "check_number",
+    "check_points",
+    "check_position",
+    "check_xy",
+]
 
 Array = npt.NDArray[np.float64]
 
@@ -24,12 +33,54 @@ Array = npt.NDArray[np.float64]
 QUAD_SEGS = 16
 
 
+#: How far from the origin a continuous world's coordinates may lie: the cross products
+#: and squared distances its building and searching compute stay finite (float64 holds
+#: 1.8e308).
+EXTENT = 1e150
+
+
+def check_extent(name: str, xy: npt.NDArray[np.float64]) -> None:
+    """Refuse finite coordinates beyond :data:`EXTENT` (ValueError naming ``name``);
+    ``xy`` holds points of 2 (or 3) coordinates in its last axis."""
+    pts = xy.reshape(-1, xy.shape[-1]) if xy.ndim else xy.reshape(1, 1)
+    far = np.flatnonzero((np.abs(pts) > EXTENT).any(axis=1))
+    if far.size:
+        i = int(far[0])
+        raise ValueError(
+            f"{name} holds the point {tuple(pts[i].tolist())}, too far out: coordinates "
+            f"must lie within {EXTENT:g} of the origin (the areas and distances computed "
+            "would overflow float64); scale the geometry down"
+        )
+
+
+def _coordinates(name: str, value: Any, wrong: str) -> npt.NDArray[np.float64]:
+    """``value`` as a new float64 array of real numbers, or TypeError ``wrong``: no
+    bools (read as 0 and 1), strings (parsed), complex numbers (their imaginary part
+    dropped) or other objects."""
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(wrong) from exc
+    if raw.dtype.kind == "O" or (raw.dtype.kind in "iu" and not isinstance(value, np.ndarray)):
+        items = np.asarray(value, dtype=object).flat if raw.dtype.kind != "O" else raw.flat
+        if not all(isinstance(x, numbers.Real) and not isinstance(x, _NOT_REAL) for x in items):
+            raise TypeError(wrong)
+    elif raw.dtype.kind not in "iuf":
+        raise TypeError(wrong)
+    try:
+        with np.errstate(over="ignore"):
+            return np.array(raw, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(wrong) from exc
+
+
+#: What counts among Python's real numbers and is not a coordinate.
+_NOT_REAL = (bool, np.bool_, np.timedelta64)
+
+
 def check_points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """A new ``(n, d)`` float array of finite points, ``d`` in ``dims``."""
-    try:
-        arr = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of points (x, y); got {values!r}") from exc
+    arr = _coordinates(name, values, f"{name} must be an array of points (x, y); got {values!r}")
     if arr.ndim == 1 and arr.shape[0] == 0:
         arr = arr.reshape(0, dims[0])
     if arr.ndim != 2 or arr.shape[1] not in dims:
@@ -44,10 +95,7 @@ def check_points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[n
 
 def check_position(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
     """One finite position of ``dim`` coordinates."""
-    try:
-        arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a position of {dim} numbers; got {value!r}") from exc
+    arr = _coordinates(name, value, f"{name} must be a position of {dim} numbers; got {value!r}")
     if arr.shape != (dim,):
         axes = "(x, y)" if dim == 2 else "(x, y, z)"
         raise ValueError(f"{name} must be a position {axes}; got {value!r}")
@@ -73,10 +121,8 @@ def check_number(
 
 def check_xy(name: str, value: Any) -> Array:
     """A non-empty ``(n, 2)`` float array of finite ``(x, y)`` points."""
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an (n, 2) array of (x, y) numbers; got {value!r}") from exc
+    wrong = f"{name} must be an (n, 2) array of (x, y) numbers; got {value!r}"
+    arr = _coordinates(name, value, wrong)
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
         raise ValueError(f"{name} must be an (n, 2) array of (x, y) points; got shape {arr.shape}")
     if not np.isfinite(arr).all():

@@ -82,7 +82,7 @@ from pathcraft import _waypoint_world
 from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
 from pathcraft._options import SearchOptions
-from pathcraft._positions import QUAD_SEGS
+from pathcraft._positions import EXTENT, QUAD_SEGS, check_extent
 from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
@@ -104,6 +104,13 @@ __all__ = ["WaypointGraph"]
 LineOfSight = Callable[[tuple[float, ...], tuple[float, ...]], bool]
 
 
+def _place(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
+    """A checked position within the extent distances stay finite in."""
+    p = _position(name, value, dim)
+    check_extent(name, p)
+    return p
+
+
 def _obstacle(name: str, geom: Any, radius: float) -> Any:
     """Check one obstacle and return it grown by ``radius``."""
     if not isinstance(geom, shapely.Geometry):
@@ -113,11 +120,22 @@ def _obstacle(name: str, geom: Any, radius: float) -> Any:
     if not shapely.is_valid(geom):
         reason = shapely.is_valid_reason(geom)
         raise ValueError(f"{name} is not a valid geometry ({reason}): {vis.describe(geom)}")
-    if not np.isfinite(shapely.get_coordinates(geom)).all():
+    coords = shapely.get_coordinates(geom)
+    if not np.isfinite(coords).all():
         raise ValueError(f"{name} has non-finite coordinates")
+    check_extent(name, coords)
+    polygonal = geom.geom_type in ("Polygon", "MultiPolygon")
     if radius > 0:
-        return shapely.buffer(geom, radius, quad_segs=QUAD_SEGS)
-    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        grown = shapely.buffer(geom, radius, quad_segs=QUAD_SEGS)
+        if not grown.is_empty:
+            return grown
+        if not polygonal:  # (GEOS grows nothing by a radius far below the geometry's size)
+            raise ValueError(
+                f"{name} is a {geom.geom_type} and the radius {radius!r} too small to grow "
+                "it into a polygon; give a larger radius or a polygon"
+            )
+        return geom  # (the same: the radius is below the coordinates' rounding)
+    if not polygonal:
         raise ValueError(
             f"{name} is a {geom.geom_type}; obstacles must be polygons (or give "
             "agent_radius > 0, which grows lines and points into polygons)"
@@ -193,11 +211,14 @@ class WaypointGraph:
         # hold it: a query reads one map, whatever other threads edit meanwhile.
         self._lock = threading.RLock()
         self._points = _points("points", points, (2, 3))
+        check_extent("points", self._points)
         self._dim = int(self._points.shape[1])
         radius = check_limit("agent_radius", agent_radius, integer=False)
         self._radius = float(radius or 0.0)
-        if not math.isfinite(self._radius):
-            raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
+        if not math.isfinite(self._radius) or self._radius > EXTENT:
+            raise ValueError(
+                f"agent_radius must be finite and at most {EXTENT:g}; got {agent_radius!r}"
+            )
         limit = check_limit("max_distance", max_distance, integer=False)
         self._max_distance = None if limit is None else float(limit)
         self._los = line_of_sight
@@ -675,7 +696,7 @@ class WaypointGraph:
         >>> WaypointGraph([(0, 0), (10, 0)], [box(4, -1, 6, 1)]).visible((5, 3)).tolist()
         [0, 1]
         """
-        p = _position("position", position, self._dim)
+        p = _place("position", position, self._dim)
         with self._lock:
             return self._sight(p)[0]
 
@@ -706,7 +727,8 @@ class WaypointGraph:
         _, inside = vis.blocking_pairs(p[None], p[None], self._set)
         if inside.shape[0]:
             key = int(self._set_ids[inside[0]])
-            raise ValueError(f"{name} {tuple(p.tolist())} is inside obstacle {key}")
+            grown = f" (grown by the radius {self._radius:g})" if self._radius else ""
+            raise ValueError(f"{name} {tuple(p.tolist())} is inside obstacle {key}{grown}")
 
     def find_path(
         self,
@@ -824,8 +846,8 @@ class WaypointGraph:
         """:meth:`_start`, the graph's lock held."""
         t0 = time.perf_counter()
         opts = SearchOptions.check_call("WaypointGraph", method, algorithm, options)
-        s = _position("start", start, self._dim)
-        g = _position("goal", goal, self._dim)
+        s = _place("start", start, self._dim)
+        g = _place("goal", goal, self._dim)
         self._check_free("start", s)
         self._check_free("goal", g)
         direct = float(np.sqrt(((s - g) ** 2).sum()))

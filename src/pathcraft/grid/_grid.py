@@ -941,7 +941,7 @@ class Grid:
         if not check_flag("snap", rest.pop("snap")):
             return cast("GridOptions", rest), start, goal
         size: Any = rest.get("size", 1)
-        world = self if size == 1 and type(size) is int else self.for_size(size)
+        world = self if type(size) is int and size == 1 else self.for_size(size)
         ends = []
         for name, cells in (("start", start), ("goal", goal)):
             if cells is not None:
@@ -994,7 +994,7 @@ class Grid:
         ``_run.make_plan``). With ``size=k`` the plan is the unit's view's: its cells
         are the view's (where the unit fits), its answers the view's."""
         size = opts.extra.get("size", 1)
-        world = self if size == 1 and type(size) is int else self.for_size(size)
+        world = self if type(size) is int and size == 1 else self.for_size(size)
         prep = world._prep  # world._derived(), inlined: every checked query asks
         if prep.version != world._log.version:
             prep = world._renew()

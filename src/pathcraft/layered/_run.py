@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells, check_place
+from pathcraft._cellworld import Kernel, PaddedCells, check_place, places_by_one
 from pathcraft._core import layered as _kernel
 from pathcraft._options import SearchOptions
 
@@ -59,7 +59,7 @@ class Compiled(PaddedCells):
         return self.flat(walkable_cell(self.cost, name, value))
 
     def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
-        return flat_cells(self, self.cost, name, value)
+        return places_by_one(self, name, value, 3, "(floor, row, col) cell")
 
     def settings(self, opts: SearchOptions) -> dict[str, Any]:
         """Checked options as the layered kernel's keyword arguments."""
@@ -121,21 +121,3 @@ def walkable_cell(cost: npt.NDArray[np.float64], name: str, cell: Any) -> Cell:
     return f, r, c
 
 
-def flat_cells(
-    world: Compiled, cost: npt.NDArray[np.float64], name: str, cells: Any
-) -> npt.NDArray[np.intp]:
-    """Padded flat indices of one ``(floor, row, col)`` cell or a ``(k, 3)`` array."""
-    arr = np.asarray(cells)
-    if arr.size == 0 and arr.ndim <= 2:
-        return np.empty(0, dtype=np.intp)
-    if arr.ndim == 1:
-        arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(
-            f"{name} must be a (floor, row, col) cell or a (k, 3) array; got {cells!r}"
-        )
-    out = [
-        world.flat(walkable_cell(cost, f"{name}[{i}]", tuple(v)))
-        for i, v in enumerate(arr.tolist())
-    ]
-    return np.array(out, dtype=np.intp)

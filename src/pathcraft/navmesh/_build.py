@@ -25,6 +25,8 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from pathcraft._positions import check_extent
+
 __all__ = [
     "Topology",
     "check_convex",
@@ -52,23 +54,6 @@ class Topology:
     poly_of: npt.NDArray[np.int32]
     corner: npt.NDArray[np.uint8]
     degree: npt.NDArray[np.int32]
-
-
-#: How far from the origin a mesh's coordinates may lie: the cross products and squared
-#: distances its building and searching compute stay finite (float64 holds 1.8e308).
-EXTENT = 1e150
-
-
-def check_extent(name: str, xy: FloatArray) -> None:
-    """Refuse finite coordinates beyond :data:`EXTENT` (ValueError naming ``name``)."""
-    far = np.flatnonzero((np.abs(xy.reshape(-1, 2)) > EXTENT).any(axis=1))
-    if far.size:
-        i = int(far[0])
-        raise ValueError(
-            f"{name} holds the point {tuple(xy.reshape(-1, 2)[i].tolist())}, too far out: a mesh's "
-            f"coordinates must lie within {EXTENT:g} of the origin (the areas and "
-            "distances it computes would overflow float64); scale the geometry down"
-        )
 
 
 def check_vertices(vertices: Any) -> FloatArray:

@@ -21,7 +21,7 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
-from pathcraft._positions import QUAD_SEGS
+from pathcraft._positions import EXTENT, QUAD_SEGS
 
 __all__ = ["MAX_RADII", "QUAD_SEGS", "RadiusCache", "check_radius", "shrink"]
 
@@ -30,7 +30,8 @@ MAX_RADII = 8
 
 
 def check_radius(value: Any, name: str = "radius") -> float:
-    """A radius checked: a finite real number >= 0 (not a bool).
+    """A radius checked: a finite real number >= 0 (not a bool), at most
+    :data:`~pathcraft._positions.EXTENT` (the geometry grown by it would overflow).
 
     >>> check_radius(0.5)
     0.5
@@ -45,6 +46,8 @@ def check_radius(value: Any, name: str = "radius") -> float:
     number = float(value)
     if not math.isfinite(number) or number < 0:
         raise ValueError(f"{accepted}; got {value!r}")
+    if number > EXTENT:
+        raise ValueError(f"{accepted} and at most {EXTENT:g}; got {value!r}")
     return number
 
 

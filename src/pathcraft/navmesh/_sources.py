@@ -25,9 +25,8 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from pathcraft._positions import QUAD_SEGS
+from pathcraft._positions import QUAD_SEGS, check_extent
 from pathcraft._validation import check_limit
-from pathcraft.navmesh import _build
 
 __all__ = [
     "from_geometry",
@@ -57,7 +56,7 @@ def shrunk(walkable: Any, agent_radius: Any) -> Any:
     coords = shapely.get_coordinates(walkable)
     if not np.isfinite(coords).all():
         raise ValueError("walkable has non-finite coordinates")
-    _build.check_extent("walkable", coords)
+    check_extent("walkable", coords)
     if not shapely.is_valid(walkable):
         reason = shapely.is_valid_reason(walkable)
         raise ValueError(f"walkable is not a valid geometry ({reason})")

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells, check_place
+from pathcraft._cellworld import Kernel, PaddedCells, check_place, places_by_one
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
@@ -172,19 +172,13 @@ def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -
 
 def flat_voxels(world: Voxels, name: str, voxels: Any) -> npt.NDArray[np.intp]:
     """Flat indices of one ``(z, row, col)`` voxel or a ``(k, 3)`` array of them;
-    errors name the bad row (``starts[3]``); none for an empty array."""
-    arr = np.asarray(voxels)
-    if arr.size == 0 and arr.ndim <= 2:
-        return np.empty(0, dtype=np.intp)
-    if arr.ndim == 1:
+    errors name the bad row (``starts[3]``); none for an empty array. An integer
+    array is checked at once; anything else voxel by voxel (the glue's check)."""
+    arr = np.asarray(voxels) if isinstance(voxels, np.ndarray) else None
+    if arr is not None and arr.ndim == 1:
         arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(
-            f"{name} must be a (z, row, col) voxel or a (k, 3) array of them; got shape "
-            f"{np.shape(voxels)}"
-        )
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{name} must hold (z, row, col) integers; got dtype {arr.dtype}")
+    if arr is None or arr.dtype.kind not in "iu" or arr.ndim != 2 or arr.shape[1] != 3:
+        return places_by_one(world, name, voxels, 3, "(z, row, col) voxel")
     shape = np.array(world.shape)
     bad = ((arr < 0) | (arr >= shape)).any(axis=1)  # compared in the array's own dtype
     if not bad.any():
