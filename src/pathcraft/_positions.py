@@ -33,10 +33,10 @@ Array = npt.NDArray[np.float64]
 QUAD_SEGS = 16
 
 
-#: How far from the origin a continuous world's coordinates may lie: the cross products
-#: and squared distances its building and searching compute stay finite (float64 holds
-#: 1.8e308).
-EXTENT = 1e150
+#: How far from the origin a continuous world's coordinates may lie: the squared
+#: distances and cross products its searches compute, and the fourth powers of the
+#: triangulation's in-circle tests (GEOS), stay finite (float64 holds 1.8e308).
+EXTENT = 1e75
 
 
 def check_extent(name: str, xy: npt.NDArray[np.float64]) -> None:
