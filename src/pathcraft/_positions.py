@@ -53,25 +53,24 @@ def check_extent(name: str, xy: npt.NDArray[np.float64]) -> None:
         )
 
 
-def _coordinates(name: str, value: Any, wrong: str) -> npt.NDArray[np.float64]:
-    """``value`` as a new float64 array of real numbers, or TypeError ``wrong``: no
-    bools (read as 0 and 1), strings (parsed), complex numbers (their imaginary part
-    dropped) or other objects."""
+def _coordinates(value: Any, wrong: str) -> npt.NDArray[np.float64]:
+    """``value`` as a new float64 array of real numbers, or TypeError ``wrong`` (its
+    ``{value}`` filled in): no bools (read as 0 and 1), strings (parsed), complex
+    numbers (their imaginary part dropped) or other objects."""
     try:
         raw = np.asarray(value)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(wrong) from exc
-    if raw.dtype.kind == "O" or (raw.dtype.kind in "iu" and not isinstance(value, np.ndarray)):
-        items = np.asarray(value, dtype=object).flat if raw.dtype.kind != "O" else raw.flat
-        if not all(isinstance(x, numbers.Real) and not isinstance(x, _NOT_REAL) for x in items):
-            raise TypeError(wrong)
-    elif raw.dtype.kind not in "iuf":
-        raise TypeError(wrong)
-    try:
+        if raw.dtype.kind == "O" or (
+            raw.dtype.kind in "iu" and not isinstance(value, np.ndarray)
+        ):  # a Python bool among ints, or objects: each looked at
+            items = np.asarray(value, dtype=object).flat if raw.dtype.kind != "O" else raw.flat
+            if not all(isinstance(x, numbers.Real) and not isinstance(x, _NOT_REAL) for x in items):
+                raise TypeError
+        elif raw.dtype.kind not in "iuf":
+            raise TypeError
         with np.errstate(over="ignore"):
             return np.array(raw, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as exc:
-        raise TypeError(wrong) from exc
+        raise TypeError(wrong.format(value=repr(value))) from exc
 
 
 #: What counts among Python's real numbers and is not a coordinate.
@@ -80,7 +79,7 @@ _NOT_REAL = (bool, np.bool_, np.timedelta64)
 
 def check_points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """A new ``(n, d)`` float array of finite points, ``d`` in ``dims``."""
-    arr = _coordinates(name, values, f"{name} must be an array of points (x, y); got {values!r}")
+    arr = _coordinates(values, f"{name} must be an array of points (x, y); got {{value}}")
     if arr.ndim == 1 and arr.shape[0] == 0:
         arr = arr.reshape(0, dims[0])
     if arr.ndim != 2 or arr.shape[1] not in dims:
@@ -95,7 +94,7 @@ def check_points(name: str, values: Any, dims: tuple[int, ...]) -> npt.NDArray[n
 
 def check_position(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
     """One finite position of ``dim`` coordinates."""
-    arr = _coordinates(name, value, f"{name} must be a position of {dim} numbers; got {value!r}")
+    arr = _coordinates(value, f"{name} must be a position of {dim} numbers; got {{value}}")
     if arr.shape != (dim,):
         axes = "(x, y)" if dim == 2 else "(x, y, z)"
         raise ValueError(f"{name} must be a position {axes}; got {value!r}")
@@ -121,8 +120,7 @@ def check_number(
 
 def check_xy(name: str, value: Any) -> Array:
     """A non-empty ``(n, 2)`` float array of finite ``(x, y)`` points."""
-    wrong = f"{name} must be an (n, 2) array of (x, y) numbers; got {value!r}"
-    arr = _coordinates(name, value, wrong)
+    arr = _coordinates(value, f"{name} must be an (n, 2) array of (x, y) numbers; got {{value}}")
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
         raise ValueError(f"{name} must be an (n, 2) array of (x, y) points; got shape {arr.shape}")
     if not np.isfinite(arr).all():

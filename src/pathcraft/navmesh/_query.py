@@ -290,13 +290,16 @@ def _funnel_way(
         found = (build_result(None, path, policy.price(path)), polys)
     elif status == FOUND and lg is not None:
         pieces = split(lg, np.asarray(read.path[:-1]), s, sp, g, gp)
+        crossed = {id(p): _piece_polys(lg, p) for p in pieces}
         path, seg, total = join(
-            pieces, lambda p: _pull(policy.top, p.p0, p.p1, _piece_polys(lg, p)),
-            policy.price, lg.price,
+            pieces, lambda p: _pull(policy.top, p.p0, p.p1, crossed[id(p)]), policy.price,
+            lg.price,
         )  # fmt: skip
-        polys = np.concatenate([_piece_polys(lg, p) for p in pieces]).astype(np.int32)
+        polys = np.concatenate(list(crossed.values())).astype(np.int32)
         found = (with_links(build_result(None, path, total), seg), polys)
-        walked = _walked(policy, s, sp, g, gp, limit, weight)
+        walked = None
+        if total > _walk_bound(policy, s, g):  # else no walk can be cheaper
+            walked = _walked(policy, s, sp, g, gp, limit, weight)
         if walked is not None:
             walk, polys, more, also = walked
             expanded, generated = expanded + more, generated + also
@@ -308,6 +311,15 @@ def _funnel_way(
         return _nothing(status, expanded, generated), np.empty(0, dtype=np.int32)
     result = dataclasses.replace(found[0], expanded=expanded, generated=generated)
     return result, found[1]
+
+
+def _walk_bound(policy: Policy, s: FloatArray, g: FloatArray) -> float:
+    """A lower bound on the cost of any walk from ``s`` to ``g``: the straight
+    distance times the cheapest area cost."""
+    cheapest = 1.0
+    if policy.costs is not None:
+        cheapest = float(np.min(policy.costs, initial=math.inf))
+    return float(np.hypot(*(g - s))) * cheapest
 
 
 def _walked(
