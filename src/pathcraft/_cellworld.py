@@ -314,6 +314,12 @@ def check_place(
     messages). TypeError naming ``name`` for anything but integers (not bools);
     ValueError naming it for a place outside the world, with the swap hint where the
     last two coordinates look swapped."""
+    if type(value) is tuple and len(value) == len(shape):  # the common case, at once
+        for v, n in zip(value, shape, strict=True):
+            if type(v) is not int or not 0 <= v < n:
+                break
+        else:
+            return value
     dims = len(shape)
     try:
         parts = tuple(value)
