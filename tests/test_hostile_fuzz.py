@@ -72,6 +72,10 @@ HOSTILE = st.one_of(
 )
 
 
+#: The doors a query goes through: a single query, a stepped one, a batch of one.
+DOORS = ["find_path", "start_search", "find_paths"]
+
+
 class Case:
     """A world, a valid start and goal, and the options its find_path takes."""
 
@@ -178,9 +182,9 @@ def _check(name: str, argument: str, call: Callable[[], Any], same: bool) -> Non
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(slot=st.integers(0, 20), value=HOSTILE, stepped=st.booleans())
+@given(slot=st.integers(0, 20), value=HOSTILE, door=st.sampled_from(DOORS))
 def test_every_argument_answers_right_or_is_refused_by_name(
-    name: str, slot: int, value: Any, stepped: bool
+    name: str, slot: int, value: Any, door: str
 ) -> None:
     case, world = CASES[name], WORLDS[name]
     slots = ["start", "goal", *case.options]
@@ -199,11 +203,15 @@ def test_every_argument_answers_right_or_is_refused_by_name(
     )
 
     def run() -> Any:
-        if not stepped:
+        if door == "find_path":
             return world.find_path(start, goal, **options)
-        search = world.start_search(start, goal, **options)
-        search.step()
-        return search.result
+        if door == "start_search":
+            search = world.start_search(start, goal, **options)
+            search.step()
+            return search.result
+        if not hasattr(world, "find_paths"):
+            return world.find_path(start, goal, **options)
+        return world.find_paths([start], [goal], **options)[0]  # a batch of one
 
     _check(name, argument, run, same)
 

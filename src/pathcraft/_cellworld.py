@@ -364,7 +364,7 @@ def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: 
     a uint64 beside an int64) for :meth:`CellAdapter.place` to check."""
     try:
         arr = np.array(value, dtype=object)
-    except ValueError as exc:  # ragged nesting
+    except (TypeError, ValueError) as exc:  # ragged nesting
         raise TypeError(f"{name} must be a {what} or a (k, {dims}) array; got {value!r}") from exc
     if arr.size == 0 and arr.ndim <= 2:
         return np.empty(0, dtype=np.intp)

@@ -238,7 +238,7 @@ def unit_grid(grid: Grid, opts: SearchOptions) -> Grid:
     <pathcraft.grid.Grid.for_size>` of the ``size`` option (checked here; 1 when not
     given)."""
     size = opts.extra.get("size", 1)
-    return grid if size == 1 and type(size) is int else grid.for_size(size)
+    return grid if type(size) is int and size == 1 else grid.for_size(size)
 
 
 def unit_cells(
@@ -283,11 +283,18 @@ def unit_cells(
 def batch_cells(grid: Grid, world: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
     """A batch's :func:`unit_cells`: an ``(n, 2)`` array of cells (``n`` may be 0)
     as flat padded indices; errors name the row (``starts[3]``)."""
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting, odd objects
+        raise TypeError(
+            f"{name} must be an (n, 2) array of (row, col) cells; got {value!r}"
+        ) from exc
     if arr.size == 0 and arr.ndim <= 2:
         return np.empty(0, dtype=np.intp)  # no queries: nothing to do
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError(
             f"{name} must be an (n, 2) array of (row, col) cells; got shape {arr.shape}"
         )
-    return unit_cells(grid, world, name, arr, many=True, indexed=True)
+    # the given value, not the array: its integers checked as given (a uint64 beside
+    # an int64 is no float), and a bool among them refused
+    return unit_cells(grid, world, name, value, many=True, indexed=True)
