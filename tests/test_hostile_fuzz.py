@@ -216,13 +216,26 @@ def test_every_argument_answers_right_or_is_refused_by_name(
     _check(name, argument, run, same)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from([n for n, c in CASES.items() if c.field]), value=HOSTILE)
-def test_distance_field_sources_answer_or_are_refused_by_name(name: str, value: Any) -> None:
-    world = WORLDS[name]
+@settings(
+    max_examples=int(os.environ.get("HOSTILE_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    name=st.sampled_from([n for n, c in CASES.items() if c.field]),
+    argument=st.sampled_from(["sources", "parents", "max_cost"]),
+    value=HOSTILE,
+)
+def test_distance_field_arguments_answer_or_are_refused_by_name(
+    name: str, argument: str, value: Any
+) -> None:
+    world, case = WORLDS[name], CASES[name]
+    call: dict[str, Any] = {"sources": [case.start], "parents": False, "max_cost": None}
+    call[argument] = [value] if argument == "sources" else value
     try:
-        field = world.distance_field([value])
+        field = world.distance_field(call.pop("sources"), **call)
     except (ValueError, TypeError) as exc:
-        assert "sources" in str(exc), f"{name}: {exc}"
+        assert argument in str(exc), f"{name}: {exc}"
         return
-    assert np.isfinite(np.asarray(field, dtype=float)).any()
+    distances = field[0] if isinstance(field, tuple) else getattr(field, "distances", field)
+    assert np.isfinite(np.asarray(distances, dtype=float)).any()
