@@ -105,12 +105,15 @@ def test_waypoint_graph_logs_links_that_open_or_close() -> None:
 
     wg = WaypointGraph([(0, 0), (10, 0), (0, 10), (10, 10)])
     a = wg.add_obstacle(shapely.box(4, -1, 6, 1))
-    b = wg.add_obstacle(shapely.box(4, -2, 6, 2))  # the same link again: no change
-    assert wg.version == 1 and wg.changes_since(0).tolist() == [[0, 1]]
+    b = wg.add_obstacle(shapely.box(4, -2, 6, 2))  # the same link again: no link flips
+    # every obstacle edit is a version (a query's radius grows obstacles: an edit that
+    # flips none of these links may flip those of the grown ones)
+    assert wg.version == 2 and wg.changes_since(0).tolist() == [[0, 1]]
+    assert wg.changes_since(1).tolist() == []
     wg.remove_obstacle(a)
-    assert wg.version == 1  # still blocked by b
+    assert wg.version == 3 and wg.changes_since(2).tolist() == []  # still blocked by b
     wg.remove_obstacle(b)
-    assert wg.version == 2 and wg.changes_since(1).tolist() == [[0, 1]]
+    assert wg.version == 4 and wg.changes_since(3).tolist() == [[0, 1]]
     with pytest.raises(ValueError, match="is not an obstacle id"):
         wg.remove_obstacle(b)  # removing an obstacle twice
 

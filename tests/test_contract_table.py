@@ -180,10 +180,10 @@ EXPECT: Expect = {
     | dict.fromkeys(SPACE, _POSITION)
     | {"Level": (UnsupportedOptionError, r"Level.find_path\(algorithm='dijkstra'\) takes one")},
     "goal=None": {w: "oracle" for w in CASES}
-    | dict.fromkeys(SPACE, (ValueError, "goal must be a position")),
+    | dict.fromkeys(SPACE, (TypeError, "goal must be a position")),  # None: not numbers
     "stepped, goal=None": {"Graph": (TypeError, "goal")}
     | dict.fromkeys(("Grid", *CELL), _GOAL_NONE)
-    | dict.fromkeys(SPACE, (ValueError, "goal must be a position")),
+    | dict.fromkeys(SPACE, (TypeError, "goal must be a position")),
     "stepped, several sources": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, _POSITION),
     "distance field": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, "absent"),
     "distance field, parents": {w: "oracle" for w in CASES} | dict.fromkeys(SPACE, "absent"),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from shapely import box
 
 from pathcraft import NavMesh
+from pathcraft.navmesh import _query
 
 WALL = box(0, 0, 10, 10).difference(box(4, 2, 6, 8))
 
@@ -27,7 +28,7 @@ def test_doc_example_and_cost() -> None:
     assert mesh.area_costs.tolist().count(3.0) == 1
 
 
-def test_corridor_cost_equals_scipy_oracle() -> None:
+def test_corridor_search_cost_equals_scipy_oracle() -> None:
     rng = np.random.default_rng(5)
     mesh = grid_mesh(6)
     for _ in range(20):
@@ -39,8 +40,10 @@ def test_corridor_cost_equals_scipy_oracle() -> None:
         if mesh.locate(s) == mesh.locate(g):
             continue
         found = mesh.corridor(s, g)
-        assert found
-        assert found.cost == pytest.approx(corridor_oracle(mesh, costs, s, g), rel=1e-9, abs=1e-9)
+        assert found and found.cost == mesh.find_path(s, g).cost  # the path's cost
+        sp, gp = mesh.polygons_at(s), mesh.polygons_at(g)
+        searched = _query.corridor(mesh._policy(None), s, sp, g, gp, None)[4]
+        assert searched == pytest.approx(corridor_oracle(mesh, costs, s, g), rel=1e-9, abs=1e-9)
 
 
 def test_cost_is_recomputed_cost_and_not_below_length() -> None:

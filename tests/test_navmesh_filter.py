@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from shapely import box
 
 from pathcraft import NavMesh
-from pathcraft.navmesh import QueryFilter
+from pathcraft.navmesh import QueryFilter, _query
 
 WALL = box(0, 0, 10, 10).difference(box(4, 2, 6, 8))
 
@@ -70,9 +70,12 @@ def test_two_units_query_one_mesh_each_its_own_optimum() -> None:
         for costs, flt, other in zip(units, filters, seconds, strict=True):
             corridor = mesh.corridor(s, g, filter=flt)
             want = corridor_oracle(mesh, costs, s, g)
-            assert corridor.cost == pytest.approx(want, rel=1e-9, abs=1e-9)
+            sp, gp = mesh.polygons_at(s), mesh.polygons_at(g)
+            searched = _query.corridor(mesh._policy(flt), s, sp, g, gp, None)[4]
+            assert searched == pytest.approx(want, rel=1e-9, abs=1e-9)
             assert corridor.path.tolist() == other.corridor(s, g).path.tolist()
             got, ref = mesh.find_path(s, g, filter=flt), other.find_path(s, g)
+            assert corridor.cost == got.cost
             assert got.path.tolist() == ref.path.tolist() and got.cost == ref.cost
             assert got.cost == pytest.approx(mesh.path_cost(got.path, filter=flt))
             results.append(got)
@@ -149,8 +152,13 @@ def test_excluded_polygons_are_walls_for_the_query(
     assert bool(corridor) == np.isfinite(want)
     if corridor:
         assert not set(corridor.path.tolist()) & excluded
+        assert corridor.cost == mesh.find_path(s, g, filter=flt).cost
         if sp_ != gp_ and len(corridor.path) > 1 and not _in_sight(mesh, s, g, excluded):
-            assert corridor.cost == pytest.approx(want, rel=1e-9, abs=1e-9)
+            sp, gp = mesh.polygons_at(s), mesh.polygons_at(g)
+            policy = mesh._policy(flt)
+            searched = _query.corridor(policy, np.array(s), policy.allowed(sp), np.array(g),
+                                       policy.allowed(gp), None)[4]  # fmt: skip
+            assert searched == pytest.approx(want, rel=1e-9, abs=1e-9)
         assert set(corridor.path.tolist()) <= set(keep.tolist())
 
 

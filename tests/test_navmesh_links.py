@@ -19,6 +19,7 @@ from shapely import box
 
 from pathcraft import NavMesh
 from pathcraft import io as pio
+from pathcraft.navmesh import _query
 
 WALL = box(0, 0, 10, 10).difference(box(4, 0, 6, 10))  # two rooms, no way between
 FRACTIONS = (0.0, 0.5, 1.0)  # the points on each portal the corridor search uses
@@ -139,7 +140,12 @@ def _check_query(mesh: NavMesh, s: np.ndarray, g: np.ndarray) -> None:
     assert bool(corridor) == bool(res) == np.isfinite(want)
     if not res:
         return
-    assert corridor.cost == pytest.approx(want, rel=1e-9, abs=1e-9)
+    assert corridor.cost == res.cost
+    policy, s_at, g_at = mesh._policy(None), mesh.polygons_at(s), mesh.polygons_at(g)
+    searched = _query.corridor(policy, s, s_at, g, g_at, None)[4]  # the corridor search
+    if _query.straight(policy, s, s_at, g, g_at) is not None:  # or the goal in sight
+        searched = min(searched, mesh.path_cost([s, g]))
+    assert searched == pytest.approx(want, rel=1e-9, abs=1e-9)
     _check_path(mesh, res, s, g)
     if not mesh.has_area_costs:  # pulled taut: never dearer than its graph walk
         assert res.cost <= want + 1e-9

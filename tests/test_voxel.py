@@ -339,7 +339,7 @@ def test_bad_queries_are_refused() -> None:
         world.find_paths([(0, 0, 0)], [(0, 0, 1), (0, 0, 2)])
     with pytest.raises(ValueError, match=r"\(k, 3\) array"):
         world.distance_field([(0, 0)])
-    with pytest.raises(TypeError, match="integers; got dtype float64"):
+    with pytest.raises(TypeError, match=r"^sources must be a \(z, row, col\) voxel of integers"):
         world.distance_field([(0.0, 0.0, 0.0)])
     with pytest.raises(UnsupportedOptionError, match="path_costs does not take record"):
         world.path_costs([(0, 0, 0)], [(0, 0, 1)], record=True)

@@ -14,7 +14,7 @@ from scipy.sparse.csgraph import dijkstra
 
 shapely = pytest.importorskip("shapely")
 
-from pathcraft import WaypointGraph  # noqa: E402
+from pathcraft import WaypointGraph, WorldChangedError  # noqa: E402
 
 
 def oracle_cost(wg: WaypointGraph, start: int, goal: int) -> float:
@@ -83,11 +83,17 @@ def test_an_obstacle_edit_under_a_running_sliced_search_cancels_it(radius: float
     wg = WaypointGraph(points, [shapely.box(x, -1, x + 1, 1) for x in range(2, 38, 4)])
     search = wg.start_search((0, 0), (39, 0), radius=radius)
     assert search.step(1) == "in_progress"
-    key = wg.add_obstacle(shapely.box(100, 100, 101, 101))  # blocks nothing: no edit
-    assert wg.version == 0 and search.step(1) == "in_progress"
-    wg.remove_obstacle(key)
     wg.add_obstacle(shapely.box(10, 2, 11, 10))  # closes links the search may use
     with pytest.raises(RuntimeError, match=r"the WaypointGraph changed under this search"):
         search.step()
     assert search.status == "cancelled"
     assert wg.start_search((0, 0), (39, 0), radius=radius).step() == "found"
+    # every obstacle edit is a version: one that flips no link of this graph may flip
+    # those of a grown one (radius=), so it cancels too
+    search = wg.start_search((0, 0), (39, 0), radius=radius)
+    assert search.step(1) == "in_progress"
+    version = wg.version
+    wg.add_obstacle(shapely.box(100, 100, 101, 101))
+    assert wg.version == version + 1
+    with pytest.raises(WorldChangedError):
+        search.step()

@@ -30,6 +30,7 @@ Adding a cell world: a compiled form with the :class:`CellAdapter` members
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
@@ -50,6 +51,7 @@ __all__ = [
     "PaddedCells",
     "QueryAdapter",
     "Solver",
+    "check_place",
     "distance_field",
     "door",
     "find_path",
@@ -298,11 +300,72 @@ class CellAdapter(QueryAdapter, Protocol):
         :meth:`place`)."""
 
 
+def check_place(
+    name: str,
+    value: Any,
+    shape: tuple[int, ...],
+    axes: str,
+    world: str = "grid",
+    noun: str = "cell",
+) -> tuple[int, ...]:
+    """A place of a cell world, ``len(shape)`` integers inside ``shape``, as a tuple of
+    Python ints: the one check of every cell world's places (``axes`` spells one, as
+    ``"(z, row, col)"``; ``world`` and ``noun`` name the world and a place in
+    messages). TypeError naming ``name`` for anything but integers (not bools);
+    ValueError naming it for a place outside the world, with the swap hint where the
+    last two coordinates look swapped."""
+    if type(value) is tuple and len(value) == len(shape):  # the common case, at once
+        for v, n in zip(value, shape, strict=True):
+            if type(v) is not int or not 0 <= v < n:
+                break
+        else:
+            return value
+    dims = len(shape)
+    try:
+        parts = tuple(value)
+    except TypeError:
+        parts = ()
+    if len(parts) != dims:
+        raise TypeError(f"{name} must be a {axes} {noun}; got {value!r}")
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, _NOT_INTEGERS) for v in parts):
+        hint = ""
+        if any(isinstance(v, (float, np.floating)) for v in parts):
+            hint = f" ({axes} integers, not (x, y) positions)"
+        raise TypeError(f"{name} must be a {axes} {noun} of integers; got {value!r}{hint}")
+    place = tuple(int(v) for v in parts)
+    if all(0 <= v < n for v, n in zip(place, shape, strict=True)):
+        return place
+    hint = ""
+    if dims >= 2:
+        *lead, row, col = place
+        swapped = (*lead, col, row)
+        if all(0 <= v < n for v, n in zip(swapped, shape, strict=True)):
+            hint = f"; {noun}s are {axes}: did you mean {swapped}?"
+    ranges = ", ".join(
+        f"{axis} 0 to {n - 1}" for axis, n in zip(_axis_names(axes), shape, strict=True)
+    )
+    raise ValueError(f"{name} {place} is outside the {world} of shape {shape}: {ranges}{hint}")
+
+
+#: What NumPy counts among its integers and a place's coordinate is not.
+_NOT_INTEGERS = (bool, np.bool_, np.timedelta64)
+
+
+def _axis_names(axes: str) -> list[str]:
+    """The axes of ``"(z, row, col)"``: ``["z", "row", "col"]``."""
+    return [a.strip() for a in axes.strip("()").split(",")]
+
+
 def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: str) -> Flat:
     """:meth:`CellAdapter.places` by :meth:`CellAdapter.place` row by row: ``value``
     one place or a ``(k, dims)`` array (``k`` may be 0); errors name the row
-    (``starts[3]``). ``what`` spells a place in messages (``"(row, col) cell"``)."""
-    arr = np.asarray(value)
+    (``starts[3]``). ``what`` spells a place in messages (``"(row, col) cell"``).
+    The coordinates keep their own types (an object array: NumPy would make floats of
+    a uint64 beside an int64) for :meth:`CellAdapter.place` to check."""
+    try:
+        arr = np.array(value, dtype=object)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise TypeError(f"{name} must be a {what} or a (k, {dims}) array; got {value!r}") from exc
     if arr.size == 0 and arr.ndim <= 2:
         return np.empty(0, dtype=np.intp)
     if arr.ndim == 1:

@@ -5,10 +5,11 @@ what changed since the version it last saw instead of starting again.
 A :class:`Grid <pathcraft.grid.Grid>` logs cells, a :class:`Graph
 <pathcraft.graph.Graph>` edge ids and a :class:`WaypointGraph
 <pathcraft.waypoints.WaypointGraph>` the links that opened or closed; each answers
-``world.version`` and ``world.changes_since(version)`` in its own terms. The log is
-bounded: when it holds more items than the world has, the oldest edits are folded into
-"everything may have changed", which ``changes_since`` then answers with every item
-(a correct, if unhelpful, answer).
+``world.version`` and ``world.changes_since(version)`` in its own terms. It lists what
+the edits touched, not the net difference: an item changed and changed back since a
+version is listed. The log is bounded: when it holds more items than the world has,
+the oldest edits are folded into "everything may have changed", which
+``changes_since`` then answers with every item (a correct, if unhelpful, answer).
 """
 
 from __future__ import annotations
@@ -58,10 +59,12 @@ class ChangeLog:
         self._held = 0
         self._limit = max(int(limit), 64)
 
-    def record(self, items: npt.ArrayLike) -> None:
-        """Log one edit touching ``items``; nothing when there are none."""
+    def record(self, items: npt.ArrayLike, *, empty: bool = False) -> None:
+        """Log one edit touching ``items``; nothing when there are none, unless
+        ``empty`` (an edit of the world that touched none of its items: a version
+        all the same)."""
         arr = np.unique(np.asarray(items, dtype=np.intp).ravel())
-        if arr.size == 0:
+        if arr.size == 0 and not empty:
             return
         self.version += 1
         self._entries.append((self.version, arr))

@@ -234,7 +234,8 @@ class TileCoords:
         Parameters
         ----------
         cells : array_like of int, shape (n, 2) or (2,)
-            ``(row, col)`` cells (a path's ``result.path``, for instance).
+            ``(row, col)`` cells (a path's ``result.path``, for instance); a cell
+            whose pixel position float64 cannot hold is refused (ValueError).
         anchor : {"center", "top_left", "bottom_left"}
             Which point of each cell: its centre, or the corner a y-down
             (``"top_left"``) or y-up (``"bottom_left"``) sprite is placed by.
@@ -251,8 +252,17 @@ class TileCoords:
         fx, fy = _ANCHORS[anchor]
         rc = arr.astype(np.float64)
         out = np.empty_like(rc)
-        out[:, 0] = self.origin[0] + (rc[:, 1] + fx) * self.tile_size[0]
-        out[:, 1] = self._down(rc[:, 0] + fy)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out[:, 0] = self.origin[0] + (rc[:, 1] + fx) * self.tile_size[0]
+            out[:, 1] = self._down(rc[:, 0] + fy)
+        far = ~np.isfinite(out).all(axis=1)
+        if far.any():
+            i = int(np.argmax(far))
+            label = f"cells[{i}] =" if len(arr) > 1 else "cells"
+            raise ValueError(
+                f"{label} {tuple(int(v) for v in arr[i])} lies beyond the pixels float64 "
+                f"holds (about 1.8e308; tiles of {self.tile_size} pixels)"
+            )
         return out
 
     def to_cells(self, points: npt.ArrayLike) -> npt.NDArray[np.intp]:

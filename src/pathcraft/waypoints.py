@@ -62,6 +62,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -81,6 +82,7 @@ from pathcraft import _waypoint_world
 from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
 from pathcraft._options import SearchOptions
+from pathcraft._positions import EXTENT, QUAD_SEGS, check_extent
 from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
 from pathcraft._sliced import CompiledSearch
@@ -102,6 +104,13 @@ __all__ = ["WaypointGraph"]
 LineOfSight = Callable[[tuple[float, ...], tuple[float, ...]], bool]
 
 
+def _place(name: str, value: Any, dim: int) -> npt.NDArray[np.float64]:
+    """A checked position within the extent distances stay finite in."""
+    p = _position(name, value, dim)
+    check_extent(name, p)
+    return p
+
+
 def _obstacle(name: str, geom: Any, radius: float) -> Any:
     """Check one obstacle and return it grown by ``radius``."""
     if not isinstance(geom, shapely.Geometry):
@@ -111,11 +120,22 @@ def _obstacle(name: str, geom: Any, radius: float) -> Any:
     if not shapely.is_valid(geom):
         reason = shapely.is_valid_reason(geom)
         raise ValueError(f"{name} is not a valid geometry ({reason}): {vis.describe(geom)}")
-    if not np.isfinite(shapely.get_coordinates(geom)).all():
+    coords = shapely.get_coordinates(geom)
+    if not np.isfinite(coords).all():
         raise ValueError(f"{name} has non-finite coordinates")
+    check_extent(name, coords)
+    polygonal = geom.geom_type in ("Polygon", "MultiPolygon")
     if radius > 0:
-        return shapely.buffer(geom, radius)
-    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        grown = shapely.buffer(geom, radius, quad_segs=QUAD_SEGS)
+        if not grown.is_empty:
+            return grown
+        if not polygonal:  # (GEOS grows nothing by a radius far below the geometry's size)
+            raise ValueError(
+                f"{name} is a {geom.geom_type} and the radius {radius!r} too small to grow "
+                "it into a polygon; give a larger radius or a polygon"
+            )
+        return geom  # (the same: the radius is below the coordinates' rounding)
+    if not polygonal:
         raise ValueError(
             f"{name} is a {geom.geom_type}; obstacles must be polygons (or give "
             "agent_radius > 0, which grows lines and points into polygons)"
@@ -134,8 +154,10 @@ class WaypointGraph:
         Polygons or multipolygons (any geometry when ``agent_radius > 0``). Each gets
         an id, its place in this list; see :meth:`add_obstacle`.
     agent_radius : float
-        Grow every obstacle by this radius (``shapely.buffer``), so paths keep the
-        agent's centre this far from them.
+        Grow every obstacle by this radius (``obstacle.buffer(agent_radius)``: its
+        corners rounded by 16 segments a quarter circle, as every continuous world
+        grows space for an agent), so paths keep the agent's centre this far from
+        them.
     max_distance : float or None
         Link only waypoints at most this far apart (also the reach of the start and
         goal of :meth:`find_path`). None: no limit.
@@ -185,12 +207,18 @@ class WaypointGraph:
         line_of_sight: LineOfSight | None = None,
     ) -> None:
         check_callable("line_of_sight", line_of_sight, optional=True)
+        # Edits, and the set-up of a query (reading the obstacles, links and graph),
+        # hold it: a query reads one map, whatever other threads edit meanwhile.
+        self._lock = threading.RLock()
         self._points = _points("points", points, (2, 3))
+        check_extent("points", self._points)
         self._dim = int(self._points.shape[1])
         radius = check_limit("agent_radius", agent_radius, integer=False)
         self._radius = float(radius or 0.0)
-        if not math.isfinite(self._radius):
-            raise ValueError(f"agent_radius must be finite; got {agent_radius!r}")
+        if not math.isfinite(self._radius) or self._radius > EXTENT:
+            raise ValueError(
+                f"agent_radius must be finite and at most {EXTENT:g}; got {agent_radius!r}"
+            )
         limit = check_limit("max_distance", max_distance, integer=False)
         self._max_distance = None if limit is None else float(limit)
         self._los = line_of_sight
@@ -211,6 +239,15 @@ class WaypointGraph:
         self._radii: dict[float, WaypointGraph] = {}  # for_radius's graphs (issue 17)
         self._log = ChangeLog(limit=self._pairs.shape[0])
         self._replan_graph: Graph | None = None  # every candidate pair, for replanners
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: getattr(self, k) for k in vars(self)}
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ building
 
@@ -288,7 +325,8 @@ class WaypointGraph:
     @property
     def links(self) -> npt.NDArray[np.intp]:
         """The linked pairs ``(i, j)``, ``i < j``, sorted, as a ``(k, 2)`` array."""
-        out: npt.NDArray[np.intp] = self._pairs[self._blocked == 0]
+        with self._lock:
+            out: npt.NDArray[np.intp] = self._pairs[self._blocked == 0]
         return out
 
     @property
@@ -332,12 +370,13 @@ class WaypointGraph:
         """
         self._require_obstacles("add_obstacle")
         grown = _obstacle("geom", geom, self._radius)
-        key = self._next_id
-        self._next_id += 1
-        self._obstacles[key] = grown
-        self._rebuild_set()
-        self._update(key, +1)
-        self._radii.clear()
+        with self._lock:
+            key = self._next_id
+            self._next_id += 1
+            self._obstacles[key] = grown
+            self._rebuild_set()
+            self._update(key, +1)
+            self._radii.clear()
         return key
 
     def remove_obstacle(self, key: int) -> None:
@@ -364,12 +403,14 @@ class WaypointGraph:
         self._require_obstacles("remove_obstacle")
         if isinstance(key, bool) or not isinstance(key, numbers.Integral):
             raise TypeError(f"key must be an obstacle id (an integer); got {key!r}")
-        if key not in self._obstacles:
-            raise ValueError(f"key {key!r} is not an obstacle id; ids: {sorted(self._obstacles)}")
-        self._update(int(key), -1)
-        del self._obstacles[int(key)]
-        self._rebuild_set()
-        self._radii.clear()
+        with self._lock:
+            if key not in self._obstacles:
+                ids = sorted(self._obstacles)
+                raise ValueError(f"key {key!r} is not an obstacle id; ids: {ids}")
+            self._update(int(key), -1)
+            del self._obstacles[int(key)]
+            self._rebuild_set()
+            self._radii.clear()
 
     def for_radius(self, radius: float) -> WaypointGraph:
         """The waypoint graph of an agent of ``radius``: what every query with
@@ -400,27 +441,31 @@ class WaypointGraph:
             return self
         if self._los is not None:
             raise ValueError("radius needs obstacles; this graph uses line_of_sight")
-        wide = self._radii.get(r)
-        if wide is None:
-            wide = WaypointGraph(
-                self._points, list(self._obstacles.values()), agent_radius=r,
-                max_distance=self._max_distance,
-            )  # fmt: skip
-            wide._obstacles = dict(zip(self._obstacles, wide._obstacles.values(), strict=True))
-            wide._rebuild_set()
-            wide._next_id = self._next_id
-            wide._radius = self._radius + r
-            if len(self._radii) >= MAX_RADII:
-                del self._radii[next(iter(self._radii))]
-            self._radii[r] = wide
+        with self._lock:
+            wide = self._radii.get(r)
+            if wide is None:
+                wide = WaypointGraph(
+                    self._points, list(self._obstacles.values()), agent_radius=r,
+                    max_distance=self._max_distance,
+                )  # fmt: skip
+                wide._obstacles = dict(
+                    zip(self._obstacles, wide._obstacles.values(), strict=True)
+                )
+                wide._rebuild_set()
+                wide._next_id = self._next_id
+                wide._radius = self._radius + r
+                if len(self._radii) >= MAX_RADII:
+                    del self._radii[next(iter(self._radii))]
+                self._radii[r] = wide
         return wide
 
     @property
     def version(self) -> int:
-        """How many edits the waypoint graph has had (:meth:`add_obstacle`,
-        :meth:`remove_obstacle` calls that opened or closed a link): keep it, and give
-        it back to :meth:`changes_since` later to learn what the edits since touched
-        (links)."""
+        """How many edits the waypoint graph has had (:meth:`add_obstacle` and
+        :meth:`remove_obstacle` calls, whether or not they opened or closed a link of
+        this graph: an obstacle grown by a query's ``radius`` may close others): keep
+        it, and give it back to :meth:`changes_since` later to learn what the edits
+        since touched (links)."""
         return self._log.version
 
     def changes_since(self, version: int) -> npt.NDArray[np.intp]:
@@ -443,8 +488,9 @@ class WaypointGraph:
         Returns
         -------
         ndarray of intp, shape (k, 2)
-            Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once: compare
-            with :attr:`links` to see which are open now.
+            Waypoint index pairs ``(i, j)``, ``i < j``, sorted, each once (a link
+            closed and opened again since ``version`` is listed): compare with
+            :attr:`links` to see which are open now.
 
         Raises
         ------
@@ -628,14 +674,15 @@ class WaypointGraph:
             self._points[pairs[:, 0]], self._points[pairs[:, 1]], self._set,
             which=np.array([place], dtype=np.intp),
         )  # fmt: skip
+        flipped = np.empty(0, dtype=np.intp)
         if seg.shape[0]:
             was_open = self._blocked[seg] == 0
             self._blocked[seg] += delta
             flipped = seg[was_open != (self._blocked[seg] == 0)]
-            self._log.record(flipped)
             self._graph = self._link_graph()
             if self._replan_graph is not None and flipped.size:
                 self._replan_graph.set_weights(self._pair_weights(flipped), edges=flipped)
+        self._log.record(flipped, empty=True)  # a version, if it flips no link too
 
     # ------------------------------------------------------------------ queries
 
@@ -649,8 +696,9 @@ class WaypointGraph:
         >>> WaypointGraph([(0, 0), (10, 0)], [box(4, -1, 6, 1)]).visible((5, 3)).tolist()
         [0, 1]
         """
-        p = _position("position", position, self._dim)
-        return self._sight(p)[0]
+        p = _place("position", position, self._dim)
+        with self._lock:
+            return self._sight(p)[0]
 
     def _sight(
         self, p: npt.NDArray[np.float64]
@@ -679,7 +727,8 @@ class WaypointGraph:
         _, inside = vis.blocking_pairs(p[None], p[None], self._set)
         if inside.shape[0]:
             key = int(self._set_ids[inside[0]])
-            raise ValueError(f"{name} {tuple(p.tolist())} is inside obstacle {key}")
+            grown = f" (grown by the radius {self._radius:g})" if self._radius else ""
+            raise ValueError(f"{name} {tuple(p.tolist())} is inside obstacle {key}{grown}")
 
     def find_path(
         self,
@@ -701,7 +750,8 @@ class WaypointGraph:
         radius : float
             The agent's radius (``>= 0``, default 0): the search runs on
             :meth:`for_radius`, every obstacle grown by it (built once per radius,
-            then cached), so the path keeps the agent's centre that far from them.
+            then cached; corners rounded as ``agent_radius``'s), so the path keeps the
+            agent's centre that far from them.
         weight : float
             ``>= 1``: weighted A*, at most ``weight`` times the best cost.
         heuristic : {"euclidean", "zero"} or None
@@ -739,7 +789,9 @@ class WaypointGraph:
         ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        search = self.for_radius(radius)._start("find_path", start, goal, algorithm, options, self)
+        with self._lock:
+            wide = self.for_radius(radius)
+            search = wide._start("find_path", start, goal, algorithm, options, self)
         search.step()
         return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
@@ -759,11 +811,10 @@ class WaypointGraph:
         the GIL released and returns ``"in_progress"``, ``"found"``, the reason the
         search ended without its goal, or ``"cancelled"``; its ``result`` is then
         exactly :meth:`find_path`'s. :meth:`find_path` is one unlimited step of it.
-        An obstacle edit that opens or closes a link of this graph while it runs
-        cancels it: its next ``step`` raises RuntimeError (its answer would be for the
-        links before the edit); start a new search, or plan with :meth:`replanner`.
-        (With ``radius``, an edit that changes only the grown obstacles' links does
-        not: that search keeps answering for the map it started on.)
+        An obstacle edit (:meth:`add_obstacle`, :meth:`remove_obstacle`) while it runs
+        cancels it, with or without ``radius``: its next ``step`` raises
+        :class:`~pathcraft.WorldChangedError` (its answer would be for the obstacles
+        before the edit); start a new search, or plan with :meth:`replanner`.
 
         Examples
         --------
@@ -774,7 +825,9 @@ class WaypointGraph:
         >>> search.step(1), search.step(), round(search.result.cost, 4)
         ('in_progress', 'found', 14.8062)
         """
-        return self.for_radius(radius)._start("start_search", start, goal, algorithm, options, self)
+        with self._lock:
+            wide = self.for_radius(radius)
+            return wide._start("start_search", start, goal, algorithm, options, self)
 
     def _start(
         self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any],
@@ -783,10 +836,18 @@ class WaypointGraph:
         """The search of :meth:`find_path` and :meth:`start_search` (``method``: the
         one called, which refusals name); ``watch``: the graph whose obstacle edits
         cancel it (the one asked, whose :meth:`for_radius` graph this may be)."""
+        with self._lock:  # the map of one version
+            return self._started(method, start, goal, algorithm, options, watch)
+
+    def _started(
+        self, method: str, start: Any, goal: Any, algorithm: Any, options: Mapping[str, Any],
+        watch: WaypointGraph,
+    ) -> CompiledSearch:  # fmt: skip
+        """:meth:`_start`, the graph's lock held."""
         t0 = time.perf_counter()
         opts = SearchOptions.check_call("WaypointGraph", method, algorithm, options)
-        s = _position("start", start, self._dim)
-        g = _position("goal", goal, self._dim)
+        s = _place("start", start, self._dim)
+        g = _place("goal", goal, self._dim)
         self._check_free("start", s)
         self._check_free("goal", g)
         direct = float(np.sqrt(((s - g) ** 2).sum()))

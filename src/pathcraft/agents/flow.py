@@ -33,10 +33,13 @@ class FlowField:
 
     **On a grid.** Built from :meth:`Grid.distance_field` of the goals: each cell points at the
     neighbour (allowed by the grid's diagonal rule) that minimises the neighbour's
-    distance plus the step. On grids of uniform cost (where distances are symmetric)
-    following it is a shortest path to the nearest goal; on weighted grids the
-    distance field prices a step by the cell it enters walking from the goal, so it
-    follows the cheapest path under that pricing.
+    distance plus the step, a step from cell ``x`` costing ``cost[x]`` times its
+    length (1 straight, sqrt(2) diagonal). On grids of uniform cost (where distances
+    are symmetric) following it is a shortest path to the nearest goal; on weighted
+    grids the distance field prices a step by the cell it enters walking from the
+    goal, which is the cell an agent *leaves* walking to it: following the field is
+    the cheapest path when each step costs the cell left (the start's included, the
+    goal's not), not the cell entered as :meth:`Grid.find_path` prices it.
 
     **A grid that changes.** The field follows its grid's edits by itself: reading
     :attr:`distance`, :attr:`next_cell` or :attr:`direction` first asks the grid what

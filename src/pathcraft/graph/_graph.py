@@ -933,7 +933,8 @@ class Graph:
         Returns
         -------
         ndarray of intp, shape (k,)
-            Edge ids (places in :attr:`edges`), sorted, each once.
+            Edge ids (places in :attr:`edges`), sorted, each once (an edge whose
+            weight changed and changed back since ``version`` is listed).
 
         Raises
         ------

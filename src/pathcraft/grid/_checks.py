@@ -13,13 +13,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["cell_indices", "cost_array", "cost_values", "edited_cells", "parse_ascii"]
+__all__ = [
+    "cell_indices",
+    "check_float64_kept",
+    "check_not_masked",
+    "cost_array",
+    "cost_values",
+    "edited_cells",
+    "parse_ascii",
+]
 
 
 def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
     """Check a cost array and return it as a new float64 array."""
-    if isinstance(cost, np.ma.MaskedArray):
-        raise TypeError(_MASKED.format(name=name))
+    check_not_masked(cost, name)
     if isinstance(cost, np.ndarray):
         arr = cost
     else:
@@ -48,10 +55,14 @@ def cost_array(cost: Any, name: str = "cost") -> npt.NDArray[np.float64]:
     return out
 
 
-_MASKED = (
-    "{name} must be a plain array, not a NumPy masked array (its mask would be lost): "
-    "fill the masked cells first, e.g. with .filled(np.inf) to make them walls"
-)
+def check_not_masked(value: Any, name: str) -> None:
+    """Refuse a NumPy masked array (TypeError naming ``name``): reading it as an array
+    would drop its mask."""
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(
+            f"{name} must be a plain array, not a NumPy masked array (its mask would be "
+            "lost): fill the masked cells first, e.g. with .filled(np.inf) to make them walls"
+        )
 
 
 #: What NumPy counts among its numbers and a cost or a cell coordinate is not.
@@ -92,16 +103,26 @@ def _as_float64(arr: npt.NDArray[Any], name: str, where_label: str) -> npt.NDArr
     wall, or a tiny one 0)."""
     with np.errstate(over="ignore", under="ignore"):
         out = np.array(arr, dtype=np.float64, copy=True)
-    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
-        lost = (np.isfinite(arr) & ~np.isfinite(out)) | ((arr != 0) & (out == 0))
-        if lost.any():
-            index = tuple(int(i) for i in np.argwhere(lost)[0]) if arr.ndim else ()
-            where = f" {where_label} {index}" if index else ""
-            raise ValueError(
-                f"{name} holds {arr[index]!r}{where}, not representable as float64 "
-                "(finite costs from about 4.9e-324 to 1.8e308; np.inf marks a wall)"
-            )
+    check_float64_kept(arr, out, name, where_label)
     return out
+
+
+def check_float64_kept(
+    given: npt.NDArray[Any], out: npt.NDArray[np.float64], name: str, where_label: str
+) -> None:
+    """Refuse (ValueError naming ``name``) a wider float ``given`` whose float64 copy
+    ``out`` lost a value: a long double beyond float64's range became ``inf`` (a wall)
+    or a tiny one 0."""
+    if given.dtype.kind != "f" or given.dtype.itemsize <= 8:
+        return
+    lost = (np.isfinite(given) & ~np.isfinite(out)) | ((given != 0) & (out == 0))
+    if lost.any():
+        index = tuple(int(i) for i in np.argwhere(lost)[0]) if given.ndim else ()
+        where = f" {where_label} {index}" if index else ""
+        raise ValueError(
+            f"{name} holds {given[index]!r}{where}, not representable as float64 "
+            "(finite costs from about 4.9e-324 to 1.8e308; np.inf marks a wall)"
+        )
 
 
 def check_cost_scale(values: npt.NDArray[np.float64], cells: int, name: str) -> None:
@@ -137,8 +158,7 @@ def check_cost_values(
 def cost_values(value: Any) -> npt.NDArray[np.float64]:
     """Check the value of ``grid[key] = value``: numbers > 0 or ``np.inf``."""
     wrong_kind = f"value must be a number or an array of numbers (np.inf: a wall); got {value!r}"
-    if isinstance(value, np.ma.MaskedArray):
-        raise TypeError(_MASKED.format(name="value"))
+    check_not_masked(value, "value")
     try:
         given = np.asarray(value)
     except (TypeError, ValueError) as exc:

@@ -426,7 +426,8 @@ class Grid:
         -------
         ndarray of intp, shape (k, 2)
             The ``(row, col)`` cells, sorted, each once (an assignment that left a
-            cost as it was is not a change).
+            cost as it was is not a change; a cell changed and changed back since
+            ``version`` is listed: the edits touched it, whatever its cost now).
 
         Raises
         ------
@@ -860,7 +861,9 @@ class Grid:
             ``theta``). The cells (``start``, ``goal``, the path) are then the unit's
             **top-left** cells, the unit never overlaps a wall, a step costs the most expensive
             cell under the unit, and diagonals follow the grid's rule applied to the
-            unit's footprint: the search of :meth:`for_size`. A ``start`` or ``goal``
+            two side anchors a diagonal step passes between (``"no_corner_cut"``: the
+            unit fits at both; ``"one_free"``: at one; ``"always"``: only where it
+            lands): the search of :meth:`for_size`. A ``start`` or ``goal``
             where the unit does not fit is refused like one on a wall.
         snap : bool
             Default False: a ``start`` or ``goal`` on a wall or outside the grid is a
@@ -938,7 +941,7 @@ class Grid:
         if not check_flag("snap", rest.pop("snap")):
             return cast("GridOptions", rest), start, goal
         size: Any = rest.get("size", 1)
-        world = self if size == 1 and type(size) is int else self.for_size(size)
+        world = self if type(size) is int and size == 1 else self.for_size(size)
         cells = world._cells()
         start, goal = _cellworld.moved_ends(
             start, goal, lambda at, name: _nearest.nearest_walkable(cells, at, None, name)
@@ -986,7 +989,7 @@ class Grid:
         ``_run.make_plan``). With ``size=k`` the plan is the unit's view's: its cells
         are the view's (where the unit fits), its answers the view's."""
         size = opts.extra.get("size", 1)
-        world = self if size == 1 and type(size) is int else self.for_size(size)
+        world = self if type(size) is int and size == 1 else self.for_size(size)
         prep = world._prep  # world._derived(), inlined: every checked query asks
         if prep.version != world._log.version:
             prep = world._renew()

@@ -7,9 +7,12 @@ A unit of size ``k`` occupies a ``k x k`` square of cells; it is *anchored* at i
 where the cell's true clearance (:mod:`pathcraft._core.clearance`) is at least ``k``.
 Entering an anchor costs the **most expensive cell under the footprint** (times
 ``sqrt(2)`` diagonally), and a diagonal move follows the grid's corner rule applied to
-the two footprints it passes between (for ``"no_corner_cut"``: both side anchors must
-fit the unit). So a size-``k`` search is the ordinary grid search on a derived cost
-array, one per size, built on first use, and every kernel runs on it unchanged.
+the two side anchors it passes between (the anchors one straight step along each
+axis): ``"no_corner_cut"``, both must fit the unit; ``"one_free"``, at least one;
+``"always"``, neither need (the unit's square may sweep across a wall's corner, only
+the anchor it lands on must fit); ``"never"`` has no diagonal moves. So a size-``k``
+search is the ordinary grid search on a derived cost array, one per size, built on
+first use, and every kernel runs on it unchanged.
 
 :class:`SizeCache` holds the clearance (built on the first query of a size above 1)
 and the derived arrays, an item of the grid's prepared state
@@ -235,7 +238,7 @@ def unit_grid(grid: Grid, opts: SearchOptions) -> Grid:
     <pathcraft.grid.Grid.for_size>` of the ``size`` option (checked here; 1 when not
     given)."""
     size = opts.extra.get("size", 1)
-    return grid if size == 1 and type(size) is int else grid.for_size(size)
+    return grid if type(size) is int and size == 1 else grid.for_size(size)
 
 
 def unit_cells(
@@ -280,11 +283,18 @@ def unit_cells(
 def batch_cells(grid: Grid, world: Grid, name: str, value: Any) -> npt.NDArray[np.intp]:
     """A batch's :func:`unit_cells`: an ``(n, 2)`` array of cells (``n`` may be 0)
     as flat padded indices; errors name the row (``starts[3]``)."""
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting, odd objects
+        raise TypeError(
+            f"{name} must be an (n, 2) array of (row, col) cells; got {value!r}"
+        ) from exc
     if arr.size == 0 and arr.ndim <= 2:
         return np.empty(0, dtype=np.intp)  # no queries: nothing to do
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError(
             f"{name} must be an (n, 2) array of (row, col) cells; got shape {arr.shape}"
         )
-    return unit_cells(grid, world, name, arr, many=True, indexed=True)
+    # the given value, not the array: its integers checked as given (a uint64 beside
+    # an int64 is no float), and a bool among them refused
+    return unit_cells(grid, world, name, value, many=True, indexed=True)

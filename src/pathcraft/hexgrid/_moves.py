@@ -45,6 +45,7 @@ class MovesGrid(StencilGrid):
         Cost of entering each cell, > 0, ``np.inf`` for walls.
     moves : sequence of (int, int) or (int, int, float)
         At most 64 distinct moves, none of length zero; factors finite and > 0.
+        A move longer than the grid is kept (it never lands on a cell).
     allowed : array_like of bool, shape (rows, cols, len(moves)), optional
         Which moves may leave each cell (``allowed[r, c, k]``: move ``k`` from
         ``(r, c)``): conveyor belts that carry one way, one-way doors, ledges to jump

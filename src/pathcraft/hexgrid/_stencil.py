@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells, places_by_one
+from pathcraft._cellworld import Kernel, PaddedCells, check_place, places_by_one
 from pathcraft._changes import ChangeLog
 from pathcraft._core import stencil as _kernel
 from pathcraft._options import SearchOptions
@@ -172,14 +172,28 @@ def build(
 ) -> Stencil:
     """A :class:`Stencil` from a checked cost array and two checked move lists; the
     heuristic is scaled by the smallest cost times ``hfactor``."""
-    pad = max(1, *(max(abs(dr), abs(dc)) for table in tables for dr, dc, _ in table))
-    padded = np.full((cost.shape[0] + 2 * pad, cost.shape[1] + 2 * pad), np.inf)
+    rows, cols = cost.shape
+    # A move longer than the grid never lands on a cell: the kernel's table holds it
+    # cut to the grid's side (landing in the padding, a wall, all the same), so the
+    # padding, as wide as the longest move, stays at most the grid's size.
+    steps = [[(_cut(dr, rows), _cut(dc, cols)) for dr, dc, _ in t] for t in tables]
+    pad = max(1, *(max(abs(dr), abs(dc)) for table in steps for dr, dc in table))
+    padded = np.full((rows + 2 * pad, cols + 2 * pad), np.inf)
     padded[pad:-pad, pad:-pad] = cost
-    moves = np.array([[x for dr, dc, _ in t for x in (dr, dc)] for t in tables], dtype=np.intp)
+    moves = np.array([[x for step in t for x in step] for t in steps], dtype=np.intp)
     factors = np.array([[f for _, _, f in t] for t in tables], dtype=np.float64)
     stencil = Stencil(name, padded, pad, parity, moves, factors, heuristic, hfactor)
     check_overflow(stencil, cost, "cost")
     return stencil
+
+
+_INT64 = 2**63
+
+
+def _cut(step: int, side: int) -> int:
+    """A move's ``step`` along an axis of ``side`` cells, at most ``side`` long (a
+    longer one lands off the grid from every cell, as ``side`` does)."""
+    return max(-side, min(side, step))
 
 
 def check_overflow(world: Stencil, values: npt.NDArray[np.float64], name: str) -> None:
@@ -239,6 +253,8 @@ def check_moves(moves: Any) -> list[Move]:
         dr, dc = parts[0], parts[1]
         if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (dr, dc)):
             raise TypeError(f"a move's dr and dc are integers; got {item!r}")
+        if not all(-_INT64 <= v < _INT64 for v in (dr, dc)):
+            raise ValueError(f"moves holds {item!r}: a move's dr and dc are 64-bit integers")
         if dr == 0 and dc == 0:
             raise ValueError(f"a move of length zero goes nowhere; got {item!r}")
         if (int(dr), int(dc)) in seen:
@@ -253,15 +269,7 @@ def check_moves(moves: Any) -> list[Move]:
 
 def flat_cell(world: Stencil, name: str, cell: Any, *, walkable: bool = True) -> int:
     """The padded flat index of the ``(row, col)`` cell ``cell``, checked."""
-    try:
-        r, c = cell
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a (row, col) cell; got {cell!r}") from exc
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (r, c)):
-        raise TypeError(f"{name} must be a (row, col) cell of integers; got {cell!r}")
-    rows, cols = world.shape
-    if not (0 <= r < rows and 0 <= c < cols):
-        raise IndexError(f"{name} {(int(r), int(c))} is outside the {rows} x {cols} grid")
+    r, c = check_place(name, cell, world.shape, "(row, col)")
     p = world.pad
     flat = (int(r) + p) * int(world.padded.shape[1]) + int(c) + p
     if walkable and math.isinf(world.padded.flat[flat]):

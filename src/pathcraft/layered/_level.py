@@ -196,10 +196,9 @@ class Level(Shorthands):
 
         Raises
         ------
-        IndexError
-            A cell on a floor that does not exist or off its floor.
         ValueError
-            A cell on a wall, ``entry == exit``, a negative, NaN or infinite cost.
+            A cell on a floor that does not exist or off its floor, a cell on a wall,
+            ``entry == exit``, a negative, NaN or infinite cost.
         TypeError
             A cell that is not three integers, a cost that is not a number,
             ``two_way`` not a bool.
@@ -214,10 +213,10 @@ class Level(Shorthands):
         4.0
         >>> level.find_path((1, 0, 2), (0, 0, 0)).reason
         'unreachable'
-        >>> level.add_portal((0, 0, 0), (5, 0, 0))
+        >>> level.add_portal((0, 0, 0), (5, 0, 0))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        IndexError: exit (5, 0, 0): floor 5 does not exist; the level has floors 0 to 1
+        ValueError: exit (5, 0, 0) is outside the level of shape (2, 1, 3): floor 0 to 1, ...
         """
         self._add(_portal_from(self._cost, "", (entry, exit, cost, two_way)), "")
 

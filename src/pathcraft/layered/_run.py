@@ -14,7 +14,6 @@ graph kernel does not have.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -22,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells
+from pathcraft._cellworld import Kernel, PaddedCells, check_place, places_by_one
 from pathcraft._core import layered as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft.grid.kit import cell_array, nearest_walkable
@@ -61,7 +60,7 @@ class Compiled(PaddedCells):
         return self.flat(walkable_cell(self.cost, name, value))
 
     def places(self, name: str, value: Any) -> npt.NDArray[np.intp]:
-        return flat_cells(self, self.cost, name, value)
+        return places_by_one(self, name, value, 3, "(floor, row, col) cell")
 
     def settings(self, opts: SearchOptions) -> dict[str, Any]:
         """Checked options as the layered kernel's keyword arguments."""
@@ -126,20 +125,7 @@ def compile_level(
 
 def check_cell(shape: tuple[int, int, int], name: str, cell: Any) -> Cell:
     """``cell`` as a checked ``(floor, row, col)`` of integers inside the level."""
-    try:
-        f, r, c = cell
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a (floor, row, col) cell; got {cell!r}") from exc
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (f, r, c)):
-        raise TypeError(f"{name} must be a (floor, row, col) cell of integers; got {cell!r}")
-    f, r, c = int(f), int(r), int(c)
-    floors, rows, cols = shape
-    if not 0 <= f < floors:
-        raise IndexError(
-            f"{name} {(f, r, c)}: floor {f} does not exist; the level has floors 0 to {floors - 1}"
-        )
-    if not (0 <= r < rows and 0 <= c < cols):
-        raise IndexError(f"{name} {(f, r, c)} is outside the {rows} x {cols} floor")
+    f, r, c = check_place(name, cell, shape, "(floor, row, col)", "level")
     return f, r, c
 
 
@@ -151,21 +137,3 @@ def walkable_cell(cost: npt.NDArray[np.float64], name: str, cell: Any) -> Cell:
     return f, r, c
 
 
-def flat_cells(
-    world: Compiled, cost: npt.NDArray[np.float64], name: str, cells: Any
-) -> npt.NDArray[np.intp]:
-    """Padded flat indices of one ``(floor, row, col)`` cell or a ``(k, 3)`` array."""
-    arr = np.asarray(cells)
-    if arr.size == 0 and arr.ndim <= 2:
-        return np.empty(0, dtype=np.intp)
-    if arr.ndim == 1:
-        arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(
-            f"{name} must be a (floor, row, col) cell or a (k, 3) array; got {cells!r}"
-        )
-    out = [
-        world.flat(walkable_cell(cost, f"{name}[{i}]", tuple(v)))
-        for i, v in enumerate(arr.tolist())
-    ]
-    return np.array(out, dtype=np.intp)

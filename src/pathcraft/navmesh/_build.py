@@ -25,6 +25,8 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from pathcraft._positions import check_extent
+
 __all__ = [
     "Topology",
     "check_convex",
@@ -68,6 +70,7 @@ def check_vertices(vertices: Any) -> FloatArray:
     if bad.size:
         i = int(bad[0])
         raise ValueError(f"vertices[{i}] = {xy[i].tolist()} is not finite")
+    check_extent("vertices", xy)
     _, first, counts = np.unique(xy, axis=0, return_index=True, return_counts=True)
     if (counts > 1).any():
         dup = xy[first[np.flatnonzero(counts > 1)[0]]]

@@ -374,6 +374,11 @@ class Policy:
         return self._component if links is None else links.component
 
     @property
+    def walk_component(self) -> npt.NDArray[Any]:
+        """Each polygon's connected part under the query, on foot (no links)."""
+        return self._component
+
+    @property
     def graph(self) -> Graph:
         """The graph the corridor search runs on."""
         links = self.links

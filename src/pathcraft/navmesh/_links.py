@@ -141,6 +141,11 @@ class LinkSet:
         ends = []
         for name, value in (("a", a), ("b", b)):
             p = check_position(name, value, 2)
+            if mesh.polygons_at(p).size == 0 and mesh.num_polygons == 0:
+                raise ValueError(
+                    f"link end {name} {tuple(p.tolist())} is off the mesh: it has no "
+                    "polygons left (carved to nothing)"
+                )
             if mesh.polygons_at(p).size == 0:
                 near = mesh.nearest_point(p)
                 far = float(np.hypot(*(near - p)))
@@ -150,6 +155,11 @@ class LinkSet:
                     "link must lie on the mesh"
                 )
             ends.append(p)
+        if (ends[0] == ends[1]).all():
+            raise ValueError(
+                f"a and b must be two points: a link from {tuple(ends[0].tolist())} to "
+                "itself goes nowhere"
+            )
         price = check_link_cost(cost, ends[0], ends[1])
         if not isinstance(two_way, (bool, np.bool_)):
             raise TypeError(f"two_way must be True or False, got {two_way!r}")

@@ -126,7 +126,9 @@ class NavMesh(RefusedShorthands):
             The walkable space in ``(x, y)``; holes are obstacles.
         agent_radius : float
             Shrink the walkable space by this radius first (``shapely.buffer`` with a
-            negative distance), so paths keep an agent's centre this far from walls.
+            negative distance; corners rounded by 16 segments a quarter circle, as
+            :meth:`for_radius` and every continuous world's radius), so paths keep an
+            agent's centre this far from walls.
 
         Raises
         ------
@@ -850,7 +852,8 @@ class NavMesh(RefusedShorthands):
     ) -> float:  # fmt: skip
         """The cost of ``path`` (``(n, 2)`` points ``(x, y)`` on the mesh) under the
         area costs: the sum over its pieces of length x the multiplier of the polygon
-        each piece lies in (its length when every polygon costs 1).
+        each piece lies in (its length when every polygon costs 1). A point of the
+        path off the mesh is refused (ValueError).
 
         ``filter`` (a :class:`~pathcraft.navmesh.QueryFilter`): price by its area
         costs, as a query with that filter prices its path (its exclusions do not
@@ -877,6 +880,13 @@ class NavMesh(RefusedShorthands):
         if pts.ndim != 2 or pts.shape[1] != 2 or not np.isfinite(pts).all():
             raise ValueError(
                 f"path must be an (n, 2) array of finite (x, y), got shape {pts.shape}"
+            )
+        off = np.flatnonzero(self._spatial.locate(pts) < 0)
+        if off.size:
+            i = int(off[0])
+            raise ValueError(
+                f"path[{i}] = {tuple(pts[i].tolist())} is off the mesh: path_cost prices "
+                f"paths whose points lie on it{self._swap_hint(pts[i])}"
             )
         price = self._policy(check_filter(filter)).price
         if links is not None:
@@ -1260,11 +1270,11 @@ class NavMesh(RefusedShorthands):
         -------
         PathResult
             ``path`` is an int array of polygon ids from the start's polygon to the
-            goal's; ``cost`` the search's (the straight length when the goal is in
-            sight, else the distances from the start through points on the portals to
-            the goal, plus the costs of the off-mesh links taken: then consecutive
-            polygons are not always neighbours). When the goal cannot be reached the result
-            is falsy, ``path`` is empty and ``reason`` says why (``"unreachable"``).
+            goal's, those :meth:`find_path`'s path crosses (where it takes an
+            off-mesh link, consecutive polygons are not always neighbours); ``cost``
+            is that path's, ``find_path(start, goal).cost``. When the goal cannot be
+            reached the result is falsy, ``path`` is empty and ``reason`` says why
+            (``"unreachable"``).
 
         Examples
         --------

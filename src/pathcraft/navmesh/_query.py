@@ -87,12 +87,13 @@ def timed(result: PathResult, elapsed: float) -> PathResult:
 
 def _corridor_args(
     policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
-    weight: float = 1.0, partial: bool = False,
+    weight: float = 1.0, partial: bool = False, walk: bool = False,
 ) -> tuple[Any, dict[str, Any]]:  # fmt: skip
     """The graph kernel's arguments for A* over the portal graph (see
     :mod:`pathcraft.navmesh._portals`) from the portals of the start's polygons (joined
-    by their distance to the midpoints) to those of the goal's."""
-    portals = _search_graph(policy)
+    by their distance to the midpoints) to those of the goal's; ``walk``: on the
+    portal graph without the off-mesh links."""
+    portals: Portals | LinkGraph = policy.portals if walk else _search_graph(policy)
     src, src_cost = portals.ends(sp, s)
     dst, dst_cost = portals.ends(gp, g)
     return kernel_args(
@@ -223,21 +224,19 @@ def corridor_result(
     sp, gp = policy.allowed(sp), policy.allowed(gp)
     if sp.size == 0 or gp.size == 0 or _apart(policy, sp, gp):
         return build_result("unreachable", np.empty(0, dtype=np.intp), math.inf, t0=t0)
-    line = straight(policy, s, sp, g, gp)
     rival, decisive = _rival(mesh, policy, s, sp, g, gp)
-    if line is not None and rival is not None and decisive:
-        cost = float(np.hypot(*(g - s)))
-        return build_result(None, line.astype(np.intp), cost, expanded=0, generated=0, t0=t0)
-    polys, status, expanded, generated, cost = corridor(policy, s, sp, g, gp, None)
-    beaten = status == FOUND and rival is not None and cost < rival.cost
-    if line is not None and rival is not None and not beaten:
-        return build_result(
-            None, line.astype(np.intp), rival.cost, expanded=expanded, generated=generated,
-            t0=t0,
-        )  # fmt: skip
+    if rival is not None and decisive:
+        way: Way = (rival, _line_polys(policy, s, sp, g, gp))
+    else:
+        args, settings = _corridor_args(policy, s, sp, g, gp, None)
+        workspace = thread_workspace(_graph_kernel.Workspace, policy.graph.num_nodes + 1)
+        answer = _graph_kernel.search(*args(workspace), **settings)
+        way = _funnel_way(policy, s, sp, g, gp, rival, None, 1.0, answer)
+    found, polys = way
     return build_result(
-        status, polys.astype(np.intp), cost, expanded=expanded, generated=generated, t0=t0
-    )
+        found.reason if not found else None, polys.astype(np.intp), found.cost,
+        expanded=found.expanded, generated=found.generated, t0=t0,
+    )  # fmt: skip
 
 
 def _pull(top: Topology, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArray:
@@ -258,33 +257,98 @@ def _pull(top: Topology, s: FloatArray, g: FloatArray, polys: Polys) -> FloatArr
     return _drop_straight(out[:n])
 
 
+#: A funnel answer and the polygons its path crosses, in order.
+Way = tuple[PathResult, Polys]
+
+
 def _funnel(
     policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
-    rival: PathResult | None, answer: tuple[Any, ...],
+    rival: PathResult | None, limit: int | None, weight: float, answer: tuple[Any, ...],
 ) -> PathResult:  # fmt: skip
+    """The funnel's answer (see :func:`_funnel_way`)."""
+    return _funnel_way(policy, s, sp, g, gp, rival, limit, weight, answer)[0]
+
+
+def _funnel_way(
+    policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
+    rival: PathResult | None, limit: int | None, weight: float, answer: tuple[Any, ...],
+) -> Way:  # fmt: skip
     """The string pulled taut through the corridor a search found (on a mesh with
-    links, piece by piece between the hops); ``rival``, the straight path, when it
-    costs no more than the search's answer."""
+    links, piece by piece between the hops), and its polygons. The cheapest by its
+    price wins among it, ``rival`` (the straight path) and, on a mesh with links, the
+    funnel's path ignoring them (a search on the portal graph alone, with the same
+    ``limit`` and ``weight``): the corridor search weighs portals by their midpoints,
+    so the corridor it takes through a link can pull to a dearer path than the walk,
+    and a link must never make a path dearer than ignoring it."""
     read = Answer.read(answer)
-    status, expanded, generated, cost = read.status, read.expanded, read.generated, read.cost
-    if rival is not None and not (status == FOUND and cost < rival.cost):
-        return dataclasses.replace(rival, expanded=int(expanded), generated=int(generated))
+    status, expanded, generated = int(read.status), int(read.expanded), int(read.generated)
+    found: Way | None = None
     lg = policy.links
-    if lg is None:
-        polys, status, expanded, generated, _cost = _polygons(policy, answer, sp, gp)
-        if status != FOUND:
-            return _nothing(status, expanded, generated)
+    if status == FOUND and lg is None:
+        polys = _polygons(policy, answer, sp, gp)[0]
         path = _pull(policy.top, s, g, polys)
-        return build_result(None, path, policy.price(path), expanded=expanded, generated=generated)
+        found = (build_result(None, path, policy.price(path)), polys)
+    elif status == FOUND and lg is not None:
+        pieces = split(lg, np.asarray(read.path[:-1]), s, sp, g, gp)
+        crossed = {id(p): _piece_polys(lg, p) for p in pieces}
+        path, seg, total = join(
+            pieces, lambda p: _pull(policy.top, p.p0, p.p1, crossed[id(p)]), policy.price,
+            lg.price,
+        )  # fmt: skip
+        polys = np.concatenate(list(crossed.values())).astype(np.int32)
+        found = (with_links(build_result(None, path, total), seg), polys)
+        walked = None
+        if total > _walk_bound(policy, s, g):  # else no walk can be cheaper
+            walked = _walked(policy, s, sp, g, gp, limit, weight)
+        if walked is not None:
+            walk, polys, more, also = walked
+            expanded, generated = expanded + more, generated + also
+            if walk is not None and walk.cost <= found[0].cost:
+                found = (walk, polys)
+    if rival is not None and (found is None or rival.cost <= found[0].cost):
+        found = (rival, _line_polys(policy, s, sp, g, gp))
+    if found is None:
+        return _nothing(status, expanded, generated), np.empty(0, dtype=np.int32)
+    result = dataclasses.replace(found[0], expanded=expanded, generated=generated)
+    return result, found[1]
+
+
+def _walk_bound(policy: Policy, s: FloatArray, g: FloatArray) -> float:
+    """A lower bound on the cost of any walk from ``s`` to ``g``: the straight
+    distance times the cheapest area cost."""
+    cheapest = 1.0
+    if policy.costs is not None:
+        cheapest = float(np.min(policy.costs, initial=math.inf))
+    return float(np.hypot(*(g - s))) * cheapest
+
+
+def _walked(
+    policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys, limit: int | None,
+    weight: float,
+) -> tuple[PathResult | None, Polys, int, int] | None:  # fmt: skip
+    """The funnel's path from ``s`` to ``g`` on foot, ignoring the off-mesh links, its
+    polygons and the search's expanded and generated counts (None: the goal is not in
+    the start's part of the mesh without the links; no path: not found, within
+    ``limit``)."""
+    walk_part = policy.walk_component
+    if not (walk_part[gp][:, None] == walk_part[sp][None, :]).any():
+        return None
+    args, settings = _corridor_args(policy, s, sp, g, gp, limit, weight, walk=True)
+    workspace = thread_workspace(_graph_kernel.Workspace, policy.portals.graph.num_nodes + 1)
+    answer = _graph_kernel.search(*args(workspace), **settings)
+    status, nodes, _cost, expanded, generated = Answer.read(answer)[:5]
     if status != FOUND:
-        return _nothing(int(status), int(expanded), int(generated))
-    pieces = split(lg, np.asarray(read.path[:-1]), s, sp, g, gp)
-    path, seg, total = join(
-        pieces, lambda p: _pull(policy.top, p.p0, p.p1, _piece_polys(lg, p)), policy.price,
-        lg.price,
-    )  # fmt: skip
-    found = build_result(None, path, total, expanded=int(expanded), generated=int(generated))
-    return with_links(found, seg)
+        return None, np.empty(0, dtype=np.int32), int(expanded), int(generated)
+    polys = corridor_of(policy.portals, np.asarray(nodes[:-1]), sp, gp)
+    path = _pull(policy.top, s, g, polys)
+    walk = _with_links(policy, build_result(None, path, policy.price(path)))
+    return walk, polys, int(expanded), int(generated)
+
+
+def _line_polys(policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys) -> Polys:
+    """The polygons the straight path from ``s`` to ``g`` crosses (it is on the mesh)."""
+    line = straight(policy, s, sp, g, gp)
+    return np.empty(0, dtype=np.int32) if line is None else line
 
 
 def _drop_straight(path: FloatArray) -> FloatArray:
@@ -373,7 +437,7 @@ def _machine(
         args, settings = _corridor_args(policy, s, sp, g, gp, limit, weight)
         make: Callable[[Any], Any] = lambda ws: _graph_kernel.GraphSearch(*args(ws), **settings)  # noqa: E731
         size = policy.graph.num_nodes + 1
-        finish = partial_fn(_funnel, policy, s, sp, g, gp, rival)
+        finish = partial_fn(_funnel, policy, s, sp, g, gp, rival, limit, weight)
         return make, _graph_kernel.Workspace, size, finish
     top = policy.top
     make = lambda ws: _polyanya.PolyanyaSearch(  # noqa: E731

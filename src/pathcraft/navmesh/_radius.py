@@ -21,17 +21,17 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
+from pathcraft._positions import EXTENT, QUAD_SEGS
+
 __all__ = ["MAX_RADII", "QUAD_SEGS", "RadiusCache", "check_radius", "shrink"]
 
 #: Meshes kept per mesh, one per radius (the oldest is dropped first).
 MAX_RADII = 8
-#: Segments per quarter circle of a rounded corner: what ``obstacle.buffer(radius)``
-#: gives by default (the function ``shapely.buffer`` uses 8).
-QUAD_SEGS = 16
 
 
 def check_radius(value: Any, name: str = "radius") -> float:
-    """A radius checked: a finite real number >= 0 (not a bool).
+    """A radius checked: a finite real number >= 0 (not a bool), at most
+    :data:`~pathcraft._positions.EXTENT` (the geometry grown by it would overflow).
 
     >>> check_radius(0.5)
     0.5
@@ -46,6 +46,8 @@ def check_radius(value: Any, name: str = "radius") -> float:
     number = float(value)
     if not math.isfinite(number) or number < 0:
         raise ValueError(f"{accepted}; got {value!r}")
+    if number > EXTENT:
+        raise ValueError(f"{accepted} and at most {EXTENT:g}; got {value!r}")
     return number
 
 

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from pathcraft._positions import QUAD_SEGS, check_extent
 from pathcraft._validation import check_limit
 
 __all__ = [
@@ -52,14 +53,16 @@ def shrunk(walkable: Any, agent_radius: Any) -> Any:
         raise ValueError("walkable is an empty geometry: a mesh needs some walkable area")
     if walkable.geom_type not in ("Polygon", "MultiPolygon"):
         raise ValueError(f"walkable must be a Polygon or MultiPolygon; got a {walkable.geom_type}")
-    if not np.isfinite(shapely.get_coordinates(walkable)).all():
+    coords = shapely.get_coordinates(walkable)
+    if not np.isfinite(coords).all():
         raise ValueError("walkable has non-finite coordinates")
+    check_extent("walkable", coords)
     if not shapely.is_valid(walkable):
         reason = shapely.is_valid_reason(walkable)
         raise ValueError(f"walkable is not a valid geometry ({reason})")
     if not radius:
         return walkable
-    geom = shapely.buffer(walkable, -float(radius))
+    geom = shapely.buffer(walkable, -float(radius), quad_segs=QUAD_SEGS)
     if geom.is_empty or shapely.area(geom) == 0:
         raise ValueError(f"nothing is walkable after shrinking by agent_radius={agent_radius!r}")
     return geom

@@ -117,9 +117,15 @@ class SpatialIndex:
     def nearest(self, pts: FloatArray, name: str = "points") -> FloatArray:
         """The point of the mesh nearest each point, nudged inside if rounding left a
         snapped point a hair outside. A point too far away to measure (the squared
-        distance overflows) raises ValueError naming ``name``."""
+        distance overflows), or off a mesh with no polygons, raises ValueError naming
+        ``name``."""
         out: FloatArray = np.array(pts, dtype=np.float64)
         off = np.flatnonzero(self.locate(pts) < 0)
+        if off.size and not len(self.shapes):
+            raise ValueError(
+                f"{name} has no nearest point on the mesh: it has no polygons left (carved "
+                "to nothing)"
+            )
         if off.size:
             geoms = shapely.points(pts[off])
             with np.errstate(over="ignore", invalid="ignore"):

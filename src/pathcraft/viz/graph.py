@@ -62,10 +62,15 @@ def _world(world: Any) -> tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.int
 def _path_xy(graph: Graph, result: PathResult, xy: npt.NDArray[np.float64]) -> Any:
     """The path as ``(n, 2)`` positions: a waypoint path already is one; a graph path
     is a list of node labels."""
-    path = result.path
-    if isinstance(path, np.ndarray) and path.dtype.kind == "f":
-        return np.asarray(path, dtype=np.float64).reshape(len(path), -1)[:, :2]
-    return xy[_indices(graph, path, "a path through")].reshape(-1, 2)
+    return _positions(graph, result.path, xy, "a path through")
+
+
+def _positions(graph: Graph, nodes: Any, xy: npt.NDArray[np.float64], what: str) -> Any:
+    """``nodes`` (a path, or a recording's expansions) as ``(n, 2)`` positions: a
+    waypoint graph's are positions already (a float array); a graph's are labels."""
+    if isinstance(nodes, np.ndarray) and nodes.dtype.kind == "f":
+        return np.asarray(nodes, dtype=np.float64).reshape(len(nodes), -1)[:, :2]
+    return xy[_indices(graph, nodes, what)].reshape(-1, 2)
 
 
 def _indices(graph: Graph, nodes: Any, what: str) -> list[int]:
@@ -175,7 +180,7 @@ def plot_graph(
         ax.add_collection(lines)
     ax.scatter(xy[:, 0], xy[:, 1], s=6, color=_color(NODE_RGB), zorder=3, label="nodes")
     if result is not None and result.explored is not None and len(result.explored):
-        done = xy[_indices(graph, result.explored.nodes, "expansions of")]
+        done = _positions(graph, result.explored.nodes, xy, "expansions of")
         g = np.asarray(result.explored.g, dtype=np.float64)
         colors = PALETTE[scale_codes(g, float(g.max()))] / 255.0
         ax.scatter(done[:, 0], done[:, 1], s=22, c=colors, zorder=4, label="explored")

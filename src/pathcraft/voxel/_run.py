@@ -14,11 +14,11 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._cellworld import Kernel, PaddedCells
+from pathcraft._cellworld import Kernel, PaddedCells, check_place, places_by_one
 from pathcraft._core import voxel as _kernel
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_choice
-from pathcraft.grid.kit import nearest_walkable
+from pathcraft.grid.kit import check_float64_kept, check_not_masked, nearest_walkable
 
 #: The kernel's search state keeps parents as int32: the padded grid must fit.
 MAX_VOXELS = 2**31 - 1
@@ -97,6 +97,7 @@ def check_connectivity(connectivity: Any) -> int:
 
 def voxel_array(cost: Any) -> npt.NDArray[Any]:
     """``cost`` as a 3-D array of numbers or booleans (not copied), checked."""
+    check_not_masked(cost, "cost")
     try:
         arr = np.asarray(cost)
     except (TypeError, ValueError) as exc:
@@ -139,7 +140,9 @@ def build(cost: Any, connectivity: Any, diagonal: Any) -> Voxels:
             face[axis] = end  # type: ignore[call-overload]
             padded[tuple(face)] = np.inf
     inner = padded[1:-1, 1:-1, 1:-1]
-    np.copyto(inner, arr, casting="unsafe")
+    with np.errstate(over="ignore", under="ignore"):
+        np.copyto(inner, arr, casting="unsafe")
+    check_float64_kept(arr, inner, "cost", "at voxel")
     if arr.dtype == np.bool_:  # 1.0 / 0.0 in place: walkable 1, walls inf
         with np.errstate(divide="ignore"):
             np.divide(1.0, inner, out=inner)
@@ -164,19 +167,7 @@ def build(cost: Any, connectivity: Any, diagonal: Any) -> Voxels:
 def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -> int:
     """The padded flat index of the ``(z, row, col)`` voxel ``voxel``: inside the grid
     and (with ``walkable``) not a wall, else TypeError or ValueError naming ``name``."""
-    try:
-        z, r, c = voxel
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a (z, row, col) voxel; got {voxel!r}") from exc
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (z, r, c)):
-        raise TypeError(f"{name} must be a (z, row, col) voxel of integers; got {voxel!r}")
-    depth, rows, cols = world.shape
-    z, r, c = int(z), int(r), int(c)
-    if not (0 <= z < depth and 0 <= r < rows and 0 <= c < cols):
-        raise ValueError(
-            f"{name} {(z, r, c)} is outside the grid of shape {(depth, rows, cols)} "
-            "(voxels are (z, row, col))"
-        )
+    z, r, c = check_place(name, voxel, world.shape, "(z, row, col)", noun="voxel")
     _, prow, pcol = world.padded.shape
     flat = ((z + 1) * prow + r + 1) * pcol + c + 1
     if walkable and world.padded.flat[flat] == math.inf:
@@ -186,19 +177,13 @@ def flat_voxel(world: Voxels, name: str, voxel: Any, *, walkable: bool = True) -
 
 def flat_voxels(world: Voxels, name: str, voxels: Any) -> npt.NDArray[np.intp]:
     """Flat indices of one ``(z, row, col)`` voxel or a ``(k, 3)`` array of them;
-    errors name the bad row (``starts[3]``); none for an empty array."""
-    arr = np.asarray(voxels)
-    if arr.size == 0 and arr.ndim <= 2:
-        return np.empty(0, dtype=np.intp)
-    if arr.ndim == 1:
+    errors name the bad row (``starts[3]``); none for an empty array. An integer
+    array is checked at once; anything else voxel by voxel (the glue's check)."""
+    arr = np.asarray(voxels) if isinstance(voxels, np.ndarray) else None
+    if arr is not None and arr.ndim == 1:
         arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != 3:
-        raise ValueError(
-            f"{name} must be a (z, row, col) voxel or a (k, 3) array of them; got shape "
-            f"{np.shape(voxels)}"
-        )
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{name} must hold (z, row, col) integers; got dtype {arr.dtype}")
+    if arr is None or arr.dtype.kind not in "iu" or arr.ndim != 2 or arr.shape[1] != 3:
+        return places_by_one(world, name, voxels, 3, "(z, row, col) voxel")
     shape = np.array(world.shape)
     bad = ((arr < 0) | (arr >= shape)).any(axis=1)  # compared in the array's own dtype
     if not bad.any():
