@@ -85,7 +85,7 @@ from pathcraft._options import SearchOptions
 from pathcraft._positions import EXTENT, QUAD_SEGS, check_extent
 from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
-from pathcraft._sliced import CompiledSearch
+from pathcraft._sliced import CompiledSearch, WorldChangedError
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph, GraphSpace
 from pathcraft.graph.kit import kernel_args
@@ -789,11 +789,15 @@ class WaypointGraph:
         ([[3.0, 1.0], [5.0, -1.0], [7.0, 1.0]], 5.657)
         """
         t0 = time.perf_counter()
-        with self._lock:
-            wide = self.for_radius(radius)
-            search = wide._start("find_path", start, goal, algorithm, options, self)
-        search.step()
-        return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
+        while True:
+            with self._lock:
+                wide = self.for_radius(radius)
+                search = wide._start("find_path", start, goal, algorithm, options, self)
+            try:
+                search.step()
+            except WorldChangedError:
+                continue  # another thread edited the obstacles meanwhile: ask the new map
+            return dataclasses.replace(search.result, elapsed=time.perf_counter() - t0)
 
     def start_search(
         self,
