@@ -54,8 +54,10 @@ def movingai() -> Path:
     path = _movingai_dir()
     if path is None:
         message = (
-            "Moving AI benchmark data not found: set PATHCRAFT_MOVINGAI to a folder with "
-            "maps/ and scen/, or place shared/benchmarks/movingai beside the repository"
+            "Moving AI benchmark data not found (the grid benchmarks of "
+            "movingai.com/benchmarks; the README's 'The Moving AI test data' says which "
+            "maps): set PATHCRAFT_MOVINGAI to a folder with maps/ and scen/, or place "
+            "shared/benchmarks/movingai beside the repository"
         )
         if os.environ.get("CI"):
             pytest.fail(message)

@@ -54,11 +54,12 @@ import dataclasses
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._aliases import documented
 from pathcraft._options import SUPPORT
 from pathcraft.result import PathResult
 
@@ -68,8 +69,12 @@ __all__ = ["Anchor", "TileCoords"]
 #: NumPy (bool is not among them: it is refused the checked way).
 _PLAIN = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
 
-#: Which point of a cell :meth:`TileCoords.to_pixels` returns.
 Anchor = Literal["center", "top_left", "bottom_left"]
+if not TYPE_CHECKING:
+    Anchor = documented(
+        Anchor,
+        "Which point of a cell :meth:`TileCoords.to_pixels` returns.",
+    )
 _ANCHORS: dict[str, tuple[float, float]] = {
     # (fraction along x, fraction along the map's downward direction)
     "center": (0.5, 0.5),

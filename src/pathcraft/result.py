@@ -6,11 +6,12 @@ import math
 import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._aliases import documented
 from pathcraft._display import summary_html
 from pathcraft._kernels import FOUND, MAX_COST, MAX_EXPANSIONS, UNREACHABLE
 
@@ -29,10 +30,14 @@ KERNEL_REASONS: dict[int, str] = {
     MAX_COST: "max_cost",
 }
 
-#: Why a search ended without reaching its goal.
-#: ``"unreachable"``: every node reachable from the start was searched;
-#: ``"max_expansions"`` / ``"max_cost"`` / ``"max_depth"``: it gave up at that limit.
 Reason = Literal["unreachable", "max_expansions", "max_cost", "max_depth"]
+if not TYPE_CHECKING:
+    Reason = documented(
+        Reason,
+        'Why a search ended without reaching its goal. ``"unreachable"``: every node '
+        'reachable from the start was searched; ``"max_expansions"`` / ``"max_cost"`` / '
+        '``"max_depth"``: it gave up at that limit.',
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ import numbers
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
+from pathcraft._aliases import documented
 from pathcraft._bloom import BloomClosed
 from pathcraft._engine import Search as _Search
 from pathcraft._engine import Settings as _Settings
@@ -69,13 +70,18 @@ Neighbors = Callable[[Any], Iterable[tuple[Any, float]]]
 Heuristic = Callable[[Any], float]
 Goal = Any  # a node, a predicate ``is_goal(node) -> bool``, or None (dijkstra only)
 TieBreak = Literal["g", "fifo", "random"]
-#: What :meth:`SlicedSearch.step` returns (and every world's ``start_search(...).step``):
-#: the search goes on, found its goal, ended for the reason its result gives (spelt as
-#: ``PathResult.reason``), was cancelled, or failed (a callback raised).
 Status = Literal[
     "in_progress", "found", "unreachable", "max_expansions", "max_cost", "max_depth",
     "cancelled", "failed",
 ]  # fmt: skip
+if not TYPE_CHECKING:
+    Status = documented(
+        Status,
+        "What :meth:`SlicedSearch.step` returns (and every world's "
+        "``start_search(...).step``): the search goes on, found its goal, ended for the "
+        "reason its result gives (spelt as ``PathResult.reason``), was cancelled, or "
+        "failed (a callback raised).",
+    )
 Algorithm = Literal["astar", "dijkstra", "greedy", "bfs"]
 ALGORITHMS = ("astar", "dijkstra", "greedy", "bfs")
 F = TypeVar("F", bound=Callable[..., Any])

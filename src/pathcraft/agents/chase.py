@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._aliases import documented
 from pathcraft._options import check_flag
 from pathcraft._sliced import WorldChangedError
 from pathcraft._validation import check_limit
@@ -47,12 +48,17 @@ from pathcraft.world import CapabilityError
 
 __all__ = ["ChaseStatus", "Pursuer"]
 
-#: What :meth:`Pursuer.step` returns: ``"chasing"`` (on its way), ``"caught"`` (within
-#: ``stop_range`` of the target), ``"unreachable"`` (the target is out of reach; the
-#: pursuer waits and tries again when the target moves), ``"max_expansions"`` (the
-#: search budget is spent; the pursuer stops for good): the reasons spelt as
-#: :attr:`PathResult.reason <pathcraft.result.PathResult.reason>` spells them.
 ChaseStatus = Literal["chasing", "caught", "unreachable", "max_expansions"]
+if not TYPE_CHECKING:
+    ChaseStatus = documented(
+        ChaseStatus,
+        'What :meth:`Pursuer.step` returns: ``"chasing"`` (on its way), ``"caught"`` '
+        '(within ``stop_range`` of the target), ``"unreachable"`` (the target is out of '
+        "reach; the pursuer waits and tries again when the target moves), "
+        '``"max_expansions"`` (the search budget is spent; the pursuer stops for good): '
+        "the reasons spelt as :attr:`PathResult.reason "
+        "<pathcraft.result.PathResult.reason>` spells them.",
+    )
 
 
 def _positive(name: str, value: Any, *, allow_zero: bool) -> float:

@@ -6,16 +6,26 @@ import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pathcraft._aliases import documented
 from pathcraft.goap._facts import Add, Condition, State, Value, eq, kind_of
 
 __all__ = ["Action", "CostFunction", "Effect", "conditions"]
 
-#: What an effect does to a fact: set it to a value, or add a delta with ``add(n)``.
 Effect = Value | Add
-#: A dynamic cost: ``cost(state) -> float``.
+if not TYPE_CHECKING:
+    Effect = documented(
+        Effect,
+        "What an effect does to a fact: set it to a value, or add a delta with "
+        "``add(n)``.",
+    )
 CostFunction = Callable[[State], float]
+if not TYPE_CHECKING:
+    CostFunction = documented(
+        CostFunction,
+        "A dynamic cost: ``cost(state) -> float``.",
+    )
 
 
 def _finite_cost(name: str, what: str, value: Any) -> float:

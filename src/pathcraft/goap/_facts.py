@@ -5,7 +5,9 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+from pathcraft._aliases import documented
 
 __all__ = [
     "OPERATORS",
@@ -23,8 +25,12 @@ __all__ = [
     "ne",
 ]
 
-#: The value of a fact: a flag, a count or a label.
 Value = bool | int | str
+if not TYPE_CHECKING:
+    Value = documented(
+        Value,
+        "The value of a fact: a flag, a count or a label.",
+    )
 
 _KINDS: Final = "bool, int or str"
 

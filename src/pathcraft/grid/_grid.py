@@ -60,6 +60,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft import _cellworld
+from pathcraft._aliases import documented
 from pathcraft._batch import BatchOptions, check_batch
 from pathcraft._changes import ChangeLog
 from pathcraft._movingai import read_walkable
@@ -92,16 +93,29 @@ if TYPE_CHECKING:
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
-#: A diagonal-move rule: ``"never"`` (4-connected), ``"no_corner_cut"`` (the default:
-#: both cells a diagonal move passes between must be free), ``"one_free"`` (at least
-#: one of them) or ``"always"`` (only the target cell).
 Diagonal = Literal["never", "no_corner_cut", "one_free", "always"]
-#: The name of an A* heuristic on a grid, scaled by the grid's smallest cost:
-#: ``"manhattan"``, ``"octile"``, ``"euclidean"``, ``"chebyshev"`` or ``"zero"``
-#: (Dijkstra's order).
+if not TYPE_CHECKING:
+    Diagonal = documented(
+        Diagonal,
+        'A diagonal-move rule: ``"never"`` (4-connected), ``"no_corner_cut"`` (the '
+        'default: both cells a diagonal move passes between must be free), ``"one_free"`` '
+        '(at least one of them) or ``"always"`` (only the target cell).',
+    )
 HeuristicName = Literal["manhattan", "octile", "euclidean", "chebyshev", "zero"]
-#: A grid cell, ``(row, col)``: a pair of ints or an integer array of shape ``(2,)``.
+if not TYPE_CHECKING:
+    HeuristicName = documented(
+        HeuristicName,
+        "The name of an A* heuristic on a grid, scaled by the grid's smallest cost: "
+        '``"manhattan"``, ``"octile"``, ``"euclidean"``, ``"chebyshev"`` or ``"zero"`` '
+        "(Dijkstra's order).",
+    )
 Cell = Sequence[int] | npt.NDArray[np.integer[Any]]
+if not TYPE_CHECKING:
+    Cell = documented(
+        Cell,
+        "A grid cell, ``(row, col)``: a pair of ints or an integer array of shape "
+        "``(2,)``.",
+    )
 GridAlgorithm = Literal["astar", "dijkstra", "greedy", "jps", "theta"]
 
 

@@ -15,19 +15,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._aliases import documented
 from pathcraft.io._tiled_source import MapData, MapObject
 from pathcraft.io._tiled_tiles import names, outline, truthy
 
 __all__ = ["COVER_RULES", "OVERLAP_TOLERANCE", "Cover", "centre", "covered_cells", "select"]
 
-#: ``cover=``: a wall where an object overlaps a cell (by positive area), where one
-#: covers its centre, or (a number in (0, 1]) where objects cover that fraction of it.
 Cover = Literal["overlap", "center"] | float
+if not TYPE_CHECKING:
+    Cover = documented(
+        Cover,
+        "``cover=``: a wall where an object overlaps a cell (by positive area), where one "
+        "covers its centre, or (a number in (0, 1]) where objects cover that fraction of "
+        "it.",
+    )
 COVER_RULES = ("overlap", "center")
 #: Overlaps smaller than this fraction of a cell are rounding, not area (an object
 #: whose edge lies on a tile border, rotated by a few degrees' round-off).
