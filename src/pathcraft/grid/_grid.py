@@ -121,7 +121,7 @@ class Grid:
         The default A* heuristic, scaled by the grid's smallest cost so it stays
         admissible on cheap cells. None picks the tightest admissible one for the
         move rule: ``"manhattan"`` when 4-connected, ``"octile"`` otherwise.
-    prepare : {"jps"}, sequence of them, or None
+    prepare : {"jps", "jps+", "components"}, sequence of them, or None
         Build now what a search would otherwise build inside its first query (see
         :meth:`prepare`): ``"jps"``, jump point search's packed lines (1-30 ms on
         game maps). None: build on first use.
@@ -366,7 +366,8 @@ class Grid:
                     sizes = base._size_cache()
                     if not sizes.holds(self._unit, self._padded):
                         sizes.rederive(self._unit, self._padded)  # dropped from the cache
-                    prep = Prepared(version, scale=base._derived().scale(base._padded))
+                    scale = base._derived().scale(base._padded)
+                    prep = Prepared(version, scale=scale, reach=prep.reach)
                 self._prep = prep  # published once complete
         return prep
 
@@ -723,7 +724,11 @@ class Grid:
 
         Parameters
         ----------
-        *what : {"jps", "jps+"}
+        *what : {"jps", "jps+", "components"}
+            ``"components"``: the component labels of :meth:`components` (one pass
+            over every cell, about as long as one search that floods the grid; 4
+            bytes a cell), from which the searches answer a goal they cannot reach
+            at once; kept from then on (see :meth:`components`).
             ``"jps"``: jump point search's packed lines, the walkable cells packed 64
             to a word per row and column (about 1 ms for 256 x 256 cells, 20 ms for
             1024 x 1024; 1.2 MB there). ``"jps+"``: also an offline jump table for a
@@ -762,6 +767,9 @@ class Grid:
         ValueError: jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; ...
         """
         for name in _preparations(what):
+            if name == "components":
+                self._derived().labels(self._padded, self._diagonal)
+                continue
             if name == "jps+" and self._diagonal != "no_corner_cut":
                 raise ValueError(
                     "jps+ (the offline jump table) follows the Moving AI rule: it needs "
@@ -773,9 +781,118 @@ class Grid:
 
     @property
     def prepared(self) -> tuple[str, ...]:
-        """What :meth:`prepare` (or a search) built and the grid keeps: ``()``,
-        ``("jps",)`` or ``("jps", "jps+")``."""
+        """What :meth:`prepare` (or a search) built and the grid keeps, of
+        ``("jps", "jps+", "components")`` in that order."""
         return self._derived().built()
+
+    # ------------------------------------------------------------------ reachability
+
+    def components(self, *, size: int = 1) -> tuple[npt.NDArray[np.int32], int]:
+        """Which cells a unit can walk between: the connected components of the
+        walkable cells under the grid's move rule.
+
+        Built on first use (one pass over every cell, as long as about one search
+        that floods the grid) and kept until a cell changes. While they are kept,
+        the grid's searches (:meth:`find_path`, :meth:`astar`, :meth:`dijkstra`,
+        :meth:`greedy`, :meth:`jps`, :meth:`path_cost`, :meth:`find_paths`; not
+        ``algorithm="theta"``, ``record=True``, several starts or goals,
+        :meth:`start_search` nor :meth:`path_costs`) answer a goal in another
+        component than their start at once: ``reason="unreachable"`` whatever the
+        limits, nothing expanded (not with ``partial=True``, which explores to
+        return the closest place). Once asked for, the grid keeps them: after an
+        edit, its first search that ends unreachable labels the cells again (there
+        is no local relabelling yet), or the next call here does. A grid never
+        asked for them (nor :meth:`reachable`, nor ``prepare("components")``)
+        searches as before.
+
+        Parameters
+        ----------
+        size : int
+            The side of the unit's square (see :meth:`for_size`): the components of
+            the cells where it fits, by its moves.
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (rows, cols)
+            The component of every ``(row, col)`` cell, numbered ``0, 1, ...`` in
+            row-major order of their first cell; ``-1`` on walls (and where the unit
+            does not fit). Every diagonal rule but ``"always"`` joins the same cells
+            as 4-connected moves; ``"always"`` joins the 8 neighbours.
+        count : int
+            The number of components.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``size`` not an integer >= 1.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ..#.
+        ... ..#.
+        ... ##..
+        ... ''', diagonal="never")
+        >>> labels, count = grid.components()
+        >>> labels.tolist(), count
+        ([[0, 0, -1, 1], [0, 0, -1, 1], [-1, -1, 1, 1]], 2)
+        >>> Grid(grid.cost, diagonal="always").components()[1]  # (1, 1) touches (2, 2)
+        1
+        >>> grid.components(size=2)[1]
+        1
+        """
+        world = self.for_size(size)
+        padded = world._cells()
+        flat, count = world._derived().labels(padded, world._diagonal)
+        return flat.reshape(padded.shape)[1:-1, 1:-1].copy(), count
+
+    def reachable(self, start: Cell, goal: Cell, *, size: int = 1) -> bool:
+        """Whether a path joins ``start`` and ``goal``, both ``(row, col)``: one read
+        of the component labels (:meth:`components`, built on first use).
+
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)`` (with ``size=``, where the unit fits).
+        size : int
+            The side of the unit's square (see :meth:`for_size`).
+
+        Returns
+        -------
+        bool
+            True when :meth:`find_path` between them finds a path.
+
+        Raises
+        ------
+        ValueError
+            A cell outside the grid or on a wall (where the unit does not fit), as
+            :meth:`find_path` refuses it; ``size`` not >= 1.
+        TypeError
+            A cell that is not a pair of integers; ``size`` not an integer.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ...#.
+        ... ...#.
+        ... ''')
+        >>> grid.reachable((0, 0), (1, 2)), grid.reachable((0, 0), (0, 4))
+        (True, False)
+        >>> grid.astar((0, 0), (0, 4)).expanded        # answered from the labels
+        0
+        >>> grid.reachable((0, 0), (0, 2), size=2)     # a 2 x 2 unit at (0, 2) covers (0, 3)
+        Traceback (most recent call last):
+        ...
+        ValueError: goal (0, 2) is a wall
+        """
+        world = self.for_size(size)
+        padded = world._cells()
+        s = cell_indices("start", start, padded, many=False)[0]
+        g = cell_indices("goal", goal, padded, many=False)[0]
+        flat = world._derived().labels(padded, world._diagonal)[0]
+        return bool(flat[s] == flat[g])
 
     @property
     def offline_jumps(self) -> npt.NDArray[np.int32] | None:
@@ -1637,7 +1754,7 @@ class Grid:
 
 
 #: What :meth:`Grid.prepare` builds.
-PREPARATIONS = ("jps", "jps+")
+PREPARATIONS = ("jps", "jps+", "components")
 
 
 def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -10,6 +10,14 @@ is built on first use, for the cells of that version:
   uniform grid);
 - jump point search's packed lines (:mod:`pathcraft.grid._packed`) and the offline
   JPS+ table (:func:`pathcraft._core.jpsplus.build_table`, built only when asked);
+- the component labels (:func:`pathcraft._core.components.label`): which cells a
+  unit can walk between, built by ``prepare("components")``,
+  :meth:`~pathcraft.grid.Grid.components` or :meth:`~pathcraft.grid.Grid.reachable`;
+  from then on every plan answers a goal of another component at once. Asking for
+  them once makes the grid keep them: every later version builds them again (one
+  pass over every cell, no local relabelling yet) after its first search that ended
+  unreachable, or when asked. A grid never asked searches as before: labels built
+  for a one-off query would cost the flood they save;
 - the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
   items above;
 - the clearance and the unit views (:class:`~pathcraft.grid._sizes.SizeCache`): the
@@ -31,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.components import label
 from pathcraft._core.jpsplus import build_table
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import make_plan
@@ -41,7 +50,7 @@ if TYPE_CHECKING:
     from pathcraft._options import SearchOptions
     from pathcraft.grid._grid import Grid
 
-__all__ = ["MAX_PLANS", "Prepared", "Scale"]
+__all__ = ["MAX_PLANS", "Labels", "Prepared", "Scale"]
 
 #: Quick plans kept per version at most (e.g. a fresh option value per query).
 MAX_PLANS = 64
@@ -51,6 +60,8 @@ MAX_PLANS = 64
 Scale = tuple[float, float]
 Range = tuple[float, float] | None
 JumpTables = tuple[Range, PackedLines]
+#: The component labels of the padded cells (flat int32, -1 on walls) and their count.
+Labels = tuple[npt.NDArray[np.int32], int]
 
 #: The options of a query that gives only ``size``: on the unit's view, its plain query.
 _SIZE_ONLY = frozenset({"size"})
@@ -85,12 +96,23 @@ class Prepared:
     ((2.0, 3.0), ('jps',))
     """
 
-    __slots__ = ("_jumps", "_range", "_scale", "_table", "plans", "units", "version")
+    __slots__ = (
+        "_jumps", "_labels", "_range", "_scale", "_table", "plans", "reach", "units",
+        "version",
+    )  # fmt: skip
 
     def __init__(
-        self, version: int, *, scale: Scale | None = None, sizes: SizeCache | None = None
+        self,
+        version: int,
+        *,
+        scale: Scale | None = None,
+        sizes: SizeCache | None = None,
+        reach: bool = False,
     ) -> None:
         self.version = version
+        #: Whether the grid keeps component labels: its plans build them after their
+        #: first search that ends unreachable (see :meth:`labels`).
+        self.reach = reach
         #: Quick plans by algorithm (no options given) or by ``id`` of checked options:
         #: ``(options, plan or None)``; the grid's lean calls read it directly.
         self.plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
@@ -98,6 +120,7 @@ class Prepared:
         self._scale = scale
         self._jumps: JumpTables | None = None
         self._table: npt.NDArray[np.int32] | None = None
+        self._labels: Labels | None = None
         #: The clearance and unit views (None until asked for): read it through
         #: :meth:`sizes`, which brings it up to date, or check its ``version``.
         self.units = sizes
@@ -153,8 +176,29 @@ class Prepared:
 
     def built(self) -> tuple[str, ...]:
         """What :meth:`Grid.prepare <pathcraft.grid.Grid.prepare>` names and this
-        object holds: ``()``, ``("jps",)`` or ``("jps", "jps+")``."""
-        return ("jps",) * (self._jumps is not None) + ("jps+",) * (self._table is not None)
+        object holds, of ``("jps", "jps+", "components")`` in that order."""
+        return (
+            ("jps",) * (self._jumps is not None)
+            + ("jps+",) * (self._table is not None)
+            + ("components",) * (self._labels is not None)
+        )
+
+    # ------------------------------------------------------------------ reachability
+
+    def labels(self, padded: npt.NDArray[np.float64], diagonal: str) -> Labels:
+        """The component labels of the cells (built now if needed: one pass over
+        every cell); every plan of this version reads them from then on, and later
+        versions build theirs after their first unreachable answer."""
+        labels = self._labels
+        if labels is None:
+            self.reach = True
+            flat = np.empty(padded.size, dtype=np.int32)
+            count = label(padded, diagonal == "always", flat, np.empty(padded.size, np.intp))
+            labels = self._labels = (flat, count)
+            for _, plan in list(self.plans.values()):
+                if plan is not None:
+                    plan.use_labels(flat)
+        return labels
 
     # ------------------------------------------------------------------ plans
 
@@ -171,7 +215,15 @@ class Prepared:
         if known is None or (known[0] is not opts and not plain):
             if len(plans) >= MAX_PLANS:
                 plans.clear()
-            known = (opts, make_plan(world, opts))
+            plan = make_plan(world, opts)
+            if plan is not None:
+                labels = self._labels
+                if labels is not None:
+                    plan.use_labels(labels[0])
+                elif self.reach:
+                    padded, diagonal = world.padded, world.diagonal
+                    plan.use_labels(None, lambda: self.labels(padded, diagonal)[0])
+            known = (opts, plan)
             plans[key] = known
         return known[1]
 
@@ -191,8 +243,9 @@ class Prepared:
 
     def renewed(self, version: int) -> Prepared:
         """The object of a later ``version`` of the same grid: empty but for the
-        clearance and unit views, which are repaired when next asked for."""
-        return Prepared(version, sizes=self.units)
+        clearance and unit views, which are repaired when next asked for, and
+        whether the grid keeps component labels."""
+        return Prepared(version, sizes=self.units, reach=self.reach)
 
     def shipped(self, padded: npt.NDArray[np.float64]) -> Prepared:
         """What a pickled grid carries: the scale only (cheap, and a unit's view
