@@ -47,7 +47,8 @@ def assert_components(grid: Grid, cost: np.ndarray, rule: str, size: int = 1) ->
     _, strong = connected_components(graph, directed=True, connection="strong")
     want = canonical(strong.reshape(view.shape), walls)
     assert labels.dtype == np.int32
-    assert labels.tolist() == want.tolist()
+    assert canonical(labels, walls).tolist() == want.tolist()  # the same partition
+    assert sorted(set(labels[~walls].tolist())) == list(range(count))
     assert count == int(want.max()) + 1
     structured, k = ndimage.label(~walls, structure=STRUCTURES[rule])
     assert canonical(structured - 1, walls).tolist() == want.tolist()
@@ -136,10 +137,10 @@ def test_after_an_edit_the_first_unreachable_answer_builds_the_labels(rule: str)
     grid = island(64, rule)
     mid = 32
     grid.prepare("components")
-    grid[0, 63] = 2.0  # a new version: the labels are dropped, the grid still keeps them
+    grid[5, 7] = np.inf  # a wall that may split a component: the labels are dropped
     assert grid.prepared == ()
     first = grid.astar((0, 0), (mid, mid))
-    assert first.reason == "unreachable" and first.expanded == 64 * 64 - 9
+    assert first.reason == "unreachable" and first.expanded == 64 * 64 - 10
     assert grid.prepared == ("components",)
     again = grid.astar((0, 0), (mid, mid))
     assert (again.found, again.reason, again.expanded, again.generated) == (
@@ -178,6 +179,37 @@ def test_an_edit_drops_the_labels_and_the_next_query_is_right() -> None:
     assert not grid.reachable((0, 0), (16, 16))
     assert grid.astar((0, 0), (16, 16)).expanded == 0
     assert grid.astar((0, 0), (16, 16), max_expansions=3).reason == "unreachable"
+
+
+def test_edits_that_cannot_join_or_split_carry_the_labels_over() -> None:
+    grid = island(32)
+    grid.prepare("components")
+
+    def carried() -> bool:
+        assert grid.prepared == ()
+        assert grid.astar((2, 2), (2, 3)).found  # the plan made carries them over
+        return grid.prepared == ("components",)
+
+    grid[0, 5] = 3.0  # a cost
+    assert carried() and grid.components()[1] == 2
+    grid[16, 16] = np.inf  # the island closed: its component would vanish
+    assert not carried() and grid.components()[1] == 1
+    grid[16, 16] = 1.0  # opened alone
+    assert carried() and grid.components()[1] == 2
+    assert grid.astar((0, 1), (16, 16)).expanded == 0
+    grid[0, 1] = np.inf  # a wall beside (0, 0) and (0, 2): (0, 0) stays joined by (1, 0)
+    assert not carried() and grid.components()[1] == 2
+    grid[1, 0] = np.inf  # (0, 0) left with no walkable neighbour: a new component
+    assert not carried() and grid.components()[1] == 3
+    grid[0, 0] = np.inf  # a wall built on a cell alone: its component would vanish
+    assert not carried() and grid.components()[1] == 2
+    grid[0, 0] = 2.0  # opened alone again
+    assert grid.components()[1] == 3
+    grid[1, 0] = 1.0  # opened beside one component (its only neighbour (0, 0) is not)
+    assert grid.components()[1] == 2
+    grid[20, 20] = np.inf  # may split the open area: labelled again after one flood
+    assert grid.astar((0, 2), (16, 16)).expanded == grid.walkable.sum() - 1
+    assert grid.astar((0, 2), (16, 16)).expanded == 0
 
 
 def test_partial_still_explores() -> None:

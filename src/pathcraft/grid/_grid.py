@@ -76,7 +76,7 @@ from pathcraft.grid._checks import (
     parse_ascii,
 )
 from pathcraft.grid._packed import PackedLines, check_lines
-from pathcraft.grid._prepared import Prepared
+from pathcraft.grid._prepared import Labels, Prepared
 from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, GridCells, planned_search
 from pathcraft.grid._sizes import SizeCache, cells_box, check_size
 from pathcraft.grid._space import GridSpace
@@ -768,7 +768,7 @@ class Grid:
         """
         for name in _preparations(what):
             if name == "components":
-                self._derived().labels(self._padded, self._diagonal)
+                self._derived().labels(self._padded, self._diagonal, self.changes_since)
                 continue
             if name == "jps+" and self._diagonal != "no_corner_cut":
                 raise ValueError(
@@ -792,18 +792,21 @@ class Grid:
         walkable cells under the grid's move rule.
 
         Built on first use (one pass over every cell, as long as about one search
-        that floods the grid) and kept until a cell changes. While they are kept,
+        that floods the grid) and kept for the cells of this version. While they are kept,
         the grid's searches (:meth:`find_path`, :meth:`astar`, :meth:`dijkstra`,
         :meth:`greedy`, :meth:`jps`, :meth:`path_cost`, :meth:`find_paths`; not
         ``algorithm="theta"``, ``record=True``, several starts or goals,
         :meth:`start_search` nor :meth:`path_costs`) answer a goal in another
         component than their start at once: ``reason="unreachable"`` whatever the
         limits, nothing expanded (not with ``partial=True``, which explores to
-        return the closest place). Once asked for, the grid keeps them: after an
-        edit, its first search that ends unreachable labels the cells again (there
-        is no local relabelling yet), or the next call here does. A grid never
-        asked for them (nor :meth:`reachable`, nor ``prepare("components")``)
-        searches as before.
+        return the closest place). Once asked for (per unit size), the grid keeps
+        them: after an edit, its first search that ends unreachable, or the next
+        call here, carries them over when the edit cannot join or split a
+        component (costs changed between finite values, a cell opened beside one
+        component, a wall built beside one walkable cell) and labels the cells
+        afresh otherwise (a wall that may split a component, an opening that joins
+        two; no local relabelling of those yet). A grid never asked for them (nor
+        :meth:`reachable`, nor ``prepare("components")``) searches as before.
 
         Parameters
         ----------
@@ -814,8 +817,9 @@ class Grid:
         Returns
         -------
         labels : ndarray of int32, shape (rows, cols)
-            The component of every ``(row, col)`` cell, numbered ``0, 1, ...`` in
-            row-major order of their first cell; ``-1`` on walls (and where the unit
+            The component of every ``(row, col)`` cell, numbered ``0`` to
+            ``count - 1`` (labelled afresh: in row-major order of their first
+            cell); ``-1`` on walls (and where the unit
             does not fit). Every diagonal rule but ``"always"`` joins the same cells
             as 4-connected moves; ``"always"`` joins the 8 neighbours.
         count : int
@@ -842,9 +846,8 @@ class Grid:
         >>> grid.components(size=2)[1]
         1
         """
-        world = self.for_size(size)
-        padded = world._cells()
-        flat, count = world._derived().labels(padded, world._diagonal)
+        flat, count = self._labels(size)
+        padded = self.for_size(size)._cells()
         return flat.reshape(padded.shape)[1:-1, 1:-1].copy(), count
 
     def reachable(self, start: Cell, goal: Cell, *, size: int = 1) -> bool:
@@ -887,12 +890,18 @@ class Grid:
         ...
         ValueError: goal (0, 2) is a wall
         """
-        world = self.for_size(size)
-        padded = world._cells()
+        padded = self.for_size(size)._cells()
         s = cell_indices("start", start, padded, many=False)[0]
         g = cell_indices("goal", goal, padded, many=False)[0]
-        flat = world._derived().labels(padded, world._diagonal)[0]
+        flat = self._labels(size)[0]
         return bool(flat[s] == flat[g])
+
+    def _labels(self, size: int) -> Labels:
+        """The component labels of the unit's view (:mod:`pathcraft.grid._prepared`),
+        carried over from an earlier version where the grid's edits allow."""
+        world = self.for_size(size)
+        changes = self.changes_since if world is self and self._unit == 1 else None
+        return world._derived().labels(world._cells(), world._diagonal, changes)
 
     @property
     def offline_jumps(self) -> npt.NDArray[np.int32] | None:

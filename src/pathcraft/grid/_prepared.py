@@ -14,10 +14,13 @@ is built on first use, for the cells of that version:
   unit can walk between, built by ``prepare("components")``,
   :meth:`~pathcraft.grid.Grid.components` or :meth:`~pathcraft.grid.Grid.reachable`;
   from then on every plan answers a goal of another component at once. Asking for
-  them once makes the grid keep them: every later version builds them again (one
-  pass over every cell, no local relabelling yet) after its first search that ended
-  unreachable, or when asked. A grid never asked searches as before: labels built
-  for a one-off query would cost the flood they save;
+  them once makes the grid keep them: every later version has them again after its
+  first search that ended unreachable, or when asked, carried over from the last
+  labelled version where the edits since cannot have joined or split a component
+  (costs changed between finite values, one cell opened beside one component or
+  alone, one wall built beside at most one walkable cell), else labelled afresh (one
+  pass over every cell). A grid never asked searches as before: labels built for a
+  one-off query would cost the flood they save;
 - the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
   items above;
 - the clearance and the unit views (:class:`~pathcraft.grid._sizes.SizeCache`): the
@@ -62,6 +65,8 @@ Range = tuple[float, float] | None
 JumpTables = tuple[Range, PackedLines]
 #: The component labels of the padded cells (flat int32, -1 on walls) and their count.
 Labels = tuple[npt.NDArray[np.int32], int]
+#: The ``(row, col)`` cells whose cost changed after a version (``Grid.changes_since``).
+Changes = Callable[[int], npt.NDArray[np.intp]]
 
 #: The options of a query that gives only ``size``: on the unit's view, its plain query.
 _SIZE_ONLY = frozenset({"size"})
@@ -97,8 +102,8 @@ class Prepared:
     """
 
     __slots__ = (
-        "_jumps", "_labels", "_range", "_scale", "_table", "plans", "reach", "units",
-        "version",
+        "_carry", "_jumps", "_labels", "_range", "_scale", "_table", "plans", "reach",
+        "units", "version",
     )  # fmt: skip
 
     def __init__(
@@ -108,8 +113,11 @@ class Prepared:
         scale: Scale | None = None,
         sizes: SizeCache | None = None,
         reach: bool = False,
+        carry: tuple[Labels, int] | None = None,
     ) -> None:
         self.version = version
+        #: The labels of an earlier version and that version, to be carried over.
+        self._carry = carry
         #: Whether the grid keeps component labels: its plans build them after their
         #: first search that ends unreachable (see :meth:`labels`).
         self.reach = reach
@@ -185,19 +193,37 @@ class Prepared:
 
     # ------------------------------------------------------------------ reachability
 
-    def labels(self, padded: npt.NDArray[np.float64], diagonal: str) -> Labels:
-        """The component labels of the cells (built now if needed: one pass over
-        every cell); every plan of this version reads them from then on, and later
-        versions build theirs after their first unreachable answer."""
-        labels = self._labels
+    def labels(
+        self, padded: npt.NDArray[np.float64], diagonal: str, changes: Changes | None = None
+    ) -> Labels:
+        """The component labels of the cells (built now if needed: carried over from
+        an earlier version with ``changes``, the grid's, where the edits allow, else
+        one pass over every cell); every plan of this version reads them from then
+        on, and later versions build theirs after their first unreachable answer."""
+        labels = self._labels or self.carry_over(padded, diagonal, changes)
         if labels is None:
-            self.reach = True
             flat = np.empty(padded.size, dtype=np.int32)
             count = label(padded, diagonal == "always", flat, np.empty(padded.size, np.intp))
-            labels = self._labels = (flat, count)
-            for _, plan in list(self.plans.values()):
-                if plan is not None:
-                    plan.use_labels(flat)
+            labels = self._publish((flat, count))
+        return labels
+
+    def carry_over(
+        self, padded: npt.NDArray[np.float64], diagonal: str, changes: Changes | None
+    ) -> Labels | None:
+        """The labels carried over from the earlier version (:func:`carried`: only
+        what a few cell reads decide), or None; tried once per version."""
+        carry, self._carry = self._carry, None
+        if carry is None or changes is None:
+            return None
+        labels = carried(carry[0], changes(carry[1]), padded, diagonal)
+        return None if labels is None else self._publish(labels)
+
+    def _publish(self, labels: Labels) -> Labels:
+        self.reach = True
+        self._labels = labels
+        for _, plan in list(self.plans.values()):
+            if plan is not None:
+                plan.use_labels(labels[0])
         return labels
 
     # ------------------------------------------------------------------ plans
@@ -217,12 +243,13 @@ class Prepared:
                 plans.clear()
             plan = make_plan(world, opts)
             if plan is not None:
-                labels = self._labels
+                padded, diagonal = world.padded, world.diagonal
+                changes = world.changes_since if world.unit_size == 1 else None
+                labels = self._labels or self.carry_over(padded, diagonal, changes)
                 if labels is not None:
                     plan.use_labels(labels[0])
                 elif self.reach:
-                    padded, diagonal = world.padded, world.diagonal
-                    plan.use_labels(None, lambda: self.labels(padded, diagonal)[0])
+                    plan.use_labels(None, lambda: self.labels(padded, diagonal, changes)[0])
             known = (opts, plan)
             plans[key] = known
         return known[1]
@@ -245,7 +272,8 @@ class Prepared:
         """The object of a later ``version`` of the same grid: empty but for the
         clearance and unit views, which are repaired when next asked for, and
         whether the grid keeps component labels."""
-        return Prepared(version, sizes=self.units, reach=self.reach)
+        carry = None if self._labels is None else (self._labels, self.version)
+        return Prepared(version, sizes=self.units, reach=self.reach, carry=carry or self._carry)
 
     def shipped(self, padded: npt.NDArray[np.float64]) -> Prepared:
         """What a pickled grid carries: the scale only (cheap, and a unit's view
@@ -257,3 +285,40 @@ class Prepared:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["version"], scale=state["scale"])  # type: ignore[misc]
+
+
+def carried(
+    old: Labels, cells: npt.NDArray[np.intp], padded: npt.NDArray[np.float64], diagonal: str
+) -> Labels | None:
+    """The labels of ``old`` (an earlier version's) brought to the cells of
+    ``padded``, where ``cells`` (``(row, col)``) changed since: None when the edits
+    may have joined or split components (more than one cell that became or stopped
+    being a wall, a cell opened between two components, a wall built beside two
+    walkable cells or none), else updated in place (the earlier version's plans are
+    gone with it: a grid is never edited while searched)."""
+    flat, count = old
+    width = padded.shape[1]
+    at = (cells[:, 0] + 1) * width + cells[:, 1] + 1
+    now_wall = ~np.isfinite(padded.ravel()[at])
+    moved = at[(flat[at] < 0) != now_wall]
+    if len(moved) == 0:
+        return old
+    if len(moved) > 1:
+        return None
+    cell = int(moved[0])
+    steps = [-width, width, -1, 1]
+    if diagonal == "always":
+        steps += [-width - 1, -width + 1, width - 1, width + 1]
+    near = [int(flat[cell + step]) for step in steps if flat[cell + step] >= 0]
+    if flat[cell] >= 0:  # a wall built: one walkable neighbour cannot be split from
+        if len(near) != 1:
+            return None
+        flat[cell] = -1
+        return old
+    if not near:  # opened alone: a component of its own
+        flat[cell] = count
+        return flat, count + 1
+    if len(set(near)) > 1:
+        return None
+    flat[cell] = near[0]
+    return old
