@@ -137,10 +137,10 @@ def test_after_an_edit_the_first_unreachable_answer_builds_the_labels(rule: str)
     grid = island(64, rule)
     mid = 32
     grid.prepare("components")
-    grid[5, 7] = np.inf  # a wall that may split a component: the labels are dropped
+    grid[5, 7:10:2] = np.inf  # two walls at once: labelled again, when first needed
     assert grid.prepared == ()
     first = grid.astar((0, 0), (mid, mid))
-    assert first.reason == "unreachable" and first.expanded == 64 * 64 - 10
+    assert first.reason == "unreachable" and first.expanded == 64 * 64 - 11
     assert grid.prepared == ("components",)
     again = grid.astar((0, 0), (mid, mid))
     assert (again.found, again.reason, again.expanded, again.generated) == (
@@ -197,8 +197,8 @@ def test_edits_that_cannot_join_or_split_carry_the_labels_over() -> None:
     grid[16, 16] = 1.0  # opened alone
     assert carried() and grid.components()[1] == 2
     assert grid.astar((0, 1), (16, 16)).expanded == 0
-    grid[0, 1] = np.inf  # a wall beside (0, 0) and (0, 2): (0, 0) stays joined by (1, 0)
-    assert not carried() and grid.components()[1] == 2
+    grid[0, 1] = np.inf  # a wall beside (0, 0) and (0, 2): joined round it by row 1
+    assert carried() and grid.components()[1] == 2
     grid[1, 0] = np.inf  # (0, 0) left with no walkable neighbour: a new component
     assert not carried() and grid.components()[1] == 3
     grid[0, 0] = np.inf  # a wall built on a cell alone: its component would vanish
@@ -207,9 +207,13 @@ def test_edits_that_cannot_join_or_split_carry_the_labels_over() -> None:
     assert grid.components()[1] == 3
     grid[1, 0] = 1.0  # opened beside one component (its only neighbour (0, 0) is not)
     assert grid.components()[1] == 2
-    grid[20, 20] = np.inf  # may split the open area: labelled again after one flood
-    assert grid.astar((0, 2), (16, 16)).expanded == grid.walkable.sum() - 1
-    assert grid.astar((0, 2), (16, 16)).expanded == 0
+    grid[20, 20] = np.inf  # a wall in the open: its neighbours stay joined around it
+    assert carried() and grid.astar((0, 2), (16, 16)).expanded == 0
+    row = Grid(np.ones((1, 5)), diagonal="always")
+    row.prepare("components")
+    row[0, 2] = np.inf  # splits the row: labelled again after one flood
+    assert row.astar((0, 0), (0, 4)).expanded == 2
+    assert row.astar((0, 0), (0, 4)).expanded == 0 and row.components()[1] == 2
 
 
 def test_partial_still_explores() -> None:

@@ -801,11 +801,12 @@ class Grid:
         limits, nothing expanded (not with ``partial=True``, which explores to
         return the closest place). Once asked for (per unit size), the grid keeps
         them: after an edit, its first search that ends unreachable, or the next
-        call here, carries them over when the edit cannot join or split a
+        call here, carries them over when one edit cannot join or split a
         component (costs changed between finite values, a cell opened beside one
-        component, a wall built beside one walkable cell) and labels the cells
-        afresh otherwise (a wall that may split a component, an opening that joins
-        two; no local relabelling of those yet). A grid never asked for them (nor
+        component or alone, a wall whose walkable neighbours stay joined through
+        the 8 cells around it) and labels the cells afresh otherwise (a wall that
+        may split a component, an opening that joins two, several walls or
+        openings at once; no local relabelling of those yet). A grid never asked for them (nor
         :meth:`reachable`, nor ``prepare("components")``) searches as before.
 
         Parameters

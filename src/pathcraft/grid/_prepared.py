@@ -18,9 +18,10 @@ is built on first use, for the cells of that version:
   first search that ended unreachable, or when asked, carried over from the last
   labelled version where the edits since cannot have joined or split a component
   (costs changed between finite values, one cell opened beside one component or
-  alone, one wall built beside at most one walkable cell), else labelled afresh (one
-  pass over every cell). A grid never asked searches as before: labels built for a
-  one-off query would cost the flood they save;
+  alone, one wall whose walkable neighbours stay joined through the 8 cells around
+  it), else labelled afresh (one pass over every cell). A grid never asked
+  searches as before: labels built for a one-off query would cost the flood they
+  save;
 - the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
   items above;
 - the clearance and the unit views (:class:`~pathcraft.grid._sizes.SizeCache`): the
@@ -293,9 +294,10 @@ def carried(
     """The labels of ``old`` (an earlier version's) brought to the cells of
     ``padded``, where ``cells`` (``(row, col)``) changed since: None when the edits
     may have joined or split components (more than one cell that became or stopped
-    being a wall, a cell opened between two components, a wall built beside two
-    walkable cells or none), else updated in place (the earlier version's plans are
-    gone with it: a grid is never edited while searched)."""
+    being a wall, a cell opened between two components, a wall built whose walkable
+    neighbours are not joined through the 8 cells around it, or built on a cell
+    alone), else updated in place (the earlier version's plans are gone with it: a
+    grid is never edited while searched)."""
     flat, count = old
     width = padded.shape[1]
     at = (cells[:, 0] + 1) * width + cells[:, 1] + 1
@@ -306,12 +308,13 @@ def carried(
     if len(moved) > 1:
         return None
     cell = int(moved[0])
+    eight = diagonal == "always"
     steps = [-width, width, -1, 1]
-    if diagonal == "always":
+    if eight:
         steps += [-width - 1, -width + 1, width - 1, width + 1]
     near = [int(flat[cell + step]) for step in steps if flat[cell + step] >= 0]
-    if flat[cell] >= 0:  # a wall built: one walkable neighbour cannot be split from
-        if len(near) != 1:
+    if flat[cell] >= 0:  # a wall built: kept when its neighbours stay joined around it
+        if not near or not _joined_around(flat, cell, width, eight):
             return None
         flat[cell] = -1
         return old
@@ -322,3 +325,29 @@ def carried(
         return None
     flat[cell] = near[0]
     return old
+
+
+#: The 8 cells around a cell as (row, col) offsets, in order round the ring.
+_RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def _joined_around(flat: npt.NDArray[np.int32], cell: int, width: int, eight: bool) -> bool:
+    """Whether the walkable neighbours of ``cell`` (the 4 orthogonal ones, or all 8
+    with ``eight``) are joined to each other through the walkable cells of the ring
+    around it: then any path through ``cell`` goes round it, and a wall there splits
+    nothing."""
+    free = [(dr, dc) for dr, dc in _RING if flat[cell + dr * width + dc] >= 0]
+    touch = 1 if eight else 0  # how far apart two ring cells may be (Chebyshev) and join
+    needed = [(r, c) for r, c in free if eight or r == 0 or c == 0]
+    group = set(needed[:1])
+    grown = True
+    while grown:  # at most 8 cells: the group of the first, grown to its closure
+        grown = False
+        for r, c in free:
+            if (r, c) not in group and any(
+                abs(r - gr) + abs(c - gc) == 1 or (touch and max(abs(r - gr), abs(c - gc)) == 1)
+                for gr, gc in group
+            ):
+                group.add((r, c))
+                grown = True
+    return all(n in group for n in needed)
