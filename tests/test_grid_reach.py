@@ -216,6 +216,21 @@ def test_edits_that_cannot_join_or_split_carry_the_labels_over() -> None:
     assert row.astar((0, 0), (0, 4)).expanded == 0 and row.components()[1] == 2
 
 
+def test_a_stepped_search_ends_before_its_first_step() -> None:
+    grid = island(32)
+    grid.prepare("components")
+    search = grid.start_search((0, 0), (16, 16))
+    assert search.step(1) == "unreachable"
+    result = search.result
+    assert (result.found, result.reason, result.expanded, result.path.shape) == (
+        False, "unreachable", 0, (0, 2),
+    )  # fmt: skip
+    search = grid.start_search((0, 0), (31, 31))  # reachable: searched as ever
+    while search.step(50) == "in_progress":
+        pass
+    assert search.result.found and search.result.cost == grid.astar((0, 0), (31, 31)).cost
+
+
 def test_partial_still_explores() -> None:
     grid = island(32)
     grid.prepare("components")

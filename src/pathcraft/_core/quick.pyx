@@ -363,6 +363,10 @@ cdef class Plan:
             failed = open_start(&search.q, ws, s, &search.out)
         if failed:
             raise MemoryError("the grid search ran out of memory")
+        if self.labels != NULL and self.apart(s, g):  # ended before its first step
+            search.out.status = ST_UNREACHABLE
+            search.out.expanded = 0
+            search.out.generated = 0
         return search
 
 

@@ -794,9 +794,9 @@ class Grid:
         Built on first use (one pass over every cell, as long as about one search
         that floods the grid) and kept for the cells of this version. While they are kept,
         the grid's searches (:meth:`find_path`, :meth:`astar`, :meth:`dijkstra`,
-        :meth:`greedy`, :meth:`jps`, :meth:`path_cost`, :meth:`find_paths`; not
-        ``algorithm="theta"``, ``record=True``, several starts or goals,
-        :meth:`start_search` nor :meth:`path_costs`) answer a goal in another
+        :meth:`greedy`, :meth:`jps`, :meth:`path_cost`, :meth:`find_paths`,
+        :meth:`start_search`; not ``algorithm="theta"``, ``record=True``, several
+        starts or goals, nor :meth:`path_costs` but with JPS+) answer a goal in another
         component than their start at once: ``reason="unreachable"`` whatever the
         limits, nothing expanded (not with ``partial=True``, which explores to
         return the closest place). Once asked for (per unit size), the grid keeps
