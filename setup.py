@@ -87,6 +87,7 @@ EXTENSIONS = [
     kernel("dstar"),  # issue 18: incremental replanning (D* Lite)
     kernel("flowrepair"),  # issue 18: flow fields repaired where cells changed
     kernel("voxel"),  # issue 19: 3-D voxel grids
+    kernel("components"),  # issue 32: reachability by component labels
 ]
 
 

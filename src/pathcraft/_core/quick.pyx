@@ -37,7 +37,7 @@ from pathcraft._core.grid_search cimport (
     steps_cost,
     use_buckets,
 )
-from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS
+from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS, ST_UNREACHABLE
 from pathcraft._core.jps cimport (
     Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
 )
@@ -93,6 +93,9 @@ cdef class Plan:
     cdef object result
     cdef object reasons
     cdef object clock
+    cdef const int32_t* labels  # the grid's component labels (NULL: none yet)
+    cdef object label_array
+    cdef object labeller
 
     def __init__(
         self,
@@ -135,6 +138,37 @@ cdef class Plan:
         self.result = result
         self.reasons = reasons
         self.clock = clock
+        self.labels = NULL
+
+    def use_labels(self, labels, labeller=None):
+        """Answer a goal of another component than the start's at once, unsearched
+        (``reason="unreachable"``, nothing expanded; not with ``partial``, which
+        still explores). ``labels``: the grid's component labels over the padded
+        cells (int32, flat; :mod:`pathcraft._core.components`), or None and then
+        ``labeller()``, called after the first search that ended unreachable, gives
+        them (it floods every cell once; that search already flooded the start's
+        component)."""
+        cdef const int32_t[::1] view
+        if labels is None:
+            self.labeller = labeller
+            return
+        view = labels
+        if view.shape[0] != self.padded.shape[0] * self.padded.shape[1]:
+            raise ValueError("the labels must hold one int32 per padded cell")
+        self.label_array = labels
+        self.labels = &view[0]
+        self.labeller = None
+
+    cdef bint apart(self, Py_ssize_t s, Py_ssize_t g) noexcept:
+        """Whether the labels say ``g`` cannot be reached from ``s``."""
+        return not self.q.s.partial and self.labels[s] != self.labels[g]
+
+    cdef int take_labels(self) except -1:
+        """After the first search that ended unreachable: ask for the labels."""
+        labeller = self.labeller
+        if labeller is not None:
+            self.use_labels(labeller())
+        return 0
 
     cdef int attach_table(self, object table, Py_ssize_t cells) except -1:
         cdef const int32_t[::1] view = table
@@ -236,8 +270,12 @@ cdef class Plan:
         cdef Outcome out
         cdef Workspace ws = self.workspace()
         cdef Py_ssize_t n
+        if self.labels != NULL and self.apart(s, g):
+            return INFINITY
         self.run(&q, ws, s, g, &out)
         if out.status != ST_FOUND:
+            if out.status == ST_UNREACHABLE and self.labeller is not None:
+                self.take_labels()
             return INFINITY
         n = ws.trace(out.reached)
         if n < 0:
@@ -249,8 +287,16 @@ cdef class Plan:
     cdef object answer(self, Py_ssize_t s, Py_ssize_t g, double t0, bint fill):
         cdef Query q = self.q  # a copy: threads may share the plan
         cdef Outcome out
-        cdef Workspace ws = self.workspace()
+        cdef Workspace ws
+        if self.labels != NULL and self.apart(s, g):
+            return _result(
+                self.result, _cells(NULL, 0, 1), INFINITY, False, self.reasons[ST_UNREACHABLE],
+                0, 0, self.clock() - t0, _cells(NULL, 0, 1) if self.jps else None,
+            )
+        ws = self.workspace()
         self.run(&q, ws, s, g, &out)
+        if out.status == ST_UNREACHABLE and self.labeller is not None:
+            self.take_labels()
         return self.build(&q, &out, ws, s, t0, fill)
 
     cdef object build(
@@ -317,6 +363,10 @@ cdef class Plan:
             failed = open_start(&search.q, ws, s, &search.out)
         if failed:
             raise MemoryError("the grid search ran out of memory")
+        if self.labels != NULL and self.apart(s, g):  # ended before its first step
+            search.out.status = ST_UNREACHABLE
+            search.out.expanded = 0
+            search.out.generated = 0
         return search
 
 

@@ -77,7 +77,7 @@ from pathcraft.grid._checks import (
     parse_ascii,
 )
 from pathcraft.grid._packed import PackedLines, check_lines
-from pathcraft.grid._prepared import Prepared
+from pathcraft.grid._prepared import Labels, Prepared
 from pathcraft.grid._run import DIAGONAL_RULES, GRID_HEURISTICS, GridCells, planned_search
 from pathcraft.grid._sizes import SizeCache, cells_box, check_size
 from pathcraft.grid._space import GridSpace
@@ -135,7 +135,7 @@ class Grid:
         The default A* heuristic, scaled by the grid's smallest cost so it stays
         admissible on cheap cells. None picks the tightest admissible one for the
         move rule: ``"manhattan"`` when 4-connected, ``"octile"`` otherwise.
-    prepare : {"jps"}, sequence of them, or None
+    prepare : {"jps", "jps+", "components"}, sequence of them, or None
         Build now what a search would otherwise build inside its first query (see
         :meth:`prepare`): ``"jps"``, jump point search's packed lines (1-30 ms on
         game maps). None: build on first use.
@@ -380,7 +380,8 @@ class Grid:
                     sizes = base._size_cache()
                     if not sizes.holds(self._unit, self._padded):
                         sizes.rederive(self._unit, self._padded)  # dropped from the cache
-                    prep = Prepared(version, scale=base._derived().scale(base._padded))
+                    scale = base._derived().scale(base._padded)
+                    prep = Prepared(version, scale=scale, reach=prep.reach)
                 self._prep = prep  # published once complete
         return prep
 
@@ -738,7 +739,11 @@ class Grid:
 
         Parameters
         ----------
-        *what : {"jps", "jps+"}
+        *what : {"jps", "jps+", "components"}
+            ``"components"``: the component labels of :meth:`components` (one pass
+            over every cell, about as long as one search that floods the grid; 4
+            bytes a cell), from which the searches answer a goal they cannot reach
+            at once; kept from then on (see :meth:`components`).
             ``"jps"``: jump point search's packed lines, the walkable cells packed 64
             to a word per row and column (about 1 ms for 256 x 256 cells, 20 ms for
             1024 x 1024; 1.2 MB there). ``"jps+"``: also an offline jump table for a
@@ -777,6 +782,9 @@ class Grid:
         ValueError: jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; ...
         """
         for name in _preparations(what):
+            if name == "components":
+                self._derived().labels(self._padded, self._diagonal, self.changes_since)
+                continue
             if name == "jps+" and self._diagonal != "no_corner_cut":
                 raise ValueError(
                     "jps+ (the offline jump table) follows the Moving AI rule: it needs "
@@ -788,9 +796,128 @@ class Grid:
 
     @property
     def prepared(self) -> tuple[str, ...]:
-        """What :meth:`prepare` (or a search) built and the grid keeps: ``()``,
-        ``("jps",)`` or ``("jps", "jps+")``."""
+        """What :meth:`prepare` (or a search) built and the grid keeps, of
+        ``("jps", "jps+", "components")`` in that order."""
         return self._derived().built()
+
+    # ------------------------------------------------------------------ reachability
+
+    def components(self, *, size: int = 1) -> tuple[npt.NDArray[np.int32], int]:
+        """Which cells a unit can walk between: the connected components of the
+        walkable cells under the grid's move rule.
+
+        Built on first use (one pass over every cell, as long as about one search
+        that floods the grid) and kept for the cells of this version. While they are kept,
+        the grid's searches (:meth:`find_path`, :meth:`astar`, :meth:`dijkstra`,
+        :meth:`greedy`, :meth:`jps`, :meth:`path_cost`, :meth:`find_paths`,
+        :meth:`start_search`; not ``algorithm="theta"``, ``record=True``, several
+        starts or goals, nor :meth:`path_costs` but with JPS+) answer a goal in another
+        component than their start at once: ``reason="unreachable"`` whatever the
+        limits, nothing expanded (not with ``partial=True``, which explores to
+        return the closest place). Once asked for (per unit size), the grid keeps
+        them: after an edit, its first search that ends unreachable, or the next
+        call here, carries them over when one edit cannot join or split a
+        component (costs changed between finite values, a cell opened beside one
+        component or alone, a wall whose walkable neighbours stay joined through
+        the 8 cells around it) and labels the cells afresh otherwise (a wall that
+        may split a component, an opening that joins two, several walls or
+        openings at once; no local relabelling of those yet). A grid never asked for them (nor
+        :meth:`reachable`, nor ``prepare("components")``) searches as before.
+
+        Parameters
+        ----------
+        size : int
+            The side of the unit's square (see :meth:`for_size`): the components of
+            the cells where it fits, by its moves.
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (rows, cols)
+            The component of every ``(row, col)`` cell, numbered ``0`` to
+            ``count - 1`` (labelled afresh: in row-major order of their first
+            cell); ``-1`` on walls (and where the unit
+            does not fit). Every diagonal rule but ``"always"`` joins the same cells
+            as 4-connected moves; ``"always"`` joins the 8 neighbours.
+        count : int
+            The number of components.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``size`` not an integer >= 1.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ..#.
+        ... ..#.
+        ... ##..
+        ... ''', diagonal="never")
+        >>> labels, count = grid.components()
+        >>> labels.tolist(), count
+        ([[0, 0, -1, 1], [0, 0, -1, 1], [-1, -1, 1, 1]], 2)
+        >>> Grid(grid.cost, diagonal="always").components()[1]  # (1, 1) touches (2, 2)
+        1
+        >>> grid.components(size=2)[1]
+        1
+        """
+        flat, count = self._labels(size)
+        padded = self.for_size(size)._cells()
+        return flat.reshape(padded.shape)[1:-1, 1:-1].copy(), count
+
+    def reachable(self, start: Cell, goal: Cell, *, size: int = 1) -> bool:
+        """Whether a path joins ``start`` and ``goal``, both ``(row, col)``: one read
+        of the component labels (:meth:`components`, built on first use).
+
+        Parameters
+        ----------
+        start, goal : (int, int)
+            Walkable cells, ``(row, col)`` (with ``size=``, where the unit fits).
+        size : int
+            The side of the unit's square (see :meth:`for_size`).
+
+        Returns
+        -------
+        bool
+            True when :meth:`find_path` between them finds a path.
+
+        Raises
+        ------
+        ValueError
+            A cell outside the grid or on a wall (where the unit does not fit), as
+            :meth:`find_path` refuses it; ``size`` not >= 1.
+        TypeError
+            A cell that is not a pair of integers; ``size`` not an integer.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> grid = Grid.from_ascii('''
+        ... ...#.
+        ... ...#.
+        ... ''')
+        >>> grid.reachable((0, 0), (1, 2)), grid.reachable((0, 0), (0, 4))
+        (True, False)
+        >>> grid.astar((0, 0), (0, 4)).expanded        # answered from the labels
+        0
+        >>> grid.reachable((0, 0), (0, 2), size=2)     # a 2 x 2 unit at (0, 2) covers (0, 3)
+        Traceback (most recent call last):
+        ...
+        ValueError: goal (0, 2) is a wall
+        """
+        padded = self.for_size(size)._cells()
+        s = cell_indices("start", start, padded, many=False)[0]
+        g = cell_indices("goal", goal, padded, many=False)[0]
+        flat = self._labels(size)[0]
+        return bool(flat[s] == flat[g])
+
+    def _labels(self, size: int) -> Labels:
+        """The component labels of the unit's view (:mod:`pathcraft.grid._prepared`),
+        carried over from an earlier version where the grid's edits allow."""
+        world = self.for_size(size)
+        changes = self.changes_since if world is self and self._unit == 1 else None
+        return world._derived().labels(world._cells(), world._diagonal, changes)
 
     @property
     def offline_jumps(self) -> npt.NDArray[np.int32] | None:
@@ -1654,7 +1781,7 @@ class Grid:
 
 
 #: What :meth:`Grid.prepare` builds.
-PREPARATIONS = ("jps", "jps+")
+PREPARATIONS = ("jps", "jps+", "components")
 
 
 def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -10,6 +10,18 @@ is built on first use, for the cells of that version:
   uniform grid);
 - jump point search's packed lines (:mod:`pathcraft.grid._packed`) and the offline
   JPS+ table (:func:`pathcraft._core.jpsplus.build_table`, built only when asked);
+- the component labels (:func:`pathcraft._core.components.label`): which cells a
+  unit can walk between, built by ``prepare("components")``,
+  :meth:`~pathcraft.grid.Grid.components` or :meth:`~pathcraft.grid.Grid.reachable`;
+  from then on every plan answers a goal of another component at once. Asking for
+  them once makes the grid keep them: every later version has them again after its
+  first search that ended unreachable, or when asked, carried over from the last
+  labelled version where the edits since cannot have joined or split a component
+  (costs changed between finite values, one cell opened beside one component or
+  alone, one wall whose walkable neighbours stay joined through the 8 cells around
+  it), else labelled afresh (one pass over every cell). A grid never asked
+  searches as before: labels built for a one-off query would cost the flood they
+  save;
 - the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
   items above;
 - the clearance and the unit views (:class:`~pathcraft.grid._sizes.SizeCache`): the
@@ -31,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.components import label
 from pathcraft._core.jpsplus import build_table
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import make_plan
@@ -41,7 +54,7 @@ if TYPE_CHECKING:
     from pathcraft._options import SearchOptions
     from pathcraft.grid._grid import Grid
 
-__all__ = ["MAX_PLANS", "Prepared", "Scale"]
+__all__ = ["MAX_PLANS", "Labels", "Prepared", "Scale"]
 
 #: Quick plans kept per version at most (e.g. a fresh option value per query).
 MAX_PLANS = 64
@@ -51,6 +64,10 @@ MAX_PLANS = 64
 Scale = tuple[float, float]
 Range = tuple[float, float] | None
 JumpTables = tuple[Range, PackedLines]
+#: The component labels of the padded cells (flat int32, -1 on walls) and their count.
+Labels = tuple[npt.NDArray[np.int32], int]
+#: The ``(row, col)`` cells whose cost changed after a version (``Grid.changes_since``).
+Changes = Callable[[int], npt.NDArray[np.intp]]
 
 #: The options of a query that gives only ``size``: on the unit's view, its plain query.
 _SIZE_ONLY = frozenset({"size"})
@@ -85,12 +102,26 @@ class Prepared:
     ((2.0, 3.0), ('jps',))
     """
 
-    __slots__ = ("_jumps", "_range", "_scale", "_table", "plans", "units", "version")
+    __slots__ = (
+        "_carry", "_jumps", "_labels", "_range", "_scale", "_table", "plans", "reach",
+        "units", "version",
+    )  # fmt: skip
 
     def __init__(
-        self, version: int, *, scale: Scale | None = None, sizes: SizeCache | None = None
+        self,
+        version: int,
+        *,
+        scale: Scale | None = None,
+        sizes: SizeCache | None = None,
+        reach: bool = False,
+        carry: tuple[Labels, int] | None = None,
     ) -> None:
         self.version = version
+        #: The labels of an earlier version and that version, to be carried over.
+        self._carry = carry
+        #: Whether the grid keeps component labels: its plans build them after their
+        #: first search that ends unreachable (see :meth:`labels`).
+        self.reach = reach
         #: Quick plans by algorithm (no options given) or by ``id`` of checked options:
         #: ``(options, plan or None)``; the grid's lean calls read it directly.
         self.plans: dict[Any, tuple[SearchOptions, Plan | None]] = {}
@@ -98,6 +129,7 @@ class Prepared:
         self._scale = scale
         self._jumps: JumpTables | None = None
         self._table: npt.NDArray[np.int32] | None = None
+        self._labels: Labels | None = None
         #: The clearance and unit views (None until asked for): read it through
         #: :meth:`sizes`, which brings it up to date, or check its ``version``.
         self.units = sizes
@@ -153,8 +185,47 @@ class Prepared:
 
     def built(self) -> tuple[str, ...]:
         """What :meth:`Grid.prepare <pathcraft.grid.Grid.prepare>` names and this
-        object holds: ``()``, ``("jps",)`` or ``("jps", "jps+")``."""
-        return ("jps",) * (self._jumps is not None) + ("jps+",) * (self._table is not None)
+        object holds, of ``("jps", "jps+", "components")`` in that order."""
+        return (
+            ("jps",) * (self._jumps is not None)
+            + ("jps+",) * (self._table is not None)
+            + ("components",) * (self._labels is not None)
+        )
+
+    # ------------------------------------------------------------------ reachability
+
+    def labels(
+        self, padded: npt.NDArray[np.float64], diagonal: str, changes: Changes | None = None
+    ) -> Labels:
+        """The component labels of the cells (built now if needed: carried over from
+        an earlier version with ``changes``, the grid's, where the edits allow, else
+        one pass over every cell); every plan of this version reads them from then
+        on, and later versions build theirs after their first unreachable answer."""
+        labels = self._labels or self.carry_over(padded, diagonal, changes)
+        if labels is None:
+            flat = np.empty(padded.size, dtype=np.int32)
+            count = label(padded, diagonal == "always", flat, np.empty(padded.size, np.intp))
+            labels = self._publish((flat, count))
+        return labels
+
+    def carry_over(
+        self, padded: npt.NDArray[np.float64], diagonal: str, changes: Changes | None
+    ) -> Labels | None:
+        """The labels carried over from the earlier version (:func:`carried`: only
+        what a few cell reads decide), or None; tried once per version."""
+        carry, self._carry = self._carry, None
+        if carry is None or changes is None:
+            return None
+        labels = carried(carry[0], changes(carry[1]), padded, diagonal)
+        return None if labels is None else self._publish(labels)
+
+    def _publish(self, labels: Labels) -> Labels:
+        self.reach = True
+        self._labels = labels
+        for _, plan in list(self.plans.values()):
+            if plan is not None:
+                plan.use_labels(labels[0])
+        return labels
 
     # ------------------------------------------------------------------ plans
 
@@ -171,7 +242,16 @@ class Prepared:
         if known is None or (known[0] is not opts and not plain):
             if len(plans) >= MAX_PLANS:
                 plans.clear()
-            known = (opts, make_plan(world, opts))
+            plan = make_plan(world, opts)
+            if plan is not None:
+                padded, diagonal = world.padded, world.diagonal
+                changes = world.changes_since if world.unit_size == 1 else None
+                labels = self._labels or self.carry_over(padded, diagonal, changes)
+                if labels is not None:
+                    plan.use_labels(labels[0])
+                elif self.reach:
+                    plan.use_labels(None, lambda: self.labels(padded, diagonal, changes)[0])
+            known = (opts, plan)
             plans[key] = known
         return known[1]
 
@@ -191,8 +271,10 @@ class Prepared:
 
     def renewed(self, version: int) -> Prepared:
         """The object of a later ``version`` of the same grid: empty but for the
-        clearance and unit views, which are repaired when next asked for."""
-        return Prepared(version, sizes=self.units)
+        clearance and unit views, which are repaired when next asked for, and
+        whether the grid keeps component labels."""
+        carry = None if self._labels is None else (self._labels, self.version)
+        return Prepared(version, sizes=self.units, reach=self.reach, carry=carry or self._carry)
 
     def shipped(self, padded: npt.NDArray[np.float64]) -> Prepared:
         """What a pickled grid carries: the scale only (cheap, and a unit's view
@@ -204,3 +286,68 @@ class Prepared:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["version"], scale=state["scale"])  # type: ignore[misc]
+
+
+def carried(
+    old: Labels, cells: npt.NDArray[np.intp], padded: npt.NDArray[np.float64], diagonal: str
+) -> Labels | None:
+    """The labels of ``old`` (an earlier version's) brought to the cells of
+    ``padded``, where ``cells`` (``(row, col)``) changed since: None when the edits
+    may have joined or split components (more than one cell that became or stopped
+    being a wall, a cell opened between two components, a wall built whose walkable
+    neighbours are not joined through the 8 cells around it, or built on a cell
+    alone), else updated in place (the earlier version's plans are gone with it: a
+    grid is never edited while searched)."""
+    flat, count = old
+    width = padded.shape[1]
+    at = (cells[:, 0] + 1) * width + cells[:, 1] + 1
+    now_wall = ~np.isfinite(padded.ravel()[at])
+    moved = at[(flat[at] < 0) != now_wall]
+    if len(moved) == 0:
+        return old
+    if len(moved) > 1:
+        return None
+    cell = int(moved[0])
+    eight = diagonal == "always"
+    steps = [-width, width, -1, 1]
+    if eight:
+        steps += [-width - 1, -width + 1, width - 1, width + 1]
+    near = [int(flat[cell + step]) for step in steps if flat[cell + step] >= 0]
+    if flat[cell] >= 0:  # a wall built: kept when its neighbours stay joined around it
+        if not near or not _joined_around(flat, cell, width, eight):
+            return None
+        flat[cell] = -1
+        return old
+    if not near:  # opened alone: a component of its own
+        flat[cell] = count
+        return flat, count + 1
+    if len(set(near)) > 1:
+        return None
+    flat[cell] = near[0]
+    return old
+
+
+#: The 8 cells around a cell as (row, col) offsets, in order round the ring.
+_RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def _joined_around(flat: npt.NDArray[np.int32], cell: int, width: int, eight: bool) -> bool:
+    """Whether the walkable neighbours of ``cell`` (the 4 orthogonal ones, or all 8
+    with ``eight``) are joined to each other through the walkable cells of the ring
+    around it: then any path through ``cell`` goes round it, and a wall there splits
+    nothing."""
+    free = [(dr, dc) for dr, dc in _RING if flat[cell + dr * width + dc] >= 0]
+    touch = 1 if eight else 0  # how far apart two ring cells may be (Chebyshev) and join
+    needed = [(r, c) for r, c in free if eight or r == 0 or c == 0]
+    group = set(needed[:1])
+    grown = True
+    while grown:  # at most 8 cells: the group of the first, grown to its closure
+        grown = False
+        for r, c in free:
+            if (r, c) not in group and any(
+                abs(r - gr) + abs(c - gc) == 1 or (touch and max(abs(r - gr), abs(c - gc)) == 1)
+                for gr, gc in group
+            ):
+                group.add((r, c))
+                grown = True
+    return all(n in group for n in needed)
