@@ -262,10 +262,21 @@ class CellSpace:
         result: PathResult = self.world.find_path(start, goal, max_expansions=max_expansions)
         return result
 
+    #: Its searches in progress can tell their best partial path (``start_search(...,
+    #: partial=True)``, then ``search.best_so_far()``): a budgeted Pursuer walks it.
+    PARTIAL_PLANS = True
+
     def start_search(
-        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+        self,
+        start: Hashable,
+        goal: Hashable,
+        *,
+        max_expansions: int | None = None,
+        partial: bool = False,
     ) -> Any:
-        """:meth:`find_path`'s search, stepped a few expansions at a time.
+        """:meth:`find_path`'s search, stepped a few expansions at a time; with
+        ``partial`` it tells its best partial path while in progress
+        (:meth:`~pathcraft.CompiledSearch.best_so_far`).
 
         Examples
         --------
@@ -275,7 +286,9 @@ class CellSpace:
         >>> search.step(10), search.result.cost
         ('found', 2.0)
         """
-        return self.world.start_search(start, goal, max_expansions=max_expansions)
+        return self.world.start_search(
+            start, goal, max_expansions=max_expansions, partial=partial
+        )
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The cells of ``result``'s path as tuples.

@@ -242,6 +242,35 @@ class CompiledSearch:
             self._drop()
             self._status = "cancelled"
 
+    def best_so_far(self) -> PathResult | None:
+        """While the search is in progress: what the same search with ``partial=True``
+        and ``max_expansions`` set to the nodes expanded so far returns, a path from
+        the start to the expanded node closest to the goal (``reason=
+        "max_expansions"``, falsy; the start alone before the first expansion). What a
+        unit walks while its plan is being found (a budgeted
+        :class:`~pathcraft.agents.Pursuer` does).
+
+        None when the search cannot tell: it was not started with ``partial=True``,
+        has not been stepped, has ended (read :attr:`result`), or is of a kind that
+        does not track that node (jump point search, graphs, navigation meshes).
+
+        Examples
+        --------
+        >>> import numpy as np, pathcraft
+        >>> grid = pathcraft.Grid(np.ones((1, 9)))
+        >>> search = grid.start_search((0, 0), (0, 8), algorithm="astar", partial=True)
+        >>> search.step(3), search.best_so_far().path.tolist()
+        ('in_progress', [[0, 0], [0, 1], [0, 2]])
+        """
+        machine = self._machine
+        if machine is None or self._status != "in_progress":
+            return None
+        answer = machine.best_so_far()
+        if answer is None:
+            return None
+        result: PathResult = self._finish(answer, perf_counter())
+        return result
+
     @property
     def status(self) -> str:
         """The status the last :meth:`step` returned (``"in_progress"`` before any)."""

@@ -351,6 +351,10 @@ cdef class GraphSearch(Machine):
     cdef int run(self, int64_t budget) noexcept nogil:
         return run_search(&self.q, self.ws, &self.out, budget)
 
+    def best_so_far(self):
+        """None: this search does not tell its best partial path while in progress."""
+        return None
+
     def answer(self):
         """``(status, path_nodes, path_edges, cost, expanded, generated, rec_nodes,
         rec_g)`` of the ended search (see :func:`search`)."""

@@ -468,6 +468,10 @@ cdef class JpsSearch(machine.Machine):
             return -1.0
         return _jumps_cost(self.ws.trail, n, self.q.width, self.q.hscale)
 
+    def best_so_far(self):
+        """None: this search does not tell its best partial path while in progress."""
+        return None
+
     def answer(self):
         """``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
         rec_g)`` of the ended search (see :func:`jps`)."""

@@ -465,10 +465,27 @@ cdef class CellSearch(Machine):
     def answer(self):
         """``(status, path, cost, expanded, generated, rec_places, rec_g)`` of the
         ended search: the places as the subclass writes them (an ``(n, k)`` array)."""
-        cdef const Py_ssize_t[::1] view
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        path = walk_back(self.ws, end_node(&self.out, self.s.partial, self.first_source))
+        return self.answer_to(
+            end_node(&self.out, self.s.partial, self.first_source), self.out.status
+        )
+
+    def best_so_far(self):
+        """The answer a ``partial`` search stopped now would give (status
+        ``max_expansions``, the path from the source to the expanded node closest to
+        the goal, the source itself before any), while the search is in progress; None
+        once it ended or when it does not track that node (not ``partial``)."""
+        if self.out.status != ST_IN_PROGRESS or not self.s.partial:
+            return None
+        return self.answer_to(
+            self.out.best if self.out.best >= 0 else self.first_source, ST_MAX_EXPANSIONS
+        )
+
+    def answer_to(self, Py_ssize_t end, int status):
+        """The answer tuple of a path ending at ``end`` (-1: no path), with ``status``."""
+        cdef const Py_ssize_t[::1] view
+        path = walk_back(self.ws, end)
         view = path
         cost = INFINITY if path.shape[0] == 0 else self.steps_cost_of(&view[0], path.shape[0])
         rec_places = rec_g = None
@@ -476,7 +493,7 @@ cdef class CellSearch(Machine):
             places, rec_g = copy_record(self.ws)
             rec_places = self.to_places(places)
         return (
-            self.out.status, self.to_places(path), cost,
+            status, self.to_places(path), cost,
             self.out.expanded, self.out.generated, rec_places, rec_g,
         )
 

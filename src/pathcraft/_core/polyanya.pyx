@@ -741,6 +741,10 @@ cdef class PolyanyaSearch(Machine):
                 return -1
         return 0
 
+    def best_so_far(self):
+        """None: this search does not tell its best partial path while in progress."""
+        return None
+
     def answer(self):
         """``(status, path, cost, expanded, generated)`` of the ended search (see
         :func:`search`)."""

@@ -37,7 +37,7 @@ from pathcraft._core.grid_search cimport (
     steps_cost,
     use_buckets,
 )
-from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS, ST_UNREACHABLE
+from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS, ST_MAX_EXPANSIONS, ST_UNREACHABLE
 from pathcraft._core.jps cimport (
     Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
 )
@@ -392,12 +392,27 @@ cdef class PlanSearch(Machine):
         """This machine (its :meth:`result` is the answer)."""
         return self
 
+    def best_so_far(self):
+        """While in progress, what :meth:`result` of a ``partial`` search stopped now
+        would be (see ``Machine.best_so_far``), as an object with that ``result``; None
+        once it ended, when not ``partial``, or for jump point search (whose partial
+        paths end at jump points, not at the node closest to the goal)."""
+        if self.out.status != ST_IN_PROGRESS or not self.q.s.partial or self.plan.jps:
+            return None
+        return _BestSoFar(self)
+
+    cdef object partial_result(self, double t0):
+        cdef Outcome out = self.out
+        out.status = ST_MAX_EXPANSIONS
+        return self.plan.build(&self.q, &out, self.ws, self.s, t0, True)
+
     def result(self, double t0):
         """The ended search's :class:`~pathcraft.result.PathResult` (``elapsed`` from
         ``t0``), exactly :meth:`Plan.find`'s."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
         return self.plan.build(&self.q, &self.out, self.ws, self.s, t0, True)
+
 
 cdef object _result(
     type kind, object path, double cost, bint found, object reason, int64_t expanded,
@@ -433,3 +448,16 @@ cdef object _cells(const Py_ssize_t* flat, Py_ssize_t n, Py_ssize_t W):
         out[2 * i] = r - 1
         out[2 * i + 1] = flat[i] - r * W - 1
     return cells
+
+
+cdef class _BestSoFar:
+    """A plan search's best partial path so far, built by :meth:`result` like an
+    ended search's."""
+
+    cdef PlanSearch search
+
+    def __cinit__(self, PlanSearch search):
+        self.search = search
+
+    def result(self, double t0):
+        return self.search.partial_result(t0)

@@ -111,8 +111,13 @@ class Pursuer:
         frames of its start, counting that frame, and the first plan within
         ``ceil(E / frame_budget) + 1`` frames of the first :meth:`step`; the target
         the pursuer aims at is at most two plans old. Meanwhile it walks on along its
-        last path, as far as the node the plan starts from (the first plan: it waits
-        where it stands). A map edit cancels the plan in flight and starts it again
+        last path to the node the plan starts from, and on along the plan's best
+        partial path so far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the
+        node the search reached closest to the target), so it never stands still for
+        lack of a path; a plan that arrives where the pursuer already walked past the
+        point the two part is joined by walking back to it. Spaces whose searches do
+        not tell a partial path (jump point search, graphs, meshes) wait at the node
+        the plan starts from (the first plan: where they stand). A map edit cancels the plan in flight and starts it again
         (the incremental repair of a static target is one blocking search, so it is
         used only without a budget). None (and no ``time_budget_us``): each plan is
         one blocking search.
@@ -158,19 +163,21 @@ class Pursuer:
     ('caught', (2, 0), 1)
 
     With a frame budget, a target that moves every frame never cancels the plan in
-    flight (30 expansions at 8 a frame: adopted in the fourth frame, which moves on):
+    flight (30 expansions at 8 a frame: adopted in the fourth frame), and the hunter
+    walks the plan's best partial path meanwhile:
 
     >>> line = Grid.from_ascii("." * 30, diagonal="never")
     >>> hunter = Pursuer(line, (0, 0), speed=1.0, frame_budget=8)
     >>> for frame in range(4):
     ...     status = hunter.step((0, 29 - frame % 2), dt=1.0)
     >>> hunter.plans, hunter.node, hunter.last_plan.path[-1].tolist()
-    (1, (0, 1), [0, 29])
+    (1, (0, 4), [0, 29])
     """
 
     __slots__ = (
         "_budget", "_clock", "_corridor", "_costs", "_counted", "_dt", "_goal", "_i", "_lag",
-        "_max_exp", "_path", "_plan", "_plan_k", "_progress", "_replanner", "_replans", "_search",
+        "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress", "_replanner",
+        "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_world",
         "expanded", "plans", "speed", "stop_range",
@@ -205,6 +212,8 @@ class Pursuer:
         budgeted = frame is not None or micro is not None
         self._clock = FrameBudget(frame, micro) if budgeted else None
         self._search: Any = None  # the compiled search of a plan in progress
+        # A space whose searches tell their best partial path: walked meanwhile.
+        self._partial = budgeted and bool(getattr(self._space, "PARTIAL_PLANS", False))
         self._goal: Hashable | None = None  # the target it aims at
         self._counted = 0  # its expansions counted in ``expanded`` so far
         self._plan_k = 0  # the index on _path it plans from
@@ -409,9 +418,14 @@ class Pursuer:
             spent = result.reason == "max_expansions"
             self._status = "max_expansions" if spent else "unreachable"
             # stop at the next node: the pursuer never turns back mid-edge
-            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            c = max(k, self._committed())
+            self._set_path(self._path[: c + 1], self._costs[:c], keep=True)
             return
         path = self._space.nodes(result)
+        if self._committed() > k:  # it walked a partial path meanwhile
+            self._splice(k, path)
+            self._status = "chasing"
+            return
         head = self._path[:k]
         costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
         self._set_path(head + path, costs, keep=True)
@@ -448,7 +462,12 @@ class Pursuer:
             # as far ahead on the path as the pursuer walks while the plan runs.
             if not fresh:
                 k = self._lookahead(k)
-            self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
+            if self._partial:
+                self._search = self._space.start_search(  # type: ignore[call-arg]
+                    self._path[k], goal, max_expansions=limit, partial=True
+                )
+            else:
+                self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
             self._goal = goal
             self._counted = 0
             self._started = self._ticks
@@ -525,6 +544,7 @@ class Pursuer:
             self.expanded += search.expanded - self._counted
             self._counted = search.expanded
             if status == "in_progress":
+                self._walk_meanwhile(search)
                 return
             self._search = None
             self.plans += 1
@@ -533,6 +553,43 @@ class Pursuer:
             self._adopt(search.result, self._plan_k)
             if self._status != "max_expansions" and self._target != self._goal:
                 self._retarget(self._target)  # the target moved: aim at where it is now
+
+    def _committed(self) -> int:
+        """The index on the path of the node the pursuer stands on, or walks to (it
+        never turns back mid-edge)."""
+        return self._i + 1 if self._progress > 0.0 else self._i
+
+    def _walk_meanwhile(self, search: Any) -> None:
+        """While a plan is found over frames, walk the search's best partial path so
+        far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the expanded node
+        closest to the target), so a pursuer never stands still for lack of a path."""
+        if not self._partial:
+            return
+        best = search.best_so_far()
+        if best is None or len(best.path) < 2:
+            return
+        self._splice(self._plan_k, self._space.nodes(best))
+
+    def _splice(self, k: int, path: list[Hashable]) -> None:
+        """Follow ``path`` (from ``self._path[k]``) from where the pursuer is. Past
+        ``k`` it walked an earlier partial path of the same search; both are paths of
+        the search's tree from its root, so they share a prefix: the pursuer finishes
+        its edge, walks back to where they part (nothing when it is at or before it)
+        and goes on along ``path``."""
+        c = self._committed()
+        if c <= k:
+            costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
+            self._set_path(self._path[:k] + path, costs, keep=True)
+            return
+        walked = self._path[k : c + 1]
+        t = 0
+        while t + 1 < min(len(walked), len(path)) and walked[t + 1] == path[t + 1]:
+            t += 1
+        back = walked[t:][::-1]  # from the committed node back to the parting one
+        costs = np.concatenate(
+            [self._costs[:c], self._space.step_costs(back), self._space.step_costs(path[t:])]
+        )
+        self._set_path(self._path[: c + 1] + back[1:] + path[t + 1 :], costs, keep=True)
 
     def _drop_search(self) -> None:
         """A plan in progress toward an old target or an old world: cancelled."""

@@ -137,11 +137,23 @@ class GridSpace:
         result: PathResult = self._run(self.grid.find_path, start, goal, max_expansions)
         return result
 
+    #: Its searches in progress can tell their best partial path (``start_search(...,
+    #: partial=True)``, then ``search.best_so_far()``): a budgeted Pursuer walks it.
+    PARTIAL_PLANS = True
+
     def start_search(
-        self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
+        self,
+        start: Hashable,
+        goal: Hashable,
+        *,
+        max_expansions: int | None = None,
+        partial: bool = False,
     ) -> CompiledSearch:
         """:meth:`find_path`'s search as a compiled search (``world.start_search``),
-        stepped a few expansions at a time (``search.step(n)``).
+        stepped a few expansions at a time (``search.step(n)``); ``partial`` as in
+        :meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` (and then the search
+        tells its best partial path while in progress, unless it is a jump point
+        search: :meth:`~pathcraft.CompiledSearch.best_so_far`).
 
         Examples
         --------
@@ -151,23 +163,28 @@ class GridSpace:
         >>> search.step(1), search.step(1), search.result.cost    # JPS: two jump points
         ('in_progress', 'found', 3.0)
         """
-        search: CompiledSearch = self._run(self.grid.start_search, start, goal, max_expansions)
+        search: CompiledSearch = self._run(
+            self.grid.start_search, start, goal, max_expansions, partial=partial
+        )
         return search
 
-    def _run(self, method: Any, start: Hashable, goal: Hashable, limit: int | None) -> Any:
-        """``method(start, goal, algorithm=..., max_expansions=limit)`` with this
-        space's choice of algorithm (JPS where it applies)."""
+    def _run(
+        self, method: Any, start: Hashable, goal: Hashable, limit: int | None, **more: Any
+    ) -> Any:
+        """``method(start, goal, algorithm=..., max_expansions=limit, **more)`` with
+        this space's choice of algorithm (JPS where it applies, without ``more``: its
+        ``partial=True`` is for A*'s searches in progress)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
         if self.algorithm == "astar" or (
             self.algorithm == "auto" and self.grid.diagonal not in ("no_corner_cut", "always")
         ):
-            return method(s, g, algorithm="astar", max_expansions=limit)
-        try:
+            return method(s, g, algorithm="astar", max_expansions=limit, **more)
+        try:  # jump point search takes no partial paths: searched whole
             return method(s, g, algorithm="jps", max_expansions=limit)
         except ValueError:
             if self.algorithm == "jps":
                 raise
-            return method(s, g, algorithm="astar", max_expansions=limit)  # costs vary
+            return method(s, g, algorithm="astar", max_expansions=limit, **more)  # costs vary
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The cells of ``result``'s path as ``(row, col)`` tuples.
