@@ -290,6 +290,8 @@ def test_grid_costs_are_kept_exactly_or_refused_by_name(cost: Any) -> None:
         except ValueError:
             arr = None  # ragged
     valid = arr is not None and arr.ndim == 2 and arr.size > 0
+    if isinstance(cost, np.ndarray) and cost.dtype.kind not in "iuf":
+        valid = False  # dates, text, ...: as objects a date past 9999 reads as an int
     values = [float_of(x) for x in arr.flat] if valid and arr is not None else []
     valid = valid and all(v is not None for v in values)
     try:

@@ -72,6 +72,8 @@ def covered_cells(data: MapData, shapes: Sequence[Any], cover: Cover) -> npt.NDA
     window = np.zeros((rows, cols), dtype=bool)
     for shape in shapes:  # only the cells under some shape's bounds are looked at
         x0, y0, x1, y1 = shape.bounds
+        if not all(math.isfinite(v) for v in (x0, y0, x1, y1)):
+            continue  # an empty shape (a polygon of fewer than three points): no area
         r0, r1 = max(math.floor((y0 - oy) / h), 0), min(math.floor((y1 - oy) / h) + 1, rows)
         c0, c1 = max(math.floor((x0 - ox) / w), 0), min(math.floor((x1 - ox) / w) + 1, cols)
         if r0 < r1 and c0 < c1:
