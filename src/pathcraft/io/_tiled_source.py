@@ -89,6 +89,9 @@ class MapData:
     #: The pixel ``(x, y)`` of cell (0, 0)'s top-left corner: (0, 0) but on an
     #: infinite map, whose grid covers its chunks wherever they lie.
     origin: tuple[float, float] = (0.0, 0.0)
+    #: Every layer in drawing order (bottom first, groups flattened), as
+    #: ``("tiles", name)`` or ``("objects", name)``; empty when unknown.
+    drawn: tuple[tuple[str, str], ...] = ()
 
 
 def _error(where: str, message: str) -> ValueError:
@@ -219,9 +222,10 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
     rows, cols = int(tiled.map_size.height), int(tiled.map_size.width)
     flat: list[tuple[Any, tuple[float, float]]] = []
     _pytiled_layers(tiled.layers, flat)
-    tile_layers, object_layers = [], {}
+    tile_layers, object_layers, drawn = [], {}, []
     for layer, off in flat:
         if hasattr(layer, "tiled_objects"):
+            drawn.append(("objects", str(layer.name)))
             object_layers[layer.name] = [
                 _pytiled_object(o, layer.name, off) for o in layer.tiled_objects
             ]
@@ -231,6 +235,7 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
             raw = layer_gids(where, layer.name, layer.data, rows, cols)
             check_gids(where, layer.name, raw, _pytiled_ranges(tiled))
             gids = raw & GID_MASK
+            drawn.append(("tiles", str(layer.name)))
             tile_layers.append(
                 TileLayerData(layer.name, gids, _props(layer.properties), off)
             )
@@ -257,6 +262,7 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
         tile_size=(float(tiled.tile_size.width), float(tiled.tile_size.height)),
         tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
         gid_tile_size=sizes, gid_tileset=names, properties=_props(tiled.properties),
+        drawn=tuple(drawn),
     )  # fmt: skip
 
 
@@ -373,6 +379,7 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
     for objects in object_layers.values():
         for obj in objects:
             check_object(where, obj)
+    # No drawing order (drawn): pytmx lists every tile layer before every object layer.
     return MapData(
         where=where, rows=rows, cols=cols,
         tile_size=(float(tmx.tilewidth), float(tmx.tileheight)),
