@@ -595,7 +595,7 @@ def _tiled_grid(args: argparse.Namespace) -> Grid:
     grid = level.grid(
         layers=args.layer, obstacles=args.obstacles, cover=args.cover, diagonal=args.diagonal
     )
-    _pixels_to_cells(args, level.coords)
+    _pixels_to_cells(args, level.coords, grid)
     return grid
 
 
@@ -611,18 +611,24 @@ def _ldtk_grid(args: argparse.Namespace) -> Grid:
         )
     level = read_ldtk(args.map, 0 if args.level is None else args.level)
     grid = level.grid(layers=args.layer, diagonal=args.diagonal)
-    _pixels_to_cells(args, level.coords)
+    _pixels_to_cells(args, level.coords, grid)
     return grid
 
 
-def _pixels_to_cells(args: argparse.Namespace, coords: Any) -> None:
-    """With ``--pixels``: ``args.start`` and ``args.goal`` become the cells under them."""
+def _pixels_to_cells(args: argparse.Namespace, coords: Any, grid: Grid) -> None:
+    """With ``--pixels``: ``args.start`` and ``args.goal`` become the cells under them
+    (one on a wall whose swapped X,Y is walkable is refused with that hint)."""
     if args.pixels:
         for name in ("start", "goal"):
+            point = getattr(args, name)
             try:
-                setattr(args, name, coords.cell(getattr(args, name)))
+                cell = coords.cell(point)
             except ValueError as exc:
                 raise ValueError(f"--{name} {exc}") from None
+            hint = coords._swap_hint(grid, ((f"--{name}", point),))
+            if hint:
+                raise ValueError(f"--{name} {point} is in the wall cell {cell}{hint}")
+            setattr(args, name, cell)
 
 
 def _summary(name: str, result: Any) -> str:
