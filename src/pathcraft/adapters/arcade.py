@@ -255,10 +255,16 @@ class BarrierGrid:
         >>> BarrierGrid([], tile_size=32, left=0, right=96, bottom=0, top=96).node((40, 90))
         (1, 1)
         """
-        arr, one = _points("position", position, integer=False)
-        if not one:
-            raise ValueError(f"position must be one (x, y) pair; got shape {np.shape(position)}")
-        x, y = (float(v) for v in arr[0])
+        try:  # tuples, Vec2, positions: two numbers
+            x, y = (float(v) for v in position)
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise ValueError
+        except (TypeError, ValueError):  # the project's message for what is wrong
+            arr, one = _points("position", position, integer=False)
+            if not one:
+                shape = np.shape(position)
+                raise ValueError(f"position must be one (x, y) pair; got shape {shape}") from None
+            x, y = (float(v) for v in arr[0])
         size = self.tile_size
         row = self._first[1] - math.floor(y / size)
         col = math.floor(x / size) - self._first[0]
@@ -289,9 +295,13 @@ class BarrierGrid:
         :meth:`pathcraft.coords.TileCoords.find_path`). Positions off the field or on
         a blocked node raise ``ValueError``.
         """
-        s, e = self._nodes(start, end)
-        pixel = self.coords.pixel
-        return self.coords.find_path(self.grid, pixel(s), pixel(e), **options)
+        ends = [self._pixel(cell) for cell in self._nodes(start, end)]
+        return self.coords.find_path(self.grid, *ends, **options)
+
+    def _pixel(self, cell: tuple[int, int]) -> tuple[float, float]:
+        """A node's position in pixels (the centre of its cell)."""
+        (fx, fy), size = self._first, self.tile_size
+        return (fx + cell[1]) * size, (fy - cell[0]) * size
 
     def find_path(self, start: Any, end: Any, **options: Any) -> list[tuple[int, int]] | None:
         """A path between two arcade positions, as ``arcade.astar_calculate_path``
@@ -300,15 +310,16 @@ class BarrierGrid:
 
         ``start`` and ``end`` may be tuples, ``Vec2`` or a sprite's ``position``. As in
         arcade, a start on a blocked node leaves it and an end on one gives None (the
-        start's node alone when both are the same node); a
-        position whose node is off the field raises ``ValueError``. ``options`` are
-        :meth:`find_result`'s.
+        start's node alone when both are the same node); a position whose node is off
+        the field raises ``ValueError``. ``options`` are the grid's search options
+        (``algorithm="jps"``, ``weight``, ...; see :meth:`pathcraft.Grid.find_path`).
         """
         s, e = self._nodes(start, end)
         (fx, fy), size = self._first, self.tile_size
         walkable = self.grid.walkable
         if s == e:  # arcade's search stops at once, blocked or not
-            return [(int((fx + s[1]) * size), int((fy - s[0]) * size))]
+            x, y = self._pixel(s)
+            return [(int(x), int(y))]
         if not walkable[e]:
             return None
         grid = self.grid
@@ -316,12 +327,11 @@ class BarrierGrid:
             cost = grid.cost.copy()
             cost[s] = 1.0
             grid = type(grid)(cost, diagonal=self._diagonal)
-        pixel = self.coords.pixel
-        result = self.coords.find_path(grid, pixel(s), pixel(e), **options)
+        result = grid.find_path(s, e, **options)
         if not result:
             return None
-        cells = self.coords.to_cells(np.asarray(result.path))
-        return [(int((fx + c) * size), int((fy - r) * size)) for r, c in cells.tolist()]
+        cells = np.asarray(result.path).tolist()
+        return [(int((fx + c) * size), int((fy - r) * size)) for r, c in cells]
 
     def __repr__(self) -> str:
         rows, cols = self.grid.shape
