@@ -159,11 +159,11 @@ def test_show_reads_an_ldtk_level_in_cells_and_pixels(
         (["--obstacles", "Markers"], "--obstacles and --cover are for Tiled object layers"),
         (["--cover", "center"], "an LDtk level's walls are its IntGrid values"),
         (["--pixels", "--start", "900,5"], "--start point (900.0, 5.0) is in cell"),
-        (["--pixels", "--start", "24,152"], "--start (24, 152) is in the wall cell (9, 1); "
-         "positions are pixels (x, y): --start (152, 24), swapped, is in the walkable cell "
-         "(1, 9): did you mean it?"),
-        (["--pixels", "--start", "40,40", "--goal", "24,152"], "--goal (24, 152) is in the "
-         "wall cell (9, 1); positions are pixels"),
+        (["--pixels", "--start", "24,152"], "--pixels: start (9, 1) is a wall; positions are "
+         "pixels (x, y): start (152, 24), swapped, is in the walkable cell (1, 9): did you "
+         "mean it?"),
+        (["--pixels", "--start", "40,40", "--goal", "24,152"], "--pixels: goal (9, 1) is a "
+         "wall; positions are pixels (x, y): goal (152, 24), swapped"),
     ],
 )
 def test_show_on_an_ldtk_level_names_what_is_wrong(

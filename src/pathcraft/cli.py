@@ -617,18 +617,21 @@ def _ldtk_grid(args: argparse.Namespace) -> Grid:
 
 def _pixels_to_cells(args: argparse.Namespace, coords: Any, grid: Grid) -> None:
     """With ``--pixels``: ``args.start`` and ``args.goal`` become the cells under them
-    (one on a wall whose swapped X,Y is walkable is refused with that hint)."""
-    if args.pixels:
-        for name in ("start", "goal"):
-            point = getattr(args, name)
-            try:
-                cell = coords.cell(point)
-            except ValueError as exc:
-                raise ValueError(f"--{name} {exc}") from None
-            hint = coords._swap_hint(grid, ((f"--{name}", point),))
-            if hint:
-                raise ValueError(f"--{name} {point} is in the wall cell {cell}{hint}")
-            setattr(args, name, cell)
+    (one on a wall is refused as ``TileCoords.find_path`` refuses it, with the hint
+    when its swapped X,Y is walkable)."""
+    if not args.pixels:
+        return
+    points = {name: getattr(args, name) for name in ("start", "goal")}
+    for name, point in points.items():
+        try:
+            setattr(args, name, coords.cell(point))
+        except ValueError as exc:
+            raise ValueError(f"--{name} {exc}") from None
+    if not (grid.walkable[args.start] and grid.walkable[args.goal]):
+        try:
+            coords.find_path(grid, points["start"], points["goal"], max_expansions=1)
+        except ValueError as exc:
+            raise ValueError(f"--pixels: {exc}") from None
 
 
 def _summary(name: str, result: Any) -> str:
