@@ -305,3 +305,10 @@ def test_the_tile_layers_below_the_player_on_real_maps() -> None:
         "Back Layer 2", "Back Layer 1", "Front Layer"]  # fmt: skip
     with pytest.raises(ValueError, match="no object layer 'Playr'; the object layers are"):
         melon.below_player("Playr")
+    # pytmx lists tile layers before object layers: the order is read from the file
+    pytmx = pytest.importorskip("pytmx")
+    for name in ("flixel-demos/test2.tmx", "melonjs-examples/map1.tmx"):
+        ours, theirs = read_tiled(CORPUS / name), read_tiled(pytmx.TiledMap(str(CORPUS / name)))
+        assert theirs.data.drawn == ours.data.drawn
+        assert [lay.name for lay in theirs.below_player()] == [
+            lay.name for lay in ours.below_player()]  # fmt: skip

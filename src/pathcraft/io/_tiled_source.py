@@ -311,21 +311,44 @@ def _pytmx_object(
     )  # fmt: skip
 
 
-def _file_shapes(filename: Any) -> dict[int, str]:
-    """The objects' shapes pytmx does not keep (ellipse, point, text), by object id,
-    read from the map's file (empty when there is no file to read)."""
+def _file_root(filename: Any) -> Any:
+    """The map file's XML root, or None when there is no file to read."""
     import xml.etree.ElementTree as ET
 
     try:
-        root = ET.parse(os.fspath(filename)).getroot()
+        return ET.parse(os.fspath(filename)).getroot()
     except (OSError, TypeError, ET.ParseError):
-        return {}
-    out = {}
-    for obj in root.iter("object"):
+        return None
+
+
+def _file_shapes(root: Any) -> dict[int, str]:
+    """The objects' shapes pytmx does not keep (ellipse, point, text), by object id,
+    read from the map's file (empty when there is no file to read)."""
+    out: dict[int, str] = {}
+    for obj in root.iter("object") if root is not None else ():
         for tag in ("ellipse", "point", "text"):
             if obj.find(tag) is not None and (obj.get("id") or "").isdigit():
                 out[int(obj.get("id", "0"))] = tag
     return out
+
+
+def _file_order(
+    root: Any, tile_layers: list[Any], object_layers: dict[str, Any]
+) -> tuple[tuple[str, str], ...]:
+    """The drawing order pytmx does not keep (it lists every tile layer before every
+    object layer), read from the map's file: empty when there is no file, or when its
+    layers are not the ones pytmx gave."""
+    kinds = {"layer": "tiles", "objectgroup": "objects"}
+    drawn = tuple(
+        (kinds[e.tag], e.get("name", ""))
+        for e in (root.iter() if root is not None else ())
+        if e.tag in kinds
+    )
+    tiles = [name for kind, name in drawn if kind == "tiles"]
+    objects = {name for kind, name in drawn if kind == "objects"}
+    if tiles != [lay.name for lay in tile_layers] or objects != set(object_layers):
+        return ()
+    return drawn
 
 
 def _pytmx_class(obj: Any) -> str:
@@ -352,7 +375,8 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
     rows, cols = int(tmx.height), int(tmx.width)
     flat: list[Any] = []
     _pytmx_layers(tmx.layers, flat)
-    shapes = _file_shapes(getattr(tmx, "filename", None))
+    root = _file_root(getattr(tmx, "filename", None))
+    shapes = _file_shapes(root)
     raised = bool(getattr(tmx, "invert_y", False))
     tile_layers, object_layers = [], {}
     for layer in flat:
@@ -379,11 +403,11 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
     for objects in object_layers.values():
         for obj in objects:
             check_object(where, obj)
-    # No drawing order (drawn): pytmx lists every tile layer before every object layer.
     return MapData(
         where=where, rows=rows, cols=cols,
         tile_size=(float(tmx.tilewidth), float(tmx.tileheight)),
         tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
         gid_tile_size=sizes, gid_tileset=names,
         properties=_props(getattr(tmx, "properties", None)),
+        drawn=_file_order(root, tile_layers, object_layers),
     )  # fmt: skip

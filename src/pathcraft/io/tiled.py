@@ -320,9 +320,10 @@ class TiledLevel:
             drawn above it (later in Tiled's layer list, a foreground of tree tops or
             roofs the player walks under) are not read. None: the first object layer
             named ``player`` or holding an object named or of class ``player`` (any
-            case), if the map has one; else (and for a map handed over by pytmx,
-            which keeps no order between tile and object layers) every tile layer is
-            read. Give ``layers`` to read layers above the player too.
+            case), if the map has one; else every tile layer is read (as for a map
+            handed over by pytmx without its file: pytmx keeps no order between tile
+            and object layers, so it is read from the file). Give ``layers`` to read
+            layers above the player too.
         collision_layer : name or list of names, or None
             Tile layers where any tile makes a wall, whatever its properties.
         wall_property, walkable_property : name or list of names, or None
