@@ -162,6 +162,13 @@ def test_the_start_gets_the_swap_hint_as_the_goal_does() -> None:
     barriers = BarrierGrid([wall], tile_size=32, left=0, right=96, bottom=0, top=96)
     with pytest.raises(ValueError, match=r"start .*swapped.*did you mean"):
         barriers.find_result((96, 10), (0, 96))
+    # off the field: the swapped position's node, for the start as for the end
+    tall = BarrierGrid([], tile_size=32, left=0, right=96, bottom=0, top=640)
+    for ends, name in ((((500, 30), (0, 0)), "start"), (((0, 0), (500, 30)), "end")):
+        hint = (rf"{name}: position \(500.0, 30.0\) goes to the node \(20, 15\), outside "
+                rf".*{name} \(30, 500\), swapped, goes to the free node \(5, 0\): did you")
+        with pytest.raises(ValueError, match=hint):
+            tall.find_path(*ends)
 
 
 def test_paths_in_arcade_pixels_are_optimal_on_the_grid() -> None:

@@ -282,8 +282,23 @@ class BarrierGrid:
             try:
                 ends.append(self.node(position))
             except (TypeError, ValueError) as exc:
-                raise type(exc)(f"{name}: {exc}") from None
+                raise type(exc)(f"{name}: {exc}{self._swap_hint(name, position)}") from None
         return ends[0], ends[1]
+
+    def _swap_hint(self, name: str, position: Any) -> str:
+        """For a position off the field: where its swapped ``(y, x)`` goes, when that
+        is a free node (a ``(row, col)`` or ``(y, x)`` pair passed as pixels)."""
+        try:
+            x, y = (float(v) for v in position)
+            r, c = self.node((y, x))
+        except (TypeError, ValueError):
+            return ""
+        if not self.grid.walkable[r, c]:
+            return ""
+        return (
+            f"; positions are pixels (x, y): {name} ({y:g}, {x:g}), swapped, goes to the "
+            f"free node {(r, c)}: did you mean it?"
+        )
 
     def find_result(self, start: Any, end: Any, **options: Any) -> PathResult:
         """The search between two arcade positions as a :class:`~pathcraft.PathResult`
