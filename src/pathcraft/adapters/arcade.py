@@ -29,7 +29,9 @@ makes with ``check_for_collision_with_list``, on boxes.
 
 What stays different: arcade's A* gives up after 500 expansions (None on a larger
 field) and prices a diagonal step 1.42 where pathcraft's is ``sqrt(2)``; among paths of
-equal cost the two may pick different ones. ``diagonal="always"`` (the default) is
+equal cost the two may pick different ones; for a tile size that is not a whole number
+of pixels (arcade's ``grid_size`` is an int) arcade's ``int()`` of each node's pixel
+position in its collision test is not copied. ``diagonal="always"`` (the default) is
 arcade's ``diagonal_movement=True`` (diagonal steps between two walls included),
 ``"never"`` its ``False``.
 
@@ -193,9 +195,9 @@ class BarrierGrid:
             )
         # arcade's nodes: every whole multiple of the tile from left // size to
         # right // size (and bottom to top), both ends included.
-        self._first = (math.floor(lo_x / size), math.floor(hi_y / size))
-        cols = math.floor(hi_x / size) - self._first[0] + 1
-        rows = self._first[1] - math.floor(lo_y / size) + 1
+        self._first = (int(lo_x // size), int(hi_y // size))  # arcade's own rounding
+        cols = int(hi_x // size) - self._first[0] + 1
+        rows = self._first[1] - int(lo_y // size) + 1
         if moving_sprite is None:
             half = (size / 2, size / 2)
         else:
@@ -266,8 +268,8 @@ class BarrierGrid:
                 raise ValueError(f"position must be one (x, y) pair; got shape {shape}") from None
             x, y = (float(v) for v in arr[0])
         size = self.tile_size
-        row = self._first[1] - math.floor(y / size)
-        col = math.floor(x / size) - self._first[0]
+        row = self._first[1] - int(y // size)
+        col = int(x // size) - self._first[0]
         rows, cols = self.grid.shape
         if not (0 <= row < rows and 0 <= col < cols):
             raise ValueError(
