@@ -5,8 +5,8 @@ Run: ``python examples/arcade_chase.py`` (arrow keys move the player). Needs arc
 
 The walls are an arcade ``SpriteList``; :class:`pathcraft.adapters.arcade.BarrierGrid`
 rasterises them once (as ``arcade.AStarBarrierList`` does, with the enemy's size as
-clearance) and every path comes back in arcade's pixels, y up: the list of points
-``arcade.astar_calculate_path`` would return, found by a compiled search.
+clearance) and every path comes back in arcade's pixels, y up: the list of tile
+corners ``arcade.astar_calculate_path`` would return, found by a compiled search.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ ENEMY_SPEED = 2.5  # pixels per frame
 
 def plan(
     walls: Any, enemy: Any, target: tuple[float, float], *, width: int = WIDTH, height: int = HEIGHT
-) -> tuple[BarrierGrid, list[tuple[float, float]] | None]:
+) -> tuple[BarrierGrid, list[tuple[int, int]] | None]:
     """The barrier grid of ``walls`` for ``enemy``, and its path to ``target``."""
     barriers = BarrierGrid(walls, tile_size=TILE, left=0, right=width, bottom=0, top=height,
                            moving_sprite=enemy)  # fmt: skip
@@ -38,7 +38,8 @@ def main() -> None:  # pragma: no cover - needs a display and arcade
             self.walls = arcade.SpriteList(use_spatial_hash=True)
             for col in range(3, 17):
                 for row in (4, 10):
-                    if col not in (5, 14):
+                    if col not in (5, 6, 13, 14):  # gaps 2 tiles wide: arcade's nodes
+                        # are tile corners, and the enemy needs a corner clear of walls
                         wall = arcade.SpriteSolidColor(TILE, TILE, color=arcade.color.GRAY)
                         wall.position = (col * TILE + TILE / 2, row * TILE + TILE / 2)
                         self.walls.append(wall)

@@ -332,3 +332,18 @@ def test_walkable_area_covers_exactly_the_walkable_cells(index: int) -> None:
     rows, cols = np.indices(level.shape)
     inside = shapely.contains_xy(area, (cols + 0.5) * 16, (rows + 0.5) * 16)
     np.testing.assert_array_equal(inside, walkable)
+
+
+@pytest.mark.parametrize("end", ["start", "goal"])
+def test_a_swapped_position_on_a_wall_gets_the_hint_for_the_start_as_for_the_goal(
+    end: str,
+) -> None:
+    """(24, 152) is in the wall cell (9, 1); read as (y, x) it is in the floor cell (1, 9)."""
+    level = read_ldtk(bundled_ldtk())
+    grid = level.grid()
+    assert not grid.walkable[9, 1] and grid.walkable[1, 9]
+    ends = ((24, 152), (40, 40)) if end == "start" else ((40, 40), (24, 152))
+    hint = rf"{end} \(9, 1\) is a wall; positions are pixels \(x, y\): {end} \(152, 24\), " \
+        r"swapped, is in the walkable cell \(1, 9\): did you mean it\?"  # fmt: skip
+    with pytest.raises(ValueError, match=hint):
+        level.coords.find_path(grid, *ends)

@@ -286,3 +286,29 @@ def test_pytiled_parser_and_pathcraft_s_reader_agree(name: str, tmp_path: Path) 
             assert (a.points is None) == (b.points is None)
             if a.points is not None:
                 np.testing.assert_allclose(a.points, b.points)
+
+
+
+def test_the_tile_layers_below_the_player_on_real_maps() -> None:
+    """flixel's test2.tmx draws its player (class ``player``) in ``events``, after
+    bg..bg4 and before fg..fg3; melonJS's map1.tmx draws ``Front Layer`` above the
+    object layer ``Player``."""
+    flixel = read_tiled(CORPUS / "flixel-demos" / "test2.tmx")
+    assert [lay.name for lay in flixel.below_player()] == ["bg", "bg2", "bg3", "bg4"]
+    np.testing.assert_array_equal(
+        flixel.grid(empty="wall").cost, flixel.grid(layers=["bg", "bg2", "bg3", "bg4"],
+                                                    empty="wall").cost
+    )  # fmt: skip
+    melon = read_tiled(CORPUS / "melonjs-examples" / "map1.tmx")
+    assert [lay.name for lay in melon.below_player()] == ["Back Layer 2", "Back Layer 1"]
+    assert [lay.name for lay in melon.below_player("Flies")] == [
+        "Back Layer 2", "Back Layer 1", "Front Layer"]  # fmt: skip
+    with pytest.raises(ValueError, match="no object layer 'Playr'; the object layers are"):
+        melon.below_player("Playr")
+    # pytmx lists tile layers before object layers: the order is read from the file
+    pytmx = pytest.importorskip("pytmx")
+    for name in ("flixel-demos/test2.tmx", "melonjs-examples/map1.tmx"):
+        ours, theirs = read_tiled(CORPUS / name), read_tiled(pytmx.TiledMap(str(CORPUS / name)))
+        assert theirs.data.drawn == ours.data.drawn
+        assert [lay.name for lay in theirs.below_player()] == [
+            lay.name for lay in ours.below_player()]  # fmt: skip

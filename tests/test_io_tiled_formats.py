@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import itertools
 import json
 import math
 import zlib
@@ -22,7 +23,7 @@ shapely = pytest.importorskip("shapely")
 from _tiled_oracle import expected_walls  # noqa: E402
 
 from pathcraft.io._tiled_read import read_file  # noqa: E402
-from pathcraft.io.tiled import bundled_level, read_tiled  # noqa: E402
+from pathcraft.io.tiled import TiledLevel, bundled_level, read_tiled  # noqa: E402
 
 COVERS: list[Any] = ["overlap", "center", 0.5, 0.25, 1.0]
 
@@ -491,3 +492,37 @@ def test_templates_in_the_other_format_and_their_shapes(tmp_path: Path) -> None:
         assert (rock.kind, rock.class_, rock.properties) == ("polygon", "stone", {"heavy": True})
         assert rock.points is not None and rock.points.tolist() == [[60, 60], [90, 60], [75, 80]]
         assert (marker.kind, marker.name) == ("point", "rock")
+
+
+# ---------------------------------------------------------------- layers above the player
+
+
+def test_layers_drawn_above_the_player_are_not_read(tmp_path: Path) -> None:
+    """A roof of solid tiles drawn above the player's object layer (the player walks
+    under it) makes no walls by default; read on purpose (``layers=`` or a later
+    ``player_layer``) it does. Group layers count in drawing order too."""
+    ground = csv_layer(np.ones((4, 4), int))
+    roof_gids = np.zeros((4, 4), int)
+    roof_gids[1, :3] = 2  # tile id 1 (gid 2) is solid
+    roof = csv_layer(roof_gids, "roof")
+    hero = ('<objectgroup name="sprites"><object id="1" name="hero" type="player" x="8" '
+            'y="8"><point/></object></objectgroup>')  # fmt: skip
+    late = '<objectgroup name="late"/>'
+    bodies = (ground + hero + roof + late, ground + hero + f'<group name="g">{roof}</group>')
+    for body, reader in itertools.product(bodies, ("pytiled-parser", "pathcraft")):
+        path = tmx_map(tmp_path, body)
+        level = read_tiled(path) if reader != "pathcraft" else TiledLevel(read_file(path))
+        assert [lay.name for lay in level.below_player()] == ["ground"]
+        assert level.grid().walkable.all()
+        walled = level.grid(layers=["ground", "roof"])
+        assert (~walled.walkable).sum() == 3
+        if "late" in body:
+            np.testing.assert_array_equal(level.grid(player_layer="late").cost, walled.cost)
+        with pytest.raises(ValueError, match="not both"):
+            level.grid(layers=["ground"], player_layer="sprites")
+    # no player anywhere: every tile layer is read, as before
+    level = read_tiled(tmx_map(tmp_path, ground + roof + late))
+    assert (~level.grid().walkable).sum() == 3
+    # a roof below the player is read
+    level = read_tiled(tmx_map(tmp_path, ground + roof + hero))
+    assert (~level.grid().walkable).sum() == 3

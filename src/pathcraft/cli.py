@@ -1,5 +1,5 @@
 """The ``pathcraft`` command line: ``demo`` on the bundled map, ``solve`` a scenario file,
-``show`` a search as a picture (on a Moving AI map, a text map or a Tiled level).
+``show`` a search as a picture (on a Moving AI map, a text map, a Tiled or an LDtk level).
 
 (Past 500 lines: the parser and the three commands it runs, read together.)"""
 
@@ -30,6 +30,8 @@ MOVINGAI_RULE = "no_corner_cut"
 DEMO_PICTURE = "pathcraft-demo.png"
 #: The file endings ``show`` reads as Tiled levels.
 TILED_SUFFIXES = (".tmx", ".tmj", ".json")
+#: The file endings ``show`` reads as LDtk projects.
+LDTK_SUFFIXES = (".ldtk",)
 
 
 def grid_algorithms() -> tuple[str, ...]:
@@ -137,15 +139,17 @@ def build_parser() -> argparse.ArgumentParser:
             "Search a map from START to GOAL and draw it: walls, explored cells coloured "
             "by their cost from the start, the path. Several algorithms are drawn side by "
             "side; --gif animates one search instead. Cells are ROW,COL (0-based, row 0 at "
-            "the top); on a Tiled level (.tmx, .tmj, .json) --pixels reads them as X,Y map "
-            "pixels, --layer picks the tile layers and --obstacles the object layers that "
-            'make walls. Needs the viz extra: pip install "pathcraft[viz]".'
+            "the top); on a Tiled level (.tmx, .tmj, .json) or an LDtk project (.ldtk) "
+            "--pixels reads them as X,Y level pixels and --layer picks the layers read "
+            "(Tiled: tile layers, LDtk: IntGrid layers, every value a wall); --obstacles "
+            "names a Tiled level's object layers that make walls, --level the LDtk level. "
+            'Needs the viz extra: pip install "pathcraft[viz]".'
         ),
     )
     show.add_argument(
         "map", type=Path,
-        help="a Moving AI .map file, a Tiled level (.tmx, .tmj, .json), or a text map "
-        "('#' wall, '.' floor, 1-9)",
+        help="a Moving AI .map file, a Tiled level (.tmx, .tmj, .json), an LDtk project "
+        "(.ldtk), or a text map ('#' wall, '.' floor, 1-9)",
     )  # fmt: skip
     show.add_argument("--start", type=_cell_arg, required=True, metavar="ROW,COL")
     show.add_argument("--goal", type=_cell_arg, required=True, metavar="ROW,COL")
@@ -162,22 +166,27 @@ def build_parser() -> argparse.ArgumentParser:
         default=MOVINGAI_RULE,
         help="the diagonal-move rule (default no_corner_cut, the Moving AI rule)",
     )
-    level = show.add_argument_group("Tiled levels")
+    level = show.add_argument_group("Tiled and LDtk levels")
     level.add_argument(
         "--layer", type=_names_arg, default=None, metavar="NAME[,NAME...]",
-        help="the tile layers read for walls and costs (default all)",
+        help="the layers read for walls and costs: Tiled tile layers, LDtk IntGrid "
+        "layers (default all)",
+    )  # fmt: skip
+    level.add_argument(
+        "--level", type=_level_arg, default=None, metavar="NAME|INDEX",
+        help="the level of an LDtk project: its identifier or index (default 0)",
     )  # fmt: skip
     level.add_argument(
         "--obstacles", type=_names_arg, default=None, metavar="NAME[,NAME...]",
-        help="object layers whose shapes make walls",
+        help="object layers whose shapes make walls (Tiled)",
     )  # fmt: skip
     level.add_argument(
         "--cover", type=_cover_arg, default="overlap", metavar="RULE",
         help="which cells obstacles wall: overlap (default: any overlap), center, or a "
-        "fraction such as 0.5",
+        "fraction such as 0.5 (Tiled)",
     )  # fmt: skip
     level.add_argument(
-        "--pixels", action="store_true", help="--start and --goal are X,Y map pixels"
+        "--pixels", action="store_true", help="--start and --goal are X,Y level pixels"
     )
     show.add_argument("--gif", action="store_true", help="write a GIF of the search growing")
     show.add_argument(
@@ -244,6 +253,14 @@ def _cover_arg(text: str) -> str | float:
             f"expected overlap, center or a fraction in (0, 1], got {text!r}"
         )
     return value
+
+
+def _level_arg(text: str) -> int | str:
+    """An LDtk level: an index when the text is a whole number, else an identifier."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _algorithms_arg(text: str) -> tuple[str, ...]:
@@ -384,11 +401,14 @@ def _cell(cell: tuple[Any, ...]) -> str:
 def _solve(args: argparse.Namespace) -> int:
     from pathcraft.io import lengths_match, read_map, read_scen
 
-    if args.map.suffix.lower() in TILED_SUFFIXES:
-        raise ValueError(
-            f"solve checks Moving AI scenarios on a Moving AI .map; {args.map.name} is a "
-            "Tiled level: draw searches on it with pathcraft show (--pixels for X,Y)"
-        )
+    for given in (args.map, args.scen):
+        kind = _level_kind(given)
+        if kind:
+            raise ValueError(
+                f"solve checks Moving AI scenarios on a Moving AI .map; {given.name} is "
+                f"{kind}: draw searches on it with pathcraft show {given.name} --start "
+                "ROW,COL --goal ROW,COL (--pixels for X,Y)"
+            )
     grid = read_map(args.map, diagonal=args.diagonal)
     scen = read_scen(args.scen)
     _check_scenarios_fit(args, grid, scen)
@@ -518,10 +538,15 @@ def _show(args: argparse.Namespace) -> int:
         raise ValueError(f"--gif writes a .gif file; got --output {str(output)!r}")
     if not args.gif and output.suffix.lower() == ".gif":
         raise ValueError(f"add --gif to write a GIF ({str(output)!r})")
-    tiled = args.map.suffix.lower() in TILED_SUFFIXES
-    if not tiled and (args.layer or args.obstacles or args.pixels):
-        raise ValueError("--layer, --obstacles and --pixels are for Tiled levels (.tmx, .tmj)")
-    if tiled:
+    kind = _level_kind(args.map)
+    if not kind and (args.layer or args.obstacles or args.pixels or args.level is not None):
+        raise ValueError(
+            "--layer, --obstacles, --level and --pixels are for Tiled levels (.tmx, .tmj, "
+            ".json) and LDtk projects (.ldtk)"
+        )
+    if kind == "an LDtk project":
+        grid = _ldtk_grid(args)
+    elif kind:
         grid = _tiled_grid(args)
     elif args.map.suffix.lower() == ".map":
         grid = read_map(args.map, diagonal=args.diagonal)
@@ -551,22 +576,62 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _level_kind(path: Path) -> str:
+    """What kind of level a file is, by its ending ("" for none)."""
+    suffix = path.suffix.lower()
+    if suffix in LDTK_SUFFIXES:
+        return "an LDtk project"
+    return "a Tiled level" if suffix in TILED_SUFFIXES else ""
+
+
 def _tiled_grid(args: argparse.Namespace) -> Grid:
     """The grid of a Tiled level; with ``--pixels``, ``args.start`` and ``args.goal``
     become the cells under those pixels."""
     from pathcraft.io.tiled import read_tiled
 
+    if args.level is not None:
+        raise ValueError("--level picks a level of an LDtk project; a Tiled map is one level")
     level = read_tiled(args.map)
     grid = level.grid(
         layers=args.layer, obstacles=args.obstacles, cover=args.cover, diagonal=args.diagonal
     )
-    if args.pixels:
-        for name in ("start", "goal"):
-            try:
-                setattr(args, name, level.coords.cell(getattr(args, name)))
-            except ValueError as exc:
-                raise ValueError(f"--{name} {exc}") from None
+    _pixels_to_cells(args, level.coords, grid)
     return grid
+
+
+def _ldtk_grid(args: argparse.Namespace) -> Grid:
+    """The grid of an LDtk level (``--level``, default the first): its IntGrid layers
+    (``--layer``), every value a wall; ``--pixels`` as for Tiled."""
+    from pathcraft.io.ldtk import read_ldtk
+
+    if args.obstacles or args.cover != "overlap":
+        raise ValueError(
+            "--obstacles and --cover are for Tiled object layers; an LDtk level's walls "
+            "are its IntGrid values (pick the layers with --layer)"
+        )
+    level = read_ldtk(args.map, 0 if args.level is None else args.level)
+    grid = level.grid(layers=args.layer, diagonal=args.diagonal)
+    _pixels_to_cells(args, level.coords, grid)
+    return grid
+
+
+def _pixels_to_cells(args: argparse.Namespace, coords: Any, grid: Grid) -> None:
+    """With ``--pixels``: ``args.start`` and ``args.goal`` become the cells under them
+    (one on a wall is refused as ``TileCoords.find_path`` refuses it, with the hint
+    when its swapped X,Y is walkable)."""
+    if not args.pixels:
+        return
+    points = {name: getattr(args, name) for name in ("start", "goal")}
+    for name, point in points.items():
+        try:
+            setattr(args, name, coords.cell(point))
+        except ValueError as exc:
+            raise ValueError(f"--{name} {exc}") from None
+    if not (grid.walkable[args.start] and grid.walkable[args.goal]):
+        try:
+            coords.find_path(grid, points["start"], points["goal"], max_expansions=1)
+        except ValueError as exc:
+            raise ValueError(f"--pixels: {exc}") from None
 
 
 def _summary(name: str, result: Any) -> str:

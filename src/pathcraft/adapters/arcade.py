@@ -11,13 +11,29 @@ Nothing here imports arcade: walls are any objects with ``left``, ``right``,
 ``center_x``, ``center_y``, ``width`` and ``height``; a ``SpriteList`` is any iterable
 of them.
 
-**Cells.** Cell ``(row, col)`` is the square of side ``tile_size`` whose bottom-left
-corner is ``(left + col * tile_size, top - (row + 1) * tile_size)``: row 0 is the top
-row, as the level is seen (the convention of :class:`~pathcraft.coords.TileCoords`
-with ``y_up=True``). A cell is blocked when a wall's box overlaps the box of the
-moving sprite placed at the cell's centre (without a moving sprite: the cell itself),
-strictly: touching edges do not block. That is the test ``AStarBarrierList`` makes
-with ``check_for_collision_with_list``, on boxes.
+**Nodes, as arcade has them.** arcade's A* (``arcade/paths.py``: ``AStarBarrierList``
+and ``astar_calculate_path``) searches the points ``(cx * grid_size, cy * grid_size)``
+for every whole ``cx`` from ``left // grid_size`` to ``right // grid_size`` and ``cy``
+from ``bottom // grid_size`` to ``top // grid_size``, both ends included: the corners
+of the tiles, not their centres. A position goes to the point at or below-left of it
+(``x // grid_size``, ``y // grid_size``, rounded down), and the path comes back as those
+points, ``int(cx * grid_size)``. :class:`BarrierGrid` keeps exactly that: cell
+``(row, col)`` of :attr:`~BarrierGrid.grid` is the point ``((left // tile_size + col) *
+tile_size, (top // tile_size - row) * tile_size)`` (row 0 at the top, as the level is
+seen; :attr:`~BarrierGrid.coords` has those points as cell centres, ``y_up=True``), and
+:meth:`~BarrierGrid.find_path` returns the list of integer points arcade's call returns
+for the same start and end. A point is blocked when a wall's box overlaps the box of
+the moving sprite centred on it (without a moving sprite: a box of the tile's size),
+strictly: touching edges do not block. That is the test ``AStarBarrierList.recalculate``
+makes with ``check_for_collision_with_list``, on boxes.
+
+What stays different: arcade's A* gives up after 500 expansions (None on a larger
+field) and prices a diagonal step 1.42 where pathcraft's is ``sqrt(2)``; among paths of
+equal cost the two may pick different ones; for a tile size that is not a whole number
+of pixels (arcade's ``grid_size`` is an int) arcade's ``int()`` of each node's pixel
+position in its collision test is not copied. ``diagonal="always"`` (the default) is
+arcade's ``diagonal_movement=True`` (diagonal steps between two walls included),
+``"never"`` its ``False``.
 
 Examples
 --------
@@ -25,13 +41,15 @@ Examples
 >>> from pathcraft.adapters.arcade import BarrierGrid
 >>> wall = Sprite(left=64, right=96, bottom=0, top=96)      # a pillar 1 cell wide
 >>> barriers = BarrierGrid([wall], tile_size=32, left=0, right=160, bottom=0, top=128)
->>> barriers.grid.shape
-(4, 5)
->>> barriers.ascii().splitlines()
-['.....', '..#..', '..#..', '..#..']
->>> path = barriers.find_path((16, 16), (144, 16))   # bottom-left to bottom-right
->>> path[:4], path[-1]                                 # up and over the pillar
-([(16.0, 16.0), (48.0, 48.0), (48.0, 80.0), (48.0, 112.0)], (144.0, 16.0))
+>>> barriers.grid.shape                               # the points 0, 32, ..., 160 by 0, ..., 128
+(5, 6)
+>>> barriers.ascii().splitlines()        # points whose tile-sized box overlaps the pillar
+['......', '..##..', '..##..', '..##..', '..##..']
+>>> path = barriers.find_path((16, 70), (150, 70))   # left of the pillar to its right
+>>> path[0], path[-1]                                 # from (0, 64) to (128, 64), as arcade
+((0, 64), (128, 64))
+>>> len(path)                                         # over the pillar's top: 6 points
+6
 """
 
 from __future__ import annotations
@@ -43,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.coords import TileCoords
+from pathcraft.coords import TileCoords, _points
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -133,24 +151,26 @@ class BarrierGrid:
     walls : SpriteList or list of SpriteLists
         The blocking sprites (see the module documentation for what counts).
     tile_size : float
-        The side of a cell in pixels (arcade's ``grid_size``).
+        The spacing of the nodes in pixels (arcade's ``grid_size``).
     left, right, bottom, top : float
-        The playing field in arcade's pixels; cells cover it from ``(left, top)``,
-        ``ceil((right - left) / tile_size)`` columns by ``ceil((top - bottom) /
-        tile_size)`` rows.
+        The playing field in arcade's pixels: the nodes are the multiples of
+        ``tile_size`` from ``left // tile_size`` to ``right // tile_size`` (columns)
+        and from ``top // tile_size`` down to ``bottom // tile_size`` (rows), ends
+        included, as in ``AStarBarrierList``.
     moving_sprite : sprite or None
-        The sprite that will move: a cell is blocked when this sprite, centred on it,
-        would overlap a wall. None: when the cell itself overlaps one.
-    diagonal : {"never", "no_corner_cut", "one_free", "always"}
-        The grid's move rule (arcade's ``diagonal_movement=False`` is ``"never"``).
+        The sprite that will move: a node is blocked when this sprite, centred on it,
+        would overlap a wall. None: when a box of the tile's size centred on it would.
+    diagonal : {"always", "never", "no_corner_cut", "one_free"}
+        The grid's move rule: ``"always"`` is arcade's ``diagonal_movement=True`` (its
+        default), ``"never"`` its ``False``; the others keep corners uncut.
 
     Attributes
     ----------
     grid : Grid
-        The rasterised level (walls are ``inf``, floor costs 1); change its costs as
-        any grid's (``barriers.grid[r, c] = 5.0``).
+        The rasterised nodes (blocked ones are ``inf``, the others cost 1), a cell
+        per node; change its costs as any grid's (``barriers.grid[r, c] = 5.0``).
     coords : TileCoords
-        Cells to arcade pixels and back (``y_up=True``).
+        Cells to arcade pixels and back (``y_up=True``): a cell's centre is its node.
     """
 
     def __init__(
@@ -163,7 +183,7 @@ class BarrierGrid:
         bottom: float,
         top: float,
         moving_sprite: Any = None,
-        diagonal: Diagonal = "no_corner_cut",
+        diagonal: Diagonal = "always",
     ) -> None:
         size = _number("tile_size", tile_size, positive=True)
         lo_x, hi_x = _number("left", left), _number("right", right)
@@ -173,16 +193,21 @@ class BarrierGrid:
                 f"the field must have right > left and top > bottom; got left={left}, "
                 f"right={right}, bottom={bottom}, top={top}"
             )
-        cols = math.ceil((hi_x - lo_x) / size)
-        rows = math.ceil((hi_y - lo_y) / size)
+        # arcade's nodes: every whole multiple of the tile from left // size to
+        # right // size (and bottom to top), both ends included.
+        self._first = (int(lo_x // size), int(hi_y // size))  # arcade's own rounding
+        cols = int(hi_x // size) - self._first[0] + 1
+        rows = self._first[1] - int(lo_y // size) + 1
         if moving_sprite is None:
             half = (size / 2, size / 2)
         else:
             lo_x_, hi_x_, lo_y_, hi_y_ = _box(moving_sprite, "moving_sprite")
             half = ((hi_x_ - lo_x_) / 2, (hi_y_ - lo_y_) / 2)
         self.tile_size = size
-        self.coords = TileCoords(size, origin=(lo_x, hi_y - rows * size), y_up=True,
-                                 shape=(rows, cols))  # fmt: skip
+        # Cells centred on the nodes: cell (row, col) is the node (first_x + col,
+        # first_y - row) times the tile.
+        origin = ((self._first[0] - 0.5) * size, (self._first[1] - rows + 0.5) * size)
+        self.coords = TileCoords(size, origin=origin, y_up=True, shape=(rows, cols))
         self._half = half
         self._diagonal: Diagonal = diagonal
         self.grid: Grid = self._rasterise(sprite_boxes(walls))
@@ -217,32 +242,113 @@ class BarrierGrid:
         self.grid = self._rasterise(sprite_boxes(walls))
 
     def ascii(self) -> str:
-        """The grid as text, top row first: ``#`` blocked, ``.`` free."""
+        """The nodes as text, top row first: ``#`` blocked, ``.`` free."""
         walkable = self.grid.walkable
         return "\n".join("".join("." if w else "#" for w in row) for row in walkable.tolist())
 
+    def node(self, position: Any) -> tuple[int, int]:
+        """The node (a ``(row, col)`` cell of :attr:`grid`) that arcade's search takes
+        for a position ``(x, y)`` in pixels: the one at or below-left of it (arcade's
+        ``x // grid_size``, ``y // grid_size``).
+
+        Raises ``ValueError`` for a position whose node is off the field.
+
+        >>> from pathcraft.adapters.arcade import BarrierGrid
+        >>> BarrierGrid([], tile_size=32, left=0, right=96, bottom=0, top=96).node((40, 90))
+        (1, 1)
+        """
+        try:  # tuples, Vec2, positions: two numbers
+            x, y = (float(v) for v in position)
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise ValueError
+        except (TypeError, ValueError):  # the project's message for what is wrong
+            arr, one = _points("position", position, integer=False)
+            if not one:
+                shape = np.shape(position)
+                raise ValueError(f"position must be one (x, y) pair; got shape {shape}") from None
+            x, y = (float(v) for v in arr[0])
+        size = self.tile_size
+        row = self._first[1] - int(y // size)
+        col = int(x // size) - self._first[0]
+        rows, cols = self.grid.shape
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise ValueError(
+                f"position {(x, y)} goes to the node {(row, col)}, outside the field of "
+                f"{rows}x{cols} nodes"
+            )
+        return row, col
+
+    def _nodes(self, start: Any, end: Any) -> tuple[tuple[int, int], tuple[int, int]]:
+        ends = []
+        for name, position in (("start", start), ("end", end)):
+            try:
+                ends.append(self.node(position))
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{name}: {exc}{self._swap_hint(name, position)}") from None
+        return ends[0], ends[1]
+
+    def _swap_hint(self, name: str, position: Any) -> str:
+        """For a position off the field: where its swapped ``(y, x)`` goes, when that
+        is a free node (a ``(row, col)`` or ``(y, x)`` pair passed as pixels)."""
+        try:
+            x, y = (float(v) for v in position)
+            r, c = self.node((y, x))
+        except (TypeError, ValueError):
+            return ""
+        if not self.grid.walkable[r, c]:
+            return ""
+        return (
+            f"; positions are pixels (x, y): {name} ({y:g}, {x:g}), swapped, goes to the "
+            f"free node {(r, c)}: did you mean it?"
+        )
+
     def find_result(self, start: Any, end: Any, **options: Any) -> PathResult:
         """The search between two arcade positions as a :class:`~pathcraft.PathResult`
-        whose ``path`` is an ``(n, 2)`` float array of cell centres in arcade pixels,
-        and whose ``cost`` is in pixels too (``units="tiles"``: in cells).
+        whose ``path`` is an ``(n, 2)`` float array of nodes in arcade pixels (each
+        position goes to the node at or below-left of it, as in arcade), and whose
+        ``cost`` is in pixels (``units="tiles"``: in steps, a diagonal ``sqrt(2)``).
 
         ``options`` are the grid's (``algorithm="jps"``, ``weight``, ...; see
-        :meth:`pathcraft.coords.TileCoords.find_path`). Positions off the field or in
-        a blocked cell raise ``ValueError``.
+        :meth:`pathcraft.coords.TileCoords.find_path`). Positions off the field or on
+        a blocked node raise ``ValueError``.
         """
-        return self.coords.find_path(self.grid, start, end, **options)
+        ends = [self._pixel(cell) for cell in self._nodes(start, end)]
+        return self.coords.find_path(self.grid, *ends, **options)
 
-    def find_path(self, start: Any, end: Any, **options: Any) -> list[tuple[float, float]] | None:
+    def _pixel(self, cell: tuple[int, int]) -> tuple[float, float]:
+        """A node's position in pixels (the centre of its cell)."""
+        (fx, fy), size = self._first, self.tile_size
+        return (fx + cell[1]) * size, (fy - cell[0]) * size
+
+    def find_path(self, start: Any, end: Any, **options: Any) -> list[tuple[int, int]] | None:
         """A path between two arcade positions, as ``arcade.astar_calculate_path``
-        returns it: a list of ``(x, y)`` cell centres, or None when there is none.
+        returns it: the list of integer nodes ``(x, y)`` from the start's node to the
+        end's, or None when there is none.
 
-        ``start`` and ``end`` may be tuples, ``Vec2`` or a sprite's ``position``; the
-        path runs from the centre of the start's cell to the centre of the end's.
+        ``start`` and ``end`` may be tuples, ``Vec2`` or a sprite's ``position``. As in
+        arcade, a start on a blocked node leaves it and an end on one gives None (the
+        start's node alone when both are the same node); a position whose node is off
+        the field raises ``ValueError``. ``options`` are the grid's search options
+        (``algorithm="jps"``, ``weight``, ...; see :meth:`pathcraft.Grid.find_path`).
         """
-        result = self.find_result(start, end, **options)
+        s, e = self._nodes(start, end)
+        (fx, fy), size = self._first, self.tile_size
+        walkable = self.grid.walkable
+        if s == e:  # arcade's search stops at once, blocked or not
+            x, y = self._pixel(s)
+            return [(int(x), int(y))]
+        if not walkable[e]:
+            return None
+        grid = self.grid
+        if not walkable[s]:  # arcade never tests the start: open that one node
+            cost = grid.cost.copy()
+            cost[s] = 1.0
+            grid = type(grid)(cost, diagonal=self._diagonal)
+        result = grid.find_path(s, e, **options)
         if not result:
             return None
-        return [(float(x), float(y)) for x, y in np.asarray(result.path).tolist()]
+        cells = np.asarray(result.path).tolist()
+        return [(int((fx + c) * size), int((fy - r) * size)) for r, c in cells]
 
     def __repr__(self) -> str:
         rows, cols = self.grid.shape

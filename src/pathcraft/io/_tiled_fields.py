@@ -201,6 +201,7 @@ class MapBuilder:
         self.tilesets: dict[int, dict[str, Any]] = {}  # first gid: name, size, tile props
         self.tile_layers: list[tuple[str, Any, dict[str, Any], tuple[float, float]]] = []
         self.objects: dict[str, list[MapObject]] = {}
+        self.drawn: list[tuple[str, str]] = []
         self.infinite = False
         self.rows = self.cols = 0
         self.tile_size = (0.0, 0.0)
@@ -240,9 +241,16 @@ class MapBuilder:
             where=self.where, rows=self.rows, cols=self.cols, tile_size=self.tile_size,
             tile_layers=layers, object_layers=self.objects, gid_properties=props,
             gid_tile_size=sizes, gid_tileset=names, properties=properties, origin=origin,
+            drawn=tuple(self.drawn),
         )  # fmt: skip
 
+    def add_tiles(self, name: str, data: Any, props: dict[str, Any],
+                  offset: tuple[float, float]) -> None:  # fmt: skip
+        self.tile_layers.append((name, data, props, offset))
+        self.drawn.append(("tiles", name))
+
     def add_objects(self, name: str, objects: list[MapObject]) -> None:
+        self.drawn.append(("objects", name))
         if name in self.objects:  # two object layers of one name (in groups): one list
             self.objects[name] = self.objects[name] + objects
         else:

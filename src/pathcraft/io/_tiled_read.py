@@ -103,7 +103,7 @@ class _TmxMap(MapBuilder):
             if elem.tag == "group":
                 self._layers(elem, off)
             elif elem.tag == "layer":
-                self.tile_layers.append((name, self._tiles(elem), _xml_properties(elem), off))
+                self.add_tiles(name, self._tiles(elem), _xml_properties(elem), off)
             elif elem.tag == "objectgroup":
                 objs = [self._object(o, name, off) for o in elem.findall("object")]
                 self.add_objects(name, objs)
@@ -278,7 +278,7 @@ class _JsonMap(MapBuilder):
             if kind == "group":
                 self._layers(layer.get("layers") or [], off)
             elif kind == "tilelayer":
-                self.tile_layers.append((name, self._tiles(layer, name), props, off))
+                self.add_tiles(name, self._tiles(layer, name), props, off)
             elif kind == "objectgroup":
                 objs = [self._object(o, name, off) for o in layer.get("objects") or []]
                 self.add_objects(name, objs)

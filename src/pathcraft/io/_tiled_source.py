@@ -89,6 +89,9 @@ class MapData:
     #: The pixel ``(x, y)`` of cell (0, 0)'s top-left corner: (0, 0) but on an
     #: infinite map, whose grid covers its chunks wherever they lie.
     origin: tuple[float, float] = (0.0, 0.0)
+    #: Every layer in drawing order (bottom first, groups flattened), as
+    #: ``("tiles", name)`` or ``("objects", name)``; empty when unknown.
+    drawn: tuple[tuple[str, str], ...] = ()
 
 
 def _error(where: str, message: str) -> ValueError:
@@ -219,9 +222,10 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
     rows, cols = int(tiled.map_size.height), int(tiled.map_size.width)
     flat: list[tuple[Any, tuple[float, float]]] = []
     _pytiled_layers(tiled.layers, flat)
-    tile_layers, object_layers = [], {}
+    tile_layers, object_layers, drawn = [], {}, []
     for layer, off in flat:
         if hasattr(layer, "tiled_objects"):
+            drawn.append(("objects", str(layer.name)))
             object_layers[layer.name] = [
                 _pytiled_object(o, layer.name, off) for o in layer.tiled_objects
             ]
@@ -231,6 +235,7 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
             raw = layer_gids(where, layer.name, layer.data, rows, cols)
             check_gids(where, layer.name, raw, _pytiled_ranges(tiled))
             gids = raw & GID_MASK
+            drawn.append(("tiles", str(layer.name)))
             tile_layers.append(
                 TileLayerData(layer.name, gids, _props(layer.properties), off)
             )
@@ -257,6 +262,7 @@ def from_pytiled(tiled: Any, *, where: str | None = None) -> MapData:
         tile_size=(float(tiled.tile_size.width), float(tiled.tile_size.height)),
         tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
         gid_tile_size=sizes, gid_tileset=names, properties=_props(tiled.properties),
+        drawn=tuple(drawn),
     )  # fmt: skip
 
 
@@ -305,21 +311,44 @@ def _pytmx_object(
     )  # fmt: skip
 
 
-def _file_shapes(filename: Any) -> dict[int, str]:
-    """The objects' shapes pytmx does not keep (ellipse, point, text), by object id,
-    read from the map's file (empty when there is no file to read)."""
+def _file_root(filename: Any) -> Any:
+    """The map file's XML root, or None when there is no file to read."""
     import xml.etree.ElementTree as ET
 
     try:
-        root = ET.parse(os.fspath(filename)).getroot()
+        return ET.parse(os.fspath(filename)).getroot()
     except (OSError, TypeError, ET.ParseError):
-        return {}
-    out = {}
-    for obj in root.iter("object"):
+        return None
+
+
+def _file_shapes(root: Any) -> dict[int, str]:
+    """The objects' shapes pytmx does not keep (ellipse, point, text), by object id,
+    read from the map's file (empty when there is no file to read)."""
+    out: dict[int, str] = {}
+    for obj in root.iter("object") if root is not None else ():
         for tag in ("ellipse", "point", "text"):
             if obj.find(tag) is not None and (obj.get("id") or "").isdigit():
                 out[int(obj.get("id", "0"))] = tag
     return out
+
+
+def _file_order(
+    root: Any, tile_layers: list[Any], object_layers: dict[str, Any]
+) -> tuple[tuple[str, str], ...]:
+    """The drawing order pytmx does not keep (it lists every tile layer before every
+    object layer), read from the map's file: empty when there is no file, or when its
+    layers are not the ones pytmx gave."""
+    kinds = {"layer": "tiles", "objectgroup": "objects"}
+    drawn = tuple(
+        (kinds[e.tag], e.get("name", ""))
+        for e in (root.iter() if root is not None else ())
+        if e.tag in kinds
+    )
+    tiles = [name for kind, name in drawn if kind == "tiles"]
+    objects = {name for kind, name in drawn if kind == "objects"}
+    if tiles != [lay.name for lay in tile_layers] or objects != set(object_layers):
+        return ()
+    return drawn
 
 
 def _pytmx_class(obj: Any) -> str:
@@ -346,7 +375,8 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
     rows, cols = int(tmx.height), int(tmx.width)
     flat: list[Any] = []
     _pytmx_layers(tmx.layers, flat)
-    shapes = _file_shapes(getattr(tmx, "filename", None))
+    root = _file_root(getattr(tmx, "filename", None))
+    shapes = _file_shapes(root)
     raised = bool(getattr(tmx, "invert_y", False))
     tile_layers, object_layers = [], {}
     for layer in flat:
@@ -379,4 +409,5 @@ def from_pytmx(tmx: Any, *, where: str | None = None) -> MapData:
         tile_layers=tile_layers, object_layers=object_layers, gid_properties=props,
         gid_tile_size=sizes, gid_tileset=names,
         properties=_props(getattr(tmx, "properties", None)),
+        drawn=_file_order(root, tile_layers, object_layers),
     )  # fmt: skip

@@ -11,7 +11,8 @@ pytmx, and returns a :class:`TiledLevel`:
   when obstacle objects cover it by the rule ``cover=`` picks (any overlap, the
   default; the centre; a fraction); its cost is the ``cost`` property of the
   topmost tile (or layer) that has one, else 1. Layers combine in drawing order:
-  terrain below, walls above.
+  terrain below, walls above. Tile layers drawn above the player (tree tops, roofs,
+  a bridge's railing) are not read by default: see ``player_layer``.
 - :meth:`TiledLevel.select`: objects chosen by layer, name, class, kind, property or
   a predicate, for walls (``grid(obstacles=...)``) and for spawns.
 - :meth:`TiledLevel.obstacles` and :meth:`TiledLevel.walkable_area`: object layers
@@ -295,6 +296,7 @@ class TiledLevel:
         self,
         *,
         layers: str | Sequence[str] | None = None,
+        player_layer: str | None = None,
         collision_layer: str | Sequence[str] | None = None,
         wall_property: str | Sequence[str] | None = None,
         walkable_property: str | Sequence[str] | None = None,
@@ -311,7 +313,17 @@ class TiledLevel:
         ----------
         layers : name or list of names, or None
             The tile layers read for walls and costs, bottom to top. None: every tile
-            layer but the collision layers.
+            layer drawn below the player (see ``player_layer``) but the collision
+            layers.
+        player_layer : str or None
+            The object layer the player is drawn in: with ``layers=None``, tile layers
+            drawn above it (later in Tiled's layer list, a foreground of tree tops or
+            roofs the player walks under) are not read. None: the first object layer
+            named ``player`` or holding an object named or of class ``player`` (any
+            case), if the map has one; else every tile layer is read (as for a map
+            handed over by pytmx without its file: pytmx keeps no order between tile
+            and object layers, so it is read from the file). Give ``layers`` to read
+            layers above the player too.
         collision_layer : name or list of names, or None
             Tile layers where any tile makes a wall, whatever its properties.
         wall_property, walkable_property : name or list of names, or None
@@ -343,8 +355,9 @@ class TiledLevel:
         ------
         ValueError
             A layer or property name not in the map, a cost that is not a number > 0,
-            a layer of tiles of another size than the map's or drawn at an offset. The
-            message names the file, the layer and what was expected.
+            a layer of tiles of another size than the map's or drawn at an offset,
+            ``layers`` and ``player_layer`` both given. The message names the file,
+            the layer and what was expected.
 
         Examples
         --------
@@ -367,9 +380,14 @@ class TiledLevel:
             raise ValueError(f"empty must be 'floor' or 'wall'; got {empty!r}")
         collide = [self.tile_layer(n) for n in name_list("collision_layer", collision_layer) or []]
         picked = name_list("layers", layers)
+        if picked is not None and player_layer is not None:
+            raise ValueError(
+                "give layers (the tile layers read) or player_layer (the tile layers below "
+                "it are read), not both"
+            )
         if picked is None:
             skip = {lay.name for lay in collide}
-            read = [lay for lay in self.data.tile_layers if lay.name not in skip]
+            read = [lay for lay in self.below_player(player_layer) if lay.name not in skip]
         else:
             read = [self.tile_layer(n) for n in picked]
         for layer in read + collide:
@@ -402,6 +420,39 @@ class TiledLevel:
             wall |= covered_cells(self.data, self.obstacles(obstacles), cover)
         cost[wall] = np.inf
         return Grid(cost, diagonal=diagonal, heuristic=heuristic)
+
+    def below_player(self, player_layer: str | None = None) -> list[TileLayerData]:
+        """The tile layers drawn below the player, bottom first: those before the
+        object layer ``player_layer`` in drawing order (None: the first object layer
+        named ``player`` or holding an object named or of class ``player``, any case;
+        when there is none, or the drawing order is unknown, every tile layer).
+
+        Examples
+        --------
+        >>> from pathcraft.io.tiled import bundled_level, read_tiled
+        >>> level = read_tiled(bundled_level())   # the player is drawn above every tile layer
+        >>> [layer.name for layer in level.below_player()]
+        ['ground', 'walls']
+        >>> [layer.name for layer in level.below_player("obstacles")]
+        ['ground', 'walls']
+        """
+        layers = self.data.tile_layers
+        if player_layer is not None:
+            self._object_layer(player_layer)
+            name: str | None = player_layer
+        else:
+            name = next(
+                (n for n, objects in self.data.object_layers.items()
+                 if n.lower() == "player"
+                 or any("player" in (o.name.lower(), o.class_.lower()) for o in objects)),
+                None,
+            )  # fmt: skip
+        below = 0
+        for kind, drawn in self.data.drawn if name is not None else ():
+            if kind == "objects" and drawn == name:
+                return layers[:below]
+            below += kind == "tiles"
+        return list(layers)
 
     # ------------------------------------------------------------------ objects
 
