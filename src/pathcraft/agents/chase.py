@@ -117,8 +117,8 @@ class Pursuer:
         lack of a path; a plan that arrives where the pursuer already walked past the
         point the two part is joined by walking back to it. Spaces whose searches do
         not tell a partial path (jump point search, graphs, meshes) wait at the node
-        the plan starts from (the first plan: where they stand). A map edit cancels the plan in flight and starts it again
-        (the incremental repair of a static target is one blocking search, so it is
+        the plan starts from (the first plan: where they stand). A map edit cancels
+        the plan in flight and starts it again (the incremental repair of a static target is one blocking search, so it is
         used only without a budget). None (and no ``time_budget_us``): each plan is
         one blocking search.
     snap : bool
