@@ -118,9 +118,9 @@ class Pursuer:
         point the two part is joined by walking back to it. Spaces whose searches do
         not tell a partial path (jump point search, graphs, meshes) wait at the node
         the plan starts from (the first plan: where they stand). A map edit cancels
-        the plan in flight and starts it again (the incremental repair of a static target is one blocking search, so it is
-        used only without a budget). None (and no ``time_budget_us``): each plan is
-        one blocking search.
+        the plan in flight and starts it again (the incremental repair of a static
+        target is one blocking search, so it is used only without a budget). None
+        (and no ``time_budget_us``): each plan is one blocking search.
     snap : bool
         Default False: a ``start`` or target on a wall (or off the grid) is a
         ``ValueError``. True: it is moved to the nearest walkable node (the space's
