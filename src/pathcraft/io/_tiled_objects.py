@@ -119,6 +119,8 @@ def centre(obj: MapObject) -> tuple[float, float] | None:
         return None
     import shapely
 
+    if not len(ring):  # a polygon without points: where it was put
+        return obj.x, obj.y
     c = shapely.Polygon(ring).centroid
     if c.is_empty:  # a degenerate polygon (every corner on one line)
         x, y = ring.mean(axis=0)
