@@ -562,8 +562,14 @@ class Pursuer:
     def _walk_meanwhile(self, search: Any) -> None:
         """While a plan is found over frames, walk the search's best partial path so
         far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the expanded node
-        closest to the target), so a pursuer never stands still for lack of a path."""
+        closest to the target), so a pursuer never stands still for lack of a path.
+        Asked only when the pursuer would reach the end of its path within two frames
+        (reading the partial path costs a walk along it and a result: not every
+        frame for every pursuer)."""
         if not self._partial:
+            return
+        left = float(self._suffix[self._i]) - self._progress
+        if left > 2.0 * self.speed * self._dt:
             return
         best = search.best_so_far()
         if best is None or len(best.path) < 2:
