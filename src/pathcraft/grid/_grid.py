@@ -409,9 +409,10 @@ class Grid:
         inner = self._padded[1:-1, 1:-1]
         check_cost_scale(values, inner.size, "value")
         touched = edited_cells(inner, key)
-        before = inner.ravel()[touched]
+        at = np.unravel_index(touched, inner.shape)  # no copy of the (strided) interior
+        before = inner[at]
         inner[key] = values
-        self._log.record(touched[inner.ravel()[touched] != before])  # the version moves
+        self._log.record(touched[inner[at] != before])  # the version moves
 
     @property
     def version(self) -> int:
