@@ -467,8 +467,8 @@ cdef class CellSearch(Machine):
         ended search: the places as the subclass writes them (an ``(n, k)`` array)."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        return self.answer_to(
-            end_node(&self.out, self.s.partial, self.first_source), self.out.status
+        return answer_at(
+            self, end_node(&self.out, self.s.partial, self.first_source), self.out.status
         )
 
     def best_so_far(self):
@@ -478,23 +478,9 @@ cdef class CellSearch(Machine):
         once it ended or when it does not track that node (not ``partial``)."""
         if self.out.status != ST_IN_PROGRESS or not self.s.partial:
             return None
-        return self.answer_to(
-            self.out.best if self.out.best >= 0 else self.first_source, ST_MAX_EXPANSIONS
-        )
-
-    def answer_to(self, Py_ssize_t end, int status):
-        """The answer tuple of a path ending at ``end`` (-1: no path), with ``status``."""
-        cdef const Py_ssize_t[::1] view
-        path = walk_back(self.ws, end)
-        view = path
-        cost = INFINITY if path.shape[0] == 0 else self.steps_cost_of(&view[0], path.shape[0])
-        rec_places = rec_g = None
-        if self.s.record:
-            places, rec_g = copy_record(self.ws)
-            rec_places = self.to_places(places)
-        return (
-            status, self.to_places(path), cost,
-            self.out.expanded, self.out.generated, rec_places, rec_g,
+        return answer_at(
+            self, self.out.best if self.out.best >= 0 else self.first_source,
+            ST_MAX_EXPANSIONS,
         )
 
     cdef int check_place(self, str name, Py_ssize_t place) except -1:
@@ -515,3 +501,20 @@ cdef class CellSearch(Machine):
     cdef object to_places(self, const Py_ssize_t[::1] flat):
         """Padded flat indices as the world's places."""
         raise NotImplementedError
+
+
+cdef object answer_at(CellSearch m, Py_ssize_t end, int status):
+    """The answer tuple of ``m`` for a path ending at ``end`` (-1: no path), with
+    ``status``: what :meth:`CellSearch.answer` and :meth:`CellSearch.best_so_far`
+    return (a C call, not a method looked up per search)."""
+    cdef const Py_ssize_t[::1] view
+    path = walk_back(m.ws, end)
+    view = path
+    cost = INFINITY if path.shape[0] == 0 else m.steps_cost_of(&view[0], path.shape[0])
+    rec_places = rec_g = None
+    if m.s.record:
+        places, rec_g = copy_record(m.ws)
+        rec_places = m.to_places(places)
+    return (
+        status, m.to_places(path), cost, m.out.expanded, m.out.generated, rec_places, rec_g,
+    )
