@@ -116,8 +116,10 @@ class Pursuer:
         node the search reached closest to the target), so it never stands still for
         lack of a path; a plan that arrives where the pursuer already walked past the
         point the two part is joined by walking back to it. Spaces whose searches do
-        not tell a partial path (jump point search, graphs, meshes) wait at the node
-        the plan starts from (the first plan: where they stand). A map edit cancels
+        not tell a partial path walk their space's ``toward`` meanwhile (jump point
+        search on a grid: a greedy search of 16 expansions; a navigation mesh: a
+        straight move toward the target up to the first wall), joined the same way;
+        spaces without one (graphs) wait at the node the plan starts from. A map edit cancels
         the plan in flight and starts it again (the incremental repair of a static
         target is one blocking search, so it is used only without a budget). None
         (and no ``time_budget_us``): each plan is one blocking search.
@@ -179,6 +181,7 @@ class Pursuer:
         "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress", "_replanner",
         "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
+        "_tried",
         "_world",
         "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
@@ -237,6 +240,7 @@ class Pursuer:
         self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
+        self._tried: Any = None  # (node, target) of the last ``toward`` that took no step
 
     # ------------------------------------------------------------------ state
 
@@ -566,15 +570,36 @@ class Pursuer:
         Asked only when the pursuer would reach the end of its path within two frames
         (reading the partial path costs a walk along it and a result: not every
         frame for every pursuer)."""
-        if not self._partial:
-            return
         left = float(self._suffix[self._i]) - self._progress
         if left > 2.0 * self.speed * self._dt:
             return
-        best = search.best_so_far()
-        if best is None or len(best.path) < 2:
+        if not self._partial:
+            self._toward()
             return
-        self._splice(self._plan_k, self._space.nodes(best))
+        best = search.best_so_far()
+        if best is None:  # a search that cannot tell (jump point search)
+            self._toward()
+        elif len(best.path) >= 2:
+            self._splice(self._plan_k, self._space.nodes(best))
+
+    def _toward(self) -> None:
+        """A plan whose search tells no partial path (jump point search, a mesh):
+        walk on meanwhile by the space's ``toward`` (a few legal steps from the end
+        of the path toward the target: a greedy search of 16 expansions on a grid, a
+        straight move up to the first wall on a mesh), appended to the path. A space
+        without one, or with no step to take (the last try from this node toward
+        this target took none), waits."""
+        toward = getattr(self._space, "toward", None)
+        end = self._path[-1]
+        if toward is None or self._tried == (end, self._target) or end == self._target:
+            return
+        step = toward(end, self._target)
+        if step is None:
+            self._tried = (end, self._target)
+            return
+        path = self._space.nodes(step)
+        costs = np.concatenate([self._costs, self._space.step_costs(path)])
+        self._set_path(self._path + path[1:], costs, keep=True)
 
     def _splice(self, k: int, path: list[Hashable]) -> None:
         """Follow ``path`` (from ``self._path[k]``) from where the pursuer is. Past
