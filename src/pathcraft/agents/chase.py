@@ -62,6 +62,8 @@ if not TYPE_CHECKING:
 
 
 def _positive(name: str, value: Any, *, allow_zero: bool) -> float:
+    if type(value) is float and 0.0 < value < math.inf:  # a frame's dt: no more checks
+        return value
     number = check_limit(name, value, integer=False)
     if number is None or math.isinf(number) or (number == 0 and not allow_zero):
         kind = ">= 0" if allow_zero else "> 0"
@@ -177,12 +179,11 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_clock", "_corridor", "_costs", "_counted", "_dt", "_goal", "_i", "_lag",
-        "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress", "_replanner",
-        "_replans", "_search",
+        "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal", "_i",
+        "_lag", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
+        "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
-        "_tried",
-        "_world",
+        "_tried", "_world",
         "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
@@ -241,6 +242,7 @@ class Pursuer:
         self._replanner: Replanner | None = None
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
         self._tried: Any = None  # (node, target) of the last ``toward`` that took no step
+        self._cut = False  # the path is still to be cut at the plan's start node
 
     # ------------------------------------------------------------------ state
 
@@ -476,7 +478,7 @@ class Pursuer:
             self._counted = 0
             self._started = self._ticks
             self._plan_k = k
-            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            self._cut = True  # the path ends at k unless the plan ends this frame
             self._status = "chasing"
             return
         result = self._reaim(k, goal, fresh or limit is not None)
@@ -548,15 +550,27 @@ class Pursuer:
             self.expanded += search.expanded - self._counted
             self._counted = search.expanded
             if status == "in_progress":
+                self._cut_to_plan()
                 self._walk_meanwhile(search)
                 return
             self._search = None
+            self._cut = False  # adopting it replaces the path past the node it starts from
             self.plans += 1
             self._lag = self._ticks - self._started + 1
             self._plan = search.result
             self._adopt(search.result, self._plan_k)
             if self._status != "max_expansions" and self._target != self._goal:
                 self._retarget(self._target)  # the target moved: aim at where it is now
+        self._cut_to_plan()
+
+    def _cut_to_plan(self) -> None:
+        """A plan goes on over the next frames: the pursuer walks no further than the
+        node it starts from (cut only then: a plan that ends in the frame it started,
+        as on small maps, replaces the path at once, for one path update, not two)."""
+        if self._cut:
+            self._cut = False
+            k = self._plan_k
+            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
 
     def _committed(self) -> int:
         """The index on the path of the node the pursuer stands on, or walks to (it
