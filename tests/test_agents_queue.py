@@ -77,6 +77,10 @@ def test_bad_requests_are_refused_by_name_the_fast_way_too() -> None:
         queue.request("a", grid, (0, 3), (0, 5))  # a wall
     with pytest.raises(ValueError, match="goal"):
         queue.request_many(["a", "b"], grid, [(0, 0), (0, 1)], (0, 9))  # off the grid
+    queue.request_many(["b"], grid, [(0, 1)], (0, 5))  # "b" waits in line: renewed in place
+    with pytest.raises(ValueError, match="start"):
+        queue.request_many(["b"], grid, [(0, 3)], (0, 5))  # a wall, the lean way too
+    assert queue.cancel("b")
     with pytest.raises(ValueError, match="keys and starts must have the same length"):
         queue.request_many(["a"], grid, [(0, 0), (0, 1)], (0, 5))
     with pytest.raises(TypeError, match="world must have start_search"):

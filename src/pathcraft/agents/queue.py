@@ -267,13 +267,23 @@ class PathRequestQueue:
                 f"keys and starts must have the same length; got {len(keys)} keys and "
                 f"{len(starts)} starts"
             )
-        check = None
+        pending, check = self._pending, None
         for key, start in zip(keys, starts, strict=True):
             if check is None:  # once the world has taken the options: the goal checked
                 check = self._check(world, options)
                 if check is not None and not _as_is(check, goal):
                     check = None
             checked = check is not None and _as_is(check, start)
+            current = pending.get(key)
+            if (
+                checked
+                and current is not None
+                and current.search is None  # waiting in line (nothing asked meanwhile)
+                and current.world is world
+                and current.options == options
+            ):  # the common case of a game loop, kept lean: renewed in place
+                current.start, current.goal = start, goal
+                continue
             self._ask(key, world, start, goal, options, checked)
         self._asking += perf_counter() - t0
 
