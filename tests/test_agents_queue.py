@@ -202,3 +202,15 @@ def test_queued_agents_get_paths_within_the_bound_walking_legal_partial_paths(
             # ahead of a request: its own search, and two of every other key's at most
             assert frame - since + 1 <= frames_for(2 * keys * work, budget)
     assert delivered >= 1
+
+
+def test_options_that_change_which_cells_fit_take_the_worlds_checks_every_time() -> None:
+    grid = Grid.from_ascii("...#.\n.....\n.....")
+    queue = PathRequestQueue(budget=50)
+    queue.request("a", grid, (0, 0), (1, 1), size=2)  # known now, size and all
+    with pytest.raises(ValueError, match="does not fit a unit of size 2"):
+        queue.request("a", grid, (0, 0), (0, 2), size=2)  # walkable, too narrow
+    with pytest.raises(ValueError, match="does not fit a unit of size 2"):
+        queue.request_many(["b"], grid, [(0, 2)], (0, 0), size=2)
+    queue.request("a", grid, (0, 0), (2, 9), snap=True)  # off the grid: snapped
+    assert queue.update()["a"].path[-1].tolist() == [2, 4]

@@ -307,7 +307,7 @@ class PathRequestQueue:
         col)`` tuple of ints on a grid). A re-request then costs about a
         microsecond, not a search's setup."""
         known = self._known.get(id(world))
-        if known is None or known[0] is not world or "snap" in options:
+        if known is None or known[0] is not world or not _CHECKED.isdisjoint(options):
             return None
         return known[1] if options in known[2] else None
 
@@ -528,6 +528,9 @@ class PathRequestQueue:
 
 #: Worlds (and option sets per world) a queue remembers as checked.
 _WORLDS = 8
+#: Options under which the agents' space's node check is not the search's: a start or
+#: goal moved to the nearest walkable node, a unit of several cells.
+_CHECKED = frozenset({"snap", "size"})
 
 
 def _again(request: _Request) -> Steppable | None:
