@@ -211,6 +211,12 @@ def run_pursuers(
     return Run(times, 0.0, plans, still, len(times), peak_growth(base), note)
 
 
+#: Expansions of the greedy glimpse an agent without a path takes toward the player.
+GLIMPSE = 16
+#: Frames an agent whose glimpse found no step waits before it glimpses again.
+STUCK = 30
+
+
 def run_queue(
     world: World,
     starts: list[Cell],
@@ -219,37 +225,79 @@ def run_queue(
     algorithm: str = "astar",
     **budget: Any,
 ) -> Run:
+    """Agents served by one queue: all ask again (``request_many``) when the player
+    changed cell; an agent at the end of its path walks meanwhile its request's best
+    partial path (``best_so_far``, a search under way with ``partial=True``), else a
+    greedy glimpse toward the player (a ``GLIMPSE``-expansion partial greedy search:
+    requests waiting in line, jump point search). Timed apart: the queue (requests
+    and update, the table's ms) and the agents (where they ask from, adopting
+    answers, partial paths and glimpses, walking)."""
     grid = world.grid
     walkers = [Walker(s, speed) for s in starts]
+    keys = list(range(len(walkers)))
     queue = PathRequestQueue(**budget)
+    partial = {} if algorithm == "jps" else {"partial": True}  # JPS keeps no partial path
     asked_at: dict[int, int] = {}
     times: list[float] = []
-    asking: list[float] = []  # of which the requests
+    agents: list[float] = []  # the agents' own time per frame
+    glimpses = partials = 0
     delivered, last = 0, None
     checked: list[Any] = []
+    stuck: dict[int, int] = {}  # agents whose glimpse found nothing: the frame to retry
     wall = time.perf_counter()
     base = rss()
     for frame in range(len(world.route)):
         t0, _ = clock()
         target = world.to_cell(frame)
+        own = 0.0
         if target != last:
-            for k, w in enumerate(walkers):
-                queue.request(k, grid, w.ahead(), target, algorithm=algorithm)
+            for k, w in enumerate(walkers):  # a pending request: it waited this long yet
+                w.wait = max(w.wait, frame - asked_at.get(k, frame) + 1)
+            aheads = [w.ahead() for w in walkers]
+            t1, _ = clock()
+            own += t1 - t0
+            queue.request_many(keys, grid, aheads, target, algorithm=algorithm, **partial)
+            for k in keys:
                 asked_at.setdefault(k, frame)
             last = target
-        asking.append(clock()[0] - t0)
         done = queue.update()
-        times.append(clock()[0] - t0)
+        t2, _ = clock()
+        times.append(t2 - t0 - own)
         delivered += deliver(done, walkers, asked_at, frame, queue, checked, keep=20)
-        for w in walkers:
+        for k, w in enumerate(walkers):
+            if w.idle and stuck.get(k, 0) <= frame:
+                best = queue.best_so_far(k)
+                if (
+                    best is not None
+                    and len(best.path) > 1
+                    and w.adopt(list(map(tuple, best.path.tolist())))
+                ):
+                    partials += 1
+                else:
+                    glimpse = grid.find_path(
+                        w.cell, target, algorithm="greedy", max_expansions=GLIMPSE,
+                        partial=True,
+                    )  # fmt: skip
+                    glimpses += 1
+                    if len(glimpse.path) > 1:
+                        w.adopt(list(map(tuple, glimpse.path.tolist())))
+                    else:  # a wall between it and the player: it waits a while
+                        stuck[k] = frame + STUCK
             w.walk()
+        agents.append(own + clock()[0] - t2)
         if time.perf_counter() - wall > cap:
             break
     for result in checked:
         a, b = (tuple(int(x) for x in result.path[k]) for k in (0, -1))
         assert abs(result.cost - grid.astar(a, b).cost) <= 1e-6 * max(1.0, result.cost)
+    for w in walkers:  # every step walked is legal: the grid's own check of a path
+        grid.smooth(w.path[: w.i + 1])
     still = sum(not w.moved for w in walkers)
-    note = f"; requests p99 {np.percentile(asking, 99) * 1e3:.2f} ms"
+    n = max(len(times), 1)
+    note = (
+        f"; agents' own p99 {np.percentile(agents, 99) * 1e3:.2f} ms "
+        f"({partials / n:.1f} partial paths, {glimpses / n:.1f} glimpses a frame)"
+    )
     return Run(times, 0.0, delivered, still, len(times), peak_growth(base), note)
 
 
@@ -479,7 +527,16 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--cap", type=float, default=6.0, help="seconds a run may take")
     p.add_argument("--max-gb", type=float, default=2.0,
                    help="skip budgeted pursuers whose searches would hold more")  # fmt: skip
+    p.add_argument(
+        "--only", default="", help="run only recipes whose label holds this (prints only)"
+    )
+    p.add_argument(
+        "--maps",
+        default="",
+        help="comma list of maps to run, 'tiled' for the Tiled level (prints only)",
+    )
     args = p.parse_args(argv)
+    partial_run = bool(args.only or args.maps)
     if args.quick:
         rng = np.random.default_rng(1)
         walkable = rng.random((40, 48)) > 0.2
@@ -489,19 +546,24 @@ def main(argv: list[str] | None = None) -> str:
         counts = [5, 20]
         args.radius = min(args.radius, 8.0)
     else:
-        worlds = [movingai_world(m, args.frames, args.player_speed) for m in MAPS]
-        worlds.append(tiled_world(args.frames, args.player_speed))
+        names = args.maps.split(",") if args.maps else [*MAPS, "tiled"]
+        worlds = [movingai_world(m, args.frames, args.player_speed)
+                  for m in names if m != "tiled"]  # fmt: skip
+        if "tiled" in names:
+            worlds.append(tiled_world(args.frames, args.player_speed))
         counts = [int(c) for c in args.counts.split(",")]
     rows: list[str] = []
     for world in worlds:
         per_search = 0.0  # a tiny map's searches hold little: not probed
-        if not args.quick:
+        if not args.quick and not partial_run:
             probe = spawns(world.grid, world.route[0], 14, seed=0)
             per_search = inflight_bytes(world.grid, world.route[0], probe)
         for n in counts:
             starts = spawns(world.grid, world.route[0], n, seed=n)
             held = n * per_search
             for label, run, options in recipes(args, n):
+                if args.only and args.only not in label:
+                    continue
                 if options.get("algorithm") == "jps" and world.grid.uniform_cost is None:
                     rows.append(f"| {world.name} | {n} | {label}: skipped, jps needs "
                                 "uniform costs | | | | | | | | |")  # fmt: skip
@@ -525,7 +587,7 @@ def main(argv: list[str] | None = None) -> str:
         "level's mud costs are not kept), positions at cell centres; every agent checked "
         "on the mesh at the end."
     ]
-    if not args.quick:
+    if not args.quick and not partial_run:
         tiled = worlds[-1]
         notes.append(
             f"`TileCoords.cell(pos)` on the Tiled level's player positions: "
@@ -556,7 +618,7 @@ def main(argv: list[str] | None = None) -> str:
     ]
     text = "\n".join(head + rows + [""] + [n for n in notes if n]) + "\n"
     print(text)
-    if not args.quick:
+    if not args.quick and not partial_run:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "game_loop.md").write_text(text)
     return text

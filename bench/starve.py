@@ -105,7 +105,12 @@ def run_pursuers(
 
 
 class Walker:
-    """An enemy walking its newest path (a list of cells), ``speed`` cells a frame."""
+    """An enemy walking its newest path (a list of cells), ``speed`` cells a frame.
+
+    Its path holds every cell it walked (``path[: i + 1]``) and the cells ahead; an
+    answer (or a partial path) starting at a cell it already passed is joined where
+    the two part, the walker going back along its own steps to there: it never jumps.
+    """
 
     def __init__(self, cell: tuple[int, int], speed: float) -> None:
         self.path, self.i, self.progress, self.speed = [cell], 0, 0.0, speed
@@ -117,18 +122,36 @@ class Walker:
     def cell(self) -> tuple[int, int]:
         return self.path[self.i]
 
+    @property
+    def idle(self) -> bool:
+        """At the end of its path: nothing left to walk."""
+        return self.i + 1 >= len(self.path)
+
     def ahead(self) -> tuple[int, int]:
         """Where it will be when an answer comes: as far on as the last one took."""
         k = min(self.i + math.ceil(self.speed * self.wait) + 1, len(self.path) - 1)
         self.path = self.path[: k + 1]  # it walks no further than where it asked from
         return self.path[k]
 
-    def adopt(self, path: list) -> None:
-        try:
-            k = self.path.index(path[0], self.i)
-        except ValueError:  # it asked from where it stood, walking no path
-            k = self.i
-        self.path = self.path[:k] + path
+    def adopt(self, path: list) -> bool:
+        """Walk on along ``path`` (an answer, a partial path, a glimpse), from where
+        its first cell is on the walker's path (the last place; False, unchanged, when
+        it is not there: an answer to a request it has walked away from)."""
+        first, k = path[0], len(self.path) - 1
+        while k >= 0 and self.path[k] != first:  # near the end, as a rule
+            k -= 1
+        if k < 0:
+            return False
+        if k >= self.i:
+            self.path = self.path[:k] + path
+            return True
+        walked = self.path[k : self.i + 1]
+        t = 0
+        while t + 1 < min(len(walked), len(path)) and walked[t + 1] == path[t + 1]:
+            t += 1
+        back = walked[t:][::-1]  # from its cell back to where the two part
+        self.path = self.path[: self.i + 1] + back[1:] + path[t + 1 :]
+        return True
 
     def walk(self) -> None:
         self.progress += self.speed
@@ -158,7 +181,7 @@ def deliver(
         if queue is not None and k in queue:
             asked_at[k] = frame  # a newer goal is queued behind it
         if result:
-            w.adopt([tuple(p) for p in result.path.tolist()])
+            w.adopt(list(map(tuple, result.path.tolist())))
             if len(checked) < keep:
                 checked.append(result)
     return len(done)

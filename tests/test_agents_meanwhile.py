@@ -124,3 +124,48 @@ def test_walking_meanwhile_keeps_the_path_legal_and_the_plans_coming(
         assert _legal(grid, enemy.path)
         if frame + 1 == bound:
             assert enemy.plans >= 1  # delivered within the bound, the target moving
+
+
+# ------------------------------------------------- searches that tell no partial path
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), goal=st.tuples(st.integers(0, 29), st.integers(0, 29)))
+def test_toward_on_a_grid_is_a_legal_greedy_glimpse_closer_to_the_goal(
+    seed: int, goal: tuple[int, int]
+) -> None:
+    grid = _maze(seed)
+    space = GridSpace(grid)
+    if not grid.walkable[goal]:
+        return
+    step = space.toward((0, 0), goal)
+    blocking = grid.find_path((0, 0), goal, algorithm="greedy", max_expansions=16, partial=True)
+    if step is None:  # no cell it reached is closer: the glimpse is the start alone
+        assert len(blocking.path) <= 1
+        return
+    assert step.path.tolist() == blocking.path.tolist()
+    grid.smooth(step.path)  # legal steps (the grid's own check raises otherwise)
+    octile = lambda c: max(abs(c[0] - goal[0]), abs(c[1] - goal[1]))  # noqa: E731
+    assert octile(step.path[-1]) <= octile((0, 0)) and step.path[-1].tolist() != [0, 0]
+
+
+def test_a_budgeted_jps_pursuer_walks_toward_its_target_while_its_plan_is_found() -> None:
+    rng = np.random.default_rng(3)
+    cost = np.where(rng.random((60, 60)) < 0.2, np.inf, 1.0)
+    cost[:, :3] = cost[-3:, :] = 1.0  # an open border: the goal is reachable
+    grid = Grid(cost)
+    start, goal = (0, 0), (59, 59)
+    expansions = grid.find_path(start, goal, algorithm="jps").expanded
+    assert expansions >= 10  # a plan of many frames at one jump point a frame
+    enemy = Pursuer(GridSpace(grid, algorithm="jps"), start, speed=1.0, frame_budget=1)
+    moved = False
+    while enemy.plans == 0:
+        enemy.step(goal, dt=1.0)
+        grid.smooth(enemy.path)  # legal steps only (the grid's own check raises)
+        moved |= enemy.node != start
+    assert moved  # it walked toward its target while its plan was found
+    for _ in range(500):
+        if enemy.step(goal, dt=1.0) == "caught":
+            break
+        grid.smooth(enemy.path)  # the plan joined by walking back where the two part
+    assert enemy.node == goal

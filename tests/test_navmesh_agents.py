@@ -322,3 +322,25 @@ def test_refusals_name_the_space_when_it_cannot_snap() -> None:
 
     with pytest.raises(CapabilityError, match="snap"):
         Pursuer(Bare(), (1.0, 1.0), speed=1.0, snap=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_toward_moves_straight_and_never_leaves_the_mesh(seed: int) -> None:
+    mesh = _hall()
+    space = mesh.agent_space()
+    a, b = (tuple(p) for p in mesh.random_points(2, seed=seed))
+    step = space.toward(a, b)
+    walkable = HALL.buffer(TOL)
+    seen = walkable.covers(shapely.LineString([a, b]))
+    if step is None:  # a wall right ahead
+        assert not seen
+        return
+    path = np.asarray(step.path)
+    assert walkable.covers(shapely.LineString(path)) and path[0].tolist() == list(a)
+    assert mesh.locate(path[-1]) >= 0
+    # straight toward the goal, all the way when it is in sight
+    (dx, dy), (gx, gy) = path[1] - path[0], np.subtract(b, a)
+    assert abs(dx * gy - dy * gx) <= 1e-9 * (1 + float(np.ptp(path)))
+    assert bool(step) == seen and (not seen or np.allclose(path[-1], b))
+    assert step.cost == pytest.approx(float(np.hypot(*(path[1] - path[0]))))

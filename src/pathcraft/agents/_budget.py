@@ -79,12 +79,13 @@ class FrameBudget:
         self._deadline = math.inf
         self._first = True  # no slice ran yet this frame
 
-    def start(self) -> None:
-        """A new frame: the whole budget again."""
+    def start(self, spent: float = 0.0) -> None:
+        """A new frame: the whole budget again, less ``spent`` seconds of it already
+        used this frame (a queue's requests)."""
         self.left = self.expansions
         self._first = True
         if self.time_us is not None:
-            self._deadline = perf_counter() + self.time_us * 1e-6
+            self._deadline = perf_counter() + self.time_us * 1e-6 - spent
 
     @property
     def spent(self) -> bool:

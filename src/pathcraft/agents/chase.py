@@ -62,6 +62,8 @@ if not TYPE_CHECKING:
 
 
 def _positive(name: str, value: Any, *, allow_zero: bool) -> float:
+    if type(value) is float and 0.0 < value < math.inf:  # a frame's dt: no more checks
+        return value
     number = check_limit(name, value, integer=False)
     if number is None or math.isinf(number) or (number == 0 and not allow_zero):
         kind = ">= 0" if allow_zero else "> 0"
@@ -116,8 +118,10 @@ class Pursuer:
         node the search reached closest to the target), so it never stands still for
         lack of a path; a plan that arrives where the pursuer already walked past the
         point the two part is joined by walking back to it. Spaces whose searches do
-        not tell a partial path (jump point search, graphs, meshes) wait at the node
-        the plan starts from (the first plan: where they stand). A map edit cancels
+        not tell a partial path walk their space's ``toward`` meanwhile (jump point
+        search on a grid: a greedy search of 16 expansions; a navigation mesh: a
+        straight move toward the target up to the first wall), joined the same way;
+        spaces without one (graphs) wait at the node the plan starts from. A map edit cancels
         the plan in flight and starts it again (the incremental repair of a static
         target is one blocking search, so it is used only without a budget). None
         (and no ``time_budget_us``): each plan is one blocking search.
@@ -175,11 +179,11 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_clock", "_corridor", "_costs", "_counted", "_dt", "_goal", "_i", "_lag",
-        "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress", "_replanner",
-        "_replans", "_search",
+        "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal", "_i",
+        "_lag", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
+        "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
-        "_world",
+        "_tried", "_world",
         "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
@@ -237,6 +241,8 @@ class Pursuer:
         self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
+        self._tried: Any = None  # (node, target) of the last ``toward`` that took no step
+        self._cut = False  # the path is still to be cut at the plan's start node
 
     # ------------------------------------------------------------------ state
 
@@ -472,7 +478,7 @@ class Pursuer:
             self._counted = 0
             self._started = self._ticks
             self._plan_k = k
-            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            self._cut = True  # the path ends at k unless the plan ends this frame
             self._status = "chasing"
             return
         result = self._reaim(k, goal, fresh or limit is not None)
@@ -544,15 +550,27 @@ class Pursuer:
             self.expanded += search.expanded - self._counted
             self._counted = search.expanded
             if status == "in_progress":
+                self._cut_to_plan()
                 self._walk_meanwhile(search)
                 return
             self._search = None
+            self._cut = False  # adopting it replaces the path past the node it starts from
             self.plans += 1
             self._lag = self._ticks - self._started + 1
             self._plan = search.result
             self._adopt(search.result, self._plan_k)
             if self._status != "max_expansions" and self._target != self._goal:
                 self._retarget(self._target)  # the target moved: aim at where it is now
+        self._cut_to_plan()
+
+    def _cut_to_plan(self) -> None:
+        """A plan goes on over the next frames: the pursuer walks no further than the
+        node it starts from (cut only then: a plan that ends in the frame it started,
+        as on small maps, replaces the path at once, for one path update, not two)."""
+        if self._cut:
+            self._cut = False
+            k = self._plan_k
+            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
 
     def _committed(self) -> int:
         """The index on the path of the node the pursuer stands on, or walks to (it
@@ -566,15 +584,36 @@ class Pursuer:
         Asked only when the pursuer would reach the end of its path within two frames
         (reading the partial path costs a walk along it and a result: not every
         frame for every pursuer)."""
-        if not self._partial:
-            return
         left = float(self._suffix[self._i]) - self._progress
         if left > 2.0 * self.speed * self._dt:
             return
-        best = search.best_so_far()
-        if best is None or len(best.path) < 2:
+        if not self._partial:
+            self._toward()
             return
-        self._splice(self._plan_k, self._space.nodes(best))
+        best = search.best_so_far()
+        if best is None:  # a search that cannot tell (jump point search)
+            self._toward()
+        elif len(best.path) >= 2:
+            self._splice(self._plan_k, self._space.nodes(best))
+
+    def _toward(self) -> None:
+        """A plan whose search tells no partial path (jump point search, a mesh):
+        walk on meanwhile by the space's ``toward`` (a few legal steps from the end
+        of the path toward the target: a greedy search of 16 expansions on a grid, a
+        straight move up to the first wall on a mesh), appended to the path. A space
+        without one, or with no step to take (the last try from this node toward
+        this target took none), waits."""
+        toward = getattr(self._space, "toward", None)
+        end = self._path[-1]
+        if toward is None or self._tried == (end, self._target) or end == self._target:
+            return
+        step = toward(end, self._target)
+        if step is None:
+            self._tried = (end, self._target)
+            return
+        path = self._space.nodes(step)
+        costs = np.concatenate([self._costs, self._space.step_costs(path)])
+        self._set_path(self._path + path[1:], costs, keep=True)
 
     def _splice(self, k: int, path: list[Hashable]) -> None:
         """Follow ``path`` (from ``self._path[k]``) from where the pursuer is. Past

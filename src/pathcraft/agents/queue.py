@@ -1,11 +1,16 @@
 """A path-request queue: many agents' searches served a fixed budget per frame, in
-order of first request, so that no request starves however often it is renewed."""
+order of first request, so that no request starves however often it is renewed.
+
+One idea in one file, longer than most: about 240 of its lines are the docstrings and
+their runnable examples (each public method has one); the queue's code is the rest.
+"""
 
 from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
+from time import perf_counter
 from typing import Any, Protocol
 
 import numpy as np
@@ -33,15 +38,52 @@ class Steppable(Protocol):
 
 
 class _Request:
-    """One queued search: its place (``ticket``, the order of first request), the
-    search, and what :meth:`PathRequestQueue.request` was asked (None: submitted)."""
+    """One queued request: its place (``ticket``, the order of first request), what
+    :meth:`PathRequestQueue.request` was asked (``world`` None: a search submitted),
+    and its search (None until it is served: a renewed request costs no search)."""
 
-    __slots__ = ("asked", "search", "ticket")
+    __slots__ = ("goal", "options", "search", "start", "ticket", "world")
 
-    def __init__(self, ticket: int, search: Steppable, asked: Any) -> None:
+    def __init__(
+        self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> None:  # fmt: skip
         self.ticket = ticket
         self.search = search
-        self.asked: tuple[Any, Any, Any, dict[str, Any]] | None = asked
+        self.world = world
+        self.start = start
+        self.goal = goal
+        self.options = options
+
+    @property
+    def started(self) -> bool:
+        """Its search is under way (served at least one expansion)."""
+        search = self.search
+        return search is not None and search.expanded > 0
+
+    def renew(
+        self, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> None:  # fmt: skip
+        """Ask it anew before it is served (a search made for the old ask is
+        cancelled)."""
+        if self.search is not None:
+            _stop(self.search)
+        self.search, self.world, self.start, self.goal = search, world, start, goal
+        self.options = options
+
+    def asks(self, world: Any, start: Any, goal: Any, options: dict[str, Any]) -> bool:
+        """Whether it asks exactly this (cells may be tuples, lists or arrays)."""
+        if world is not self.world or world is None:
+            return False
+        try:
+            return (
+                _same(start, self.start)
+                and _same(goal, self.goal)
+                and bool(options == self.options)
+            )
+        except (TypeError, ValueError):
+            return False
 
 
 class PathRequestQueue:
@@ -53,14 +95,19 @@ class PathRequestQueue:
     request**: asking again under a pending key never sends it to the back, so no
     request starves however often its agent renews it.
 
-    - A request not yet served that is asked again is updated in its place (its search
-      is replaced before it cost anything).
+    - A request not yet served that is asked again is updated in its place. Its search
+      is started only when it is served: a renewed request on a world and options the
+      queue has seen, with start and goal given as the world's agents' space gives
+      nodes (``(row, col)`` tuples of ints on a grid), costs about a microsecond and
+      no search; :meth:`request_many` renews many agents' requests of one goal.
     - A request whose search is under way is never restarted by a new goal: that
       search is finished and delivered (its path runs from the start to the goal it
       was started with: ``result.path[0]``, ``result.path[-1]``), and the newest
       request (goal, start, options) is served next, in order of the moment it was
       first asked (behind requests older than it, ahead of younger ones). An agent
-      that walks on meanwhile asks from where it will be when the answer comes.
+      that walks on meanwhile asks from where it will be when the answer comes, and
+      walks the search's best partial path (:meth:`best_so_far`) or a short glimpse
+      toward its goal while it has none.
     - Asked again with the very request pending, nothing changes (a goal asked
       meanwhile is dropped: the pending search answers the newest request).
 
@@ -86,9 +133,11 @@ class PathRequestQueue:
         Node expansions per :meth:`update` (per frame) for all requests together, >= 1;
         None: no limit in expansions (then ``time_budget_us`` is the limit).
     time_budget_us : float or None
-        Microseconds per :meth:`update`, > 0: searches are stepped in small slices
-        until the time is used (a frame overruns it by at most one slice, and always
-        runs one slice, so every request still ends). None: no limit in time.
+        Microseconds of the queue's work per frame, > 0: the requests made since the
+        last :meth:`update` count against it, and the update steps searches in small
+        slices until the rest is used (a frame overruns it by at most one slice and
+        the answer of a search that ended, and always runs one slice, so every request
+        still ends). None: no limit in time.
 
     Raises
     ------
@@ -118,7 +167,7 @@ class PathRequestQueue:
     20.0
     """
 
-    __slots__ = ("_budget", "_next", "_order", "_pending", "_tickets")
+    __slots__ = ("_asking", "_budget", "_known", "_next", "_order", "_pending", "_tickets")
 
     def __init__(self, budget: int | None = None, *, time_budget_us: float | None = None) -> None:
         expansions, micro = check_budgets("budget", budget, time_budget_us)
@@ -132,6 +181,9 @@ class PathRequestQueue:
         self._pending: dict[Hashable, _Request] = {}  # by key: the search served now
         self._next: dict[Hashable, _Request] = {}  # by key: asked while that one runs
         self._order: list[tuple[int, Hashable]] = []  # (ticket, key), stale ones skipped
+        # by id(world): (world, its agents' node check, options its start_search took)
+        self._known: dict[int, tuple[Any, Any, list[dict[str, Any]]]] = {}
+        self._asking = 0.0  # seconds spent in requests since the last update
 
     @property
     def budget(self) -> int | None:
@@ -143,9 +195,7 @@ class PathRequestQueue:
         """Microseconds per :meth:`update` (None: only a budget in expansions)."""
         return self._budget.time_us
 
-    def request(
-        self, key: Hashable, world: Any, start: Any, goal: Any, **options: Any
-    ) -> None:
+    def request(self, key: Hashable, world: Any, start: Any, goal: Any, **options: Any) -> None:
         """Queue a search on ``world`` (anything with ``start_search``: a Grid, Graph,
         WaypointGraph or NavMesh) under ``key``; ``options`` (``algorithm=`` among
         them) are the world's ``start_search`` options, checked now: ``snap=True``
@@ -185,18 +235,104 @@ class PathRequestQueue:
         >>> [r.path[-1].tolist() for r in queue.update().values()]
         [[0, 4]]
         """
+        t0 = perf_counter()
+        check = self._check(world, options)
+        checked = check is not None and _as_is(check, start) and _as_is(check, goal)
+        self._ask(key, world, start, goal, options, checked)
+        self._asking += perf_counter() - t0
+
+    def request_many(
+        self, keys: Iterable[Hashable], world: Any, starts: Iterable[Any], goal: Any,
+        **options: Any,
+    ) -> None:  # fmt: skip
+        """:meth:`request` for many agents chasing one ``goal`` (a player): the
+        request of ``keys[i]`` from ``starts[i]``, the goal and options checked once.
+
+        Raises
+        ------
+        ValueError
+            ``keys`` and ``starts`` of different lengths, or a bad start, goal or
+            option (as :meth:`request` raises them; the requests before it are made).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathRequestQueue
+        >>> grid = Grid.from_ascii("......")
+        >>> queue = PathRequestQueue(budget=100)
+        >>> queue.request_many(["orc", "elf"], grid, [(0, 0), (0, 1)], (0, 5))
+        >>> {k: r.cost for k, r in sorted(queue.update().items())}
+        {'elf': 4.0, 'orc': 5.0}
+        """
+        t0 = perf_counter()
+        keys, starts = list(keys), list(starts)
+        if len(keys) != len(starts):
+            raise ValueError(
+                f"keys and starts must have the same length; got {len(keys)} keys and "
+                f"{len(starts)} starts"
+            )
+        pending, check = self._pending, None
+        for key, start in zip(keys, starts, strict=True):
+            if check is None:  # once the world has taken the options: the goal checked
+                check = self._check(world, options)
+                if check is not None and not _as_is(check, goal):
+                    check = None
+            checked = check is not None and _as_is(check, start)
+            current = pending.get(key)
+            if (
+                checked
+                and current is not None
+                and current.search is None  # waiting in line (nothing asked meanwhile)
+                and current.world is world
+                and current.options == options
+            ):  # the common case of a game loop, kept lean: renewed in place
+                current.start, current.goal = start, goal
+                continue
+            self._ask(key, world, start, goal, options, checked)
+        self._asking += perf_counter() - t0
+
+    def _ask(
+        self, key: Hashable, world: Any, start: Any, goal: Any, options: dict[str, Any],
+        checked: bool,
+    ) -> None:  # fmt: skip
+        current = self._pending.get(key)
+        if current is not None and current.started and current.asks(world, start, goal, options):
+            self._drop_next(key)  # the search under way answers it
+            return
+        # checked: no search is made until the request is served
+        search = None if checked else self._start(world, start, goal, options)
+        self._put(key, search, world, start, goal, options)
+
+    def _check(self, world: Any, options: dict[str, Any]) -> Any:
+        """The node check of requests on ``world`` with ``options`` that need no other
+        (None: the world's ``start_search`` checks them): ``options`` were taken by
+        this world's ``start_search`` before, and a node the ``key`` of the world's
+        agents' space gives back as it is needs no conversion (a walkable ``(row,
+        col)`` tuple of ints on a grid). A re-request then costs about a
+        microsecond, not a search's setup."""
+        known = self._known.get(id(world))
+        if known is None or known[0] is not world or not _CHECKED.isdisjoint(options):
+            return None
+        return known[1] if options in known[2] else None
+
+    def _start(self, world: Any, start: Any, goal: Any, options: dict[str, Any]) -> Steppable:
+        """The world's search for the request (its checks raise here), noting the
+        world and options it took for :meth:`_checked`."""
         start_search = getattr(world, "start_search", None)
         if not callable(start_search):
             raise TypeError(
                 "world must have start_search() (a Grid, Graph, WaypointGraph or "
                 f"NavMesh); got {type(world).__name__}: submit() a SlicedSearch instead"
             )
-        asked = (world, start, goal, options)
-        current = self._pending.get(key)
-        if current is not None and _same(current.asked, asked):
-            self._drop_next(key)  # the search pending answers it
-            return
-        self._put(key, start_search(start, goal, **options), asked)
+        search: Steppable = start_search(start, goal, **options)
+        known = self._known.get(id(world))
+        if known is None or known[0] is not world:
+            if len(self._known) >= _WORLDS:
+                self._known.clear()
+            known = self._known[id(world)] = (world, _node_check(world), [])
+        if options not in known[2] and len(known[2]) < _WORLDS:
+            known[2].append(dict(options))
+        return search
 
     def submit(self, key: Hashable, search: Steppable) -> None:
         """Queue ``search`` under ``key``. Under a key already pending it keeps the
@@ -220,23 +356,26 @@ class PathRequestQueue:
                 "search must have step() and result (a SlicedSearch or a world's "
                 f"start_search()); got {search!r}"
             )
-        self._put(key, search, None)
+        self._put(key, search, None, None, None, {})
 
-    def _put(self, key: Hashable, search: Steppable, asked: Any) -> None:
+    def _put(
+        self, key: Hashable, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> None:  # fmt: skip
         current = self._pending.get(key)
         if current is None:
-            self._queue(key, _Request(next(self._tickets), search, asked))
-        elif current.search.expanded == 0:  # not served yet: updated in its place
-            _stop(current.search)
-            current.search, current.asked = search, asked
+            ticket = next(self._tickets)
+            self._queue(key, _Request(ticket, search, world, start, goal, options))
+        elif not current.started:  # not served yet: updated in its place
+            current.renew(search, world, start, goal, options)
             self._drop_next(key)
         else:  # under way: delivered first, then this one by its own first request
             follow = self._next.get(key)
             if follow is None:
-                self._next[key] = _Request(next(self._tickets), search, asked)
+                ticket = next(self._tickets)
+                self._next[key] = _Request(ticket, search, world, start, goal, options)
             else:
-                _stop(follow.search)
-                follow.search, follow.asked = search, asked
+                follow.renew(search, world, start, goal, options)
 
     def _queue(self, key: Hashable, request: _Request) -> None:
         self._pending[key] = request
@@ -244,7 +383,7 @@ class PathRequestQueue:
 
     def _drop_next(self, key: Hashable) -> None:
         follow = self._next.pop(key, None)
-        if follow is not None:
+        if follow is not None and follow.search is not None:
             _stop(follow.search)
 
     def cancel(self, key: Hashable) -> bool:
@@ -265,8 +404,46 @@ class PathRequestQueue:
         current = self._pending.pop(key, None)
         if current is None:
             return False
-        _stop(current.search)  # a compiled search gives its workspace back
+        if current.search is not None:
+            _stop(current.search)  # a compiled search gives its workspace back
         return True
+
+    def best_so_far(self, key: Hashable) -> PathResult | None:
+        """The best partial path of the request under ``key`` while its search is
+        under way: the search's :meth:`~pathcraft.CompiledSearch.best_so_far` (a path
+        from the request's start toward the node it reached closest to its goal,
+        falsy, ``reason="max_expansions"``), what its agent walks meanwhile.
+
+        None when there is none to tell: no request under ``key``, its search not
+        served yet (waiting in line), or of a kind that does not tell one (asked
+        without ``partial=True``, jump point search, graphs, navigation meshes: see
+        the world's ``start_search``). An agent given None can walk a short glimpse
+        toward its goal meanwhile (a blocking search of a few expansions with
+        ``partial=True``, such as ``grid.find_path(here, goal, algorithm="greedy",
+        max_expansions=16, partial=True)``: legal steps, possibly none).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import PathRequestQueue
+        >>> grid = Grid.from_ascii("." * 12, diagonal="never")
+        >>> queue = PathRequestQueue(budget=4)
+        >>> queue.request("orc", grid, (0, 0), (0, 11), algorithm="astar", partial=True)
+        >>> queue.best_so_far("orc") is None    # waiting in line
+        True
+        >>> queue.update()
+        {}
+        >>> queue.best_so_far("orc").path.tolist()
+        [[0, 0], [0, 1], [0, 2], [0, 3]]
+        """
+        current = self._pending.get(key)
+        if current is None or current.search is None:
+            return None
+        tell = getattr(current.search, "best_so_far", None)
+        if not callable(tell):
+            return None
+        best: PathResult | None = tell()
+        return best
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -314,20 +491,28 @@ class PathRequestQueue:
         (9.0, 0)
         """
         budget = self._budget
-        budget.start()
+        budget.start(self._asking)
+        self._asking = 0.0
         done: dict[Hashable, PathResult] = {}
         while not budget.spent:
             head = self._head()
             if head is None:
                 break
             key, current = head
+            search = current.search
+            if search is None:  # its turn: the search starts now
+                search = current.search = _again(current)
+                if search is None:  # its start or goal became a wall meanwhile
+                    self._finish(key)
+                    done[key] = PathResult.not_found("unreachable")
+                    continue
             try:
-                status = budget.run(current.search)
+                status = budget.run(search)
             except WorldChangedError:
-                if current.asked is None:  # submitted: the caller started it
+                if current.world is None:  # submitted: the caller started it
                     self._finish(key)
                     raise
-                again = _again(current.asked)
+                again = _again(current)
                 if again is None:  # its start or goal is a wall now
                     self._finish(key)
                     done[key] = PathResult.not_found("unreachable")
@@ -341,19 +526,44 @@ class PathRequestQueue:
                 break  # the budget is spent (or the search expands nothing: no spin)
             self._finish(key)
             if status != "cancelled":
-                done[key] = current.search.result
+                done[key] = search.result
         return done
 
 
-def _again(asked: tuple[Any, Any, Any, dict[str, Any]]) -> Steppable | None:
-    """A fresh search for a request whose world was edited under it (None when its
-    start or goal became a wall)."""
-    world, start, goal, options = asked
+#: Worlds (and option sets per world) a queue remembers as checked.
+_WORLDS = 8
+#: Options under which the agents' space's node check is not the search's: a start or
+#: goal moved to the nearest walkable node, a unit of several cells.
+_CHECKED = frozenset({"snap", "size"})
+
+
+def _again(request: _Request) -> Steppable | None:
+    """A fresh search for a request: at its turn, or after its world was edited under
+    it (None when its start or goal is a wall now)."""
     try:
-        search: Steppable = world.start_search(start, goal, **options)
+        search: Steppable = request.world.start_search(
+            request.start, request.goal, **request.options
+        )
     except ValueError:
         return None
     return search
+
+
+def _node_check(world: Any) -> Any:
+    """The ``key`` of ``world``'s agents' space (None for a world without one)."""
+    try:
+        return world.agent_space().key
+    except Exception:  # no agents' space: every request takes the world's checks
+        return None
+
+
+def _as_is(key: Any, node: Any) -> bool:
+    """``node`` is a node exactly as the space's ``key`` gives it back (nothing to
+    convert or snap; a wall, a bad node: False, the world's own checks say why)."""
+    try:
+        return key(node) is node
+    except (TypeError, ValueError):
+        return False
 
 
 def _stop(search: Steppable) -> None:
@@ -363,13 +573,7 @@ def _stop(search: Steppable) -> None:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Whether two requests asked the same (world, start, goal, options); cells may
-    be tuples, lists or arrays."""
-    if a is None or b is None or a[0] is not b[0]:
-        return False
-    try:
-        return all(np.array_equal(x, y) for x, y in zip(a[1:3], b[1:3], strict=True)) and bool(
-            a[3] == b[3]
-        )
-    except (TypeError, ValueError):
-        return False
+    """Whether two nodes are the same (tuples, lists or arrays)."""
+    if type(a) is tuple and type(b) is tuple:
+        return a == b
+    return bool(np.array_equal(a, b))

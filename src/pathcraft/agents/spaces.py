@@ -22,7 +22,10 @@ A space may also have ``snap(node, name)``, the nearest walkable node to any nod
 ``continuous`` is True (a mesh's) makes a :class:`~pathcraft.agents.Pursuer` plan from
 where it stands, between nodes too; one with ``reaim(corridor, start, goal)``
 (:meth:`MeshSpace.reaim <pathcraft.navmesh.MeshSpace.reaim>`) lets it re-aim a moving
-target without a search.
+target without a search; one with ``toward(start, goal)`` (:meth:`GridSpace.toward`,
+:meth:`MeshSpace.toward <pathcraft.navmesh.MeshSpace.toward>`: a few legal steps toward
+the goal, or None) lets a budgeted pursuer walk on while a plan whose search tells no
+partial path is found.
 
 Agents at continuous ``(x, y)`` positions (:class:`~pathcraft.agents.PathFollower`)
 need one thing more, a :class:`Floor`: which points are walkable (``walkable``) and a

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 __all__ = ["GridSpace"]
 
 _SQRT2 = float(np.sqrt(2.0))
+#: Expansions of the greedy search :meth:`GridSpace.toward` takes (a path of up to
+#: about as many cells: a few seconds of walking, for ten microseconds or so).
+TOWARD = 16
 
 
 class GridSpace:
@@ -136,6 +139,28 @@ class GridSpace:
         """
         result: PathResult = self._run(self.grid.find_path, start, goal, max_expansions)
         return result
+
+    def toward(self, start: Hashable, goal: Hashable) -> PathResult | None:
+        """A few cells from ``start`` toward ``goal``: a greedy search of
+        :data:`TOWARD` expansions with ``partial=True`` (the path to the cell it
+        reached closest to the goal, legal steps of this grid); None when no cell
+        it reached is closer than ``start``. What a budgeted
+        :class:`~pathcraft.agents.Pursuer` walks while a plan that tells no partial
+        path (jump point search) is found.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii("." * 40, diagonal="never"))
+        >>> len(space.toward((0, 0), (0, 39)).path), space.toward((0, 5), (0, 5))
+        (16, None)
+        """
+        result = self.grid.find_path(
+            cast(tuple[int, int], start), cast(tuple[int, int], goal),
+            algorithm="greedy", max_expansions=TOWARD, partial=True,
+        )  # fmt: skip
+        return result if len(result.path) > 1 else None
 
     #: Its searches in progress can tell their best partial path (``start_search(...,
     #: partial=True)``, then ``search.best_so_far()``): a budgeted Pursuer walks it.

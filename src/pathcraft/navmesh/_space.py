@@ -179,6 +179,44 @@ class MeshSpace:
             filter=self.filter, max_expansions=max_expansions,
         )  # fmt: skip
 
+    def toward(self, start: Hashable, goal: Hashable) -> PathResult | None:
+        """A straight move from ``start`` toward ``goal``, both ``(x, y)`` on the mesh,
+        as far as it stays on the mesh (:meth:`NavMesh.raycast
+        <pathcraft.navmesh.NavMesh.raycast>`, this space's filter): the path ``[start,
+        goal]`` when the goal is in sight, else to where the ray meets a wall; None
+        when it cannot move at all. What a budgeted
+        :class:`~pathcraft.agents.Pursuer` walks while its plan is found (a mesh
+        search in progress tells no partial path): the cheapest move that never
+        leaves the walkable area.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
+        >>> space = mesh.agent_space()
+        >>> space.toward((1, 9), (9, 9)).path.tolist()     # up to the wall
+        [[1.0, 9.0], [4.0, 9.0]]
+        >>> space.toward((1, 1), (9, 1)).path.tolist()     # in sight
+        [[1.0, 1.0], [9.0, 1.0]]
+        """
+        a = np.asarray(start, dtype=np.float64)
+        b = np.asarray(goal, dtype=np.float64)
+        ray = self.mesh.raycast(a, b, filter=self.filter)
+        end = b
+        if ray.hit:  # stop a hair short of the wall: its rounded point may lie outside
+            for back in (0.0, 1e-9, 1e-6, 1e-3):
+                end = a + max(ray.fraction - back, 0.0) * (b - a)
+                if self.mesh.polygons_at(end).size:
+                    break
+            else:
+                return None
+        if float(np.hypot(*(end - a))) <= 1e-9 * (1.0 + float(np.abs(a).max())):
+            return None
+        path = [(float(a[0]), float(a[1])), (float(end[0]), float(end[1]))]
+        cost = float(self.step_costs(path)[0])
+        return build_result(None if ray.hit is False else "max_expansions", np.array(path), cost)
+
     def reaim(
         self, corridor: PathCorridor | None, start: Hashable, goal: Hashable
     ) -> tuple[PathCorridor, PathResult] | None:
