@@ -8,7 +8,7 @@ written (tens of microseconds for a search that expands a cell). A
 :class:`HashedWorkspace` gives slots out in the order cells are first reached, from
 arrays that start at 128 slots and double, and finds a cell's slot in an
 open-addressing table (linear probing, Fibonacci hashing, at most half full, doubled
-when it would be fuller). Made from a few small ``malloc`` blocks (about 7 kB), it
+when it would be fuller). Made from a few small ``malloc`` blocks (about 2 kB), it
 costs about what a pooled workspace does, and holds memory in proportion to the cells
 reached (40 to 100 bytes each, as the arrays and the table double).
 
@@ -47,7 +47,7 @@ from pathcraft._core.grid_search cimport (
     heuristic_rc,
     run_search,
 )
-from pathcraft._core.heap cimport heap_clear, heap_free, heap_init
+from pathcraft._core.heap cimport heap_clear
 from pathcraft._core.machine cimport (
     NO_NODE,
     BaseWorkspace,
@@ -68,8 +68,8 @@ from pathcraft._core.machine cimport (
 from pathcraft._core.codes cimport ST_MAX_EXPANSIONS
 
 cdef enum:
-    FIRST_SLOTS = 128         # slots of a new workspace (the table has twice as many places)
-    FIRST_HEAP = 64           # heap entries of a new workspace (the dense one starts at 1024)
+    FIRST_SLOTS = 32          # slots of a new workspace (the table has twice as many places)
+    FIRST_BITS = 6            # log2 of the table's first places
     DENSE_BYTES = sizeof(Slot) + sizeof(int32_t)  # a dense workspace's bytes per cell
 
 #: Cells a search reaches before it moves to dense arrays (:func:`hashed_workspace`):
@@ -85,8 +85,8 @@ cdef class HashedWorkspace(Workspace):
     :func:`hashed_workspace`; a search on it is stepped by ``quick.PlanSearch``."""
 
     def __cinit__(self, *args, **kwargs):
-        # The skeleton made its per-node block for one node (the constructor's
-        # capacity): it is replaced by the slot arrays, and its open list by a small one.
+        # The skeleton made its per-node block and open list for one node (the
+        # constructor's capacity): the block is replaced by the slot arrays.
         free(self.cell)
         self.cell = NULL
         self.pos = NULL
@@ -99,11 +99,10 @@ cdef class HashedWorkspace(Workspace):
         self.used = 0
         self.room = 0
         self.map_cells = 0
-        heap_free(&self.heap)
-        if heap_init(&self.heap, FIRST_HEAP) != 0 or self.grow_slots() != 0:
+        if self.grow_slots() != 0:
             raise MemoryError("could not allocate a hashed search workspace")
-        self.mask = FIRST_SLOTS * 2 - 1
-        self.shift = 64 - 8
+        self.mask = (1 << FIRST_BITS) - 1
+        self.shift = 64 - FIRST_BITS
         self.table = <Entry*> malloc((self.mask + 1) * sizeof(Entry))
         if self.table == NULL:
             raise MemoryError("could not allocate a hashed search workspace")
