@@ -40,16 +40,16 @@ from pathcraft._core.grid_search cimport (
     NEVER,
     SQRT2,
     H_MANHATTAN,
-    H_ZERO,
-    Bucket,
+    bucket_push,
     corner_open,
     heuristic,
     heuristic_rc,
+    next_bucket_node,
     run_search,
+    steps_to_goal,
 )
 from pathcraft._core.heap cimport heap_clear
 from pathcraft._core.machine cimport (
-    NO_NODE,
     BaseWorkspace,
     resident,
     small_pages,
@@ -57,7 +57,6 @@ from pathcraft._core.machine cimport (
     zfree,
     Slot,
     begin,
-    end_search,
     found,
     improves,
     next_node,
@@ -65,7 +64,6 @@ from pathcraft._core.machine cimport (
     open_node,
     stop,
 )
-from pathcraft._core.codes cimport ST_MAX_EXPANSIONS
 
 cdef enum:
     FIRST_SLOTS = 32          # slots of a new workspace (the table has twice as many places)
@@ -243,26 +241,14 @@ cdef class HashedWorkspace(Workspace):
 
     cdef Py_ssize_t trace(self, Py_ssize_t node) noexcept nogil:
         """``Workspace.trace``: the path from the source to the cell ``node`` into
-        ``trail`` as cells, start first; its length (0 for -1 or a cell not reached),
-        or -1 when memory ran out."""
-        cdef Py_ssize_t n = 0, i, c = slot_of(self, node) if node >= 0 else -1
-        cdef Py_ssize_t first = c
-        cdef Py_ssize_t* grown
+        ``trail`` as cells, start first; its length (0 for -1), or -1 when memory ran
+        out. On slots: the skeleton's trace of the slots, each then made its cell."""
+        cdef Py_ssize_t n, i
         if self.dense:
             return BaseWorkspace.trace(self, node)
-        while c >= 0:
-            n += 1
-            c = self.cell[c].parent
-        if n > self.trail_capacity:
-            grown = <Py_ssize_t*> realloc(self.trail, n * sizeof(Py_ssize_t))
-            if grown == NULL:
-                return -1
-            self.trail = grown
-            self.trail_capacity = n
-        c = first
-        for i in range(n - 1, -1, -1):
-            self.trail[i] = self.cells[c]
-            c = self.cell[c].parent
+        n = BaseWorkspace.trace(self, slot_of(self, node) if node >= 0 else -1)
+        for i in range(n):
+            self.trail[i] = self.cells[self.trail[i]]
         return n
 
 
@@ -372,7 +358,7 @@ cdef int hashed_open_start(
     ws.cell[ss].mark = ws.gen
     ws.level = steps_to_goal(q, start // q.width, start % q.width)
     out.generated += 1
-    return ring_push(&ws.ring[ws.level % 3], ss)
+    return bucket_push(&ws.ring[ws.level % 3], ss)
 
 
 cdef int run_hashed(Query* q, HashedWorkspace ws, Outcome* out, int64_t budget) noexcept nogil:
@@ -425,70 +411,8 @@ cdef int run_hashed(Query* q, HashedWorkspace ws, Outcome* out, int64_t budget) 
 
 
 # The bucket open list of grid_search (Dial's buckets of f counted in steps), holding
-# slots: the same pushes and pops as ``grid_search.run_buckets``.
-
-cdef inline int ring_push(Bucket* b, Py_ssize_t item) noexcept nogil:
-    """Put ``item`` on top of the stack ``b``; -1 when memory ran out."""
-    cdef Py_ssize_t capacity
-    cdef int32_t* grown
-    if b.size == b.capacity:
-        capacity = 64 if b.capacity == 0 else 2 * b.capacity
-        grown = <int32_t*> realloc(b.items, capacity * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        b.items = grown
-        b.capacity = capacity
-    b.items[b.size] = <int32_t> item
-    b.size += 1
-    return 0
-
-
-cdef inline Py_ssize_t steps_to_goal(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
-    """``grid_search.steps_to_goal``: the integer heuristic the buckets order by."""
-    cdef Py_ssize_t dr, dc
-    if q.hkind == H_ZERO:
-        return 0
-    dr = r - q.goal_r
-    dc = c - q.goal_c
-    if dr < 0:
-        dr = -dr
-    if dc < 0:
-        dc = -dc
-    if q.hkind == H_MANHATTAN:
-        return dr + dc
-    return dr if dr > dc else dc
-
-
-cdef inline Py_ssize_t next_ring_slot(
-    Query* q, HashedWorkspace ws, Outcome* out, int64_t* left, bint has_goal
-) noexcept nogil:
-    """``grid_search.next_bucket_node`` on slots."""
-    cdef Bucket* b
-    cdef Py_ssize_t us
-    if left[0] == 0:
-        return NO_NODE
-    while True:
-        b = &ws.ring[ws.level % 3]
-        if b.size == 0:
-            if ws.ring[0].size == 0 and ws.ring[1].size == 0 and ws.ring[2].size == 0:
-                end_search(has_goal, out)
-                return NO_NODE
-            ws.level += 1
-            continue
-        us = b.items[b.size - 1]
-        if ws.cell[us].mark == ws.gen + 1:
-            b.size -= 1
-            continue
-        break
-    if out.expanded == q.s.max_expansions:
-        out.status = ST_MAX_EXPANSIONS
-        return NO_NODE
-    b.size -= 1
-    left[0] -= 1
-    ws.cell[us].mark = ws.gen + 1
-    out.expanded += 1
-    return us
-
+# slots: the same pushes and pops as ``grid_search.run_buckets`` (its pieces, from
+# grid_search.pxd, index ``ws.cell``: here the slots).
 
 cdef int run_hashed_buckets(
     Query* q, HashedWorkspace ws, Outcome* out, int64_t budget
@@ -510,7 +434,7 @@ cdef int run_hashed_buckets(
     while True:
         if ws.used >= ws.dense_at and ws.densify() == 0:
             return run_search(q, ws, out, left)
-        us = next_ring_slot(q, ws, out, &left, q.goal >= 0)
+        us = next_bucket_node(q, ws, out, &left, q.goal >= 0)
         if us < 0:
             return stop(us)
         u = ws.cells[us]
@@ -547,5 +471,5 @@ cdef int run_hashed_buckets(
             else:
                 f = ws.level - hu + 1 + steps_to_goal(q, v // W, v - (v // W) * W)
             out.generated += 1
-            if ring_push(&ws.ring[f % 3], vs) != 0:
+            if bucket_push(&ws.ring[f % 3], vs) != 0:
                 return -1
