@@ -76,6 +76,7 @@ EXTENSIONS = [
     kernel("jps"),
     kernel("jpsplus"),
     kernel("theta"),
+    kernel("hashed"),  # issue 29: sliced grid searches' state sized by the cells reached
     kernel("quick"),
     kernel("graph_search"),
     kernel("visibility"),

@@ -6,16 +6,21 @@ the centre of an open grid to its right neighbour, and a long query:
 - **blocking**: ``grid.astar(a, b)``, the one-cell query; time per call.
 - **start + step(1), pooled**: ``s = grid.start_search(a, b); s.step(1); s.cancel()``
   in a loop: a pooled workspace is taken and given back each time.
-- **K in flight** (K = 10, 100, 1,000; best of three runs, two for 1,000): K
-  searches started and stepped once, all held (the pool emptied first, so each makes
-  a workspace of its own): time per search to start and step, resident memory added
-  per search (the process's RSS from /proc/self/statm, before and after, not
-  tracemalloc) and, where the workspace reports it, their ``resident_bytes``; then
-  the time per search to finish (its workspace given back to the pool, or freed).
+- **K in flight beyond the pool** (K = 10, 100, 1,000; best of 30, 10 and 3 runs):
+  the pool emptied and its four workspaces taken by searches held in flight
+  (not counted), then K more searches started and stepped once, all held, so each
+  makes a workspace of its own (hashed, where the build has them): time per search
+  to start and step, resident memory added per search (the process's RSS from
+  /proc/self/statm, before and after, not tracemalloc) and, where the workspace
+  reports it, their ``resident_bytes``; then the time per search to finish (its
+  workspace freed).
 - **long query**: around a wall down the middle of the map (a gap at the bottom),
   from a quarter of the way across to three quarters: the blocking call against the
-  same search sliced in steps of 256 (a pooled workspace), and ten of them in flight
-  at once, stepped in turn (six of them on workspaces of their own).
+  same search sliced in steps of 256 (a pooled workspace), the same beyond the pool
+  (a workspace of its own: hashed, moving to dense arrays past 4,096 cells), the same
+  on a hashed workspace that never moves (where the build has them; the cost of the
+  table's look-ups), and ten of them in flight at once, stepped in turn (six beyond
+  the pool).
 
 Each (tree, map) is measured in a fresh process, the trees alternating, so memory
 starts from the same place and a loaded machine is compared side by side; *best* of
@@ -51,6 +56,9 @@ PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 #: Searches in flight at once; more than this many map-sized workspaces of the old
 #: kind would not fit this machine's memory, so larger K are skipped by the budget.
 IN_FLIGHT = (10, 100, 1000)
+#: Runs of each K, the best kept (a run of ten searches lasts tens of microseconds: a
+#: loaded machine's preemptions would swamp a best of three).
+RUNS = {10: 30, 100: 10, 1000: 3}
 MEMORY_BUDGET = 2 * 2**30
 
 
@@ -103,20 +111,27 @@ def measure(n: int, rounds: int, calls: int) -> dict[str, Any]:
         if k * ws_bytes * 1.3 > MEMORY_BUDGET and not _lazy():
             out[f"k{k}"] = None  # would not fit: map-sized workspaces resident
             continue
-        runs = [in_flight(grid, a, b, k, blocking.cost) for _ in range(3 if k < 1000 else 2)]
+        runs = [in_flight(grid, a, b, k, blocking.cost) for _ in range(RUNS[k])]
         out[f"k{k}"] = {key: min(run[key] for run in runs) for key in runs[0]}
     out.update(long_query(n, rounds))
     return out
 
 
 def in_flight(grid: Any, a: Any, b: Any, k: int, cost: float) -> dict[str, Any]:
-    """``k`` one-cell searches started and stepped once, all held, the pool emptied
-    first; then each finished: per search, the time to start, the memory added, what
-    the workspaces report, and the time to finish (the workspace given back)."""
+    """``k`` one-cell searches started and stepped once, all held, beyond the pool (its
+    workspaces taken by searches held first); then each finished: per search, the
+    time to start, the memory added, what the workspaces report, and the time to
+    finish (the workspace freed)."""
     from pathcraft import _sliced
 
     _sliced.release_pooled_workspaces()
+    pool = [grid.start_search(a, b) for _ in range(_sliced.POOL_SIZE)]
+    for s in pool:
+        s.step(1)
     gc.collect()
+    warm = grid.start_search(a, b)  # one beyond the pool first: its code and data warm
+    warm.step(1)
+    warm.cancel()
     before = rss()
     t0 = time.perf_counter()
     held = []
@@ -131,7 +146,9 @@ def in_flight(grid: Any, a: Any, b: Any, k: int, cost: float) -> dict[str, Any]:
     for s in held:  # each ends (its workspace given back: the pool keeps four)
         assert s.step() == "found" and s.result.cost == cost
     t3 = time.perf_counter()
-    del held, s
+    for s in pool:
+        s.cancel()
+    del held, s, pool
     gc.collect()
     return {
         "start_us": (t1 - t0) / k * 1e6,
@@ -166,6 +183,16 @@ def long_query(n: int, rounds: int) -> dict[str, Any]:
             pass
         assert s.result.cost == blocking.cost
 
+    def beyond() -> None:
+        pool = [grid.start_search(a, b) for _ in range(_sliced.POOL_SIZE)]
+        for s in pool:
+            s.step(0)
+        sliced()
+        for s in pool:
+            s.cancel()
+
+    hashed_only = _hashed_only(grid, a, b, blocking.cost)
+
     def ten() -> None:
         held = [grid.start_search(a, b) for _ in range(10)]
         while "in_progress" in [s.step(256) for s in held]:  # each a slice in turn
@@ -174,18 +201,43 @@ def long_query(n: int, rounds: int) -> dict[str, Any]:
             assert s.result.cost == blocking.cost
 
     r = max(2, rounds // 2)
-    best_b = best_s = best_t = float("inf")
+    best_b = best_s = best_t = best_y = best_h = float("inf")
     for _ in range(2):
         best_b = min(best_b, best_per_call(lambda: grid.astar(a, b), 3, r))
         best_s = min(best_s, best_per_call(sliced, 3, r))
+        best_y = min(best_y, best_per_call(beyond, 3, r))
+        if hashed_only is not None:
+            best_h = min(best_h, best_per_call(hashed_only, 3, r))
         _sliced.release_pooled_workspaces()
         best_t = min(best_t, best_per_call(ten, 1, r) / 10)
     return {
         "long_expanded": blocking.expanded,
         "long_blocking_ms": best_b * 1e3,
         "long_sliced_ms": best_s * 1e3,
+        "long_beyond_ms": best_y * 1e3,
+        "long_hashed_ms": None if hashed_only is None else best_h * 1e3,
         "long_ten_ms": best_t * 1e3,
     }
+
+
+def _hashed_only(grid: Any, a: Any, b: Any, cost: float) -> Callable[[], None] | None:
+    """The long query sliced by 256 on a hashed workspace that never moves to dense
+    arrays (None where the build has no hashed workspaces)."""
+    try:
+        from pathcraft._core.hashed import hashed_workspace
+        from pathcraft._kernels import IN_PROGRESS
+        from pathcraft._options import SearchOptions
+    except ImportError:
+        return None
+    plan = grid._plan(SearchOptions.check_call("Grid", "start_search", "astar", {}))
+
+    def run() -> None:
+        machine = plan.start(hashed_workspace(grid.padded.size, 2**31 - 2), a, b)
+        while machine.step(256) == IN_PROGRESS:
+            pass
+        assert machine.result(0.0).cost == cost
+
+    return run
 
 
 def child(src: Path, n: int, rounds: int, calls: int) -> dict[str, Any]:
@@ -204,8 +256,8 @@ def mb(x: float | None) -> str:
 def table(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
     columns = (
         "build", "map", "blocking us", "start+step(1) pooled us (x blocking)", "K",
-        "start+step(1) us each (x blocking)", "RSS added MB each",
-        "workspaces report MB each", "finish (workspace given back or freed) us each",
+        "start+step(1) beyond the pool us each (x blocking)", "RSS added MB each",
+        "workspaces report MB each", "finish (workspace freed) us each",
     )  # fmt: skip
     lines = ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
     for name, r in results:
@@ -219,7 +271,7 @@ def table(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
                 lines.append(head + f"| {k:,} | {skipped} | | | |")
             else:
                 lines.append(
-                    head + f"| {k:,} | {f['start_us']:.1f} ({f['start_us'] / blk:.0f}x) | "
+                    head + f"| {k:,} | {f['start_us']:.1f} ({f['start_us'] / blk:.1f}x) | "
                     f"{mb(f['rss_per_search'])} | {mb(f['reported_per_search'])} | "
                     f"{f['finish_us']:.1f} |"
                 )
@@ -229,16 +281,19 @@ def table(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
 
 def long_table(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
     columns = (
-        "build", "map", "expanded", "blocking ms", "sliced by 256, one ms (ratio)",
+        "build", "map", "expanded", "blocking ms", "sliced by 256, pooled, ms (ratio)",
+        "sliced beyond the pool, ms (ratio)", "hashed, never dense, ms (ratio)",
         "ten at once, ms each (ratio)",
     )  # fmt: skip
     lines = ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
     for name, r in results:
         b = r["long_blocking_ms"]
+        cells = [r["long_sliced_ms"], r["long_beyond_ms"], r["long_hashed_ms"], r["long_ten_ms"]]
+        shown = ["-" if ms is None else f"{ms:.2f} ({ms / b:.2f})" for ms in cells]
         lines.append(
             f"| {name} | {r['n']}x{r['n']} | {r['long_expanded']:,} | {b:.2f} | "
-            f"{r['long_sliced_ms']:.2f} ({r['long_sliced_ms'] / b:.2f}) | "
-            f"{r['long_ten_ms']:.2f} ({r['long_ten_ms'] / b:.2f}) |"
+            + " | ".join(shown)
+            + " |"
         )
     return lines
 

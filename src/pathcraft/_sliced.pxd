@@ -11,6 +11,7 @@ cdef class CompiledSearch:
     cdef public object _make
     cdef public object _result
     cdef public object _size
+    cdef public object _sparse
     cdef public object _status
     cdef public object _version
     cdef public object _world

@@ -13,14 +13,17 @@ nodes in the same order and ends with exactly the blocking call's result.
 Memory: a search in progress holds a workspace of its own. It takes one from a pool at
 its first step and gives it back the moment it ends (its result is built first) or is
 cancelled, so a queue of 1,000 agents served one after the other needs a workspace or
-two, not 1,000. A workspace spans the map (20 bytes a grid cell of address space) but
-takes memory only where its searches wrote: its per-node arrays are mapped zeroed and
-never initialised, and a page (4 kB, 256 cells' state) is taken at its first write,
-never a huge page (``keep_pages_small``). So a search costs what it explores: a short
-search held in flight on a 1024 x 1024 grid adds about 25 kB of resident memory (ten:
-0.25 MB), and one beyond the pool's four makes its workspace with a system call and a
-page fault per page written, tens of microseconds, not the milliseconds of clearing
-the map's worth (``bench/results/sliced_memory.md``). Thousands can be in flight.
+two, not 1,000. A pooled workspace spans the map (20 bytes a grid cell of address
+space) but takes memory only where its searches wrote: its per-node arrays are mapped
+zeroed and never initialised, and a page (4 kB, 256 cells' state) is taken at its
+first write, never a huge page (``keep_pages_small``). Beyond the pool's four in
+flight, a grid's best-first search (A*, Dijkstra, greedy, weighted) gets a hashed
+workspace (``_core/hashed.pyx``): a few small blocks sized by the cells it reaches
+(about 7 kB to start), made in about the time a pooled one is taken (start + step(1)
+about 2x a one-cell blocking query on any map size), moved to dense arrays once it
+reached 4,096 cells. Other searches beyond the pool make a dense workspace (a system
+call and a page fault per page written, tens of microseconds). So a search costs
+what it explores (``bench/results/sliced_memory.md``): thousands can be in flight.
 
 Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathResult>`:
 ``"in_progress"``, ``"found"``, the reason the search ended without its goal
@@ -45,46 +48,66 @@ __all__ = ["CompiledSearch", "WorldChangedError", "release_pooled_workspaces"]
 POOL_SIZE = 4
 
 _pool: dict[Any, list[Any]] = {}
+#: Workspaces of each pooled kind alive: in the pool or held by searches in flight.
+_alive: dict[Any, int] = {}
 
 
-def _acquire(kind: Any, size: int) -> Any:
+def _acquire(kind: Any, size: int, sparse: Callable[[int], Any] | None = None) -> Any:
     """A workspace of class ``kind`` holding at least ``size`` cells or nodes, owned by
-    the caller until :func:`_release`. No lock: a list's ``pop`` and ``append`` are
-    atomic (under the GIL, and on their own in free-threaded builds), and a workspace
-    popped is the popper's alone; one too small for ``size`` goes back."""
+    the caller until :func:`_release`: a pooled one when one is free; else a new one
+    while fewer than ``POOL_SIZE`` of the kind are alive (it joins the pool when given
+    back), and beyond them ``sparse(size)`` when the search has a workspace sized by
+    the nodes it reaches (a grid's best-first searches: ``hashed.hashed_workspace``),
+    made in about the time a pooled one is taken, never pooled. No lock: a list's
+    ``pop`` and ``append`` are atomic (under the GIL, and on their own in
+    free-threaded builds), and a workspace popped is the popper's alone; one too
+    small for ``size`` goes back. (The count alive is not atomic: threads racing may
+    make a dense workspace more or fewer, never share one.)"""
     free = _pool.get(kind)
     if free:
         try:
             ws = free.pop()
         except IndexError:  # taken by another thread meanwhile
-            return _made(kind, size)
+            return _made(kind, size, sparse)
         if ws.capacity >= size:
             return ws
         free.append(ws)
-    return _made(kind, size)
+    return _made(kind, size, sparse)
 
 
-def _made(kind: Any, size: int) -> Any:
-    """A new workspace for sliced searches, on small pages where it can be (a search
-    in flight then holds the 4 kB pages it wrote, never 2 MB huge ones)."""
+def _made(kind: Any, size: int, sparse: Callable[[int], Any] | None) -> Any:
+    """A new workspace for sliced searches: ``sparse(size)`` beyond ``POOL_SIZE``
+    alive, else one of ``kind`` on small pages where it can be (a search in flight
+    then holds the 4 kB pages it wrote, never 2 MB huge ones)."""
+    alive = _alive.get(kind, 0)
+    if sparse is not None and alive >= POOL_SIZE:
+        return sparse(size)
     ws = kind(size)
     keep_pages_small = getattr(ws, "keep_pages_small", None)
     if keep_pages_small is not None:
         keep_pages_small()
+    _pool.setdefault(kind, [])
+    _alive[kind] = alive + 1
     return ws
 
 
 def _release(ws: Any) -> None:
-    free = _pool.get(type(ws))
+    """Give back a workspace :func:`_acquire` lent: pooled while the pool has room,
+    else dropped (one made by ``sparse`` is always dropped)."""
+    kind = type(ws)
+    free = _pool.get(kind)
     if free is None:
-        free = _pool.setdefault(type(ws), [])
+        return
     if len(free) < POOL_SIZE:
         free.append(ws)
+    else:
+        _alive[kind] = max(0, _alive.get(kind, 1) - 1)
 
 
 def release_pooled_workspaces() -> None:
     """Free the workspaces kept for sliced searches (they are made again on demand)."""
-    for free in list(_pool.values()):
+    for kind, free in list(_pool.items()):
+        _alive[kind] = max(0, _alive.get(kind, 0) - len(free))
         free.clear()
 
 
@@ -137,6 +160,7 @@ class CompiledSearch:
         kind: Any,
         size: int,
         world: Any = None,
+        sparse: Callable[[int], Any] | None = None,
     ) -> None:
         self._world = world  # a world with a ``version`` (grid, graph), or None
         self._version = 0 if world is None else world.version
@@ -144,6 +168,7 @@ class CompiledSearch:
         self._finish = finish  # (the machine's answer, t0) -> PathResult
         self._kind = kind
         self._size = size
+        self._sparse = sparse  # size -> a workspace sized by what it reaches (or None)
         self._machine: Any = None
         self._ws: Any = None
         self._status = "in_progress"
@@ -194,7 +219,7 @@ class CompiledSearch:
             return self._status
         if machine is None:
             t0 = perf_counter()
-            self._ws = _acquire(self._kind, self._size)
+            self._ws = _acquire(self._kind, self._size, self._sparse)
             try:
                 machine = self._machine = self._make(self._ws)
             except BaseException:
@@ -320,6 +345,7 @@ class CompiledSearch:
         self._version = 0
         self._kind = None
         self._size = 0
+        self._sparse = None
         self._machine = self._ws = None
         self._status = state["status"]
         self._result = state["result"]

@@ -5,13 +5,27 @@ moves and corner rules also by layered levels, Theta*, D* Lite and flow repair).
 The option codes, the settings of one query, the per-thread :class:`Workspace` and the
 inline helpers every grid search uses: the eight moves and the corner rule
 (:func:`move_open`, :func:`move_cost`), the heuristic and ``relax``, which offers one
-step to the open list. Kernels ``cimport`` them and run them with the GIL released.
+step to the open list, and the bucket open list's pieces (``bucket_push``,
+``steps_to_goal``, ``next_bucket_node``; also run by ``hashed``). Kernels ``cimport`` them and run them with the GIL released.
 """
 
 from libc.math cimport INFINITY, fabs, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from pathcraft._core.machine cimport BaseWorkspace, Outcome, Settings, improves, open_node
+from libc.stdlib cimport realloc
+
+from pathcraft._core.codes cimport ST_MAX_EXPANSIONS
+from pathcraft._core.machine cimport (
+    NO_NODE,
+    OUT_OF_MEMORY,
+    BaseWorkspace,
+    Outcome,
+    Settings,
+    end_search,
+    improves,
+    open_node,
+)
+from pathcraft._core.record cimport recorder_push
 
 cdef extern from *:
     """
@@ -180,3 +194,72 @@ cdef inline int relax(
     return open_node(
         ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, u, v, d, heuristic_rc(q, vr, vc)
     )
+
+
+cdef inline int bucket_push(Bucket* b, Py_ssize_t v) noexcept nogil:
+    """Put ``v`` on top of the stack ``b``; -1 when memory ran out."""
+    cdef Py_ssize_t capacity
+    cdef int32_t* grown
+    if b.size == b.capacity:
+        capacity = 1024 if b.capacity == 0 else 2 * b.capacity
+        grown = <int32_t*> realloc(b.items, capacity * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        b.items = grown
+        b.capacity = capacity
+    b.items[b.size] = <int32_t> v
+    b.size += 1
+    return 0
+
+
+cdef inline Py_ssize_t steps_to_goal(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
+    """The heuristic from the padded cell ``(r, c)`` in steps (an integer: zero,
+    Manhattan or Chebyshev), what the bucket search orders by."""
+    cdef Py_ssize_t dr, dc
+    if q.hkind == H_ZERO:
+        return 0
+    dr = r - q.goal_r
+    dc = c - q.goal_c
+    if dr < 0:
+        dr = -dr
+    if dc < 0:
+        dc = -dc
+    if q.hkind == H_MANHATTAN:
+        return dr + dc
+    return dr if dr > dc else dc  # H_CHEBYSHEV
+
+
+cdef inline Py_ssize_t next_bucket_node(
+    Query* q, Workspace ws, Outcome* out, int64_t* left, bint has_goal
+) noexcept nogil:
+    """:func:`machine.next_node` on the bucket open list: the top of the lowest
+    non-empty bucket that is not expanded yet (a cell reached again more cheaply
+    leaves its older entry behind, in a higher bucket, skipped here). The stacks
+    hold what indexes ``ws.cell``: cells, or a hashed workspace's slots."""
+    cdef Bucket* b
+    cdef Py_ssize_t u
+    if left[0] == 0:
+        return NO_NODE
+    while True:
+        b = &ws.ring[ws.level % 3]
+        if b.size == 0:
+            if ws.ring[0].size == 0 and ws.ring[1].size == 0 and ws.ring[2].size == 0:
+                end_search(has_goal, out)
+                return NO_NODE
+            ws.level += 1
+            continue
+        u = b.items[b.size - 1]
+        if ws.cell[u].mark == ws.gen + 1:
+            b.size -= 1
+            continue
+        break
+    if out.expanded == q.s.max_expansions:
+        out.status = ST_MAX_EXPANSIONS
+        return NO_NODE
+    b.size -= 1
+    left[0] -= 1
+    ws.cell[u].mark = ws.gen + 1
+    out.expanded += 1
+    if q.s.record and recorder_push(&ws.rec, u, ws.cell[u].g) != 0:
+        return OUT_OF_MEMORY
+    return u

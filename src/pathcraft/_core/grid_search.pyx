@@ -102,39 +102,6 @@ cdef class Workspace(BaseWorkspace):
             free(self.ring[i].items)
 
 
-cdef inline int bucket_push(Bucket* b, Py_ssize_t v) noexcept nogil:
-    """Put ``v`` on top of the stack ``b``; -1 when memory ran out."""
-    cdef Py_ssize_t capacity
-    cdef int32_t* grown
-    if b.size == b.capacity:
-        capacity = 1024 if b.capacity == 0 else 2 * b.capacity
-        grown = <int32_t*> realloc(b.items, capacity * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        b.items = grown
-        b.capacity = capacity
-    b.items[b.size] = <int32_t> v
-    b.size += 1
-    return 0
-
-
-cdef inline Py_ssize_t steps_to_goal(const Query* q, Py_ssize_t r, Py_ssize_t c) noexcept nogil:
-    """The heuristic from the padded cell ``(r, c)`` in steps (an integer: zero,
-    Manhattan or Chebyshev), what the bucket search orders by."""
-    cdef Py_ssize_t dr, dc
-    if q.hkind == H_ZERO:
-        return 0
-    dr = r - q.goal_r
-    dc = c - q.goal_c
-    if dr < 0:
-        dr = -dr
-    if dc < 0:
-        dc = -dc
-    if q.hkind == H_MANHATTAN:
-        return dr + dc
-    return dr if dr > dc else dc  # H_CHEBYSHEV
-
-
 cdef bint use_buckets(Query* q, double unit, Py_ssize_t sources) noexcept nogil:
     """Whether the query runs on the bucket open list (:func:`run_buckets`), and set
     ``q.buckets`` so: one source on a 4-connected grid whose walkable cells all cost
@@ -168,41 +135,6 @@ cdef int open_start(Query* q, Workspace ws, Py_ssize_t start, Outcome* out) noex
     ws.level = steps_to_goal(q, start // q.width, start % q.width)
     out.generated += 1
     return bucket_push(&ws.ring[ws.level % 3], start)
-
-
-cdef inline Py_ssize_t next_bucket_node(
-    Query* q, Workspace ws, Outcome* out, int64_t* left, bint has_goal
-) noexcept nogil:
-    """:func:`machine.next_node` on the bucket open list: the top of the lowest
-    non-empty bucket that is not expanded yet (a cell reached again more cheaply
-    leaves its older entry behind, in a higher bucket, skipped here)."""
-    cdef Bucket* b
-    cdef Py_ssize_t u
-    if left[0] == 0:
-        return NO_NODE
-    while True:
-        b = &ws.ring[ws.level % 3]
-        if b.size == 0:
-            if ws.ring[0].size == 0 and ws.ring[1].size == 0 and ws.ring[2].size == 0:
-                end_search(has_goal, out)
-                return NO_NODE
-            ws.level += 1
-            continue
-        u = b.items[b.size - 1]
-        if ws.cell[u].mark == ws.gen + 1:
-            b.size -= 1
-            continue
-        break
-    if out.expanded == q.s.max_expansions:
-        out.status = ST_MAX_EXPANSIONS
-        return NO_NODE
-    b.size -= 1
-    left[0] -= 1
-    ws.cell[u].mark = ws.gen + 1
-    out.expanded += 1
-    if q.s.record and recorder_push(&ws.rec, u, ws.cell[u].g) != 0:
-        return OUT_OF_MEMORY
-    return u
 
 
 cdef int run_buckets(Query* q, Workspace ws, Outcome* out, int64_t budget) noexcept nogil:

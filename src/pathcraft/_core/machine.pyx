@@ -55,7 +55,8 @@ cdef class BaseWorkspace:
         self.trail_capacity = 0
         self.gen = 2
         self.small = False
-        if self.cell == NULL or self.pos == NULL or heap_init(&self.heap, 1024) != 0:
+        # The open list starts at 1,024 entries, or the nodes when fewer (it doubles).
+        if self.cell == NULL or self.pos == NULL or heap_init(&self.heap, min(capacity, 1024)) != 0:
             raise MemoryError(f"could not allocate a search workspace of {capacity} nodes")
 
     def __dealloc__(self):

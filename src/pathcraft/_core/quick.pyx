@@ -37,6 +37,7 @@ from pathcraft._core.grid_search cimport (
     steps_cost,
     use_buckets,
 )
+from pathcraft._core.hashed cimport HashedWorkspace, hashed_open_start, run_hashed
 from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS, ST_MAX_EXPANSIONS, ST_UNREACHABLE
 from pathcraft._core.jps cimport (
     Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
@@ -342,25 +343,37 @@ cdef class Plan:
 
     def start(self, Workspace ws not None, start, goal):
         """The query between two ``(row, col)`` tuples as a step machine on ``ws`` (a
-        workspace of this grid's size that the caller holds until the search ends),
-        or None when a cell is not one this plan takes. Stepped to its end it answers
-        exactly :meth:`find` (see :class:`PlanSearch`)."""
+        workspace of this grid's size that the caller holds until the search ends: a
+        dense one, or for a best-first search a ``hashed.HashedWorkspace``, state
+        sized by the cells reached), or None when a cell is not one this plan takes.
+        Stepped to its end it answers exactly :meth:`find` (see :class:`PlanSearch`)."""
         cdef Py_ssize_t s, g
         cdef int failed
         cdef PlanSearch search
+        cdef Py_ssize_t size = self.padded.shape[0] * self.padded.shape[1]
+        cdef bint hashed = type(ws) is HashedWorkspace
         if not self.cells(start, goal, &s, &g):
             return None
-        if ws.capacity < self.padded.shape[0] * self.padded.shape[1]:
+        if hashed:
+            if self.jps:
+                raise ValueError("a jump point search needs a dense workspace")
+            if (<HashedWorkspace> ws).map_cells < size:
+                raise ValueError("the workspace is smaller than the grid")
+        elif ws.capacity < size:
             raise ValueError("the workspace is smaller than the grid")
         search = PlanSearch.__new__(PlanSearch)
         search.plan = self
         search.ws = ws
+        search.hashed = hashed
         search.s = s
         search.q = self.q
         aim(&search.q, g)
         search.q.s.rng = self.seed
         with nogil:
-            failed = open_start(&search.q, ws, s, &search.out)
+            if hashed:
+                failed = hashed_open_start(&search.q, <HashedWorkspace> ws, s, &search.out)
+            else:
+                failed = open_start(&search.q, ws, s, &search.out)
         if failed:
             raise MemoryError("the grid search ran out of memory")
         if self.labels != NULL and self.apart(s, g):  # ended before its first step
@@ -379,9 +392,12 @@ cdef class PlanSearch(Machine):
     cdef Plan plan
     cdef Query q
     cdef Workspace ws
+    cdef bint hashed          # ws is a HashedWorkspace (state sized by the cells reached)
     cdef Py_ssize_t s
 
     cdef int run(self, int64_t budget) noexcept nogil:
+        if self.hashed:
+            return run_hashed(&self.q, <HashedWorkspace> self.ws, &self.out, budget)
         if not self.plan.jps:
             return run_search(&self.q, self.ws, &self.out, budget)
         if self.plan.offline:

@@ -19,6 +19,7 @@ from pathcraft._cellworld import Kernel, PaddedCells, Solver, kernel_solver
 from pathcraft._core import grid_search as _kernel
 from pathcraft._core import jps as _jps_kernel
 from pathcraft._core import theta as _theta_kernel
+from pathcraft._core.hashed import hashed_workspace
 from pathcraft._core.quick import Plan
 from pathcraft._fields import grid_parents
 from pathcraft._kernels import thread_workspace
@@ -140,7 +141,7 @@ def planned_search(grid: Grid, plan: Plan, start: Any, goal: Any) -> CompiledSea
     padded = grid.padded
     return CompiledSearch(
         lambda ws: plan.start(ws, start, goal), _planned_result, _kernel.Workspace,
-        padded.size, grid,
+        padded.size, grid, None if plan.jps else hashed_workspace,
     )  # fmt: skip
 
 
