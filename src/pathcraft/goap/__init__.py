@@ -34,7 +34,10 @@ No plan is an answer, not an exception:
 from pathcraft.goap._action import Action, CostFunction, Effect
 from pathcraft.goap._compile import MissingFactWarning
 from pathcraft.goap._facts import Add, Condition, State, Value, add, eq, ge, gt, le, lt, ne
-from pathcraft.goap._planner import Plan, Planner
+from pathcraft.goap._goal import Goal, Priority
+from pathcraft.goap._plan import Plan
+from pathcraft.goap._planner import Planner
+from pathcraft.goap._search import PlanSearch
 
 __all__ = [
     "Action",
@@ -42,9 +45,12 @@ __all__ = [
     "Condition",
     "CostFunction",
     "Effect",
+    "Goal",
     "MissingFactWarning",
     "Plan",
+    "PlanSearch",
     "Planner",
+    "Priority",
     "State",
     "Value",
     "add",
