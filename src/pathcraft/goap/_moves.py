@@ -192,7 +192,7 @@ class _Reachable:
 
     def __call__(self, state: State) -> bool:
         where = state.get(self.places.fact)
-        if not isinstance(where, str) or where == self.name:
+        if not isinstance(where, str):
             return False
         return self.places.cost(where, self.name) < np.inf
 
@@ -203,9 +203,10 @@ class Walker:
 
     A walk starts with the world's path from the walker's node to the place, and
     steps a one-agent follower each tick (``"done"`` once it arrived, ``"failed"``
-    when no path leads there or it is stuck or blocked). A walk that fails or is
-    stopped leaves the agent's position fact at the label of the node where it
-    stands.
+    when no path leads there or it is stuck or blocked). Each time it comes nearer to
+    the path's next node than to the last, the agent's position fact becomes that
+    node's label (:meth:`Places.label`), so plans made meanwhile (a better goal, a
+    walk stopped or failed) start from where it is.
 
     Parameters
     ----------
@@ -240,10 +241,12 @@ class Walker:
     >>> while agent.tick(0.1) != "idle":
     ...     pass
     >>> legs.node, agent.beliefs["at"], agent.ticks
-    ((0, 5), 'door', 13)
+    ((0, 5), 'door', 10)
     """
 
-    __slots__ = ("_follower", "node", "options", "path", "places", "position", "speed")
+    __slots__ = (
+        "_follower", "_k", "_points", "node", "options", "path", "places", "position", "speed",
+    )  # fmt: skip
 
     def __init__(
         self, places: Places, start: Any, *, speed: float, **follower_options: Any
@@ -256,6 +259,8 @@ class Walker:
         self.speed = check_number("speed", speed, low=0.0, inclusive=False)
         self.options = follower_options
         self.path: list[Hashable] = []
+        self._points: list[tuple[float, float]] = []  # the path's points
+        self._k = 0  # the index on the path of the node it is at
         self._follower: PathFollower | None = None
 
     def executors(self, prefix: str = "go_to_") -> dict[str, _Walk]:
@@ -284,27 +289,25 @@ class Walker:
             return _Walk(self, places.node(target))
         return _Walk(self, places.space.key(target, "target"))
 
-    def stand(self, node: Any) -> None:
-        """Put the walker on ``node`` (a walk in progress is forgotten)."""
-        self.node = self.places.space.key(node, "node")
-        self.position = self.places.space.point(self.node)
+    def stand(self, node: Any, agent: Any = None, position: Any = None) -> None:
+        """Put the walker on ``node`` (a walk in progress is forgotten), at ``position``
+        (default: the node's point); ``agent`` (an :class:`~pathcraft.goap.Agent`, if
+        given) is told where it stands when the node changed."""
+        key = self.places.space.key(node, "node")
+        self.position = self.places.space.point(key) if position is None else position
         self.path = []
         self._follower = None
+        self._moved(key, agent)
 
-    def _settle(self, agent: Any) -> None:
-        """The node nearest to where the walk left it, told to the agent."""
-        if self.path:
-            points = np.array([self.places.space.point(n) for n in self.path])
-            d = np.hypot(points[:, 0] - self.position[0], points[:, 1] - self.position[1])
-            self.node = self.path[int(np.argmin(d))]
-        self.path = []
-        self._follower = None
-        if agent is not None:
-            agent.update({self.places.fact: self.places.label(self.node)})
+    def _moved(self, node: Hashable, agent: Any) -> None:
+        if node != self.node:
+            self.node = node
+            if agent is not None:
+                agent.update({self.places.fact: self.places.label(node)})
 
 
 class _Walk:
-    """The executor of one ``go_to`` action of one walker."""
+    """The executor of a walk to one node for one walker."""
 
     __slots__ = ("goal", "walker")
 
@@ -314,9 +317,10 @@ class _Walk:
     def start(self, agent: Any) -> None:
         w = self.walker
         space = w.places.space
-        goal = self.goal
-        result = space.find_path(w.node, goal)
+        result = space.find_path(w.node, self.goal)
         w.path = space.nodes(result) if result else []
+        w._points = [space.point(n) for n in w.path]
+        w._k = 0
         w._follower = None
         if len(w.path) > 1:
             w._follower = PathFollower.from_cells(
@@ -328,24 +332,34 @@ class _Walk:
         w = self.walker
         follower = w._follower
         if follower is None:
-            if w.path:  # a path of one node: already there
-                w.node = w.path[-1]
-                w.path = []
-                return "done"
-            w._settle(agent)
-            return "failed"
+            done = bool(w.path)  # a path of one node: already there; none: no path
+            w.path = []
+            return "done" if done else "failed"
         follower.step(dt)
         x, y = follower.positions[0]
         w.position = (float(x), float(y))
+        # the node it is at: the path's next point once that one is the nearer
+        k, points = w._k, w._points
+        while k + 1 < len(points):
+            (x0, y0), (x1, y1) = points[k], points[k + 1]
+            if (x1 - x) ** 2 + (y1 - y) ** 2 > (x0 - x) ** 2 + (y0 - y) ** 2:
+                break
+            k += 1
+        w._k = k
         if follower.arrived[0]:
-            w.node = w.path[-1]
+            k = len(w.path) - 1
+        w._moved(w.path[k], agent)
+        if follower.arrived[0]:
             w.path = []
             w._follower = None
             return "done"
         if follower.stuck[0] or follower.blocked[0]:
-            w._settle(agent)
+            w.path = []
+            w._follower = None
             return "failed"
         return "running"
 
     def stop(self, agent: Any) -> None:
-        self.walker._settle(agent)
+        w = self.walker
+        w.path = []
+        w._follower = None
