@@ -54,9 +54,35 @@ class Executor(Protocol):
     tick while it runs (``"running"``, ``"done"`` or ``"failed"``), ``stop(agent)``
     when the agent drops it before it ended (a better goal, facts that broke the plan).
     ``start`` and ``stop`` are optional.
+
+    Examples
+    --------
+    >>> from pathcraft.goap import Action, Agent, Executor, Goal, Planner
+    >>> class Nap:
+    ...     def start(self, agent):
+    ...         self.left = 2.0
+    ...     def update(self, agent, dt):
+    ...         self.left -= dt
+    ...         return "running" if self.left > 0 else "done"
+    >>> isinstance(Nap(), Executor)
+    True
+    >>> sleeper = Agent(Planner([Action("nap", {}, {"rested": True})]),
+    ...                 [Goal("rest", {"rested": True})], {"rested": False},
+    ...                 executors={"nap": Nap()})
+    >>> [sleeper.tick(1.0) for _ in range(3)]
+    ['acting', 'acting', 'idle']
     """
 
-    def update(self, agent: Agent, dt: float) -> str: ...
+    def update(self, agent: Agent, dt: float) -> str:
+        """One tick of the action: ``"running"``, ``"done"`` or ``"failed"``.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Executor
+        >>> Executor.update.__name__
+        'update'
+        """
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +110,17 @@ class AgentEvent:
         for ``"no_plan"``, the plan's reason (``"unreachable"``, a limit).
     plan : tuple of str
         The action names of the plan concerned (for ``"plan"``: the new plan).
+
+    Examples
+    --------
+    >>> from pathcraft.goap import Action, Agent, Goal, Planner
+    >>> agent = Agent(Planner([Action("nap", {}, {"rested": True})]),
+    ...               [Goal("rest", {"rested": True})], {"rested": False},
+    ...               executors={"nap": lambda agent, dt: "failed"})
+    >>> agent.tick()
+    'acting'
+    >>> agent.events[-1]
+    AgentEvent(tick=1, kind='failed', goal='rest', action='nap', reason=None, plan=('nap',))
     """
 
     tick: int
@@ -361,6 +398,27 @@ class Agent:
         -------
         str
             ``"acting"``, ``"planning"`` or ``"idle"`` (:data:`AgentStatus`).
+
+        Raises
+        ------
+        ValueError
+            A negative or NaN ``dt``; an executor that returned another status.
+
+        Examples
+        --------
+        With a budget of 2 expansions a tick, a plan of 6 steps takes a few ticks to
+        find; the agent acts once it has it.
+
+        >>> from pathcraft.goap import Action, Agent, Goal, Planner, add, ge
+        >>> counter = Agent(Planner([Action("inc", {}, {"n": add(1)})]),
+        ...                 [Goal("six", {"n": ge(6)})], {"n": 0},
+        ...                 executors={"inc": lambda agent, dt: "done"}, budget=2)
+        >>> [counter.tick(0.1) for _ in range(5)]
+        ['planning', 'planning', 'planning', 'acting', 'acting']
+        >>> counter.tick(-1.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: dt must be a finite number >= 0; got -1.0
         """
         if dt != 1.0:
             dt = check_number("dt", dt, low=0.0, inclusive=True)

@@ -98,7 +98,21 @@ class Places:
         self._seen = getattr(world, "version", 0)
 
     def node(self, label: str) -> Hashable:
-        """The node a place name or a :meth:`label` stands for."""
+        """The node a place name or a :meth:`label` stands for.
+
+        Raises
+        ------
+        ValueError
+            Neither a place nor a label this :class:`Places` made.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.goap import Places
+        >>> places = Places(Grid.from_ascii("..."), {"end": (0, 2)})
+        >>> places.node("end"), places.node(places.label((0, 1)))
+        ((0, 2), (0, 1))
+        """
         node = self._nodes.get(label)
         if node is None:
             raise ValueError(f"{label!r} is neither a place nor a node's label")
@@ -106,7 +120,16 @@ class Places:
 
     def label(self, node: Any) -> str:
         """The value of the position fact for an agent on ``node``: the name of the
-        place there, or ``"@<node>"``."""
+        place there, or ``"@<node>"``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.goap import Places
+        >>> places = Places(Grid.from_ascii("..."), {"end": (0, 2)})
+        >>> places.label((0, 2)), places.label([0, 1])
+        ('end', '@(0, 1)')
+        """
         key = self.space.key(node, "node")
         for name in self.names:
             if self._nodes[name] == key:
@@ -117,7 +140,16 @@ class Places:
 
     def cost(self, origin: str, place: str) -> float:
         """The path cost from ``origin`` (a place or a label) to the place ``place``
-        (``inf``: no path)."""
+        (``inf``: no path).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.goap import Places
+        >>> places = Places(Grid.from_ascii(".#.", diagonal="never"), {"a": (0, 0), "b": (0, 2)})
+        >>> places.cost("a", "a"), places.cost("a", "b")
+        (0.0, inf)
+        """
         version = getattr(self.world, "version", 0)
         if version != self._seen:
             self._rows.clear()
@@ -151,6 +183,15 @@ class Places:
         scale : float
             The action's cost is the path's cost times this (> 0): a time, if it is
             one over the speed.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.goap import Places
+        >>> places = Places(Grid.from_ascii("...."), {"a": (0, 0), "b": (0, 3)})
+        >>> go = places.actions(prefix="run_to_", preconditions={"awake": True}, scale=0.5)
+        >>> [a.name for a in go], go[1].cost_in({"at": "a", "awake": True})
+        (['run_to_a', 'run_to_b'], 1.5)
         """
         scale = check_number("scale", scale, low=0.0, inclusive=False)
         out = []
@@ -264,7 +305,16 @@ class Walker:
         self._follower: PathFollower | None = None
 
     def executors(self, prefix: str = "go_to_") -> dict[str, _Walk]:
-        """The executors of ``places.actions(prefix=prefix)``, by action name."""
+        """The executors of ``places.actions(prefix=prefix)``, by action name.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.goap import Places, Walker
+        >>> places = Places(Grid.from_ascii("...."), {"a": (0, 0), "b": (0, 3)})
+        >>> sorted(Walker(places, (0, 1), speed=1.0).executors())
+        ['go_to_a', 'go_to_b']
+        """
         return {f"{prefix}{name}": self.to(name) for name in self.places.names}
 
     def to(self, target: Any) -> _Walk:
@@ -292,7 +342,17 @@ class Walker:
     def stand(self, node: Any, agent: Any = None, position: Any = None) -> None:
         """Put the walker on ``node`` (a walk in progress is forgotten), at ``position``
         (default: the node's point); ``agent`` (an :class:`~pathcraft.goap.Agent`, if
-        given) is told where it stands when the node changed."""
+        given) is told where it stands when the node changed.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.goap import Places, Walker
+        >>> walker = Walker(Places(Grid.from_ascii("...."), {"a": (0, 0)}), (0, 0), speed=1.0)
+        >>> walker.stand((0, 2))
+        >>> walker.node, walker.position
+        ((0, 2), (2.5, 0.5))
+        """
         key = self.places.space.key(node, "node")
         self.position = self.places.space.point(key) if position is None else position
         self.path = []
