@@ -107,7 +107,7 @@ class Guard:
 
     def __init__(self, grid: Grid, thief: Thief) -> None:
         self.grid, self.thief = grid, thief
-        self.places, actions = build(grid)
+        self.places, self.actions = build(grid)
         self.legs = Walker(self.places, POSTS[0], speed=GUARD_SPEED, tolerance=0.2)
         self.post = 0
         self.noise: tuple[int, int] | None = None
@@ -128,7 +128,7 @@ class Guard:
                    "noise_heard": False, "alerted": False, "thief_near": False,
                    "thief_down": False}  # fmt: skip
         self.agent = Agent(
-            Planner(actions), GOALS, beliefs, executors=executors,
+            Planner(self.actions), GOALS, beliefs, executors=executors,
             sensors=[Sensor(self.ears, every=3), Sensor(self.eyes, every=5),
                      Sensor(self.restless)],
             budget=200, history=1000, on_event=self.noted,
@@ -237,7 +237,8 @@ def run(frames: int, on_frame: Any = None) -> dict[str, Any]:
     print(f"thief down: {thief.down} at frame {down_at}; {agent.plans} plans, "
           f"{agent.searches} searches")  # fmt: skip
     return {"events": list(agent.events), "plans": plans, "thief_down": thief.down,
-            "frame": down_at, "agent": agent, "places": guard.places, "grid": grid}  # fmt: skip
+            "frame": down_at, "agent": agent, "places": guard.places, "actions": guard.actions,
+            "grid": grid}  # fmt: skip
 
 
 def main(frames: int | None = None, headless: bool = False) -> dict[str, Any]:
