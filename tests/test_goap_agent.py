@@ -405,3 +405,23 @@ def test_the_plan_kept_is_valid_on_the_beliefs_after_every_tick(
             if not holds(g.conditions, agent.beliefs) and reachable(actions, dict(agent.beliefs), g)
         )
         assert agent.goal.priority_in(agent.beliefs) == best
+
+
+def test_an_executor_whose_start_breaks_its_own_preconditions_is_not_updated() -> None:
+    class Clumsy(Script):
+        def start(self, agent: Agent) -> None:
+            super().start(agent)
+            agent.update(has_axe=False)  # drops the axe as it starts to chop
+
+    chop = Clumsy()
+    agent = Agent(
+        axe_world(),
+        [Goal("wood", {"wood": True})],
+        {**START, "has_axe": True},
+        executors={"get_axe": Script("running"), "chop": chop, "buy_wood": Script()},
+    )
+    agent.tick()
+    assert chop.starts == 1 and chop.calls == [] and chop.stops == 1
+    assert agent.events[-1].kind == "stop" and agent.events[-1].reason == "facts_changed"
+    agent.tick()  # plans again: fetch the axe first
+    assert ("replan", "facts_changed") in kinds(agent) and agent.action.name == "get_axe"

@@ -439,6 +439,10 @@ class Agent:
             start = getattr(self._executor, "start", None)
             if start is not None:
                 start(self)
+                if self._version != self._valid_at:  # it changed the beliefs
+                    self._check()
+                    if self.action is not action:
+                        return "acting"
         status = self._update(self, dt)
         if status == "running":
             return "acting"
