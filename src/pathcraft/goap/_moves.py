@@ -408,7 +408,11 @@ class _Walk:
         w._k = k
         if follower.arrived[0]:
             k = len(w.path) - 1
-        w._moved(w.path[k], agent)
+        node = w.path[k]
+        if node != w.node:  # (as Walker.stand tells it)
+            w.node = node
+            if agent is not None:
+                agent.update({w.places.fact: w.places.label(node)})
         if follower.arrived[0]:
             w.path = []
             w._follower = None
