@@ -32,21 +32,38 @@ No plan is an answer, not an exception:
 """
 
 from pathcraft.goap._action import Action, CostFunction, Effect
+from pathcraft.goap._agent import ActionStatus, Agent, AgentEvent, AgentStatus, Executor
 from pathcraft.goap._compile import MissingFactWarning
 from pathcraft.goap._facts import Add, Condition, State, Value, add, eq, ge, gt, le, lt, ne
-from pathcraft.goap._planner import Plan, Planner
+from pathcraft.goap._goal import Goal, Priority
+from pathcraft.goap._moves import Places, Walker
+from pathcraft.goap._plan import Plan
+from pathcraft.goap._planner import Planner
+from pathcraft.goap._search import PlanSearch
+from pathcraft.goap._sensors import Sensor
 
 __all__ = [
     "Action",
+    "ActionStatus",
     "Add",
+    "Agent",
+    "AgentEvent",
+    "AgentStatus",
     "Condition",
     "CostFunction",
     "Effect",
+    "Executor",
+    "Goal",
     "MissingFactWarning",
+    "Places",
     "Plan",
+    "PlanSearch",
     "Planner",
+    "Priority",
+    "Sensor",
     "State",
     "Value",
+    "Walker",
     "add",
     "eq",
     "ge",

@@ -29,6 +29,7 @@ __all__ = [
 
 _INF = math.inf
 
+
 class _Missing:
     """The value of a fact the state does not have (yet): it meets no condition."""
 
@@ -68,21 +69,38 @@ class _GoalFact:
 
 
 @dataclass(slots=True)
-class Problem:
-    names: tuple[str, ...]  # the tracked facts, sorted
-    steps: list[Step]
-    goal: list[_GoalFact]
+class GoalTable:
+    """One goal compiled: its conditions with their bounds, and the count bound's terms."""
+
+    facts: list[_GoalFact]
     per_action_goals: int  # most goal facts one considered action changes
     min_goal_cost: float  # cheapest considered action that changes a goal fact
 
 
+@dataclass(slots=True)
+class Problem:
+    names: tuple[str, ...]  # the tracked facts, sorted
+    kinds: dict[str, str]  # every fact known to the start state or an effect: its kind
+    steps: list[Step]
+    goals: list[GoalTable]  # in the order given
+
+
+GoalSpec = tuple[str, dict[str, Condition]]  # who owns it (for messages), conditions
+
+
 def compile_problem(
-    actions: tuple[Action, ...], kinds: dict[str, str], goal: dict[str, Condition], prune: bool
+    actions: tuple[Action, ...],
+    kinds: dict[str, str],
+    goal: dict[str, Condition] | list[GoalSpec],
+    prune: bool,
 ) -> Problem:
     """Check the problem, choose the relevant actions and compile them.
 
-    ``kinds`` maps each fact of the start state to its kind.
+    ``kinds`` maps each fact of the start state to its kind; ``goal`` is one goal's
+    conditions or a list of ``(owner, conditions)``, one per goal (the facts tracked
+    and the actions considered serve them all).
     """
+    goals = [("goal", goal)] if isinstance(goal, dict) else goal
     # Every fact known to the state or to an action's effect, with one kind each.
     kinds = dict(kinds)
     for action in actions:
@@ -124,7 +142,8 @@ def compile_problem(
             if cond.op not in ("==", "!=") and kinds[fact] == "bool":
                 raise TypeError(f"{owner}: the {what} {cond!r} orders the bool fact {fact!r}")
 
-    check_conditions("goal", goal, "goal")
+    for owner, conds in goals:
+        check_conditions(owner, conds, "goal")
     for action in actions:
         owner = f"action {action.name!r}"
         check_conditions(owner, action.preconditions, "precondition")
@@ -138,7 +157,7 @@ def compile_problem(
     # Relevant actions: those changing a needed fact, closed through what they read.
     every = set(kinds)
     if prune:
-        needed = set(goal)
+        needed = {fact for _owner, conds in goals for fact in conds}
         used = [False] * len(actions)
         changed = True
         while changed:
@@ -177,6 +196,12 @@ def compile_problem(
             )
         )
 
+    tables = [_goal_table(steps, index, conds) for _owner, conds in goals]
+    return Problem(names, kinds, steps, tables)
+
+
+def _goal_table(steps: list[Step], index: dict[str, int], goal: dict[str, Condition]) -> GoalTable:
+    """The heuristic's tables for one goal."""
     goal_facts = []
     for fact, cond in goal.items():
         i = index[fact]
@@ -210,7 +235,7 @@ def compile_problem(
         if count:
             per_action = max(per_action, count)
             min_goal = min(min_goal, step.action.min_cost)
-    return Problem(names, steps, goal_facts, per_action, min_goal)
+    return GoalTable(goal_facts, per_action, min_goal)
 
 
 def _fact_bound(g: _GoalFact, x: Any) -> float:
@@ -231,7 +256,7 @@ def _fact_bound(g: _GoalFact, x: Any) -> float:
     return min(best, by_adds)
 
 
-def heuristic(problem: Problem) -> Callable[[tuple[Any, ...]], float]:
+def heuristic(problem: Problem, which: int = 0) -> Callable[[tuple[Any, ...]], float]:
     """An admissible, cheap bound on the cost left from a node's fact values.
 
     Each unmet goal condition needs at least one action changing its fact, so the
@@ -240,10 +265,17 @@ def heuristic(problem: Problem) -> Callable[[tuple[Any, ...]], float]:
     unit of its add effects, and (b) ceil(unmet / k) actions of the cheapest cost
     among those changing a goal fact, where one action changes at most k goal facts.
     Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
+    ``which`` picks the goal (by its place in the list compiled).
+
+    The bound is also consistent: an action of cost c changes one condition's term by
+    at most c (a set costs at least the set bound, an add of d at least d times the
+    cost per unit) and lowers the count of unmet conditions by at most k. So along any
+    action, h drops by at most its cost, and A* settles each state at its cheapest.
     """
-    goal = problem.goal
-    k = problem.per_action_goals
-    cheapest = problem.min_goal_cost
+    table = problem.goals[which]
+    goal = table.facts
+    k = table.per_action_goals
+    cheapest = table.min_goal_cost
 
     def h(values: tuple[Any, ...]) -> float:
         unmet = 0

@@ -1,37 +1,24 @@
-"""The planner: forward A* over world states on pathcraft's generic search."""
+"""The planner: forward A* over world states, toward one goal or several by priority."""
 
 from __future__ import annotations
 
 import contextlib
-import itertools
-import math
-import random
 import time
-import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, cast
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
 
 from pathcraft._options import SearchOptions
 from pathcraft._validation import check_limit
 from pathcraft.goap._action import Action, conditions
-from pathcraft.goap._compile import (
-    MISSING,
-    Problem,
-    Step,
-    compile_problem,
-    heuristic,
-    missing_fact_warning,
-    state_of,
-    successor,
-)
-from pathcraft.goap._facts import OPERATORS, Condition, State, Value, kind_of
-from pathcraft.result import PathResult, build_result
-from pathcraft.search import astar
+from pathcraft.goap._compile import Problem, compile_problem
+from pathcraft.goap._facts import Condition, State, Value, kind_of
+from pathcraft.goap._goal import Goal, named_goal
+from pathcraft.goap._plan import Plan
+from pathcraft.goap._search import PlanSearch, run_to_end
 
 __all__ = ["Plan", "Planner"]
 
-_INF = math.inf
+GoalArg = Mapping[str, Value | Condition] | Goal | Sequence[Goal]
 _CACHE_SIZE = 64
 
 
@@ -41,73 +28,6 @@ _CACHE_SIZE = 64
 #: (0.75 s measured on a busy 2-core machine) instead of searching until memory runs
 #: out. ``max_expansions=None`` lifts it.
 DEFAULT_MAX_EXPANSIONS = 20_000
-
-
-@dataclass(frozen=True, slots=True)
-class Plan(PathResult):
-    """What :meth:`Planner.plan` found: a :class:`~pathcraft.result.PathResult` whose
-    nodes are world states, with the actions between them.
-
-    A plan is truthy exactly when the goal is reached (``found``); an empty plan is
-    found when the start already meets the goal. "No plan" is an answer, not an
-    exception. Every :class:`~pathcraft.result.PathResult` field means what it means
-    for any search: ``path`` is the list of states from ``start`` to the last (the
-    start included; empty when nothing was found), ``cost`` the sum of the actions'
-    costs (dynamic costs read in the state each runs in), ``reason`` ``"unreachable"``
-    or the limit that stopped the search (``"max_expansions"``, ``"max_depth"``,
-    ``"max_cost"``), ``expanded`` and ``generated`` count world states, ``elapsed``
-    covers checks, pruning, search and replay. Unlike a path result, ``len(plan)`` and
-    iteration go over the actions.
-
-    Attributes
-    ----------
-    actions : tuple of Action
-        The actions to run, first to last; empty when nothing was found.
-    states : tuple of State
-        ``states[i]`` is the world state after ``actions[i]``; the last meets the goal.
-    start : State or None
-        The state the plan starts from.
-    considered : int
-        How many actions the search considered after relevant-action pruning.
-
-    Examples
-    --------
-    >>> from pathcraft import PathResult
-    >>> from pathcraft.goap import Action, Planner, add
-    >>> plan = Planner([Action("step", {}, {"x": add(1)})]).plan({"x": 0}, {"x": 2})
-    >>> isinstance(plan, PathResult), plan.names, [s["x"] for s in plan.path], plan.cost
-    (True, ['step', 'step'], [0, 1, 2], 2.0)
-    """
-
-    actions: tuple[Action, ...] = ()
-    states: tuple[State, ...] = ()
-    start: State | None = None
-    considered: int = 0
-
-    def __bool__(self) -> bool:
-        return self.found
-
-    def __len__(self) -> int:
-        """The number of actions."""
-        return len(self.actions)
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.actions)
-
-    @property
-    def names(self) -> list[str]:
-        """The names of the actions, in order."""
-        return [a.name for a in self.actions]
-
-    @property
-    def final(self) -> State | None:
-        """The state after the last action (the start for an empty plan)."""
-        return self.states[-1] if self.states else self.start
-
-    def __repr__(self) -> str:
-        if not self.found:
-            return f"Plan(found=False, reason={self.reason!r})"
-        return f"Plan({self.names!r}, cost={self.cost!r})"
 
 
 # --------------------------------------------------------------------------- planner
@@ -182,7 +102,7 @@ class Planner:
     def plan(
         self,
         state: Mapping[str, Value],
-        goal: Mapping[str, Value | Condition],
+        goal: GoalArg,
         *,
         weight: float = 1.0,
         tie_break: Literal["g", "fifo", "random"] = "g",
@@ -202,9 +122,14 @@ class Planner:
         ----------
         state : mapping
             The current world state: fact name to a bool, int or str.
-        goal : mapping
+        goal : mapping, Goal or sequence of Goal
             Fact name to a plain value (equality) or a condition such as ``le(0)``;
-            every one must hold at the end.
+            every one must hold at the end. Or a :class:`~pathcraft.goap.Goal`, or
+            several: then **one search** finds the plan to the highest priority goal
+            that some plan reaches (priorities read on ``state``), the cheapest to
+            it; among goals of equal priority, the cheapest plan to any of them.
+            :attr:`Plan.goal` names the goal served (see :class:`PlanSearch` for why
+            one search is enough).
         weight : float
             ``>= 1``; weighted A*: the plan costs at most ``weight`` times the optimum.
         tie_break : {"g", "fifo", "random"}
@@ -285,87 +210,82 @@ class Planner:
         than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
         declared). With ``weight=1`` the plan is optimal.
         """
+        search = self.start(
+            state, goal, weight=weight, tie_break=tie_break, seed=seed,
+            max_expansions=max_expansions, max_depth=max_depth, max_cost=max_cost,
+            prune=prune,
+        )  # fmt: skip
+        return run_to_end(search)
+
+    def start(
+        self,
+        state: Mapping[str, Value],
+        goal: GoalArg,
+        *,
+        weight: float = 1.0,
+        tie_break: Literal["g", "fifo", "random"] = "g",
+        seed: Any = None,
+        max_expansions: int | None = DEFAULT_MAX_EXPANSIONS,
+        max_depth: int | None = None,
+        max_cost: float | None = None,
+        prune: bool = True,
+    ) -> PlanSearch:
+        """A plan search to run a slice at a time: :meth:`plan` spread over frames.
+
+        Takes the arguments of :meth:`plan`, checked at once; ``step(n)`` of the search
+        returned expands at most ``n`` states, and once it ended its ``result`` is the
+        plan :meth:`plan` returns with the same arguments, however it was sliced.
+
+        Returns
+        -------
+        PlanSearch
+            With ``step``, ``status``, ``expanded``, ``result`` and ``cancel``, as
+            :class:`pathcraft.search.SlicedSearch` (a
+            :class:`~pathcraft.agents.PathRequestQueue` can run it).
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`plan`.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, Goal, Planner
+        >>> planner = Planner([Action("chop", {}, {"wood": True}, cost=3),
+        ...                    Action("nap", {}, {"rested": True}, cost=1)])
+        >>> search = planner.start({"wood": False, "rested": False},
+        ...                        [Goal("work", {"wood": True}, priority=1),
+        ...                         Goal("rest", {"rested": True}, priority=1)])
+        >>> search.step(1), search.step(10)
+        ('in_progress', 'found')
+        >>> search.result.goal.name, search.result.names
+        ('rest', ['nap'])
+        """
         t0 = time.perf_counter()
         start = state if isinstance(state, State) else _as_state(state)
-        goal_conds = conditions("goal", goal, "goal")
+        goals = _goals(goal)
         opts = SearchOptions.check(
             "search", "astar", weight=weight, tie_break=tie_break, seed=seed,
             max_expansions=max_expansions, max_cost=max_cost,
         )  # fmt: skip
-        w = opts.weight
         depth_limit = check_limit("max_depth", max_depth, integer=True)
         if not isinstance(prune, bool):
             raise TypeError(f"prune must be True or False; got {prune!r}")
+        problem = self._problem(start, goals, prune)
+        return PlanSearch(
+            problem, start, goals, _classes(goals, start), weight=opts.weight,
+            tie_break=tie_break, seed=seed, max_expansions=max_expansions,
+            max_depth=None if depth_limit is None else int(depth_limit),
+            max_cost=max_cost, t0=t0,
+        )  # fmt: skip
 
-        problem = self._problem(start, goal_conds, prune)
-        names = problem.names
-        values = tuple(start.get(n, MISSING) for n in names)
-        rng = random.Random(seed) if tie_break == "random" else None
-        expand, cut = _expander(problem, rng)
-        h = heuristic(problem)
-        goal_tests = [(g.index, OPERATORS[g.cond.op], g.cond.value) for g in problem.goal]
-
-        def is_goal(vals: tuple[Any, ...]) -> bool:
-            for i, compare, value in goal_tests:
-                x = vals[i]
-                if x is MISSING or not compare(x, value):
-                    return False
-            return True
-
-        metrics: dict[str, Any] = {"considered": len(problem.steps)}
-        if h(values) == _INF:  # a goal condition no considered action can meet
-            if missing := missing_fact_warning(problem, start):
-                warnings.warn(missing, stacklevel=2)
-            return _plan("unreachable", (), (), start, _INF, t0, metrics)
-        if depth_limit is None:
-            result = astar(
-                values, is_goal, expand, h, weight=w, tie_break=tie_break, seed=seed,
-                max_expansions=max_expansions, max_cost=max_cost,
-            )  # fmt: skip
-            nodes = list(result.path)
-        else:
-            limit = int(depth_limit)
-
-            def expand_deep(node: tuple[Any, int]) -> Iterator[tuple[Any, float]]:
-                vals, depth = node
-                if depth >= limit:
-                    cut[0] = True
-                    return
-                for nb, c in expand(vals):
-                    yield (nb, depth + 1), c
-
-            result = astar(
-                (values, 0), lambda n: is_goal(n[0]), expand_deep, lambda n: h(n[0]),
-                weight=w, tie_break=tie_break, seed=seed, max_expansions=max_expansions,
-                max_cost=max_cost,
-            )  # fmt: skip
-            nodes = [n[0] for n in result.path]
-
-        metrics.update(expanded=result.expanded, generated=result.generated)
-        if not result.found:
-            reason = result.reason
-            if reason == "unreachable" and (missing := missing_fact_warning(problem, start)):
-                warnings.warn(missing, stacklevel=2)
-            if reason == "unreachable" and cut[0]:
-                reason = "max_depth"
-            return _plan(reason, (), (), start, _INF, t0, metrics)
-        steps = _recover(problem, nodes, rng)
-        after: list[State] = []
-        current = start
-        cost = 0.0
-        for step, step_cost in steps:
-            current = step.action.apply(current)
-            after.append(current)
-            cost += step_cost
-        actions = tuple(s.action for s, _ in steps)
-        return _plan(None, actions, tuple(after), start, cost, t0, metrics)
-
-    def _problem(self, start: State, goal: dict[str, Condition], prune: bool) -> Problem:
+    def _problem(self, start: State, goals: list[Goal], prune: bool) -> Problem:
         kinds = {fact: kind_of(value) for fact, value in start.items()}
-        key = (tuple(kinds.items()), tuple(goal.items()), prune)
+        key = (tuple(kinds.items()), tuple(g.key for g in goals), prune)
         problem = self._cache.get(key)
         if problem is None:
-            problem = compile_problem(self._actions, kinds, goal, prune)  # type: ignore[arg-type]
+            specs = [(_owner(g, len(goals)), dict(g.conditions)) for g in goals]
+            problem = compile_problem(self._actions, kinds, specs, prune)  # type: ignore[arg-type]
             if len(self._cache) >= _CACHE_SIZE:  # forget the oldest; threads may race here
                 with contextlib.suppress(StopIteration, RuntimeError):
                     self._cache.pop(next(iter(self._cache)), None)
@@ -373,24 +293,40 @@ class Planner:
         return problem
 
 
-def _plan(
-    reason: str | None,
-    actions: tuple[Action, ...],
-    after: tuple[State, ...],
-    start: State,
-    cost: float,
-    t0: float,
-    metrics: dict[str, Any],
-) -> Plan:
-    """The plan, built like every result (:func:`pathcraft.result.build_result`)."""
-    path = [start, *after] if reason is None else []
-    plan = build_result(
-        reason, path, cost, expanded=metrics.get("expanded", 0),
-        generated=metrics.get("generated", 0), t0=t0, kind=Plan,
-        fields={"actions": actions, "states": after, "start": start,
-                "considered": metrics["considered"]},
-    )  # fmt: skip
-    return cast(Plan, plan)
+def _owner(goal: Goal, count: int) -> str:
+    """How error messages name a goal: "goal" when it is the only one, given as a
+    mapping; else by its name."""
+    return "goal" if count == 1 and goal.name == "goal" else f"goal {goal.name!r}"
+
+
+def _goals(goal: Any) -> list[Goal]:
+    """The goals of a plan: a mapping (one goal named "goal"), a Goal or a sequence."""
+    if isinstance(goal, Goal):
+        return [goal]
+    if isinstance(goal, Mapping) or goal is None:
+        return [named_goal("goal", conditions("goal", goal, "goal"))]
+    goals = [] if isinstance(goal, (str, bytes)) or not isinstance(goal, Iterable) else list(goal)
+    if not goals or not all(isinstance(item, Goal) for item in goals):
+        raise TypeError(
+            "goal: goals must be a mapping of fact names to conditions, a Goal, or a "
+            f"non-empty sequence of Goals; got {type(goal).__name__} {goal!r}"
+        )
+    seen: set[str] = set()
+    for item in goals:
+        if item.name in seen:
+            raise ValueError(f"two goals are named {item.name!r}; goal names must be unique")
+        seen.add(item.name)
+    return goals
+
+
+def _classes(goals: list[Goal], start: State) -> list[list[int]]:
+    """The goals' indices grouped by priority (read on the start state), highest first."""
+    if len(goals) == 1:
+        return [[0]]
+    by: dict[float, list[int]] = {}
+    for i, g in enumerate(goals):
+        by.setdefault(g.priority_in(start), []).append(i)
+    return [by[p] for p in sorted(by, reverse=True)]
 
 
 def _as_state(state: Any) -> State:
@@ -399,82 +335,3 @@ def _as_state(state: Any) -> State:
             f"state must be a mapping of fact names to values; got {type(state).__name__}"
         )
     return State(state)
-
-
-class _LazyState:
-    """The State of one node, built on first use (only checks and dynamic costs need it)."""
-
-    __slots__ = ("_names", "_state", "_values")
-
-    def __init__(self, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
-        self._names, self._values = names, values
-        self._state: State | None = None
-
-    def get(self) -> State:
-        if self._state is None:
-            self._state = state_of(self._names, self._values)
-        return self._state
-
-
-def _step_cost(step: Step, lazy: _LazyState) -> float | None:
-    """The cost of ``step`` from the node behind ``lazy``; None when its check fails."""
-    if not step.needs_state:
-        return step.static
-    state = lazy.get()
-    check = step.action.check
-    if check is not None and not check(state):
-        return None
-    return step.static if step.static is not None else step.action.cost_in(state)
-
-
-def _expander(
-    problem: Problem, rng: random.Random | None
-) -> tuple[Callable[[tuple[Any, ...]], Iterator[tuple[Any, float]]], list[bool]]:
-    """``neighbors(values)`` for the search, and a flag the depth limit sets."""
-    steps, names = problem.steps, problem.names
-    cut = [False]
-
-    def expand(values: tuple[Any, ...]) -> Iterator[tuple[Any, float]]:
-        order = steps
-        if rng is not None:
-            order = steps[:]
-            rng.shuffle(order)
-        lazy = _LazyState(names, values)
-        for step in order:
-            new = successor(step, values)
-            if new is None or new == values:
-                continue
-            cost = _step_cost(step, lazy)
-            if cost is not None:
-                yield new, cost
-
-    return expand, cut
-
-
-def _recover(
-    problem: Problem, nodes: list[tuple[Any, ...]], rng: random.Random | None
-) -> list[tuple[Step, float]]:
-    """The cheapest action for each step of a path of nodes (the search's step cost).
-
-    The search keeps the cheapest action between two states, the first met among
-    equals; here equals go to the first in the actions' order, or to a random one
-    with ``tie_break="random"``.
-    """
-    out = []
-    for a, b in itertools.pairwise(nodes):
-        best: list[Step] = []
-        best_cost = _INF
-        lazy = _LazyState(problem.names, a)
-        for step in problem.steps:
-            if successor(step, a) != b:
-                continue
-            cost = _step_cost(step, lazy)
-            if cost is None:
-                continue
-            if cost < best_cost:
-                best, best_cost = [step], cost
-            elif cost == best_cost:
-                best.append(step)
-        chosen = best[0] if rng is None or len(best) == 1 else rng.choice(best)
-        out.append((chosen, best_cost))
-    return out

@@ -1,0 +1,115 @@
+"""The answer of a plan search: :class:`Plan`, and how it is built."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
+
+from pathcraft.goap._action import Action
+from pathcraft.goap._facts import State
+from pathcraft.goap._goal import Goal
+from pathcraft.result import PathResult, build_result
+
+__all__ = ["Plan", "build_plan"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan(PathResult):
+    """What :meth:`Planner.plan` found: a :class:`~pathcraft.result.PathResult` whose
+    nodes are world states, with the actions between them.
+
+    A plan is truthy exactly when the goal is reached (``found``); an empty plan is
+    found when the start already meets the goal. "No plan" is an answer, not an
+    exception. Every :class:`~pathcraft.result.PathResult` field means what it means
+    for any search: ``path`` is the list of states from ``start`` to the last (the
+    start included; empty when nothing was found), ``cost`` the sum of the actions'
+    costs (dynamic costs read in the state each runs in), ``reason`` ``"unreachable"``
+    or the limit that stopped the search (``"max_expansions"``, ``"max_depth"``,
+    ``"max_cost"``), ``expanded`` and ``generated`` count world states, ``elapsed``
+    covers checks, pruning, search and replay. Unlike a path result, ``len(plan)`` and
+    iteration go over the actions.
+
+    Attributes
+    ----------
+    actions : tuple of Action
+        The actions to run, first to last; empty when nothing was found.
+    states : tuple of State
+        ``states[i]`` is the world state after ``actions[i]``; the last meets the goal.
+    start : State or None
+        The state the plan starts from.
+    considered : int
+        How many actions the search considered after relevant-action pruning.
+    goal : Goal or None
+        The goal the plan reaches (given several, the one chosen by priority, then
+        cost); a goal given as a mapping is a :class:`~pathcraft.goap.Goal` named
+        ``"goal"``. When nothing was found: the goal the search was serving when a
+        limit stopped it (the lowest priority one when none is reachable).
+
+    Examples
+    --------
+    >>> from pathcraft import PathResult
+    >>> from pathcraft.goap import Action, Planner, add
+    >>> plan = Planner([Action("step", {}, {"x": add(1)})]).plan({"x": 0}, {"x": 2})
+    >>> isinstance(plan, PathResult), plan.names, [s["x"] for s in plan.path], plan.cost
+    (True, ['step', 'step'], [0, 1, 2], 2.0)
+    """
+
+    actions: tuple[Action, ...] = ()
+    states: tuple[State, ...] = ()
+    start: State | None = None
+    considered: int = 0
+    goal: Goal | None = None
+
+    def __bool__(self) -> bool:
+        return self.found
+
+    def __len__(self) -> int:
+        """The number of actions."""
+        return len(self.actions)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.actions)
+
+    @property
+    def names(self) -> list[str]:
+        """The names of the actions, in order."""
+        return [a.name for a in self.actions]
+
+    @property
+    def final(self) -> State | None:
+        """The state after the last action (the start for an empty plan)."""
+        return self.states[-1] if self.states else self.start
+
+    def __repr__(self) -> str:
+        if not self.found:
+            return f"Plan(found=False, reason={self.reason!r})"
+        return f"Plan({self.names!r}, cost={self.cost!r})"
+
+
+def build_plan(
+    reason: str | None,
+    actions: tuple[Action, ...],
+    start: State,
+    goal: Goal | None,
+    elapsed: float,
+    expanded: int,
+    generated: int,
+    considered: int,
+    cost: float = float("inf"),
+) -> Plan:
+    """The plan, built like every result (:func:`pathcraft.result.build_result`): the
+    states after each action replayed from the full start state (so effects on facts
+    the search did not track appear too)."""
+    after = []
+    current = start
+    for action in actions:
+        current = action.apply(current)
+        after.append(current)
+    path = [start, *after] if reason is None else []
+    plan = build_result(
+        reason, path, cost, expanded=expanded, generated=generated, elapsed=elapsed,
+        kind=Plan, fields={"actions": actions, "states": tuple(after), "start": start,
+                           "considered": considered, "goal": goal},
+    )  # fmt: skip
+    return cast(Plan, plan)
