@@ -1,0 +1,52 @@
+from collections.abc import Callable
+from typing import Any
+
+MISSING: int
+LIMIT: int
+FOUND: int
+UNREACHABLE: int
+MAX_EXPANSIONS: int
+MAX_COST: int
+MAX_DEPTH: int
+IN_PROGRESS: int
+
+class Tables:
+    width: int
+    n_steps: int
+    n_goals: int
+    callbacks: bool
+    def __init__(
+        self,
+        width: int,
+        pre: list[list[tuple[int, int, int]]],
+        eff: list[list[tuple[int, int, int]]],
+        costs: list[float | None],
+        goals: list[tuple[list[tuple[int, int, int, float, float, float, float]], int, float]],
+    ) -> None: ...
+    def bound_of(self, g: int, x: Any) -> float: ...
+
+class Search:
+    expanded: int
+    generated: int
+    phase: int
+    status: int
+    reached: int
+    reached_goal: int
+    def __init__(
+        self,
+        tables: Tables,
+        start: Any,
+        classes: list[list[int]],
+        callback: Callable[[int, int, Search], float] | None,
+        weight: float,
+        tie: int,
+        seed: int,
+        max_expansions: int,
+        depth_limit: int,
+        max_cost: float,
+    ) -> None: ...
+    def release(self) -> None: ...
+    def run(self, budget: int) -> int: ...
+    def state(self, i: int) -> tuple[int, ...]: ...
+    def class_goal(self) -> int: ...
+    def steps(self, i: int) -> tuple[list[int], float]: ...
