@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
+from pathcraft._core.goap import fill
 from pathcraft.goap._action import Action
 from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import PathResult
 
 __all__ = ["Plan", "build_plan"]
 
@@ -87,6 +89,13 @@ class Plan(PathResult):
         return f"Plan({self.names!r}, cost={self.cost!r})"
 
 
+_FIELDS = (
+    "path", "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
+    "distances", "jump_points", "_parents", "actions", "states", "start", "considered",
+    "goal",
+)  # fmt: skip
+
+
 def build_plan(
     reason: str | None,
     actions: tuple[Action, ...],
@@ -96,20 +105,23 @@ def build_plan(
     expanded: int,
     generated: int,
     considered: int,
-    cost: float = float("inf"),
+    cost: float = math.inf,
 ) -> Plan:
-    """The plan, built like every result (:func:`pathcraft.result.build_result`): the
-    states after each action replayed from the full start state (so effects on facts
-    the search did not track appear too)."""
+    """The plan: the states after each action replayed from the full start state (so
+    effects on facts the search did not track appear too), the fields as
+    :func:`pathcraft.result.build_result` sets them (no path and an infinite cost
+    unless found), set directly: a plan is built on every call of a planner whose
+    smallest plans take a few microseconds, and the dataclass's checked ``__init__``
+    took most of them."""
     after = []
-    current = start
+    facts = start.to_dict() if actions else {}
     for action in actions:
-        current = action.apply(current)
-        after.append(current)
-    path = [start, *after] if reason is None else []
-    plan = build_result(
-        reason, path, cost, expanded=expanded, generated=generated, elapsed=elapsed,
-        kind=Plan, fields={"actions": actions, "states": tuple(after), "start": start,
-                           "considered": considered, "goal": goal},
+        facts = action.apply_to(facts)
+        after.append(State.from_checked(facts))
+    found = reason is None
+    values = (
+        [start, *after] if found else [], cost if found else math.inf, found, reason,
+        expanded, generated, elapsed, None, None, None, None, actions, tuple(after), start,
+        considered, goal,
     )  # fmt: skip
-    return cast(Plan, plan)
+    return cast(Plan, fill(Plan, _FIELDS, values))

@@ -44,32 +44,33 @@ from pathcraft.goap._packed import Packed, packed
 from pathcraft.goap._plan import Plan, build_plan
 from pathcraft.search import Status
 
-__all__ = ["PlanSearch", "run_to_end"]
+__all__ = ["STATUS", "Ask", "PlanSearch", "run_to_end"]
 
 _TIES = {"g": 0, "fifo": 1, "random": 2}
-_STATUS = {
+STATUS = {
     _kernel.FOUND: FOUND, _kernel.UNREACHABLE: "unreachable",
     _kernel.MAX_EXPANSIONS: "max_expansions", _kernel.MAX_COST: "max_cost",
     _kernel.MAX_DEPTH: "max_depth", _kernel.IN_PROGRESS: IN_PROGRESS,
 }  # fmt: skip
 
 
-class _Ask:
+class Ask:
     """The Python half of actions with a check or a dynamic cost: the kernel calls it
-    with a step, a node and the search; the node's State is built once per node."""
+    with a step, a node and the search; the State is built once per packed state."""
 
-    __slots__ = ("_node", "_packed", "_state", "_steps")
+    __slots__ = ("_codes", "_packed", "_state", "_steps")
 
     def __init__(self, problem: Problem, tables: Packed) -> None:
         self._steps = problem.steps
         self._packed = tables
-        self._node = -1
-        self._state: State | None = None
+        self._codes: tuple[int, ...] | None = None
+        self._state = State()
 
     def __call__(self, s: int, node: int, search: Any) -> float:
-        if node != self._node or self._state is None:
-            self._state = self._packed.decode(search.state(node))
-            self._node = node
+        codes = search.state(node)
+        if codes != self._codes:
+            self._state = self._packed.decode(codes)
+            self._codes = codes
         state = self._state
         step = self._steps[s]
         check = step.action.check
@@ -132,7 +133,7 @@ class PlanSearch:
         tie = _TIES[tie_break]
         self._core = _kernel.Search(
             tables.tables, codes, classes,
-            _Ask(problem, tables) if tables.tables.callbacks else None,
+            Ask(problem, tables) if tables.tables.callbacks else None,
             weight, tie, random.Random(seed).getrandbits(64) if tie == 2 else 0,
             -1 if max_expansions is None else max_expansions,
             -1 if max_depth is None else max_depth,
@@ -179,7 +180,7 @@ class PlanSearch:
         if self._status != IN_PROGRESS:
             return cast(Status, self._status)
         t = time.perf_counter()
-        status = _STATUS[self._core.run(budget)]
+        status = STATUS[self._core.run(budget)]
         self._elapsed += time.perf_counter() - t
         if status != IN_PROGRESS:
             self._status = status
@@ -198,6 +199,16 @@ class PlanSearch:
     def status(self) -> Status:
         """The status the last :meth:`step` returned (``"in_progress"`` before any)."""
         return cast(Status, self._status)
+
+    @property
+    def problem(self) -> Problem:
+        """The compiled problem searched (for :mod:`pathcraft.goap`'s modules)."""
+        return self._problem
+
+    @property
+    def goals(self) -> list[Goal]:
+        """The goals, in the order given."""
+        return list(self._goals)
 
     @property
     def expanded(self) -> int:
