@@ -12,25 +12,84 @@ names, types and goal reads the state's values straight into a search.
 
 from __future__ import annotations
 
+import math
 import time
-import warnings
+from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from pathcraft._core import goap as _kernel
-from pathcraft.goap._compile import Problem, missing_fact_warning
+from pathcraft.goap._action import Action
+from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
 from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
 from pathcraft.goap._packed import Packed
-from pathcraft.goap._plan import Plan, build_plan
-from pathcraft.goap._search import STATUS, Ask
+from pathcraft.goap._plan import Plan
 
-__all__ = ["Fast", "classes_of", "fast_key"]
+__all__ = ["Fast", "build_plan", "classes_of", "fast_key", "fast_plan"]
+
+_FIELDS = (
+    "path", "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
+    "distances", "jump_points", "_parents", "actions", "states", "start", "considered",
+    "goal",
+)  # fmt: skip
+_FOUND: int = _kernel.FOUND
+_PLAN = _kernel.Maker(Plan, _FIELDS)
+_STATE = _kernel.Maker(State, ("_facts", "_hash"))
+
+
+def fast_plan(
+    entries: dict[Any, Fast], state: Any, goal: Any, max_expansions: int | None, t0: float
+) -> tuple[Plan | None, Any, MissingFactWarning | None]:
+    """The plan by the entry kept for this call, or None; the call's key (None when
+    it can have no entry); the warning to give when the plan is unreachable for a
+    fact the start lacks (the caller warns: this module is compiled, so its
+    functions have no frames for a stack level to count)."""
+    key = fast_key(state, goal)
+    if key is None:
+        return None, None, None
+    try:
+        fast = entries.get(key)
+    except TypeError:  # an unhashable value in the goal
+        return None, None, None
+    if fast is None:
+        return None, key, None
+    plan = fast.plan(state, max_expansions, t0)
+    if plan is None or plan.reason != "unreachable":
+        return plan, key, None
+    return plan, key, missing_fact_warning(fast._problem, cast(State, plan.start))
+
+
+def build_plan(
+    reason: str | None,
+    actions: tuple[Action, ...],
+    start: State,
+    goal: Goal | None,
+    elapsed: float,
+    expanded: int,
+    generated: int,
+    considered: int,
+    cost: float = math.inf,
+) -> Plan:
+    """The plan: the states after each action replayed from the full start state (so
+    effects on facts the search did not track appear too), the fields as
+    :func:`pathcraft.result.build_result` sets them (no path and an infinite cost
+    unless found), set directly: a plan is built on every call of a planner whose
+    smallest plans take a few microseconds, and the dataclass's checked ``__init__``
+    took most of them."""
+    after = _STATE.replay(start.to_dict(), actions) if actions else []
+    found = reason is None
+    values = (
+        [start, *after] if found else [], cost if found else math.inf, found, reason,
+        expanded, generated, elapsed, None, None, None, None, actions, tuple(after), start,
+        considered, goal,
+    )  # fmt: skip
+    return _PLAN.make(values)  # type: ignore[no-any-return]
 
 
 def fast_key(state: Any, goal: Any) -> Any:
     """The key of a plan call's fast entry, or None when it has none (a state that is
-    not a plain dict, a goal of another kind, or unhashable values)."""
+    not a plain dict, a goal of another kind); it may hold unhashable values."""
     if type(state) is not dict:
         return None
     kind = type(goal)
@@ -43,11 +102,9 @@ def fast_key(state: Any, goal: Any) -> Any:
             g = tuple(goal)
         else:
             return None
-        key = (tuple(state), tuple(map(type, state.values())), kind, g)
-        hash(key)
+        return (tuple(state), tuple(map(type, state.values())), kind, g)
     except TypeError:
         return None
-    return key
 
 
 def classes_of(goals: Sequence[Goal], start: State) -> list[list[int]]:
@@ -89,7 +146,7 @@ class Fast:
         """The plan, or None when the state holds a str the tables do not know (the
         caller takes the general path)."""
         facts = state.copy() if self._sorted else {n: state[n] for n in self._names}
-        start = State.from_checked(facts)
+        start = _STATE.state(facts)
         goals = self._goals
         classes = self._classes
         try:
@@ -97,7 +154,7 @@ class Fast:
         except IndexError:
             search = self._search()
         if not search.reset(
-            tuple(state.values()), self._positions, self._strs, self._tables._rank,
+            tuple(state.values()), self._tables._rank,
             classes if classes is not None else classes_of(goals, start),
             -1 if max_expansions is None else max_expansions,
         ):  # fmt: skip
@@ -105,26 +162,30 @@ class Fast:
         status, path, cost, goal, expanded, generated = search.solve()
         self._pool.append(search)
         steps = self._problem.steps
-        reason = STATUS[status]
-        if reason == "unreachable" and (missing := missing_fact_warning(self._problem, start)):
-            warnings.warn(missing, stacklevel=3)
+        reason = None if status == _FOUND else STATUS[status]
         return build_plan(
-            None if status == _kernel.FOUND else reason,
+            reason,
             tuple([steps[s].action for s in path]), start, goals[goal],
             time.perf_counter() - t0, expanded, generated, len(steps), cost,
         )  # fmt: skip
 
     def _search(self) -> Any:
+        from pathcraft.goap._search import Ask  # that module builds its plans here
+
         tables = self._tables
         ask = Ask(self._problem, tables) if tables.tables.callbacks else None
         width = tables.tables.width
-        return _kernel.Search(
-            tables.tables, _kernel_start(width), [list(range(len(self._goals)))], ask,
-            1.0, 0, 0, -1, -1, float("inf"),
+        search = _kernel.Search(
+            tables.tables, array("q", [_kernel.MISSING] * width),
+            [list(range(len(self._goals)))], ask, 1.0, 0, 0, -1, -1, math.inf,
         )  # fmt: skip
+        search.bind(self._positions, self._strs)
+        return search
 
 
-def _kernel_start(width: int) -> Any:
-    from array import array
-
-    return array("q", [_kernel.MISSING] * width)
+#: The words of the kernel's outcomes (as :attr:`PathResult.reason` spells them).
+STATUS = {
+    _kernel.FOUND: "found", _kernel.UNREACHABLE: "unreachable",
+    _kernel.MAX_EXPANSIONS: "max_expansions", _kernel.MAX_COST: "max_cost",
+    _kernel.MAX_DEPTH: "max_depth", _kernel.IN_PROGRESS: "in_progress",
+}  # fmt: skip

@@ -1,19 +1,16 @@
-"""The answer of a plan search: :class:`Plan`, and how it is built."""
+"""The answer of a plan search: :class:`Plan` (built by ``_fast.build_plan``)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
 
-from pathcraft._core.goap import fill
 from pathcraft.goap._action import Action
 from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
 from pathcraft.result import PathResult
 
-__all__ = ["Plan", "build_plan"]
+__all__ = ["Plan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,41 +84,3 @@ class Plan(PathResult):
         if not self.found:
             return f"Plan(found=False, reason={self.reason!r})"
         return f"Plan({self.names!r}, cost={self.cost!r})"
-
-
-_FIELDS = (
-    "path", "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
-    "distances", "jump_points", "_parents", "actions", "states", "start", "considered",
-    "goal",
-)  # fmt: skip
-
-
-def build_plan(
-    reason: str | None,
-    actions: tuple[Action, ...],
-    start: State,
-    goal: Goal | None,
-    elapsed: float,
-    expanded: int,
-    generated: int,
-    considered: int,
-    cost: float = math.inf,
-) -> Plan:
-    """The plan: the states after each action replayed from the full start state (so
-    effects on facts the search did not track appear too), the fields as
-    :func:`pathcraft.result.build_result` sets them (no path and an infinite cost
-    unless found), set directly: a plan is built on every call of a planner whose
-    smallest plans take a few microseconds, and the dataclass's checked ``__init__``
-    took most of them."""
-    after = []
-    facts = start.to_dict() if actions else {}
-    for action in actions:
-        facts = action.apply_to(facts)
-        after.append(State.from_checked(facts))
-    found = reason is None
-    values = (
-        [start, *after] if found else [], cost if found else math.inf, found, reason,
-        expanded, generated, elapsed, None, None, None, None, actions, tuple(after), start,
-        considered, goal,
-    )  # fmt: skip
-    return cast(Plan, fill(Plan, _FIELDS, values))

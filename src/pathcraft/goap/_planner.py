@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -12,7 +13,7 @@ from pathcraft._validation import check_limit
 from pathcraft.goap._action import Action, conditions
 from pathcraft.goap._compile import Problem, compile_problem
 from pathcraft.goap._facts import Condition, State, Value, kind_of
-from pathcraft.goap._fast import Fast, classes_of, fast_key
+from pathcraft.goap._fast import Fast, classes_of, fast_plan
 from pathcraft.goap._goal import Goal, named_goal
 from pathcraft.goap._plan import Plan
 from pathcraft.goap._search import PlanSearch, run_to_end
@@ -219,11 +220,11 @@ class Planner:
         if (weight is _ONE and tie_break == "g" and seed is None and max_depth is None
                 and max_cost is None and prune is True
                 and (max_expansions is None or max_expansions is DEFAULT_MAX_EXPANSIONS)):
-            key = fast_key(state, goal)
-            if key is not None and (fast := self._fast.get(key)) is not None:
-                plan = fast.plan(state, max_expansions, t0)  # type: ignore[arg-type]
-                if plan is not None:
-                    return plan
+            plan, key, missing = fast_plan(self._fast, state, goal, max_expansions, t0)
+            if plan is not None:
+                if missing is not None:
+                    warnings.warn(missing, stacklevel=2)
+                return plan
         search = self.start(
             state, goal, weight=weight, tie_break=tie_break, seed=seed,
             max_expansions=max_expansions, max_depth=max_depth, max_cost=max_cost,

@@ -35,23 +35,19 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from pathcraft._core import goap as _kernel
-from pathcraft._engine import CANCELLED, FOUND, IN_PROGRESS, no_result
+from pathcraft._engine import CANCELLED, IN_PROGRESS, no_result
 from pathcraft._validation import check_budget
 from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
 from pathcraft.goap._facts import State
+from pathcraft.goap._fast import STATUS, build_plan
 from pathcraft.goap._goal import Goal
 from pathcraft.goap._packed import Packed, packed
-from pathcraft.goap._plan import Plan, build_plan
+from pathcraft.goap._plan import Plan
 from pathcraft.search import Status
 
-__all__ = ["STATUS", "Ask", "PlanSearch", "run_to_end"]
+__all__ = ["Ask", "PlanSearch", "run_to_end"]
 
 _TIES = {"g": 0, "fifo": 1, "random": 2}
-STATUS = {
-    _kernel.FOUND: FOUND, _kernel.UNREACHABLE: "unreachable",
-    _kernel.MAX_EXPANSIONS: "max_expansions", _kernel.MAX_COST: "max_cost",
-    _kernel.MAX_DEPTH: "max_depth", _kernel.IN_PROGRESS: IN_PROGRESS,
-}  # fmt: skip
 
 
 class Ask:
