@@ -754,15 +754,18 @@ cdef class Search:
                     if not holds(pre_op[e], x[pre_slot[e]], pre_val[e]):
                         break
                 else:
-                    if W:
-                        memcpy(y, x, size)
+                    for e in range(eff_off[s], eff_off[s + 1]):  # a change at all?
+                        if (eff_val[e] != 0 if eff_add[e]
+                                else x[eff_slot[e]] != eff_val[e]):
+                            break
+                    else:
+                        continue  # the state it leads to is this one
+                    memcpy(y, x, size)
                     for e in range(eff_off[s], eff_off[s + 1]):
                         if eff_add[e]:
                             y[eff_slot[e]] += eff_val[e]
                         else:
                             y[eff_slot[e]] = eff_val[e]
-                    if memcmp(x, y, size) == 0:
-                        continue
                     cost = step_cost[s]
                     if cost != cost:  # NaN: a check or a dynamic cost, in Python
                         cost = self.ask(s, i)

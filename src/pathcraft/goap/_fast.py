@@ -57,7 +57,7 @@ def fast_plan(
     plan = fast.plan(state, max_expansions, t0)
     if plan is None or plan.reason != "unreachable":
         return plan, key, None
-    return plan, key, missing_fact_warning(fast._problem, cast(State, plan.start))
+    return plan, key, fast.missing(cast(State, plan.start))
 
 
 def build_plan(
@@ -121,8 +121,8 @@ class Fast:
     """What a plan call with a known key needs (see the module docstring)."""
 
     __slots__ = (
-        "_classes", "_goals", "_names", "_pool", "_positions", "_problem", "_sorted",
-        "_strs", "_tables",
+        "_classes", "_goals", "_missing", "_names", "_pool", "_positions", "_problem",
+        "_sorted", "_strs", "_tables",
     )  # fmt: skip
 
     def __init__(self, problem: Problem, goals: list[Goal], state: dict[str, Any]) -> None:
@@ -141,6 +141,14 @@ class Fast:
         dynamic = any(callable(g.priority) for g in goals)
         self._classes = None if dynamic else classes_of(goals, State(state))
         self._pool: list[Any] = []
+        self._missing: Any = self  # not looked for yet
+
+    def missing(self, start: State) -> MissingFactWarning | None:
+        """The warning naming a fact the start lacks that an action needs, if any: the
+        same for every state of this entry (they have the same facts), found once."""
+        if self._missing is self:
+            self._missing = missing_fact_warning(self._problem, start)
+        return self._missing  # type: ignore[no-any-return]
 
     def plan(self, state: dict[str, Any], max_expansions: int | None, t0: float) -> Plan | None:
         """The plan, or None when the state holds a str the tables do not know (the
