@@ -22,6 +22,7 @@ from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from pathcraft._core.grow cimport grow
 from pathcraft._core.heap cimport (
     Heap, HeapEntry, TIE_RANDOM, heap_free, heap_init, heap_pop, heap_push, splitmix64,
     tie_key,
@@ -539,18 +540,13 @@ cdef class Search:
     cdef int place(self, int64_t i) noexcept nogil:
         """Open the node with the current class's bound, or set it aside."""
         cdef Node* n = &self.nodes[i]
-        cdef Py_ssize_t cap
-        cdef int64_t* grown
         n.h = self.class_bound(&self.vals[i * self.W])
         if n.h != INFINITY:
             return self.push(i)
-        if self.n_deferred == self.cap_deferred:
-            cap = 16 if self.cap_deferred == 0 else 2 * self.cap_deferred
-            grown = <int64_t*> realloc(self.deferred, cap * sizeof(int64_t))
-            if grown == NULL:
-                return -1
-            self.deferred = grown
-            self.cap_deferred = cap
+        if self.n_deferred == self.cap_deferred and grow(
+            <void**> &self.deferred, &self.cap_deferred, 16, sizeof(int64_t)
+        ) != 0:
+            return -1
         self.deferred[self.n_deferred] = i
         self.n_deferred += 1
         return 0
