@@ -14,7 +14,10 @@ A :class:`Search` is one plan search: the A* of :mod:`pathcraft.goap._search` (s
 goal classes, states set aside when a class's bound is infinite, the best state of
 each lower class noted) with duplicate detection by a hash table over the packed
 states, run with the GIL released. Actions with a callable check or cost call back
-into Python (the GIL taken for that call only).
+into Python (the GIL taken for that call only). :class:`Maker` builds the plan and its
+states slot by slot. One module past the usual size on purpose: the tables, the search
+reading them and the builder of its answer change together, and the search's inner
+loop reads the tables' arrays directly.
 """
 
 from libc.math cimport INFINITY
