@@ -310,3 +310,22 @@ def test_the_fast_path_reads_dynamic_priorities_and_checks_ints() -> None:
         assert planner.plan({**CAMP, "wood": 2}, [warm, rest]).goal is rest
     with pytest.raises(ValueError, match=r"-2\*\*62\.\.2\*\*62"):
         planner.plan({**CAMP, "wood": 2**70}, [warm, rest])
+
+
+def test_a_raising_cost_fails_the_search_and_the_plan_call() -> None:
+    def boom(state: State) -> float:
+        raise RuntimeError("no cost here")
+
+    planner = Planner([Action("a", {}, {"x": True}, cost=boom)])
+    with pytest.raises(RuntimeError, match="no cost here"):
+        planner.plan({"x": False}, {"x": True})
+    search = planner.start({"x": False}, {"x": True})
+    with pytest.raises(RuntimeError, match="no cost here"):
+        search.step()
+    assert search.status == "failed" and search.step() == "failed"
+    with pytest.raises(RuntimeError, match="failed"):
+        _ = search.result
+    # the planner still plans afterwards (no search left broken in its pool)
+    ok = Planner([Action("a", {}, {"x": True}, cost=lambda s: 2.0)])
+    for _ in range(3):
+        assert ok.plan({"x": False}, {"x": True}).cost == 2.0

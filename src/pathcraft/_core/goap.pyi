@@ -3,12 +3,7 @@ from typing import Any
 
 MISSING: int
 LIMIT: int
-FOUND: int
-UNREACHABLE: int
-MAX_EXPANSIONS: int
-MAX_COST: int
 MAX_DEPTH: int
-IN_PROGRESS: int
 
 class Tables:
     width: int

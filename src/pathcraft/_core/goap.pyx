@@ -25,6 +25,9 @@ from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from pathcraft._core.codes cimport (
+    ST_FOUND, ST_IN_PROGRESS, ST_MAX_COST, ST_MAX_EXPANSIONS, ST_UNREACHABLE,
+)
 from pathcraft._core.grow cimport grow
 from pathcraft._core.heap cimport (
     Heap, HeapEntry, TIE_RANDOM, heap_free, heap_init, heap_pop, heap_push, splitmix64,
@@ -46,21 +49,12 @@ cdef enum:
     OP_GT = 4
     OP_GE = 5
 
-# outcomes
-FOUND = 0
-UNREACHABLE = 1
-MAX_EXPANSIONS = 2
-MAX_COST = 3
-MAX_DEPTH = 4
-IN_PROGRESS = 5
+# outcomes: the kernels' codes (codes.pxd, exported by pathcraft._kernels), and one of
+# the planner's own, a search the depth limit cut off
 cdef enum:
-    C_FOUND = 0
-    C_UNREACHABLE = 1
-    C_MAX_EXPANSIONS = 2
-    C_MAX_COST = 3
-    C_MAX_DEPTH = 4
-    C_IN_PROGRESS = 5
+    C_MAX_DEPTH = 6
     C_ERROR = -1  # a Python callback raised, or memory ran out
+MAX_DEPTH = C_MAX_DEPTH
 
 
 cdef inline bint holds(int op, int64_t x, int64_t v) noexcept nogil:
@@ -387,7 +381,7 @@ cdef class Search:
         self.expanded = 0
         self.generated = 0
         self.phase = 0
-        self.status = C_IN_PROGRESS
+        self.status = ST_IN_PROGRESS
         self.reached = -1
         self.reached_goal = -1
         self.cur_node = -1
@@ -484,7 +478,7 @@ cdef class Search:
         self.expanded = self.generated = 0
         self.cut_depth = self.cut_cost = False
         self.phase = 0
-        self.status = C_IN_PROGRESS
+        self.status = ST_IN_PROGRESS
         self.reached = -1
         self.reached_goal = -1
         self.limit_exp = max_expansions
@@ -503,7 +497,7 @@ cdef class Search:
 
     def release(self):
         """Drop the search's memory (a cancelled search)."""
-        self.status = C_UNREACHABLE if self.status == C_IN_PROGRESS else self.status
+        self.status = ST_UNREACHABLE if self.status == ST_IN_PROGRESS else self.status
         heap_free(&self.heap)
         free(self.vals)
         free(self.nodes)
@@ -650,18 +644,18 @@ cdef class Search:
         """Expand at most ``budget`` states (-1: no limit); the outcome code."""
         cdef int status
         cdef long long first = 64 if budget < 0 or budget > 64 else budget
-        if self.status != C_IN_PROGRESS:
+        if self.status != ST_IN_PROGRESS:
             return self.status
         # a small plan ends within the first few expansions: releasing the GIL for
         # it would cost more than the search; a longer one goes on without the GIL
         status = self.loop(first)
-        if status == C_IN_PROGRESS and budget != first:
+        if status == ST_IN_PROGRESS and budget != first:
             with nogil:
                 status = self.loop(-1 if budget < 0 else budget - first)
         if status == C_ERROR:
             error = self.error
             self.error = None
-            self.status = C_UNREACHABLE
+            self.status = ST_UNREACHABLE
             if error is None or error is MemoryError:
                 raise MemoryError("no memory left for the plan search")
             raise error
@@ -695,17 +689,17 @@ cdef class Search:
                 if self.best_node[self.phase] >= 0:
                     self.reached = self.best_node[self.phase]
                     self.reached_goal = self.best_goal[self.phase]
-                    return C_FOUND
+                    return ST_FOUND
                 r = self.next_class()
                 if r < 0:
                     return C_ERROR
                 if r == 0:
                     if self.cut_depth:
                         return C_MAX_DEPTH
-                    return C_MAX_COST if self.cut_cost else C_UNREACHABLE
+                    return ST_MAX_COST if self.cut_cost else ST_UNREACHABLE
                 continue
             if budget == 0:
-                return C_IN_PROGRESS
+                return ST_IN_PROGRESS
             top = self.heap.data[0]
             i = top.item
             if self.nodes[i].closed:
@@ -714,9 +708,9 @@ cdef class Search:
             if self.best_node[self.phase] >= 0 and top.key >= self.best_g[self.phase]:
                 self.reached = self.best_node[self.phase]
                 self.reached_goal = self.best_goal[self.phase]
-                return C_FOUND
+                return ST_FOUND
             if self.expanded == self.limit_exp:
-                return C_MAX_EXPANSIONS
+                return ST_MAX_EXPANSIONS
             heap_pop(&self.heap, &top)
             n = &self.nodes[i]
             n.closed = 1
@@ -727,7 +721,7 @@ cdef class Search:
             if goal >= 0:
                 self.reached = i
                 self.reached_goal = goal
-                return C_FOUND
+                return ST_FOUND
             for c in range(self.phase + 1, self.n_classes):
                 goal = self.class_meets(c, x)
                 if goal >= 0 and n.g < self.best_g[c]:

@@ -18,6 +18,7 @@ from array import array
 from collections.abc import Sequence
 from typing import Any, cast
 
+from pathcraft import _kernels
 from pathcraft._core import goap as _kernel
 from pathcraft.goap._action import Action
 from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
@@ -33,7 +34,7 @@ _FIELDS = (
     "distances", "jump_points", "_parents", "actions", "states", "start", "considered",
     "goal",
 )  # fmt: skip
-_FOUND: int = _kernel.FOUND
+_FOUND: int = _kernels.FOUND
 _PLAN = _kernel.Maker(Plan, _FIELDS)
 _STATE = _kernel.Maker(State, ("_facts", "_hash"))
 
@@ -193,7 +194,7 @@ class Fast:
 
 #: The words of the kernel's outcomes (as :attr:`PathResult.reason` spells them).
 STATUS = {
-    _kernel.FOUND: "found", _kernel.UNREACHABLE: "unreachable",
-    _kernel.MAX_EXPANSIONS: "max_expansions", _kernel.MAX_COST: "max_cost",
-    _kernel.MAX_DEPTH: "max_depth", _kernel.IN_PROGRESS: "in_progress",
+    _kernels.FOUND: "found", _kernels.UNREACHABLE: "unreachable",
+    _kernels.MAX_EXPANSIONS: "max_expansions", _kernels.MAX_COST: "max_cost",
+    _kernel.MAX_DEPTH: "max_depth", _kernels.IN_PROGRESS: "in_progress",
 }  # fmt: skip

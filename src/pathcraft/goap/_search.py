@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from pathcraft._core import goap as _kernel
-from pathcraft._engine import CANCELLED, IN_PROGRESS, no_result
+from pathcraft._engine import CANCELLED, FAILED, IN_PROGRESS, no_result
 from pathcraft._validation import check_budget
 from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
 from pathcraft.goap._facts import State
@@ -148,8 +148,9 @@ class PlanSearch:
 
         Returns ``"in_progress"``, ``"found"`` (then :attr:`result` holds the plan) or
         the reason the search ended without a plan, spelt as :attr:`Plan.reason`;
-        ``"cancelled"`` after :meth:`cancel`. Stepping an ended search returns its
-        status again and does nothing.
+        ``"cancelled"`` after :meth:`cancel`; ``"failed"`` once an action's check or
+        dynamic cost raised (the error reaches the caller of that step). Stepping an
+        ended search returns its status again and does nothing.
 
         Warns
         -----
@@ -176,7 +177,11 @@ class PlanSearch:
         if self._status != IN_PROGRESS:
             return cast(Status, self._status)
         t = time.perf_counter()
-        status = STATUS[self._core.run(budget)]
+        try:
+            status = STATUS[self._core.run(budget)]
+        except BaseException:
+            self._status = FAILED  # a check or a dynamic cost raised: no going on
+            raise
         self._elapsed += time.perf_counter() - t
         if status != IN_PROGRESS:
             self._status = status
