@@ -22,7 +22,6 @@ __all__ = [
     "Problem",
     "Step",
     "compile_problem",
-    "heuristic",
     "missing_fact_warning",
 ]
 
@@ -236,36 +235,6 @@ def _goal_table(steps: list[Step], index: dict[str, int], goal: dict[str, Condit
             per_action = max(per_action, count)
             min_goal = min(min_goal, step.action.min_cost)
     return GoalTable(goal_facts, per_action, min_goal)
-
-
-def heuristic(problem: Problem, which: int = 0) -> Callable[[tuple[Any, ...]], float]:
-    """An admissible, cheap bound on the cost left from a node's fact values.
-
-    Each unmet goal condition needs at least one action changing its fact, so the
-    bound is the larger of (a) the dearest single condition, each bounded by its
-    cheapest set effect or, for ints, the distance left times the cheapest cost per
-    unit of its add effects, and (b) ceil(unmet / k) actions of the cheapest cost
-    among those changing a goal fact, where one action changes at most k goal facts.
-    Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
-    ``which`` picks the goal (by its place in the list compiled).
-
-    The bound is also consistent: an action of cost c changes one condition's term by
-    at most c (a set costs at least the set bound, an add of d at least d times the
-    cost per unit) and lowers the count of unmet conditions by at most k. So along any
-    action, h drops by at most its cost, and A* settles each state at its cheapest.
-
-    The bound is computed by the compiled planner (:mod:`pathcraft._core.goap`);
-    this function reads it for one tuple of fact values (``MISSING`` for a missing
-    fact), the tracked facts in the order of ``problem.names``.
-    """
-    from pathcraft.goap._packed import Packed  # the kernel's module needs this one
-
-    def h(values: tuple[Any, ...]) -> float:
-        more = frozenset(v for v in values if isinstance(v, str))
-        tables = Packed(problem, more)
-        return tables.bound(which, values)
-
-    return h
 
 
 class MissingFactWarning(UserWarning):

@@ -27,7 +27,7 @@ from pathcraft.goap._goal import Goal
 from pathcraft.goap._packed import Packed
 from pathcraft.goap._plan import Plan
 
-__all__ = ["Fast", "build_plan", "classes_of", "fast_key", "fast_plan"]
+__all__ = ["STATUS", "Ask", "Fast", "build_plan", "classes_of", "fast_key", "fast_plan"]
 
 _FIELDS = (
     "path", "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
@@ -163,7 +163,7 @@ class Fast:
         except IndexError:
             search = self._search()
         if not search.reset(
-            tuple(state.values()), self._tables._rank,
+            tuple(state.values()), self._tables.rank,
             classes if classes is not None else classes_of(goals, start),
             -1 if max_expansions is None else max_expansions,
         ):  # fmt: skip
@@ -179,8 +179,6 @@ class Fast:
         )  # fmt: skip
 
     def _search(self) -> Any:
-        from pathcraft.goap._search import Ask  # that module builds its plans here
-
         tables = self._tables
         ask = Ask(self._problem, tables) if tables.tables.callbacks else None
         width = tables.tables.width
@@ -190,6 +188,31 @@ class Fast:
         )  # fmt: skip
         search.bind(self._positions, self._strs)
         return search
+
+
+class Ask:
+    """The Python half of actions with a check or a dynamic cost: the kernel calls it
+    with a step, a node and the search; the State is built once per packed state."""
+
+    __slots__ = ("_codes", "_packed", "_state", "_steps")
+
+    def __init__(self, problem: Problem, tables: Packed) -> None:
+        self._steps = problem.steps
+        self._packed = tables
+        self._codes: tuple[int, ...] | None = None
+        self._state = State()
+
+    def __call__(self, s: int, node: int, search: Any) -> float:
+        codes = search.state(node)
+        if codes != self._codes:
+            self._state = self._packed.decode(codes)
+            self._codes = codes
+        state = self._state
+        step = self._steps[s]
+        check = step.action.check
+        if check is not None and not check(state):
+            return -1.0
+        return step.static if step.static is not None else step.action.cost_in(state)
 
 
 #: The words of the kernel's outcomes (as :attr:`PathResult.reason` spells them).

@@ -9,13 +9,14 @@ on strs compare ranks as they compare the strings. A missing fact is
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 from pathcraft._core import goap as _kernel
 from pathcraft.goap._compile import MISSING, Problem
 from pathcraft.goap._facts import State
 
-__all__ = ["Packed", "packed"]
+__all__ = ["Packed", "heuristic", "packed"]
 
 _OPS = {"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5}
 _MISSING: int = _kernel.MISSING
@@ -25,7 +26,7 @@ _LIMIT: int = _kernel.LIMIT
 class Packed:
     """The kernel's tables of one problem, and how its states are coded."""
 
-    __slots__ = ("_kinds", "_rank", "names", "strings", "tables")
+    __slots__ = ("_kinds", "names", "rank", "strings", "tables")
 
     def __init__(self, problem: Problem, more: frozenset[str] = frozenset()) -> None:
         names = problem.names
@@ -37,7 +38,7 @@ class Packed:
         for table in problem.goals:
             strings.update(g.value for g in table.facts if isinstance(g.value, str))
         self.strings = sorted(strings)
-        self._rank = {s: i for i, s in enumerate(self.strings)}
+        self.rank = {s: i for i, s in enumerate(self.strings)}
         self.names = names
         self._kinds = tuple(problem.kinds[name] for name in names)
         code = self.code
@@ -66,13 +67,13 @@ class Packed:
     def code(self, value: Any, fact: str) -> int:
         """The code of a constant (strs known to the table)."""
         if isinstance(value, str):
-            return self._rank[value]
+            return self.rank[value]
         return _int(int(value), fact)
 
     def encode(self, state: State) -> array[int] | None:
         """The packed state; None when it holds a str the tables do not know."""
         out = array("q")
-        rank = self._rank
+        rank = self.rank
         for name, kind in zip(self.names, self._kinds, strict=True):
             value = state.get(name, _MISSING)
             if value is _MISSING:
@@ -128,3 +129,29 @@ def _int(value: int, fact: str) -> int:
             f"-2**62..2**62; got {value!r}"
         )
     return value
+
+
+def heuristic(problem: Problem, which: int = 0) -> Callable[[tuple[Any, ...]], float]:
+    """The planner's bound toward goal ``which`` (by its place in the list compiled)
+    from one tuple of fact values (``MISSING`` of :mod:`pathcraft.goap._compile` for a
+    missing fact), the tracked facts in the order of ``problem.names``.
+
+    Each unmet goal condition needs at least one action changing its fact, so the
+    bound is the larger of (a) the dearest single condition, each bounded by its
+    cheapest set effect or, for ints, the distance left times the cheapest cost per
+    unit of its add effects, and (b) ceil(unmet / k) actions of the cheapest cost
+    among those changing a goal fact, where one action changes at most k goal facts.
+    Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
+
+    The bound is also consistent: an action of cost c changes one condition's term by
+    at most c (a set costs at least the set bound, an add of d at least d times the
+    cost per unit) and lowers the count of unmet conditions by at most k. So along any
+    action, h drops by at most its cost, and A* settles each state at its cheapest.
+    The compiled planner (:mod:`pathcraft._core.goap`) computes it; this reads it.
+    """
+
+    def h(values: tuple[Any, ...]) -> float:
+        more = frozenset(v for v in values if isinstance(v, str))
+        return Packed(problem, more).bound(which, values)
+
+    return h

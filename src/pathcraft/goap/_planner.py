@@ -14,9 +14,9 @@ from pathcraft.goap._action import Action, conditions
 from pathcraft.goap._compile import Problem, compile_problem
 from pathcraft.goap._facts import Condition, State, Value, kind_of
 from pathcraft.goap._fast import Fast, classes_of, fast_plan
-from pathcraft.goap._goal import Goal, named_goal
+from pathcraft.goap._goal import Goal
 from pathcraft.goap._plan import Plan
-from pathcraft.goap._search import PlanSearch, run_to_end
+from pathcraft.goap._search import PlanSearch
 
 __all__ = ["Plan", "Planner"]
 
@@ -230,7 +230,9 @@ class Planner:
             max_expansions=max_expansions, max_depth=max_depth, max_cost=max_cost,
             prune=prune,
         )  # fmt: skip
-        plan = run_to_end(search)
+        plan, missing = search.finish()
+        if missing is not None:
+            warnings.warn(missing, stacklevel=2)
         if key is not None:
             _remember(self._fast, key, Fast(search.problem, search.goals, state))  # type: ignore[arg-type]
         return plan
@@ -327,7 +329,7 @@ def _goals(goal: Any) -> list[Goal]:
     if isinstance(goal, Goal):
         return [goal]
     if isinstance(goal, Mapping) or goal is None:
-        return [named_goal("goal", conditions("goal", goal, "goal"))]
+        return [Goal("goal", conditions("goal", goal, "goal"))]
     goals = [] if isinstance(goal, (str, bytes)) or not isinstance(goal, Iterable) else list(goal)
     if not goals or not all(isinstance(item, Goal) for item in goals):
         raise TypeError(

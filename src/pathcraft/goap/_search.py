@@ -39,40 +39,15 @@ from pathcraft._engine import CANCELLED, FAILED, IN_PROGRESS, no_result
 from pathcraft._validation import check_budget
 from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
 from pathcraft.goap._facts import State
-from pathcraft.goap._fast import STATUS, build_plan
+from pathcraft.goap._fast import STATUS, Ask, build_plan
 from pathcraft.goap._goal import Goal
-from pathcraft.goap._packed import Packed, packed
+from pathcraft.goap._packed import packed
 from pathcraft.goap._plan import Plan
 from pathcraft.search import Status
 
-__all__ = ["Ask", "PlanSearch", "run_to_end"]
+__all__ = ["PlanSearch"]
 
 _TIES = {"g": 0, "fifo": 1, "random": 2}
-
-
-class Ask:
-    """The Python half of actions with a check or a dynamic cost: the kernel calls it
-    with a step, a node and the search; the State is built once per packed state."""
-
-    __slots__ = ("_codes", "_packed", "_state", "_steps")
-
-    def __init__(self, problem: Problem, tables: Packed) -> None:
-        self._steps = problem.steps
-        self._packed = tables
-        self._codes: tuple[int, ...] | None = None
-        self._state = State()
-
-    def __call__(self, s: int, node: int, search: Any) -> float:
-        codes = search.state(node)
-        if codes != self._codes:
-            self._state = self._packed.decode(codes)
-            self._codes = codes
-        state = self._state
-        step = self._steps[s]
-        check = step.action.check
-        if check is not None and not check(state):
-            return -1.0
-        return step.static if step.static is not None else step.action.cost_in(state)
 
 
 class PlanSearch:
@@ -188,6 +163,24 @@ class PlanSearch:
             self._result = self._finish()
         return cast(Status, status)
 
+    def finish(self) -> tuple[Plan, MissingFactWarning | None]:
+        """Run to the end, without a warning: the plan, and the warning :meth:`step`
+        would give (a fact the start lacks, for an unreachable plan) or None, for the
+        caller to give in its own name.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, Planner
+        >>> planner = Planner([Action("eat", {"has_food": True}, {"hungry": False}),
+        ...                    Action("drop", {"has_food": True}, {"has_food": False})])
+        >>> search = planner.start({"hungry": True}, {"hungry": False})
+        >>> plan, missing = search.finish()
+        >>> plan.reason, type(missing).__name__
+        ('unreachable', 'MissingFactWarning')
+        """
+        self._advance(-1)
+        return self.result, self._missing_fact()
+
     def _missing_fact(self) -> MissingFactWarning | None:
         """Once the search ended unreachable: the warning naming a fact the start
         state lacks that a considered action needs (the likely reason), if any."""
@@ -258,12 +251,3 @@ class PlanSearch:
         return build_plan(None, tuple(steps[s].action for s in path), self._start,
                           self._goals[core.reached_goal], elapsed, core.expanded,
                           core.generated, considered, cost)  # fmt: skip
-
-
-def run_to_end(search: PlanSearch) -> Plan:
-    """Run ``search`` to its end and return the plan (for :meth:`Planner.plan`, which
-    warns in its caller's name)."""
-    search._advance(-1)
-    if (missing := search._missing_fact()) is not None:
-        warnings.warn(missing, stacklevel=3)
-    return search.result
