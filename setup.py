@@ -71,6 +71,8 @@ EXTENSIONS = [
     Extension("pathcraft._engine", ["src/pathcraft/_engine.py"]),
     # The frame-by-frame driver of the compiled searches: its per-step overhead counts.
     Extension("pathcraft._sliced", ["src/pathcraft/_sliced.py"]),
+    # GOAP's fast path: the Python around a small plan's few microseconds of search.
+    Extension("pathcraft.goap._fast", ["src/pathcraft/goap/_fast.py"]),
     kernel("machine"),
     kernel("grid_search"),
     kernel("jps"),
@@ -89,6 +91,7 @@ EXTENSIONS = [
     kernel("flowrepair"),  # issue 18: flow fields repaired where cells changed
     kernel("voxel"),  # issue 19: 3-D voxel grids
     kernel("components"),  # issue 32: reachability by component labels
+    kernel("goap"),  # issue 34: GOAP planning over packed states
 ]
 
 

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft.goap import Action, Planner, State, add, eq, ge, gt, le, lt, ne
-from pathcraft.goap._compile import MISSING, compile_problem, heuristic
+from pathcraft.goap._compile import MISSING, compile_problem
+from pathcraft.goap._packed import heuristic
 from pathcraft.result import PathResult
 
 # Random domains often start without facts some action needs: unreachable is the

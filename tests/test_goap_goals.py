@@ -256,3 +256,76 @@ def test_caller_goals_and_state_not_modified() -> None:
     kept = list(goals)
     camp().plan(state, goals)
     assert state == CAMP and goals == kept and isinstance(State(state), State)
+
+
+# --------------------------------------------------------------------------- fast path
+
+
+def slow(planner: Planner, state: dict[str, Any], goal: Any) -> Plan:
+    """The general path: an option given (even at its default) skips the fast one."""
+    return planner.plan(state, goal, max_expansions=int("20000"))
+
+
+def fast_path_agrees(domain: Domain, goals: list[tuple[dict[str, Any], float]]) -> None:
+    planner = domain.planner()
+    for goal in (domain.goal_conditions(), as_goals(goals)):
+        first = planner.plan(domain.start, goal)  # compiles, keeps a fast entry
+        for start in (domain.start, {**domain.start}, _variant(domain)):
+            again, general = planner.plan(start, goal), slow(planner, start, goal)
+            assert (again.names, again.cost, again.reason, again.goal) == (
+                general.names, general.cost, general.reason, general.goal,
+            )  # fmt: skip
+            assert again.states == general.states and again.start == general.start
+            assert (again.expanded, again.generated) == (general.expanded, general.generated)
+        assert first.names == planner.plan(domain.start, goal).names
+
+
+def _variant(domain: Domain) -> dict[str, Any]:
+    """The same facts in reverse order, ints moved and strs changed (some unknown)."""
+    out: dict[str, Any] = {}
+    for fact in reversed(list(domain.start)):
+        value = domain.start[fact]
+        if domain.facts[fact] == "int":
+            value = (value + 1) % 5
+        elif domain.facts[fact] == "str":
+            value = {"a": "b", "b": "zz", "c": "a"}[value]
+        out[fact] = value
+    return out
+
+
+@settings(max_examples=30)
+@given(multi_goal_domains())
+def test_the_fast_path_gives_the_general_answer(
+    case: tuple[Domain, list[tuple[dict[str, Any], float]]],
+) -> None:
+    fast_path_agrees(*case)
+
+
+def test_the_fast_path_reads_dynamic_priorities_and_checks_ints() -> None:
+    warm = Goal("warm", {"warm": True}, priority=lambda s: 3 - s["wood"])
+    rest = Goal("rest", {"rested": True}, priority=2)
+    planner = camp()
+    for _ in range(3):
+        assert planner.plan(CAMP, [warm, rest]).goal is warm
+        assert planner.plan({**CAMP, "wood": 2}, [warm, rest]).goal is rest
+    with pytest.raises(ValueError, match=r"-2\*\*62\.\.2\*\*62"):
+        planner.plan({**CAMP, "wood": 2**70}, [warm, rest])
+
+
+def test_a_raising_cost_fails_the_search_and_the_plan_call() -> None:
+    def boom(state: State) -> float:
+        raise RuntimeError("no cost here")
+
+    planner = Planner([Action("a", {}, {"x": True}, cost=boom)])
+    with pytest.raises(RuntimeError, match="no cost here"):
+        planner.plan({"x": False}, {"x": True})
+    search = planner.start({"x": False}, {"x": True})
+    with pytest.raises(RuntimeError, match="no cost here"):
+        search.step()
+    assert search.status == "failed" and search.step() == "failed"
+    with pytest.raises(RuntimeError, match="failed"):
+        _ = search.result
+    # the planner still plans afterwards (no search left broken in its pool)
+    ok = Planner([Action("a", {}, {"x": True}, cost=lambda s: 2.0)])
+    for _ in range(3):
+        assert ok.plan({"x": False}, {"x": True}).cost == 2.0

@@ -3,8 +3,11 @@
 An agent knows its world as a :class:`State` (fact names to bools, ints and strs),
 wants a goal (conditions on facts) and can do :class:`Action` s, each with
 preconditions, effects and a cost. A :class:`Planner` finds the cheapest sequence of
-actions from the current state to one meeting the goal with the same A* that finds
-paths (:func:`pathcraft.search.astar`): world states are the nodes, actions the edges.
+actions from the current state to one meeting the goal with an A* whose nodes are world
+states and whose edges are actions, compiled (facts packed into integers, the search in
+:mod:`pathcraft._core.goap`). Given several :class:`Goal` s with priorities, one search
+finds the plan to the best goal some plan reaches; :meth:`Planner.start` spreads a plan
+over frames (a :class:`PlanSearch`).
 
 Examples
 --------

@@ -100,6 +100,7 @@ class Action:
     """
 
     __slots__ = (
+        "_adds",
         "_check",
         "_cost",
         "_dynamic",
@@ -109,6 +110,7 @@ class Action:
         "_name",
         "_preconditions",
         "_reads",
+        "_sets",
     )
 
     def __init__(
@@ -129,6 +131,8 @@ class Action:
         self._name = name
         self._preconditions = MappingProxyType(conditions(f"action {name!r}", preconditions))
         self._effects = MappingProxyType(_effects(name, effects))
+        self._sets = {f: e for f, e in self._effects.items() if not isinstance(e, Add)}
+        self._adds = tuple((f, e.delta) for f, e in self._effects.items() if isinstance(e, Add))
         self._dynamic = callable(cost)
         if self._dynamic:
             self._cost: Any = cost
@@ -218,6 +222,9 @@ class Action:
             if name in ("_preconditions", "_effects"):
                 value = MappingProxyType(value)
             object.__setattr__(self, name, value)
+        effects = self._effects  # derived, so pickles from before they existed load
+        self._sets = {f: e for f, e in effects.items() if not isinstance(e, Add)}
+        self._adds = tuple((f, e.delta) for f, e in effects.items() if isinstance(e, Add))
 
     # ------------------------------------------------------------------ behaviour
 
@@ -321,6 +328,24 @@ class Action:
         if added:
             facts = dict(sorted(facts.items()))
         return State.from_checked(facts)
+
+    def apply_to(self, facts: dict[str, Value]) -> dict[str, Value]:
+        """The facts after the action, as a new dict sorted by name, from ``facts``
+        sorted by name, which holds every fact the action adds to (unchecked: for
+        planners replaying a plan they found).
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, add
+        >>> Action("eat", {}, {"food": add(-1), "full": True}).apply_to({"food": 2})
+        {'food': 1, 'full': True}
+        """
+        new = facts.copy()
+        size = len(new)
+        new.update(self._sets)
+        for fact, delta in self._adds:
+            new[fact] += delta  # type: ignore[operator]
+        return dict(sorted(new.items())) if len(new) != size else new
 
     def __repr__(self) -> str:
         cost = self._cost if not self._dynamic else getattr(self._cost, "__name__", "callable")

@@ -1,8 +1,8 @@
 """Compiling a planning problem: checks, relevant actions, the heuristic's tables.
 
-A search node is the tuple of the tracked facts' values (sorted by name), not a
-:class:`~pathcraft.goap.State`: tuples hash and compare fast, and only the facts some
-considered action or the goal depends on are tracked.
+A search node tracks only the facts some considered action or a goal depends on,
+sorted by name; :mod:`pathcraft.goap._packed` packs them into int64 codes for the
+compiled planner, :mod:`pathcraft._core.goap`.
 """
 
 from __future__ import annotations
@@ -17,14 +17,12 @@ from pathcraft.goap._facts import OPERATORS, Add, Condition, State, Value, kind_
 
 __all__ = [
     "MISSING",
+    "GoalTable",
     "MissingFactWarning",
     "Problem",
     "Step",
     "compile_problem",
-    "heuristic",
     "missing_fact_warning",
-    "state_of",
-    "successor",
 ]
 
 _INF = math.inf
@@ -83,6 +81,7 @@ class Problem:
     kinds: dict[str, str]  # every fact known to the start state or an effect: its kind
     steps: list[Step]
     goals: list[GoalTable]  # in the order given
+    packed: Any = None  # the kernel's tables (pathcraft.goap._packed), built on first use
 
 
 GoalSpec = tuple[str, dict[str, Condition]]  # who owns it (for messages), conditions
@@ -236,87 +235,6 @@ def _goal_table(steps: list[Step], index: dict[str, int], goal: dict[str, Condit
             per_action = max(per_action, count)
             min_goal = min(min_goal, step.action.min_cost)
     return GoalTable(goal_facts, per_action, min_goal)
-
-
-def _fact_bound(g: _GoalFact, x: Any) -> float:
-    """A lower bound on the cost of meeting an unmet goal condition from value ``x``."""
-    best = g.set_bound
-    if x is MISSING or g.any_add == _INF:
-        return best
-    op, v = g.cond.op, g.cond.value
-    if op == "!=":
-        return min(best, g.any_add)
-    target = int(v)  # an int fact: add effects exist only for those
-    if op == ">":
-        target += 1
-    elif op == "<":
-        target -= 1
-    need = target - int(x)
-    by_adds = need * g.up if need > 0 else -need * g.down
-    return min(best, by_adds)
-
-
-def heuristic(problem: Problem, which: int = 0) -> Callable[[tuple[Any, ...]], float]:
-    """An admissible, cheap bound on the cost left from a node's fact values.
-
-    Each unmet goal condition needs at least one action changing its fact, so the
-    bound is the larger of (a) the dearest single condition, each bounded by its
-    cheapest set effect or, for ints, the distance left times the cheapest cost per
-    unit of its add effects, and (b) ceil(unmet / k) actions of the cheapest cost
-    among those changing a goal fact, where one action changes at most k goal facts.
-    Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
-    ``which`` picks the goal (by its place in the list compiled).
-
-    The bound is also consistent: an action of cost c changes one condition's term by
-    at most c (a set costs at least the set bound, an add of d at least d times the
-    cost per unit) and lowers the count of unmet conditions by at most k. So along any
-    action, h drops by at most its cost, and A* settles each state at its cheapest.
-    """
-    table = problem.goals[which]
-    goal = table.facts
-    k = table.per_action_goals
-    cheapest = table.min_goal_cost
-
-    def h(values: tuple[Any, ...]) -> float:
-        unmet = 0
-        worst = 0.0
-        for g in goal:
-            x = values[g.index]
-            if x is not MISSING and g.compare(x, g.value):
-                continue
-            unmet += 1
-            bound = _fact_bound(g, x)
-            if bound > worst:
-                worst = bound
-        if not unmet:
-            return 0.0
-        if k == 0:
-            return _INF  # no considered action changes a goal fact
-        count_bound = -(-unmet // k) * cheapest
-        return worst if worst > count_bound else count_bound
-
-    return h
-
-
-def state_of(names: tuple[str, ...], values: tuple[Any, ...]) -> State:
-    """The tracked facts of a node as a State (names are sorted, so is the dict)."""
-    return State.from_checked(
-        {n: v for n, v in zip(names, values, strict=True) if v is not MISSING}
-    )
-
-
-def successor(step: Step, values: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The values after ``step`` when its preconditions hold, else None."""
-    for i, compare, value in step.pre:
-        x = values[i]
-        if x is MISSING or not compare(x, value):
-            return None
-    new = list(values)
-    for i, v in step.sets:
-        new[i] = v
-    for i, d in step.adds:
-        new[i] += d
-    return tuple(new)
 
 
 class MissingFactWarning(UserWarning):

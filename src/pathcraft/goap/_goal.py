@@ -12,7 +12,7 @@ from pathcraft._aliases import documented
 from pathcraft.goap._action import conditions
 from pathcraft.goap._facts import Condition, State, Value
 
-__all__ = ["Goal", "Priority", "named_goal"]
+__all__ = ["Goal", "Priority"]
 
 Priority = float | Callable[[State], float]
 if not TYPE_CHECKING:
@@ -143,16 +143,6 @@ class Goal:
         if callable(priority):
             priority = getattr(priority, "__name__", "callable")
         return f"Goal({self._name!r}, {dict(self._conditions)!r}, priority={priority!r})"
-
-
-def named_goal(name: str, conds: dict[str, Condition]) -> Goal:
-    """A goal of priority 0 over conditions already normalised (no checks)."""
-    goal = Goal.__new__(Goal)
-    goal._name = name
-    goal._conditions = MappingProxyType(conds)
-    goal._key = tuple(conds.items())
-    goal._priority = 0.0
-    return goal
 
 
 def _conditions(owner: str, given: Any) -> dict[str, Condition]:

@@ -1,17 +1,16 @@
-"""The answer of a plan search: :class:`Plan`, and how it is built."""
+"""The answer of a plan search: :class:`Plan` (built by ``_fast.build_plan``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
 
 from pathcraft.goap._action import Action
 from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
-from pathcraft.result import PathResult, build_result
+from pathcraft.result import PathResult
 
-__all__ = ["Plan", "build_plan"]
+__all__ = ["Plan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,31 +84,3 @@ class Plan(PathResult):
         if not self.found:
             return f"Plan(found=False, reason={self.reason!r})"
         return f"Plan({self.names!r}, cost={self.cost!r})"
-
-
-def build_plan(
-    reason: str | None,
-    actions: tuple[Action, ...],
-    start: State,
-    goal: Goal | None,
-    elapsed: float,
-    expanded: int,
-    generated: int,
-    considered: int,
-    cost: float = float("inf"),
-) -> Plan:
-    """The plan, built like every result (:func:`pathcraft.result.build_result`): the
-    states after each action replayed from the full start state (so effects on facts
-    the search did not track appear too)."""
-    after = []
-    current = start
-    for action in actions:
-        current = action.apply(current)
-        after.append(current)
-    path = [start, *after] if reason is None else []
-    plan = build_result(
-        reason, path, cost, expanded=expanded, generated=generated, elapsed=elapsed,
-        kind=Plan, fields={"actions": actions, "states": tuple(after), "start": start,
-                           "considered": considered, "goal": goal},
-    )  # fmt: skip
-    return cast(Plan, plan)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -12,9 +13,10 @@ from pathcraft._validation import check_limit
 from pathcraft.goap._action import Action, conditions
 from pathcraft.goap._compile import Problem, compile_problem
 from pathcraft.goap._facts import Condition, State, Value, kind_of
-from pathcraft.goap._goal import Goal, named_goal
+from pathcraft.goap._fast import Fast, classes_of, fast_plan
+from pathcraft.goap._goal import Goal
 from pathcraft.goap._plan import Plan
-from pathcraft.goap._search import PlanSearch, run_to_end
+from pathcraft.goap._search import PlanSearch
 
 __all__ = ["Plan", "Planner"]
 
@@ -28,6 +30,7 @@ _CACHE_SIZE = 64
 #: (0.75 s measured on a busy 2-core machine) instead of searching until memory runs
 #: out. ``max_expansions=None`` lifts it.
 DEFAULT_MAX_EXPANSIONS = 20_000
+_ONE = 1.0  # the default weight (the fast path checks it by identity)
 
 
 # --------------------------------------------------------------------------- planner
@@ -85,6 +88,7 @@ class Planner:
             seen.add(action.name)
         self._actions = items
         self._cache: dict[Any, Problem] = {}
+        self._fast: dict[Any, Fast] = {}
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -98,13 +102,14 @@ class Planner:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._actions = state["_actions"]
         self._cache = {}
+        self._fast = {}
 
     def plan(
         self,
         state: Mapping[str, Value],
         goal: GoalArg,
         *,
-        weight: float = 1.0,
+        weight: float = _ONE,
         tie_break: Literal["g", "fifo", "random"] = "g",
         seed: Any = None,
         max_expansions: int | None = DEFAULT_MAX_EXPANSIONS,
@@ -210,12 +215,27 @@ class Planner:
         than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
         declared). With ``weight=1`` the plan is optimal.
         """
+        t0 = time.perf_counter()
+        key = None
+        if (weight is _ONE and tie_break == "g" and seed is None and max_depth is None
+                and max_cost is None and prune is True
+                and (max_expansions is None or max_expansions is DEFAULT_MAX_EXPANSIONS)):
+            plan, key, missing = fast_plan(self._fast, state, goal, max_expansions, t0)
+            if plan is not None:
+                if missing is not None:
+                    warnings.warn(missing, stacklevel=2)
+                return plan
         search = self.start(
             state, goal, weight=weight, tie_break=tie_break, seed=seed,
             max_expansions=max_expansions, max_depth=max_depth, max_cost=max_cost,
             prune=prune,
         )  # fmt: skip
-        return run_to_end(search)
+        plan, missing = search.finish()
+        if missing is not None:
+            warnings.warn(missing, stacklevel=2)
+        if key is not None:
+            _remember(self._fast, key, Fast(search.problem, search.goals, state))  # type: ignore[arg-type]
+        return plan
 
     def start(
         self,
@@ -273,7 +293,7 @@ class Planner:
             raise TypeError(f"prune must be True or False; got {prune!r}")
         problem = self._problem(start, goals, prune)
         return PlanSearch(
-            problem, start, goals, _classes(goals, start), weight=opts.weight,
+            problem, start, goals, classes_of(goals, start), weight=opts.weight,
             tie_break=tie_break, seed=seed, max_expansions=max_expansions,
             max_depth=None if depth_limit is None else int(depth_limit),
             max_cost=max_cost, t0=t0,
@@ -286,11 +306,16 @@ class Planner:
         if problem is None:
             specs = [(_owner(g, len(goals)), dict(g.conditions)) for g in goals]
             problem = compile_problem(self._actions, kinds, specs, prune)  # type: ignore[arg-type]
-            if len(self._cache) >= _CACHE_SIZE:  # forget the oldest; threads may race here
-                with contextlib.suppress(StopIteration, RuntimeError):
-                    self._cache.pop(next(iter(self._cache)), None)
-            self._cache[key] = problem
+            _remember(self._cache, key, problem)
         return problem
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``, forgetting the oldest entry past the cache's size."""
+    if len(cache) >= _CACHE_SIZE:  # threads may race here
+        with contextlib.suppress(StopIteration, RuntimeError, KeyError):
+            cache.pop(next(iter(cache)), None)
+    cache[key] = value
 
 
 def _owner(goal: Goal, count: int) -> str:
@@ -304,7 +329,7 @@ def _goals(goal: Any) -> list[Goal]:
     if isinstance(goal, Goal):
         return [goal]
     if isinstance(goal, Mapping) or goal is None:
-        return [named_goal("goal", conditions("goal", goal, "goal"))]
+        return [Goal("goal", conditions("goal", goal, "goal"))]
     goals = [] if isinstance(goal, (str, bytes)) or not isinstance(goal, Iterable) else list(goal)
     if not goals or not all(isinstance(item, Goal) for item in goals):
         raise TypeError(
@@ -317,16 +342,6 @@ def _goals(goal: Any) -> list[Goal]:
             raise ValueError(f"two goals are named {item.name!r}; goal names must be unique")
         seen.add(item.name)
     return goals
-
-
-def _classes(goals: list[Goal], start: State) -> list[list[int]]:
-    """The goals' indices grouped by priority (read on the start state), highest first."""
-    if len(goals) == 1:
-        return [[0]]
-    by: dict[float, list[int]] = {}
-    for i, g in enumerate(goals):
-        by.setdefault(g.priority_in(start), []).append(i)
-    return [by[p] for p in sorted(by, reverse=True)]
 
 
 def _as_state(state: Any) -> State:

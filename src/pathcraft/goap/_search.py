@@ -27,36 +27,27 @@ serving (:attr:`Plan.goal`).
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, cast
 
-from pathcraft._engine import CANCELLED, FOUND, IN_PROGRESS, no_result
+from pathcraft._core import goap as _kernel
+from pathcraft._engine import CANCELLED, FAILED, IN_PROGRESS, no_result
 from pathcraft._validation import check_budget
-from pathcraft.goap._compile import (
-    MISSING,
-    MissingFactWarning,
-    Problem,
-    Step,
-    heuristic,
-    missing_fact_warning,
-    state_of,
-    successor,
-)
-from pathcraft.goap._facts import OPERATORS, State
+from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
+from pathcraft.goap._facts import State
+from pathcraft.goap._fast import STATUS, Ask, build_plan
 from pathcraft.goap._goal import Goal
-from pathcraft.goap._plan import Plan, build_plan
+from pathcraft.goap._packed import packed
+from pathcraft.goap._plan import Plan
 from pathcraft.search import Status
 
 __all__ = ["PlanSearch"]
 
-_INF = math.inf
-
-Tests = list[tuple[int, Callable[[Any, Any], bool], Any]]
+_TIES = {"g": 0, "fifo": 1, "random": 2}
 
 
 class PlanSearch:
@@ -80,43 +71,16 @@ class PlanSearch:
     """
 
     __slots__ = (
-        "_best",
-        "_classes",
-        "_closed",
-        "_counter",
-        "_cut_cost",
-        "_cut_depth",
-        "_deferred",
-        "_depth",
-        "_depth_limit",
+        "_core",
         "_elapsed",
-        "_expanded",
-        "_g",
-        "_generated",
-        "_goal_tests",
         "_goals",
-        "_h",
-        "_heap",
-        "_hs",
-        "_limit_cost",
-        "_limit_exp",
-        "_nodes",
-        "_parent",
-        "_phase",
         "_problem",
-        "_reached",
         "_result",
-        "_rng",
         "_setup",
         "_start",
         "_status",
-        "_t0",
-        "_tie",
-        "_vals",
-        "_via",
         "_warned",
-        "_weight",
-    )
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -136,43 +100,20 @@ class PlanSearch:
         self._problem = problem
         self._start = start
         self._goals = goals
-        self._classes = classes
-        self._weight = weight
-        self._tie = tie_break
-        self._rng = random.Random(seed) if tie_break == "random" else None
-        self._limit_exp = -1 if max_expansions is None else max_expansions
-        self._depth_limit = max_depth
-        self._limit_cost = _INF if max_cost is None else max_cost
-        self._hs = [heuristic(problem, i) for i in range(len(problem.goals))]
-        self._goal_tests: list[Tests] = [
-            [(g.index, OPERATORS[g.cond.op], g.cond.value) for g in table.facts]
-            for table in problem.goals
-        ]
-        self._nodes: dict[Any, int] = {}
-        self._vals: list[tuple[Any, ...]] = []
-        self._g: list[float] = []
-        self._h: list[float] = []
-        self._parent: list[int] = []
-        self._via: list[Step | None] = []
-        self._depth: list[int] = []
-        self._closed: list[bool] = []
-        self._heap: list[tuple[float, float, int, int]] = []
-        self._deferred: list[int] = []
-        self._counter = 0
-        self._expanded = 0
-        self._generated = 0
-        self._cut_depth = self._cut_cost = False
-        self._phase = 0
-        # per class: (g, node, goal index) of the cheapest expanded state meeting it
-        self._best: list[tuple[float, int, int] | None] = [None] * len(classes)
-        self._reached: tuple[int, int] | None = None  # (node, goal index)
+        tables, codes = packed(problem, start)
+        tie = _TIES[tie_break]
+        self._core = _kernel.Search(
+            tables.tables, codes, classes,
+            Ask(problem, tables) if tables.tables.callbacks else None,
+            weight, tie, random.Random(seed).getrandbits(64) if tie == 2 else 0,
+            -1 if max_expansions is None else max_expansions,
+            -1 if max_depth is None else max_depth,
+            math.inf if max_cost is None else max_cost,
+        )  # fmt: skip
         self._status: str = IN_PROGRESS
         self._result: Plan | None = None
-        self._t0 = t0
-        self._elapsed = 0.0
         self._warned = False
-        values = tuple(start.get(n, MISSING) for n in problem.names)
-        self._add(values, 0.0, -1, None, 0)
+        self._elapsed = 0.0
         self._setup = time.perf_counter() - t0
 
     # ------------------------------------------------------------------ public
@@ -182,8 +123,9 @@ class PlanSearch:
 
         Returns ``"in_progress"``, ``"found"`` (then :attr:`result` holds the plan) or
         the reason the search ended without a plan, spelt as :attr:`Plan.reason`;
-        ``"cancelled"`` after :meth:`cancel`. Stepping an ended search returns its
-        status again and does nothing.
+        ``"cancelled"`` after :meth:`cancel`; ``"failed"`` once an action's check or
+        dynamic cost raised (the error reaches the caller of that step). Stepping an
+        ended search returns its status again and does nothing.
 
         Warns
         -----
@@ -210,12 +152,34 @@ class PlanSearch:
         if self._status != IN_PROGRESS:
             return cast(Status, self._status)
         t = time.perf_counter()
-        status = self._run(budget)
+        try:
+            status = STATUS[self._core.run(budget)]
+        except BaseException:
+            self._status = FAILED  # a check or a dynamic cost raised: no going on
+            raise
         self._elapsed += time.perf_counter() - t
         if status != IN_PROGRESS:
             self._status = status
             self._result = self._finish()
         return cast(Status, status)
+
+    def finish(self) -> tuple[Plan, MissingFactWarning | None]:
+        """Run to the end, without a warning: the plan, and the warning :meth:`step`
+        would give (a fact the start lacks, for an unreachable plan) or None, for the
+        caller to give in its own name.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, Planner
+        >>> planner = Planner([Action("eat", {"has_food": True}, {"hungry": False}),
+        ...                    Action("drop", {"has_food": True}, {"has_food": False})])
+        >>> search = planner.start({"hungry": True}, {"hungry": False})
+        >>> plan, missing = search.finish()
+        >>> plan.reason, type(missing).__name__
+        ('unreachable', 'MissingFactWarning')
+        """
+        self._advance(-1)
+        return self.result, self._missing_fact()
 
     def _missing_fact(self) -> MissingFactWarning | None:
         """Once the search ended unreachable: the warning naming a fact the start
@@ -231,9 +195,19 @@ class PlanSearch:
         return cast(Status, self._status)
 
     @property
+    def problem(self) -> Problem:
+        """The compiled problem searched (for :mod:`pathcraft.goap`'s modules)."""
+        return self._problem
+
+    @property
+    def goals(self) -> list[Goal]:
+        """The goals, in the order given."""
+        return list(self._goals)
+
+    @property
     def expanded(self) -> int:
         """How many states have been expanded so far, over all slices."""
-        return self._expanded
+        return int(self._core.expanded)
 
     @property
     def result(self) -> Plan:
@@ -260,190 +234,20 @@ class PlanSearch:
         """
         if self._status == IN_PROGRESS:
             self._status = CANCELLED
-            self._nodes.clear()
-            self._heap.clear()
-            self._deferred.clear()
-
-    # ------------------------------------------------------------------ search
-
-    def _meets(self, cls: int, values: tuple[Any, ...]) -> int:
-        """The first goal of class ``cls`` that ``values`` meets, or -1."""
-        for gi in self._classes[cls]:
-            for i, compare, value in self._goal_tests[gi]:
-                x = values[i]
-                if x is MISSING or not compare(x, value):
-                    break
-            else:
-                return gi
-        return -1
-
-    def _bound(self, values: tuple[Any, ...]) -> float:
-        """The heuristic toward the current class: its goals' least bound."""
-        hs = self._hs
-        return min(hs[gi](values) for gi in self._classes[self._phase])
-
-    def _add(self, values: tuple[Any, ...], g: float, parent: int, via: Step | None,
-             depth: int) -> None:  # fmt: skip
-        key = values if self._depth_limit is None else (values, depth)
-        index = len(self._vals)
-        self._nodes[key] = index
-        self._vals.append(values)
-        self._g.append(g)
-        self._parent.append(parent)
-        self._via.append(via)
-        self._depth.append(depth)
-        self._closed.append(False)
-        self._h.append(_INF)
-        self._place(index)
-
-    def _place(self, index: int) -> None:
-        """Put a node on the open list with the current class's bound, or aside."""
-        h = self._bound(self._vals[index])
-        self._h[index] = h
-        if h == _INF:
-            self._deferred.append(index)
-        else:
-            self._push(index)
-
-    def _push(self, index: int) -> None:
-        g = self._g[index]
-        if self._tie == "g":
-            tie = -g
-        elif self._rng is not None:
-            tie = self._rng.random()
-        else:
-            tie = 0.0
-        f = g + self._weight * self._h[index]
-        heapq.heappush(self._heap, (f, tie, self._counter, index))
-        self._counter += 1
-        self._generated += 1
-
-    def _next_class(self) -> bool:
-        """Turn to the next class; False when there is none."""
-        self._phase += 1
-        if self._phase >= len(self._classes):
-            return False
-        aside, self._deferred = self._deferred, []
-        seen = set()
-        for index in aside:
-            if index not in seen and not self._closed[index]:
-                seen.add(index)
-                self._place(index)
-        return True
-
-    def _run(self, budget: int) -> str:
-        heap = self._heap
-        closed, g_of = self._closed, self._g
-        n_classes = len(self._classes)
-        limit = self._limit_exp
-        while True:
-            if not heap:
-                best = self._best[self._phase]
-                if best is not None:
-                    self._reached = best[1], best[2]
-                    return FOUND
-                if not self._next_class():
-                    self._phase = len(self._classes) - 1
-                    if self._cut_depth:
-                        return "max_depth"
-                    return "max_cost" if self._cut_cost else "unreachable"
-                continue
-            if budget == 0:
-                return IN_PROGRESS
-            f, _tie, _c, index = heap[0]
-            if closed[index]:
-                heapq.heappop(heap)
-                continue
-            best = self._best[self._phase]
-            if best is not None and f >= best[0]:
-                self._reached = best[1], best[2]
-                return FOUND
-            if self._expanded == limit:
-                return "max_expansions"
-            heapq.heappop(heap)
-            closed[index] = True
-            self._expanded += 1
-            budget -= 1
-            values = self._vals[index]
-            g = g_of[index]
-            goal = self._meets(self._phase, values)
-            if goal >= 0:
-                self._reached = index, goal
-                return FOUND
-            for cls in range(self._phase + 1, n_classes):
-                goal = self._meets(cls, values)
-                if goal >= 0:
-                    known = self._best[cls]
-                    if known is None or g < known[0]:
-                        self._best[cls] = (g, index, goal)
-            self._expand(index, values, g)
-
-    def _expand(self, index: int, values: tuple[Any, ...], g: float) -> None:
-        depth = self._depth[index] + 1
-        if self._depth_limit is not None and depth > self._depth_limit:
-            self._cut_depth = True
-            return
-        steps = self._problem.steps
-        if self._rng is not None:
-            steps = steps[:]
-            self._rng.shuffle(steps)
-        names = self._problem.names
-        state: State | None = None
-        nodes, g_of, closed = self._nodes, self._g, self._closed
-        deep = self._depth_limit is not None
-        for step in steps:
-            new = successor(step, values)
-            if new is None or new == values:
-                continue
-            if step.needs_state:
-                if state is None:
-                    state = state_of(names, values)
-                check = step.action.check
-                if check is not None and not check(state):
-                    continue
-                cost = step.static if step.static is not None else step.action.cost_in(state)
-            else:
-                cost = cast(float, step.static)
-            d = g + cost
-            j = nodes.get((new, depth) if deep else new)
-            if j is None:
-                if d > self._limit_cost:
-                    self._cut_cost = True
-                    continue
-                self._add(new, d, index, step, depth)
-            elif not closed[j] and d < g_of[j]:
-                g_of[j] = d
-                self._parent[j] = index
-                self._via[j] = step
-                if self._h[j] != _INF:
-                    self._push(j)
+            self._core.release()
 
     # ------------------------------------------------------------------ result
 
     def _finish(self) -> Plan:
-        goals = self._goals
+        core = self._core
         elapsed = self._elapsed + self._setup
         considered = len(self._problem.steps)
-        if self._reached is None:
-            serving = goals[self._classes[self._phase][0]]
-            return build_plan(self._status, (), self._start, serving, elapsed,
-                              self._expanded, self._generated, considered)  # fmt: skip
-        node, goal = self._reached
-        index = node
-        steps: list[Step] = []
-        while index > 0:
-            steps.append(cast(Step, self._via[index]))
-            index = self._parent[index]
-        steps.reverse()
-        return build_plan(None, tuple(s.action for s in steps), self._start, goals[goal],
-                          elapsed, self._expanded, self._generated, considered,
-                          self._g[node])  # fmt: skip
-
-
-def run_to_end(search: PlanSearch) -> Plan:
-    """Run ``search`` to its end and return the plan (for :meth:`Planner.plan`, which
-    warns in its caller's name)."""
-    search._advance(-1)
-    if (missing := search._missing_fact()) is not None:
-        warnings.warn(missing, stacklevel=3)
-    return search.result
+        if core.reached < 0:
+            serving = self._goals[core.class_goal()]
+            return build_plan(self._status, (), self._start, serving, elapsed, core.expanded,
+                              core.generated, considered)  # fmt: skip
+        path, cost = core.steps(core.reached)
+        steps = self._problem.steps
+        return build_plan(None, tuple(steps[s].action for s in path), self._start,
+                          self._goals[core.reached_goal], elapsed, core.expanded,
+                          core.generated, considered, cost)  # fmt: skip
