@@ -1,0 +1,215 @@
+"""Reachability on every world: the component labels of its move graph, one version
+at a time.
+
+A world's places (cells, nodes, waypoints, polygons) and its legal moves form a
+directed graph. Two places share a *component* when each reaches the other: the
+strongly connected components (:func:`pathcraft._core.components.strong`, one
+compiled pass over CSR arrays), which are the connected components when every move
+can be undone. One component reaches another, on a directed world, when the goal's
+component is reachable in the *condensation* (the components and the moves between
+them, a DAG): :meth:`Reach.reaches` reads two labels, and only when they differ on a
+directed world searches the condensation (labels are numbered so that a component
+reaching another has the larger label: most pairs are answered by the comparison;
+the rest cost at most the condensation's size, never the world's).
+
+:class:`Reachability` is the one helper a world keeps: ``labels()`` builds them for
+the world's current version (the world's own ``moves()``: its move graph as CSR
+arrays), ``current()`` gives them only while they describe the current version. The
+query glue (:mod:`pathcraft._cellworld`) asks ``apart(start, goal)`` before a search
+and ``missed()`` after one that ended unreachable: a world asked for its labels once
+keeps them, built again after an edit at the first search that ends unreachable (or
+when asked), and a world never asked searches as before (labels built for a one-off
+query would cost the flood they save). A ``partial=True`` search is never answered
+from the labels: it explores to return the closest place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core.components import dag_reaches, strong
+
+__all__ = ["Moves", "Reach", "Reachability", "compact", "moves_from_edges"]
+
+
+class Moves(NamedTuple):
+    """A world's move graph over its places ``0 .. n - 1`` as CSR arrays: the moves
+    out of place ``u`` go to ``targets[offsets[u]:offsets[u + 1]]``. ``places``:
+    which of the ``n`` are places (None: all; the others, walls, are labelled -1).
+    ``directed``: False when every move can be undone (no condensation needed)."""
+
+    offsets: npt.NDArray[np.int64]
+    targets: npt.NDArray[np.int32]
+    places: npt.NDArray[np.bool_] | None
+    directed: bool
+
+
+def moves_from_edges(
+    n: int,
+    tails: npt.NDArray[np.intp],
+    heads: npt.NDArray[np.intp],
+    places: npt.NDArray[np.bool_] | None,
+    directed: bool,
+) -> Moves:
+    """:class:`Moves` from the moves ``tails[i] -> heads[i]`` over ``n`` places."""
+    order = np.argsort(tails, kind="stable")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tails, minlength=n), out=offsets[1:])
+    return Moves(offsets, heads[order].astype(np.int32), places, directed)
+
+
+def compact(labels: npt.NDArray[np.int32], top: int) -> tuple[npt.NDArray[np.int32], int]:
+    """A copy of ``labels`` (``-1``: no place) numbered ``0 .. count - 1``, the
+    order of the labels kept, and ``count``: labels kept current by local repairs
+    may leave numbers unused (``top``: one more than the largest)."""
+    live = labels >= 0
+    used = np.bincount(labels[live], minlength=top) > 0
+    if used.all():
+        return labels.copy(), top
+    rank = (np.cumsum(used, dtype=np.int32) - 1).astype(np.int32)
+    return np.where(live, rank[np.where(live, labels, 0)], -1).astype(np.int32), int(used.sum())
+
+
+class Reach:
+    """The component labels of one version of a world's move graph.
+
+    Parameters
+    ----------
+    moves : Moves
+        The move graph.
+    version : int
+        The world's version it describes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> moves = moves_from_edges(3, np.array([0, 1, 1]), np.array([1, 0, 2]), None, True)
+    >>> reach = Reach(moves, 0)
+    >>> reach.count, reach.reaches(0, 2), reach.reaches(2, 0)
+    (2, True, False)
+    """
+
+    __slots__ = ("_dag", "_moves", "_seen", "_stamp", "count", "labels", "version")
+
+    def __init__(self, moves: Moves, version: int) -> None:
+        self.version = version
+        self._moves = moves
+        offsets, targets, places, _ = moves
+        n = offsets.shape[0] - 1
+        labels = np.empty(n, dtype=np.int32)
+        if places is None:
+            count = strong(offsets, targets, labels)
+        else:  # walls: no moves in or out, so each is a component of its own; dropped
+            count = strong(offsets, targets, labels)
+            keep = np.zeros(count, dtype=bool)
+            keep[labels[places]] = True
+            rank = np.cumsum(keep, dtype=np.int32) - 1
+            labels = np.where(places, rank[labels], -1).astype(np.int32)
+            count = int(keep.sum())
+        #: Each place's component (``-1``: not a place), numbered in reverse
+        #: topological order of the condensation (a component reaching another has
+        #: the larger label).
+        self.labels = labels
+        #: How many components.
+        self.count = count
+        self._dag: tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None = None
+        self._seen: npt.NDArray[np.int32] | None = None
+        self._stamp = 0
+
+    def reaches(self, a: int, b: int) -> bool:
+        """Whether place ``b`` can be reached from place ``a`` (flat indices of
+        places): the same component, or on a directed world ``b``'s component
+        reachable in the condensation (built on the first such question: one pass
+        over the moves; each question then costs at most the condensation's size)."""
+        la, lb = int(self.labels[a]), int(self.labels[b])
+        if la < 0 or lb < 0:
+            return False
+        if la == lb or not self._moves.directed:
+            return la == lb
+        if la < lb:  # reverse topological numbering: b's component is downstream
+            return False
+        dag, seen = self._condensation()
+        self._stamp = stamp = self._stamp % 2_000_000_000 + 1
+        if stamp == 1:
+            seen.fill(0)
+        return bool(dag_reaches(dag[0], dag[1], la, lb, seen, stamp))
+
+    def _condensation(
+        self,
+    ) -> tuple[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]], npt.NDArray[np.int32]]:
+        dag, seen = self._dag, self._seen
+        if dag is None or seen is None:
+            offsets, targets, _, _ = self._moves
+            n = offsets.shape[0] - 1
+            tails = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
+            heads = targets[: offsets[n]].astype(np.intp)
+            a, b = self.labels[tails], self.labels[heads]
+            cross = (a != b) & (a >= 0) & (b >= 0)
+            pairs = np.unique(a[cross].astype(np.int64) * self.count + b[cross])
+            count = max(self.count, 1)
+            dag = moves_from_edges(
+                self.count, (pairs // count).astype(np.intp), (pairs % count).astype(np.intp),
+                None, True,
+            )[:2]  # fmt: skip
+            seen = np.zeros(self.count, dtype=np.int32)
+            self._dag, self._seen = dag, seen
+        return dag, seen
+
+
+class Reachability:
+    """A world's component labels, kept for its current version.
+
+    Parameters
+    ----------
+    version : callable
+        The world's current :attr:`version`.
+    moves : callable
+        The world's move graph now (:class:`Moves`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> edges = (np.array([0, 1]), np.array([1, 0]))
+    >>> reach = Reachability(lambda: 0, lambda: moves_from_edges(3, *edges, None, False))
+    >>> reach.current() is None                  # never asked: searches as before
+    True
+    >>> reach.labels().labels.tolist(), reach.apart(0, 2)
+    ([1, 1, 0], True)
+    """
+
+    __slots__ = ("_moves", "_reach", "_version")
+
+    def __init__(self, version: Callable[[], int], moves: Callable[[], Moves]) -> None:
+        self._version = version
+        self._moves = moves
+        self._reach: Reach | None = None
+
+    def labels(self) -> Reach:
+        """The labels of the current version (built now if needed); the world keeps
+        labels from then on (see :meth:`missed`)."""
+        version = self._version()
+        reach = self._reach
+        if reach is None or reach.version != version:
+            reach = self._reach = Reach(self._moves(), version)
+        return reach
+
+    def current(self) -> Reach | None:
+        """The labels if they describe the current version, else None."""
+        reach = self._reach
+        return reach if reach is not None and reach.version == self._version() else None
+
+    def apart(self, start: int, goal: int) -> bool:
+        """Whether the current labels say ``goal`` cannot be reached from ``start``
+        (False without current labels: the search decides)."""
+        reach = self.current()
+        return reach is not None and not reach.reaches(start, goal)
+
+    def missed(self) -> None:
+        """A search ended unreachable: a world that keeps labels builds them again
+        for its current version, so the next such query is answered at once."""
+        if self._reach is not None and self.current() is None:
+            self.labels()
