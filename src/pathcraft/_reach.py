@@ -178,7 +178,7 @@ class Reachability:
     >>> reach.current() is None                  # never asked: searches as before
     True
     >>> reach.labels().labels.tolist(), reach.apart(0, 2)
-    ([1, 1, 0], True)
+    ([0, 0, 1], True)
     """
 
     __slots__ = ("_moves", "_reach", "_version")
