@@ -17,6 +17,7 @@ from scipy import ndimage
 from scipy.sparse.csgraph import connected_components
 
 from pathcraft import Grid
+from pathcraft._core.components import label, repair
 
 #: The structure of ``scipy.ndimage.label`` joining what each rule joins.
 STRUCTURES = {
@@ -284,3 +285,42 @@ def test_bad_input() -> None:
         grid.components(size=0)
     with pytest.raises(ValueError, match="prepare"):
         grid.prepare("component")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cases(max_side=16),
+    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=30),
+)
+def test_local_repair_equals_scipy_after_every_edit(case: Case, edits: list[Any]) -> None:
+    """The compiled repair with no limit (a grid gives up on large floods and labels
+    afresh, so small grids would seldom reach it): one cell toggled at a time."""
+    eight = case.rule == "always"
+    rows, cols = case.cost.shape
+    padded = np.full((rows + 2, cols + 2), np.inf)
+    padded[1:-1, 1:-1] = case.cost
+    flat = np.empty(padded.size, dtype=np.int32)
+    top = label(padded, eight, flat, np.empty(padded.size, dtype=np.intp))
+    marks = np.zeros(padded.size, dtype=np.int32)
+    for fr, fc in edits:
+        r, c = min(int(fr * rows), rows - 1) + 1, min(int(fc * cols), cols - 1) + 1
+        padded[r, c] = np.inf if np.isfinite(padded[r, c]) else 1.0
+        top = repair(padded, eight, flat, r * (cols + 2) + c, top, marks, padded.size)
+        assert not marks.any() and flat.max() < top
+        walls = ~np.isfinite(padded)
+        want, _ = ndimage.label(~walls, structure=STRUCTURES[case.rule])
+        got = flat.reshape(padded.shape)
+        assert canonical(got, walls).tolist() == canonical(want - 1, walls).tolist()
+
+
+def test_a_repair_that_would_flood_half_the_grid_labels_afresh() -> None:
+    cost = np.ones((64, 64))
+    cost[:, 32] = np.inf
+    cost[32, 32] = 1.0  # a door in a wall across the map
+    grid = Grid(cost)
+    grid.prepare("components")
+    grid[32, 32] = np.inf  # both sides are half the map: beyond the repair's share
+    assert not grid.reachable((0, 0), (0, 63))
+    assert grid.components()[1] == 2
+    grid[32, 32] = 1.0
+    assert grid.reachable((0, 0), (0, 63)) and grid.components()[1] == 1

@@ -14,6 +14,7 @@ def repair(
     cell: int,
     top: int,
     marks: npt.NDArray[np.int32],
+    limit: int,
 ) -> int: ...
 def strong(
     offsets: npt.NDArray[np.int64],

@@ -159,6 +159,7 @@ def repair(
     Py_ssize_t cell,
     int32_t top,
     int32_t[::1] marks not None,
+    Py_ssize_t limit,
 ):
     """Bring ``labels`` up to date after ``cell`` alone changed between walkable and
     wall (``padded`` holds the new costs; ``labels`` the old, correct ones).
@@ -185,11 +186,14 @@ def repair(
         One more than the largest label in use.
     marks : ndarray of int32, shape (padded.size,)
         Scratch space, all zero; left all zero.
+    limit : int
+        How many cells the floods may visit: beyond, the repair gives up.
 
     Returns
     -------
     int
-        The new ``top``.
+        The new ``top``; -1 when the repair gave up (``labels`` left with the cell
+        relabelled ``-1``: label them afresh).
     """
     cdef Py_ssize_t rows = padded.shape[0], cols = padded.shape[1], n = rows * cols
     cdef Py_ssize_t steps[8]
@@ -199,7 +203,8 @@ def repair(
     cdef int k = 0, f, j, g, live, keep = -1, fail = 0
     cdef Py_ssize_t u, v, i
     cdef int32_t tag, m
-    cdef bint opened
+    cdef bint opened, changed = True
+    cdef Py_ssize_t visited = 0
     if labels.shape[0] != n or marks.shape[0] != n:
         raise ValueError(f"labels and marks must hold {n} cells")
     if not (cols < cell < n - cols and 0 < cell % cols < cols - 1):
@@ -244,7 +249,11 @@ def repair(
             parent[k] = k
             k += 1
         if fail == 0 and k >= 2:
-            while _live(floods, parent, k, &g) > 1:
+            while True:
+                if changed:  # a side ended or two met: how many are left
+                    if _live(floods, parent, k, &g) <= 1:
+                        break
+                    changed = False
                 for f in range(k):
                     if floods[f].head == floods[f].tail:
                         continue
@@ -260,11 +269,18 @@ def repair(
                             if _push(&floods[f], v) != 0:
                                 fail = 1
                                 break
-                        elif m - 1 != f:  # two sides meet: one side
+                            visited += 1
+                        elif m - 1 != f and _root(parent, m - 1) != _root(parent, f):
                             parent[_root(parent, m - 1)] = _root(parent, f)
+                            changed = True
                     if fail:
                         break
+                    if floods[f].head == floods[f].tail:
+                        changed = True
                 if fail:
+                    break
+                if visited > limit:
+                    fail = 2  # as dear as labelling afresh: the caller does
                     break
         if fail == 0:
             live = _live(floods, parent, k, &g)
@@ -291,9 +307,9 @@ def repair(
             for i in range(floods[f].tail):
                 marks[floods[f].cells[i]] = 0
             free(floods[f].cells)
-    if fail:
+    if fail == 1:
         raise MemoryError("out of memory relabelling the components")
-    return top
+    return -1 if fail else top
 
 
 # --------------------------------------------------------------------------- any graph

@@ -54,10 +54,15 @@ if TYPE_CHECKING:
     from pathcraft._options import SearchOptions
     from pathcraft.grid._grid import Grid
 
-__all__ = ["MAX_PLANS", "Labels", "Prepared", "Scale"]
+__all__ = ["MAX_PLANS", "REPAIR_SHARE", "Labels", "Prepared", "Scale"]
 
 #: Quick plans kept per version at most (e.g. a fresh option value per query).
 MAX_PLANS = 64
+
+#: A local repair of the labels gives up (and the cells are labelled afresh) once its
+#: floods visited more than this share of the cells (1/8: the floods cost about
+#: three times a full labelling's work a cell).
+REPAIR_SHARE = 8
 
 #: The heuristic's scale of a grid: its smallest cost and the one cost of every
 #: walkable cell (0.0 when costs vary); ``(1.0, 1.0)`` when every cell is a wall.
@@ -293,7 +298,8 @@ def carried(
 ) -> Labels | None:
     """The labels of ``old`` (an earlier version's) brought to the cells of
     ``padded``, where ``cells`` (``(row, col)``) changed since: None when more than
-    one cell became or stopped being a wall (labelled afresh), else updated in place
+    one cell became or stopped being a wall, or when the repair would visit more
+    than 1/:data:`REPAIR_SHARE` of the cells (labelled afresh), else updated in place
     (the earlier version's plans are gone with it: a grid is never edited while
     searched) by :func:`~pathcraft._core.components.repair`: floods from the cell's
     neighbours, bounded by the smaller side of a split or a join. The count becomes
@@ -309,5 +315,8 @@ def carried(
     if len(moved) > 1:
         return None
     marks = np.zeros(flat.shape, dtype=np.int32)  # zero pages: paid for what is flooded
-    top = repair(padded, diagonal == "always", flat, int(moved[0]), count, marks)
+    limit = flat.size // REPAIR_SHARE
+    top = repair(padded, diagonal == "always", flat, int(moved[0]), count, marks, limit)
+    if top < 0:
+        return None
     return old if top == count else (flat, top)
