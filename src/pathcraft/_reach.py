@@ -26,14 +26,24 @@ from the labels: it explores to return the closest place.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core.components import dag_reaches, strong
 
-__all__ = ["Moves", "Reach", "Reachability", "compact", "moves_from_edges"]
+__all__ = [
+    "Labelled",
+    "Moves",
+    "Reach",
+    "Reachability",
+    "cell_components",
+    "cell_moves",
+    "compact",
+    "moves_from_edges",
+    "padded_index",
+]
 
 
 class Moves(NamedTuple):
@@ -60,6 +70,40 @@ def moves_from_edges(
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(tails, minlength=n), out=offsets[1:])
     return Moves(offsets, heads[order].astype(np.int32), places, directed)
+
+
+def padded_index(adapter: Any) -> npt.NDArray[np.intp]:
+    """The adapter's flat place (its padded index) of every cell of its ``shape``, in
+    row-major order: what the glue's places are, for each place of the world's own
+    moves (``agent_space().moves()``)."""
+    flat = np.arange(adapter.size, dtype=np.intp)
+    cells = adapter.unflat(flat)
+    shape = np.asarray(adapter.shape)
+    inside = ((cells >= 0) & (cells < shape)).all(axis=1)
+    out = np.empty(int(np.prod(shape)), dtype=np.intp)
+    out[np.ravel_multi_index(tuple(cells[inside].T), tuple(adapter.shape))] = flat[inside]
+    return out
+
+
+def cell_moves(
+    adapter: Any,
+    moves: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]],
+) -> Moves:
+    """:class:`Moves` over a cell world's flat places (its adapter's padded indices)
+    from its moves ``(tails, heads, weights)`` over row-major cells (a move weighing
+    ``inf`` is none); the places are the walkable cells."""
+    tails, heads, weights = moves
+    index = padded_index(adapter)
+    real = np.isfinite(weights)
+    places = np.isfinite(np.asarray(adapter.padded).ravel())
+    return moves_from_edges(adapter.size, index[tails[real]], index[heads[real]], places, True)
+
+
+def cell_components(adapter: Any, reach: Reach) -> tuple[npt.NDArray[np.int32], int]:
+    """A cell world's ``components()``: the labels of :func:`cell_moves`'s places
+    as an array of the world's shape (``-1`` on walls), and their count."""
+    labels = reach.labels[padded_index(adapter)].reshape(tuple(adapter.shape))
+    return labels, reach.count
 
 
 def compact(labels: npt.NDArray[np.int32], top: int) -> tuple[npt.NDArray[np.int32], int]:
@@ -93,7 +137,7 @@ class Reach:
     (2, True, False)
     """
 
-    __slots__ = ("_dag", "_moves", "_seen", "_stamp", "count", "labels", "version")
+    __slots__ = ("_dag", "_moves", "_seen", "count", "labels", "version")
 
     def __init__(self, moves: Moves, version: int) -> None:
         self.version = version
@@ -118,7 +162,6 @@ class Reach:
         self.count = count
         self._dag: tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None = None
         self._seen: npt.NDArray[np.int32] | None = None
-        self._stamp = 0
 
     def reaches(self, a: int, b: int) -> bool:
         """Whether place ``b`` can be reached from place ``a`` (flat indices of
@@ -133,10 +176,7 @@ class Reach:
         if la < lb:  # reverse topological numbering: b's component is downstream
             return False
         dag, seen = self._condensation()
-        self._stamp = stamp = self._stamp % 2_000_000_000 + 1
-        if stamp == 1:
-            seen.fill(0)
-        return bool(dag_reaches(dag[0], dag[1], la, lb, seen, stamp))
+        return bool(dag_reaches(dag[0], dag[1], la, lb, seen))
 
     def _condensation(
         self,
@@ -155,7 +195,7 @@ class Reach:
                 self.count, (pairs // count).astype(np.intp), (pairs % count).astype(np.intp),
                 None, True,
             )[:2]  # fmt: skip
-            seen = np.zeros(self.count, dtype=np.int32)
+            seen = np.zeros(self.count + 1, dtype=np.int32)
             self._dag, self._seen = dag, seen
         return dag, seen
 
@@ -165,33 +205,42 @@ class Reachability:
 
     Parameters
     ----------
-    version : callable
-        The world's current :attr:`version`.
+    owner : world
+        The world (its ``version`` is read before every answer).
     moves : callable
-        The world's move graph now (:class:`Moves`).
+        The world's move graph now (:class:`Moves`): a method of the world, so the
+        object pickles with it (without its labels: built again where used).
+    empty : array or None
+        See :attr:`empty`.
 
     Examples
     --------
     >>> import numpy as np
-    >>> edges = (np.array([0, 1]), np.array([1, 0]))
-    >>> reach = Reachability(lambda: 0, lambda: moves_from_edges(3, *edges, None, False))
+    >>> class Pair:                              # two places joined, one apart
+    ...     version = 0
+    ...     def moves(self):
+    ...         return moves_from_edges(3, np.array([0, 1]), np.array([1, 0]), None, False)
+    >>> reach = Reachability(Pair(), Pair().moves)
     >>> reach.current() is None                  # never asked: searches as before
     True
     >>> reach.labels().labels.tolist(), reach.apart(0, 2)
     ([0, 0, 1], True)
     """
 
-    __slots__ = ("_moves", "_reach", "_version")
+    __slots__ = ("_moves", "_reach", "empty", "owner")
 
-    def __init__(self, version: Callable[[], int], moves: Callable[[], Moves]) -> None:
-        self._version = version
+    def __init__(self, owner: Any, moves: Callable[[], Moves], empty: Any = None) -> None:
+        self.owner = owner
         self._moves = moves
         self._reach: Reach | None = None
+        #: The path of a query answered unreachable, as the world's kernel writes an
+        #: empty one (cells: a ``(0, ndim)`` array; nodes: an empty index array).
+        self.empty = np.empty(0, dtype=np.intp) if empty is None else empty
 
     def labels(self) -> Reach:
         """The labels of the current version (built now if needed); the world keeps
         labels from then on (see :meth:`missed`)."""
-        version = self._version()
+        version = self.owner.version
         reach = self._reach
         if reach is None or reach.version != version:
             reach = self._reach = Reach(self._moves(), version)
@@ -200,7 +249,7 @@ class Reachability:
     def current(self) -> Reach | None:
         """The labels if they describe the current version, else None."""
         reach = self._reach
-        return reach if reach is not None and reach.version == self._version() else None
+        return reach if reach is not None and reach.version == self.owner.version else None
 
     def apart(self, start: int, goal: int) -> bool:
         """Whether the current labels say ``goal`` cannot be reached from ``start``
@@ -213,3 +262,37 @@ class Reachability:
         for its current version, so the next such query is answered at once."""
         if self._reach is not None and self.current() is None:
             self.labels()
+
+    def __getstate__(self) -> tuple[Any, Any, Any]:
+        return self.owner, self._moves, self.empty
+
+    def __setstate__(self, state: tuple[Any, Any, Any]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
+
+
+class Labelled:
+    """What a world mixes in to keep component labels: one :class:`Reachability`,
+    made the first time the labels are asked for (before that a world's queries
+    pass none and search as before). The world gives its move graph
+    (:meth:`_reach_moves`) and the empty path of its kernel (:attr:`_EMPTY_PATH`)."""
+
+    __slots__ = ()
+
+    #: The path of a query answered unreachable (see :attr:`Reachability.empty`).
+    _EMPTY_PATH: Any = np.empty(0, dtype=np.intp)
+
+    def _reach_moves(self) -> Moves:
+        """The world's move graph now."""
+        raise NotImplementedError
+
+    def _reachability(self) -> Reachability:
+        """The world's labels keeper, made now if it was never asked for."""
+        reach: Reachability | None = getattr(self, "_reach", None)
+        if reach is None:
+            reach = Reachability(self, self._reach_moves, self._EMPTY_PATH)
+            setattr(self, "_reach", reach)  # noqa: B010 (the world's own slot or attribute)
+        return reach
+
+    def _kept(self) -> Reachability | None:
+        """The labels keeper if the labels were ever asked for (what queries pass)."""
+        return getattr(self, "_reach", None)

@@ -27,5 +27,4 @@ def dag_reaches(
     a: int,
     b: int,
     seen: npt.NDArray[np.int32],
-    stamp: int,
 ) -> bool: ...

@@ -411,41 +411,46 @@ def dag_reaches(
     int32_t a,
     int32_t b,
     int32_t[::1] seen not None,
-    int32_t stamp,
 ):
     """Whether component ``a`` reaches component ``b`` in a condensation given as
     CSR arrays over :func:`strong`'s labels (a depth-first search that skips every
     component labelled below ``b``: those cannot reach it).
 
-    ``seen`` (one int32 per component, never equal to ``stamp`` before the call)
-    marks what was visited with ``stamp``, so nothing is cleared between calls.
+    ``seen`` (one int32 per component and one more, all zero at first) marks what
+    each call visited with a number of its own, kept in its last entry, so nothing
+    is cleared between calls. The GIL is held: calls from several threads take
+    turns over the one array.
     """
     cdef Py_ssize_t n = offsets.shape[0] - 1
-    if not (0 <= a < n and 0 <= b < n) or seen.shape[0] != n:
-        raise ValueError(f"a and b must be components of the {n}, seen hold {n}")
+    if not (0 <= a < n and 0 <= b < n) or seen.shape[0] != n + 1:
+        raise ValueError(f"a and b must be components of the {n}, seen hold {n + 1}")
     if a == b:
         return True
     if a < b:
         return False
+    cdef int32_t stamp = seen[n] + 1
+    cdef Py_ssize_t i
+    if stamp >= 2_000_000_000:  # once in two billion calls: start again
+        for i in range(n):
+            seen[i] = 0
+        stamp = 1
+    seen[n] = stamp
     stack_arr = np.empty(max(n, 1), dtype=np.int32)
     cdef int32_t[::1] stack = stack_arr
     cdef Py_ssize_t depth = 1
     cdef int64_t e
     cdef int32_t u, v
-    cdef bint found = False
-    with nogil:
-        stack[0] = a
-        seen[a] = stamp
-        while depth > 0 and not found:
-            depth -= 1
-            u = stack[depth]
-            for e in range(offsets[u], offsets[u + 1]):
-                v = targets[e]
-                if v == b:
-                    found = True
-                    break
-                if v > b and seen[v] != stamp:
-                    seen[v] = stamp
-                    stack[depth] = v
-                    depth += 1
-    return found
+    stack[0] = a
+    seen[a] = stamp
+    while depth > 0:
+        depth -= 1
+        u = stack[depth]
+        for e in range(offsets[u], offsets[u + 1]):
+            v = targets[e]
+            if v == b:
+                return True
+            if v > b and seen[v] != stamp:
+                seen[v] = stamp
+                stack[depth] = v
+                depth += 1
+    return False

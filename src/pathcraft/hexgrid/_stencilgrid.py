@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
+from pathcraft._reach import Labelled, Moves, cell_components, cell_moves
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.hexgrid import _capabilities, _stencil
@@ -23,7 +24,7 @@ from pathcraft.result import PathResult
 __all__ = ["StencilGrid"]
 
 
-class StencilGrid(Shorthands):
+class StencilGrid(Shorthands, Labelled):
     """A grid of cells searched by the compiled stencil kernel; cells are
     ``(row, col)``. The base of :class:`~pathcraft.hexgrid.HexGrid` and
     :class:`~pathcraft.hexgrid.MovesGrid`: a subclass sets ``_world`` (a
@@ -31,6 +32,7 @@ class StencilGrid(Shorthands):
     so messages name the right world) and, where it differs, the two hooks below."""
 
     _world: _stencil.Stencil
+    _EMPTY_PATH = np.empty((0, 2), dtype=np.intp)
     #: Whether the replanner's repairs use the world's A* heuristic (see
     #: :class:`~pathcraft.hexgrid._capabilities.StencilReplan`).
     _replan_heuristic: ClassVar[bool] = True
@@ -247,7 +249,7 @@ class StencilGrid(Shorthands):
         >>> MovesGrid(np.ones((3, 3)), KNIGHT).find_path((0, 0), (1, 1)).reason
         'unreachable'
         """
-        return _cellworld.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options, self._kept())
 
     def start_search(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
@@ -266,7 +268,75 @@ class StencilGrid(Shorthands):
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _cellworld.start_search(self._world, start, goal, algorithm, options, self)
+        return _cellworld.start_search(
+            self._world, start, goal, algorithm, options, self, self._kept()
+        )
+
+    # ------------------------------------------------------------------ reachability
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Which cells reach each other: the strongly connected components of the
+        walkable ``(row, col)`` cells under the world's moves (and ``allowed``).
+
+        Built on first use (one compiled pass over every move, about as long as a
+        search that floods the world) and kept for the cells of this version. From
+        then on :meth:`find_path` (and the shorthands) and :meth:`start_search`
+        answer a goal out of reach at once: ``reason="unreachable"``, nothing
+        expanded (not with ``partial=True``, which explores to return the closest
+        place, nor several starts or goals; the batches search as before). After
+        an edit the labels are built again by the first search that ends
+        unreachable, or the next call here.
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (rows, cols)
+            The component of every cell, ``0`` to ``count - 1``; ``-1`` on walls.
+            Moves that cannot be undone (one-way moves, a move set that is not
+            symmetric) split components: a component reaching another has the larger
+            label (see :meth:`reachable`).
+        count : int
+            The number of components.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid, MovesGrid
+        >>> cost = np.ones((3, 3)); cost[:, 1] = np.inf
+        >>> labels, count = HexGrid(cost).components()
+        >>> labels.tolist(), count
+        ([[0, -1, 1], [0, -1, 1], [0, -1, 1]], 2)
+        >>> MovesGrid(np.ones((1, 3)), [(0, 1)]).components()   # a one-way conveyor
+        (array([[2, 1, 0]], dtype=int32), 3)
+        """
+        return cell_components(self._world, self._reachability().labels())
+
+    def reachable(self, start: tuple[int, int], goal: tuple[int, int]) -> bool:
+        """Whether a path leads from ``start`` to ``goal``, both ``(row, col)``: the
+        same component (:meth:`components`, built on first use), or, where moves
+        cannot all be undone, the goal's component reachable from the start's
+        through the components (a search over the components, not the cells:
+        at most their count and the moves between them).
+
+        Raises
+        ------
+        ValueError, TypeError
+            A cell :meth:`find_path` refuses (outside the grid, a wall, not a
+            pair of integers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> belt = MovesGrid(np.ones((1, 3)), [(0, 1)])
+        >>> belt.reachable((0, 0), (0, 2)), belt.reachable((0, 2), (0, 0))
+        (True, False)
+        >>> belt.find_path((0, 2), (0, 0)).expanded     # answered from the labels
+        0
+        """
+        return _cellworld.reachable(self._world, self._reachability(), start, goal)
+
+    def _reach_moves(self) -> Moves:
+        return cell_moves(self._world, self._world.flat_moves())
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
