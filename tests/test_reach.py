@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
+from shapely import box
 
-from pathcraft import Level, VoxelGrid
+from pathcraft import Graph, Level, NavMesh, VoxelGrid, WaypointGraph
 from pathcraft._core.components import dag_reaches, strong
 from pathcraft._reach import moves_from_edges
 from pathcraft.hexgrid import KNIGHT, HexGrid, MovesGrid
@@ -196,3 +197,101 @@ def test_strong_and_the_condensation_equal_scipy(seed: int) -> None:
         for b in range(n):  # nothing cleared between questions
             got = dag_reaches(dag.offsets, dag.targets, int(labels[a]), int(labels[b]), marks)
             assert got == (b in seen)
+
+
+@st.composite
+def graphs(draw: Any) -> tuple[Graph, np.ndarray, np.ndarray, np.ndarray]:
+    n = draw(st.integers(1, 14))
+    m = draw(st.integers(0, 3 * n))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    tails, heads = rng.integers(0, n, m), rng.integers(0, n, m)
+    weights = np.where(rng.random(m) < 0.2, np.inf, rng.uniform(1, 3, m))
+    directed = draw(st.booleans())
+    return Graph(n, tails, heads, weights, directed=directed), tails, heads, weights
+
+
+def graph_oracle(graph: Graph, tails: Any, heads: Any, weights: Any) -> csr_matrix:
+    n = graph.num_nodes
+    open_ = np.isfinite(weights)
+    src, dst = tails[open_], heads[open_]
+    if not graph.directed:
+        src, dst = np.concatenate((src, dst)), np.concatenate((dst, src))
+    return csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs(), st.lists(st.tuples(st.floats(0, 1), st.booleans()), max_size=5))
+def test_graphs_equal_scipy_after_every_edit(made: Any, edits: list[Any]) -> None:
+    graph, tails, heads, weights = made
+    weights = weights.copy()
+    for step in range(len(edits) + 1):
+        if step and len(weights):
+            pick, close = edits[step - 1]
+            k = min(int(pick * len(weights)), len(weights) - 1)
+            weights[k] = np.inf if close else 2.0
+            graph.set_weights([weights[k]], edges=[k])
+        oracle_graph = graph_oracle(graph, tails, heads, weights)
+        _, want = connected_components(oracle_graph, directed=True, connection="strong")
+        labels, count = graph.components()
+        assert canonical(labels) == canonical(want) and labels.max(initial=-1) == count - 1
+        for a in range(graph.num_nodes):
+            seen = set(breadth_first_order(oracle_graph, a, return_predecessors=False).tolist())
+            for b in range(graph.num_nodes):
+                assert graph.reachable(a, b) is (b in seen)
+            b = graph.num_nodes - 1 - a
+            result = graph.find_path(a, b, heuristic="zero")
+            assert result.found is (b in seen)
+            if b not in seen:
+                assert (result.reason, result.expanded, result.path) == ("unreachable", 0, [])
+                assert graph.find_path(a, b, partial=True, heuristic="zero").expanded > 0
+                assert graph.start_search(a, b, heuristic="zero").step(1) == "unreachable"
+
+
+def test_waypoints_answer_from_the_labels_and_follow_the_obstacles() -> None:
+    wg = WaypointGraph([(0, 0), (0, 4), (10, 0), (10, 4)], [box(4, -20, 6, 20)])
+    assert wg.find_path((1, 1), (9, 1)).expanded == 2  # never asked: searched
+    labels, count = wg.components()
+    assert count == 2 and labels[0] == labels[1] != labels[2] == labels[3]
+    assert not wg.reachable((1, 1), (9, 1))
+    assert wg.find_path((1, 1), (9, 1)).expanded == 0
+    assert wg.find_path((1, 1), (9, 1), partial=True).expanded == 2
+    assert wg.start_search((1, 1), (9, 1)).step(1) == "unreachable"
+    wall = next(iter(wg.obstacles))
+    wg.remove_obstacle(wall)  # stale labels: the search decides
+    assert wg.find_path((1, 1), (9, 1)).found and wg.reachable((1, 1), (9, 1))
+    assert wg.components()[1] == 1
+    key = wg.add_obstacle(box(4, -20, 6, 20))
+    first = wg.find_path((0, 1), (10, 1))  # searched, then the labels are built again
+    assert first.reason == "unreachable" and first.expanded == 2
+    assert wg.find_path((0, 1), (10, 1)).expanded == 0
+    wg.remove_obstacle(key)
+    links = wg.links  # the open links, (k, 2) waypoint pairs
+    edges = csr_matrix((np.ones(len(links)), (links[:, 0], links[:, 1])), shape=(4, 4))
+    k, want = connected_components(edges, directed=False)
+    labels, count = wg.components()
+    assert count == k == 1 and canonical(labels) == canonical(want)
+
+
+def test_navmesh_components_follow_the_links_directions() -> None:
+    mesh = NavMesh(
+        [(0, 0), (1, 0), (1, 1), (0, 1), (2, 0), (3, 0), (3, 1), (2, 1), (4, 0), (5, 0),
+         (5, 1), (4, 1)],
+        [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]],
+    )  # fmt: skip
+    assert mesh.components()[1] == 3
+    jump = mesh.add_link((0.5, 0.5), (2.5, 0.5), two_way=False)
+    mesh.add_link((2.5, 0.8), (4.5, 0.5))  # two ways
+    labels, count = mesh.components()
+    edges = csr_matrix(([1, 1, 1], ([0, 1, 2], [1, 2, 1])), shape=(3, 3))
+    _, want = connected_components(edges, directed=True, connection="strong")
+    assert count == 2 and canonical(labels) == canonical(want)
+    assert mesh.reachable((0.5, 0.2), (4.5, 0.2)) and not mesh.reachable((4.5, 0.2), (0.5, 0.2))
+    assert mesh.find_path((4.5, 0.2), (0.5, 0.2)).reason == "unreachable"
+    mesh.remove_link(jump)
+    assert not mesh.reachable((0.5, 0.2), (4.5, 0.2)) and mesh.components()[1] == 2
+    mesh.add_obstacle(box(4.2, -1, 4.8, 2))  # carving splits the third square
+    labels, count = mesh.components()
+    assert count == len(set(labels.tolist())) and labels.shape == (mesh.num_polygons,)
+    with pytest.raises(ValueError, match="off the mesh"):
+        mesh.reachable((9, 9), (0.5, 0.5))

@@ -41,6 +41,7 @@ __all__ = [
     "cell_components",
     "cell_moves",
     "compact",
+    "graph_moves",
     "moves_from_edges",
     "padded_index",
 ]
@@ -106,6 +107,16 @@ def cell_components(adapter: Any, reach: Reach) -> tuple[npt.NDArray[np.int32], 
     return labels, reach.count
 
 
+def graph_moves(
+    csr: tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.float64]],
+    directed: bool,
+) -> Moves:
+    """:class:`Moves` of a graph's CSR arrays ``(offsets, targets, weights)``: an edge
+    weighing ``inf`` is closed (no move)."""
+    offsets, targets, weights = csr
+    return Moves(offsets, np.where(np.isinf(weights), -1, targets).astype(np.int32), None, directed)
+
+
 def compact(labels: npt.NDArray[np.int32], top: int) -> tuple[npt.NDArray[np.int32], int]:
     """A copy of ``labels`` (``-1``: no place) numbered ``0 .. count - 1``, the
     order of the labels kept, and ``count``: labels kept current by local repairs
@@ -163,6 +174,12 @@ class Reach:
         self._dag: tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None = None
         self._seen: npt.NDArray[np.int32] | None = None
 
+    @property
+    def directed(self) -> bool:
+        """Whether some moves cannot be undone (then :meth:`reaches` may search the
+        condensation)."""
+        return self._moves.directed
+
     def reaches(self, a: int, b: int) -> bool:
         """Whether place ``b`` can be reached from place ``a`` (flat indices of
         places): the same component, or on a directed world ``b``'s component
@@ -187,7 +204,8 @@ class Reach:
             n = offsets.shape[0] - 1
             tails = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
             heads = targets[: offsets[n]].astype(np.intp)
-            a, b = self.labels[tails], self.labels[heads]
+            real = heads >= 0  # a negative target is no move
+            a, b = self.labels[tails[real]], self.labels[heads[real]]
             cross = (a != b) & (a >= 0) & (b >= 0)
             pairs = np.unique(a[cross].astype(np.int64) * self.count + b[cross])
             count = max(self.count, 1)
@@ -256,6 +274,16 @@ class Reachability:
         (False without current labels: the search decides)."""
         reach = self.current()
         return reach is not None and not reach.reaches(start, goal)
+
+    def apart_any(self, starts: npt.NDArray[np.intp], goals: npt.NDArray[np.intp]) -> bool:
+        """Whether the current labels say no place of ``goals`` can be reached from
+        any of ``starts`` (False without current labels)."""
+        reach = self.current()
+        if reach is None:
+            return False
+        if not reach.directed:
+            return not np.isin(reach.labels[goals], reach.labels[starts]).any()
+        return not any(reach.reaches(int(a), int(b)) for a in starts for b in goals)
 
     def missed(self) -> None:
         """A search ended unreachable: a world that keeps labels builds them again
