@@ -295,3 +295,34 @@ def test_navmesh_components_follow_the_links_directions() -> None:
     assert count == len(set(labels.tolist())) and labels.shape == (mesh.num_polygons,)
     with pytest.raises(ValueError, match="off the mesh"):
         mesh.reachable((9, 9), (0.5, 0.5))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.booleans(), min_size=1, max_size=6))
+def test_waypoint_components_equal_scipy_after_every_obstacle_edit(
+    seed: int, adds: list[bool]
+) -> None:
+    rng = np.random.default_rng(seed)
+    wg = WaypointGraph(rng.uniform(0, 10, (int(rng.integers(2, 12)), 2)))
+    keys: list[int] = []
+    for add in adds:
+        if add or not keys:
+            x, y = rng.uniform(0, 9, 2)
+            keys.append(wg.add_obstacle(box(x, y, x + rng.uniform(0.2, 3), y + 0.5)))
+        else:
+            wg.remove_obstacle(keys.pop(int(rng.integers(len(keys)))))
+        n = len(wg.points)
+        links = wg.links
+        edges = csr_matrix((np.ones(len(links)), (links[:, 0], links[:, 1])), shape=(n, n))
+        k, want = connected_components(edges, directed=False)
+        labels, count = wg.components()
+        assert count == k and canonical(labels) == canonical(want)
+        a, b = wg.points[0], wg.points[-1]
+        try:
+            reach = wg.reachable(a, b)
+        except ValueError:  # an end inside an obstacle: refused, as find_path refuses it
+            continue
+        result = wg.find_path(a, b)
+        assert result.found is reach
+        if not result.found:
+            assert result.expanded == 0
