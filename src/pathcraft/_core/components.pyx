@@ -28,6 +28,19 @@ from libc.stdlib cimport free, malloc, realloc
 import numpy as np
 
 
+cdef void _neighbour_steps(Py_ssize_t* steps, Py_ssize_t cols) noexcept nogil:
+    """The flat offsets of a padded cell's neighbours: the 4 orthogonal ones, then the
+    4 diagonal ones."""
+    steps[0] = -cols
+    steps[1] = cols
+    steps[2] = -1
+    steps[3] = 1
+    steps[4] = -cols - 1
+    steps[5] = -cols + 1
+    steps[6] = cols - 1
+    steps[7] = cols + 1
+
+
 cdef Py_ssize_t _flood(
     int32_t* labels, Py_ssize_t* queue, Py_ssize_t seed,
     const Py_ssize_t* steps, int nsteps, int32_t tag,
@@ -82,14 +95,7 @@ def label(
         raise ValueError(f"padded must be at least 3 x 3; got {rows} x {cols}")
     if labels.shape[0] != n or queue.shape[0] != n:
         raise ValueError(f"labels and queue must hold {n} cells")
-    steps[0] = -cols
-    steps[1] = cols
-    steps[2] = -1
-    steps[3] = 1
-    steps[4] = -cols - 1
-    steps[5] = -cols + 1
-    steps[6] = cols - 1
-    steps[7] = cols + 1
+    _neighbour_steps(steps, cols)
     cdef const double* cost = &padded[0, 0]
     cdef int32_t* out = &labels[0]
     cdef Py_ssize_t* q = &queue[0]
@@ -209,14 +215,7 @@ def repair(
         raise ValueError(f"labels and marks must hold {n} cells")
     if not (cols < cell < n - cols and 0 < cell % cols < cols - 1):
         raise ValueError(f"cell {cell} is not an inner cell of the padded grid")
-    steps[0] = -cols
-    steps[1] = cols
-    steps[2] = -1
-    steps[3] = 1
-    steps[4] = -cols - 1
-    steps[5] = -cols + 1
-    steps[6] = cols - 1
-    steps[7] = cols + 1
+    _neighbour_steps(steps, cols)
     opened = isfinite(padded[cell // cols, cell % cols])
     if opened == (labels[cell] >= 0):
         return top  # nothing moved
