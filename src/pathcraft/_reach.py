@@ -89,15 +89,17 @@ def padded_index(adapter: Any) -> npt.NDArray[np.intp]:
 def cell_moves(
     adapter: Any,
     moves: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]],
+    directed: bool,
 ) -> Moves:
     """:class:`Moves` over a cell world's flat places (its adapter's padded indices)
     from its moves ``(tails, heads, weights)`` over row-major cells (a move weighing
-    ``inf`` is none); the places are the walkable cells."""
+    ``inf`` is none); the places are the walkable cells. ``directed``: False when the
+    world knows every move can be undone."""
     tails, heads, weights = moves
     index = padded_index(adapter)
     real = np.isfinite(weights)
     places = np.isfinite(np.asarray(adapter.padded).ravel())
-    return moves_from_edges(adapter.size, index[tails[real]], index[heads[real]], places, True)
+    return moves_from_edges(adapter.size, index[tails[real]], index[heads[real]], places, directed)
 
 
 def cell_components(adapter: Any, reach: Reach) -> tuple[npt.NDArray[np.int32], int]:
@@ -148,18 +150,15 @@ class Reach:
     (2, True, False)
     """
 
-    __slots__ = ("_dag", "_moves", "_seen", "count", "labels", "version")
+    __slots__ = ("_dag", "_seen", "count", "labels", "version")
 
     def __init__(self, moves: Moves, version: int) -> None:
         self.version = version
-        self._moves = moves
-        offsets, targets, places, _ = moves
+        offsets, targets, places, directed = moves
         n = offsets.shape[0] - 1
         labels = np.empty(n, dtype=np.int32)
-        if places is None:
-            count = strong(offsets, targets, labels)
-        else:  # walls: no moves in or out, so each is a component of its own; dropped
-            count = strong(offsets, targets, labels)
+        count = strong(offsets, targets, labels)
+        if places is not None:  # walls: no moves in or out, each a component; dropped
             keep = np.zeros(count, dtype=bool)
             keep[labels[places]] = True
             rank = np.cumsum(keep, dtype=np.int32) - 1
@@ -171,51 +170,51 @@ class Reach:
         self.labels = labels
         #: How many components.
         self.count = count
-        self._dag: tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None = None
-        self._seen: npt.NDArray[np.int32] | None = None
+        #: The condensation as CSR arrays (None: no move joins two components, as
+        #: on every world whose moves can all be undone), made now so the moves are
+        #: not kept: the labels and this graph of components are all that stays.
+        self._dag = _condensation(moves, labels, count) if directed else None
+        self._seen = None if self._dag is None else np.zeros(count + 1, dtype=np.int32)
 
     @property
     def directed(self) -> bool:
-        """Whether some moves cannot be undone (then :meth:`reaches` may search the
+        """Whether some move joins two components (then :meth:`reaches` may search the
         condensation)."""
-        return self._moves.directed
+        return self._dag is not None
 
     def reaches(self, a: int, b: int) -> bool:
         """Whether place ``b`` can be reached from place ``a`` (flat indices of
-        places): the same component, or on a directed world ``b``'s component
-        reachable in the condensation (built on the first such question: one pass
-        over the moves; each question then costs at most the condensation's size)."""
+        places): the same component, or ``b``'s component reachable in the
+        condensation (at most the condensation's size)."""
         la, lb = int(self.labels[a]), int(self.labels[b])
         if la < 0 or lb < 0:
             return False
-        if la == lb or not self._moves.directed:
+        dag, seen = self._dag, self._seen
+        if la == lb or dag is None or seen is None:
             return la == lb
         if la < lb:  # reverse topological numbering: b's component is downstream
             return False
-        dag, seen = self._condensation()
         return bool(dag_reaches(dag[0], dag[1], la, lb, seen))
 
-    def _condensation(
-        self,
-    ) -> tuple[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]], npt.NDArray[np.int32]]:
-        dag, seen = self._dag, self._seen
-        if dag is None or seen is None:
-            offsets, targets, _, _ = self._moves
-            n = offsets.shape[0] - 1
-            tails = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
-            heads = targets[: offsets[n]].astype(np.intp)
-            real = heads >= 0  # a negative target is no move
-            a, b = self.labels[tails[real]], self.labels[heads[real]]
-            cross = (a != b) & (a >= 0) & (b >= 0)
-            pairs = np.unique(a[cross].astype(np.int64) * self.count + b[cross])
-            count = max(self.count, 1)
-            dag = moves_from_edges(
-                self.count, (pairs // count).astype(np.intp), (pairs % count).astype(np.intp),
-                None, True,
-            )[:2]  # fmt: skip
-            seen = np.zeros(self.count + 1, dtype=np.int32)
-            self._dag, self._seen = dag, seen
-        return dag, seen
+
+def _condensation(
+    moves: Moves, labels: npt.NDArray[np.int32], count: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None:
+    """The moves between components as CSR arrays over the labels, each once (None
+    when there are none)."""
+    offsets, targets = moves.offsets, moves.targets
+    n = offsets.shape[0] - 1
+    tails = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
+    heads = targets[: offsets[n]].astype(np.intp)
+    real = heads >= 0  # a negative target is no move
+    a, b = labels[tails[real]], labels[heads[real]]
+    cross = (a != b) & (a >= 0) & (b >= 0)
+    if not cross.any():
+        return None
+    pairs = np.unique(a[cross].astype(np.int64) * count + b[cross])
+    dag = moves_from_edges(count, (pairs // count).astype(np.intp), (pairs % count).astype(np.intp),
+                           None, True)  # fmt: skip
+    return dag.offsets, dag.targets
 
 
 class Reachability:

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
-from pathcraft._reach import Labelled, Moves, cell_components, cell_moves
+from pathcraft._reach import Labelled, Moves, cell_components
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.hexgrid import _capabilities, _stencil
@@ -278,8 +278,9 @@ class StencilGrid(Shorthands, Labelled):
         """Which cells reach each other: the strongly connected components of the
         walkable ``(row, col)`` cells under the world's moves (and ``allowed``).
 
-        Built on first use (one compiled pass over every move, about as long as a
-        search that floods the world) and kept for the cells of this version. From
+        Built on first use (the moves listed in NumPy, then one compiled pass over
+        them: two to four times one search that floods a 1024 x 1024 world) and kept
+        for the cells of this version. From
         then on :meth:`find_path` (and the shorthands) and :meth:`start_search`
         answer a goal out of reach at once: ``reason="unreachable"``, nothing
         expanded (not with ``partial=True``, which explores to return the closest
@@ -336,7 +337,27 @@ class StencilGrid(Shorthands, Labelled):
         return _cellworld.reachable(self._world, self._reachability(), start, goal)
 
     def _reach_moves(self) -> Moves:
-        return cell_moves(self._world, self._world.flat_moves())
+        """The moves over the padded cells, ``k`` slots a cell (``-1``: none): every
+        head of a walkable cell stays inside the padding, which is all walls."""
+        world = self._world
+        height, width = world.padded.shape
+        k = world.factors.shape[1]
+        free = np.isfinite(world.padded).ravel()
+        cells = np.flatnonzero(free)
+        rows, cols = np.divmod(cells, width)
+        klass = {"row": rows - world.pad, "col": cols - world.pad}.get(world.parity, 0) & 1
+        table = world.moves.reshape(2, k, 2)
+        delta = table[:, :, 0] * width + table[:, :, 1]  # (2 classes, k)
+        heads = cells[:, None] + delta[klass if np.ndim(klass) else np.zeros_like(cells)]
+        open_ = free[heads]
+        if world.allowed is not None:
+            bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+            open_ &= (world.allowed[cells, None] & bits) != 0
+        targets = np.full((height * width, k), -1, dtype=np.int32)
+        targets[cells] = np.where(open_, heads, -1)
+        offsets = np.arange(0, height * width * k + 1, k, dtype=np.int64)
+        directed = world.allowed is not None or not _undone(world)
+        return Moves(offsets, targets.ravel(), free, directed)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
@@ -482,3 +503,16 @@ class StencilGrid(Shorthands, Labelled):
         True
         """
         return Replanner(self, start, goal)
+
+
+def _undone(world: _stencil.Stencil) -> bool:
+    """Whether every move can be undone by a move of the cell it lands on (a hex
+    grid's, a symmetric move set): then the components need no condensation."""
+    k = world.factors.shape[1]
+    table = world.moves.reshape(2, k, 2).tolist()
+    for klass in (0, 1):
+        for dr, dc in table[klass]:
+            step = {"row": dr, "col": dc}.get(world.parity, 0)
+            if [-dr, -dc] not in table[(klass + step) & 1]:
+                return False
+    return True

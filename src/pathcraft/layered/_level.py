@@ -475,7 +475,8 @@ class Level(Shorthands, Labelled):
         return _cellworld.reachable(self._world(), self._reachability(), start, goal)
 
     def _reach_moves(self) -> Moves:
-        return cell_moves(self._world(), self._moves())
+        one_way = any(not p.two_way for p in self._portals)
+        return cell_moves(self._world(), self._moves(), directed=one_way)
 
     def distance_field(
         self, sources: Cell | npt.ArrayLike, *, parents: bool = False,

@@ -324,7 +324,8 @@ class VoxelGrid(Shorthands, Labelled):
         return _cellworld.reachable(self._world, self._reachability(), start, goal)
 
     def _reach_moves(self) -> Moves:
-        return cell_moves(self._world, _run.moves(self._world))
+        # a move sweeps the same voxels both ways: every move can be undone
+        return cell_moves(self._world, _run.moves(self._world), directed=False)
 
     def distance_field(
         self, sources: Voxel | npt.ArrayLike, *, parents: bool = False,
