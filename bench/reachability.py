@@ -23,6 +23,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -165,7 +166,9 @@ def main() -> None:
     lines = [
         "# Huge worlds: reachability",
         "",
-        f"`python bench/reachability.py` on {machine()}; commit {git_rev()}.",
+        f"`python bench/reachability.py` on {machine()}; commit {git_rev()}; load average "
+        f"{os.getloadavg()[0]:.1f} when it began (a shared machine: the slowest edits "
+        "include the scheduler's stalls).",
         "",
         "The issue's repro (an open n x n grid, one cell walled in at its centre): a "
         "one-cell query, the walled-in goal searched without labels (*before*: every "

@@ -12,15 +12,18 @@ directed world searches the condensation (labels are numbered so that a componen
 reaching another has the larger label: most pairs are answered by the comparison;
 the rest cost at most the condensation's size, never the world's).
 
-:class:`Reachability` is the one helper a world keeps: ``labels()`` builds them for
-the world's current version (the world's own ``moves()``: its move graph as CSR
+:class:`Reachability` is the one helper a world keeps (made by the :class:`Labelled`
+mixin the first time labels are asked for): ``labels()`` builds them for the
+world's current version (from the world's ``_reach_moves()``: its move graph as CSR
 arrays), ``current()`` gives them only while they describe the current version. The
 query glue (:mod:`pathcraft._cellworld`) asks ``apart(start, goal)`` before a search
 and ``missed()`` after one that ended unreachable: a world asked for its labels once
 keeps them, built again after an edit at the first search that ends unreachable (or
 when asked), and a world never asked searches as before (labels built for a one-off
 query would cost the flood they save). A ``partial=True`` search is never answered
-from the labels: it explores to return the closest place.
+from the labels: it explores to return the closest place. :class:`~pathcraft.Grid`
+keeps its own labels among its prepared state (:mod:`pathcraft.grid._prepared`),
+over its padded cells, repaired locally after one cell's edit.
 """
 
 from __future__ import annotations
