@@ -326,3 +326,24 @@ def test_waypoint_components_equal_scipy_after_every_obstacle_edit(
         assert result.found is reach
         if not result.found:
             assert result.expanded == 0
+
+
+def test_worlds_with_labels_pickle_without_them() -> None:
+    import copy
+    import pickle
+
+    cost = np.ones((3, 3))
+    cost[:, 1] = np.inf
+    worlds = [
+        (HexGrid(cost), (0, 0), (0, 2)),
+        (Graph(3, [0, 1], [1, 0]), 0, 2),
+        (VoxelGrid(cost[None]), (0, 0, 0), (0, 0, 2)),
+        (WaypointGraph([(0, 0), (10, 0)], [box(4, -20, 6, 20)]), (1, 0), (9, 0)),
+    ]
+    for world, a, b in worlds:
+        assert not world.reachable(a, b)
+        for again in (pickle.loads(pickle.dumps(world)), copy.deepcopy(world)):
+            assert again.find_path(a, b).reason == "unreachable"
+            assert not again.reachable(a, b) and again.find_path(a, b).expanded == 0
+            assert again.components()[1] == world.components()[1]
+        assert len(pickle.dumps(world)) < 10_000
