@@ -347,3 +347,13 @@ def test_worlds_with_labels_pickle_without_them() -> None:
             assert not again.reachable(a, b) and again.find_path(a, b).expanded == 0
             assert again.components()[1] == world.components()[1]
         assert len(pickle.dumps(world)) < 10_000
+
+
+def test_a_recorded_search_explores_as_before() -> None:
+    cost = np.ones((3, 3))
+    cost[:, 1] = np.inf
+    world = HexGrid(cost)
+    assert not world.reachable((0, 0), (0, 2))
+    recorded = world.find_path((0, 0), (0, 2), record=True)
+    assert recorded.reason == "unreachable" and recorded.expanded == 3
+    assert recorded.explored is not None

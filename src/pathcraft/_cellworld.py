@@ -522,10 +522,11 @@ def _apart(
 ) -> PathResult | None:
     """The answer of a query whose goal the labels put out of reach of its start
     (``"unreachable"``, nothing expanded), else None: the search decides. Not for a
-    ``partial=True`` query (it explores to return the closest place), several starts
-    or goals, or a world whose labels are not built for its current version."""
+    ``partial=True`` query (it explores to return the closest place), a recorded one
+    (its picture shows what was explored), several starts or goals, or a world whose
+    labels are not built for its current version."""
     sources, goal, goal_set = ends
-    if opts.partial or goal_set is not None or sources.size != 1:
+    if opts.partial or opts.record or goal_set is not None or sources.size != 1:
         return None
     if not reach.apart(int(sources[0]), goal):
         return None

@@ -472,7 +472,8 @@ class WaypointGraph(Labelled):
         shorthands) and :meth:`start_search` answer a goal whose seen waypoints
         are all in other components than the start's at once
         (``reason="unreachable"``, nothing expanded; not with ``partial=True``,
-        which explores to return the closest place, nor with ``radius=``, whose
+        which explores to return the closest place, nor ``record=True``, nor with
+        ``radius=``, whose
         graph keeps its own). After an obstacle edit, the first search that ends
         unreachable, or the next call here, builds them again.
 
@@ -937,7 +938,8 @@ class WaypointGraph(Labelled):
         goals, exit_costs = self._sight(g)
         reach = self._kept()
         if not (sources.shape[0] and goals.shape[0]) or (
-            reach is not None and not opts.partial and reach.apart_any(sources, goals)
+            reach is not None and not (opts.partial or opts.record)
+            and reach.apart_any(sources, goals)
         ):
             stay = s[None].copy() if opts.partial else np.empty((0, self._dim))
             return CompiledSearch.ended(

@@ -926,9 +926,9 @@ class Graph(Labelled):
         then on :meth:`find_path` (and the shorthands) and :meth:`start_search`
         answer a goal out of reach at once (``reason="unreachable"``, nothing
         expanded; not with ``partial=True``, which explores to return the closest
-        node, nor several starts or goals; the batches search as before). After
-        an edit, the first search that ends unreachable, or the next call here,
-        builds them again.
+        node, nor ``record=True``, several starts or goals; the batches search as
+        before). After an edit, the first search that ends unreachable, or the
+        next call here, builds them again.
 
         Returns
         -------

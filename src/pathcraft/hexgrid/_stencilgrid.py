@@ -284,9 +284,9 @@ class StencilGrid(Shorthands, Labelled):
         then on :meth:`find_path` (and the shorthands) and :meth:`start_search`
         answer a goal out of reach at once: ``reason="unreachable"``, nothing
         expanded (not with ``partial=True``, which explores to return the closest
-        place, nor several starts or goals; the batches search as before). After
-        an edit the labels are built again by the first search that ends
-        unreachable, or the next call here.
+        place, nor ``record=True``, several starts or goals; the batches search as
+        before). After an edit the labels are built again by the first search that
+        ends unreachable, or the next call here.
 
         Returns
         -------

@@ -427,7 +427,8 @@ class Level(Shorthands, Labelled):
         level of this version: from then on :meth:`find_path` (and the shorthands)
         and :meth:`start_search` answer a goal out of reach at once
         (``reason="unreachable"``, nothing expanded; not with ``partial=True``,
-        which explores to return the closest place; the batches search as before).
+        which explores to return the closest place, nor ``record=True``; the
+        batches search as before).
         After a portal is added, the first search that ends unreachable, or the
         next call here, builds them again.
 

@@ -280,7 +280,7 @@ class VoxelGrid(Shorthands, Labelled):
         on :meth:`find_path` (and the shorthands) and :meth:`start_search` answer a
         goal out of reach at once (``reason="unreachable"``, nothing expanded; not
         with ``partial=True``, which explores to return the closest place, nor
-        several starts or goals; the batches search as before).
+        ``record=True``, several starts or goals; the batches search as before).
 
         Returns
         -------
