@@ -56,7 +56,7 @@ from pathcraft import _cellworld
 from pathcraft._batch import BatchOptions
 from pathcraft._changes import ChangeLog
 from pathcraft._options import check_flag
-from pathcraft._reach import Labelled, Moves, graph_moves
+from pathcraft._reach import Moves, Reachability, graph_moves
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph import _capabilities, _search
 from pathcraft.graph import _checks as checks
@@ -78,7 +78,7 @@ _SCALE_MARGIN = 1e-12
 __all__ = ["GRAPH_HEURISTICS", "Graph"]
 
 
-class Graph(Labelled):
+class Graph:
     """A weighted graph in CSR arrays, searched by compiled A*, Dijkstra and greedy.
 
     Parameters
@@ -189,7 +189,7 @@ class Graph(Labelled):
         self._store_weights()
         self._views = _read_only(self._offsets, self._targets, self._weights, self._coords)
         self._log = ChangeLog(limit=m)
-        self._reach = None
+        self._reach: Reachability | None = None  # component labels, once asked for
 
     # ------------------------------------------------------------------ building
 
@@ -974,6 +974,13 @@ class Graph(Labelled):
         return _cellworld.reachable(
             _search.GraphQueries(self, self._names), self._reachability(), start, goal
         )
+
+    def _reachability(self) -> Reachability:
+        """The graph's labels keeper, made the first time labels are asked for."""
+        reach: Reachability | None = self._reach
+        if reach is None:
+            reach = self._reach = Reachability(self, self._reach_moves)
+        return reach
 
     def _reach_moves(self) -> Moves:
         return graph_moves(self.csr, self._directed)
