@@ -17,6 +17,7 @@ from scipy import ndimage
 from scipy.sparse.csgraph import connected_components
 
 from pathcraft import Grid
+from pathcraft._core.components import label, repair
 
 #: The structure of ``scipy.ndimage.label`` joining what each rule joins.
 STRUCTURES = {
@@ -69,7 +70,7 @@ def test_unit_labels_equal_scipy(case: Case, size: int) -> None:
     assert_components(grid, case.cost, case.rule, size)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     cases(max_side=20),
     st.lists(
@@ -77,17 +78,21 @@ def test_unit_labels_equal_scipy(case: Case, size: int) -> None:
         min_size=1,
         max_size=8,
     ),
+    st.sampled_from((1, 1, 2, 3)),
 )
-def test_labels_stay_current_under_edits(case: Case, edits: list[Any]) -> None:
+def test_labels_stay_current_under_edits(case: Case, edits: list[Any], size: int) -> None:
     cost = case.cost.copy()
     grid = Grid(cost, diagonal=case.rule)
     rows, cols = cost.shape
     grid.prepare("components")
+    grid.components(size=size)
     for fr, fc, value in edits:
         r, c = min(int(fr * rows), rows - 1), min(int(fc * cols), cols - 1)
         grid[r, c] = value
         cost[r, c] = value
-        assert_components(grid, cost, case.rule)
+        assert_components(grid, cost, case.rule, size)
+        if size > 1:
+            continue
         free = np.argwhere(np.isfinite(cost))
         if len(free) < 2:
             continue
@@ -170,10 +175,10 @@ def test_an_edit_drops_the_labels_and_the_next_query_is_right() -> None:
     grid = island(32)
     grid.prepare("components")
     assert not grid.reachable((0, 0), (16, 16))
-    grid[15, 16] = 1.0  # open the ring
+    grid[15, 16] = 1.0  # open the ring: a join, repaired when next needed
     assert grid.prepared == ()
     assert grid.astar((0, 0), (16, 16)).found
-    assert grid.prepared == ()  # a found goal builds nothing
+    assert grid.prepared == ("components",)  # the plan made repaired them
     assert grid.reachable((0, 0), (16, 16))
     grid[15, 16] = np.inf
     assert not grid.reachable((0, 0), (16, 16))
@@ -181,7 +186,7 @@ def test_an_edit_drops_the_labels_and_the_next_query_is_right() -> None:
     assert grid.astar((0, 0), (16, 16), max_expansions=3).reason == "unreachable"
 
 
-def test_edits_that_cannot_join_or_split_carry_the_labels_over() -> None:
+def test_one_cell_edits_carry_the_labels_over() -> None:
     grid = island(32)
     grid.prepare("components")
 
@@ -192,27 +197,30 @@ def test_edits_that_cannot_join_or_split_carry_the_labels_over() -> None:
 
     grid[0, 5] = 3.0  # a cost
     assert carried() and grid.components()[1] == 2
-    grid[16, 16] = np.inf  # the island closed: its component would vanish
-    assert not carried() and grid.components()[1] == 1
+    grid[16, 16] = np.inf  # the island closed: its component vanishes
+    assert carried() and grid.components()[1] == 1
     grid[16, 16] = 1.0  # opened alone
     assert carried() and grid.components()[1] == 2
     assert grid.astar((0, 1), (16, 16)).expanded == 0
     grid[0, 1] = np.inf  # a wall beside (0, 0) and (0, 2): joined round it by row 1
     assert carried() and grid.components()[1] == 2
-    grid[1, 0] = np.inf  # (0, 0) left with no walkable neighbour: a new component
-    assert not carried() and grid.components()[1] == 3
-    grid[0, 0] = np.inf  # a wall built on a cell alone: its component would vanish
-    assert not carried() and grid.components()[1] == 2
+    grid[1, 0] = np.inf  # (0, 0) left with no walkable neighbour: split off
+    assert carried() and grid.components()[1] == 3
+    assert grid.astar((0, 0), (5, 5)).expanded == 0
+    grid[0, 0] = np.inf  # a wall built on a cell alone: its component vanishes
+    assert carried() and grid.components()[1] == 2
     grid[0, 0] = 2.0  # opened alone again
     assert grid.components()[1] == 3
-    grid[1, 0] = 1.0  # opened beside one component (its only neighbour (0, 0) is not)
+    grid[1, 0] = 1.0  # opened between (0, 0) and the open map: a join
     assert grid.components()[1] == 2
+    assert grid.astar((0, 0), (5, 5)).found
     grid[20, 20] = np.inf  # a wall in the open: its neighbours stay joined around it
     assert carried() and grid.astar((0, 2), (16, 16)).expanded == 0
+    grid[3:5, 3:5] = np.inf  # several walls at once: labelled afresh when needed
+    assert not carried() and grid.components()[1] == 2
     row = Grid(np.ones((1, 5)), diagonal="always")
     row.prepare("components")
-    row[0, 2] = np.inf  # splits the row: labelled again after one flood
-    assert row.astar((0, 0), (0, 4)).expanded == 2
+    row[0, 2] = np.inf  # splits the row: repaired by two floods of two cells
     assert row.astar((0, 0), (0, 4)).expanded == 0 and row.components()[1] == 2
 
 
@@ -277,3 +285,42 @@ def test_bad_input() -> None:
         grid.components(size=0)
     with pytest.raises(ValueError, match="prepare"):
         grid.prepare("component")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cases(max_side=16),
+    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=30),
+)
+def test_local_repair_equals_scipy_after_every_edit(case: Case, edits: list[Any]) -> None:
+    """The compiled repair with no limit (a grid gives up on large floods and labels
+    afresh, so small grids would seldom reach it): one cell toggled at a time."""
+    eight = case.rule == "always"
+    rows, cols = case.cost.shape
+    padded = np.full((rows + 2, cols + 2), np.inf)
+    padded[1:-1, 1:-1] = case.cost
+    flat = np.empty(padded.size, dtype=np.int32)
+    top = label(padded, eight, flat, np.empty(padded.size, dtype=np.intp))
+    marks = np.zeros(padded.size, dtype=np.int32)
+    for fr, fc in edits:
+        r, c = min(int(fr * rows), rows - 1) + 1, min(int(fc * cols), cols - 1) + 1
+        padded[r, c] = np.inf if np.isfinite(padded[r, c]) else 1.0
+        top = repair(padded, eight, flat, r * (cols + 2) + c, top, marks, padded.size)
+        assert not marks.any() and flat.max() < top
+        walls = ~np.isfinite(padded)
+        want, _ = ndimage.label(~walls, structure=STRUCTURES[case.rule])
+        got = flat.reshape(padded.shape)
+        assert canonical(got, walls).tolist() == canonical(want - 1, walls).tolist()
+
+
+def test_a_repair_that_would_flood_half_the_grid_labels_afresh() -> None:
+    cost = np.ones((64, 64))
+    cost[:, 32] = np.inf
+    cost[32, 32] = 1.0  # a door in a wall across the map
+    grid = Grid(cost)
+    grid.prepare("components")
+    grid[32, 32] = np.inf  # both sides are half the map: beyond the repair's share
+    assert not grid.reachable((0, 0), (0, 63))
+    assert grid.components()[1] == 2
+    grid[32, 32] = 1.0
+    assert grid.reachable((0, 0), (0, 63)) and grid.components()[1] == 1

@@ -84,14 +84,15 @@ TABLE = [
         np.s_[1:, :]),
     Row(_moves, (0, 0), (4, 4), EVERYTHING, _edit_cells, np.s_[3:, :]),
     Row(lambda: VoxelGrid(np.ones((2, 3, 3))), (0, 0, 0), (1, 2, 2),
-        frozenset({"save", "agent_space"})),
-    Row(_level, (0, 0, 0), (1, 0, 0), frozenset({"save", "agent_space"})),
+        frozenset({"save", "agent_space", "reachability"})),
+    Row(_level, (0, 0, 0), (1, 0, 0), frozenset({"save", "agent_space", "reachability"})),
     Row(lambda: Graph(4, [0, 1, 0, 2], [1, 3, 2, 3], [1.0, 1.0, 2.0, 2.0],
                       coords=[(0, 0), (1, 0), (0, 1), (1, 1)]),
         0, 3, EVERYTHING, _edit_graph),
     Row(lambda: WaypointGraph([(0, 0), (4, 0), (2, 3), (2, -3)]), (0, 0), (4, 0), EVERYTHING,
         _edit_waypoints),
-    Row(_mesh, (0.5, 0.5), (1.5, 0.5), frozenset({"plot", "save", "agent_space"})),
+    Row(_mesh, (0.5, 0.5), (1.5, 0.5),
+        frozenset({"plot", "save", "agent_space", "reachability"})),
 ]  # fmt: skip
 CASES = [(row, cap) for row in TABLE for cap in CAPABILITIES]
 
@@ -123,7 +124,10 @@ def test_every_world_follows_the_protocol_or_names_what_it_lacks(row: Row) -> No
     }  # fmt: skip
     assert missing == NOT_YET.get(row.name, set())
     assert isinstance(world, World) == (not missing)
-    for name in ("kind", "plot", "to_arrays", "from_arrays", "agent_space", "replanner"):
+    for name in (
+        "kind", "plot", "to_arrays", "from_arrays", "agent_space", "replanner", "components",
+        "reachable",
+    ):  # fmt: skip
         assert callable(getattr(world, name)) or name == "kind", name
     assert world_class(world.kind) is type(world)
 
@@ -140,6 +144,7 @@ def test_every_capability_is_provided_or_refused_by_name(case: tuple[Row, str]) 
             "save": lambda: save(world, io.BytesIO()),
             "agent_space": lambda: space_for(world),
             "replanner": lambda: world.replanner(row.start, row.goal),
+            "reachability": lambda: world.reachable(row.start, row.goal),
         }[capability]
         _refused(call, row.name, capability)
         return
@@ -171,6 +176,11 @@ def test_every_capability_is_provided_or_refused_by_name(case: tuple[Row, str]) 
         assert statuses[-1] == "caught" and pursuer.node == goal
         path = space.nodes(space.find_path(start, goal))
         assert space.step_costs(path).sum() == pytest.approx(space.find_path(start, goal).cost)
+    elif capability == "reachability":  # the places find_path takes
+        assert world.reachable(row.start, row.goal) is True
+        labels, count = world.components()
+        assert labels.dtype == np.int32 and count >= 1 and labels.max() == count - 1
+        assert world.find_path(row.start, row.goal).cost == pytest.approx(expected.cost)
     else:  # a replanner takes the places find_path takes (a waypoint graph: waypoints')
         plan = world.replanner(row.start, row.goal)
         assert plan.path().cost == pytest.approx(expected.cost)

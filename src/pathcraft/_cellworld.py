@@ -33,17 +33,20 @@ import math
 import numbers
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._batch import BatchDoor, query_batch
 from pathcraft._fields import settled
-from pathcraft._kernels import thread_workspace
+from pathcraft._kernels import UNREACHABLE, thread_workspace
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import Answer, PathResult
+
+if TYPE_CHECKING:
+    from pathcraft._reach import Reachability
 
 __all__ = [
     "CellAdapter",
@@ -58,6 +61,7 @@ __all__ = [
     "kernel_solver",
     "places_by_one",
     "query",
+    "reachable",
     "start_search",
     "stepped",
     "to_result",
@@ -467,19 +471,30 @@ def nearest_walkable(adapter: Any, cells: Any, max_distance: Any) -> Any:
 
 
 def find_path(
-    adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any
+    adapter: QueryAdapter,
+    start: Any,
+    goal: Any,
+    algorithm: Any,
+    options: Any,
+    reach: Reachability | None = None,
 ) -> PathResult:
     """``world.find_path``: one search from ``start`` to ``goal`` (the world's places;
     several of either for Dijkstra, and ``goal=None``; ``snap=`` where the adapter
-    finds nearest walkable cells)."""
+    finds nearest walkable cells). ``reach``: the world's component labels, which
+    answer a goal out of reach at once once built (see :mod:`pathcraft._reach`)."""
     t0 = time.perf_counter()
     options, start, goal = snapped(adapter, options, start, goal)
     opts = SearchOptions.check_call(adapter.name, "find_path", algorithm, options)
-    return query(adapter, opts, start, goal, t0)
+    return query(adapter, opts, start, goal, t0, reach)
 
 
 def query(
-    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any, t0: float
+    adapter: QueryAdapter,
+    opts: SearchOptions,
+    start: Any,
+    goal: Any,
+    t0: float,
+    reach: Reachability | None = None,
 ) -> PathResult:
     """:func:`find_path` with options the world's method checked (``t0``: when the
     call began)."""
@@ -487,29 +502,82 @@ def query(
     if goal is None and opts.algorithm == "dijkstra":
         return adapter.settle(start, opts, t0)
     run = adapter.solver(opts)
-    return run.find(*_ends(adapter, opts, start, goal, run.goal_sets), t0)
+    ends = _ends(adapter, opts, start, goal, run.goal_sets)
+    if reach is None:
+        return run.find(*ends, t0)
+    answer = _apart(adapter, reach, opts, ends, t0)
+    if answer is None:
+        answer = run.find(*ends, t0)
+        if answer.reason == "unreachable":
+            reach.missed()
+    return answer
+
+
+def _apart(
+    adapter: QueryAdapter,
+    reach: Reachability,
+    opts: SearchOptions,
+    ends: tuple[Flat, int, Flat | None],
+    t0: float,
+) -> PathResult | None:
+    """The answer of a query whose goal the labels put out of reach of its start
+    (``"unreachable"``, nothing expanded), else None: the search decides. Not for a
+    ``partial=True`` query (it explores to return the closest place), a recorded one
+    (its picture shows what was explored), several starts or goals, or a world whose
+    labels are not built for its current version."""
+    sources, goal, goal_set = ends
+    if opts.partial or opts.record or goal_set is not None or sources.size != 1:
+        return None
+    if not reach.apart(int(sources[0]), goal):
+        return None
+    return adapter.result((UNREACHABLE, reach.empty, math.inf, 0, 0, None, None), t0)
+
+
+def reachable(adapter: QueryAdapter, reach: Reachability, start: Any, goal: Any) -> bool:
+    """``world.reachable``: whether ``goal`` can be reached from ``start`` (both
+    checked as :func:`find_path` checks them), from the world's labels."""
+    s = adapter.place("start", start)
+    g = adapter.place("goal", goal)
+    return reach.labels().reaches(s, g)
 
 
 def start_search(
-    adapter: QueryAdapter, start: Any, goal: Any, algorithm: Any, options: Any, owner: Any = None
+    adapter: QueryAdapter,
+    start: Any,
+    goal: Any,
+    algorithm: Any,
+    options: Any,
+    owner: Any = None,
+    reach: Reachability | None = None,
 ) -> CompiledSearch:
     """``world.start_search``: the search :func:`find_path` runs, as a step machine,
     cancelled with ``WorldChangedError`` when ``owner`` (a world with a ``version``)
-    is edited under it."""
+    is edited under it; ended before its first step when ``reach`` puts the goal out
+    of reach."""
     options, start, goal = snapped(adapter, options, start, goal)
     opts = SearchOptions.check_call(adapter.name, "start_search", algorithm, options)
-    return stepped(adapter, opts, start, goal, owner)
+    return stepped(adapter, opts, start, goal, owner, reach)
 
 
 def stepped(
-    adapter: QueryAdapter, opts: SearchOptions, start: Any, goal: Any, owner: Any = None
+    adapter: QueryAdapter,
+    opts: SearchOptions,
+    start: Any,
+    goal: Any,
+    owner: Any = None,
+    reach: Reachability | None = None,
 ) -> CompiledSearch:
     """:func:`start_search` with options the world's method checked."""
+    t0 = time.perf_counter()
     adapter = adapter.runs_on(opts)
     if goal is None and opts.algorithm == "dijkstra":
         raise _goal_none(adapter, "start_search")
     run = adapter.solver(opts)
     ends = _ends(adapter, opts, start, goal, run.goal_sets)
+    if reach is not None:
+        answer = _apart(adapter, reach, opts, ends, t0)
+        if answer is not None:
+            return CompiledSearch.ended(answer)
     machine = run.machine
     return CompiledSearch(
         lambda ws: machine(ws, *ends), run.finish, adapter.kernel.workspace, adapter.size, owner

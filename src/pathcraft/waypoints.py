@@ -81,10 +81,12 @@ from pathcraft import _visibility as vis
 from pathcraft import _waypoint_world
 from pathcraft._changes import ChangeLog
 from pathcraft._core import graph_search as _kernel
+from pathcraft._kernels import UNREACHABLE
 from pathcraft._options import SearchOptions
 from pathcraft._positions import EXTENT, QUAD_SEGS, check_extent
 from pathcraft._positions import check_points as _points
 from pathcraft._positions import check_position as _position
+from pathcraft._reach import Labelled, Moves, graph_moves
 from pathcraft._sliced import CompiledSearch, WorldChangedError
 from pathcraft._validation import check_callable, check_limit
 from pathcraft.graph import Graph, GraphSpace
@@ -143,7 +145,7 @@ def _obstacle(name: str, geom: Any, radius: float) -> Any:
     return geom
 
 
-class WaypointGraph:
+class WaypointGraph(Labelled):
     """Waypoints linked by line of sight, with searches between arbitrary positions.
 
     Parameters
@@ -458,6 +460,78 @@ class WaypointGraph:
                     del self._radii[next(iter(self._radii))]
                 self._radii[r] = wide
         return wide
+
+    # ------------------------------------------------------------------ reachability
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Which waypoints reach each other: the connected components of the
+        :attr:`graph` of links (those the obstacles leave open).
+
+        Built on first use (one compiled pass over the links) and kept for the
+        obstacles of this version: from then on :meth:`find_path` (and the
+        shorthands) and :meth:`start_search` answer a goal whose seen waypoints
+        are all in other components than the start's at once
+        (``reason="unreachable"``, nothing expanded; not with ``partial=True``,
+        which explores to return the closest place, nor ``record=True``, nor with
+        ``radius=``, whose
+        graph keeps its own). After an obstacle edit, the first search that ends
+        unreachable, or the next call here, builds them again.
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (len(points),)
+            The component of every waypoint, ``0`` to ``count - 1``.
+        count : int
+            The number of components.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (0, 4), (10, 0), (10, 4)], [box(4, -20, 6, 20)])
+        >>> wg.components()[1]
+        2
+        """
+        reach = self._reachability().labels()
+        return reach.labels.copy(), reach.count
+
+    def reachable(self, start: Sequence[float], goal: Sequence[float]) -> bool:
+        """Whether a path through the waypoints (or straight) joins the positions
+        ``start`` and ``goal``: in sight of each other, or a waypoint the start sees
+        in the component of one the goal sees (:meth:`components`, built on first
+        use).
+
+        Raises
+        ------
+        ValueError
+            A position not finite or inside an obstacle.
+        TypeError
+            A position that is not numbers.
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import WaypointGraph
+        >>> wg = WaypointGraph([(0, 0), (0, 4), (10, 0), (10, 4)], [box(4, -20, 6, 20)])
+        >>> wg.reachable((1, 1), (0, 3)), wg.reachable((1, 1), (9, 1))
+        (True, False)
+        >>> wg.find_path((1, 1), (9, 1)).expanded     # answered from the labels
+        0
+        """
+        with self._lock:
+            s = _place("start", start, self._dim)
+            g = _place("goal", goal, self._dim)
+            self._check_free("start", s)
+            self._check_free("goal", g)
+            if bool(self._clear(s[None], g[None])[0]):
+                return True
+            sources, goals = self._sight(s)[0], self._sight(g)[0]
+            reach = self._reachability()
+            reach.labels()
+            return bool(sources.size and goals.size) and not reach.apart_any(sources, goals)
+
+    def _reach_moves(self) -> Moves:
+        return graph_moves(self.graph.csr, directed=False)
 
     @property
     def version(self) -> int:
@@ -862,7 +936,11 @@ class WaypointGraph:
             return CompiledSearch.ended(build_result(None, path, direct, t0=t0, explored=no_record))
         sources, source_costs = self._sight(s)
         goals, exit_costs = self._sight(g)
-        if not (sources.shape[0] and goals.shape[0]):
+        reach = self._kept()
+        if not (sources.shape[0] and goals.shape[0]) or (
+            reach is not None and not (opts.partial or opts.record)
+            and reach.apart_any(sources, goals)
+        ):
             stay = s[None].copy() if opts.partial else np.empty((0, self._dim))
             return CompiledSearch.ended(
                 build_result("unreachable", stay, 0.0, t0=t0, explored=no_record)
@@ -881,6 +959,8 @@ class WaypointGraph:
 
         def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
             read = Answer.read(answer)
+            if reach is not None and read.status == UNREACHABLE:
+                reach.missed()
             nodes = read.path
             path = np.concatenate((s[None], places[nodes])) if len(nodes) else places[nodes]
             return read.result(t0, path, None if read.nodes is None else places[read.nodes])

@@ -18,6 +18,10 @@ capability          methods
                     through (:func:`pathcraft.agents.space_for` asks for it)
 ``"replanner"``     ``replanner(start, goal)``: an incremental planner
                     (:class:`~pathcraft.replan.Replanner`) over the world's edits
+``"reachability"``  ``components()`` (the component of every place, and their
+                    count) and ``reachable(start, goal)``: built on first use, kept
+                    for the world's version; a world with them answers a goal out
+                    of reach at once (``reason="unreachable"``, nothing expanded)
 =================== ==================================================================
 
 A world without a capability still has the method: it raises :class:`CapabilityError`
@@ -66,7 +70,7 @@ __all__ = [
 ]
 
 #: The capabilities a world provides or refuses by name.
-CAPABILITIES = ("plot", "save", "agent_space", "replanner")
+CAPABILITIES = ("plot", "save", "agent_space", "replanner", "reachability")
 
 
 class CapabilityError(NotImplementedError):
@@ -242,6 +246,31 @@ class World(Protocol):
         >>> from pathcraft import Grid
         >>> Grid.from_ascii("...").replanner((0, 0), (0, 2)).path().cost
         2.0
+        """
+        ...
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Capability ``"reachability"``: the component of every place (an array of
+        the world's places: cells in its shape, nodes, waypoints or polygons in
+        index order; ``-1`` on walls) and the number of components.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii(".#.").components()[1]
+        2
+        """
+        ...
+
+    def reachable(self, start: Any, goal: Any) -> bool:
+        """Capability ``"reachability"``: whether a path leads from ``start`` to
+        ``goal`` (the places ``find_path`` takes).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii(".#.").reachable((0, 0), (0, 2))
+        False
         """
         ...
 

@@ -7,3 +7,24 @@ def label(
     labels: npt.NDArray[np.int32],
     queue: npt.NDArray[np.intp],
 ) -> int: ...
+def repair(
+    padded: npt.NDArray[np.float64],
+    eight: bool,
+    labels: npt.NDArray[np.int32],
+    cell: int,
+    top: int,
+    marks: npt.NDArray[np.int32],
+    limit: int,
+) -> int: ...
+def strong(
+    offsets: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int32],
+    labels: npt.NDArray[np.int32],
+) -> int: ...
+def dag_reaches(
+    offsets: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int32],
+    a: int,
+    b: int,
+    seen: npt.NDArray[np.int32],
+) -> bool: ...

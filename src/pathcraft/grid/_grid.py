@@ -65,6 +65,7 @@ from pathcraft._batch import BatchOptions, check_batch
 from pathcraft._changes import ChangeLog
 from pathcraft._movingai import read_walkable
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
+from pathcraft._reach import compact
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import _batch, _capabilities, _nearest, _queries
@@ -818,12 +819,13 @@ class Grid:
         return the closest place). Once asked for (per unit size), the grid keeps
         them: after an edit, its first search that ends unreachable, or the next
         call here, carries them over when one edit cannot join or split a
-        component (costs changed between finite values, a cell opened beside one
-        component or alone, a wall whose walkable neighbours stay joined through
-        the 8 cells around it) and labels the cells afresh otherwise (a wall that
-        may split a component, an opening that joins two, several walls or
-        openings at once; no local relabelling of those yet). A grid never asked for them (nor
-        :meth:`reachable`, nor ``prepare("components")``) searches as before.
+        call here, carries them over: unchanged when costs changed between finite
+        values, repaired locally when one cell became or stopped being a wall
+        (floods from its neighbours that stop once at most one side of a split or
+        a join is left: the work of the smaller sides, not the grid's), and
+        labelled afresh after several walls or openings at once. A grid never
+        asked for them (nor :meth:`reachable`, nor ``prepare("components")``)
+        searches as before.
 
         Parameters
         ----------
@@ -836,7 +838,7 @@ class Grid:
         labels : ndarray of int32, shape (rows, cols)
             The component of every ``(row, col)`` cell, numbered ``0`` to
             ``count - 1`` (labelled afresh: in row-major order of their first
-            cell); ``-1`` on walls (and where the unit
+            cell; after local repairs, not necessarily); ``-1`` on walls (and where the unit
             does not fit). Every diagonal rule but ``"always"`` joins the same cells
             as 4-connected moves; ``"always"`` joins the 8 neighbours.
         count : int
@@ -863,9 +865,9 @@ class Grid:
         >>> grid.components(size=2)[1]
         1
         """
-        flat, count = self._labels(size)
+        flat, top = self._labels(size)
         padded = self.for_size(size)._cells()
-        return flat.reshape(padded.shape)[1:-1, 1:-1].copy(), count
+        return compact(flat.reshape(padded.shape)[1:-1, 1:-1], top)
 
     def reachable(self, start: Cell, goal: Cell, *, size: int = 1) -> bool:
         """Whether a path joins ``start`` and ``goal``, both ``(row, col)``: one read

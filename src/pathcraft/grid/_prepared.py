@@ -16,10 +16,10 @@ is built on first use, for the cells of that version:
   from then on every plan answers a goal of another component at once. Asking for
   them once makes the grid keep them: every later version has them again after its
   first search that ended unreachable, or when asked, carried over from the last
-  labelled version where the edits since cannot have joined or split a component
-  (costs changed between finite values, one cell opened beside one component or
-  alone, one wall whose walkable neighbours stay joined through the 8 cells around
-  it), else labelled afresh (one pass over every cell). A grid never asked
+  labelled version: after costs changed between finite values as they were, after
+  one cell opened or walled repaired locally (floods from its neighbours bounded by
+  the smaller side of what it split or joined), else labelled afresh (one pass over
+  every cell). A grid never asked
   searches as before: labels built for a one-off query would cost the flood they
   save;
 - the quick plans (:class:`pathcraft._core.quick.Plan`) per option set, which read the
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core.components import label
+from pathcraft._core.components import label, repair
 from pathcraft._core.jpsplus import build_table
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import make_plan
@@ -54,10 +54,15 @@ if TYPE_CHECKING:
     from pathcraft._options import SearchOptions
     from pathcraft.grid._grid import Grid
 
-__all__ = ["MAX_PLANS", "Labels", "Prepared", "Scale"]
+__all__ = ["MAX_PLANS", "REPAIR_SHARE", "Labels", "Prepared", "Scale"]
 
 #: Quick plans kept per version at most (e.g. a fresh option value per query).
 MAX_PLANS = 64
+
+#: A local repair of the labels gives up (and the cells are labelled afresh) once its
+#: floods visited more than this share of the cells (1/8: the floods cost about
+#: three times a full labelling's work a cell).
+REPAIR_SHARE = 8
 
 #: The heuristic's scale of a grid: its smallest cost and the one cost of every
 #: walkable cell (0.0 when costs vary); ``(1.0, 1.0)`` when every cell is a wall.
@@ -292,12 +297,14 @@ def carried(
     old: Labels, cells: npt.NDArray[np.intp], padded: npt.NDArray[np.float64], diagonal: str
 ) -> Labels | None:
     """The labels of ``old`` (an earlier version's) brought to the cells of
-    ``padded``, where ``cells`` (``(row, col)``) changed since: None when the edits
-    may have joined or split components (more than one cell that became or stopped
-    being a wall, a cell opened between two components, a wall built whose walkable
-    neighbours are not joined through the 8 cells around it, or built on a cell
-    alone), else updated in place (the earlier version's plans are gone with it: a
-    grid is never edited while searched)."""
+    ``padded``, where ``cells`` (``(row, col)``) changed since: None when more than
+    one cell became or stopped being a wall, or when the repair would visit more
+    than 1/:data:`REPAIR_SHARE` of the cells (labelled afresh), else updated in place
+    (the earlier version's plans are gone with it: a grid is never edited while
+    searched) by :func:`~pathcraft._core.components.repair`: floods from the cell's
+    neighbours, bounded by the smaller side of a split or a join. The count becomes
+    one more than the largest label: a join leaves the smaller sides' labels unused
+    (:meth:`Grid.components <pathcraft.grid.Grid.components>` numbers them afresh)."""
     flat, count = old
     width = padded.shape[1]
     at = (cells[:, 0] + 1) * width + cells[:, 1] + 1
@@ -307,47 +314,9 @@ def carried(
         return old
     if len(moved) > 1:
         return None
-    cell = int(moved[0])
-    eight = diagonal == "always"
-    steps = [-width, width, -1, 1]
-    if eight:
-        steps += [-width - 1, -width + 1, width - 1, width + 1]
-    near = [int(flat[cell + step]) for step in steps if flat[cell + step] >= 0]
-    if flat[cell] >= 0:  # a wall built: kept when its neighbours stay joined around it
-        if not near or not _joined_around(flat, cell, width, eight):
-            return None
-        flat[cell] = -1
-        return old
-    if not near:  # opened alone: a component of its own
-        flat[cell] = count
-        return flat, count + 1
-    if len(set(near)) > 1:
+    marks = np.zeros(flat.shape, dtype=np.int32)  # zero pages: paid for what is flooded
+    limit = flat.size // REPAIR_SHARE
+    top = repair(padded, diagonal == "always", flat, int(moved[0]), count, marks, limit)
+    if top < 0:
         return None
-    flat[cell] = near[0]
-    return old
-
-
-#: The 8 cells around a cell as (row, col) offsets, in order round the ring.
-_RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
-
-
-def _joined_around(flat: npt.NDArray[np.int32], cell: int, width: int, eight: bool) -> bool:
-    """Whether the walkable neighbours of ``cell`` (the 4 orthogonal ones, or all 8
-    with ``eight``) are joined to each other through the walkable cells of the ring
-    around it: then any path through ``cell`` goes round it, and a wall there splits
-    nothing."""
-    free = [(dr, dc) for dr, dc in _RING if flat[cell + dr * width + dc] >= 0]
-    touch = 1 if eight else 0  # how far apart two ring cells may be (Chebyshev) and join
-    needed = [(r, c) for r, c in free if eight or r == 0 or c == 0]
-    group = set(needed[:1])
-    grown = True
-    while grown:  # at most 8 cells: the group of the first, grown to its closure
-        grown = False
-        for r, c in free:
-            if (r, c) not in group and any(
-                abs(r - gr) + abs(c - gc) == 1 or (touch and max(abs(r - gr), abs(c - gc)) == 1)
-                for gr, gc in group
-            ):
-                group.add((r, c))
-                grown = True
-    return all(n in group for n in needed)
+    return old if top == count else (flat, top)

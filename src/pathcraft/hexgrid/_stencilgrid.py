@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
+from pathcraft._reach import Labelled, Moves, cell_components
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.hexgrid import _capabilities, _stencil
@@ -23,7 +24,7 @@ from pathcraft.result import PathResult
 __all__ = ["StencilGrid"]
 
 
-class StencilGrid(Shorthands):
+class StencilGrid(Shorthands, Labelled):
     """A grid of cells searched by the compiled stencil kernel; cells are
     ``(row, col)``. The base of :class:`~pathcraft.hexgrid.HexGrid` and
     :class:`~pathcraft.hexgrid.MovesGrid`: a subclass sets ``_world`` (a
@@ -31,6 +32,7 @@ class StencilGrid(Shorthands):
     so messages name the right world) and, where it differs, the two hooks below."""
 
     _world: _stencil.Stencil
+    _EMPTY_PATH = np.empty((0, 2), dtype=np.intp)
     #: Whether the replanner's repairs use the world's A* heuristic (see
     #: :class:`~pathcraft.hexgrid._capabilities.StencilReplan`).
     _replan_heuristic: ClassVar[bool] = True
@@ -247,7 +249,7 @@ class StencilGrid(Shorthands):
         >>> MovesGrid(np.ones((3, 3)), KNIGHT).find_path((0, 0), (1, 1)).reason
         'unreachable'
         """
-        return _cellworld.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options, self._kept())
 
     def start_search(
         self, start: tuple[int, int], goal: tuple[int, int], *, algorithm: str = "astar",
@@ -266,7 +268,96 @@ class StencilGrid(Shorthands):
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [0, 4])
         """
-        return _cellworld.start_search(self._world, start, goal, algorithm, options, self)
+        return _cellworld.start_search(
+            self._world, start, goal, algorithm, options, self, self._kept()
+        )
+
+    # ------------------------------------------------------------------ reachability
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Which cells reach each other: the strongly connected components of the
+        walkable ``(row, col)`` cells under the world's moves (and ``allowed``).
+
+        Built on first use (the moves listed in NumPy, then one compiled pass over
+        them: two to four times one search that floods a 1024 x 1024 world) and kept
+        for the cells of this version. From
+        then on :meth:`find_path` (and the shorthands) and :meth:`start_search`
+        answer a goal out of reach at once: ``reason="unreachable"``, nothing
+        expanded (not with ``partial=True``, which explores to return the closest
+        place, nor ``record=True``, several starts or goals; the batches search as
+        before). After an edit the labels are built again by the first search that
+        ends unreachable, or the next call here.
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (rows, cols)
+            The component of every cell, ``0`` to ``count - 1``; ``-1`` on walls.
+            Moves that cannot be undone (one-way moves, a move set that is not
+            symmetric) split components: a component reaching another has the larger
+            label (see :meth:`reachable`).
+        count : int
+            The number of components.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid, MovesGrid
+        >>> cost = np.ones((3, 3)); cost[:, 1] = np.inf
+        >>> labels, count = HexGrid(cost).components()
+        >>> labels.tolist(), count
+        ([[0, -1, 1], [0, -1, 1], [0, -1, 1]], 2)
+        >>> MovesGrid(np.ones((1, 3)), [(0, 1)]).components()   # a one-way conveyor
+        (array([[2, 1, 0]], dtype=int32), 3)
+        """
+        return cell_components(self._world, self._reachability().labels())
+
+    def reachable(self, start: tuple[int, int], goal: tuple[int, int]) -> bool:
+        """Whether a path leads from ``start`` to ``goal``, both ``(row, col)``: the
+        same component (:meth:`components`, built on first use), or, where moves
+        cannot all be undone, the goal's component reachable from the start's
+        through the components (a search over the components, not the cells:
+        at most their count and the moves between them).
+
+        Raises
+        ------
+        ValueError, TypeError
+            A cell :meth:`find_path` refuses (outside the grid, a wall, not a
+            pair of integers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import MovesGrid
+        >>> belt = MovesGrid(np.ones((1, 3)), [(0, 1)])
+        >>> belt.reachable((0, 0), (0, 2)), belt.reachable((0, 2), (0, 0))
+        (True, False)
+        >>> belt.find_path((0, 2), (0, 0)).expanded     # answered from the labels
+        0
+        """
+        return _cellworld.reachable(self._world, self._reachability(), start, goal)
+
+    def _reach_moves(self) -> Moves:
+        """The moves over the padded cells, ``k`` slots a cell (``-1``: none): every
+        head of a walkable cell stays inside the padding, which is all walls."""
+        world = self._world
+        height, width = world.padded.shape
+        k = world.factors.shape[1]
+        free = np.isfinite(world.padded).ravel()
+        cells = np.flatnonzero(free)
+        rows, cols = np.divmod(cells, width)
+        klass = {"row": rows - world.pad, "col": cols - world.pad}.get(world.parity, 0) & 1
+        table = world.moves.reshape(2, k, 2)
+        delta = table[:, :, 0] * width + table[:, :, 1]  # (2 classes, k)
+        heads = cells[:, None] + delta[klass if np.ndim(klass) else np.zeros_like(cells)]
+        open_ = free[heads]
+        if world.allowed is not None:
+            bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+            open_ &= (world.allowed[cells, None] & bits) != 0
+        targets = np.full((height * width, k), -1, dtype=np.int32)
+        targets[cells] = np.where(open_, heads, -1)
+        offsets = np.arange(0, height * width * k + 1, k, dtype=np.int64)
+        directed = world.allowed is not None or not _undone(world)
+        return Moves(offsets, targets.ravel(), free, directed)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
@@ -412,3 +503,16 @@ class StencilGrid(Shorthands):
         True
         """
         return Replanner(self, start, goal)
+
+
+def _undone(world: _stencil.Stencil) -> bool:
+    """Whether every move can be undone by a move of the cell it lands on (a hex
+    grid's, a symmetric move set): then the components need no condensation."""
+    k = world.factors.shape[1]
+    table = world.moves.reshape(2, k, 2).tolist()
+    for klass in (0, 1):
+        for dr, dc in table[klass]:
+            step = {"row": dr, "col": dc}.get(world.parity, 0)
+            if [-dr, -dc] not in table[(klass + step) & 1]:
+                return False
+    return True

@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
+from pathcraft._reach import Labelled, Moves, cell_components, cell_moves
 from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
@@ -48,7 +49,7 @@ class Portal(NamedTuple):
 _PORTALS = "portals are not in the replanner's kernel yet"
 
 
-class Level(Shorthands):
+class Level(Shorthands, Labelled):
     """Several 2-D grid floors of one shape joined by portals; cells are
     ``(floor, row, col)``.
 
@@ -232,15 +233,25 @@ class Level(Shorthands):
         self._compiled = None
         self._steps = None
 
+    def _edges(self) -> list[tuple[Cell, Cell, float]]:
+        """The portals as directed edges ``(entry, exit, cost)``."""
+        edges = []
+        for p in self._portals:
+            edges.append((p.entry, p.exit, p.cost))
+            if p.two_way:
+                edges.append((p.exit, p.entry, p.cost))
+        return edges
+
     def _world(self) -> _run.Compiled:
         if self._compiled is None:
-            edges = []
-            for p in self._portals:
-                edges.append((p.entry, p.exit, p.cost))
-                if p.two_way:
-                    edges.append((p.exit, p.entry, p.cost))
-            self._compiled = _run.compile_level(self._cost, self._diagonal, edges, self.min_cost)
+            self._compiled = _run.compile_level(
+                self._cost, self._diagonal, self._edges(), self.min_cost
+            )
         return self._compiled
+
+    def _moves(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """Every move of :meth:`neighbors` at once (see :func:`_run.moves`)."""
+        return _run.moves(self._world(), self._diagonal, self._edges())
 
     def neighbors(self, cell: Cell) -> list[tuple[Cell, float]]:
         """The cells one step from the ``(floor, row, col)`` cell (in-floor moves, then
@@ -381,7 +392,7 @@ class Level(Shorthands):
         >>> level.find_path((0, 0, 0), (1, 1, 1)).path.tolist()
         [[0, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 1]]
         """
-        return _cellworld.find_path(self._world(), start, goal, algorithm, options)
+        return _cellworld.find_path(self._world(), start, goal, algorithm, options, self._kept())
 
     def start_search(
         self, start: Cell, goal: Cell, *, algorithm: str = "astar", **options: Any
@@ -399,7 +410,74 @@ class Level(Shorthands):
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [1, 0, 0])
         """
-        return _cellworld.start_search(self._world(), start, goal, algorithm, options)
+        return _cellworld.start_search(
+            self._world(), start, goal, algorithm, options, None, self._kept()
+        )
+
+    # ------------------------------------------------------------------ reachability
+
+    _EMPTY_PATH = np.empty((0, 3), dtype=np.intp)
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Which cells reach each other: the strongly connected components of the
+        walkable ``(floor, row, col)`` cells under the in-floor moves and the
+        portals (a one-way portal joins nothing by itself: see :meth:`reachable`).
+
+        Built on first use (one compiled pass over every move) and kept for the
+        level of this version: from then on :meth:`find_path` (and the shorthands)
+        and :meth:`start_search` answer a goal out of reach at once
+        (``reason="unreachable"``, nothing expanded; not with ``partial=True``,
+        which explores to return the closest place, nor ``record=True``; the
+        batches search as before).
+        After a portal is added, the first search that ends unreachable, or the
+        next call here, builds them again.
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (floors, rows, cols)
+            The component of every cell, ``0`` to ``count - 1`` (a component that
+            reaches another has the larger label); ``-1`` on walls.
+        count : int
+            The number of components.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 2)), portals=[((0, 0, 1), (1, 0, 0), 1.0, False)])
+        >>> labels, count = level.components()        # a drop: floor 0 reaches floor 1
+        >>> labels.tolist(), count
+        ([[[1, 1]], [[0, 0]]], 2)
+        """
+        return cell_components(self._world(), self._reachability().labels())
+
+    def reachable(self, start: Cell, goal: Cell) -> bool:
+        """Whether a path leads from ``start`` to ``goal``, both ``(floor, row,
+        col)``: the same component (:meth:`components`, built on first use), or the
+        goal's component reachable from the start's through one-way portals (a
+        search over the components, not the cells).
+
+        Raises
+        ------
+        ValueError, TypeError
+            A cell :meth:`find_path` refuses (off the level, a wall, not three
+            integers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.layered import Level
+        >>> level = Level(np.ones((2, 1, 2)), portals=[((0, 0, 1), (1, 0, 0), 1.0, False)])
+        >>> level.reachable((0, 0, 0), (1, 0, 1)), level.reachable((1, 0, 1), (0, 0, 0))
+        (True, False)
+        >>> level.find_path((1, 0, 1), (0, 0, 0)).expanded   # answered from the labels
+        0
+        """
+        return _cellworld.reachable(self._world(), self._reachability(), start, goal)
+
+    def _reach_moves(self) -> Moves:
+        one_way = any(not p.two_way for p in self._portals)
+        return cell_moves(self._world(), self._moves(), directed=one_way)
 
     def distance_field(
         self, sources: Cell | npt.ArrayLike, *, parents: bool = False,
@@ -551,7 +629,9 @@ class Level(Shorthands):
         >>> Level([np.ones((2, 2))]).agent_space().point((0, 1, 0))
         (0.5, 1.5)
         """
-        return CellSpace(self, lambda cell: float(self._cost[cell]), costs=lambda: self._cost)
+        return CellSpace(
+            self, lambda cell: float(self._cost[cell]), costs=lambda: self._cost, moves=self._moves
+        )
 
     plot = refused("Level", "plot", "plot", "pictures of floors are to come")
     replan_space = refused("Level", "replan_space", "replanner", _PORTALS)

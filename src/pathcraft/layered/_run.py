@@ -137,3 +137,48 @@ def walkable_cell(cost: npt.NDArray[np.float64], name: str, cell: Any) -> Cell:
     return f, r, c
 
 
+
+
+#: The in-floor moves ``(dr, dc)``: the four straight ones, then the diagonals.
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def moves(
+    world: Compiled, diagonal: str, edges: Sequence[tuple[Cell, Cell, float]]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """Every legal move of the level's ``neighbors`` at once, as flat ``(floor, row,
+    col)`` cells (row-major over its shape): ``(tails, heads, weights)``, the
+    in-floor moves by the diagonal rule (one whole-array pass per move over the
+    stacked floors, whose wall rows keep floors apart) and then the portal
+    ``edges``."""
+    padded = world.padded
+    height, width = padded.shape
+    free = np.isfinite(padded)
+    inner = free[1:-1, 1:-1]
+    index = np.arange(padded.size, dtype=np.intp).reshape(height, width)[1:-1, 1:-1]
+
+    def shifted(dr: int, dc: int) -> npt.NDArray[np.bool_]:
+        return free[1 + dr : height - 1 + dr, 1 + dc : width - 1 + dc]
+
+    tails, heads, weights = [], [], []
+    for k, (dr, dc) in enumerate(_STEPS[: 4 if diagonal == "never" else 8]):
+        ok = inner & shifted(dr, dc)
+        if k >= 4 and diagonal != "always":
+            beside = (shifted(dr, 0), shifted(0, dc))
+            ok &= beside[0] & beside[1] if diagonal == "no_corner_cut" else beside[0] | beside[1]
+        tail = index[ok]
+        tails.append(tail)
+        heads.append(tail + dr * width + dc)
+        weights.append(padded.ravel()[heads[-1]] * (math.sqrt(2.0) if k >= 4 else 1.0))
+    rows, cols = world.shape[1], world.shape[2]
+
+    def row_major(flat: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        cells = world.unflat(flat)
+        return np.asarray((cells[:, 0] * rows + cells[:, 1]) * cols + cells[:, 2], dtype=np.intp)
+
+    portal = np.array([(world.flat(a), world.flat(b)) for a, b, _ in edges], dtype=np.intp)
+    return (
+        row_major(np.concatenate([*tails, portal[:, 0] if len(edges) else portal])),
+        row_major(np.concatenate([*heads, portal[:, 1] if len(edges) else portal])),
+        np.concatenate([*weights, np.array([w for _, _, w in edges], dtype=np.float64)]),
+    )

@@ -30,6 +30,7 @@ from pathcraft._core import navmesh as _walk
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_number as _check_number
 from pathcraft._positions import check_position as _position
+from pathcraft._reach import Labelled, Moves, moves_from_edges
 from pathcraft._shorthands import RefusedShorthands
 from pathcraft._sliced import CompiledSearch
 from pathcraft.navmesh import _agentq, _areas, _baked, _build, _carve, _query, _sources
@@ -54,7 +55,7 @@ __all__ = ["NavMesh", "RaycastHit"]
 FloatArray = npt.NDArray[np.float64]
 
 
-class NavMesh(RefusedShorthands):
+class NavMesh(RefusedShorthands, Labelled):
     """A navigation mesh: convex polygons in ``(x, y)`` sharing edges (portals).
 
     Parameters
@@ -1295,6 +1296,85 @@ class NavMesh(RefusedShorthands):
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
         return _query.corridor_result(self, policy, s, sp, g, gp, t0)
+
+    # ------------------------------------------------------------------ reachability
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Which polygons reach each other: the strongly connected components of the
+        polygons joined by their shared edges and by the off-mesh links in the
+        directions they can be taken (a one-way link joins nothing by itself: see
+        :meth:`reachable`).
+
+        Built on first use (one compiled pass over the polygons' edges and the
+        links) and kept for the mesh of this version (carving and links are edits).
+        Searches answer a goal in another connected part at once whether or not
+        these were asked for (the parts the links join either way, for every
+        query filter).
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (num_polygons,)
+            The component of every polygon, ``0`` to ``count - 1``: a component
+            that reaches another has the larger label.
+        count : int
+            The number of components.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1), (2, 0), (3, 0), (3, 1), (2, 1)],
+        ...                [[0, 1, 2, 3], [4, 5, 6, 7]])
+        >>> mesh.components()[1]
+        2
+        >>> _ = mesh.add_link((0.5, 0.5), (2.5, 0.5), two_way=False)   # a jump down
+        >>> labels, count = mesh.components()
+        >>> labels.tolist(), count
+        ([1, 0], 2)
+        """
+        reach = self._reachability().labels()
+        return reach.labels.copy(), reach.count
+
+    def reachable(self, start: Any, goal: Any) -> bool:
+        """Whether a path leads from ``start`` to ``goal``, both ``(x, y)`` on the
+        mesh: a polygon holding the goal in the component of one holding the start
+        (:meth:`components`, built on first use), or reachable from it through
+        one-way links (a search over the components, not the polygons).
+
+        Raises
+        ------
+        ValueError
+            A position off the mesh, or not finite.
+        TypeError
+            A position that is not two numbers.
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1), (2, 0), (3, 0), (3, 1), (2, 1)],
+        ...                [[0, 1, 2, 3], [4, 5, 6, 7]])
+        >>> _ = mesh.add_link((0.5, 0.5), (2.5, 0.5), two_way=False)
+        >>> mesh.reachable((0.2, 0.2), (2.8, 0.8)), mesh.reachable((2.8, 0.8), (0.2, 0.2))
+        (True, False)
+        """
+        _, sp = self._place("start", start, False)
+        _, gp = self._place("goal", goal, False)
+        reach = self._reachability().labels()
+        return any(reach.reaches(int(a), int(b)) for a in sp for b in gp)
+
+    def _reach_moves(self) -> Moves:
+        top = self._top
+        n = self.num_polygons
+        tails = [np.repeat(np.arange(n, dtype=np.intp), np.diff(top.poff))]
+        heads = [top.nbr.astype(np.intp)]
+        for link in self.links.values():
+            a = self.polygons_at(np.asarray(link.a, dtype=np.float64))
+            b = self.polygons_at(np.asarray(link.b, dtype=np.float64))
+            for u, v in ((a, b), (b, a)) if link.two_way else ((a, b),):
+                tails.append(np.repeat(u, v.size).astype(np.intp))
+                heads.append(np.tile(v, u.size).astype(np.intp))
+        tail, head = np.concatenate(tails), np.concatenate(heads)
+        real = head >= 0  # -1: a boundary edge
+        return moves_from_edges(n, tail[real], head[real], None, self.has_links)
 
     def _place(self, name: str, value: Any, snap: bool) -> tuple[FloatArray, npt.NDArray[np.int32]]:
         """A checked position and the polygons holding it (snapped on if asked)."""

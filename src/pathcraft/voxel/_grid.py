@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
+from pathcraft._reach import Labelled, Moves, cell_components, cell_moves
 from pathcraft._saved import SavedArrays
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
@@ -24,7 +25,7 @@ Voxel = tuple[int, int, int]
 _NEVER_EDITED = "a voxel grid is never edited: search it afresh"
 
 
-class VoxelGrid(Shorthands):
+class VoxelGrid(Shorthands, Labelled):
     """A 3-D grid of voxels with a cost each; voxels are ``(z, row, col)``.
 
     Entering a voxel costs its cost times the length of the move (1 along an axis,
@@ -245,7 +246,7 @@ class VoxelGrid(Shorthands):
         >>> VoxelGrid(np.ones((1, 1, 4))).find_path((0, 0, 0), (0, 0, 3)).path.tolist()
         [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]
         """
-        return _cellworld.find_path(self._world, start, goal, algorithm, options)
+        return _cellworld.find_path(self._world, start, goal, algorithm, options, self._kept())
 
     def start_search(
         self, start: Voxel, goal: Voxel, *, algorithm: str = "astar", **options: Any
@@ -263,7 +264,68 @@ class VoxelGrid(Shorthands):
         >>> search.step(2), search.step(), search.result.path.tolist()[-1]
         ('in_progress', 'found', [4, 0, 0])
         """
-        return _cellworld.start_search(self._world, start, goal, algorithm, options)
+        return _cellworld.start_search(
+            self._world, start, goal, algorithm, options, None, self._kept()
+        )
+
+    # ------------------------------------------------------------------ reachability
+
+    _EMPTY_PATH = np.empty((0, 3), dtype=np.intp)
+
+    def components(self) -> tuple[npt.NDArray[np.int32], int]:
+        """Which voxels reach each other: the connected components of the walkable
+        ``(z, row, col)`` voxels under the grid's connectivity and diagonal rule.
+
+        Built on first use (one compiled pass over every move) and kept: from then
+        on :meth:`find_path` (and the shorthands) and :meth:`start_search` answer a
+        goal out of reach at once (``reason="unreachable"``, nothing expanded; not
+        with ``partial=True``, which explores to return the closest place, nor
+        ``record=True``, several starts or goals; the batches search as before).
+
+        Returns
+        -------
+        labels : ndarray of int32, shape (depth, rows, cols)
+            The component of every voxel, ``0`` to ``count - 1``; ``-1`` on walls.
+        count : int
+            The number of components.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> cost = np.ones((2, 2, 2)); cost[0, 0, 1] = cost[0, 1, 0] = np.inf
+        >>> cost[1] = np.inf
+        >>> VoxelGrid(cost, connectivity=26).components()[1]   # corners cut: no
+        2
+        >>> VoxelGrid(cost, connectivity=26, diagonal="always").components()[1]
+        1
+        """
+        return cell_components(self._world, self._reachability().labels())
+
+    def reachable(self, start: Any, goal: Any) -> bool:
+        """Whether a path joins the ``(z, row, col)`` voxels ``start`` and ``goal``:
+        one read of the labels of :meth:`components` (built on first use).
+
+        Raises
+        ------
+        ValueError, TypeError
+            A voxel :meth:`find_path` refuses (outside the grid, a wall, not three
+            integers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> cost = np.ones((3, 1, 1)); cost[1] = np.inf
+        >>> grid = VoxelGrid(cost)
+        >>> grid.reachable((0, 0, 0), (2, 0, 0)), grid.find_path((0, 0, 0), (2, 0, 0)).expanded
+        (False, 0)
+        """
+        return _cellworld.reachable(self._world, self._reachability(), start, goal)
+
+    def _reach_moves(self) -> Moves:
+        # a move sweeps the same voxels both ways: every move can be undone
+        return cell_moves(self._world, _run.moves(self._world), directed=False)
 
     def distance_field(
         self, sources: Voxel | npt.ArrayLike, *, parents: bool = False,
