@@ -29,6 +29,7 @@ os.environ["MPLBACKEND"] = "Agg"
 
 REPO = Path(__file__).resolve().parents[1]
 MOVINGAI_ENV = "PATHCRAFT_MOVINGAI"
+MAPF_ENV = "PATHCRAFT_MAPF"
 
 
 def _movingai_dir() -> Path | None:
@@ -58,6 +59,40 @@ def movingai() -> Path:
             "movingai.com/benchmarks; the README's 'The Moving AI test data' says which "
             "maps): set PATHCRAFT_MOVINGAI to a folder with maps/ and scen/, or place "
             "shared/benchmarks/movingai beside the repository"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def _mapf_dir() -> Path | None:
+    candidates = []
+    if os.environ.get(MAPF_ENV):
+        candidates.append(Path(os.environ[MAPF_ENV]))
+    candidates.append(REPO.parent / "shared" / "benchmarks" / "mapf")
+    for path in candidates:
+        if (path / "maps").is_dir() and (path / "scen-random").is_dir():
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def mapf_benchmark() -> Path:
+    """The multi-agent benchmark folder (``maps/`` and ``scen-random/``).
+
+    Found at ``$PATHCRAFT_MAPF`` or at ``../shared/benchmarks/mapf`` beside the
+    repository; skipped with a message where absent (a failure under CI), as
+    :func:`movingai`.
+    """
+    path = _mapf_dir()
+    if path is None:
+        message = (
+            "MAPF benchmark data not found (the grid MAPF benchmark of "
+            "movingai.com/benchmarks/mapf: maps/ and scen-random/ of empty-32-32, "
+            "random-32-32-20, maze-32-32-2, room-32-32-4, warehouse-10-20-10-2-1): set "
+            "PATHCRAFT_MAPF to such a folder, or place shared/benchmarks/mapf beside "
+            "the repository"
         )
         if os.environ.get("CI"):
             pytest.fail(message)
