@@ -15,6 +15,7 @@ from typing import Any
 from pathcraft.mapf._prioritized import prioritized
 from pathcraft.mapf._problem import as_problem
 from pathcraft.mapf._result import MAPFResult
+from pathcraft.mapf._whca import whca
 
 __all__ = ["SOLVERS", "check_time_limit", "solve", "solver_function"]
 
@@ -22,6 +23,7 @@ __all__ = ["SOLVERS", "check_time_limit", "solve", "solver_function"]
 SOLVERS: dict[str, Callable[..., MAPFResult]] = {
     "sipp": prioritized,
     "prioritized": prioritized,
+    "whca": whca,
 }
 
 
