@@ -412,13 +412,13 @@ def _cell(cell: tuple[Any, ...]) -> str:
 
 
 def _mapf_arguments(command: argparse.ArgumentParser, positive_int: Any, diagonals: Any) -> None:
-    from pathcraft.mapf._cli import add_arguments
+    from pathcraft.mapf.kit import add_arguments
 
     add_arguments(command, positive_int, diagonals)
 
 
 def _mapf(args: argparse.Namespace) -> int:
-    from pathcraft.mapf._cli import run
+    from pathcraft.mapf.kit import run
 
     return run(args)
 
