@@ -9,6 +9,7 @@ grid pathfinding. This module reads them into NumPy arrays:
 - :func:`read_scen` reads a ``.scen`` file into :class:`Scenarios`;
 - :func:`lengths_match` compares path costs with the published optimal lengths;
 - :func:`map_for_scen` finds the map of a scenario file;
+- :func:`read_mapf_scen` reads a k-agent instance of the multi-agent benchmark;
 - :func:`bundled_map` and :func:`bundled_scen` locate the small map shipped with the
   package (Dragon Age: Origins, ``arena2``).
 
@@ -51,6 +52,7 @@ from pathlib import Path
 from pathcraft.io._common import StrPath
 from pathcraft.io._levels import grid_from_zero_walls, read_image
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
+from pathcraft.io._mapf import read_mapf_scen
 from pathcraft.io._save import FORMAT_VERSION, MAX_LOAD_BYTES, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
 from pathcraft.io.ldtk import LdtkLevel, bundled_ldtk, read_ldtk
@@ -76,6 +78,7 @@ __all__ = [
     "read_image",
     "read_ldtk",
     "read_map",
+    "read_mapf_scen",
     "read_scen",
     "read_tiled",
     "read_walkable",
