@@ -33,6 +33,7 @@ Examples
 Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 """
 
+from pathcraft.mapf._cbs import cbs, ecbs
 from pathcraft.mapf._problem import Problem, adjacency, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
 from pathcraft.mapf._solve import SOLVERS, solve
@@ -46,6 +47,8 @@ __all__ = [
     "MAPFResult",
     "Problem",
     "adjacency",
+    "cbs",
+    "ecbs",
     "lower_bound",
     "solve",
     "validate",

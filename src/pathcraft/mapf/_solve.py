@@ -12,13 +12,17 @@ import numbers
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from pathcraft.mapf._cbs import cbs, ecbs
 from pathcraft.mapf._problem import as_problem
 from pathcraft.mapf._result import MAPFResult
 
 __all__ = ["SOLVERS", "check_time_limit", "solve", "solver_function"]
 
 #: Solver name -> solver function. Two names may share one function.
-SOLVERS: dict[str, Callable[..., MAPFResult]] = {}
+SOLVERS: dict[str, Callable[..., MAPFResult]] = {
+    "cbs": cbs,
+    "ecbs": ecbs,
+}
 
 
 def check_time_limit(time_limit: Any) -> float:

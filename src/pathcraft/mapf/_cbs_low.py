@@ -1,0 +1,241 @@
+"""The low level of conflict-based search: one agent's space-time search and its MDD.
+
+One function, :func:`plan`, serves both CBS and ECBS: a focal search over (node, time)
+states whose focal list holds the states with ``f <= w * f_min`` ordered by the number
+of conflicts with the other agents' paths. With ``w = 1`` it is A* that breaks ties on
+``f`` by fewest conflicts (the conflict-avoidance table of CBS); with ``w > 1`` it is
+ECBS's low level and also returns ``f_min``, a lower bound on the agent's cost under its
+constraints. Waiting is a move of cost 1; an agent's cost is the time it reaches its goal
+for the last time, so a path may only end at a time later than every vertex constraint
+on its goal.
+
+Nodes are ints (the CSR node ids of a :class:`~pathcraft.mapf.Problem`), times are ints
+(t = 0 is the start). Constraints of one agent are two frozensets: ``vertex`` of
+``(node, t)`` and ``edge`` of ``(u, v, t)`` (the move u -> v arriving at time t).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+Path = list[int]
+
+
+class LimitReached(Exception):
+    """Raised inside a search when the caller's deadline has passed."""
+
+
+@dataclass(frozen=True)
+class AgentConstraints:
+    """The vertex and edge constraints of one agent (immutable, shared by CT nodes)."""
+
+    vertex: frozenset[tuple[int, int]] = frozenset()
+    edge: frozenset[tuple[int, int, int]] = frozenset()
+
+    def with_vertex(self, node: int, t: int) -> AgentConstraints:
+        return AgentConstraints(self.vertex | {(node, t)}, self.edge)
+
+    def with_edge(self, u: int, v: int, t: int) -> AgentConstraints:
+        return AgentConstraints(self.vertex, self.edge | {(u, v, t)})
+
+    def last_time(self) -> int:
+        """The latest time any constraint names (-1 if none)."""
+        times = [t for _, t in self.vertex] + [t for _, _, t in self.edge]
+        return max(times, default=-1)
+
+    def goal_last(self, goal: int) -> int:
+        """The latest time the agent is forbidden to stand on ``goal`` (-1 if never)."""
+        return max((t for v, t in self.vertex if v == goal), default=-1)
+
+
+@dataclass
+class Avoidance:
+    """The other agents' paths as a table of the places and moves they use.
+
+    ``count(u, v, t)`` is the number of conflicts the move u -> v arriving at t makes
+    with them (vertex, swap, and standing on a finished agent's goal).
+    """
+
+    at: dict[tuple[int, int], int] = field(default_factory=dict)
+    moves: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    parked: dict[int, int] = field(default_factory=dict)
+    last: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, paths: Sequence[Path | None], skip: int) -> Avoidance:
+        table = cls()
+        at, moves, parked, last = table.at, table.moves, table.parked, table.last
+        for agent, path in enumerate(paths):
+            if agent == skip or path is None:
+                continue
+            end = len(path) - 1
+            for t, v in enumerate(path):
+                if t < end:
+                    at[v, t] = at.get((v, t), 0) + 1
+                if t and path[t - 1] != v:
+                    key = (path[t - 1], v, t)
+                    moves[key] = moves.get(key, 0) + 1
+                if last.get(v, -1) < t:
+                    last[v] = t
+            parked[path[end]] = end
+        return table
+
+    def count(self, u: int, v: int, t: int) -> int:
+        n = self.at.get((v, t), 0)
+        if u != v:
+            n += self.moves.get((v, u, t), 0)
+        end = self.parked.get(v)
+        if end is not None and t >= end:
+            n += 1
+        return n
+
+
+def plan(
+    neighbours: Sequence[Sequence[int]],
+    h: Sequence[int],
+    start: int,
+    goal: int,
+    constraints: AgentConstraints,
+    avoid: Avoidance,
+    w: float = 1.0,
+    deadline: float | None = None,
+    counter: list[int] | None = None,
+) -> tuple[Path, int] | None:
+    """One agent's path under its constraints, and a lower bound on its cost.
+
+    Returns ``(path, f_min)`` -- the path as node ids from t = 0 to the arrival at the
+    goal, with cost ``len(path) - 1 <= w * f_min`` -- or None when no path satisfies
+    the constraints. ``counter[0]`` (if given) is increased by the states expanded.
+    Raises :class:`LimitReached` when ``deadline`` (a ``time.perf_counter()`` value)
+    passes.
+    """
+    if h[start] < 0:
+        return None
+    vertex, edge = constraints.vertex, constraints.edge
+    if (start, 0) in vertex:
+        return None
+    goal_last = constraints.goal_last(goal)
+    parked_last = avoid.last.get(goal, -1)
+
+    # A state is (node, t, terminal): terminal states are arrivals at the goal that end
+    # the path there; they carry the conflicts of standing there ever after.
+    best: dict[tuple[int, int, int], int] = {}
+    parent: dict[tuple[int, int, int], tuple[int, int, int] | None] = {}
+    current: dict[tuple[int, int, int], int] = {}
+    expanded_seq: set[int] = set()
+    open_heap: list[tuple[int, int]] = []
+    focal: list[tuple[int, int, int, int, tuple[int, int, int]]] = []
+    pending: list[tuple[int, int, int, tuple[int, int, int]]] = []
+    seq = 0
+    f_min = h[start]
+    bound = w * f_min
+
+    def push(key: tuple[int, int, int], f: int, conf: int) -> None:
+        nonlocal seq
+        seq += 1
+        current[key] = seq
+        heapq.heappush(open_heap, (f, seq))
+        if f <= bound:
+            heapq.heappush(focal, (conf, f, -key[1], seq, key))
+        else:
+            heapq.heappush(pending, (f, conf, seq, key))
+
+    keys: dict[int, tuple[int, int, int]] = {}
+
+    def add(
+        key: tuple[int, int, int], f: int, conf: int, came: tuple[int, int, int] | None
+    ) -> None:
+        old = best.get(key)
+        if old is not None and old <= conf:
+            return
+        best[key] = conf
+        parent[key] = came
+        push(key, f, conf)
+        keys[seq] = key
+
+    def arrive(key: tuple[int, int, int], f: int, conf: int) -> None:
+        node, t, _ = key
+        if node == goal and t > goal_last:
+            extra = 1 if parked_last >= t else 0
+            add((node, t, 1), t, conf + extra, key)
+
+    root = (start, 0, 0)
+    add(root, f_min, 0, None)
+    arrive(root, f_min, 0)
+    expansions = 0
+    while True:
+        while open_heap and (open_heap[0][1] in expanded_seq
+                             or current.get(keys[open_heap[0][1]]) != open_heap[0][1]):
+            heapq.heappop(open_heap)
+        if not open_heap:
+            if counter is not None:
+                counter[0] += expansions
+            return None
+        if open_heap[0][0] > f_min:
+            f_min = open_heap[0][0]
+            bound = w * f_min
+            while pending and pending[0][0] <= bound:
+                f, conf, s, key = heapq.heappop(pending)
+                heapq.heappush(focal, (conf, f, -key[1], s, key))
+        conf, f, _, s, key = heapq.heappop(focal)
+        if s in expanded_seq or current.get(key) != s:
+            continue
+        expanded_seq.add(s)
+        node, t, terminal = key
+        if terminal:
+            if counter is not None:
+                counter[0] += expansions
+            path: Path = []
+            step = parent[key]
+            while step is not None:
+                path.append(step[0])
+                step = parent[step]
+            path.reverse()
+            return path, f_min
+        expansions += 1
+        if deadline is not None and not expansions & 255 and time.perf_counter() > deadline:
+            raise LimitReached
+        nt = t + 1
+        for v in (node, *neighbours[node]):
+            hv = h[v]
+            if hv < 0 or (v, nt) in vertex or (v != node and (node, v, nt) in edge):
+                continue
+            nconf = conf + avoid.count(node, v, nt)
+            nkey = (v, nt, 0)
+            nf = nt + hv
+            add(nkey, nf, nconf, key)
+            arrive(nkey, nf, nconf)
+
+
+def mdd(
+    neighbours: Sequence[Sequence[int]],
+    h: Sequence[int],
+    start: int,
+    goal: int,
+    cost: int,
+    constraints: AgentConstraints,
+) -> list[set[int]]:
+    """The multi-valued decision diagram of an agent at ``cost``: for each time t the
+    set of nodes some constraint-respecting path of exactly that cost visits at t."""
+    vertex, edge = constraints.vertex, constraints.edge
+    layers: list[set[int]] = [{start}]
+    for t in range(1, cost + 1):
+        left = cost - t
+        layer: set[int] = set()
+        for u in layers[-1]:
+            for v in (u, *neighbours[u]):
+                hv = h[v]
+                if 0 <= hv <= left and (v, t) not in vertex and (u == v or (u, v, t) not in edge):
+                    layer.add(v)
+        layers.append(layer)
+    layers[cost] = {goal} & layers[cost]
+    for t in range(cost - 1, -1, -1):
+        after = layers[t + 1]
+        layers[t] = {
+            u for u in layers[t]
+            if (u in after) or any(v in after and (u, v, t + 1) not in edge for v in neighbours[u])
+        }
+    return layers
