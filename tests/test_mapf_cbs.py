@@ -250,7 +250,7 @@ def test_an_unreachable_goal_is_no_solution() -> None:
     for solver in (cbs, ecbs):
         result = solver(problem)
         assert not result and result.status == "no solution"
-        assert "agent 1" in result.reason
+        assert "agent 1" in result.reason and result.solver == solver.__name__
 
 
 def test_a_proven_dead_end_is_no_solution() -> None:
@@ -288,7 +288,11 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="w must be"):
         ecbs(problem, w=float("nan"))
     with pytest.raises(ValueError, match="node_limit"):
-        cbs(problem, node_limit=0)
+        cbs(problem, node_limit=-1)
+    with pytest.raises(TypeError, match="node_limit"):
+        cbs(problem, node_limit=2.5)
+    with pytest.raises(TypeError, match="bypass"):
+        cbs(problem, bypass="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="time_limit"):
         cbs(problem, time_limit=-1)
 

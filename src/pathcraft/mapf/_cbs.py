@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from pathcraft._options import check_flag
+from pathcraft._validation import check_limit
 from pathcraft.mapf._cbs_low import AgentConstraints, Avoidance, LimitReached, Path, mdd, plan
 from pathcraft.mapf._conflicts import (
     Conflict,
@@ -40,6 +42,7 @@ from pathcraft.mapf._conflicts import (
     min_vertex_cover,
     split,
 )
+from pathcraft.mapf._prioritized import unreachable
 from pathcraft.mapf._problem import Problem
 from pathcraft.mapf._result import MAPFResult
 
@@ -161,22 +164,8 @@ def _check(problem: Any, node_limit: Any, time_limit: Any) -> float:
             f"problem must be a pathcraft.mapf.Problem; got {type(problem).__name__} "
             "(mapf.solve(world, starts, goals, solver=...) builds one from a world)"
         )
-    if node_limit is not None and (
-        isinstance(node_limit, bool) or not isinstance(node_limit, numbers.Integral)
-        or node_limit < 1
-    ):
-        raise ValueError(f"node_limit must be None or an int >= 1; got {node_limit!r}")
+    check_limit("node_limit", node_limit, integer=True)
     return check_time_limit(time_limit)
-
-
-def _trivially(search: _Search, name: str) -> MAPFResult | None:
-    """A "no solution" answer when some agent cannot reach its goal at all."""
-    for a, start in enumerate(search.starts):
-        if search.h[a][start] < 0:
-            place = search.problem.place(search.goals[a])
-            return search.finish(None, "no solution", name,
-                                 reason=f"agent {a} cannot reach its goal {place!r}")
-    return None
 
 
 # --------------------------------------------------------------------------------- CBS
@@ -271,7 +260,10 @@ def cbs(
     """
     limit = _check(problem, node_limit, time_limit)
     search = _Search(problem, 1.0, limit, node_limit)
-    early = _trivially(search, "cbs")
+    for name, value in (("prioritize", prioritize), ("bypass", bypass),
+                        ("heuristic", heuristic)):
+        check_flag(name, value)
+    early = unreachable(problem, "cbs", search.started)
     if early is not None:
         return early
     try:
@@ -385,7 +377,7 @@ def ecbs(
         raise ValueError(f"w must be a number >= 1; got {w!r}")
     limit = _check(problem, node_limit, time_limit)
     search = _Search(problem, float(w), limit, node_limit)
-    early = _trivially(search, "ecbs")
+    early = unreachable(problem, "ecbs", search.started)
     if early is not None:
         return early
     try:

@@ -119,57 +119,38 @@ def plan(
         return None
     goal_last = constraints.goal_last(goal)
     parked_last = avoid.last.get(goal, -1)
+    at, moves, parked = avoid.at, avoid.moves, avoid.parked
+    push, pop = heapq.heappush, heapq.heappop
 
     # A state is (node, t, terminal): terminal states are arrivals at the goal that end
-    # the path there; they carry the conflicts of standing there ever after.
-    best: dict[tuple[int, int, int], int] = {}
-    parent: dict[tuple[int, int, int], tuple[int, int, int] | None] = {}
-    current: dict[tuple[int, int, int], int] = {}
-    expanded_seq: set[int] = set()
-    open_heap: list[tuple[int, int]] = []
-    focal: list[tuple[int, int, int, int, tuple[int, int, int]]] = []
-    pending: list[tuple[int, int, int, tuple[int, int, int]]] = []
+    # the path there; they carry the conflicts of standing there ever after. Every state
+    # has one f (t + h), so only its conflicts can improve; a closed state stays closed.
+    Key = tuple[int, int, int]
+    best: dict[Key, int] = {}
+    parent: dict[Key, Key | None] = {}
+    closed: set[Key] = set()
+    open_heap: list[tuple[int, int, Key]] = []
+    focal: list[tuple[int, int, int, int, Key]] = []
+    pending: list[tuple[int, int, int, Key]] = []
     seq = 0
     f_min = h[start]
     bound = w * f_min
-
-    def push(key: tuple[int, int, int], f: int, conf: int) -> None:
-        nonlocal seq
-        seq += 1
-        current[key] = seq
-        heapq.heappush(open_heap, (f, seq))
-        if f <= bound:
-            heapq.heappush(focal, (conf, f, -key[1], seq, key))
-        else:
-            heapq.heappush(pending, (f, conf, seq, key))
-
-    keys: dict[int, tuple[int, int, int]] = {}
-
-    def add(
-        key: tuple[int, int, int], f: int, conf: int, came: tuple[int, int, int] | None
-    ) -> None:
-        old = best.get(key)
-        if old is not None and old <= conf:
-            return
-        best[key] = conf
-        parent[key] = came
-        push(key, f, conf)
-        keys[seq] = key
-
-    def arrive(key: tuple[int, int, int], f: int, conf: int) -> None:
-        node, t, _ = key
-        if node == goal and t > goal_last:
-            extra = 1 if parked_last >= t else 0
-            add((node, t, 1), t, conf + extra, key)
-
     root = (start, 0, 0)
-    add(root, f_min, 0, None)
-    arrive(root, f_min, 0)
+    best[root] = 0
+    parent[root] = None
+    push(open_heap, (f_min, 0, root))
+    push(focal, (0, f_min, 0, 0, root))
+    if start == goal and goal_last < 0:
+        end = (start, 0, 1)
+        best[end] = 1 if parked_last >= 0 else 0
+        parent[end] = root
+        push(open_heap, (0, 1, end))
+        push(focal, (best[end], 0, 0, 1, end))
+        seq = 1
     expansions = 0
     while True:
-        while open_heap and (open_heap[0][1] in expanded_seq
-                             or current.get(keys[open_heap[0][1]]) != open_heap[0][1]):
-            heapq.heappop(open_heap)
+        while open_heap and open_heap[0][2] in closed:
+            pop(open_heap)
         if not open_heap:
             if counter is not None:
                 counter[0] += expansions
@@ -178,12 +159,12 @@ def plan(
             f_min = open_heap[0][0]
             bound = w * f_min
             while pending and pending[0][0] <= bound:
-                f, conf, s, key = heapq.heappop(pending)
-                heapq.heappush(focal, (conf, f, -key[1], s, key))
-        conf, f, _, s, key = heapq.heappop(focal)
-        if s in expanded_seq or current.get(key) != s:
+                f, conf, s, key = pop(pending)
+                push(focal, (conf, f, -key[1], s, key))
+        conf, f, _, s, key = pop(focal)
+        if key in closed or best[key] != conf:
             continue
-        expanded_seq.add(s)
+        closed.add(key)
         node, t, terminal = key
         if terminal:
             if counter is not None:
@@ -203,11 +184,29 @@ def plan(
             hv = h[v]
             if hv < 0 or (v, nt) in vertex or (v != node and (node, v, nt) in edge):
                 continue
-            nconf = conf + avoid.count(node, v, nt)
-            nkey = (v, nt, 0)
+            nconf = conf + at.get((v, nt), 0)
+            if v != node:
+                nconf += moves.get((v, node, nt), 0)
+            if parked.get(v, nt + 1) <= nt:
+                nconf += 1
             nf = nt + hv
-            add(nkey, nf, nconf, key)
-            arrive(nkey, nf, nconf)
+            for nkey, ncost in (((v, nt, 0), nconf),
+                                ((v, nt, 1), nconf + (parked_last >= nt))
+                                if v == goal and nt > goal_last else (None, 0)):
+                if nkey is None or nkey in closed:
+                    continue
+                old = best.get(nkey)
+                if old is not None and old <= ncost:
+                    continue
+                best[nkey] = ncost
+                parent[nkey] = key if nkey[2] == 0 else (v, nt, 0)
+                seq += 1
+                if old is None:
+                    push(open_heap, (nf, seq, nkey))
+                if nf <= bound:
+                    push(focal, (ncost, nf, -nt, seq, nkey))
+                else:
+                    push(pending, (nf, ncost, seq, nkey))
 
 
 def mdd(
