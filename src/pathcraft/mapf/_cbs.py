@@ -33,18 +33,12 @@ from typing import Any
 
 from pathcraft._options import check_flag
 from pathcraft._validation import check_limit
-from pathcraft.mapf._cbs_low import AgentConstraints, Avoidance, LimitReached, Path, mdd, plan
-from pathcraft.mapf._conflicts import (
-    Conflict,
-    cardinality,
-    constrain,
-    find,
-    min_vertex_cover,
-    split,
-)
+from pathcraft.mapf._cbs_low import AgentConstraints, LimitReached, mdd, plan
+from pathcraft.mapf._conflicts import PER_PAIR, cardinality, constrain, min_vertex_cover, split
 from pathcraft.mapf._prioritized import unreachable
 from pathcraft.mapf._problem import Problem
 from pathcraft.mapf._result import MAPFResult
+from pathcraft.mapf._table import Conflict, Path, PathTable
 
 __all__ = ["cbs", "ecbs"]
 
@@ -85,44 +79,52 @@ class _Search:
         self.deadline = self.started + time_limit if math.isfinite(time_limit) else None
         self.node_limit = node_limit
         self.low_level = [0]
+        self.table = PathTable(problem.n_agents)
         self.stats: dict[str, Any] = {
             "expansions": 0, "generated": 0, "low_level_calls": 0, "bypasses": 0,
         }
 
-    def replan(self, agent: int, constraints: AgentConstraints,
-               paths: list[Path | None]) -> tuple[Path, int] | None:
+    def replan(self, agent: int, constraints: AgentConstraints) -> tuple[Path, int] | None:
+        """The agent's path around the others in the table (which must not hold it)."""
         self.stats["low_level_calls"] += 1
         return plan(
             self.neighbours, self.h[agent], self.starts[agent], self.goals[agent],
-            constraints, Avoidance.of(paths, agent), self.w, self.deadline, self.low_level,
+            constraints, self.table, self.w, self.deadline, self.low_level,
         )
 
     def root(self) -> _Node | None:
         k = self.problem.n_agents
-        paths: list[Path | None] = [None] * k
-        bounds = [0] * k
+        paths: list[Path] = []
+        bounds = []
+        conflicts: list[Conflict] = []
         empty = AgentConstraints()
         for a in range(k):
-            found = self.replan(a, empty, paths)
+            found = self.replan(a, empty)
             if found is None:
                 return None
-            paths[a], bounds[a] = found
-        node = _Node([empty] * k, [p for p in paths if p is not None], bounds)
-        node.conflicts = find(node.paths, self.following)
-        return node
+            paths.append(found[0])
+            bounds.append(found[1])
+            conflicts += self.table.conflicts_of(a, found[0], self.following, PER_PAIR)
+            self.table.add(a, found[0])
+        conflicts.sort(key=lambda c: c[4])
+        return _Node([empty] * k, paths, bounds, conflicts)
 
     def child(
         self, node: _Node, agent: int, constraint: tuple[str, tuple[int, ...]]
     ) -> _Node | None:
         constraints = list(node.constraints)
         constraints[agent] = constrain(constraints[agent], constraint)
-        found = self.replan(agent, constraints[agent], list(node.paths))
+        self.table.sync(node.paths)
+        self.table.remove(agent)
+        found = self.replan(agent, constraints[agent])
         if found is None:
             return None
         paths, bounds = list(node.paths), list(node.bounds)
         paths[agent], bounds[agent] = found
-        out = _Node(constraints, paths, bounds)
-        out.conflicts = find(paths, self.following)
+        conflicts = [c for c in node.conflicts if c[1] != agent and c[2] != agent]
+        conflicts += self.table.conflicts_of(agent, found[0], self.following, PER_PAIR)
+        conflicts.sort(key=lambda c: c[4])
+        out = _Node(constraints, paths, bounds, conflicts)
         out.mdds = {a: m for a, m in node.mdds.items() if a != agent}
         self.stats["generated"] += 1
         return out

@@ -19,9 +19,9 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-Path = list[int]
+from pathcraft.mapf._table import Path, PathTable
 
 
 class LimitReached(Exception):
@@ -51,55 +51,13 @@ class AgentConstraints:
         return max((t for v, t in self.vertex if v == goal), default=-1)
 
 
-@dataclass
-class Avoidance:
-    """The other agents' paths as a table of the places and moves they use.
-
-    ``count(u, v, t)`` is the number of conflicts the move u -> v arriving at t makes
-    with them (vertex, swap, and standing on a finished agent's goal).
-    """
-
-    at: dict[tuple[int, int], int] = field(default_factory=dict)
-    moves: dict[tuple[int, int, int], int] = field(default_factory=dict)
-    parked: dict[int, int] = field(default_factory=dict)
-    last: dict[int, int] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, paths: Sequence[Path | None], skip: int) -> Avoidance:
-        table = cls()
-        at, moves, parked, last = table.at, table.moves, table.parked, table.last
-        for agent, path in enumerate(paths):
-            if agent == skip or path is None:
-                continue
-            end = len(path) - 1
-            for t, v in enumerate(path):
-                if t < end:
-                    at[v, t] = at.get((v, t), 0) + 1
-                if t and path[t - 1] != v:
-                    key = (path[t - 1], v, t)
-                    moves[key] = moves.get(key, 0) + 1
-                if last.get(v, -1) < t:
-                    last[v] = t
-            parked[path[end]] = end
-        return table
-
-    def count(self, u: int, v: int, t: int) -> int:
-        n = self.at.get((v, t), 0)
-        if u != v:
-            n += self.moves.get((v, u, t), 0)
-        end = self.parked.get(v)
-        if end is not None and t >= end:
-            n += 1
-        return n
-
-
 def plan(
     neighbours: Sequence[Sequence[int]],
     h: Sequence[int],
     start: int,
     goal: int,
     constraints: AgentConstraints,
-    avoid: Avoidance,
+    avoid: PathTable,
     w: float = 1.0,
     deadline: float | None = None,
     counter: list[int] | None = None,
@@ -118,7 +76,7 @@ def plan(
     if (start, 0) in vertex:
         return None
     goal_last = constraints.goal_last(goal)
-    parked_last = avoid.last.get(goal, -1)
+    parked_last = avoid.last_visit(goal)
     at, moves, parked = avoid.at, avoid.moves, avoid.parked
     push, pop = heapq.heappush, heapq.heappop
 
@@ -184,10 +142,11 @@ def plan(
             hv = h[v]
             if hv < 0 or (v, nt) in vertex or (v != node and (node, v, nt) in edge):
                 continue
-            nconf = conf + at.get((v, nt), 0)
+            nconf = conf + len(at.get((v, nt), ()))
             if v != node:
-                nconf += moves.get((v, node, nt), 0)
-            if parked.get(v, nt + 1) <= nt:
+                nconf += len(moves.get((v, node, nt), ()))
+            owner = parked.get(v)
+            if owner is not None and owner[1] <= nt:
                 nconf += 1
             nf = nt + hv
             for nkey, ncost in (((v, nt, 0), nconf),

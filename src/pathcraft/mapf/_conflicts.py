@@ -14,57 +14,11 @@ conflict graph's minimum vertex cover is the CG heuristic of Felner et al. (2018
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from ._cbs_low import AgentConstraints, Path
-
-Conflict = tuple[str, int, int, object, int]
+from pathcraft.mapf._cbs_low import AgentConstraints
+from pathcraft.mapf._table import Conflict
 
 # Conflicts recorded per pair of agents (the earliest ones): enough to find a cardinal one.
 PER_PAIR = 8
-
-
-def find(paths: Sequence[Path], following: bool = False) -> list[Conflict]:
-    """Every conflict (up to :data:`PER_PAIR` per pair of agents), earliest first."""
-    at: dict[tuple[int, int], list[int]] = {}
-    moves: dict[tuple[int, int, int], int] = {}
-    parked: dict[int, tuple[int, int]] = {}
-    for a, path in enumerate(paths):
-        end = len(path) - 1
-        for t, v in enumerate(path):
-            at.setdefault((v, t), []).append(a)
-            if t and path[t - 1] != v:
-                moves[path[t - 1], v, t] = a
-        parked[path[end]] = (a, end)
-    found: dict[tuple[int, int], list[Conflict]] = {}
-
-    def note(c: Conflict) -> None:
-        pair = (min(c[1], c[2]), max(c[1], c[2]))
-        listed = found.setdefault(pair, [])
-        if len(listed) < PER_PAIR:
-            listed.append(c)
-
-    for a, path in enumerate(paths):
-        for t, v in enumerate(path):
-            here = at[v, t]
-            if here[0] == a:
-                for b in here[1:]:
-                    note(("vertex", a, b, v, t))
-            owner = parked.get(v)
-            if owner is not None and owner[0] != a and owner[1] < t:
-                note(("vertex", a, owner[0], v, t))
-            if t and path[t - 1] != v:
-                u = path[t - 1]
-                swapper = moves.get((v, u, t))
-                if swapper is not None and a < swapper:
-                    note(("edge", a, swapper, (u, v), t))
-                if following:
-                    for b in at.get((v, t - 1), ()):
-                        if b != a and swapper != b:
-                            note(("following", a, b, v, t))
-    out = [c for listed in found.values() for c in listed]
-    out.sort(key=lambda c: c[4])
-    return out
 
 
 def split(
