@@ -70,7 +70,7 @@ class _Search:
         self.problem = problem
         self.w = w
         indptr, indices = problem.indptr.tolist(), problem.indices.tolist()
-        self.neighbours = [indices[indptr[v]:indptr[v + 1]] for v in range(problem.n_nodes)]
+        self.steps = [[v, *indices[indptr[v]:indptr[v + 1]]] for v in range(problem.n_nodes)]
         self.h = [problem.distances(a).tolist() for a in range(problem.n_agents)]
         self.starts = problem.starts.tolist()
         self.goals = problem.goals.tolist()
@@ -88,7 +88,7 @@ class _Search:
         """The agent's path around the others in the table (which must not hold it)."""
         self.stats["low_level_calls"] += 1
         return plan(
-            self.neighbours, self.h[agent], self.starts[agent], self.goals[agent],
+            self.steps, self.h[agent], self.starts[agent], self.goals[agent],
             constraints, self.table, self.w, self.deadline, self.low_level,
         )
 
@@ -181,7 +181,7 @@ def _classify(search: _Search, node: _Node, prioritize: bool, heuristic: bool) -
     def layers(a: int) -> list[set[int]]:
         got = node.mdds.get(a)
         if got is None:
-            got = mdd(search.neighbours, search.h[a], search.starts[a], search.goals[a],
+            got = mdd(search.steps, search.h[a], search.starts[a], search.goals[a],
                       len(node.paths[a]) - 1, node.constraints[a])
             node.mdds[a] = got
         return got

@@ -52,7 +52,7 @@ class AgentConstraints:
 
 
 def plan(
-    neighbours: Sequence[Sequence[int]],
+    steps: Sequence[Sequence[int]],
     h: Sequence[int],
     start: int,
     goal: int,
@@ -63,6 +63,9 @@ def plan(
     counter: list[int] | None = None,
 ) -> tuple[Path, int] | None:
     """One agent's path under its constraints, and a lower bound on its cost.
+
+    ``steps[v]`` lists where an agent on node v may be one step later: v itself first
+    (waiting), then its neighbours.
 
     Returns ``(path, f_min)`` -- the path as node ids from t = 0 to the arrival at the
     goal, with cost ``len(path) - 1 <= w * f_min`` -- or None when no path satisfies
@@ -79,31 +82,32 @@ def plan(
     parked_last = avoid.last_visit(goal)
     at, moves, parked = avoid.at, avoid.moves, avoid.parked
     push, pop = heapq.heappush, heapq.heappop
+    timed = {t for _, t in vertex} | {t for _, _, t in edge}
 
-    # A state is (node, t, terminal): terminal states are arrivals at the goal that end
-    # the path there; they carry the conflicts of standing there ever after. Every state
-    # has one f (t + h), so only its conflicts can improve; a closed state stays closed.
-    Key = tuple[int, int, int]
-    best: dict[Key, int] = {}
-    parent: dict[Key, Key | None] = {}
-    closed: set[Key] = set()
-    open_heap: list[tuple[int, int, Key]] = []
-    focal: list[tuple[int, int, int, int, Key]] = []
-    pending: list[tuple[int, int, int, Key]] = []
+    # A state is the int (t * n + node) * 2 + terminal: terminal states are arrivals at
+    # the goal that end the path there; they carry the conflicts of standing there ever
+    # after. Every state has one f (t + h), so only its conflicts can improve; a closed
+    # state stays closed.
+    n = len(steps)
+    best: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    closed: set[int] = set()
+    open_heap: list[tuple[int, int, int]] = []
+    focal: list[tuple[int, int, int, int, int]] = []
+    pending: list[tuple[int, int, int, int]] = []
     seq = 0
     f_min = h[start]
     bound = w * f_min
-    root = (start, 0, 0)
+    root = start * 2
     best[root] = 0
-    parent[root] = None
+    parent[root] = -1
     push(open_heap, (f_min, 0, root))
     push(focal, (0, f_min, 0, 0, root))
     if start == goal and goal_last < 0:
-        end = (start, 0, 1)
-        best[end] = 1 if parked_last >= 0 else 0
-        parent[end] = root
-        push(open_heap, (0, 1, end))
-        push(focal, (best[end], 0, 0, 1, end))
+        best[root + 1] = 1 if parked_last >= 0 else 0
+        parent[root + 1] = root
+        push(open_heap, (0, 1, root + 1))
+        push(focal, (best[root + 1], 0, 0, 1, root + 1))
         seq = 1
     expansions = 0
     while True:
@@ -118,29 +122,33 @@ def plan(
             bound = w * f_min
             while pending and pending[0][0] <= bound:
                 f, conf, s, key = pop(pending)
-                push(focal, (conf, f, -key[1], s, key))
+                push(focal, (conf, f, -(key // (2 * n)), s, key))
         conf, f, _, s, key = pop(focal)
         if key in closed or best[key] != conf:
             continue
         closed.add(key)
-        node, t, terminal = key
-        if terminal:
+        if key & 1:
             if counter is not None:
                 counter[0] += expansions
             path: Path = []
             step = parent[key]
-            while step is not None:
-                path.append(step[0])
+            while step >= 0:
+                path.append((step >> 1) % n)
                 step = parent[step]
             path.reverse()
             return path, f_min
         expansions += 1
         if deadline is not None and not expansions & 255 and time.perf_counter() > deadline:
             raise LimitReached
-        nt = t + 1
-        for v in (node, *neighbours[node]):
+        node = (key >> 1) % n
+        nt = (key >> 1) // n + 1
+        constrained = nt in timed
+        base = nt * n
+        for v in steps[node]:
             hv = h[v]
-            if hv < 0 or (v, nt) in vertex or (v != node and (node, v, nt) in edge):
+            if hv < 0 or (constrained and (
+                (v, nt) in vertex or (v != node and (node, v, nt) in edge)
+            )):
                 continue
             nconf = conf + len(at.get((v, nt), ()))
             if v != node:
@@ -149,27 +157,37 @@ def plan(
             if owner is not None and owner[1] <= nt:
                 nconf += 1
             nf = nt + hv
-            for nkey, ncost in (((v, nt, 0), nconf),
-                                ((v, nt, 1), nconf + (parked_last >= nt))
-                                if v == goal and nt > goal_last else (None, 0)):
-                if nkey is None or nkey in closed:
-                    continue
+            nkey = (base + v) * 2
+            if nkey not in closed:
                 old = best.get(nkey)
-                if old is not None and old <= ncost:
-                    continue
-                best[nkey] = ncost
-                parent[nkey] = key if nkey[2] == 0 else (v, nt, 0)
-                seq += 1
-                if old is None:
-                    push(open_heap, (nf, seq, nkey))
-                if nf <= bound:
-                    push(focal, (ncost, nf, -nt, seq, nkey))
-                else:
-                    push(pending, (nf, ncost, seq, nkey))
+                if old is None or old > nconf:
+                    best[nkey] = nconf
+                    parent[nkey] = key
+                    seq += 1
+                    if old is None:
+                        push(open_heap, (nf, seq, nkey))
+                    if nf <= bound:
+                        push(focal, (nconf, nf, -nt, seq, nkey))
+                    else:
+                        push(pending, (nf, nconf, seq, nkey))
+            if v == goal and nt > goal_last:
+                ekey = nkey + 1
+                econf = nconf + (parked_last >= nt)
+                old = best.get(ekey)
+                if ekey not in closed and (old is None or old > econf):
+                    best[ekey] = econf
+                    parent[ekey] = nkey
+                    seq += 1
+                    if old is None:
+                        push(open_heap, (nf, seq, ekey))
+                    if nf <= bound:
+                        push(focal, (econf, nf, -nt, seq, ekey))
+                    else:
+                        push(pending, (nf, econf, seq, ekey))
 
 
 def mdd(
-    neighbours: Sequence[Sequence[int]],
+    steps: Sequence[Sequence[int]],
     h: Sequence[int],
     start: int,
     goal: int,
@@ -184,7 +202,7 @@ def mdd(
         left = cost - t
         layer: set[int] = set()
         for u in layers[-1]:
-            for v in (u, *neighbours[u]):
+            for v in steps[u]:
                 hv = h[v]
                 if 0 <= hv <= left and (v, t) not in vertex and (u == v or (u, v, t) not in edge):
                     layer.add(v)
@@ -194,6 +212,6 @@ def mdd(
         after = layers[t + 1]
         layers[t] = {
             u for u in layers[t]
-            if (u in after) or any(v in after and (u, v, t + 1) not in edge for v in neighbours[u])
+            if (u in after) or any(v in after and (u, v, t + 1) not in edge for v in steps[u])
         }
     return layers
