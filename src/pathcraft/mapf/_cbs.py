@@ -42,6 +42,9 @@ from pathcraft.mapf._table import Conflict, Path, PathTable
 
 __all__ = ["cbs", "ecbs"]
 
+#: Slack on the focal bounds ``cost <= w * bound``, for the rounding of ``w``.
+EPSILON = 1e-9
+
 
 @dataclass
 class _Node:
@@ -283,12 +286,12 @@ def _cbs(search: _Search, prioritize: bool, bypass: bool, heuristic: bool) -> MA
         _classify(search, root, prioritize, heuristic)
     open_list: list[tuple[int, int, int, _Node]] = [(root.cost + root.h, root.pairs, 0, root)]
     while open_list:
-        stop = search.check_limits()
-        if stop is not None:
-            return search.finish(None, stop, "cbs")
         _, _, _, node = heapq.heappop(open_list)
         if not node.conflicts:
             return search.finish(node, "solved", "cbs", optimal=True)
+        stop = search.check_limits()
+        if stop is not None:
+            return search.finish(None, stop, "cbs")
         search.stats["expansions"] += 1
         while True:
             f = node.cost + node.h
@@ -404,7 +407,7 @@ def _ecbs(search: _Search) -> MAPFResult:
         nodes.append(node)
         i = len(nodes) - 1
         heapq.heappush(open_list, (sum(node.bounds), i))
-        if node.cost <= w * lb:
+        if node.cost <= w * lb + EPSILON:
             heapq.heappush(focal, (node.pairs, node.cost, i))
         else:
             heapq.heappush(pending, (node.cost, i))
@@ -416,18 +419,22 @@ def _ecbs(search: _Search) -> MAPFResult:
             return search.finish(None, "no solution", "ecbs")
         if open_list[0][0] > lb:
             lb = open_list[0][0]
-            while pending and pending[0][0] <= w * lb:
+            while pending and pending[0][0] <= w * lb + EPSILON:
                 cost, i = heapq.heappop(pending)
                 heapq.heappush(focal, (nodes[i].pairs, cost, i))
         search.stats["lower_bound"] = lb
-        stop = search.check_limits()
-        if stop is not None:
-            return search.finish(None, stop, "ecbs")
+        if not focal:  # the node of least bound is in focal, but for rounding
+            i = open_list[0][1]
+            heapq.heappush(focal, (nodes[i].pairs, nodes[i].cost, i))
         _, _, i = heapq.heappop(focal)
         if i in expanded:
             continue
-        expanded.add(i)
         node = nodes[i]
+        if node.conflicts:
+            stop = search.check_limits()
+            if stop is not None:
+                return search.finish(None, stop, "ecbs")
+        expanded.add(i)
         if not node.conflicts:
             return search.finish(node, "solved", "ecbs", optimal=node.cost <= lb)
         search.stats["expansions"] += 1

@@ -97,7 +97,7 @@ def plan(
     pending: list[tuple[int, int, int, int]] = []
     seq = 0
     f_min = h[start]
-    bound = w * f_min
+    bound = w * f_min + 1e-9
     root = start * 2
     best[root] = 0
     parent[root] = -1
@@ -119,7 +119,7 @@ def plan(
             return None
         if open_heap[0][0] > f_min:
             f_min = open_heap[0][0]
-            bound = w * f_min
+            bound = w * f_min + 1e-9
             while pending and pending[0][0] <= bound:
                 f, conf, s, key = pop(pending)
                 push(focal, (conf, f, -(key // (2 * n)), s, key))
