@@ -160,12 +160,13 @@ SOLVED_GAP = 6
 
 
 def _against_the_oracle(solver: Callable[..., MAPFResult], case: Instance, w: float = 1.0,
-                        rule: str = "never", following: bool = False) -> None:
+                        rule: str = "never", following: bool = False,
+                        bypass: bool = False) -> None:
     walkable, starts, goals = case
     grid = Grid.from_walkable(walkable, diagonal=rule)
     problem = Problem(grid, starts, goals, following=following)
     optimum = joint_optimum(walkable, starts, goals, rule=rule, following=following)
-    options = {"w": w} if solver is ecbs else {}
+    options: dict[str, float | bool] = {"w": w, "bypass": bypass} if solver is ecbs else {}
     if optimum is None:
         result = solver(problem, node_limit=300, **options)
         assert not result
@@ -194,9 +195,9 @@ def test_cbs_sum_of_costs_is_the_joint_optimum(case: Instance) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(instances(max_agents=3), st.sampled_from([1.0, 1.2, 1.5, 2.0]))
-def test_ecbs_within_w_of_the_optimum(case: Instance, w: float) -> None:
-    _against_the_oracle(ecbs, case, w=w)
+@given(instances(max_agents=3), st.sampled_from([1.0, 1.2, 1.5, 2.0]), st.booleans())
+def test_ecbs_within_w_of_the_optimum(case: Instance, w: float, bypass: bool) -> None:
+    _against_the_oracle(ecbs, case, w=w, bypass=bypass)
 
 
 @settings(max_examples=25, deadline=None)

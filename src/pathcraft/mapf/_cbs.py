@@ -336,6 +336,7 @@ def ecbs(
     w: float = 1.5,
     time_limit: float = 10.0,
     node_limit: int | None = None,
+    bypass: bool = False,
 ) -> MAPFResult:
     """Enhanced CBS: a solution whose sum of costs is at most ``w`` times the optimum.
 
@@ -349,6 +350,10 @@ def ecbs(
         Seconds (> 0; ``math.inf`` for none).
     node_limit : int or None
         Most constraint-tree nodes to expand.
+    bypass : bool
+        A child whose cost stays within the bound and has fewer conflicts gives its
+        path to the node being expanded instead of joining the tree. Off by default:
+        on random-32-32-20 it saved time at 100 agents and cost time at 120.
 
     Returns
     -------
@@ -381,17 +386,18 @@ def ecbs(
     if isinstance(w, bool) or not isinstance(w, numbers.Real) or not float(w) >= 1.0:
         raise ValueError(f"w must be a number >= 1; got {w!r}")
     limit = _check(problem, node_limit, time_limit)
+    check_flag("bypass", bypass)
     search = _Search(problem, float(w), limit, node_limit)
     early = unreachable(problem, "ecbs", search.started)
     if early is not None:
         return early
     try:
-        return _ecbs(search)
+        return _ecbs(search, bypass)
     except LimitReached:
         return search.finish(None, "time limit", "ecbs")
 
 
-def _ecbs(search: _Search) -> MAPFResult:
+def _ecbs(search: _Search, bypass: bool) -> MAPFResult:
     root = search.root()
     if root is None:
         return search.finish(None, "no solution", "ecbs")
@@ -438,7 +444,24 @@ def _ecbs(search: _Search) -> MAPFResult:
         if not node.conflicts:
             return search.finish(node, "solved", "ecbs", optimal=node.cost <= lb)
         search.stats["expansions"] += 1
-        for agent, constraint in split(node.conflicts[0]):
-            kid = search.child(node, agent, constraint)
-            if kid is not None:
-                add(kid)
+        while node.conflicts:
+            kids = []
+            for agent, constraint in split(node.conflicts[0]):
+                kid = search.child(node, agent, constraint)
+                if kid is None:
+                    continue
+                if (bypass and kid.cost <= w * lb + EPSILON
+                        and len(kid.conflicts) < len(node.conflicts)):
+                    # The kid's path keeps the node's constraints too: the node takes
+                    # it (with the node's own, lower, bound for that agent).
+                    node.paths, node.conflicts = kid.paths, kid.conflicts
+                    node.mdds = {}
+                    search.stats["bypasses"] += 1
+                    break
+                kids.append(kid)
+            else:
+                for kid in kids:
+                    add(kid)
+                break
+        if not node.conflicts:
+            return search.finish(node, "solved", "ecbs", optimal=node.cost <= lb)
