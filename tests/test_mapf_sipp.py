@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _mapf import assert_solution, grid_step, random_instance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
@@ -21,7 +22,6 @@ from pathcraft._core.sipp import (
     sipp,
 )
 from pathcraft.mapf import Problem, solve, validate
-from tests._mapf import assert_solution, grid_step, random_instance
 
 
 class Reserved:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _mapf import assert_solution, grid_step, random_instance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid
 from pathcraft.mapf import Problem, solve
-from tests._mapf import assert_solution, grid_step, random_instance
 
 
 @settings(max_examples=40)

@@ -466,11 +466,22 @@ class Problem:
         there), computed once and cached; the array is read-only."""
         if not (isinstance(agent, numbers.Integral) and 0 <= agent < self.n_agents):
             raise ValueError(f"agent must be from 0 to {self.n_agents - 1}; got {agent!r}")
-        goal = int(self.goals[agent])
-        table = self._distances.get(goal)
+        return self.steps_to(int(self.goals[agent]))
+
+    def steps_to(self, node: int, *, keep: bool = True) -> npt.NDArray[np.int32]:
+        """Steps from every node to node ``node`` (-1 where it cannot be reached),
+        read-only; kept for the next call unless ``keep=False``."""
+        if not (isinstance(node, numbers.Integral) and 0 <= node < self.n_nodes):
+            raise ValueError(f"node must be from 0 to {self.n_nodes - 1}; got {node!r}")
+        table = self._distances.get(int(node))
         if table is None:
-            self._fill_distances(np.array([goal], dtype=_I32))
-            table = self._distances[goal]
+            back_ptr, back_idx = self._reverse()
+            out = np.empty((1, self.n_nodes), dtype=_I32)
+            distance_table(back_ptr, back_idx, np.array([node], dtype=_I32), out)
+            table = out[0]
+            table.flags.writeable = False
+            if keep:
+                self._distances[int(node)] = table
         return table
 
     def distance_table(self) -> npt.NDArray[np.int32]:

@@ -92,49 +92,51 @@ def whca(
 ) -> MAPFResult:
     """Windowed cooperative A* (WHCA*): what a game loop runs for many units.
 
-        Every ``replan`` steps, all agents plan the next ``window`` time steps in turn,
-        each around the reservations of the agents before it (safe-interval path planning
-        over the reservation table, with the true distance to its goal as the estimate
-        beyond the window), and walk the first ``replan`` steps of their plans. Agents
-        farthest from their goals plan first; agents already there plan last, so they step
-        aside; after two rounds without progress the order is random. The walk ends when
-    every agent is at its goal. Incomplete: agents can block
-        or chase each other for good, which ends it at ``max_steps``.
+    Every ``replan`` steps, all agents plan the next ``window`` time steps in turn,
+    each around the reservations of the agents before it (safe-interval path planning
+    over the reservation table, with the true distance to its goal as the estimate
+    beyond the window), and walk the first ``replan`` steps of their plans. The order
+    is a fixed priority (the farthest from their goals at the start first), except
+    that agents that have reached their goals once plan last, so they step aside and
+    a displaced one does not push back; after two rounds without progress the
+    priority is drawn at random. The walk ends when every agent is at its goal.
+    Incomplete: agents can block or chase each other for good, which ends it at
+    ``max_steps``.
 
-        Parameters
-        ----------
-        problem : Problem
-            Following conflicts (``Problem(..., following=True)``) are kept too.
-        time_limit : float
-            Seconds.
-        window : int
-            Time steps each round plans ahead (>= 1).
-        replan : int or None
-            Steps walked between rounds, 1 .. ``window``; None: ``window // 2``.
-        max_steps : int or None
-            The longest walk; None: ``4 * n_nodes + 100`` steps.
-        seed : int
-            The random orders tried after two rounds without progress (the sum of the
-            agents' distances to their goals not below its best) come from this seed.
+    Parameters
+    ----------
+    problem : Problem
+        Following conflicts (``Problem(..., following=True)``) are kept too.
+    time_limit : float
+        Seconds.
+    window : int
+        Time steps each round plans ahead (>= 1).
+    replan : int or None
+        Steps walked between rounds, 1 .. ``window``; None: ``window // 2``.
+    max_steps : int or None
+        The longest walk; None: ``4 * n_nodes + 100`` steps.
+    seed : int
+        The random orders tried after two rounds without progress (the sum of the
+        agents' distances to their goals not below its best) come from this seed.
 
-        Returns
-        -------
-        MAPFResult
-            ``stats``: ``expansions``, ``rounds``, ``steps``. Falsy with ``"no solution"``
-            only when an agent cannot reach its goal at all; ``"time limit"``; or
-            ``"iteration limit"`` after ``max_steps`` or when a round finds no plan for
-            some agent whichever goes first.
+    Returns
+    -------
+    MAPFResult
+        ``stats``: ``expansions``, ``rounds``, ``steps``. Falsy with ``"no solution"``
+        only when an agent cannot reach its goal at all; ``"time limit"``; or
+        ``"iteration limit"`` after ``max_steps`` or when a round finds no plan for
+        some agent whichever goes first.
 
-        Examples
-        --------
-        >>> from pathcraft import Grid
-        >>> from pathcraft.mapf import Problem, validate
-        >>> from pathcraft.mapf._whca import whca
-        >>> grid = Grid.from_ascii("#.##\\n....", diagonal="never")
-        >>> problem = Problem(grid, [(1, 0), (1, 3)], [(1, 3), (1, 0)])
-        >>> result = whca(problem, window=4)
-        >>> bool(result), validate(problem, result.paths), result.sum_of_costs
-        (True, [], 8)
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.mapf import Problem, validate
+    >>> from pathcraft.mapf._whca import whca
+    >>> grid = Grid.from_ascii("#.##\\n....", diagonal="never")
+    >>> problem = Problem(grid, [(1, 0), (1, 3)], [(1, 3), (1, 0)])
+    >>> result = whca(problem, window=4)
+    >>> bool(result), validate(problem, result.paths), result.sum_of_costs
+    (True, [], 8)
     """
     started = time.perf_counter()
     win, every = check_window(window, replan)
@@ -158,6 +160,7 @@ def whca(
     priority = np.argsort(np.argsort(-problem.distance_table()[agents, here], kind="stable"))
     best = np.iinfo(np.int64).max
     stalled = 0
+    arrived = np.zeros(problem.n_agents, dtype=bool)
     while not np.array_equal(here, goals):
         if steps >= cap or time.perf_counter() > deadline:
             break
@@ -166,11 +169,13 @@ def whca(
         total = int(left.sum())
         stalled = stalled + 1 if total >= best else 0
         best = min(best, total)
-        # a fixed priority (the farthest at the start first), agents at their goals
-        # last; after rounds without progress, a random priority breaks the jam
+        # a fixed priority (the farthest at the start first), agents that have reached
+        # their goals once last (so they step aside, and a displaced one does not push
+        # back); after rounds without progress, a random priority breaks the jam
         if stalled >= 2:
             priority = rng.permutation(problem.n_agents)
-        order = [int(a) for a in np.lexsort((priority, left == 0))]
+        arrived |= left == 0
+        order = [int(a) for a in np.lexsort((priority, arrived))]
         try:
             plans, spent = plan_window(
                 table,
