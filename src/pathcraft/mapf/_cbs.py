@@ -161,16 +161,18 @@ class _Search:
 
 
 def _check(problem: Any, node_limit: Any, time_limit: Any) -> float:
-    # Imported here: the solver table in _solve imports this module.
-    from pathcraft.mapf._solve import check_time_limit
-
     if not isinstance(problem, Problem):
         raise TypeError(
             f"problem must be a pathcraft.mapf.Problem; got {type(problem).__name__} "
             "(mapf.solve(world, starts, goals, solver=...) builds one from a world)"
         )
     check_limit("node_limit", node_limit, integer=True)
-    return check_time_limit(time_limit)
+    # The same rule as mapf.solve's check (which imports this module, so not from there).
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise TypeError(f"time_limit must be a number of seconds > 0; got {time_limit!r}")
+    if not float(time_limit) > 0:
+        raise ValueError(f"time_limit must be a number of seconds > 0; got {time_limit!r}")
+    return float(time_limit)
 
 
 # --------------------------------------------------------------------------------- CBS
