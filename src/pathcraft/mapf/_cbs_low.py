@@ -158,32 +158,24 @@ def plan(
                 nconf += 1
             nf = nt + hv
             nkey = (base + v) * 2
-            if nkey not in closed:
-                old = best.get(nkey)
-                if old is None or old > nconf:
-                    best[nkey] = nconf
-                    parent[nkey] = key
-                    seq += 1
-                    if old is None:
-                        push(open_heap, (nf, seq, nkey))
-                    if nf <= bound:
-                        push(focal, (nconf, nf, -nt, seq, nkey))
-                    else:
-                        push(pending, (nf, nconf, seq, nkey))
-            if v == goal and nt > goal_last:
-                ekey = nkey + 1
-                econf = nconf + (parked_last >= nt)
-                old = best.get(ekey)
-                if ekey not in closed and (old is None or old > econf):
-                    best[ekey] = econf
-                    parent[ekey] = nkey
-                    seq += 1
-                    if old is None:
-                        push(open_heap, (nf, seq, ekey))
-                    if nf <= bound:
-                        push(focal, (econf, nf, -nt, seq, ekey))
-                    else:
-                        push(pending, (nf, econf, seq, ekey))
+            offers: tuple[tuple[int, int, int], ...] = ((nkey, nconf, key),)
+            if v == goal and nt > goal_last:  # also end the path here
+                offers += ((nkey + 1, nconf + (parked_last >= nt), nkey),)
+            for skey, sconf, came in offers:
+                if skey in closed:
+                    continue
+                old = best.get(skey)
+                if old is not None and old <= sconf:
+                    continue
+                best[skey] = sconf
+                parent[skey] = came
+                seq += 1
+                if old is None:
+                    push(open_heap, (nf, seq, skey))
+                if nf <= bound:
+                    push(focal, (sconf, nf, -nt, seq, skey))
+                else:
+                    push(pending, (nf, sconf, seq, skey))
 
 
 def mdd(
