@@ -168,12 +168,12 @@ def _against_the_oracle(solver: Callable[..., MAPFResult], case: Instance, w: fl
     optimum = joint_optimum(walkable, starts, goals, rule=rule, following=following)
     options: dict[str, float | bool] = {"w": w, "bypass": bypass} if solver is ecbs else {}
     if optimum is None:
-        result = solver(problem, node_limit=300, **options)
+        result = solver(problem, node_limit=200, **options)
         assert not result
         assert result.status in ("no solution", "node limit", "time limit")
         return
     gap = optimum - lower_bound(problem)
-    result = solver(problem, node_limit=None if gap <= SOLVED_GAP else 2000, time_limit=60.0,
+    result = solver(problem, node_limit=None if gap <= SOLVED_GAP else 400, time_limit=60.0,
                     **options)
     if gap > SOLVED_GAP and not result:
         assert result.status in ("node limit", "time limit"), result
@@ -194,6 +194,13 @@ def test_cbs_sum_of_costs_is_the_joint_optimum(case: Instance) -> None:
     _against_the_oracle(cbs, case)
 
 
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(instances())
+def test_cbs_sum_of_costs_is_the_joint_optimum_more(case: Instance) -> None:
+    _against_the_oracle(cbs, case)
+
+
 @settings(max_examples=40, deadline=None)
 @given(instances(max_agents=3), st.sampled_from([1.0, 1.2, 1.5, 2.0]), st.booleans())
 def test_ecbs_within_w_of_the_optimum(case: Instance, w: float, bypass: bool) -> None:
@@ -206,7 +213,7 @@ def test_cbs_on_eight_connected_grids(case: Instance) -> None:
     _against_the_oracle(cbs, case, rule="no_corner_cut")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(instances(max_agents=3), st.sampled_from([1.0, 1.5]))
 def test_following_conflicts(case: Instance, w: float) -> None:
     _against_the_oracle(cbs, case, following=True)
