@@ -9,6 +9,7 @@ import itertools
 import math
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Grid
+from pathcraft.io import read_mapf_scen
 from pathcraft.mapf import MAPFResult, Problem, cbs, ecbs, lower_bound, solve
 
 Cell = tuple[int, int]
@@ -314,3 +316,17 @@ def test_the_problem_is_not_modified() -> None:
     cbs(problem)
     ecbs(problem, w=1.3)
     assert np.array_equal(problem.starts, starts) and np.array_equal(problem.goals, goals)
+
+
+@pytest.mark.parametrize("name", ["random-32-32-20", "room-32-32-4"])
+def test_a_benchmark_instance(mapf_benchmark: Path, name: str) -> None:
+    grid, starts, goals = read_mapf_scen(mapf_benchmark / "scen-random" / f"{name}-random-1.scen",
+                                         k=12)
+    problem = Problem(grid, starts, goals)
+    walkable = np.isfinite(grid.cost)
+    exact = cbs(problem, time_limit=60.0)
+    _check(exact, walkable, starts, goals)
+    assert exact.optimal and exact.sum_of_costs >= exact.lower_bound
+    bounded = ecbs(problem, w=1.1, time_limit=60.0)
+    _check(bounded, walkable, starts, goals)
+    assert exact.sum_of_costs <= bounded.sum_of_costs <= 1.1 * exact.sum_of_costs + 1e-9
