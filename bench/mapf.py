@@ -128,10 +128,28 @@ def run_whca(grid: Any, starts: list, goals: list, limit: float) -> dict[str, An
     return _pathcraft("whca", {"window": 16})(grid, starts, goals, limit)
 
 
+def run_cbs(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's CBS (prioritised conflicts, bypass, CG heuristic): optimal."""
+    return _pathcraft("cbs", {})(grid, starts, goals, limit)
+
+
+def run_ecbs(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's ECBS, w = 1.5."""
+    return _pathcraft("ecbs", {"w": 1.5})(grid, starts, goals, limit)
+
+
+def run_ecbs_12(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's ECBS, w = 1.2."""
+    return _pathcraft("ecbs", {"w": 1.2})(grid, starts, goals, limit)
+
+
 #: Solver name -> runner (each checked by :func:`check` here).
 SOLVERS: dict[str, Callable[..., dict[str, Any]]] = {
     "prioritized": run_prioritized,
     "whca": run_whca,
+    "cbs": run_cbs,
+    "ecbs": run_ecbs,
+    "ecbs-1.2": run_ecbs_12,
 }
 
 

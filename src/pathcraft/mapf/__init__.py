@@ -36,6 +36,7 @@ Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 """
 
 from pathcraft.mapf._adjacency import adjacency
+from pathcraft.mapf._cbs import cbs, ecbs
 from pathcraft.mapf._cooperative import Cooperative, Reservations
 from pathcraft.mapf._problem import Problem, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
@@ -52,6 +53,8 @@ __all__ = [
     "Problem",
     "Reservations",
     "adjacency",
+    "cbs",
+    "ecbs",
     "lower_bound",
     "solve",
     "validate",

@@ -12,6 +12,7 @@ import numbers
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from pathcraft.mapf._cbs import cbs, ecbs
 from pathcraft.mapf._prioritized import prioritized
 from pathcraft.mapf._problem import as_problem
 from pathcraft.mapf._result import MAPFResult
@@ -24,6 +25,8 @@ SOLVERS: dict[str, Callable[..., MAPFResult]] = {
     "sipp": prioritized,
     "prioritized": prioritized,
     "whca": whca,
+    "cbs": cbs,
+    "ecbs": ecbs,
 }
 
 
