@@ -221,10 +221,6 @@ def test_hashed_workspaces_refuse_what_they_cannot_hold() -> None:
     assert plan is not None
     with pytest.raises(ValueError, match="smaller than the grid"):
         plan.start(hashed.hashed_workspace(50), (0, 0), (9, 9))
-    jps = grid._plan(_opts(grid, "jps"))
-    assert jps is not None and jps.jps
-    with pytest.raises(ValueError, match="dense workspace"):
-        jps.start(hashed.hashed_workspace(grid.padded.size), (0, 0), (9, 9))
 
 
 def _opts(grid: Grid, algorithm: str = "astar") -> Any:

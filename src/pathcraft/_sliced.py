@@ -17,12 +17,13 @@ two, not 1,000. A pooled workspace spans the map (20 bytes a grid cell of addres
 space) but takes memory only where its searches wrote: its per-node arrays are mapped
 zeroed and never initialised, and a page (4 kB, 256 cells' state) is taken at its
 first write, never a huge page (``keep_pages_small``). Beyond the pool's four in
-flight, a grid's best-first search (A*, Dijkstra, greedy, weighted) gets a hashed
-workspace (``_core/hashed.pyx``): a few small blocks sized by the cells it reaches
-(about 7 kB to start), made in about the time a pooled one is taken (start + step(1)
-about 2x a one-cell blocking query on any map size), moved to dense arrays once it
-reached 4,096 cells. Other searches beyond the pool make a dense workspace (a system
-call and a page fault per page written, tens of microseconds). So a search costs
+flight, a grid's best-first search (A*, Dijkstra, greedy, weighted) or jump point
+search gets a hashed workspace (``_core/hashed.pyx``): a few small blocks sized by the
+cells it reaches (about 2 kB to start), made in about the time a pooled one is taken
+(start + step(1) about 2x a one-cell blocking A* query on any map size), moved to
+dense arrays once it reached 4,096 cells. Other searches beyond the pool (jump point
+search from a jump table, graphs, meshes) make a dense workspace (a system call and a
+page fault per page written, tens of microseconds). So a search costs
 what it explores (``bench/results/sliced_memory.md``): thousands can be in flight.
 
 Statuses, one vocabulary with :attr:`PathResult.reason <pathcraft.result.PathResult>`:
@@ -57,11 +58,11 @@ def _acquire(kind: Any, size: int, sparse: Callable[[int], Any] | None = None) -
     the caller until :func:`_release`: a pooled one when one is free; else a new one
     while fewer than ``POOL_SIZE`` of the kind are alive (it joins the pool when given
     back), and beyond them ``sparse(size)`` when the search has a workspace sized by
-    the nodes it reaches (a grid's best-first searches: ``hashed.hashed_workspace``),
-    made in about the time a pooled one is taken, never pooled. No lock: a list's
-    ``pop`` and ``append`` are atomic (under the GIL, and on their own in
-    free-threaded builds), and a workspace popped is the popper's alone; one too
-    small for ``size`` goes back. (The count alive is not atomic: threads racing may
+    the nodes it reaches (a grid's best-first and jump point searches:
+    ``hashed.hashed_workspace``), made in about the time a pooled one is taken, never
+    pooled. No lock: a list's ``pop`` and ``append`` are atomic (under the GIL, and on
+    their own in free-threaded builds), and a workspace popped is the popper's alone;
+    one too small for ``size`` goes back. (The count alive is not atomic: threads racing may
     make a dense workspace more or fewer, never share one.)"""
     free = _pool.get(kind)
     if free:

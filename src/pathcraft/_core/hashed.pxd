@@ -44,3 +44,7 @@ cdef int hashed_open_start(
     Query* q, HashedWorkspace ws, Py_ssize_t start, Outcome* out
 ) noexcept nogil
 cdef int run_hashed(Query* q, HashedWorkspace ws, Outcome* out, int64_t budget) noexcept nogil
+cdef int hashed_relax(
+    Query* q, HashedWorkspace ws, Outcome* out,
+    Py_ssize_t us, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
+) noexcept nogil

@@ -26,7 +26,9 @@ the heap holds slots, so those pieces run unchanged; only the neighbour's look-u
 follow ``grid_search.run_search`` and ``run_buckets`` step for step (same pushes, same
 heap order counter), so a search expands the same cells in the same order and answers
 exactly as on a dense workspace; :meth:`HashedWorkspace.trace` writes cells, as the
-dense one does. Single-goal queries without recording: what ``quick.Plan`` runs.
+dense one does. Single-goal queries without recording: what ``quick.Plan`` runs. Jump
+point search runs its own loop on slots (``jps.run_jps_hashed``) through
+:func:`hashed_relax`.
 """
 
 from libc.math cimport INFINITY
@@ -333,6 +335,16 @@ cdef inline int relax(
     return open_node(
         ws, out, q.s.mode, q.s.weight, q.s.tie, &q.s.rng, us, vs, d, heuristic_rc(q, vr, vc)
     )
+
+
+cdef int hashed_relax(
+    Query* q, HashedWorkspace ws, Outcome* out,
+    Py_ssize_t us, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
+) noexcept nogil:
+    """:func:`relax` for other kernels (the jump point search's loop on slots,
+    ``jps.run_jps_hashed``): offer the step from the slot ``us`` to the cell ``v``;
+    -1 when memory ran out."""
+    return relax(q, ws, out, us, gu, v, vr, vc, step)
 
 
 cdef int hashed_open_start(

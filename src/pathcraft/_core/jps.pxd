@@ -7,6 +7,7 @@ arguments of :func:`jps.jps`)."""
 from libc.stdint cimport int64_t, uint64_t
 
 from pathcraft._core.grid_search cimport Query, Workspace
+from pathcraft._core.hashed cimport HashedWorkspace
 from pathcraft._core.machine cimport KernelSettings, Outcome
 
 
@@ -24,6 +25,9 @@ cdef struct Lines:
 
 cdef int run_jps(
     Query* q, const Lines* lines, Workspace ws, Outcome* out, int64_t budget
+) noexcept nogil
+cdef int run_jps_hashed(
+    Query* q, const Lines* lines, HashedWorkspace ws, Outcome* out, int64_t budget
 ) noexcept nogil
 cdef Query jps_query(
     const double[:, ::1] padded, Workspace ws, int diagonal, double unit,

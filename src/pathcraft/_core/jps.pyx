@@ -30,7 +30,10 @@ Straight jumps are the inner loop. They come in two flavours, chosen per query:
   operations, and the first of either with a count of trailing zeros.
 
 The search keeps its state in the grid kernel's :class:`Workspace` and uses the same
-indexed heap and ``relax``; ``expanded`` counts jump points popped. Everything here
+indexed heap and ``relax``; ``expanded`` counts jump points popped. A sliced search
+beyond the pool runs on a ``hashed.HashedWorkspace`` (:func:`run_jps_hashed`): the
+same loop on slots, a node's cell and its parent's looked up through the slots, moving
+to dense arrays at the workspace's ``dense_at`` cells reached, with the same answers. Everything here
 checks the cells and shapes it is given (O(k), before the GIL is released) and trusts
 the options: :meth:`pathcraft.Grid.jps` validates them first.
 """
@@ -58,6 +61,7 @@ from pathcraft._core.grid_search cimport (
     to_cells,
 )
 from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
+from pathcraft._core.hashed cimport HashedWorkspace, hashed_relax
 from pathcraft._core cimport machine  # the search skeleton
 
 cdef extern from "bitscan.h":
@@ -244,17 +248,29 @@ cdef int successors(
     return k
 
 
+cdef inline int offer_jump(
+    Query* q, Workspace ws, bint hashed, Outcome* out,
+    Py_ssize_t un, double gu, Py_ssize_t v, Py_ssize_t vr, Py_ssize_t vc, double step,
+) noexcept nogil:
+    """``relax`` from the node ``un`` (a cell, or on a hashed workspace its slot) to
+    the cell ``v`` (at padded row ``vr``, column ``vc``); -1 when memory ran out."""
+    if hashed:
+        return hashed_relax(q, <HashedWorkspace> ws, out, un, gu, v, vr, vc, step)
+    return relax(q, ws, out, un, gu, v, vr, vc, step)
+
+
 cdef int diagonal_ray(
-    Query* q, const Lines* lines, Workspace ws, Outcome* out,
-    Py_ssize_t u, double gu, Py_ssize_t dr, Py_ssize_t dc,
+    Query* q, const Lines* lines, Workspace ws, bint hashed, Outcome* out,
+    Py_ssize_t u, Py_ssize_t un, double gu, Py_ssize_t dr, Py_ssize_t dc,
 ) noexcept nogil:
     """Jump diagonally from ``u`` by ``(dr, dc)``, offering ``u``'s successors on the
     way without pushing the cells of the ray itself: at each diagonal step, the jump
     points found by straight jumps along both components are offered with ``u`` as
     their parent (intermediate jump points pruned, as in Harabor & Grastien 2014). A
     cell of the ray is offered itself only when it is the goal or has a forced
-    neighbour (``ALWAYS``); its expansion then goes on along the ray. Returns -1 when
-    memory ran out."""
+    neighbour (``ALWAYS``); its expansion then goes on along the ray. ``un`` is
+    ``u``'s node (``u`` itself, or its slot when ``hashed``). Returns -1 when memory
+    ran out."""
     cdef const double* cost = q.cost
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t v = dr * W, h = dc
@@ -276,12 +292,16 @@ cdef int diagonal_ray(
             (not is_free(cost, m - h) and is_free(cost, m - h + v))
             or (not is_free(cost, m - v) and is_free(cost, m - v + h))
         )):
-            return relax(q, ws, out, u, gu, m, mr, mc, gm)
+            return offer_jump(q, ws, hashed, out, un, gu, m, mr, mc, gm)
         k = jump_straight(q, lines, m, mr, mc, 0, dc)
-        if k > 0 and relax(q, ws, out, u, gu, m + k * h, mr, mc + k * dc, gm + k * unit) != 0:
+        if k > 0 and offer_jump(
+            q, ws, hashed, out, un, gu, m + k * h, mr, mc + k * dc, gm + k * unit
+        ) != 0:
             return -1
         k = jump_straight(q, lines, m, mr, mc, dr, 0)
-        if k > 0 and relax(q, ws, out, u, gu, m + k * v, mr + k * dr, mc, gm + k * unit) != 0:
+        if k > 0 and offer_jump(
+            q, ws, hashed, out, un, gu, m + k * v, mr + k * dr, mc, gm + k * unit
+        ) != 0:
             return -1
         n = m
 
@@ -292,32 +312,60 @@ cdef int run_jps(
     """The search loop as a step machine (see ``grid_search.run_search``): expand at
     most ``budget`` jump points (-1: no bound); the start is already pushed. Returns -1
     when memory ran out."""
-    cdef Py_ssize_t u, j, ur, uc, dr, dc
+    return jps_loop(q, lines, ws, False, out, budget)
+
+
+cdef int run_jps_hashed(
+    Query* q, const Lines* lines, HashedWorkspace ws, Outcome* out, int64_t budget
+) noexcept nogil:
+    """:func:`run_jps` on a hashed workspace (its start opened by
+    ``hashed.hashed_open_start``): the same expansions and pushes on slots, moving to
+    dense arrays once ``ws.dense_at`` cells were reached."""
+    return jps_loop(q, lines, ws, not ws.dense, out, budget)
+
+
+cdef inline int jps_loop(
+    Query* q, const Lines* lines, Workspace ws, bint hashed, Outcome* out, int64_t budget
+) noexcept nogil:
+    """The loop of :func:`run_jps` and :func:`run_jps_hashed` (``hashed``: ``ws`` is a
+    ``HashedWorkspace`` still on slots, whose heap and parents hold slots)."""
+    cdef Py_ssize_t u, un, p, j, ur, uc, dr, dc
     cdef Py_ssize_t W = q.width
     cdef Py_ssize_t dirs[16]
     cdef double gu, unit = q.hscale
     cdef int k, count
     cdef int64_t left = budget
     while True:
-        u = machine.next_to_expand(ws, out, &left, &q.s, q.goal, False)
-        if u < 0:
-            return machine.stop(u)
-        gu = ws.cell[u].g
+        if hashed and (<HashedWorkspace> ws).used >= (<HashedWorkspace> ws).dense_at:
+            if (<HashedWorkspace> ws).densify() == 0:
+                hashed = False  # from here the cells index the dense arrays
+        un = machine.next_node(ws, out, &left, q.s.max_expansions, q.s.record, q.goal >= 0)
+        if un < 0:
+            return machine.stop(un)
+        u = (<HashedWorkspace> ws).cells[un] if hashed else un
+        if u == q.goal:
+            machine.found(out, u)
+            return 0
+        gu = ws.cell[un].g
         ur = u // W
         uc = u - ur * W
-        count = successors(q, u, ws.cell[u].parent, dirs)
+        p = ws.cell[un].parent
+        if hashed and p >= 0:
+            p = (<HashedWorkspace> ws).cells[p]
+        count = successors(q, u, p, dirs)
         for k in range(count):
             dr = dirs[2 * k]
             dc = dirs[2 * k + 1]
             if dr != 0 and dc != 0:
-                if diagonal_ray(q, lines, ws, out, u, gu, dr, dc) != 0:
+                if diagonal_ray(q, lines, ws, hashed, out, u, un, gu, dr, dc) != 0:
                     return -1
                 continue
             j = jump_straight(q, lines, u, ur, uc, dr, dc)
             if j < 0:
                 continue
-            if relax(
-                q, ws, out, u, gu, u + j * (dr * W + dc), ur + j * dr, uc + j * dc, j * unit
+            if offer_jump(
+                q, ws, hashed, out, un, gu, u + j * (dr * W + dc), ur + j * dr, uc + j * dc,
+                j * unit,
             ) != 0:
                 return -1
 

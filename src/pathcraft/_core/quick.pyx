@@ -40,7 +40,7 @@ from pathcraft._core.grid_search cimport (
 from pathcraft._core.hashed cimport HashedWorkspace, hashed_open_start, run_hashed
 from pathcraft._core.codes cimport ST_FOUND, ST_IN_PROGRESS, ST_MAX_EXPANSIONS, ST_UNREACHABLE
 from pathcraft._core.jps cimport (
-    Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps,
+    Lines, _jumps_cost, _unpack, filled_cells, jps_query, run_jps, run_jps_hashed,
 )
 from pathcraft._core.jpsplus cimport run_jpsplus
 from pathcraft._core.machine cimport KernelSettings, Machine, Outcome, end_node, take_settings
@@ -344,8 +344,8 @@ cdef class Plan:
     def start(self, Workspace ws not None, start, goal):
         """The query between two ``(row, col)`` tuples as a step machine on ``ws`` (a
         workspace of this grid's size that the caller holds until the search ends: a
-        dense one, or for a best-first search a ``hashed.HashedWorkspace``, state
-        sized by the cells reached), or None when a cell is not one this plan takes.
+        dense one, or a ``hashed.HashedWorkspace``, state sized by the cells reached,
+        for any search but jump point search from a jump table), or None when a cell is not one this plan takes.
         Stepped to its end it answers exactly :meth:`find` (see :class:`PlanSearch`)."""
         cdef Py_ssize_t s, g
         cdef int failed
@@ -355,8 +355,8 @@ cdef class Plan:
         if not self.cells(start, goal, &s, &g):
             return None
         if hashed:
-            if self.jps:
-                raise ValueError("a jump point search needs a dense workspace")
+            if self.offline:
+                raise ValueError("a jump point search from a jump table needs a dense workspace")
             if (<HashedWorkspace> ws).map_cells < size:
                 raise ValueError("the workspace is smaller than the grid")
         elif ws.capacity < size:
@@ -397,6 +397,10 @@ cdef class PlanSearch(Machine):
 
     cdef int run(self, int64_t budget) noexcept nogil:
         if self.hashed:
+            if self.plan.jps:
+                return run_jps_hashed(
+                    &self.q, &self.plan.packed, <HashedWorkspace> self.ws, &self.out, budget
+                )
             return run_hashed(&self.q, <HashedWorkspace> self.ws, &self.out, budget)
         if not self.plan.jps:
             return run_search(&self.q, self.ws, &self.out, budget)

@@ -141,7 +141,7 @@ def planned_search(grid: Grid, plan: Plan, start: Any, goal: Any) -> CompiledSea
     padded = grid.padded
     return CompiledSearch(
         lambda ws: plan.start(ws, start, goal), _planned_result, _kernel.Workspace,
-        padded.size, grid, None if plan.jps else hashed_workspace,
+        padded.size, grid, None if plan.offline else hashed_workspace,
     )  # fmt: skip
 
 
