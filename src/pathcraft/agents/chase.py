@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from time import perf_counter
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -109,9 +110,8 @@ class Pursuer:
         A target move never cancels it: it is finished, and the next plan, toward the
         newest target, starts the frame it ends (with what is left of that frame's
         budget), from the node the pursuer will have reached by then on its path. So
-        a plan that needs E expansions is adopted within ``ceil(E / frame_budget)``
-        frames of its start, counting that frame, and the first plan within
-        ``ceil(E / frame_budget) + 1`` frames of the first :meth:`step`; the target
+        a plan that needs E expansions is adopted within ``ceil(E / frame_budget) + 1``
+        frames of its start, counting that frame; the target
         the pursuer aims at is at most two plans old. Meanwhile it walks on along its
         last path to the node the plan starts from, and on along the plan's best
         partial path so far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the
@@ -123,8 +123,13 @@ class Pursuer:
         straight move toward the target up to the first wall), joined the same way;
         spaces without one (graphs) wait at the node the plan starts from. A map edit cancels
         the plan in flight and starts it again (the incremental repair of a static
-        target is one blocking search, so it is used only without a budget). None
-        (and no ``time_budget_us``): each plan is one blocking search.
+        target is one blocking search, so it is used only without a budget). A plan
+        after one that needed no more expansions than are left of the frame is first
+        run whole, as one blocking search capped at what is left (a plan that ends
+        within its frame costs what a blocking call costs, not a search started,
+        stepped and read); if the cap stops it, its expansions are spent and the plan
+        is sliced from the next frame. None (and no ``time_budget_us``): each plan is
+        one blocking search.
     snap : bool
         Default False: a ``start`` or target on a wall (or off the grid) is a
         ``ValueError``. True: it is moved to the nearest walkable node (the space's
@@ -180,7 +185,7 @@ class Pursuer:
 
     __slots__ = (
         "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal", "_i",
-        "_lag", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
+        "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
         "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_tried", "_world",
@@ -224,6 +229,7 @@ class Pursuer:
         self._ticks = 0  # steps taken
         self._started = 0  # the step the plan in progress started at
         self._lag = 0  # steps the last budgeted plan took (0: none yet)
+        self._last: int | None = None  # expansions of the last plan (None: none yet)
         self._dt = 0.0  # the last step's dt
         node = self._key(start, "start", self._snap)
         self._path: list[Hashable] = [node]
@@ -340,6 +346,8 @@ class Pursuer:
             return self._status
         self._ticks += 1
         self._dt = dt
+        if self._clock is not None:
+            self._clock.start()
         changed = self._world is not None and self._world.version != self._seen
         if changed and goal == self._target and self._clock is None and self._replans:
             self._repair(goal)
@@ -464,6 +472,8 @@ class Pursuer:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
         if self._clock is not None:
+            if self._whole(k, goal, limit):
+                return
             # Planned over the next frames; meanwhile go on to the node planned from,
             # as far ahead on the path as the pursuer walks while the plan runs.
             if not fresh:
@@ -488,6 +498,32 @@ class Pursuer:
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
+
+    def _whole(self, k: int, goal: Hashable, limit: int | None) -> bool:
+        """A budgeted plan like the last one, which fitted in what is left of this
+        frame, is first run whole, as a blocking search capped at that (the cost of a
+        blocking call, not of a search started, stepped and read): adopted if it
+        ended, else its expansions are spent and the plan is sliced (False)."""
+        clock = self._clock
+        assert clock is not None
+        cap = clock.allowance()
+        if self._last is None or self._last > cap:
+            return False
+        if limit is not None and limit <= cap:
+            cap = limit  # the caller's limit: the search's answer whatever it is
+        began = perf_counter()
+        result = self._space.find_path(self._path[k], goal, max_expansions=cap)
+        clock.spend(result.expanded, perf_counter() - began)
+        self.expanded += result.expanded
+        if not result and result.reason == "max_expansions" and cap != limit:
+            self._last = None  # longer than a frame: sliced from here
+            return False
+        self.plans += 1
+        self._lag = 1
+        self._last = result.expanded
+        self._plan = result
+        self._adopt(result, k)
+        return True
 
     def _reaim(self, k: int, goal: Hashable, search: bool) -> PathResult | None:
         """The path from ``self._path[k]`` to ``goal`` by the space's ``reaim`` (a
@@ -538,7 +574,6 @@ class Pursuer:
         then start the next plan if the target moved meanwhile (with what is left)."""
         clock = self._clock
         assert clock is not None
-        clock.start()
         while self._search is not None and not clock.spent:
             search = self._search
             try:
@@ -557,6 +592,7 @@ class Pursuer:
             self._cut = False  # adopting it replaces the path past the node it starts from
             self.plans += 1
             self._lag = self._ticks - self._started + 1
+            self._last = search.expanded
             self._plan = search.result
             self._adopt(search.result, self._plan_k)
             if self._status != "max_expansions" and self._target != self._goal:
