@@ -99,3 +99,36 @@ def test_a_plan_longer_than_the_frame_is_tried_whole_then_sliced() -> None:
     assert plan.cost == pytest.approx(oracle(grid.cost, grid.diagonal, [first])[goal])
     # the try's frame, then the sliced search's frames
     assert frames <= -(-plan.expanded // budget) + 1
+
+
+class Keyed(GridSpace):
+    """A grid's space that counts the nodes it checks."""
+
+    checked = 0
+
+    def key(self, node: Any, name: str = "node") -> Any:
+        self.checked += 1
+        return super().key(node, name)
+
+
+def test_a_target_is_checked_once_while_it_stays_and_again_after_an_edit() -> None:
+    grid = Grid(np.ones((6, 6)))
+    space = Keyed(grid, algorithm="astar")
+    hunter = Pursuer(space, (0, 0), speed=0.1, frame_budget=50)
+    before = space.checked
+    for _ in range(5):
+        hunter.step((5, 5), dt=1.0)
+    assert space.checked - before == 1  # the same plain tuple: its key kept
+    hunter.step((5, 4), dt=1.0)
+    assert space.checked - before == 2  # another target: checked
+    grid[5, 4] = np.inf  # an edit: the same target is checked again, and refused
+    with pytest.raises(ValueError, match="target"):
+        hunter.step((5, 4), dt=1.0)
+    assert hunter.step((5, 4), dt=1.0, snap=True) == "chasing"  # another snap: checked
+    assert hunter.path[-1] != (5, 4)
+    with pytest.raises(ValueError, match="target"):  # and not kept for snap=False
+        hunter.step((5, 4), dt=1.0)
+    checked = space.checked  # a target of numpy numbers is checked every time
+    hunter.step((np.int64(0), np.int64(5)), dt=1.0)
+    hunter.step((np.int64(0), np.int64(5)), dt=1.0)
+    assert space.checked - checked == 2

@@ -141,7 +141,7 @@ class FrameBudget:
                 return status
 
     def _measure(self, expanded: int, seconds: float) -> None:
-        if expanded >= SLICE and seconds > 0.0:
+        if expanded > 0 and seconds > 0.0:
             self._rate = expanded / seconds
 
     def _spend(self, expanded: int) -> None:

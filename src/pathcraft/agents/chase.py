@@ -49,6 +49,9 @@ from pathcraft.world import CapabilityError
 
 __all__ = ["ChaseStatus", "Pursuer"]
 
+#: The kinds of a plain target's coordinates, whose key a pursuer keeps (see _aim).
+_PLAIN = (int, float)
+
 ChaseStatus = Literal["chasing", "caught", "unreachable", "max_expansions"]
 if not TYPE_CHECKING:
     ChaseStatus = documented(
@@ -184,8 +187,8 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal", "_i",
-        "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
+        "_aimed", "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal",
+        "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
         "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_tried", "_world",
@@ -249,6 +252,8 @@ class Pursuer:
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
         self._tried: Any = None  # (node, target) of the last ``toward`` that took no step
         self._cut = False  # the path is still to be cut at the plan's start node
+        # (target, snap, world version, its key) of the last target checked
+        self._aimed: tuple[Any, Any, int, Hashable] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -340,7 +345,7 @@ class Pursuer:
         >>> hunter.step((3, 9), dt=1.0, snap=True), hunter.node   # off the map: (0, 5)
         ('caught', (0, 5))
         """
-        goal = self._key(target, "target", self._snap if snap is None else snap)
+        goal = self._aim(target, self._snap if snap is None else snap)
         dt = _positive("dt", dt, allow_zero=True)
         if self._status == "max_expansions":
             return self._status
@@ -363,6 +368,26 @@ class Pursuer:
             return self._status
         self._advance(self.speed * dt)
         return self._status
+
+    def _aim(self, target: Any, snap: Any) -> Hashable:
+        """The target checked: the last one's key again when it is the same plain
+        ``(x, y)`` or ``(row, col)`` tuple, under the same ``snap``, on a world not
+        edited since (a check costs a lookup: on a mesh a spatial query, tens of
+        microseconds, every frame for every agent)."""
+        world, aimed = self._world, self._aimed
+        plain = (
+            world is not None and type(target) is tuple and len(target) == 2
+            and type(target[0]) in _PLAIN and type(target[1]) in _PLAIN
+        )  # fmt: skip
+        if (
+            plain and aimed is not None and aimed[0] == target and aimed[1] is snap
+            and aimed[2] == world.version
+        ):  # fmt: skip
+            return aimed[3]
+        goal = self._key(target, "target", snap)
+        if plain and type(snap) is bool:
+            self._aimed = (target, snap, world.version, goal)
+        return goal
 
     def _key(self, node: Any, name: str, snap: Any) -> Hashable:
         """``node`` checked by the space, or snapped to the nearest walkable node."""
