@@ -132,3 +132,27 @@ def test_a_target_is_checked_once_while_it_stays_and_again_after_an_edit() -> No
     hunter.step((np.int64(0), np.int64(5)), dt=1.0)
     hunter.step((np.int64(0), np.int64(5)), dt=1.0)
     assert space.checked - checked == 2
+
+
+def test_a_pursuer_whose_toward_takes_no_step_tries_again_every_retry_steps() -> None:
+    from pathcraft.agents.chase import RETRY
+
+    class Walled(GridSpace):
+        """Searches that tell no partial path, and no step toward the target."""
+
+        PARTIAL_PLANS = False
+        tries: list[int] = []  # noqa: RUF012
+
+        def toward(self, start: Any, goal: Any) -> Any:
+            self.tries.append(frame)
+            return None
+
+    space = Walled(Grid(np.ones((200, 200))), algorithm="astar")
+    hunter = Pursuer(space, (0, 0), speed=1.0, frame_budget=1)
+    for frame in range(60):  # a plan of ~200 expansions; a target moving every frame
+        hunter.step((199, 150 + frame % 2), dt=1.0)
+    assert hunter.plans == 0 and hunter.planning
+    assert space.tries[0] == 0  # at once ...
+    assert len(space.tries) >= 2 and all(  # ... and again, but not every frame
+        b - a == RETRY for a, b in zip(space.tries, space.tries[1:], strict=False)
+    )

@@ -49,6 +49,11 @@ from pathcraft.world import CapabilityError
 
 __all__ = ["ChaseStatus", "Pursuer"]
 
+#: Steps a budgeted pursuer whose ``toward`` took no step from a node waits before it
+#: tries again from there (a target moving every frame would have it try every frame:
+#: on a mesh a ray cast each, for every pursuer standing at a wall).
+RETRY = 15
+
 #: The kinds of a plain target's coordinates, whose key a pursuer keeps (see _aim).
 _PLAIN = (int, float)
 
@@ -250,7 +255,7 @@ class Pursuer:
         self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
-        self._tried: Any = None  # (node, target) of the last ``toward`` that took no step
+        self._tried: Any = None  # (node, step to retry at) of a ``toward`` that took no step
         self._cut = False  # the path is still to be cut at the plan's start node
         # (target, snap, world version, its key) of the last target checked
         self._aimed: tuple[Any, Any, int, Hashable] | None = None
@@ -662,15 +667,17 @@ class Pursuer:
         walk on meanwhile by the space's ``toward`` (a few legal steps from the end
         of the path toward the target: a greedy search of 16 expansions on a grid, a
         straight move up to the first wall on a mesh), appended to the path. A space
-        without one, or with no step to take (the last try from this node toward
-        this target took none), waits."""
+        without one, or with no step to take (the last try from this node took
+        none, fewer than :data:`RETRY` steps ago), waits."""
         toward = getattr(self._space, "toward", None)
         end = self._path[-1]
-        if toward is None or self._tried == (end, self._target) or end == self._target:
+        if toward is None or end == self._target:
+            return
+        if self._tried is not None and self._tried[0] == end and self._ticks < self._tried[1]:
             return
         step = toward(end, self._target)
         if step is None:
-            self._tried = (end, self._target)
+            self._tried = (end, self._ticks + RETRY)
             return
         path = self._space.nodes(step)
         costs = np.concatenate([self._costs, self._space.step_costs(path)])
