@@ -209,7 +209,7 @@ class MeshSpace:
         if self.filter is not None:
             ray = mesh.raycast(a, b, filter=self.filter)
         else:  # the mesh's own polygons: walked from the polygon the last move ended in
-            spatial, version = mesh._spatial, mesh.version
+            spatial, version = mesh.spatial, mesh.version
             was, here, poly = self._end
             if was != version or here != start:
                 poly = int(spatial.locate(a[None])[0])
@@ -218,7 +218,7 @@ class MeshSpace:
             ray = spatial.raycast(a, b, None, poly, normal=False)
         end = b
         if ray.hit:  # stop a hair short of the wall: its rounded point may lie outside
-            last = mesh._spatial.shapes[int(ray.polygons[-1])] if ray.polygons.size else None
+            last = mesh.spatial.shapes[int(ray.polygons[-1])] if ray.polygons.size else None
             for back in (0.0, 1e-9, 1e-6, 1e-3):
                 end = a + max(ray.fraction - back, 0.0) * (b - a)
                 if last is not None and shapely.intersects_xy(last, end[0], end[1]):
