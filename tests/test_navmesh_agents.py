@@ -344,3 +344,35 @@ def test_toward_moves_straight_and_never_leaves_the_mesh(seed: int) -> None:
     assert abs(dx * gy - dy * gx) <= 1e-9 * (1 + float(np.ptp(path)))
     assert bool(step) == seen and (not seen or np.allclose(path[-1], b))
     assert step.cost == pytest.approx(float(np.hypot(*(path[1] - path[0]))))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_toward_from_where_the_last_move_ended_and_after_a_carve(seed: int) -> None:
+    # toward starts from the polygon its last move ended in: moves chained from their
+    # ends, and one after the mesh is carved (its polygons renumbered), are the moves
+    # the same oracle allows
+    mesh = _hall()
+    space = mesh.agent_space()
+    rng = np.random.default_rng(seed)
+    here = tuple(mesh.random_points(1, seed=seed)[0])
+    walkable = HALL.buffer(TOL)
+    for k in range(6):
+        if k == 3:
+            hole = shapely.Point(mesh.random_points(1, seed=seed + 1)[0]).buffer(0.4)
+            if hole.covers(shapely.Point(here)):
+                return
+            mesh.add_obstacle(hole)
+            walkable = HALL.difference(hole).buffer(TOL)
+        goal = tuple(mesh.random_points(1, seed=int(rng.integers(1 << 30)))[0])
+        step = space.toward(here, goal)
+        seen = walkable.covers(shapely.LineString([here, goal]))
+        if step is None:
+            assert not seen
+            continue
+        path = np.asarray(step.path)
+        assert walkable.covers(shapely.LineString(path)) and path[0].tolist() == list(here)
+        assert mesh.locate(path[-1]) >= 0
+        assert bool(step) == seen and (not seen or np.allclose(path[-1], goal))
+        here = (float(path[-1][0]), float(path[-1][1]))
+

@@ -70,7 +70,7 @@ class FrameBudget:
     ('found', 1)
     """
 
-    __slots__ = ("_deadline", "_first", "expansions", "left", "time_us")
+    __slots__ = ("_deadline", "_first", "_rate", "expansions", "left", "time_us")
 
     def __init__(self, expansions: int | None, time_us: float | None) -> None:
         self.expansions = expansions
@@ -78,6 +78,7 @@ class FrameBudget:
         self.left: int | None = expansions  # expansions left this frame
         self._deadline = math.inf
         self._first = True  # no slice ran yet this frame
+        self._rate: float | None = None  # expansions a second, as last measured
 
     def start(self, spent: float = 0.0) -> None:
         """A new frame: the whole budget again, less ``spent`` seconds of it already
@@ -95,6 +96,32 @@ class FrameBudget:
             return True
         return not self._first and perf_counter() >= self._deadline
 
+    def allowance(self) -> int:
+        """The expansions what is left of the frame allows: those left, and with a
+        time budget as many as the time left allows at the measured rate (0 before
+        any measure). What a search run whole in one call may spend this frame.
+
+        Examples
+        --------
+        >>> from pathcraft.agents._budget import FrameBudget
+        >>> budget = FrameBudget(5, None)
+        >>> budget.start()
+        >>> budget.allowance(), FrameBudget(None, 100.0).allowance()
+        (5, 0)
+        """
+        n = self.left if self.left is not None else 2**62
+        if self.time_us is not None:
+            if self._rate is None:
+                return 0
+            n = min(n, int((self._deadline - perf_counter()) * self._rate))
+        return max(n, 0)
+
+    def spend(self, expanded: int, seconds: float) -> None:
+        """Count ``expanded`` expansions done in ``seconds`` outside :meth:`run` (a
+        search run whole) against the frame, and measure the rate by them."""
+        self._spend(expanded)
+        self._measure(expanded, seconds)
+
     def run(self, search: Any) -> str:
         """Step ``search`` with what is left of the frame; its status."""
         if self.time_us is None:
@@ -102,15 +129,20 @@ class FrameBudget:
             status: str = search.step(self.left)
             self._spend(search.expanded - before)
             return status
+        began, first = perf_counter(), search.expanded
         while True:
             n = SLICE if self.left is None else min(SLICE, self.left)
             before = search.expanded
             status = search.step(n)
             self._spend(search.expanded - before)
-            if status != "in_progress" or self.spent:
+            if status != "in_progress" or self.spent or search.expanded == before:
+                # (a search that expands nothing would spin)
+                self._measure(search.expanded - first, perf_counter() - began)
                 return status
-            if search.expanded == before:  # a search that expands nothing would spin
-                return status
+
+    def _measure(self, expanded: int, seconds: float) -> None:
+        if expanded > 0 and seconds > 0.0:
+            self._rate = expanded / seconds
 
     def _spend(self, expanded: int) -> None:
         self._first = False

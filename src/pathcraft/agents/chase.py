@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from time import perf_counter
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -47,6 +48,14 @@ from pathcraft.result import PathResult
 from pathcraft.world import CapabilityError
 
 __all__ = ["ChaseStatus", "Pursuer"]
+
+#: Steps a budgeted pursuer whose ``toward`` took no step from a node waits before it
+#: tries again from there (a target moving every frame would have it try every frame:
+#: on a mesh a ray cast each, for every pursuer standing at a wall).
+RETRY = 15
+
+#: The kinds of a plain target's coordinates, whose key a pursuer keeps (see _aim).
+_PLAIN = (int, float)
 
 ChaseStatus = Literal["chasing", "caught", "unreachable", "max_expansions"]
 if not TYPE_CHECKING:
@@ -109,9 +118,8 @@ class Pursuer:
         A target move never cancels it: it is finished, and the next plan, toward the
         newest target, starts the frame it ends (with what is left of that frame's
         budget), from the node the pursuer will have reached by then on its path. So
-        a plan that needs E expansions is adopted within ``ceil(E / frame_budget)``
-        frames of its start, counting that frame, and the first plan within
-        ``ceil(E / frame_budget) + 1`` frames of the first :meth:`step`; the target
+        a plan that needs E expansions is adopted within ``ceil(E / frame_budget) + 1``
+        frames of its start, counting that frame; the target
         the pursuer aims at is at most two plans old. Meanwhile it walks on along its
         last path to the node the plan starts from, and on along the plan's best
         partial path so far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the
@@ -123,8 +131,13 @@ class Pursuer:
         straight move toward the target up to the first wall), joined the same way;
         spaces without one (graphs) wait at the node the plan starts from. A map edit cancels
         the plan in flight and starts it again (the incremental repair of a static
-        target is one blocking search, so it is used only without a budget). None
-        (and no ``time_budget_us``): each plan is one blocking search.
+        target is one blocking search, so it is used only without a budget). A plan
+        after one that needed no more expansions than are left of the frame is first
+        run whole, as one blocking search capped at what is left (a plan that ends
+        within its frame costs what a blocking call costs, not a search started,
+        stepped and read); if the cap stops it, its expansions are spent and the plan
+        is sliced from the next frame. None (and no ``time_budget_us``): each plan is
+        one blocking search.
     snap : bool
         Default False: a ``start`` or target on a wall (or off the grid) is a
         ``ValueError``. True: it is moved to the nearest walkable node (the space's
@@ -179,8 +192,8 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal", "_i",
-        "_lag", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
+        "_aimed", "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal",
+        "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
         "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_tried", "_world",
@@ -224,6 +237,7 @@ class Pursuer:
         self._ticks = 0  # steps taken
         self._started = 0  # the step the plan in progress started at
         self._lag = 0  # steps the last budgeted plan took (0: none yet)
+        self._last: int | None = None  # expansions of the last plan (None: none yet)
         self._dt = 0.0  # the last step's dt
         node = self._key(start, "start", self._snap)
         self._path: list[Hashable] = [node]
@@ -241,8 +255,10 @@ class Pursuer:
         self._replans = self._world is not None and _replans(self._world)
         self._replanner: Replanner | None = None
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
-        self._tried: Any = None  # (node, target) of the last ``toward`` that took no step
+        self._tried: Any = None  # (node, step to retry at) of a ``toward`` that took no step
         self._cut = False  # the path is still to be cut at the plan's start node
+        # (target, snap, world version, its key) of the last target checked
+        self._aimed: tuple[Any, Any, int, Hashable] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -334,12 +350,14 @@ class Pursuer:
         >>> hunter.step((3, 9), dt=1.0, snap=True), hunter.node   # off the map: (0, 5)
         ('caught', (0, 5))
         """
-        goal = self._key(target, "target", self._snap if snap is None else snap)
+        goal = self._aim(target, self._snap if snap is None else snap)
         dt = _positive("dt", dt, allow_zero=True)
         if self._status == "max_expansions":
             return self._status
         self._ticks += 1
         self._dt = dt
+        if self._clock is not None:
+            self._clock.start()
         changed = self._world is not None and self._world.version != self._seen
         if changed and goal == self._target and self._clock is None and self._replans:
             self._repair(goal)
@@ -355,6 +373,26 @@ class Pursuer:
             return self._status
         self._advance(self.speed * dt)
         return self._status
+
+    def _aim(self, target: Any, snap: Any) -> Hashable:
+        """The target checked: the last one's key again when it is the same plain
+        ``(x, y)`` or ``(row, col)`` tuple, under the same ``snap``, on a world not
+        edited since (a check costs a lookup: on a mesh a spatial query, tens of
+        microseconds, every frame for every agent)."""
+        world, aimed = self._world, self._aimed
+        plain = (
+            world is not None and type(target) is tuple and len(target) == 2
+            and type(target[0]) in _PLAIN and type(target[1]) in _PLAIN
+        )  # fmt: skip
+        if (
+            plain and aimed is not None and aimed[0] == target and aimed[1] is snap
+            and aimed[2] == world.version
+        ):  # fmt: skip
+            return aimed[3]
+        goal = self._key(target, "target", snap)
+        if plain and type(snap) is bool:
+            self._aimed = (target, snap, world.version, goal)
+        return goal
 
     def _key(self, node: Any, name: str, snap: Any) -> Hashable:
         """``node`` checked by the space, or snapped to the nearest walkable node."""
@@ -464,6 +502,8 @@ class Pursuer:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
         if self._clock is not None:
+            if self._whole(k, goal, limit):
+                return
             # Planned over the next frames; meanwhile go on to the node planned from,
             # as far ahead on the path as the pursuer walks while the plan runs.
             if not fresh:
@@ -488,6 +528,32 @@ class Pursuer:
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
+
+    def _whole(self, k: int, goal: Hashable, limit: int | None) -> bool:
+        """A budgeted plan like the last one, which fitted in what is left of this
+        frame, is first run whole, as a blocking search capped at that (the cost of a
+        blocking call, not of a search started, stepped and read): adopted if it
+        ended, else its expansions are spent and the plan is sliced (False)."""
+        clock = self._clock
+        assert clock is not None
+        cap = clock.allowance()
+        if self._last is None or self._last > cap:
+            return False
+        if limit is not None and limit <= cap:
+            cap = limit  # the caller's limit: the search's answer whatever it is
+        began = perf_counter()
+        result = self._space.find_path(self._path[k], goal, max_expansions=cap)
+        clock.spend(result.expanded, perf_counter() - began)
+        self.expanded += result.expanded
+        if not result and result.reason == "max_expansions" and cap != limit:
+            self._last = None  # longer than a frame: sliced from here
+            return False
+        self.plans += 1
+        self._lag = 1
+        self._last = result.expanded
+        self._plan = result
+        self._adopt(result, k)
+        return True
 
     def _reaim(self, k: int, goal: Hashable, search: bool) -> PathResult | None:
         """The path from ``self._path[k]`` to ``goal`` by the space's ``reaim`` (a
@@ -538,7 +604,6 @@ class Pursuer:
         then start the next plan if the target moved meanwhile (with what is left)."""
         clock = self._clock
         assert clock is not None
-        clock.start()
         while self._search is not None and not clock.spent:
             search = self._search
             try:
@@ -557,6 +622,7 @@ class Pursuer:
             self._cut = False  # adopting it replaces the path past the node it starts from
             self.plans += 1
             self._lag = self._ticks - self._started + 1
+            self._last = search.expanded
             self._plan = search.result
             self._adopt(search.result, self._plan_k)
             if self._status != "max_expansions" and self._target != self._goal:
@@ -601,15 +667,17 @@ class Pursuer:
         walk on meanwhile by the space's ``toward`` (a few legal steps from the end
         of the path toward the target: a greedy search of 16 expansions on a grid, a
         straight move up to the first wall on a mesh), appended to the path. A space
-        without one, or with no step to take (the last try from this node toward
-        this target took none), waits."""
+        without one, or with no step to take (the last try from this node took
+        none, fewer than :data:`RETRY` steps ago), waits."""
         toward = getattr(self._space, "toward", None)
         end = self._path[-1]
-        if toward is None or self._tried == (end, self._target) or end == self._target:
+        if toward is None or end == self._target:
+            return
+        if self._tried is not None and self._tried[0] == end and self._ticks < self._tried[1]:
             return
         step = toward(end, self._target)
         if step is None:
-            self._tried = (end, self._target)
+            self._tried = (end, self._ticks + RETRY)
             return
         path = self._space.nodes(step)
         costs = np.concatenate([self._costs, self._space.step_costs(path)])

@@ -748,6 +748,13 @@ class NavMesh(RefusedShorthands, Labelled):
         return MeshParts(self._top, self._spatial.shapes, self._centroids, self._component, graph)
 
     @property
+    def spatial(self) -> SpatialIndex:
+        """Where points and rays fall on the polygons (internal: see
+        :class:`~pathcraft.navmesh._spatial.SpatialIndex`); replaced when the mesh is
+        carved."""
+        return self._spatial
+
+    @property
     def portal_graph(self) -> Portals:
         """The graph of portals (shared edges, at their midpoints) the funnel's corridor
         search runs on, built on first use (internal: see

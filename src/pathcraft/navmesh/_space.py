@@ -16,11 +16,13 @@ along the surface, sliding along walls (:meth:`MeshSpace.slide`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 
 from pathcraft._positions import check_position
 from pathcraft._sliced import CompiledSearch
@@ -72,7 +74,7 @@ class MeshSpace:
     ([7.616, 2.0, 7.616], (4.0, 2.0))
     """
 
-    __slots__ = ("algorithm", "filter", "mesh")
+    __slots__ = ("_end", "algorithm", "filter", "mesh")
 
     #: Positions are continuous: an agent between two corners plans from where it is
     #: (a :class:`~pathcraft.agents.Pursuer` splits its path there), not from a corner.
@@ -93,6 +95,7 @@ class MeshSpace:
         if checked is not None:
             mesh.query_policy(checked)  # checked against the mesh: a bad id raises here
         self.filter = checked
+        self._end: tuple[int, Point, int] = (-1, (math.nan, math.nan), -1)  # see toward
 
     @property
     def world(self) -> Any:
@@ -202,18 +205,31 @@ class MeshSpace:
         """
         a = np.asarray(start, dtype=np.float64)
         b = np.asarray(goal, dtype=np.float64)
-        ray = self.mesh.raycast(a, b, filter=self.filter)
+        mesh = self.mesh
+        if self.filter is not None:
+            ray = mesh.raycast(a, b, filter=self.filter)
+        else:  # the mesh's own polygons: walked from the polygon the last move ended in
+            spatial, version = mesh.spatial, mesh.version
+            was, here, poly = self._end
+            if was != version or here != start:
+                poly = int(spatial.locate(a[None])[0])
+                if poly < 0:
+                    raise ValueError(f"start {tuple(a.tolist())} is off the mesh")
+            ray = spatial.raycast(a, b, None, poly, normal=False)
         end = b
         if ray.hit:  # stop a hair short of the wall: its rounded point may lie outside
+            last = mesh.spatial.shapes[int(ray.polygons[-1])] if ray.polygons.size else None
             for back in (0.0, 1e-9, 1e-6, 1e-3):
                 end = a + max(ray.fraction - back, 0.0) * (b - a)
-                if self.mesh.polygons_at(end).size:
+                if last is not None and shapely.intersects_xy(last, end[0], end[1]):
                     break
             else:
                 return None
         if float(np.hypot(*(end - a))) <= 1e-9 * (1.0 + float(np.abs(a).max())):
             return None
         path = [(float(a[0]), float(a[1])), (float(end[0]), float(end[1]))]
+        if ray.polygons.size:  # where the next move toward starts, most likely
+            self._end = (mesh.version, path[1], int(ray.polygons[-1]))
         cost = float(self.step_costs(path)[0])
         return build_result(None if ray.hit is False else "max_expansions", np.array(path), cost)
 

@@ -155,11 +155,18 @@ class SpatialIndex:
         return out
 
     def raycast(
-        self, s: FloatArray, e: FloatArray, top: Topology | None = None, poly: int = -1
+        self,
+        s: FloatArray,
+        e: FloatArray,
+        top: Topology | None = None,
+        poly: int = -1,
+        *,
+        normal: bool = True,
     ) -> RaycastHit:
         """The straight move from ``s`` to ``e`` walked through the polygons of ``top``
         (the mesh's own by default: a filter's walls its excluded polygons off), from
-        polygon ``poly`` (by default the one :meth:`locate` gives ``s``)."""
+        polygon ``poly`` (by default the one :meth:`locate` gives ``s``); without
+        ``normal`` the wall's normal is not worked out (left zero)."""
         if poly < 0:
             poly = int(self.locate(s[None])[0])
         if poly < 0:
@@ -173,10 +180,10 @@ class SpatialIndex:
         t = min(max(float(t), 0.0), 1.0)
         polys = visited[: max(int(count), 0)].astype(np.intp)
         point = s + t * (e - s)
-        normal = np.zeros(2)
-        if t < 1.0 and polys.size:
-            normal = wall_normal(top, int(polys[-1]), point)
-        return RaycastHit(fraction=t, point=point, hit=t < 1.0, polygons=polys, normal=normal)
+        facing = np.zeros(2)
+        if normal and t < 1.0 and polys.size:
+            facing = wall_normal(top, int(polys[-1]), point)
+        return RaycastHit(fraction=t, point=point, hit=t < 1.0, polygons=polys, normal=facing)
 
 
 def points_arg(name: str, points: npt.ArrayLike) -> tuple[FloatArray, bool]:
