@@ -88,6 +88,7 @@ EXTENSIONS = [
     kernel("flowrepair"),  # issue 18: flow fields repaired where cells changed
     kernel("voxel"),  # issue 19: 3-D voxel grids
     kernel("components"),  # issue 32: reachability by component labels
+    kernel("lacam"),  # issue 33: multi-agent pathfinding (PIBT, LaCAM*)
 ]
 
 

@@ -33,6 +33,7 @@ Examples
 Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 """
 
+from pathcraft.mapf._lacam import lacam, pibt
 from pathcraft.mapf._problem import Problem, adjacency, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
 from pathcraft.mapf._solve import SOLVERS, solve
@@ -46,7 +47,9 @@ __all__ = [
     "MAPFResult",
     "Problem",
     "adjacency",
+    "lacam",
     "lower_bound",
+    "pibt",
     "solve",
     "validate",
 ]

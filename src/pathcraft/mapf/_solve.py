@@ -12,6 +12,7 @@ import numbers
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from pathcraft.mapf._lacam import lacam, pibt
 from pathcraft.mapf._problem import as_problem
 from pathcraft.mapf._result import MAPFResult
 
@@ -19,6 +20,7 @@ __all__ = ["SOLVERS", "check_time_limit", "solve", "solver_function"]
 
 #: Solver name -> solver function. Two names may share one function.
 SOLVERS: dict[str, Callable[..., MAPFResult]] = {}
+SOLVERS.update(lacam=lacam, pibt=pibt)
 
 
 def check_time_limit(time_limit: Any) -> float:
