@@ -89,6 +89,7 @@ EXTENSIONS = [
     kernel("voxel"),  # issue 19: 3-D voxel grids
     kernel("components"),  # issue 32: reachability by component labels
     kernel("lacam"),  # issue 33: multi-agent pathfinding (PIBT, LaCAM*)
+    kernel("mapf_lns"),  # issue 33: refining a multi-agent solution
 ]
 
 

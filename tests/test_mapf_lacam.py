@@ -245,18 +245,28 @@ def test_pibt_refuses_bad_steps() -> None:
 # ------------------------------------------------------------------ the benchmark
 
 
-def _bench_check(mapf_benchmark, name: str, number: int, k: int | None, refine: bool) -> None:
+def _bench_check(
+    mapf_benchmark, name: str, number: int, k: int | None, refine: bool, limit: float = 60.0
+):
     grid, starts, goals = read_mapf_scen(
         mapf_benchmark / "scen-random" / f"{name}-random-{number}.scen", k
     )
     problem = Problem(grid, starts, goals)
-    result = lacam(problem, time_limit=60.0, refine=refine)
+    result = lacam(problem, time_limit=limit, refine=refine)
     assert result, result
     _check(problem, result, grid_step(np.isfinite(grid.cost)))
+    return result
 
 
 def test_lacam_on_a_benchmark_instance(mapf_benchmark) -> None:
     _bench_check(mapf_benchmark, "room-32-32-4", 1, 80, refine=False)
+
+
+def test_refinement_lowers_the_sum_of_costs(mapf_benchmark) -> None:
+    result = _bench_check(mapf_benchmark, "random-32-32-20", 2, 120, refine=True, limit=1.5)
+    assert result.stats["lns_iterations"] > 0 and result.stats["lns_accepted"] > 0
+    assert result.sum_of_costs < result.stats["lacam_sum_of_costs"]
+    assert result.time_s < 3.0
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ def lacam(
     following: bool = ...,
     swap: bool = ...,
     seed: int = ...,
+    refine_share: float = ...,
 ) -> tuple[bool, int, npt.NDArray[np.int32], dict[str, Any]]: ...
 def pibt(
     indptr: npt.NDArray[np.int32],

@@ -781,6 +781,7 @@ def lacam(
     bint following=False,
     bint swap=True,
     unsigned long long seed=0,
+    double refine_share=1.0,
 ):
     """Search configurations with LaCAM (LaCAM* when ``refine``).
 
@@ -806,6 +807,8 @@ def lacam(
         PIBT's swap operation (off when ``following``).
     seed : int
         Seed of the tie-breaking and shuffling.
+    refine_share : float
+        The share of the time left at the first solution that refinement may take.
 
     Returns
     -------
@@ -852,6 +855,8 @@ def lacam(
                     first_cost = w.g[goal]
                     if not refine:
                         stop = STOP_FIRST
+                    elif refine_share < 1.0:
+                        deadline = now + refine_share * (deadline - now)
                     continue
                 low = _next_low(&w, top)
                 if low < 0:

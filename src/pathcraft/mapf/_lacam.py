@@ -15,12 +15,21 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import lacam as _kernel
+from pathcraft._core import mapf_lns as _lns
 from pathcraft.mapf._problem import Problem
 from pathcraft.mapf._result import MAPFResult
 
 __all__ = ["distance_table", "lacam", "pibt"]
 
 _I32 = np.int32
+
+#: With ``refine=True``: the share of the time left at the first solution given to
+#: LaCAM*'s own refinement; the rest goes to large neighbourhood search.
+STAR_SHARE = 0.1
+
+#: Large neighbourhood search stops after this many tries in a row (or 10 an agent)
+#: that improve nothing.
+PATIENCE = 1000
 
 #: Bytes of configurations LaCAM keeps at most by default (``node_limit=None``): each
 #: configuration holds an agent's node, priority and rank (12 bytes an agent).
@@ -82,6 +91,14 @@ def distance_table(problem: Problem) -> npt.NDArray[np.int32]:
     return out
 
 
+def _sum_of_costs(configs: npt.NDArray[np.int32], goals: npt.NDArray[np.int32]) -> int:
+    """The sum over agents of the step after which each never leaves its goal."""
+    away = configs != goals[np.newaxis, :]
+    steps = len(configs)
+    last = steps - np.argmax(away[::-1], axis=0)  # one past the last step away
+    return int(np.where(away.any(axis=0), last, 0).sum())
+
+
 def _unreachable(problem: Problem, dist: npt.NDArray[np.int32]) -> int:
     """The first agent whose goal cannot be reached from its start, or -1."""
     reach = dist[np.arange(problem.n_agents), problem.starts]
@@ -112,7 +129,9 @@ def _result(
     # LaCAM* minimises the sum of loss (agent-steps off the goal), a lower bound of
     # the sum of costs: the two agree on the solution proven best only when no agent
     # leaves its goal and comes back, and then it is the sum-of-costs optimum too.
-    result.optimal = optimal_if and result.sum_of_costs == stats.get("sum_of_loss")
+    result.optimal = result.sum_of_costs == bound or (
+        optimal_if and result.sum_of_costs == stats.get("sum_of_loss")
+    )
     return result
 
 
@@ -132,11 +151,14 @@ def lacam(
     tree of constraints making sure every successor is eventually tried: it finds a
     solution to problems with hundreds or thousands of agents in milliseconds, and
     says ``"no solution"`` only after trying every configuration reachable. With
-    ``refine=True`` it goes on after the first solution (LaCAM*, Okumura, IJCAI
-    2023), rewiring configurations met again and pruning those that cannot beat the
-    best solution, until ``time_limit`` or until nothing is left (then the solution
-    is optimal for the sum of loss). Paths are lists of places (``(row, col)`` cells on
-    grids).
+    ``refine=True`` it is anytime: it goes on after the first solution as LaCAM*
+    (Okumura, IJCAI 2023), rewiring configurations met again and pruning those that
+    cannot beat the best solution, for a tenth of the time left (when it has searched
+    everything, the solution is optimal for the sum of loss); then, for the rest of
+    ``time_limit``, a large neighbourhood search (MAPF-LNS, Li et al. IJCAI 2021, as in
+    LaCAM3) plans a few agents at a time again around the others and keeps what lowers
+    the sum of costs, until the bound is reached or many tries in a row improve
+    nothing. Paths are lists of places (``(row, col)`` cells on grids).
 
     Parameters
     ----------
@@ -144,7 +166,8 @@ def lacam(
     time_limit : float
         Seconds for the whole query (distance tables included).
     refine : bool
-        Keep improving the first solution until ``time_limit`` (anytime).
+        Keep improving the first solution until ``time_limit`` (anytime: LaCAM*,
+        then large neighbourhood search).
     node_limit : int or None
         Most configurations stored (memory: 12 bytes an agent each); None: as many
         as fit in 512 MB.
@@ -159,11 +182,13 @@ def lacam(
     MAPFResult
         Solver ``"lacam"``; ``stats`` holds ``iterations``, ``configurations``,
         ``constraints``, ``time_to_first_s``, ``iterations_to_first``,
-        ``first_sum_of_loss``, ``sum_of_loss`` and ``stopped`` (why the search
-        ended: ``"first solution"``, ``"time limit"``, ``"node limit"`` or
-        ``"exhausted"``). A solution found before a limit is returned solved.
-        ``optimal`` is True only when refinement exhausted the search and the sum of
-        costs equals the sum of loss.
+        ``first_sum_of_loss``, ``sum_of_loss`` (LaCAM*'s) and ``stopped`` (why the
+        search ended: ``"first solution"``, ``"time limit"``, ``"node limit"``,
+        ``"exhausted"`` or ``"no improvement"``); with ``refine``, also
+        ``lacam_sum_of_costs`` (before the neighbourhood search), ``lns_iterations``
+        and ``lns_accepted``. A solution found before a limit is returned solved.
+        ``optimal`` is True when the sum of costs equals the lower bound, or LaCAM*
+        searched everything and the sum of costs equals its sum of loss.
 
     Raises
     ------
@@ -176,7 +201,7 @@ def lacam(
     >>> from pathcraft.mapf import Problem, lacam
     >>> grid = Grid.from_ascii("....\\n.#..\\n....", diagonal="never")
     >>> problem = Problem(grid, [(0, 0), (0, 3)], [(0, 3), (0, 0)])
-    >>> result = lacam(problem, refine=True, time_limit=5.0)
+    >>> result = lacam(problem, refine=True, time_limit=2.0)
     >>> bool(result), result.sum_of_costs, result.lower_bound, result.optimal
     (True, 8, 6, True)
     >>> corridor = Grid.from_ascii("...", diagonal="never")
@@ -215,10 +240,33 @@ def lacam(
         problem.following,
         swap,
         rng,
+        STAR_SHARE,
     )
     stopped = _kernel.STOP_REASONS[stop]
     stats["stopped"] = stopped
     bound = int(dist[np.arange(problem.n_agents), problem.starts].sum())
+    if found and refine:
+        soc = _sum_of_costs(configs, problem.goals)
+        stats["lacam_sum_of_costs"] = soc
+        if soc > bound and not (stopped == "exhausted" and soc == stats["sum_of_loss"]):
+            configs, more = _lns.refine(
+                problem.indptr,
+                problem.indices,
+                problem.goals,
+                dist,
+                configs,
+                t0 + limit,
+                bound,
+                problem.following,
+                rng,
+                max(PATIENCE, 10 * problem.n_agents),
+            )
+            stats["lns_iterations"] = more["iterations"]
+            stats["lns_accepted"] = more["accepted"]
+            if more["stalled"]:
+                stats["stopped"] = "no improvement"
+            elif stopped != "exhausted":
+                stats["stopped"] = "time limit"
     if stopped == "exhausted":
         status, reason = "no solution", "every configuration reachable from the starts was searched"
     elif stopped == "time limit":
