@@ -22,6 +22,13 @@ def movingai_dir() -> Path:
     env = os.environ.get("PATHCRAFT_MOVINGAI")
     return Path(env) if env else REPO.parent / "shared" / "benchmarks" / "movingai"
 
+
+def mapf_dir() -> Path:
+    """The MAPF benchmark data (``maps/``, ``scen-random/``): ``$PATHCRAFT_MAPF``, else
+    ``../shared/benchmarks/mapf`` beside the repository (it may be absent)."""
+    env = os.environ.get("PATHCRAFT_MAPF")
+    return Path(env) if env else REPO.parent / "shared" / "benchmarks" / "mapf"
+
 def git_rev() -> str:
     """The short commit of the repository, marked when ``src/`` has local changes."""
     try:

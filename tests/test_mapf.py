@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _grids import RULES
+from _mapf import conflicts, grid_step, random_instance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
@@ -22,8 +24,6 @@ from pathcraft.mapf import (
     solve,
     validate,
 )
-from tests._grids import RULES
-from tests._mapf import conflicts, grid_step, random_instance
 
 BENCH_MAPS = {
     # name: (width, height, passable cells, agents per scen file), from the README

@@ -11,13 +11,13 @@ from collections.abc import Hashable
 
 import numpy as np
 import pytest
+from _mapf import assert_solution, grid_step, random_instance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Graph, Grid
 from pathcraft.io import read_mapf_scen
 from pathcraft.mapf import Problem, lacam, lower_bound, pibt, solve, validate
-from tests._mapf import assert_solution, grid_step, random_instance
 
 
 def _check(problem: Problem, result, step_ok) -> None:
@@ -226,7 +226,8 @@ def test_same_seed_same_run_and_inputs_untouched() -> None:
         ({"node_limit": 0}, ValueError, "node_limit must be a positive integer"),
         ({"node_limit": 2.5}, TypeError, "node_limit must be a positive integer or None"),
         ({"seed": -1}, TypeError, "seed must be an integer >= 0"),
-        ({"time_limit": 0}, ValueError, "time_limit must be a number of seconds > 0"),
+        ({"time_limit": -1}, ValueError, "time_limit must be a number >= 0 or None"),
+        ({"time_limit": "1"}, TypeError, "time_limit must be a number >= 0 or None"),
         ({"nodes": 3}, TypeError, "unexpected keyword"),
     ],
 )

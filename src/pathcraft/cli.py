@@ -1,5 +1,6 @@
 """The ``pathcraft`` command line: ``demo`` on the bundled map, ``solve`` a scenario file,
-``show`` a search as a picture (on a Moving AI map, a text map, a Tiled or an LDtk level).
+``mapf`` a multi-agent instance, ``show`` a search as a picture (on a Moving AI map, a
+text map, a Tiled or an LDtk level).
 
 (Past 500 lines: the parser and the three commands it runs, read together.)"""
 
@@ -131,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="solve the scenarios as one batch on a Dask cluster (needs pathcraft[dask])",
     )
+
+    mapf = _command(
+        commands, "mapf", _mapf,
+        help="solve a multi-agent (MAPF) benchmark instance and check the answer",
+        description=(
+            "Solve the k-agent instance of a MAPF benchmark .scen file (its first K "
+            "agents) on its map, check the paths for conflicts, and print the solver, "
+            "agents, sum of costs against the bound (the sum of the agents' shortest "
+            "paths), makespan and time; exit 1 when not solved."
+        ),
+    )  # fmt: skip
+    _mapf_arguments(mapf, _positive_int, DIAGONALS)
 
     show = _command(
         commands, "show", _show,
@@ -396,6 +409,18 @@ def _demo_picture(grid: Any, start: Any, goal: Any, output: Path) -> None:
 
 def _cell(cell: tuple[Any, ...]) -> str:
     return f"({int(cell[0])},{int(cell[1])})"
+
+
+def _mapf_arguments(command: argparse.ArgumentParser, positive_int: Any, diagonals: Any) -> None:
+    from pathcraft.mapf.kit import add_arguments
+
+    add_arguments(command, positive_int, diagonals)
+
+
+def _mapf(args: argparse.Namespace) -> int:
+    from pathcraft.mapf.kit import run
+
+    return run(args)
 
 
 def _solve(args: argparse.Namespace) -> int:

@@ -33,9 +33,3 @@ def pibt(
     swap: bool = ...,
     seed: int = ...,
 ) -> tuple[bool, int, npt.NDArray[np.int32], dict[str, Any]]: ...
-def distance_table(
-    rindptr: npt.NDArray[np.int32],
-    rindices: npt.NDArray[np.int32],
-    goals: npt.NDArray[np.int32],
-    out: npt.NDArray[np.int32],
-) -> None: ...

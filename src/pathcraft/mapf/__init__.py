@@ -19,6 +19,8 @@ there); solutions are measured by the sum of costs and by the makespan (the larg
 - :class:`MAPFResult`: paths, sum of costs, makespan, the lower bound, time, status;
 - :func:`validate`: every conflict of a solution (:class:`Conflict`);
 - :func:`lower_bound`: the sum of the agents' individual shortest paths;
+- :class:`Reservations` and :class:`Cooperative`: a reservation table a game's units
+  share, and windowed cooperative planning of many units per turn;
 - :func:`pathcraft.io.read_mapf_scen`: instances of the benchmark's scenario files.
 
 Examples
@@ -33,6 +35,7 @@ Examples
 Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 """
 
+from pathcraft.mapf._cooperative import Cooperative, Reservations
 from pathcraft.mapf._lacam import lacam, pibt
 from pathcraft.mapf._problem import Problem, adjacency, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
@@ -44,8 +47,10 @@ __all__ = [
     "SOLVERS",
     "STATUSES",
     "Conflict",
+    "Cooperative",
     "MAPFResult",
     "Problem",
+    "Reservations",
     "adjacency",
     "lacam",
     "lower_bound",

@@ -7,6 +7,7 @@ build a :class:`~pathcraft.mapf.MAPFResult` from the configurations it returns.
 
 from __future__ import annotations
 
+import math
 import numbers
 import time
 from typing import Any
@@ -16,10 +17,12 @@ import numpy.typing as npt
 
 from pathcraft._core import lacam as _kernel
 from pathcraft._core import mapf_lns as _lns
+from pathcraft._validation import check_limit
+from pathcraft.mapf._prioritized import unreachable
 from pathcraft.mapf._problem import Problem
 from pathcraft.mapf._result import MAPFResult
 
-__all__ = ["distance_table", "lacam", "pibt"]
+__all__ = ["lacam", "pibt"]
 
 _I32 = np.int32
 
@@ -36,10 +39,10 @@ PATIENCE = 1000
 MEMORY_BUDGET = 1 << 29
 
 
-def _check_time_limit(time_limit: Any) -> float:
-    from pathcraft.mapf._solve import check_time_limit
-
-    return check_time_limit(time_limit)
+def _time_limit(time_limit: Any) -> float:
+    """Seconds (a number >= 0; None: no limit)."""
+    limit = check_limit("time_limit", time_limit, integer=False)
+    return math.inf if limit is None else float(limit)
 
 
 def _positive_int(name: str, value: Any, *, allow_none: bool) -> int | None:
@@ -66,44 +69,12 @@ def _seed(seed: Any) -> int:
     return int(seed) & 0xFFFFFFFFFFFFFFFF
 
 
-def distance_table(problem: Problem) -> npt.NDArray[np.int32]:
-    """Steps from every node to every agent's goal, ``(n_agents, n_nodes)`` int32,
-    -1 where the goal cannot be reached (one compiled breadth-first search an agent,
-    over the moves reversed).
-
-    Examples
-    --------
-    >>> from pathcraft import Grid
-    >>> from pathcraft.mapf import Problem
-    >>> problem = Problem(Grid.from_ascii("...", diagonal="never"), [(0, 0)], [(0, 2)])
-    >>> distance_table(problem).tolist()
-    [[2, 1, 0]]
-    """
-    n = problem.n_nodes
-    indptr, indices = problem.indptr, problem.indices
-    sources = np.repeat(np.arange(n, dtype=_I32), np.diff(indptr))
-    order = np.argsort(indices, kind="stable")
-    rindices = np.ascontiguousarray(sources[order], dtype=_I32)
-    rindptr = np.zeros(n + 1, dtype=_I32)
-    np.cumsum(np.bincount(indices, minlength=n), out=rindptr[1:])
-    out = np.empty((problem.n_agents, n), dtype=_I32)
-    _kernel.distance_table(rindptr, rindices, np.ascontiguousarray(problem.goals, _I32), out)
-    return out
-
-
 def _sum_of_costs(configs: npt.NDArray[np.int32], goals: npt.NDArray[np.int32]) -> int:
     """The sum over agents of the step after which each never leaves its goal."""
     away = configs != goals[np.newaxis, :]
     steps = len(configs)
     last = steps - np.argmax(away[::-1], axis=0)  # one past the last step away
     return int(np.where(away.any(axis=0), last, 0).sum())
-
-
-def _unreachable(problem: Problem, dist: npt.NDArray[np.int32]) -> int:
-    """The first agent whose goal cannot be reached from its start, or -1."""
-    reach = dist[np.arange(problem.n_agents), problem.starts]
-    bad = np.flatnonzero(reach < 0)
-    return int(bad[0]) if bad.size else -1
 
 
 def _result(
@@ -138,7 +109,7 @@ def _result(
 def lacam(
     problem: Problem,
     *,
-    time_limit: float = 10.0,
+    time_limit: float | None = 10.0,
     refine: bool = False,
     node_limit: int | None = None,
     swap: bool = True,
@@ -163,8 +134,8 @@ def lacam(
     Parameters
     ----------
     problem : Problem
-    time_limit : float
-        Seconds for the whole query (distance tables included).
+    time_limit : float or None
+        Seconds for the whole query (distance tables included); None: no limit.
     refine : bool
         Keep improving the first solution until ``time_limit`` (anytime: LaCAM*,
         then large neighbourhood search).
@@ -209,24 +180,17 @@ def lacam(
     MAPFResult('lacam', no solution: every configuration reachable from the starts was searched)
     """
     t0 = time.perf_counter()
-    limit = _check_time_limit(time_limit)
+    limit = _time_limit(time_limit)
     refine = _flag("refine", refine)
     swap = _flag("swap", swap)
     nodes = _positive_int("node_limit", node_limit, allow_none=True)
     rng = _seed(seed)
     if nodes is None:
         nodes = max(1024, MEMORY_BUDGET // (12 * problem.n_agents + 64))
-    dist = distance_table(problem)
-    stuck = _unreachable(problem, dist)
-    if stuck >= 0:
-        return MAPFResult.failed(
-            problem,
-            "no solution",
-            f"agent {stuck} cannot reach its goal {problem.place(int(problem.goals[stuck]))!r} "
-            f"from its start {problem.place(int(problem.starts[stuck]))!r}",
-            solver="lacam",
-            time_s=time.perf_counter() - t0,
-        )
+    stuck = unreachable(problem, "lacam", t0)
+    if stuck is not None:
+        return stuck
+    dist = np.ascontiguousarray(problem.distance_table())
     found, stop, configs, stats = _kernel.lacam(
         problem.indptr,
         problem.indices,
@@ -290,7 +254,7 @@ def lacam(
 def pibt(
     problem: Problem,
     *,
-    time_limit: float = 10.0,
+    time_limit: float | None = 10.0,
     max_steps: int = 10_000,
     swap: bool = True,
     seed: int = 0,
@@ -308,8 +272,8 @@ def pibt(
     Parameters
     ----------
     problem : Problem
-    time_limit : float
-        Seconds for the whole query.
+    time_limit : float or None
+        Seconds for the whole query; None: no limit.
     max_steps : int
         Most time steps before giving up (status ``"iteration limit"``).
     swap : bool
@@ -337,21 +301,14 @@ def pibt(
     MAPFResult('pibt', iteration limit: not every agent at its goal after 2 steps)
     """
     t0 = time.perf_counter()
-    limit = _check_time_limit(time_limit)
+    limit = _time_limit(time_limit)
     steps = int(_positive_int("max_steps", max_steps, allow_none=False) or 1)
     swap = _flag("swap", swap)
     rng = _seed(seed)
-    dist = distance_table(problem)
-    stuck = _unreachable(problem, dist)
-    if stuck >= 0:
-        return MAPFResult.failed(
-            problem,
-            "no solution",
-            f"agent {stuck} cannot reach its goal {problem.place(int(problem.goals[stuck]))!r} "
-            f"from its start {problem.place(int(problem.starts[stuck]))!r}",
-            solver="pibt",
-            time_s=time.perf_counter() - t0,
-        )
+    stuck = unreachable(problem, "pibt", t0)
+    if stuck is not None:
+        return stuck
+    dist = np.ascontiguousarray(problem.distance_table())
     found, stop, configs, stats = _kernel.pibt(
         problem.indptr,
         problem.indices,

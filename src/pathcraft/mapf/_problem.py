@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.sipp import distance_table
 from pathcraft.graph import Graph
 from pathcraft.grid import Grid
 
@@ -18,7 +19,6 @@ __all__ = [
     "Problem",
     "adjacency",
     "as_problem",
-    "bfs_distances",
     "lower_bound",
 ]
 
@@ -175,39 +175,6 @@ def adjacency(
     )
 
 
-def bfs_distances(
-    indptr: npt.NDArray[np.int32], indices: npt.NDArray[np.int32], source: int
-) -> npt.NDArray[np.int32]:
-    """Steps from ``source`` to every node over the CSR arrays (-1 where unreached).
-
-    Level by level over NumPy arrays (no Python loop per node).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> bfs_distances(np.array([0, 1, 3, 4], np.int32), np.array([1, 0, 2, 1], np.int32), 0)
-    array([0, 1, 2], dtype=int32)
-    """
-    n = len(indptr) - 1
-    dist = np.full(n, -1, dtype=_I32)
-    dist[source] = 0
-    frontier = np.array([source], dtype=np.int64)
-    level = 0
-    while frontier.size:
-        level += 1
-        begin = indptr[frontier].astype(np.int64)
-        count = indptr[frontier + 1] - begin
-        total = int(count.sum())
-        if total == 0:
-            break
-        offsets = np.repeat(begin - np.cumsum(count) + count, count) + np.arange(total)
-        nbrs = indices[offsets]
-        nbrs = np.unique(nbrs[dist[nbrs] < 0])
-        dist[nbrs] = level
-        frontier = nbrs.astype(np.int64)
-    return dist
-
-
 def _node_ids(name: str, values: Any, n_nodes: int) -> npt.NDArray[np.int32]:
     arr = np.asarray(values)
     if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
@@ -281,6 +248,7 @@ class Problem:
     """
 
     __slots__ = (
+        "_back",
         "_cell_ids",
         "_distances",
         "_index",
@@ -418,6 +386,7 @@ class Problem:
         self.n_nodes = len(places)
         self.following = bool(following)
         self._distances: dict[int, npt.NDArray[np.int32]] = {}
+        self._back: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]] | None = None
 
     def _nodes(self, name: str, values: Sequence[Hashable]) -> npt.NDArray[np.int32]:
         out = np.empty(len(values), dtype=_I32)
@@ -497,18 +466,49 @@ class Problem:
         there), computed once and cached; the array is read-only."""
         if not (isinstance(agent, numbers.Integral) and 0 <= agent < self.n_agents):
             raise ValueError(f"agent must be from 0 to {self.n_agents - 1}; got {agent!r}")
-        goal = int(self.goals[agent])
-        table = self._distances.get(goal)
+        return self.steps_to(int(self.goals[agent]))
+
+    def steps_to(self, node: int, *, keep: bool = True) -> npt.NDArray[np.int32]:
+        """Steps from every node to node ``node`` (-1 where it cannot be reached),
+        read-only; kept for the next call unless ``keep=False``."""
+        if not (isinstance(node, numbers.Integral) and 0 <= node < self.n_nodes):
+            raise ValueError(f"node must be from 0 to {self.n_nodes - 1}; got {node!r}")
+        table = self._distances.get(int(node))
         if table is None:
             back_ptr, back_idx = self._reverse()
-            table = bfs_distances(back_ptr, back_idx, goal)
+            out = np.empty((1, self.n_nodes), dtype=_I32)
+            distance_table(back_ptr, back_idx, np.array([node], dtype=_I32), out)
+            table = out[0]
             table.flags.writeable = False
-            self._distances[goal] = table
+            if keep:
+                self._distances[int(node)] = table
         return table
 
+    def distance_table(self) -> npt.NDArray[np.int32]:
+        """Steps to every agent's goal from every node, shape ``(n_agents, n_nodes)``
+        (-1 where an agent cannot get there): the rows of :meth:`distances`, computed
+        in one compiled call and cached. A new array each call."""
+        missing = [int(g) for g in self.goals if int(g) not in self._distances]
+        if missing:
+            self._fill_distances(np.array(missing, dtype=_I32))
+        out = np.empty((self.n_agents, self.n_nodes), dtype=_I32)
+        for agent, goal in enumerate(self.goals.tolist()):
+            out[agent] = self._distances[goal]
+        return out
+
+    def _fill_distances(self, goals: npt.NDArray[np.int32]) -> None:
+        back_ptr, back_idx = self._reverse()
+        out = np.empty((goals.size, self.n_nodes), dtype=_I32)
+        distance_table(back_ptr, back_idx, goals, out)
+        for row, goal in zip(out, goals.tolist(), strict=True):
+            row.flags.writeable = False
+            self._distances[goal] = row
+
     def _reverse(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-        src = np.repeat(np.arange(self.n_nodes, dtype=_I32), np.diff(self.indptr))
-        return _csr(self.n_nodes, self.indices, src)
+        if self._back is None:
+            src = np.repeat(np.arange(self.n_nodes, dtype=_I32), np.diff(self.indptr))
+            self._back = _csr(self.n_nodes, self.indices, src)
+        return self._back
 
     def __repr__(self) -> str:
         return (

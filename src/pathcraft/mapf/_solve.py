@@ -13,14 +13,21 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from pathcraft.mapf._lacam import lacam, pibt
+from pathcraft.mapf._prioritized import prioritized
 from pathcraft.mapf._problem import as_problem
 from pathcraft.mapf._result import MAPFResult
+from pathcraft.mapf._whca import whca
 
 __all__ = ["SOLVERS", "check_time_limit", "solve", "solver_function"]
 
 #: Solver name -> solver function. Two names may share one function.
-SOLVERS: dict[str, Callable[..., MAPFResult]] = {}
-SOLVERS.update(lacam=lacam, pibt=pibt)
+SOLVERS: dict[str, Callable[..., MAPFResult]] = {
+    "sipp": prioritized,
+    "prioritized": prioritized,
+    "whca": whca,
+    "lacam": lacam,
+    "pibt": pibt,
+}
 
 
 def check_time_limit(time_limit: Any) -> float:
@@ -83,6 +90,9 @@ def solve(
     >>> from pathcraft import Grid
     >>> from pathcraft.mapf import solve
     >>> grid = Grid.from_ascii("....\\n.##.\\n....", diagonal="never")
+    >>> result = solve(grid, [(0, 0), (0, 3)], [(0, 3), (0, 0)], solver="prioritized")
+    >>> bool(result), result.sum_of_costs, result.lower_bound
+    (True, 10, 6)
     >>> solve(grid, [(0, 0)], [(0, 3)], solver="astar")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -1,0 +1,230 @@
+"""Multi-agent pathfinding (issue 33) on the MAPF benchmark: k rising until failure.
+
+For each of the five shared maps (scenario file ``-random-1``, the first k agents),
+each solver runs with k = 25, 50, 100, 150, ... until its first failure (or every
+agent of the file), with a time limit per instance. Every returned solution is
+checked by this script's own conflict checker (:func:`check`, written apart from
+``pathcraft.mapf.validate``) before it counts. Rules: 4-connected moves and waits at
+unit cost, vertex and swap conflicts forbidden, agents stay at their goals; sum of
+costs against the bound (the sum of the agents' individual BFS distances).
+
+One function per solver (``run_NAME(grid, starts, goals, limit) -> dict``), listed in
+:data:`SOLVERS`; peers and further solvers add theirs there.
+
+Usage::
+
+    python bench/mapf.py                    # 10 s per instance, writes bench/results/mapf.md
+    python bench/mapf.py --limit 2 --quick  # a short run, prints only
+    python bench/mapf.py --solvers whca --maps room-32-32-4
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _machine import git_rev, machine, mapf_dir
+
+from pathcraft.io import read_mapf_scen
+from pathcraft.mapf import Problem, solve
+
+RESULTS = Path(__file__).resolve().parent / "results" / "mapf.md"
+MAPS = (
+    "empty-32-32",
+    "random-32-32-20",
+    "maze-32-32-2",
+    "room-32-32-4",
+    "warehouse-10-20-10-2-1",
+)
+
+
+def steps_of(total: int) -> list[int]:
+    """The agent counts tried: 25, 50, then every 50 (every 100 past 500), then all."""
+    ks = [25, 50, *range(100, min(total, 500) + 1, 50), *range(600, total + 1, 100)]
+    ks = [k for k in ks if k < total]
+    return [*ks, total]
+
+
+def check(
+    paths: list[list[tuple[int, int]]], starts: list, goals: list, walkable: np.ndarray
+) -> str:
+    """Every fault of a solution under the rules above, as words ("" when valid): a
+    step array per agent held at its goal, then vertex and swap conflicts by sorting
+    (node, time) and (edge, time) keys."""
+    k = len(paths)
+    if k != len(starts):
+        return f"{len(paths)} paths for {len(starts)} agents"
+    horizon = max(len(p) for p in paths)
+    rows, cols = walkable.shape
+    at = np.empty((k, horizon), dtype=np.int64)
+    for i, path in enumerate(paths):
+        cells = np.asarray(path, dtype=np.int64).reshape(-1, 2)
+        if tuple(cells[0]) != tuple(starts[i]) or tuple(cells[-1]) != tuple(goals[i]):
+            return f"agent {i} does not run from its start to its goal"
+        if not walkable[cells[:, 0], cells[:, 1]].all():
+            return f"agent {i} enters a wall"
+        if len(cells) > 1 and (np.abs(np.diff(cells, axis=0)).sum(axis=1) > 1).any():
+            return f"agent {i} jumps"
+        flat = cells[:, 0] * cols + cells[:, 1]
+        at[i, : len(flat)] = flat
+        at[i, len(flat) :] = flat[-1]
+    times = np.broadcast_to(np.arange(horizon), at.shape)
+    keys = np.sort((times * rows * cols + at).ravel())
+    if (keys[1:] == keys[:-1]).any():
+        return "a vertex conflict"
+    a, b = at[:, :-1], at[:, 1:]
+    moving = a != b
+    n = rows * cols
+    fwd = (times[:, 1:] * n + a) * n + b
+    back = (times[:, 1:] * n + b) * n + a
+    if np.isin(fwd[moving], back[moving]).any():
+        return "a swap conflict"
+    return ""
+
+
+def _pathcraft(name: str, options: dict[str, Any]) -> Callable[..., dict[str, Any]]:
+    def run(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        problem = Problem(grid, starts, goals)
+        result = solve(problem, solver=name, time_limit=limit, **options)
+        seconds = time.perf_counter() - t0
+        return {
+            "solved": bool(result),
+            "paths": result.paths,
+            "cost": result.sum_of_costs,
+            "bound": result.lower_bound,
+            "seconds": seconds,
+            "why": result.status if not result else "",
+        }
+
+    return run
+
+
+def run_prioritized(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's prioritized planning (SIPP), longest first, restarts to the limit."""
+    return _pathcraft("prioritized", {})(grid, starts, goals, limit)
+
+
+def run_whca(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's WHCA*, window 16, replanning every 8 steps."""
+    return _pathcraft("whca", {"window": 16})(grid, starts, goals, limit)
+
+
+def run_lacam(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's LaCAM, stopping at its first solution."""
+    return _pathcraft("lacam", {})(grid, starts, goals, limit)
+
+
+def run_pibt(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's PIBT (with the swap operation)."""
+    return _pathcraft("pibt", {})(grid, starts, goals, limit)
+
+
+#: Solver name -> runner (each checked by :func:`check` here). LaCAM refined against
+#: lacam3 and the Python peers: ``bench/mapf_lacam.py``.
+SOLVERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "prioritized": run_prioritized,
+    "whca": run_whca,
+    "lacam": run_lacam,
+    "pibt": run_pibt,
+}
+
+
+def sweep(map_name: str, solver: str, limit: float, quick: bool) -> list[dict[str, Any]]:
+    scen = mapf_dir() / "scen-random" / f"{map_name}-random-1.scen"
+    grid, starts, goals = read_mapf_scen(scen)
+    walkable = np.isfinite(grid.cost)
+    rows = []
+    for k in steps_of(len(starts))[: 4 if quick else None]:
+        out = SOLVERS[solver](grid, starts[:k], goals[:k], limit)
+        if out["solved"]:
+            fault = check(out["paths"], starts[:k], goals[:k], walkable)
+            if fault:
+                out["solved"], out["why"] = False, f"INVALID: {fault}"
+        out.pop("paths")
+        rows.append({"k": k, "of": len(starts), **out})
+        status = "ok" if out["solved"] else out["why"]
+        print(f"{map_name:24} {solver:12} k={k:5} {status:12} {out['seconds']:7.3f} s", flush=True)
+        if not out["solved"]:
+            break
+    return rows
+
+
+def report(results: dict[tuple[str, str], list[dict[str, Any]]], limit: float) -> str:
+    lines = [
+        "# Multi-agent pathfinding: k rising until failure",
+        "",
+        f"`python bench/mapf.py` on {machine()}, commit {git_rev()}. Scenario file "
+        f"`-random-1` of each map, the first k agents; {limit:g} s per instance; k = 25, "
+        "50, then every 50 (every 100 past 500) up to the whole file; a solver stops at "
+        "its first failure. 4-connected moves and waits at unit cost, vertex and swap "
+        "conflicts forbidden, agents stay at their goals. Every solution counted passed "
+        "the script's own conflict checker. *cost / bound*: sum of costs over the sum of "
+        "the agents' individual shortest paths.",
+        "",
+        "| map | solver | largest k solved (of the file's) | time there (s) | "
+        "cost / bound there | first failure |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for (map_name, solver), rows in results.items():
+        solved = [r for r in rows if r["solved"]]
+        failed = [r for r in rows if not r["solved"]]
+        total = rows[0]["of"] if rows else 0
+        if solved:
+            best = solved[-1]
+            ratio = best["cost"] / best["bound"]
+            cells = f"{best['k']} ({total}) | {best['seconds']:.3f} | {ratio:.3f}"
+        else:
+            cells = f"0 ({total}) | | "
+        end = f"k={failed[0]['k']}: {failed[0]['why']}" if failed else "none in the k run"
+        if not failed and solved and solved[-1]["k"] == total:
+            end = "none: the whole file solved"
+        lines.append(f"| {map_name} | {solver} | {cells} | {end} |")
+    lines += [
+        "",
+        "Every instance run:",
+        "",
+        "| map | solver | k | solved | time (s) | cost / bound |",
+    ]
+    lines += ["|---|---|---:|---|---:|---:|"]
+    for (map_name, solver), rows in results.items():
+        for r in rows:
+            ratio = f"{r['cost'] / r['bound']:.3f}" if r["solved"] else ""
+            lines.append(
+                f"| {map_name} | {solver} | {r['k']} | {'yes' if r['solved'] else r['why']} | "
+                f"{r['seconds']:.3f} | {ratio} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--limit", type=float, default=10.0, help="seconds per instance")
+    parser.add_argument("--quick", action="store_true", help="the first four k only, print")
+    parser.add_argument("--solvers", default=",".join(SOLVERS), help="comma-separated")
+    parser.add_argument("--maps", default=",".join(MAPS), help="comma-separated")
+    args = parser.parse_args()
+    if not (mapf_dir() / "maps").is_dir():
+        sys.exit(f"no MAPF benchmark data at {mapf_dir()} (set PATHCRAFT_MAPF)")
+    results = {}
+    for map_name in args.maps.split(","):
+        for solver in args.solvers.split(","):
+            results[(map_name, solver)] = sweep(map_name, solver, args.limit, args.quick)
+    text = report(results, args.limit)
+    if args.quick:
+        print(text)
+    else:
+        RESULTS.write_text(text)
+        print(f"wrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()
