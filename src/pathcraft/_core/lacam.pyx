@@ -37,7 +37,7 @@ the GIL released and returns the configurations of the solution, one row a time 
 Its memory (configurations, search nodes) grows as it goes and is bounded by
 ``node_limit``; every pool is freed before returning.
 
-This file is long (about 800 lines) because the two searches share one workspace and
+This file is long (about 950 lines) because the two searches share one workspace and
 one PIBT step; splitting them would split the workspace's allocation and cleanup.
 """
 
@@ -399,62 +399,37 @@ cdef bint _step(Work* w, const int32_t* C, const int32_t* order, int64_t low) no
 # ---------------------------------------------------------------------------------------
 # the LaCAM* search
 
+cdef inline int _resize(void** p, int64_t count, size_t size) noexcept nogil:
+    """Reallocate the array at p to count items of size bytes; 0 on failure (p kept)."""
+    cdef void* q = realloc(p[0], <size_t>count * size)
+    if q == NULL:
+        return 0
+    p[0] = q
+    return 1
+
+
 cdef int _reserve_nodes(Work* w) noexcept nogil:
     """Room for one more configuration; 0 at the node limit or out of memory."""
-    cdef int64_t cap, need = w.n_nodes + 1
-    cdef int64_t N = w.N
-    if need <= w.cap_nodes:
+    cdef int64_t cap, N = w.N
+    if w.n_nodes + 1 <= w.cap_nodes:
         return 1
     if w.n_nodes >= w.node_limit:
         return 0
     cap = w.cap_nodes * 2 if w.cap_nodes > 0 else 64
     if cap > w.node_limit:
         cap = w.node_limit
-    cdef void* p
-    p = realloc(w.conf, <size_t>(cap * N) * sizeof(int32_t))
-    if p == NULL:
+    if not (_resize(<void**>&w.conf, cap * N, sizeof(int32_t))
+            and _resize(<void**>&w.prio, cap * N, sizeof(float))
+            and _resize(<void**>&w.order, cap * N, sizeof(int32_t))
+            and _resize(<void**>&w.parent, cap, sizeof(int32_t))
+            and _resize(<void**>&w.g, cap, sizeof(int64_t))
+            and _resize(<void**>&w.h, cap, sizeof(int64_t))
+            and _resize(<void**>&w.hash, cap, sizeof(uint64_t))
+            and _resize(<void**>&w.at_goal, cap, sizeof(char))
+            and _resize(<void**>&w.lhead, cap, sizeof(int64_t))
+            and _resize(<void**>&w.ltail, cap, sizeof(int64_t))
+            and _resize(<void**>&w.ehead, cap, sizeof(int64_t))):
         return 0
-    w.conf = <int32_t*>p
-    p = realloc(w.prio, <size_t>(cap * N) * sizeof(float))
-    if p == NULL:
-        return 0
-    w.prio = <float*>p
-    p = realloc(w.order, <size_t>(cap * N) * sizeof(int32_t))
-    if p == NULL:
-        return 0
-    w.order = <int32_t*>p
-    p = realloc(w.parent, <size_t>cap * sizeof(int32_t))
-    if p == NULL:
-        return 0
-    w.parent = <int32_t*>p
-    p = realloc(w.g, <size_t>cap * sizeof(int64_t))
-    if p == NULL:
-        return 0
-    w.g = <int64_t*>p
-    p = realloc(w.h, <size_t>cap * sizeof(int64_t))
-    if p == NULL:
-        return 0
-    w.h = <int64_t*>p
-    p = realloc(w.hash, <size_t>cap * sizeof(uint64_t))
-    if p == NULL:
-        return 0
-    w.hash = <uint64_t*>p
-    p = realloc(w.at_goal, <size_t>cap)
-    if p == NULL:
-        return 0
-    w.at_goal = <char*>p
-    p = realloc(w.lhead, <size_t>cap * sizeof(int64_t))
-    if p == NULL:
-        return 0
-    w.lhead = <int64_t*>p
-    p = realloc(w.ltail, <size_t>cap * sizeof(int64_t))
-    if p == NULL:
-        return 0
-    w.ltail = <int64_t*>p
-    p = realloc(w.ehead, <size_t>cap * sizeof(int64_t))
-    if p == NULL:
-        return 0
-    w.ehead = <int64_t*>p
     w.cap_nodes = cap
     return _rehash(w, cap * 2)
 
@@ -513,16 +488,13 @@ cdef int _add_edge(Work* w, int32_t a, int32_t b, int64_t cost) noexcept nogil:
         if w.eto[e] == b:
             return 1
         e = w.enext[e]
-    cap = w.cap_edges
-    if not _grow(<void**>&w.eto, &cap, w.n_edges + 1, sizeof(int32_t)):
-        return 0
-    cap = w.cap_edges
-    if not _grow(<void**>&w.ecost, &cap, w.n_edges + 1, sizeof(int64_t)):
-        return 0
-    cap = w.cap_edges
-    if not _grow(<void**>&w.enext, &cap, w.n_edges + 1, sizeof(int64_t)):
-        return 0
-    w.cap_edges = cap
+    if w.n_edges + 1 > w.cap_edges:
+        cap = w.cap_edges * 2 if w.cap_edges > 0 else 1024
+        if not (_resize(<void**>&w.eto, cap, sizeof(int32_t))
+                and _resize(<void**>&w.ecost, cap, sizeof(int64_t))
+                and _resize(<void**>&w.enext, cap, sizeof(int64_t))):
+            return 0
+        w.cap_edges = cap
     e = w.n_edges
     w.n_edges += 1
     w.eto[e] = b
@@ -534,23 +506,16 @@ cdef int _add_edge(Work* w, int32_t a, int32_t b, int64_t cost) noexcept nogil:
 
 cdef int64_t _new_low(Work* w, int64_t parent, int32_t who, int32_t where, int32_t depth) noexcept nogil:
     """A low-level node; -1 out of memory."""
-    cdef int64_t cap, k = w.n_low
-    cap = w.cap_low
-    if not _grow(<void**>&w.lparent, &cap, k + 1, sizeof(int64_t)):
-        return -1
-    cap = w.cap_low
-    if not _grow(<void**>&w.lnext, &cap, k + 1, sizeof(int64_t)):
-        return -1
-    cap = w.cap_low
-    if not _grow(<void**>&w.lwho, &cap, k + 1, sizeof(int32_t)):
-        return -1
-    cap = w.cap_low
-    if not _grow(<void**>&w.lwhere, &cap, k + 1, sizeof(int32_t)):
-        return -1
-    cap = w.cap_low
-    if not _grow(<void**>&w.ldepth, &cap, k + 1, sizeof(int32_t)):
-        return -1
-    w.cap_low = cap
+    cdef int64_t k = w.n_low
+    cdef int64_t cap = w.cap_low * 2 if w.cap_low > 0 else 1024
+    if k + 1 > w.cap_low:
+        if not (_resize(<void**>&w.lparent, cap, sizeof(int64_t))
+                and _resize(<void**>&w.lnext, cap, sizeof(int64_t))
+                and _resize(<void**>&w.lwho, cap, sizeof(int32_t))
+                and _resize(<void**>&w.lwhere, cap, sizeof(int32_t))
+                and _resize(<void**>&w.ldepth, cap, sizeof(int32_t))):
+            return -1
+        w.cap_low = cap
     w.n_low += 1
     w.lparent[k] = parent
     w.lnext[k] = -1
