@@ -363,6 +363,8 @@ def main() -> None:
     parser.add_argument("--no-peers", dest="peers", action="store_false")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", help="also write every run as JSON lines here")
+    parser.add_argument("--phase", choices=("both", "first", "refine"), default="both",
+                        help="run one phase only (prints, writes nothing)")
     parser.add_argument("--peer", help=argparse.SUPPRESS)
     parser.add_argument("--peer-scen", help=argparse.SUPPRESS)
     parser.add_argument("--peer-k", type=int, help=argparse.SUPPRESS)
@@ -377,13 +379,13 @@ def main() -> None:
     base = mapf_dir()
     if not (base / "maps").is_dir():
         sys.exit(f"no MAPF benchmark at {base}: set PATHCRAFT_MAPF")
-    first = phase_first(args, base)
-    refined = phase_refine(args, base)
+    first = phase_first(args, base) if args.phase != "refine" else []
+    refined = phase_refine(args, base) if args.phase != "first" else []
     text = report(args, first, refined)
     print(text)
     if args.json:
         Path(args.json).write_text("".join(json.dumps(r) + "\n" for r in first + refined))
-    if not args.quick:
+    if not args.quick and args.phase == "both":
         write_section(text)
 
 

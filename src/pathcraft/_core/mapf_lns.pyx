@@ -145,30 +145,29 @@ cdef inline uint64_t _key(int32_t f, int32_t t, int32_t v) noexcept nogil:
     return ((<uint64_t>f) << 42) | ((<uint64_t>((1 << 21) - 1 - t)) << 21) | <uint64_t>v
 
 
-cdef bint _free_at_goal_after(Lns* w, int32_t a, int32_t v, int32_t t) noexcept nogil:
-    """Whether no other agent stands on v at any time after t."""
-    cdef int32_t s, o
-    for s in range(t + 1, w.T + 1):
-        o = w.occ[<int64_t>s * w.V + v]
-        if o >= 0 and o != a:
-            return False
-    return True
-
-
 cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
     """Space-time A* for agent a around the table; its new path into w.paths, its cost
     returned (-1: none within the horizon, or none costing less than bound)."""
     cdef int32_t s0 = w.paths[<int64_t>a * (w.T + 1)], g = w.goals[a]
-    cdef int32_t v, t, u, k, t1, f, j, h
-    cdef int64_t s, s1
+    cdef int32_t v, t, u, k, t1, f, j, h, last = -1, o
+    cdef int64_t s1
     cdef uint64_t key
     cdef int32_t* p
     w.current += 1
     w.heap_n = 0
     if w.occ[s0] >= 0 and w.occ[s0] != a:
         return -1
+    # the last time another agent stands on the goal: a arrives for good after it, so
+    # no state costs less than last + 1 (a tighter bound than the distance alone, which
+    # spares the search every state with a lower f while the goal is still crossed)
+    for k in range(w.T, -1, -1):
+        o = w.occ[<int64_t>k * w.V + g]
+        if o >= 0 and o != a:
+            last = k
+            break
     w.stamp[s0] = w.current
-    if not _heap_push(w, _key(_d(w, a, s0), 0, s0)):
+    h = _d(w, a, s0)
+    if not _heap_push(w, _key(h if h > last + 1 else last + 1, 0, s0)):
         return -1
     while w.heap_n > 0:
         key = _heap_pop(w)
@@ -179,9 +178,8 @@ cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
         if f >= bound:
             w.pruned += 1
             return -1
-        if v == g and _free_at_goal_after(w, a, v, t):
+        if v == g and t > last:
             p = w.paths + <int64_t>a * (w.T + 1)
-            s = <int64_t>t * w.V + v
             for k in range(t, w.T + 1):
                 p[k] = g
             u = v
@@ -215,7 +213,8 @@ cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
                 continue
             w.stamp[s1] = w.current
             w.back[s1] = v
-            if not _heap_push(w, _key(t1 + h, t1, u)):
+            f = t1 + h if t1 + h > last + 1 else last + 1
+            if not _heap_push(w, _key(f, t1, u)):
                 return -1
     w.exhausted += 1
     return -1
