@@ -47,6 +47,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
+from pathcraft._core.mapf_tools cimport FAR, distance, rand01, randint, seeded
+
 
 cdef extern from "clock.h":
     double pathcraft_now() nogil
@@ -59,7 +61,6 @@ cdef enum:
     STOP_NODES = 2      # node limit (or memory)
     STOP_FIRST = 3      # the first solution, refinement not asked
     STOP_STEPS = 4      # PIBT's step limit (or a step it could not make)
-    FAR = 1 << 29       # the distance of an unreachable node
 
 # The chance that a configuration met again sends the search back to the start.
 cdef double RESTART_RATE = 0.001
@@ -136,24 +137,15 @@ cdef struct Work:
 # small tools
 
 cdef inline double _rand01(Work* w) noexcept nogil:
-    """A uniform double in [0, 1) (xorshift64*)."""
-    cdef uint64_t x = w.rng
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    w.rng = x
-    return <double>((x * <uint64_t>2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0)
+    return rand01(&w.rng)
 
 
 cdef inline int32_t _randint(Work* w, int32_t n) noexcept nogil:
-    cdef int32_t k = <int32_t>(_rand01(w) * n)
-    return k if k < n else n - 1
+    return randint(&w.rng, n)
 
 
 cdef inline int32_t _d(Work* w, int32_t agent, int32_t v) noexcept nogil:
-    """Distance of node v to the goal of agent (FAR where unreachable)."""
-    cdef int32_t d = w.dist[<int64_t>agent * w.V + v]
-    return d if d >= 0 else FAR
+    return distance(w.dist, w.V, agent, v)
 
 
 cdef inline int32_t _deg(Work* w, int32_t v) noexcept nogil:
@@ -712,9 +704,7 @@ cdef void _init_work(
     w.dist = &dist[0, 0]
     w.following = following
     w.swap = swap
-    w.rng = seed * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>0x2545F4914F6CDD1DULL
-    if w.rng == 0:
-        w.rng = 88172645463325252ULL
+    w.rng = seeded(seed, <uint64_t>0x2545F4914F6CDD1DULL)
 
 
 def _check(indptr, indices, starts, goals, dist):

@@ -25,6 +25,8 @@ from libc.string cimport memcpy
 
 import numpy as np
 
+from pathcraft._core.mapf_tools cimport FAR, distance, rand01, randint, seeded
+
 
 cdef extern from "clock.h":
     double pathcraft_now() nogil
@@ -65,22 +67,15 @@ cdef struct Lns:
 
 
 cdef inline double _rand01(Lns* w) noexcept nogil:
-    cdef uint64_t x = w.rng
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    w.rng = x
-    return <double>((x * <uint64_t>2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0)
+    return rand01(&w.rng)
 
 
 cdef inline int32_t _randint(Lns* w, int32_t n) noexcept nogil:
-    cdef int32_t k = <int32_t>(_rand01(w) * n)
-    return k if k < n else n - 1
+    return randint(&w.rng, n)
 
 
 cdef inline int32_t _d(Lns* w, int32_t agent, int32_t v) noexcept nogil:
-    cdef int32_t d = w.dist[<int64_t>agent * w.V + v]
-    return d if d >= 0 else (1 << 29)
+    return distance(w.dist, w.V, agent, v)
 
 
 cdef void _place(Lns* w, int32_t a, bint on) noexcept nogil:
@@ -209,7 +204,7 @@ cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
                                     or w.rest_time[v] == t1):
                     continue
             h = _d(w, a, u)
-            if h >= (1 << 29):
+            if h >= FAR:
                 continue
             w.stamp[s1] = w.current
             w.back[s1] = v
@@ -349,9 +344,7 @@ def refine(
     w.goals = &goals[0]
     w.dist = &dist[0, 0]
     w.following = following
-    w.rng = seed * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>0xD1B54A32D192ED03ULL
-    if w.rng == 0:
-        w.rng = 88172645463325252ULL
+    w.rng = seeded(seed, <uint64_t>0xD1B54A32D192ED03ULL)
     w.current = 0
     w.expanded = 0
     w.pruned = 0
