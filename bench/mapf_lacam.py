@@ -30,7 +30,7 @@ one thread; times are wall-clock.
 
 Usage::
 
-    python bench/mapf_lacam.py --lacam3 /tmp/lacam3/build/main
+    python bench/mapf_lacam.py --lacam3 path/to/lacam3/build/main
     python bench/mapf_lacam.py --quick      # two maps, scen 1, k up to 200, no write
 """
 
