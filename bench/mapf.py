@@ -16,6 +16,14 @@ Usage::
     python bench/mapf.py                    # 10 s per instance, writes bench/results/mapf.md
     python bench/mapf.py --limit 2 --quick  # a short run, prints only
     python bench/mapf.py --solvers whca --maps room-32-32-4
+    python bench/mapf.py --game             # the game loop below, writes mapf_game.md
+
+``--game``: 200 units cross a 512x512 Moving AI map (``bg512/AR0011SR``, 4-connected)
+from its left third to its right third and back, moved one cell per turn by
+:class:`pathcraft.mapf.Cooperative` (window 16) until all arrive; every turn's moves
+are checked for vertex and swap conflicts. Beside it, per turn, the same units
+replanning independently (one A* per unit per turn to its goal, taking its next
+cell, collisions ignored), timed on the first turns.
 """
 
 from __future__ import annotations
@@ -31,12 +39,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import git_rev, machine, mapf_dir
+from _machine import git_rev, machine, mapf_dir, movingai_dir
 
-from pathcraft.io import read_mapf_scen
-from pathcraft.mapf import Problem, solve
+from pathcraft.io import read_map, read_mapf_scen
+from pathcraft.mapf import Cooperative, Problem, solve
 
 RESULTS = Path(__file__).resolve().parent / "results" / "mapf.md"
+GAME_RESULTS = RESULTS.with_name("mapf_game.md")
+GAME_MAP = "bg512/AR0011SR"
 MAPS = (
     "empty-32-32",
     "random-32-32-20",
@@ -168,7 +178,8 @@ def report(results: dict[tuple[str, str], list[dict[str, Any]]], limit: float) -
         "its first failure. 4-connected moves and waits at unit cost, vertex and swap "
         "conflicts forbidden, agents stay at their goals. Every solution counted passed "
         "the script's own conflict checker. *cost / bound*: sum of costs over the sum of "
-        "the agents' individual shortest paths.",
+        "the agents' individual shortest paths. The machine is shared with other jobs "
+        "while this runs: compare times within one run only.",
         "",
         "| map | solver | largest k solved (of the file's) | time there (s) | "
         "cost / bound there | first failure |",
@@ -205,13 +216,94 @@ def report(results: dict[tuple[str, str], list[dict[str, Any]]], limit: float) -
     return "\n".join(lines) + "\n"
 
 
+def _crossing(walkable: np.ndarray, units: int, seed: int) -> tuple[list, list]:
+    """Distinct starts in the left third and goals in the right third (half the units)
+    and the other way round (the other half), all in the largest walkable region."""
+    from pathcraft import Grid
+
+    labels, _ = Grid.from_walkable(walkable, diagonal="never").components()
+    biggest = np.bincount(labels[labels >= 0]).argmax()
+    cols = walkable.shape[1]
+    rng = np.random.default_rng(seed)
+    cells = np.argwhere(labels == biggest)
+    left = cells[cells[:, 1] < cols // 3]
+    right = cells[cells[:, 1] >= 2 * cols // 3]
+
+    def pick(pool: np.ndarray, k: int) -> list[tuple[int, int]]:
+        return [(int(r), int(c)) for r, c in pool[rng.choice(len(pool), k, replace=False)]]
+
+    half = units // 2
+    a, b = pick(left, units), pick(right, units)
+    return a[:half] + b[half:], b[:half] + a[half:]
+
+
+def game_loop(units: int = 200, window: int = 16, independent_turns: int = 10) -> str:
+    grid = read_map(movingai_dir() / "maps" / f"{GAME_MAP}.map", diagonal="never")
+    walkable = np.isfinite(grid.cost)
+    here, goals = _crossing(walkable, units, seed=7)
+    t0 = time.perf_counter()
+    coop = Cooperative(grid, window=window)
+    coop.plan(here, goals)  # builds the units' distance tables once
+    setup = time.perf_counter() - t0
+    frames: list[float] = []
+    independent: list[float] = []
+    turns = 0
+    while here != goals and turns < 5000:
+        if turns < independent_turns:  # the same units, each replanning alone
+            t0 = time.perf_counter()
+            for cell, goal in zip(here, goals, strict=True):
+                grid.astar(cell, goal)
+            independent.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        after = coop.step(here, goals)
+        frames.append(time.perf_counter() - t0)
+        fault = check([[a, b] for a, b in zip(here, after, strict=True)], here, after, walkable)
+        if fault:
+            raise AssertionError(f"turn {turns}: {fault}")
+        here = after
+        turns += 1
+    arrived = sum(a == b for a, b in zip(here, goals, strict=True))
+    ms = np.array(frames) * 1e3
+    alone = np.array(independent) * 1e3
+    return "\n".join(
+        [
+            "# Multi-agent pathfinding in a game loop",
+            "",
+            f"`python bench/mapf.py --game` on {machine()}, commit {git_rev()}. {units} "
+            f"units on `{GAME_MAP}` (512x512, 4-connected), starts and goals drawn in its "
+            "left and right thirds (half each way), moved one cell per turn by "
+            f"`Cooperative(grid, window={window}).step` until all arrive; every turn's "
+            "moves checked for vertex and swap conflicts by the script. *Independent*: "
+            "the same units, one A* per unit per turn from its cell to its goal "
+            f"(collisions ignored), timed on the first {independent_turns} turns. The "
+            "machine is shared with other jobs: compare within one run.",
+            "",
+            "| | turns | arrived | collisions | ms per turn p50 | p95 | max | setup (s) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            f"| Cooperative (WHCA*) | {turns} | {arrived} of {units} | 0 | "
+            f"{np.percentile(ms, 50):.1f} | {np.percentile(ms, 95):.1f} | {ms.max():.1f} | "
+            f"{setup:.2f} |",
+            f"| independent A* | {len(alone)} | | not checked | "
+            f"{np.percentile(alone, 50):.1f} | {np.percentile(alone, 95):.1f} | "
+            f"{alone.max():.1f} | |",
+            "",
+        ]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per instance")
     parser.add_argument("--quick", action="store_true", help="the first four k only, print")
     parser.add_argument("--solvers", default=",".join(SOLVERS), help="comma-separated")
     parser.add_argument("--maps", default=",".join(MAPS), help="comma-separated")
+    parser.add_argument("--game", action="store_true", help="the game loop only")
     args = parser.parse_args()
+    if args.game:
+        text = game_loop()
+        GAME_RESULTS.write_text(text)
+        print(text)
+        return
     if not (mapf_dir() / "maps").is_dir():
         sys.exit(f"no MAPF benchmark data at {mapf_dir()} (set PATHCRAFT_MAPF)")
     results = {}

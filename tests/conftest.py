@@ -32,15 +32,38 @@ MOVINGAI_ENV = "PATHCRAFT_MOVINGAI"
 MAPF_ENV = "PATHCRAFT_MAPF"
 
 
-def _movingai_dir() -> Path | None:
+def _data_dir(env: str, name: str, folders: tuple[str, ...]) -> Path:
+    """The benchmark folder ``$env`` or ``../shared/benchmarks/NAME`` beside the
+    repository, holding ``folders``; where absent, the test is skipped with
+    a message naming the data (a failure under CI, which always has it)."""
     candidates = []
-    if os.environ.get(MOVINGAI_ENV):
-        candidates.append(Path(os.environ[MOVINGAI_ENV]))
-    candidates.append(REPO.parent / "shared" / "benchmarks" / "movingai")
+    if os.environ.get(env):
+        candidates.append(Path(os.environ[env]))
+    candidates.append(REPO.parent / "shared" / "benchmarks" / name)
     for path in candidates:
-        if (path / "maps").is_dir() and (path / "scen").is_dir():
+        if all((path / folder).is_dir() for folder in folders):
             return path
-    return None
+    message = _MISSING[name]
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+_MISSING = {
+    "movingai": (
+        "Moving AI benchmark data not found (the grid benchmarks of "
+        "movingai.com/benchmarks; the README's 'The Moving AI test data' says which "
+        "maps): set PATHCRAFT_MOVINGAI to a folder with maps/ and scen/, or place "
+        "shared/benchmarks/movingai beside the repository"
+    ),
+    "mapf": (
+        "MAPF benchmark data not found (the grid MAPF benchmark of "
+        "movingai.com/benchmarks/mapf: maps/ and scen-random/ of empty-32-32, "
+        "random-32-32-20, maze-32-32-2, room-32-32-4, warehouse-10-20-10-2-1): set "
+        "PATHCRAFT_MAPF to such a folder, or place shared/benchmarks/mapf beside "
+        "the repository"
+    ),
+}
 
 
 @pytest.fixture(scope="session")
@@ -52,29 +75,7 @@ def movingai() -> Path:
     with a message saying so; under CI (``CI`` set) its absence is a failure, since CI
     always has it.
     """
-    path = _movingai_dir()
-    if path is None:
-        message = (
-            "Moving AI benchmark data not found (the grid benchmarks of "
-            "movingai.com/benchmarks; the README's 'The Moving AI test data' says which "
-            "maps): set PATHCRAFT_MOVINGAI to a folder with maps/ and scen/, or place "
-            "shared/benchmarks/movingai beside the repository"
-        )
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
-
-
-def _mapf_dir() -> Path | None:
-    candidates = []
-    if os.environ.get(MAPF_ENV):
-        candidates.append(Path(os.environ[MAPF_ENV]))
-    candidates.append(REPO.parent / "shared" / "benchmarks" / "mapf")
-    for path in candidates:
-        if (path / "maps").is_dir() and (path / "scen-random").is_dir():
-            return path
-    return None
+    return _data_dir(MOVINGAI_ENV, "movingai", ("maps", "scen"))
 
 
 @pytest.fixture(scope="session")
@@ -85,19 +86,7 @@ def mapf_benchmark() -> Path:
     repository; skipped with a message where absent (a failure under CI), as
     :func:`movingai`.
     """
-    path = _mapf_dir()
-    if path is None:
-        message = (
-            "MAPF benchmark data not found (the grid MAPF benchmark of "
-            "movingai.com/benchmarks/mapf: maps/ and scen-random/ of empty-32-32, "
-            "random-32-32-20, maze-32-32-2, room-32-32-4, warehouse-10-20-10-2-1): set "
-            "PATHCRAFT_MAPF to such a folder, or place shared/benchmarks/mapf beside "
-            "the repository"
-        )
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
+    return _data_dir(MAPF_ENV, "mapf", ("maps", "scen-random"))
 
 
 @pytest.fixture(scope="session")

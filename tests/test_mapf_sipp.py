@@ -275,3 +275,19 @@ def test_prioritized_on_a_benchmark_instance(mapf_benchmark) -> None:
     assert result, result.reason
     assert_solution(result.paths, starts, goals, grid_step(np.isfinite(grid.cost)))
     assert result.lower_bound <= result.sum_of_costs
+
+
+def test_prioritized_on_a_hex_grid() -> None:
+    from pathcraft.hexgrid import HexGrid
+
+    hexes = HexGrid(np.ones((4, 5)), "odd-r")
+    starts, goals = [(0, 0), (3, 4), (0, 4)], [(3, 4), (0, 0), (3, 0)]
+    problem = Problem(hexes, starts, goals)
+    result = solve(problem, solver="prioritized")
+    assert result, result.reason
+
+    def step_ok(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return b in {place for place, _cost in hexes.neighbors(a)}
+
+    assert_solution(result.paths, starts, goals, step_ok)
+    assert validate(problem, result.paths) == []

@@ -480,7 +480,9 @@ def sipp(
     the goal by ``g + h`` (windowed cooperative A*).
 
     ``h`` is the steps from every node to ``goal`` (-1: cannot get there), a
-    consistent heuristic (:func:`distance_table`). Returns ``(status, path)``: a
+    consistent heuristic (:func:`distance_table`). ``indptr`` and ``indices`` are
+    trusted CSR arrays (as :class:`pathcraft.mapf.Problem` builds them: node ids in
+    range); only their sizes are checked here. Returns ``(status, path)``: a
     ``SIPP_*`` code and, when found, the node at every time step from ``start_time``
     (an int32 array), else None. ``table.expanded`` counts the expansions.
     """
@@ -493,7 +495,9 @@ def sipp(
         raise ValueError(f"h has {h.shape[0]} entries; the table has {n} nodes")
     if n == 0 or indptr[0] != 0 or indptr[n] != indices.shape[0]:
         raise ValueError("indptr must run from 0 to len(indices)")
-    check_nodes("indices", indices, n)
+    # the world's arrays: their contents are checked once, when the problem is built
+    # (Problem makes them), not here on every search (O(1) checks for them, O(k) for
+    # the k indices a query names)
     if not 0 <= start < n:
         index_error("start", start, n, "node")
     if not 0 <= goal < n:

@@ -35,9 +35,10 @@ Examples
 Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 """
 
+from pathcraft.mapf._adjacency import adjacency
 from pathcraft.mapf._cooperative import Cooperative, Reservations
 from pathcraft.mapf._lacam import lacam, pibt
-from pathcraft.mapf._problem import Problem, adjacency, lower_bound
+from pathcraft.mapf._problem import Problem, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
 from pathcraft.mapf._solve import SOLVERS, solve
 from pathcraft.mapf._validate import CONFLICT_KINDS, Conflict, validate

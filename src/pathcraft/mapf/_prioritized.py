@@ -159,6 +159,8 @@ def _plan_in_order(
     paths: list[npt.NDArray[np.int32]] = [problem.starts[:0]] * problem.n_agents
     spent = 0
     for agent in agents:
+        if time.perf_counter() > deadline:  # (a search checks only every 256 steps)
+            return paths, agent, SIPP_TIME_LIMIT, spent
         status, path = sipp(
             table,
             problem.indptr,

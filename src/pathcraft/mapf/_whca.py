@@ -56,6 +56,8 @@ def plan_window(
         plans: list[npt.NDArray[np.int32]] = [here[:0]] * len(here)
         stuck = -1
         for agent in order:
+            if time.perf_counter() > deadline:  # (a search checks only every 256 steps)
+                raise TimeoutError
             status, path = sipp(
                 table,
                 indptr,

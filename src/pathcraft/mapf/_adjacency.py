@@ -1,0 +1,167 @@
+"""A world's places and one-step moves as CSR arrays: grids by their move rule, built from
+their arrays; graphs from theirs; any other world explored through ``neighbors``."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.graph import Graph
+from pathcraft.grid import Grid
+
+__all__ = ["MAX_PLACES", "adjacency", "csr", "grid_adjacency"]
+
+#: The most places explored from the starts and goals of a world known only through
+#: ``neighbors(place)`` (such a world may be unbounded).
+MAX_PLACES = 2_000_000
+
+_I32 = np.int32
+
+# The eight grid steps (row, col): the four straight ones first.
+_STRAIGHT = ((-1, 0), (0, -1), (0, 1), (1, 0))
+_DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def csr(
+    n: int, sources: npt.NDArray[Any], targets: npt.NDArray[Any]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Sorted, duplicate-free CSR arrays without self loops from edge lists."""
+    keep = sources != targets
+    key = np.unique(sources[keep].astype(np.int64) * n + targets[keep].astype(np.int64))
+    src = (key // max(n, 1)).astype(_I32)
+    indices = (key % max(n, 1)).astype(_I32)
+    indptr = np.zeros(n + 1, dtype=_I32)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    return indptr, indices
+
+
+def grid_adjacency(
+    grid: Grid,
+) -> tuple[
+    npt.NDArray[np.intp], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]
+]:
+    """Cells (n, 2), CSR arrays and the (rows, cols) node index (-1 on walls) of a grid."""
+    walkable = np.isfinite(grid.cost)
+    rows, cols = walkable.shape
+    ids = np.full((rows + 2, cols + 2), -1, dtype=_I32)  # padded: the border is a wall
+    cells = np.argwhere(walkable)
+    n = len(cells)
+    ids[cells[:, 0] + 1, cells[:, 1] + 1] = np.arange(n, dtype=_I32)
+    r = cells[:, 0] + 1
+    c = cells[:, 1] + 1
+    sources: list[npt.NDArray[np.int32]] = []
+    targets: list[npt.NDArray[np.int32]] = []
+    steps = _STRAIGHT if grid.diagonal == "never" else _STRAIGHT + _DIAGONAL
+    for dr, dc in steps:
+        target = ids[r + dr, c + dc]
+        ok = target >= 0
+        if dr and dc:
+            side_a = ids[r + dr, c] >= 0
+            side_b = ids[r, c + dc] >= 0
+            if grid.diagonal == "no_corner_cut":
+                ok &= side_a & side_b
+            elif grid.diagonal == "one_free":
+                ok &= side_a | side_b
+        node = np.flatnonzero(ok).astype(_I32)
+        sources.append(node)
+        targets.append(target[ok])
+    indptr, indices = csr(n, np.concatenate(sources), np.concatenate(targets))
+    return cells, indptr, indices, ids[1:-1, 1:-1]
+
+
+def _graph_adjacency(graph: Graph) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    offsets, targets, weights = graph.csr
+    n = graph.num_nodes
+    sources = np.repeat(np.arange(n, dtype=_I32), np.diff(offsets))
+    open_ = np.isfinite(weights)
+    return csr(n, sources[open_], np.asarray(targets)[open_])
+
+
+def _explored_adjacency(
+    world: Any, seeds: Sequence[Hashable]
+) -> tuple[list[Hashable], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """The places reachable from ``seeds`` through ``world.neighbors`` and their moves."""
+    index: dict[Hashable, int] = {}
+    places: list[Hashable] = []
+    for seed in seeds:
+        if seed not in index:
+            index[seed] = len(places)
+            places.append(seed)
+    sources: list[int] = []
+    targets: list[int] = []
+    head = 0
+    while head < len(places):
+        here = places[head]
+        for entry in world.neighbors(here):
+            there, cost = entry
+            if not cost < float("inf"):
+                continue
+            if there not in index:
+                if len(places) >= MAX_PLACES:
+                    raise ValueError(
+                        f"the world has more than {MAX_PLACES} places reachable from the "
+                        "starts and goals; give a Graph or a Grid instead"
+                    )
+                index[there] = len(places)
+                places.append(there)
+            sources.append(head)
+            targets.append(index[there])
+        head += 1
+    indptr, indices = csr(
+        len(places), np.asarray(sources, dtype=_I32), np.asarray(targets, dtype=_I32)
+    )
+    return places, indptr, indices
+
+
+def adjacency(
+    world: Any, seeds: Sequence[Hashable] = ()
+) -> tuple[list[Hashable], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """A world's places and one-step moves as CSR arrays.
+
+    Parameters
+    ----------
+    world : Grid, Graph or any world with ``neighbors(place)``
+        A :class:`~pathcraft.grid.Grid` gives its walkable cells in row-major order
+        (4- or 8-connected by its diagonal rule; step costs are ignored: every move
+        takes one time step); a :class:`~pathcraft.graph.Graph` its nodes (edges of
+        infinite weight are closed); any other world the places reachable from
+        ``seeds`` through ``world.neighbors(place)`` (pairs ``(place, cost)``), in the
+        order found.
+    seeds : sequence of places
+        Where to explore from (only for worlds known through ``neighbors``).
+
+    Returns
+    -------
+    places : list
+        Node -> place: ``(row, col)`` tuples on grids, labels on graphs.
+    indptr, indices : numpy.ndarray of int32
+        The neighbours of node ``v`` are ``indices[indptr[v]:indptr[v + 1]]``, sorted,
+        without self loops (waiting is implicit).
+
+    Raises
+    ------
+    TypeError
+        ``world`` is none of these.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> places, indptr, indices = adjacency(Grid.from_ascii("..\\n#."))
+    >>> places, indptr.tolist(), indices.tolist()
+    ([(0, 0), (0, 1), (1, 1)], [0, 1, 3, 4], [1, 0, 2, 1])
+    """
+    if isinstance(world, Grid):
+        cells, indptr, indices, _ids = grid_adjacency(world)
+        return [tuple(cell) for cell in cells.tolist()], indptr, indices
+    if isinstance(world, Graph):
+        indptr, indices = _graph_adjacency(world)
+        return list(world.labels), indptr, indices
+    if callable(getattr(world, "neighbors", None)):
+        return _explored_adjacency(world, seeds)
+    raise TypeError(
+        "world must be a Grid, a Graph or a world with a neighbors(place) method; "
+        f"got {type(world).__name__}"
+    )
