@@ -93,6 +93,8 @@ EXTENSIONS = [
     kernel("components"),  # issue 32: reachability by component labels
     kernel("goap"),  # issue 34: GOAP planning over packed states
     kernel("sipp"),  # issue 33: reservation table and safe-interval path planning
+    kernel("lacam"),  # issue 33: multi-agent pathfinding (PIBT, LaCAM*)
+    kernel("mapf_lns"),  # issue 33: refining a multi-agent solution
 ]
 
 

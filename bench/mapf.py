@@ -143,13 +143,26 @@ def run_ecbs_12(grid: Any, starts: list, goals: list, limit: float) -> dict[str,
     return _pathcraft("ecbs", {"w": 1.2})(grid, starts, goals, limit)
 
 
-#: Solver name -> runner (each checked by :func:`check` here).
+def run_lacam(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's LaCAM, stopping at its first solution."""
+    return _pathcraft("lacam", {})(grid, starts, goals, limit)
+
+
+def run_pibt(grid: Any, starts: list, goals: list, limit: float) -> dict[str, Any]:
+    """pathcraft's PIBT (with the swap operation)."""
+    return _pathcraft("pibt", {})(grid, starts, goals, limit)
+
+
+#: Solver name -> runner (each checked by :func:`check` here). LaCAM refined against
+#: lacam3 and the Python peers: ``bench/mapf_lacam.py``.
 SOLVERS: dict[str, Callable[..., dict[str, Any]]] = {
     "prioritized": run_prioritized,
     "whca": run_whca,
     "cbs": run_cbs,
     "ecbs": run_ecbs,
     "ecbs-1.2": run_ecbs_12,
+    "lacam": run_lacam,
+    "pibt": run_pibt,
 }
 
 
@@ -300,7 +313,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per instance")
     parser.add_argument("--quick", action="store_true", help="the first four k only, print")
-    parser.add_argument("--solvers", default=",".join(SOLVERS), help="comma-separated")
+    parser.add_argument(
+        "--solvers", default="prioritized,whca",
+        help=f"comma-separated, of {', '.join(SOLVERS)} (CBS/ECBS and LaCAM have their own "
+        "scripts, bench/mapf_cbs.py and bench/mapf_lacam.py, with their own sections)",
+    )
     parser.add_argument("--maps", default=",".join(MAPS), help="comma-separated")
     parser.add_argument("--game", action="store_true", help="the game loop only")
     args = parser.parse_args()
@@ -319,8 +336,16 @@ def main() -> None:
     if args.quick:
         print(text)
     else:
-        RESULTS.write_text(text)
+        RESULTS.write_text(text + _other_sections())
         print(f"wrote {RESULTS}")
+
+
+def _other_sections() -> str:
+    """The sections the CBS and LaCAM scripts wrote into the results file, kept as
+    they are (this script writes only the part before them)."""
+    old = RESULTS.read_text() if RESULTS.exists() else ""
+    starts = [i for i in (old.find("\n<!-- cbs:"), old.find("\n## LaCAM")) if i >= 0]
+    return "\n" + old[min(starts) + 1 :] if starts else ""
 
 
 if __name__ == "__main__":

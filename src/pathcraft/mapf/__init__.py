@@ -38,6 +38,7 @@ Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 from pathcraft.mapf._adjacency import adjacency
 from pathcraft.mapf._cbs import cbs, ecbs
 from pathcraft.mapf._cooperative import Cooperative, Reservations
+from pathcraft.mapf._lacam import lacam, pibt
 from pathcraft.mapf._problem import Problem, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
 from pathcraft.mapf._solve import SOLVERS, solve
@@ -55,7 +56,9 @@ __all__ = [
     "adjacency",
     "cbs",
     "ecbs",
+    "lacam",
     "lower_bound",
+    "pibt",
     "solve",
     "validate",
 ]

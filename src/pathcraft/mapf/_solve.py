@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from pathcraft.mapf._cbs import cbs, ecbs
+from pathcraft.mapf._lacam import lacam, pibt
 from pathcraft.mapf._prioritized import prioritized
 from pathcraft.mapf._problem import as_problem
 from pathcraft.mapf._result import MAPFResult
@@ -27,6 +28,8 @@ SOLVERS: dict[str, Callable[..., MAPFResult]] = {
     "whca": whca,
     "cbs": cbs,
     "ecbs": ecbs,
+    "lacam": lacam,
+    "pibt": pibt,
 }
 
 

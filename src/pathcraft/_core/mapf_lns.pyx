@@ -1,0 +1,469 @@
+# cython: language_level=3
+"""Compiled refinement of a multi-agent solution by large neighbourhood search.
+
+Given a conflict-free solution (one node a time step per agent), :func:`refine`
+repeatedly takes a few agents out, plans them again one by one around all the others
+with a space-time A* (time steps of one, waiting allowed, every other agent's path a
+reservation), and keeps the new paths when their sum of costs is lower: the
+"MAPF-LNS" scheme (Li, Chen, Harabor, Stuckey and Koenig, "Anytime multi-agent path
+finding via large neighborhood search", IJCAI 2021), which LaCAM3 (Okumura, AAMAS
+2024) also runs to refine its solutions. The agents taken out are, in turn, one agent
+that is late (its cost above its distance) with the agents standing on its shortest
+way, or agents drawn at random.
+
+The reservation table is dense over time: ``occ[t * n_nodes + v]`` is the agent at v at
+time t before it rests at its goal (-1 none); an agent resting at its goal from time
+``rest_time[v]`` on holds v for ever after. A replanned agent may end at its goal only
+when nobody passes there later. The search space is bounded by a horizon of time steps
+(twice the makespan and a margin, at most about 16 million states), so a refinement
+never lengthens the makespan past it. GIL released.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+import numpy as np
+
+from pathcraft._core.mapf_tools cimport FAR, distance, rand01, randint, seeded
+
+
+cdef extern from "clock.h":
+    double pathcraft_now() nogil
+
+
+cdef enum:
+    MAX_STATES = 1 << 24   # time steps x nodes of the reservation table, at most
+    MAX_NODES = 1 << 21    # nodes a heap key can hold
+
+
+cdef struct Lns:
+    int32_t V
+    int32_t N
+    int32_t T                  # the horizon: times 0..T
+    const int32_t* indptr
+    const int32_t* indices
+    const int32_t* goals
+    const int32_t* dist
+    bint following
+    uint64_t rng
+    int32_t* occ               # (T + 1) x V
+    int32_t* rest_time         # V: from when an agent rests there, T + 1 none
+    int32_t* rest_agent        # V
+    int32_t* stamp             # (T + 1) x V: generated in search number stamp
+    int32_t* back              # (T + 1) x V: the node before, in the search
+    int32_t current
+    uint64_t* heap
+    int64_t heap_n
+    int64_t heap_cap
+    int64_t expanded
+    int64_t pruned
+    int64_t exhausted
+    int32_t* paths             # N x (T + 1): node at every time (goal after arrival)
+    int32_t* cost              # N: arrival time (steps until it never leaves)
+    int32_t* old_paths         # m x (T + 1)
+    int32_t* old_cost
+    int32_t* members
+
+
+cdef inline double _rand01(Lns* w) noexcept nogil:
+    return rand01(&w.rng)
+
+
+cdef inline int32_t _randint(Lns* w, int32_t n) noexcept nogil:
+    return randint(&w.rng, n)
+
+
+cdef inline int32_t _d(Lns* w, int32_t agent, int32_t v) noexcept nogil:
+    return distance(w.dist, w.V, agent, v)
+
+
+cdef void _place(Lns* w, int32_t a, bint on) noexcept nogil:
+    """Write agent a's path into the table (or clear it)."""
+    cdef int32_t t, c = w.cost[a]
+    cdef int32_t* p = w.paths + <int64_t>a * (w.T + 1)
+    for t in range(c):
+        w.occ[<int64_t>t * w.V + p[t]] = a if on else -1
+    if on:
+        w.rest_time[p[c]] = c
+        w.rest_agent[p[c]] = a
+    else:
+        w.rest_time[p[c]] = w.T + 1
+        w.rest_agent[p[c]] = -1
+
+
+cdef inline int _heap_push(Lns* w, uint64_t key) noexcept nogil:
+    cdef int64_t i, j, cap
+    cdef uint64_t* h
+    if w.heap_n == w.heap_cap:
+        cap = w.heap_cap * 2 if w.heap_cap else 1024
+        h = <uint64_t*>realloc(w.heap, <size_t>cap * sizeof(uint64_t))
+        if h == NULL:
+            return 0
+        w.heap = h
+        w.heap_cap = cap
+    i = w.heap_n
+    w.heap_n += 1
+    while i > 0:
+        j = (i - 1) >> 1
+        if w.heap[j] <= key:
+            break
+        w.heap[i] = w.heap[j]
+        i = j
+    w.heap[i] = key
+    return 1
+
+
+cdef inline uint64_t _heap_pop(Lns* w) noexcept nogil:
+    cdef uint64_t top = w.heap[0], last
+    cdef int64_t i = 0, c
+    w.heap_n -= 1
+    if w.heap_n == 0:
+        return top
+    last = w.heap[w.heap_n]
+    while True:
+        c = 2 * i + 1
+        if c >= w.heap_n:
+            break
+        if c + 1 < w.heap_n and w.heap[c + 1] < w.heap[c]:
+            c += 1
+        if w.heap[c] >= last:
+            break
+        w.heap[i] = w.heap[c]
+        i = c
+    w.heap[i] = last
+    return top
+
+
+cdef inline uint64_t _key(int32_t f, int32_t t, int32_t v) noexcept nogil:
+    # least f first, then latest time (deepest), then node
+    return ((<uint64_t>f) << 42) | ((<uint64_t>((1 << 21) - 1 - t)) << 21) | <uint64_t>v
+
+
+cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
+    """Space-time A* for agent a around the table; its new path into w.paths, its cost
+    returned (-1: none within the horizon, or none costing less than bound)."""
+    cdef int32_t s0 = w.paths[<int64_t>a * (w.T + 1)], g = w.goals[a]
+    cdef int32_t v, t, u, k, t1, f, j, h, last = -1, o
+    cdef int64_t s1
+    cdef uint64_t key
+    cdef int32_t* p
+    w.current += 1
+    w.heap_n = 0
+    if w.occ[s0] >= 0 and w.occ[s0] != a:
+        return -1
+    # the last time another agent stands on the goal: a arrives for good after it, so
+    # no state costs less than last + 1 (a tighter bound than the distance alone, which
+    # spares the search every state with a lower f while the goal is still crossed)
+    for k in range(w.T, -1, -1):
+        o = w.occ[<int64_t>k * w.V + g]
+        if o >= 0 and o != a:
+            last = k
+            break
+    w.stamp[s0] = w.current
+    h = _d(w, a, s0)
+    if not _heap_push(w, _key(h if h > last + 1 else last + 1, 0, s0)):
+        return -1
+    while w.heap_n > 0:
+        key = _heap_pop(w)
+        v = <int32_t>(key & ((1 << 21) - 1))
+        t = (1 << 21) - 1 - <int32_t>((key >> 21) & ((1 << 21) - 1))
+        f = <int32_t>(key >> 42)
+        w.expanded += 1
+        if f >= bound:
+            w.pruned += 1
+            return -1
+        if v == g and t > last:
+            p = w.paths + <int64_t>a * (w.T + 1)
+            for k in range(t, w.T + 1):
+                p[k] = g
+            u = v
+            k = t
+            while k > 0:
+                u = w.back[<int64_t>k * w.V + u]
+                k -= 1
+                p[k] = u
+            return t
+        t1 = t + 1
+        if t1 > w.T:
+            continue
+        for k in range(w.indptr[v], w.indptr[v + 1] + 1):
+            u = w.indices[k] if k < w.indptr[v + 1] else v
+            s1 = <int64_t>t1 * w.V + u
+            if w.stamp[s1] == w.current:
+                continue
+            if w.occ[s1] >= 0 or w.rest_time[u] <= t1:
+                continue
+            if u != v:
+                j = w.occ[<int64_t>t * w.V + u]
+                if j >= 0 and (w.occ[<int64_t>t1 * w.V + v] == j
+                               or (w.rest_agent[v] == j and w.rest_time[v] == t1)):
+                    continue  # j comes the other way: an edge conflict
+                if w.following and (j >= 0 or w.rest_time[u] <= t
+                                    or w.occ[<int64_t>t1 * w.V + v] >= 0
+                                    or w.rest_time[v] == t1):
+                    continue
+            h = _d(w, a, u)
+            if h >= FAR:
+                continue
+            w.stamp[s1] = w.current
+            w.back[s1] = v
+            f = t1 + h if t1 + h > last + 1 else last + 1
+            if not _heap_push(w, _key(f, t1, u)):
+                return -1
+    w.exhausted += 1
+    return -1
+
+
+cdef int32_t _neighbourhood(Lns* w, int32_t m) noexcept nogil:
+    """Agents to plan again into w.members; how many."""
+    cdef int32_t n = 0, a, i, k, v, t, u, best, ties, o, late = 0, tries
+    cdef bint seen
+    if _rand01(w) < 0.5:
+        # a late agent and the agents on its way
+        for i in range(w.N):
+            if w.cost[i] > _d(w, i, w.paths[<int64_t>i * (w.T + 1)]):
+                late += 1
+        if late > 0:
+            k = _randint(w, late)
+            a = -1
+            for i in range(w.N):
+                if w.cost[i] > _d(w, i, w.paths[<int64_t>i * (w.T + 1)]):
+                    if k == 0:
+                        a = i
+                        break
+                    k -= 1
+            w.members[0] = a
+            n = 1
+            v = w.paths[<int64_t>a * (w.T + 1)]
+            t = 0
+            while n < m and t < w.T:
+                for k in range(2):
+                    if t + k > w.T:
+                        break
+                    o = w.occ[<int64_t>(t + k) * w.V + v]
+                    if o < 0 and w.rest_time[v] <= t + k:
+                        o = w.rest_agent[v]
+                    if o >= 0 and n < m:
+                        seen = False
+                        for i in range(n):
+                            if w.members[i] == o:
+                                seen = True
+                        if not seen:
+                            w.members[n] = o
+                            n += 1
+                if v == w.goals[a]:
+                    break
+                best = -1
+                ties = 0
+                for k in range(w.indptr[v], w.indptr[v + 1]):
+                    u = w.indices[k]
+                    if _d(w, a, u) < _d(w, a, v):
+                        ties += 1
+                        if _randint(w, ties) == 0:
+                            best = u
+                if best < 0:
+                    break
+                v = best
+                t += 1
+    tries = 0
+    while n < m and tries < 4 * m:
+        tries += 1
+        a = _randint(w, w.N)
+        seen = False
+        for i in range(n):
+            if w.members[i] == a:
+                seen = True
+        if not seen:
+            w.members[n] = a
+            n += 1
+    return n
+
+
+def refine(
+    const int32_t[::1] indptr not None,
+    const int32_t[::1] indices not None,
+    const int32_t[::1] goals not None,
+    const int32_t[:, ::1] dist not None,
+    const int32_t[:, ::1] configs not None,
+    double deadline,
+    long long lower_bound,
+    bint following=False,
+    unsigned long long seed=0,
+    long long patience=1000,
+):
+    """Improve a solution's sum of costs until ``deadline`` (a ``time.perf_counter()``
+    time) or until it reaches ``lower_bound``.
+
+    Parameters
+    ----------
+    indptr, indices : ndarray of int32
+        The graph (CSR).
+    goals : ndarray of int32, shape (n_agents,)
+    dist : ndarray of int32, shape (n_agents, n_nodes)
+        Steps of every node to every goal (-1 unreachable).
+    configs : ndarray of int32, shape (steps, n_agents)
+        A conflict-free solution, one row a time step, the last row the goals.
+    deadline : float
+    lower_bound : int
+        The sum of the agents' distances: no solution costs less.
+    following : bool
+        Forbid following conflicts too.
+    seed : int
+    patience : int
+        Stop after this many tries in a row that improve nothing.
+
+    Returns
+    -------
+    tuple
+        ``(configs, stats)``: the refined solution (time steps x agents) and a dict
+        (``iterations``, ``accepted``, ``horizon``, ``stalled``: whether it
+        stopped for lack of improvement); the solution unchanged when the
+        reservation table would not fit.
+    """
+    cdef Lns w
+    cdef int32_t V = <int32_t>(indptr.shape[0] - 1), N = <int32_t>goals.shape[0]
+    cdef int32_t steps = <int32_t>configs.shape[0]
+    if configs.shape[1] != N or dist.shape[0] != N or dist.shape[1] != V or steps < 1:
+        raise ValueError("configs must be steps x n_agents and dist n_agents x n_nodes")
+    cdef int64_t horizon = 2 * <int64_t>steps + 50
+    if horizon * V > MAX_STATES:
+        horizon = MAX_STATES // V
+    stats = {"iterations": 0, "accepted": 0, "horizon": int(horizon)}
+    if horizon < steps or V >= MAX_NODES or N < 1:
+        return np.array(configs), stats
+    cdef int64_t states = (horizon + 1) * V, k
+    cdef int32_t T = <int32_t>horizon, i, j, t, m, n, c, total_old, total_new, placed, rest_old
+    cdef int64_t iterations = 0, accepted = 0, soc = 0, last_accepted = 0
+    cdef bint failed = False, stalled = False
+    w.V = V
+    w.N = N
+    w.T = T
+    w.indptr = &indptr[0]
+    w.indices = &indices[0] if indices.shape[0] > 0 else NULL
+    w.goals = &goals[0]
+    w.dist = &dist[0, 0]
+    w.following = following
+    w.rng = seeded(seed, <uint64_t>0xD1B54A32D192ED03ULL)
+    w.current = 0
+    w.expanded = 0
+    w.pruned = 0
+    w.exhausted = 0
+    w.heap = NULL
+    w.heap_n = 0
+    w.heap_cap = 0
+    w.occ = <int32_t*>malloc(<size_t>states * 4)
+    w.stamp = <int32_t*>malloc(<size_t>states * 4)
+    w.back = <int32_t*>malloc(<size_t>states * 4)
+    w.rest_time = <int32_t*>malloc(<size_t>V * 4)
+    w.rest_agent = <int32_t*>malloc(<size_t>V * 4)
+    w.paths = <int32_t*>malloc(<size_t>(N * (horizon + 1)) * 4)
+    w.cost = <int32_t*>malloc(<size_t>N * 4)
+    w.old_paths = <int32_t*>malloc(<size_t>(64 * (horizon + 1)) * 4)
+    w.old_cost = <int32_t*>malloc(64 * 4)
+    w.members = <int32_t*>malloc(64 * 4)
+    cdef int32_t sizes[4]
+    sizes[0] = 4
+    sizes[1] = 8
+    sizes[2] = 16
+    sizes[3] = 32
+    if (w.occ == NULL or w.stamp == NULL or w.back == NULL or w.rest_time == NULL
+            or w.rest_agent == NULL or w.paths == NULL or w.cost == NULL
+            or w.old_paths == NULL or w.old_cost == NULL or w.members == NULL):
+        failed = True
+    cdef int32_t* p
+    if not failed:
+        with nogil:
+            for k in range(states):
+                w.occ[k] = -1
+                w.stamp[k] = 0
+            for i in range(V):
+                w.rest_time[i] = T + 1
+                w.rest_agent[i] = -1
+            for i in range(N):
+                p = w.paths + <int64_t>i * (T + 1)
+                for t in range(T + 1):
+                    p[t] = configs[t if t < steps else steps - 1, i]
+                c = steps - 1
+                while c > 0 and p[c - 1] == goals[i]:
+                    c -= 1
+                w.cost[i] = c
+                soc += c
+                _place(&w, i, True)
+            while soc > lower_bound and pathcraft_now() < deadline:
+                if iterations - last_accepted >= patience:
+                    stalled = True
+                    break
+                iterations += 1
+                m = sizes[_randint(&w, 4)]
+                if m > N:
+                    m = N
+                n = _neighbourhood(&w, m)
+                for j in range(n - 1, 0, -1):  # planned again in a random order
+                    k = _randint(&w, j + 1)
+                    i = w.members[j]
+                    w.members[j] = w.members[k]
+                    w.members[k] = i
+                total_old = 0
+                for j in range(n):
+                    i = w.members[j]
+                    memcpy(w.old_paths + <int64_t>j * (T + 1), w.paths + <int64_t>i * (T + 1),
+                           <size_t>(T + 1) * 4)
+                    w.old_cost[j] = w.cost[i]
+                    total_old += w.cost[i]
+                    _place(&w, i, False)
+                total_new = 0
+                placed = 0
+                # each agent may cost at most its old cost plus what the agents
+                # before it saved: a search that cannot do better stops early
+                rest_old = total_old
+                for j in range(n):
+                    i = w.members[j]
+                    rest_old -= w.old_cost[j]
+                    c = _plan(&w, i, total_old - total_new - rest_old + (1 if j < n - 1 else 0))
+                    if c < 0:
+                        break
+                    w.cost[i] = c
+                    total_new += c
+                    _place(&w, i, True)
+                    placed += 1
+                if placed == n and total_new < total_old:
+                    accepted += 1
+                    last_accepted = iterations
+                    soc += total_new - total_old
+                    continue
+                # undo: take the new paths out, put the old ones back
+                for j in range(placed):
+                    _place(&w, w.members[j], False)
+                for j in range(n):
+                    i = w.members[j]
+                    memcpy(w.paths + <int64_t>i * (T + 1), w.old_paths + <int64_t>j * (T + 1),
+                           <size_t>(T + 1) * 4)
+                    w.cost[i] = w.old_cost[j]
+                    _place(&w, i, True)
+    stats["iterations"] = int(iterations)
+    stats["accepted"] = int(accepted)
+    stats["stalled"] = bool(stalled)
+    stats["expanded"] = int(w.expanded)
+    stats["pruned"] = int(w.pruned)
+    stats["exhausted"] = int(w.exhausted)
+    if failed:
+        out = np.array(configs)
+    else:
+        c = 0
+        for i in range(N):
+            if w.cost[i] > c:
+                c = w.cost[i]
+        out = np.empty((c + 1, N), dtype=np.int32)
+        _copy_out(&w, out, c)
+    free(w.occ); free(w.stamp); free(w.back); free(w.rest_time); free(w.rest_agent)
+    free(w.paths); free(w.cost); free(w.old_paths); free(w.old_cost); free(w.members)
+    free(w.heap)
+    return out, stats
+
+
+cdef void _copy_out(Lns* w, int32_t[:, ::1] out, int32_t last) noexcept:
+    cdef int32_t i, t
+    for i in range(w.N):
+        for t in range(last + 1):
+            out[t, i] = w.paths[<int64_t>i * (w.T + 1) + t]
