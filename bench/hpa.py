@@ -137,8 +137,8 @@ def run_map(
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     lines = [
         MARK, "",
-        f"`python bench/hpa.py --scale {args.scale}` on {machine()}.", "",
-        f"Each map enlarged {args.scale}x by `np.kron` (each cell a {args.scale} x {args.scale} block; "
+        f"`python bench/hpa.py --scale {args.scale} --maps {' '.join(args.maps)}` on {machine()}.", "",
+        "Each map enlarged k times by `np.kron` (each cell a k x k block; "
         "`np.tile` of these closed-border maps leaves the copies unconnected), its top "
         f"{args.buckets} scenario buckets scaled with it ({args.queries} queries, evenly spaced). "
         "Medians over the queries of each query's fastest of "
@@ -174,10 +174,14 @@ def main() -> None:
     p.add_argument("--maps", nargs="+", default=list(MAPS))
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
-    results = [
-        run_map(m, args.scale, args.clusters, args.queries, args.buckets, args.rounds)
-        for m in args.maps
-    ]
+    results = []
+    for item in args.maps:  # "family/name" or "family/name@k" (its own enlargement)
+        name, _, k = item.partition("@")
+        results.append(
+            run_map(
+                name, int(k or args.scale), args.clusters, args.queries, args.buckets, args.rounds
+            )
+        )
     text = report(results, args)
     print(text)
     if not args.no_write:

@@ -92,6 +92,7 @@ class Hierarchy:
         self._adj: dict[int, dict[int, float]] = {}
         self._across: dict[int, list[int]] = {}
         self._local: dict[tuple[int, int], Grid] = {}
+        self._steps: dict[int, list[tuple[int, float]]] = {}  # _node_steps, filled by queries
         ci, cj = self.clusters
         for i in range(ci):
             for j in range(cj):
@@ -217,6 +218,7 @@ class Hierarchy:
             return 0
         changed = grid.changes_since(self.version)
         self.version = grid.version
+        self._steps = {}
         self._cost = np.array(grid.cost, dtype=np.float64)
         finite = np.isfinite(self._cost)
         self._min = float(self._cost[finite].min()) if finite.any() else 1.0
@@ -280,14 +282,18 @@ class Hierarchy:
             s, g = divmod(start, cols), divmod(goal, cols)
             if direct.reachable((s[0] - r0, s[1] - c0), (g[0] - r0, g[1] - c0)):
                 out[goal] = direct.path_cost((s[0] - r0, s[1] - c0), (g[0] - r0, g[1] - c0))
+        cols = self._cost.shape[1]
+        gr, gc = divmod(goal, cols)
+        scale, never, bend = self._min, self.diagonal == "never", _SQRT2 - 2.0
         best: dict[int, float] = {start: 0.0}
         parent: dict[int, int] = {start: -1}
         heap = [(self._h(start, goal), 0.0, start)]
         expanded = 0
-        adj, across, cost = self._adj, self._across, self._cost.ravel()
+        steps_of, push, pop = self._steps, heapq.heappush, heapq.heappop
+        inf = math.inf
         while heap:
-            _, g, node = heapq.heappop(heap)
-            if g > best.get(node, math.inf):
+            _, g, node = pop(heap)
+            if g > best.get(node, inf):
                 continue
             expanded += 1
             if node == goal:
@@ -296,19 +302,31 @@ class Hierarchy:
                     path.append(parent[path[-1]])
                 return path[::-1], expanded
             if node == start:
-                steps = list(out.items())
+                steps = [*out.items(), *self._node_steps(node, only_across=True)]
             else:
-                steps = list(adj.get(node, {}).items())
-                steps.extend((m, float(cost[m])) for m in across.get(node, ()))
+                steps = steps_of.get(node) or self._node_steps(node)
                 if node in into:
-                    steps.append((goal, into[node]))
+                    steps = [*steps, (goal, into[node])]
             for m, c in steps:
                 ng = g + c
-                if ng < best.get(m, math.inf):
+                if ng < best.get(m, inf):
                     best[m] = ng
                     parent[m] = node
-                    heapq.heappush(heap, (ng + self._h(m, goal), ng, m))
+                    dr, dc = abs(m // cols - gr), abs(m % cols - gc)
+                    h = dr + dc if never else dr + dc + bend * (dr if dr < dc else dc)
+                    push(heap, (ng + h * scale, ng, m))
         return None
+
+    def _node_steps(self, node: int, only_across: bool = False) -> list[tuple[int, float]]:
+        """The node's abstract edges: across its borders (a straight step) and, but
+        with ``only_across``, to its cluster's other nodes; kept until a repair."""
+        flat = self._cost.ravel()
+        steps = [(m, float(flat[m])) for m in self._across.get(node, ())]
+        if only_across:
+            return steps
+        steps.extend(self._adj.get(node, {}).items())
+        self._steps[node] = steps
+        return steps
 
     def _local_cells(
         self, a: int, b: int, box: tuple[int, int, int, int]
@@ -366,9 +384,12 @@ class Hierarchy:
             ia, ib = index[tuple(a)], index[tuple(b)]
             piece = path[ia : ib + 1]
             box = (min(a[0], b[0]), max(a[0], b[0]) + 1, min(a[1], b[1]), max(a[1], b[1]) + 1)
-            if ib - ia > 1 and (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA:
-                other = self._local_cells(a[0] * cols + a[1], b[0] * cols + b[1], box)
-                if other is not None and self.path_cost(other) < self.path_cost(piece) - 1e-9:
+            fa, fb = a[0] * cols + a[1], b[0] * cols + b[1]
+            small = (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA
+            now = self.path_cost(piece)
+            if ib - ia > 1 and small and now > self._h(fa, fb) * (1 + 1e-12) + 1e-9:
+                other = self._local_cells(fa, fb, box)  # None: the piece is already the cheapest
+                if other is not None and self.path_cost(other) < now - 1e-9:
                     piece = other
             parts.append(piece[1:])
         return np.concatenate(parts)
