@@ -76,7 +76,7 @@ class Hierarchy:
         self.size = cluster
         self.diagonal = grid.diagonal
         self.version = grid.version
-        self._cost = np.array(grid.cost, dtype=np.float64)
+        self._cost = grid.cost  # a read-only view of the grid's cells: no copy
         rows, cols = self._cost.shape
         self.clusters = (-(-rows // cluster), -(-cols // cluster))
         self._min = (
@@ -111,8 +111,9 @@ class Hierarchy:
 
     @property
     def nbytes(self) -> int:
-        """About the bytes the abstraction holds (cost copy excluded): 8 per intra
-        cost, 16 per transition pair and 64 per node (estimate of the dicts)."""
+        """About the bytes the abstraction holds (it reads the grid's own cells): 8
+        per intra cost, 16 per transition pair and 64 per node (estimate of the
+        dicts; the per-cluster grids kept for refinement not counted)."""
         intra = sum(m.size * 8 for _, m in self._intra.values())
         pairs = sum(len(p) for p in self._pairs.values()) * 16
         return intra + pairs + 64 * len(self._adj)
@@ -219,7 +220,7 @@ class Hierarchy:
         changed = grid.changes_since(self.version)
         self.version = grid.version
         self._steps = {}
-        self._cost = np.array(grid.cost, dtype=np.float64)
+        self._cost = grid.cost  # a read-only view of the grid's cells: no copy
         finite = np.isfinite(self._cost)
         self._min = float(self._cost[finite].min()) if finite.any() else 1.0
         s = self.size
@@ -320,8 +321,8 @@ class Hierarchy:
     def _node_steps(self, node: int, only_across: bool = False) -> list[tuple[int, float]]:
         """The node's abstract edges: across its borders (a straight step) and, but
         with ``only_across``, to its cluster's other nodes; kept until a repair."""
-        flat = self._cost.ravel()
-        steps = [(m, float(flat[m])) for m in self._across.get(node, ())]
+        cost, cols = self._cost, self._cost.shape[1]
+        steps = [(m, float(cost[m // cols, m % cols])) for m in self._across.get(node, ())]
         if only_across:
             return steps
         steps.extend(self._adj.get(node, {}).items())
