@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,11 @@ def run_map(
             tj, rj = fastest(lambda s=s, g=g: jgrid.jps(s, g), rounds)
             th, rh = fastest(lambda h=h, s=s, g=g: find_path(grid, h, s, g), rounds)
             tr, rr = fastest(lambda h=h, s=s, g=g: find_path(grid, h, s, g, smooth=False), 1)
+            print(
+                f"{name} cluster {c}: A* {ta:.3f} s, JPS+ {tj:.4f} s, HPA* {th:.4f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             times["astar"].append(ta)
             times["jps+"].append(tj)
             times["hpa"].append(th)

@@ -221,10 +221,13 @@ class Hierarchy:
         self.version = grid.version
         self._steps = {}
         self._cost = grid.cost  # a read-only view of the grid's cells: no copy
-        finite = np.isfinite(self._cost)
-        self._min = float(self._cost[finite].min()) if finite.any() else 1.0
+        cells = np.asarray(changed).reshape(-1, 2)
+        now = self._cost[cells[:, 0], cells[:, 1]]
+        now = now[np.isfinite(now)]
+        if now.size:  # the heuristic's scale only falls (a higher one would be stale)
+            self._min = min(self._min, float(now.min()))
         s = self.size
-        touched = {(int(r) // s, int(c) // s) for r, c in np.asarray(changed).reshape(-1, 2)}
+        touched = {(int(r) // s, int(c) // s) for r, c in cells.tolist()}
         ci, cj = self.clusters
         redo: set[tuple[int, int]] = set()
         for i, j in touched:
