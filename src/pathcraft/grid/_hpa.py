@@ -38,7 +38,7 @@ __all__ = ["DEFAULT_CLUSTER", "WIDE", "Hierarchy", "find_path"]
 
 #: The side of a cluster in cells when ``prepare("hpa")`` is not told (by measurement:
 #: bench/hpa.py).
-DEFAULT_CLUSTER = 32
+DEFAULT_CLUSTER = 64
 #: Entrances this long or longer get two transitions (their ends), shorter ones one.
 WIDE = 6
 #: The largest bounding box (in cells) the smoothing searches for a shortcut.
