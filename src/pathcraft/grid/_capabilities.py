@@ -45,8 +45,9 @@ def to_arrays(grid: Grid) -> dict[str, npt.NDArray[Any]]:
     names = [name for name in ("jps+", "hpa") if name in grid.prepared]
     if names:
         arrays["prepare"] = np.array(names)
-    if "hpa" in names:  # the hierarchy is built again on load, with its cluster size
-        arrays["hpa_cluster"] = np.array(grid._hier.size)
+    hierarchy = grid.hierarchy
+    if hierarchy is not None:  # built again on load, with its cluster size
+        arrays["hpa_cluster"] = np.array(hierarchy.size)
     return arrays
 
 

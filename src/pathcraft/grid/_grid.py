@@ -90,6 +90,7 @@ if TYPE_CHECKING:
 
     from pathcraft._core.quick import Plan
     from pathcraft._options import GridOptions
+    from pathcraft.grid._hpa import Hierarchy
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -809,6 +810,14 @@ class Grid:
             self._plan(SearchOptions.check("Grid", "jps"))  # builds, or refuses
             if name == "jps+":
                 self._derived().build_table(self._padded)  # plans read it from now on
+
+    @property
+    def hierarchy(self) -> Hierarchy | None:
+        """HPA*'s hierarchy (:class:`pathcraft.grid._hpa.Hierarchy`) of
+        ``prepare("hpa")`` or of the first ``algorithm="hpa"`` query; None until then
+        (kept across edits, repaired by the next such query)."""
+        hier: Hierarchy | None = getattr(self, "_hier", None)
+        return hier
 
     @property
     def prepared(self) -> tuple[str, ...]:
