@@ -74,6 +74,7 @@ class Hierarchy:
                 f"cluster must be an int >= 2 (cells on a cluster's side); got {cluster!r}"
             )
         self.size = cluster
+        self._kind = type(grid)  # the local grids' class (no import of the grid module)
         self.diagonal = grid.diagonal
         self.version = grid.version
         self._cost = grid.cost  # a read-only view of the grid's cells: no copy
@@ -183,10 +184,8 @@ class Hierarchy:
         """The cluster's cells as a grid of their own (kept until a repair)."""
         got = self._local.get(cl)
         if got is None:
-            from pathcraft.grid._grid import Grid
-
             r0, r1, c0, c1 = self._box(cl)
-            got = Grid(self._cost[r0:r1, c0:c1], diagonal=self.diagonal)  # type: ignore[arg-type]
+            got = self._kind(self._cost[r0:r1, c0:c1], diagonal=self.diagonal)  # type: ignore[arg-type]
             if len(self._local) > 4096:
                 self._local.clear()
             self._local[cl] = got
@@ -336,15 +335,13 @@ class Hierarchy:
         self, a: int, b: int, box: tuple[int, int, int, int]
     ) -> npt.NDArray[np.intp] | None:
         """The cells of a compiled A* path from ``a`` to ``b`` inside ``box``."""
-        from pathcraft.grid._grid import Grid
-
         r0, r1, c0, c1 = box
         cols = self._cost.shape[1]
         sa, sb = divmod(a, cols), divmod(b, cols)
         if box == self._box(self.cluster_of(a)) and self.cluster_of(a) == self.cluster_of(b):
             world = self.local_grid(self.cluster_of(a))
         else:
-            world = Grid(self._cost[r0:r1, c0:c1], diagonal=self.diagonal)  # type: ignore[arg-type]
+            world = self._kind(self._cost[r0:r1, c0:c1], diagonal=self.diagonal)  # type: ignore[arg-type]
         found = world.astar((sa[0] - r0, sa[1] - c0), (sb[0] - r0, sb[1] - c0))
         if not found:
             return None
