@@ -31,7 +31,9 @@ def plot(grid: Grid, result: PathResult, ax: Any, **kwargs: Any) -> Any:
 
 
 def to_arrays(grid: Grid) -> dict[str, npt.NDArray[Any]]:
-    """``cost``, ``diagonal``, ``heuristic``, and the jump tables when prepared."""
+    """``cost``, ``diagonal``, ``heuristic``, the jump tables when prepared, and what
+    :meth:`Grid.prepare` built that loading builds again (JPS+'s table, the HPA*
+    hierarchy and its cluster size)."""
     arrays = {
         "cost": np.array(grid.cost, dtype=np.float64),
         "diagonal": np.array(grid.diagonal),
@@ -40,8 +42,12 @@ def to_arrays(grid: Grid) -> dict[str, npt.NDArray[Any]]:
     if "jps" in grid.prepared:
         lines = grid.jump_tables[1]
         arrays.update({f"jps_{name}": lines[i] for i, name in enumerate(LINE_NAMES)})
-    if "jps+" in grid.prepared:
-        arrays["prepare"] = np.array(["jps+"])
+    names = [name for name in ("jps+", "hpa") if name in grid.prepared]
+    if names:
+        arrays["prepare"] = np.array(names)
+    hierarchy = grid.hierarchy
+    if hierarchy is not None:  # built again on load, with its cluster size
+        arrays["hpa_cluster"] = np.array(hierarchy.size)
     return arrays
 
 
@@ -56,8 +62,9 @@ def from_arrays(cls: type[Grid], arrays: Mapping[str, npt.NDArray[Any]]) -> Grid
     if "jps_rows" in a:
         grid.use_jump_tables(PackedLines(*(a.take(f"jps_{name}", "int", 2) for name in LINE_NAMES)))
     prepare = a.take("prepare", "str", 1, optional=True)
+    cluster = a.take("hpa_cluster", "int", 0, optional=True)
     if prepare is not None:
-        grid.prepare(*prepare.tolist())
+        grid.prepare(*prepare.tolist(), cluster=None if cluster is None else int(cluster))
     return grid
 
 

@@ -91,6 +91,7 @@ if TYPE_CHECKING:
 
     from pathcraft._core.quick import Plan
     from pathcraft._options import GridOptions
+    from pathcraft.grid._hpa import Hierarchy
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -176,6 +177,7 @@ class Grid:
         "_base",
         "_diagonal",
         "_heuristic",
+        "_hier",
         "_lock",
         "_log",
         "_padded",
@@ -206,6 +208,7 @@ class Grid:
         self._base: Grid | None = None  # the grid a unit's view comes from (for_size)
         self._log = ChangeLog(limit=rows * cols)
         self._prep = Prepared(0)
+        self._hier: Any = None  # HPA*'s Hierarchy (prepare("hpa"))
         self._lock = threading.Lock()
         if what:
             self.prepare(*what)
@@ -477,7 +480,8 @@ class Grid:
         )
 
     def __getstate__(self) -> dict[str, Any]:
-        state = {name: getattr(self, name) for name in self.__slots__ if name != "_lock"}
+        state = {name: getattr(self, name, None) for name in self.__slots__ if name != "_lock"}
+        state["_hier"] = None  # HPA*'s hierarchy too: the receiver's first query builds it
         # Derived state is rebuilt by the receiver if it searches (ship less; plans
         # point into this process's arrays), but for the heuristic's scale, which a
         # unit's view takes from its grid (not shipped: the view travels alone).
@@ -494,6 +498,7 @@ class Grid:
         self._base = None
         self._log = log
         self._prep = state.get("_prep") or Prepared(log.version)
+        self._hier = None
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ unit sizes
@@ -731,7 +736,7 @@ class Grid:
         :mod:`pathcraft.grid._run`; internal)."""
         return self._derived().jump_tables(self._padded, self._diagonal)
 
-    def prepare(self, *what: str) -> None:
+    def prepare(self, *what: str, cluster: int | None = None) -> None:
         """Build now what searches would otherwise build inside their first query, so
         a game pays it at a moment it chooses (loading a level), not in a frame.
 
@@ -741,7 +746,11 @@ class Grid:
 
         Parameters
         ----------
-        *what : {"jps", "jps+", "components"}
+        *what : {"jps", "jps+", "components", "hpa"}
+            ``"hpa"`` (or its synonym ``"hierarchy"``): the abstract graph of HPA*
+            (:mod:`pathcraft.grid._hpa`) that ``find_path(..., algorithm="hpa")``
+            searches, with the component labels; unlike the others it is kept
+            across edits, its touched clusters repaired before the next HPA* query.
             ``"components"``: the component labels of :meth:`components` (one pass
             over every cell, about as long as one search that floods the grid; 4
             bytes a cell), from which the searches answer a goal they cannot reach
@@ -763,7 +772,8 @@ class Grid:
         ValueError
             An unknown name; ``"jps"`` on a grid jump point search cannot search
             (4-connected or ``"one_free"``, or more than one cell cost); ``"jps+"``
-            on a grid whose rule is not ``"no_corner_cut"``.
+            on a grid whose rule is not ``"no_corner_cut"``; ``cluster`` not an
+            int >= 2.
 
         Examples
         --------
@@ -784,6 +794,12 @@ class Grid:
         ValueError: jps needs an 8-connected grid with diagonal='no_corner_cut' or 'always'; ...
         """
         for name in _preparations(what):
+            if name in ("hpa", "hierarchy"):
+                from pathcraft.grid._hpa import DEFAULT_CLUSTER, Hierarchy
+
+                self._hier = Hierarchy(self, DEFAULT_CLUSTER if cluster is None else cluster)
+                self._derived().labels(self._padded, self._diagonal, self.changes_since)
+                continue
             if name == "components":
                 self._derived().labels(self._padded, self._diagonal, self.changes_since)
                 continue
@@ -797,10 +813,19 @@ class Grid:
                 self._derived().build_table(self._padded)  # plans read it from now on
 
     @property
+    def hierarchy(self) -> Hierarchy | None:
+        """HPA*'s hierarchy (:class:`pathcraft.grid._hpa.Hierarchy`) of
+        ``prepare("hpa")`` or of the first ``algorithm="hpa"`` query; None until then
+        (kept across edits, repaired by the next such query)."""
+        hier: Hierarchy | None = getattr(self, "_hier", None)
+        return hier
+
+    @property
     def prepared(self) -> tuple[str, ...]:
         """What :meth:`prepare` (or a search) built and the grid keeps, of
-        ``("jps", "jps+", "components")`` in that order."""
-        return self._derived().built()
+        ``("jps", "jps+", "components", "hpa")`` in that order."""
+        built = self._derived().built()
+        return (*built, "hpa") if getattr(self, "_hier", None) is not None else built
 
     # ------------------------------------------------------------------ reachability
 
@@ -957,7 +982,7 @@ class Grid:
         start: Cell | npt.ArrayLike,
         goal: Cell | npt.ArrayLike | None,
         *,
-        algorithm: GridAlgorithm = "astar",
+        algorithm: GridAlgorithm | Literal["hpa"] = "astar",
         **options: Unpack[GridOptions],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(row, col)``, by ``algorithm``.
@@ -971,8 +996,12 @@ class Grid:
         start, goal : (int, int)
             Walkable cells, ``(row, col)``. Dijkstra also takes several cells (a
             ``(k, 2)`` array) for either, and ``goal=None`` (see :meth:`dijkstra`).
-        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta"}
+        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta", "hpa"}
             The search. ``"jps"`` needs an 8-connected grid of uniform cost.
+            ``"hpa"``: HPA* on the hierarchy of ``prepare("hpa")`` (built by the
+            first such query with the default cluster when not prepared; it takes
+            no options): a smoothed, near-optimal path (not always the cheapest; see
+            :mod:`pathcraft.grid._hpa`) for long queries on large maps.
             ``"theta"`` (Theta*, any-angle) needs a grid of uniform cost: its ``path``
             holds the turning cells, joined by straight segments between cell centres
             that pass the grid's line of sight (walls, and grid corners by the
@@ -1067,6 +1096,8 @@ class Grid:
             result = self._lean_unit(algorithm, options["size"], start, goal, t0)  # its view's
             if result is not None:
                 return result
+        if algorithm == "hpa":
+            return self._hpa_path(start, goal, options)
         opts = SearchOptions.check("Grid", algorithm, **options)
         plan = self._plan(opts)
         if plan is not None:
@@ -1074,6 +1105,19 @@ class Grid:
             if result is not None:
                 return result
         return _cellworld.query(self._adapter(), opts, start, goal, t0)
+
+    def _hpa_path(self, start: Any, goal: Any, options: GridOptions) -> PathResult:
+        """HPA*'s answer on the prepared hierarchy (built now with the default
+        cluster when the grid has none)."""
+        from pathcraft.grid import _hpa
+
+        if options:
+            raise TypeError(
+                f"Grid.find_path(algorithm='hpa') takes no options; got {sorted(options)}"
+            )
+        if getattr(self, "_hier", None) is None:
+            self.prepare("hpa")
+        return _hpa.find_path(self, self._hier, start, goal)
 
     def _snapped(
         self, options: GridOptions, start: Any, goal: Any
@@ -1784,7 +1828,7 @@ class Grid:
 
 
 #: What :meth:`Grid.prepare` builds.
-PREPARATIONS = ("jps", "jps+", "components")
+PREPARATIONS = ("jps", "jps+", "components", "hpa", "hierarchy")
 
 
 def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:

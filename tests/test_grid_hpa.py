@@ -1,0 +1,144 @@
+"""HPA* on grids (``prepare("hpa")``, ``find_path(algorithm="hpa")``): every path legal
+and priced as its steps, never cheaper than scipy's Dijkstra, found exactly when one
+exists, and kept right across edits by the repair of the touched clusters."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from _grids import RULES, Case, assert_legal, cases, oracle, steps_cost
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcraft import Grid
+from pathcraft.grid._hpa import Hierarchy
+
+
+def check(case: Case, grid: Grid, pairs: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+    cost = np.array(grid.cost)
+    for start, goal in pairs:
+        want = oracle(cost, case.rule, [start])[goal]
+        got = grid.find_path(start, goal, algorithm="hpa")
+        if math.isinf(want):
+            assert not got and got.reason == "unreachable"
+            assert got.path.shape == (0, 2)
+            continue
+        assert got, (start, goal)
+        assert_legal(cost, case.rule, got.path, start, goal)
+        assert got.cost == pytest.approx(steps_cost(cost, got.path), rel=1e-9)
+        assert got.cost >= want * (1 - 1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases(max_side=40), cluster=st.integers(2, 9))
+def test_hpa_paths_are_legal_priced_by_their_steps_and_never_below_optimal(
+    case: Case, cluster: int
+) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    grid.prepare("hpa", cluster=cluster)
+    check(
+        case, grid, [(case.start, case.goal), *zip(case.pick(4), case.pick(4, salt=1), strict=True)]
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases(max_side=30), cluster=st.integers(2, 8), data=st.data())
+def test_hpa_after_edits_repairs_to_the_same_answers(
+    case: Case, cluster: int, data: st.DataObject
+) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    grid.prepare("hierarchy", cluster=cluster)
+    rows, cols = case.cost.shape
+    for _ in range(data.draw(st.integers(1, 4))):
+        r, c = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1))
+        grid[r, c] = data.draw(st.sampled_from([np.inf, 1.0, 3.0]))
+        free = np.argwhere(np.isfinite(np.array(grid.cost)))
+        if len(free) == 0:
+            continue
+        a, b = (
+            tuple(int(x) for x in free[i])
+            for i in np.random.default_rng(case.seed).integers(len(free), size=2)
+        )
+        check(case, grid, [(a, b)])
+        # the repaired hierarchy has the edges a fresh build has
+        fresh = Hierarchy(grid, cluster)
+        assert grid._hier._adj == fresh._adj
+        assert {k: sorted(v) for k, v in grid._hier._across.items() if v} == {
+            k: sorted(v) for k, v in fresh._across.items() if v
+        }
+
+
+def test_hpa_is_near_optimal_on_an_open_maze() -> None:
+    rng = np.random.default_rng(7)
+    cost = np.ones((96, 96))
+    cost[rng.random(cost.shape) < 0.2] = np.inf
+    grid = Grid(cost, prepare="hpa")
+    free = np.argwhere(np.isfinite(cost))
+    ratios = []
+    for _ in range(20):
+        a, b = (tuple(int(x) for x in free[j]) for j in rng.integers(len(free), size=2))
+        want = grid.astar(a, b)
+        got = grid.find_path(a, b, algorithm="hpa")
+        assert bool(got) == bool(want)
+        if want and want.cost > 0:
+            ratios.append(got.cost / want.cost)
+    assert np.mean(ratios) < 1.05 and max(ratios) < 1.25, ratios
+
+
+def test_unreachable_is_answered_without_search_and_prepared_is_listed() -> None:
+    cost = np.ones((40, 40))
+    cost[:, 20] = np.inf
+    grid = Grid(cost)
+    grid.prepare("hpa", cluster=8)
+    assert grid.prepared == ("components", "hpa")
+    got = grid.find_path((0, 0), (0, 39), algorithm="hpa")
+    assert not got and got.reason == "unreachable" and got.expanded == 0
+
+
+def test_bad_input_is_refused_at_the_boundary() -> None:
+    grid = Grid(np.ones((8, 8)))
+    with pytest.raises(ValueError, match="cluster"):
+        grid.prepare("hpa", cluster=1)
+    with pytest.raises(TypeError, match="hpa"):
+        grid.find_path((0, 0), (1, 1), algorithm="hpa", weight=2.0)
+    with pytest.raises(ValueError):
+        grid.find_path((0, 0), (9, 9), algorithm="hpa")
+    grid[1, 1] = np.inf
+    with pytest.raises(ValueError, match="wall"):
+        grid.find_path((0, 0), (1, 1), algorithm="hpa")
+
+
+def test_the_first_hpa_query_builds_the_hierarchy_and_a_pickle_builds_it_again() -> None:
+    grid = Grid(np.ones((20, 20)))
+    assert grid.find_path((0, 0), (19, 19), algorithm="hpa").cost == pytest.approx(
+        19 * math.sqrt(2)
+    )
+    assert "hpa" in grid.prepared
+    back = pickle.loads(pickle.dumps(grid))
+    assert "hpa" not in back.prepared
+    assert back.find_path((0, 0), (19, 0), algorithm="hpa").cost == pytest.approx(19.0)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_every_rule_on_a_one_cell_and_a_single_cluster_grid(rule: str) -> None:
+    grid = Grid(np.ones((1, 1)), diagonal=rule)  # type: ignore[arg-type]
+    assert grid.find_path((0, 0), (0, 0), algorithm="hpa").cost == 0.0
+    grid = Grid(np.ones((5, 5)), diagonal=rule, prepare="hpa")  # type: ignore[arg-type]
+    assert grid.find_path((0, 0), (4, 4), algorithm="hpa")
+
+
+def test_a_saved_grid_loads_with_its_hierarchy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathcraft import io
+
+    grid = Grid(np.ones((30, 30)))
+    grid.prepare("hpa", cluster=6)
+    io.save(grid, tmp_path / "g.npz")
+    back = io.load(tmp_path / "g.npz")
+    assert "hpa" in back.prepared and back._hier.size == 6
+    assert (
+        back.find_path((0, 0), (29, 3), algorithm="hpa").cost
+        == grid.find_path((0, 0), (29, 3), algorithm="hpa").cost
+    )
