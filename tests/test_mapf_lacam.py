@@ -12,7 +12,7 @@ from collections.abc import Hashable
 import numpy as np
 import pytest
 from _mapf import assert_solution, grid_step, random_instance
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pathcraft import Graph, Grid
@@ -84,6 +84,7 @@ def _grid(walkable: np.ndarray, rule: str = "never") -> Grid:
 
 
 @settings(max_examples=30, deadline=None)
+@example(seed=880416, rows=2, cols=4, agents=3, rule="never", following=False)  # LNS ran after
 @given(
     seed=st.integers(0, 2**32 - 1),
     rows=st.integers(1, 4),

@@ -154,10 +154,11 @@ def lacam(
         Solver ``"lacam"``; ``stats`` holds ``iterations``, ``configurations``,
         ``constraints``, ``time_to_first_s``, ``iterations_to_first``,
         ``first_sum_of_loss``, ``sum_of_loss`` (LaCAM*'s) and ``stopped`` (why the
-        search ended: ``"first solution"``, ``"time limit"``, ``"node limit"``,
-        ``"exhausted"`` or ``"no improvement"``); with ``refine``, also
-        ``lacam_sum_of_costs`` (before the neighbourhood search), ``lns_iterations``
-        and ``lns_accepted``. A solution found before a limit is returned solved.
+        LaCAM search ended: ``"first solution"``, ``"time limit"``, ``"node limit"``
+        or ``"exhausted"``); with ``refine``, also ``lacam_sum_of_costs`` (before the
+        neighbourhood search), ``lns_iterations``, ``lns_accepted`` and, when the
+        neighbourhood search ran, ``lns_stopped`` (``"no improvement"``, ``"lower
+        bound"`` or ``"time limit"``). A solution found before a limit is returned solved.
         ``optimal`` is True when the sum of costs equals the lower bound, or LaCAM*
         searched everything and the sum of costs equals its sum of loss.
 
@@ -228,9 +229,11 @@ def lacam(
             stats["lns_iterations"] = more["iterations"]
             stats["lns_accepted"] = more["accepted"]
             if more["stalled"]:
-                stats["stopped"] = "no improvement"
-            elif stopped != "exhausted":
-                stats["stopped"] = "time limit"
+                stats["lns_stopped"] = "no improvement"
+            elif _sum_of_costs(configs, problem.goals) <= bound:
+                stats["lns_stopped"] = "lower bound"
+            else:
+                stats["lns_stopped"] = "time limit"
     if stopped == "exhausted":
         status, reason = "no solution", "every configuration reachable from the starts was searched"
     elif stopped == "time limit":
