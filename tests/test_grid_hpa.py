@@ -109,6 +109,9 @@ def test_bad_input_is_refused_at_the_boundary() -> None:
     grid[1, 1] = np.inf
     with pytest.raises(ValueError, match="wall"):
         grid.find_path((0, 0), (1, 1), algorithm="hpa")
+    # an array is no algorithm: refused by name, never compared elementwise with "hpa"
+    with pytest.raises(TypeError, match="algorithm must be a string"):
+        grid.find_path((0, 0), (2, 2), algorithm=np.array([0, 0], dtype=object))  # type: ignore[arg-type]
 
 
 def test_the_first_hpa_query_builds_the_hierarchy_and_a_pickle_builds_it_again() -> None:

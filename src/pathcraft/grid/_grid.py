@@ -1096,7 +1096,7 @@ class Grid:
             result = self._lean_unit(algorithm, options["size"], start, goal, t0)  # its view's
             if result is not None:
                 return result
-        if algorithm == "hpa":
+        if type(algorithm) is str and algorithm == "hpa":  # anything else: checked below
             return self._hpa_path(start, goal, options)
         opts = SearchOptions.check("Grid", algorithm, **options)
         plan = self._plan(opts)
