@@ -266,6 +266,7 @@ class Agent:
         "_planner",
         "_rest_ok",
         "_search",
+        "_search_at",
         "_sensors",
         "_started",
         "_update",
@@ -329,6 +330,7 @@ class Agent:
         self._update: Any = None
         self._search: PlanSearch | None = None  # the search in progress
         self._better_search = False  # it looks for a goal above the current one
+        self._search_at = 0  # the beliefs' version the search in flight started from
         self._intent: str | None = "start"  # why a plan is needed (None: none needed)
         self._version = 0  # bumped whenever the beliefs change
         self._valid_at = 0  # the version the plan was last checked on
@@ -544,10 +546,14 @@ class Agent:
         better, self._better_search = self._better_search, False
         plan: Plan = search.result
         if not plan:
-            if not better:
-                self._failed_at = self._version
-                self._emit("no_plan", reason=plan.reason)
-            return  # (nothing better than the current goal: keep going)
+            if better:
+                return  # (nothing better than the current goal: keep going)
+            if self._search_at != self._version:  # the beliefs changed while it searched:
+                self._start_search(better_than=None, reason="facts_changed")  # ask anew
+                return
+            self._failed_at = self._version
+            self._emit("no_plan", reason=plan.reason)
+            return
         goal = plan.goal
         assert goal is not None  # a plan found serves one of the goals searched
         if not self._holds(plan, goal) or _met(goal, self.beliefs):
@@ -575,6 +581,7 @@ class Agent:
             self._emit("replan", goal=None, reason=reason)
         self._better_search = better_than is not None
         self.searches += 1
+        self._search_at = self._version
         self._search = self._planner.start(beliefs, goals, **self._options)
         return True
 
