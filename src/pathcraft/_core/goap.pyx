@@ -876,6 +876,9 @@ cdef class Maker:
 
     def make(self, tuple values):
         """A new object with the slots set to ``values``."""
+        return self.build(values)
+
+    cdef object build(self, tuple values):
         if len(values) != self.n:
             raise ValueError(f"{self.n} values expected; got {len(values)}")
         cdef object obj = PyType_GenericAlloc(<type> self.cls, 0)  # what object.__new__ does
@@ -893,7 +896,7 @@ cdef class Maker:
     def state(self, dict facts):
         """For :class:`pathcraft.goap.State` (slots ``_facts``, ``_hash``): a state
         over ``facts``, its hash not computed yet."""
-        return self.make((facts, None))
+        return self.build((facts, None))
 
     def replay(self, dict facts, tuple actions):
         """The states after each action from ``facts`` (sorted by name), for a
@@ -910,6 +913,6 @@ cdef class Maker:
                 new[fact] += delta
             if len(new) != size:
                 new = dict(sorted(new.items()))
-            out.append(self.make((new, None)))
+            out.append(self.build((new, None)))
             facts = new
         return out
