@@ -486,13 +486,18 @@ cdef class Search:
             raise MemoryError("no memory for a plan search")
         return True
 
-    def solve(self):
+    def solve(self, tuple names=None):
         """Run to the end: (outcome, steps to the goal reached, cost, goal index,
-        expanded, generated); steps empty and cost inf when nothing was found."""
+        expanded, generated); steps empty and cost inf when nothing was found. Given
+        ``names`` (one item per step), the steps come as a tuple of their items."""
         cdef int status = self.run(-1)
+        cdef Py_ssize_t k
         if self.reached < 0:
-            return status, [], INFINITY, self.class_goal(), self.expanded, self.generated
+            return (status, [] if names is None else (), INFINITY, self.class_goal(),
+                    self.expanded, self.generated)
         path, cost = self.steps(self.reached)
+        if names is not None:
+            path = tuple([names[<Py_ssize_t> k] for k in path])
         return status, path, cost, self.reached_goal, self.expanded, self.generated
 
     def release(self):

@@ -189,12 +189,12 @@ class Fast:
             -1 if max_expansions is None else max_expansions,
         ):  # fmt: skip
             return None
-        status, path, cost, goal, expanded, generated = search.solve()
-        self._pool.append(search)
         actions = self._actions
+        status, path, cost, goal, expanded, generated = search.solve(actions)
+        self._pool.append(search)
         reason = None if status == _FOUND else STATUS[status]
         return _make(
-            reason, tuple([actions[s] for s in path]), start, facts, goals[goal],
+            reason, path, start, facts, goals[goal],
             time.perf_counter() - t0, expanded, generated, len(actions), cost,
         )  # fmt: skip
 
