@@ -123,7 +123,7 @@ def fast_key(state: Any, goal: Any) -> Any:
             g = tuple(goal)
         else:
             return None
-        return (tuple(state), tuple(map(type, state.values())), kind, g)
+        return (tuple(state), tuple([type(v) for v in state.values()]), kind, g)
     except TypeError:
         return None
 
