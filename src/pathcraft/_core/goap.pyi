@@ -1,5 +1,7 @@
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
+
+T = TypeVar("T")
 
 MISSING: int
 LIMIT: int
@@ -48,7 +50,10 @@ class Search:
         classes: list[list[int]] | None,
         max_expansions: int,
     ) -> bool: ...
+    @overload
     def solve(self) -> tuple[int, list[int], float, int, int, int]: ...
+    @overload
+    def solve(self, names: tuple[T, ...]) -> tuple[int, tuple[T, ...], float, int, int, int]: ...
     def release(self) -> None: ...
     def run(self, budget: int) -> int: ...
     def state(self, i: int) -> tuple[int, ...]: ...

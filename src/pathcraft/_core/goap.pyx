@@ -486,13 +486,18 @@ cdef class Search:
             raise MemoryError("no memory for a plan search")
         return True
 
-    def solve(self):
+    def solve(self, tuple names=None):
         """Run to the end: (outcome, steps to the goal reached, cost, goal index,
-        expanded, generated); steps empty and cost inf when nothing was found."""
+        expanded, generated); steps empty and cost inf when nothing was found. Given
+        ``names`` (one item per step), the steps come as a tuple of their items."""
         cdef int status = self.run(-1)
+        cdef Py_ssize_t k
         if self.reached < 0:
-            return status, [], INFINITY, self.class_goal(), self.expanded, self.generated
+            return (status, [] if names is None else (), INFINITY, self.class_goal(),
+                    self.expanded, self.generated)
         path, cost = self.steps(self.reached)
+        if names is not None:
+            path = tuple([names[<Py_ssize_t> k] for k in path])
         return status, path, cost, self.reached_goal, self.expanded, self.generated
 
     def release(self):
@@ -876,6 +881,9 @@ cdef class Maker:
 
     def make(self, tuple values):
         """A new object with the slots set to ``values``."""
+        return self.build(values)
+
+    cdef object build(self, tuple values):
         if len(values) != self.n:
             raise ValueError(f"{self.n} values expected; got {len(values)}")
         cdef object obj = PyType_GenericAlloc(<type> self.cls, 0)  # what object.__new__ does
@@ -893,7 +901,7 @@ cdef class Maker:
     def state(self, dict facts):
         """For :class:`pathcraft.goap.State` (slots ``_facts``, ``_hash``): a state
         over ``facts``, its hash not computed yet."""
-        return self.make((facts, None))
+        return self.build((facts, None))
 
     def replay(self, dict facts, tuple actions):
         """The states after each action from ``facts`` (sorted by name), for a
@@ -910,6 +918,6 @@ cdef class Maker:
                 new[fact] += delta
             if len(new) != size:
                 new = dict(sorted(new.items()))
-            out.append(self.make((new, None)))
+            out.append(self.build((new, None)))
             facts = new
         return out
