@@ -143,6 +143,61 @@ def test_a_pursuer_re_aims_by_its_corridor_along_legal_paths() -> None:
     np.testing.assert_allclose(np.array(still.path), expected.path, atol=TOL)
 
 
+def test_a_budgeted_pursuer_re_aims_by_its_corridor_without_searching() -> None:
+    mesh = _hall()
+    blocking = Pursuer(mesh, (1.0, 11.0), speed=2.0)
+    budgeted = Pursuer(mesh, (1.0, 11.0), speed=2.0, frame_budget=50)
+    walkable = HALL.buffer(TOL)
+    free = 0
+    for frame in range(60):
+        target = _loop(frame * 0.05)
+        before = budgeted.expanded
+        budgeted.step(target, dt=0.1)
+        blocking.step(target, dt=0.1)
+        assert budgeted.expanded - before <= 50  # the frame's budget
+        assert walkable.covers(shapely.Point(budgeted.position))
+        plan = np.array(budgeted.path)
+        shape = shapely.LineString(plan) if len(plan) > 1 else shapely.Point(plan[0])
+        assert walkable.covers(shape)
+        if budgeted.planning:
+            continue
+        assert plan[-1].tolist() == list(target)  # aimed at where the target is now
+        assert budgeted.last_plan is not None
+        free += budgeted.last_plan.expanded == 0
+        best = mesh.find_path(budgeted.plan_start, target, algorithm="optimal").cost
+        assert float(np.hypot(*np.diff(plan, axis=0).T).sum()) >= best - 1e-9
+    assert free >= 40  # most plans kept the corridor, as without a budget
+    assert budgeted.plans == blocking.plans == 60
+    assert budgeted.expanded <= 2 * blocking.expanded
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), frame_budget=st.sampled_from([2, 5, 40]))
+def test_budgeted_pursuers_keep_their_budget_move_every_frame_and_catch(
+    seed: int, frame_budget: int
+) -> None:
+    mesh = _hall()
+    rng = np.random.default_rng(seed)
+    start, spot = (tuple(p) for p in mesh.random_points(2, seed=rng))
+    enemy = Pursuer(mesh, start, speed=6.0, frame_budget=frame_budget, stop_range=0.25)
+    walkable = HALL.buffer(TOL)
+    target = np.array(spot)
+    status, still = "chasing", 0
+    for frame in range(400):
+        if frame < 100:  # a jittering target, then one standing still
+            target = np.array(mesh.nearest_point(target + rng.uniform(-0.3, 0.3, 2)))
+        before, was = enemy.expanded, enemy.position
+        status = enemy.step(tuple(target), dt=1 / 20)
+        assert enemy.expanded - before <= frame_budget, frame
+        assert walkable.covers(shapely.Point(enemy.position)), frame
+        if status == "caught":
+            break
+        # a few frames at most (a first plan's, the straight move meanwhile at a wall)
+        still = still + 1 if enemy.position == was else 0
+        assert still <= 5, frame
+    assert status == "caught"
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10_000),

@@ -108,6 +108,20 @@ def merge_end(path: Polys, visited: Polys) -> Polys | None:
     return out
 
 
+def capped(
+    mesh: NavMesh, position: FloatArray, target: FloatArray, filter: QueryFilter | None,
+    limit: int,
+) -> tuple[PathCorridor | None, int]:  # fmt: skip
+    """A corridor from ``position`` to ``target`` (on the mesh) whose search stops
+    after ``limit`` expansions: the corridor (None when the limit stopped it) and the
+    expansions spent (a budgeted agent's whole plan within what is left of a frame)."""
+    corridor = PathCorridor.__new__(PathCorridor)
+    corridor._limit = limit
+    PathCorridor.__init__(corridor, mesh, position, target, filter=filter)
+    corridor._limit = None
+    return (None if corridor._stopped else corridor), corridor.expanded
+
+
 class PathCorridor:
     """The polygons from an agent to its target on a :class:`~pathcraft.navmesh.NavMesh`
     and the corners of the path through them, kept current as both move (Detour's
@@ -175,8 +189,24 @@ class PathCorridor:
     """
 
     __slots__ = (
-        "_anchor", "_corners", "_end", "_filter", "_found", "_held", "_mesh", "_policy",
-        "_polys", "_pos", "_scale", "_snap", "_straight", "_target", "_version", "expanded",
+        "_anchor",
+        "_corners",
+        "_end",
+        "_filter",
+        "_found",
+        "_held",
+        "_limit",
+        "_mesh",
+        "_policy",
+        "_polys",
+        "_pos",
+        "_scale",
+        "_snap",
+        "_stopped",
+        "_straight",
+        "_target",
+        "_version",
+        "expanded",
         "searches",
     )  # fmt: skip
 
@@ -207,6 +237,9 @@ class PathCorridor:
         self._pos: FloatArray = self._place("position", position, self._snap)
         self._target: FloatArray = self._place("target", target, self._snap)
         self._end: FloatArray = self._target
+        if not hasattr(self, "_limit"):  # (set before by ``capped``)
+            self._limit: int | None = None  # max_expansions of its searches
+        self._stopped = False  # the last search was stopped by ``_limit``
         self._plan()
 
     # ------------------------------------------------------------------ state
@@ -379,6 +412,29 @@ class PathCorridor:
             self._shortcut()
         return _copy(goal)
 
+    def _follow(self, position: FloatArray, target: FloatArray) -> bool:
+        """Both moves (:meth:`move_position` to ``position``, :meth:`move_target` to
+        ``target``, both on the mesh) where neither needs a search; else False and
+        the corridor as it was (a bounded re-aim: a budgeted agent's, whose search
+        must be spread over frames)."""
+        if self._mesh.version != self._version or not self._found:
+            return False
+        move = self._move(self._pos, position, 0)
+        if float(np.hypot(*(move.position - position))) > 1e-9 * self._scale:
+            return False  # a wall stopped it short
+        merged = merge_start(self._polys, move.polygons.astype(np.int32))
+        if merged is None:
+            return False
+        hop = self._move(self._target, target, -1)
+        joined = merge_end(merged, hop.polygons.astype(np.int32))
+        if not hop.reached or joined is None or joined[-1] not in self._located(target):
+            return False
+        self._pos = self._inside(move.position, joined[0])
+        self._polys = joined
+        self._target = self._end = target
+        self._shortcut()
+        return True
+
     def replan(self) -> None:
         """Search the corridor again from the position to the target (the funnel's
         search: :meth:`NavMesh.corridor <pathcraft.navmesh.NavMesh.corridor>`), for a
@@ -484,8 +540,12 @@ class PathCorridor:
         self._anchor = g
         self._found = True
         self._end = g
-        found = _query.corridor_result(mesh, policy, s, sp, g, gp, t0)
+        found = _query.corridor_result(mesh, policy, s, sp, g, gp, t0, self._limit)
         self.expanded += found.expanded
+        self._stopped = not found and found.reason == "max_expansions"
+        if self._stopped:  # no corridor (``capped`` drops it)
+            self._found, self._end, self._polys, self._corners = False, s.copy(), sp[:1], None
+            return
         if not found and sp.size:
             self._found = False
             self._end, gp = _query._nearest_reachable(mesh, policy, sp, g)
