@@ -431,3 +431,20 @@ def test_toward_from_where_the_last_move_ended_and_after_a_carve(seed: int) -> N
         assert bool(step) == seen and (not seen or np.allclose(path[-1], goal))
         here = (float(path[-1][0]), float(path[-1][1]))
 
+
+
+def test_a_capped_corridor_is_find_paths_path_or_none_when_the_cap_stops_it() -> None:
+    mesh = _hall()
+    space = mesh.agent_space()
+    full = mesh.find_path((1.0, 11.0), (25.0, 10.0))
+    corridor, plan = space.corridor((1.0, 11.0), (25.0, 10.0), max_expansions=10_000)
+    assert corridor is not None and corridor.searches == 1
+    np.testing.assert_allclose(plan.path, full.path, atol=TOL)
+    assert plan.expanded == corridor.expanded > 1
+    stopped, spent = space.corridor((1.0, 11.0), (25.0, 10.0), max_expansions=1)
+    assert stopped is None and not spent and spent.reason == "max_expansions"
+    assert spent.expanded <= 1
+    mesh.add_link((5.0, 1.0), (12.0, 1.0))  # no corridor on a mesh with links: a search
+    none, linked = space.corridor((1.0, 11.0), (25.0, 10.0), max_expansions=10_000)
+    expected = mesh.find_path((1.0, 11.0), (25.0, 10.0))
+    assert none is None and linked.cost == pytest.approx(expected.cost)
