@@ -189,25 +189,9 @@ class PathCorridor:
     """
 
     __slots__ = (
-        "_anchor",
-        "_corners",
-        "_end",
-        "_filter",
-        "_found",
-        "_held",
-        "_limit",
-        "_mesh",
-        "_policy",
-        "_polys",
-        "_pos",
-        "_scale",
-        "_snap",
-        "_stopped",
-        "_straight",
-        "_target",
-        "_version",
-        "expanded",
-        "searches",
+        "_anchor", "_corners", "_end", "_filter", "_found", "_held", "_limit", "_mesh",
+        "_policy", "_polys", "_pos", "_scale", "_snap", "_stopped", "_straight", "_target",
+        "_version", "expanded", "searches",
     )  # fmt: skip
 
     def __init__(
