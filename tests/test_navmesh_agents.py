@@ -96,12 +96,12 @@ def test_contains_and_slide_keep_points_on_the_mesh() -> None:
 # ---------------------------------------------------------------------- pursuers
 
 
-@pytest.mark.parametrize("frame_budget", [None, 6])
+@pytest.mark.parametrize("budget", [{}, {"frame_budget": 6}, {"time_budget_us": 50.0}])
 def test_a_pursuer_catches_a_target_walking_round_the_holes_and_never_leaves_the_mesh(
-    frame_budget: int | None,
+    budget: dict[str, Any],
 ) -> None:
     mesh = _hall()
-    enemy = Pursuer(mesh, (1.0, 11.0), speed=4.0, stop_range=0.5, frame_budget=frame_budget)
+    enemy = Pursuer(mesh, (1.0, 11.0), speed=4.0, stop_range=0.5, **budget)
     dt = 1 / 30
     caught = None
     for frame in range(1500):
