@@ -33,6 +33,7 @@ it.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -106,20 +107,6 @@ def merge_end(path: Polys, visited: Polys) -> Polys | None:
     j = int(np.flatnonzero(visited == path[i])[0])
     out: Polys = np.concatenate([path[: i + 1], visited[j + 1 :]]).astype(np.int32)
     return out
-
-
-def capped(
-    mesh: NavMesh, position: FloatArray, target: FloatArray, filter: QueryFilter | None,
-    limit: int,
-) -> tuple[PathCorridor | None, int]:  # fmt: skip
-    """A corridor from ``position`` to ``target`` (on the mesh) whose search stops
-    after ``limit`` expansions: the corridor (None when the limit stopped it) and the
-    expansions spent (a budgeted agent's whole plan within what is left of a frame)."""
-    corridor = PathCorridor.__new__(PathCorridor)
-    corridor._limit = limit
-    PathCorridor.__init__(corridor, mesh, position, target, filter=filter)
-    corridor._limit = None
-    return (None if corridor._stopped else corridor), corridor.expanded
 
 
 class PathCorridor:
@@ -396,11 +383,54 @@ class PathCorridor:
             self._shortcut()
         return _copy(goal)
 
-    def _follow(self, position: FloatArray, target: FloatArray) -> bool:
+    @classmethod
+    def capped(
+        cls, mesh: NavMesh, position: FloatArray, target: FloatArray,
+        filter: QueryFilter | None, limit: int,
+    ) -> tuple[PathCorridor | None, int]:  # fmt: skip
+        """A corridor from ``position`` to ``target`` (``(x, y)`` on the mesh) whose
+        search stops after ``limit`` expansions: the corridor (None when the limit
+        stopped it) and the expansions spent (a budgeted agent's whole plan within
+        what is left of a frame).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.navmesh import PathCorridor
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
+        >>> PathCorridor.capped(mesh, (1, 9), (9, 9), None, 1)[0] is None
+        True
+        """
+        corridor = cls.__new__(cls)
+        corridor._limit = limit
+        cls.__init__(corridor, mesh, position, target, filter=filter)
+        corridor._limit = None
+        return (None if corridor._stopped else corridor), corridor.expanded
+
+    def follow(self, position: Any, target: Any, *, drift: float = math.inf) -> bool:
         """Both moves (:meth:`move_position` to ``position``, :meth:`move_target` to
-        ``target``, both on the mesh) where neither needs a search; else False and
-        the corridor as it was (a bounded re-aim: a budgeted agent's, whose search
-        must be spread over frames)."""
+        ``target``, both ``(x, y)`` on the mesh) where neither needs a search and
+        the target's :attr:`drift` stays within ``1 / drift`` of its distance from
+        ``position``; else False and the corridor as it was (a bounded re-aim: a
+        budgeted agent's, whose search must be spread over frames).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.navmesh import PathCorridor
+        >>> mesh = NavMesh([(0, 0), (4, 0), (4, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> corridor = PathCorridor(mesh, (0.5, 0.5), (3.0, 0.5))
+        >>> corridor.follow((1.0, 0.5), (3.0, 0.25), drift=4.0), corridor.searches
+        (True, 1)
+        >>> corridor.follow((1.0, 0.5), (1.5, 0.5), drift=4.0)   # drifted far
+        False
+        """
+        position = check_position("position", position, 2)
+        target = check_position("target", target, 2)
+        far = float(np.hypot(*(target - position)))
+        if drift * float(np.hypot(*(target - self._anchor))) > far:
+            return False
         if self._mesh.version != self._version or not self._found:
             return False
         move = self._move(self._pos, position, 0)

@@ -27,7 +27,7 @@ import shapely
 from pathcraft._positions import check_position
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
-from pathcraft.navmesh._corridor import PathCorridor, capped
+from pathcraft.navmesh._corridor import PathCorridor
 from pathcraft.navmesh._filter import check_filter
 from pathcraft.result import PathResult, build_result
 from pathcraft.world import kind_of
@@ -308,8 +308,9 @@ class MeshSpace:
         if self.mesh.has_links:
             return None, self.find_path(start, goal, max_expansions=max_expansions)
         here = np.asarray(start, dtype=np.float64)
-        made, spent = capped(self.mesh, here, np.asarray(goal, dtype=np.float64),
-                             self.filter, max_expansions)  # fmt: skip
+        made, spent = PathCorridor.capped(
+            self.mesh, here, np.asarray(goal, dtype=np.float64), self.filter, max_expansions
+        )
         if made is None:
             return None, PathResult.not_found("max_expansions", expanded=spent)
         return made, self._corners(made, here, spent)
@@ -328,10 +329,7 @@ class MeshSpace:
         """:meth:`reaim` without a search (see its ``search``)."""
         if corridor is None or corridor.mesh is not self.mesh:
             return None
-        target = np.asarray(goal, dtype=np.float64)
-        if _DRIFT * float(np.hypot(*(target - corridor._anchor))) > float(
-            np.hypot(*(target - here))
-        ) or not corridor._follow(here, target):
+        if not corridor.follow(here, goal, drift=_DRIFT):
             return None
         return corridor, self._corners(corridor, here, 0)
 
