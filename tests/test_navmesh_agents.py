@@ -96,12 +96,12 @@ def test_contains_and_slide_keep_points_on_the_mesh() -> None:
 # ---------------------------------------------------------------------- pursuers
 
 
-@pytest.mark.parametrize("frame_budget", [None, 6])
+@pytest.mark.parametrize("budget", [{}, {"frame_budget": 6}, {"time_budget_us": 50.0}])
 def test_a_pursuer_catches_a_target_walking_round_the_holes_and_never_leaves_the_mesh(
-    frame_budget: int | None,
+    budget: dict[str, Any],
 ) -> None:
     mesh = _hall()
-    enemy = Pursuer(mesh, (1.0, 11.0), speed=4.0, stop_range=0.5, frame_budget=frame_budget)
+    enemy = Pursuer(mesh, (1.0, 11.0), speed=4.0, stop_range=0.5, **budget)
     dt = 1 / 30
     caught = None
     for frame in range(1500):
@@ -141,6 +141,61 @@ def test_a_pursuer_re_aims_by_its_corridor_along_legal_paths() -> None:
         still.step((25.0, 10.0), dt=0.5)
     expected = mesh.find_path(still.plan_start, (25.0, 10.0))
     np.testing.assert_allclose(np.array(still.path), expected.path, atol=TOL)
+
+
+def test_a_budgeted_pursuer_re_aims_by_its_corridor_without_searching() -> None:
+    mesh = _hall()
+    blocking = Pursuer(mesh, (1.0, 11.0), speed=2.0)
+    budgeted = Pursuer(mesh, (1.0, 11.0), speed=2.0, frame_budget=50)
+    walkable = HALL.buffer(TOL)
+    free = 0
+    for frame in range(60):
+        target = _loop(frame * 0.05)
+        before = budgeted.expanded
+        budgeted.step(target, dt=0.1)
+        blocking.step(target, dt=0.1)
+        assert budgeted.expanded - before <= 50  # the frame's budget
+        assert walkable.covers(shapely.Point(budgeted.position))
+        plan = np.array(budgeted.path)
+        shape = shapely.LineString(plan) if len(plan) > 1 else shapely.Point(plan[0])
+        assert walkable.covers(shape)
+        if budgeted.planning:
+            continue
+        assert plan[-1].tolist() == list(target)  # aimed at where the target is now
+        assert budgeted.last_plan is not None
+        free += budgeted.last_plan.expanded == 0
+        best = mesh.find_path(budgeted.plan_start, target, algorithm="optimal").cost
+        assert float(np.hypot(*np.diff(plan, axis=0).T).sum()) >= best - 1e-9
+    assert free >= 40  # most plans kept the corridor, as without a budget
+    assert budgeted.plans == blocking.plans == 60
+    assert budgeted.expanded <= 2 * blocking.expanded
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), frame_budget=st.sampled_from([2, 5, 40]))
+def test_budgeted_pursuers_keep_their_budget_move_every_frame_and_catch(
+    seed: int, frame_budget: int
+) -> None:
+    mesh = _hall()
+    rng = np.random.default_rng(seed)
+    start, spot = (tuple(p) for p in mesh.random_points(2, seed=rng))
+    enemy = Pursuer(mesh, start, speed=6.0, frame_budget=frame_budget, stop_range=0.25)
+    walkable = HALL.buffer(TOL)
+    target = np.array(spot)
+    status = "chasing"
+    for frame in range(400):
+        if frame < 100:  # a jittering target, then one standing still
+            target = np.array(mesh.nearest_point(target + rng.uniform(-0.3, 0.3, 2)))
+        before, was = enemy.expanded, enemy.position
+        status = enemy.step(tuple(target), dt=1 / 20)
+        assert enemy.expanded - before <= frame_budget, frame
+        assert walkable.covers(shapely.Point(enemy.position)), frame
+        if status == "caught":
+            break
+        # it waits only while a sliced plan is found (the straight move meanwhile
+        # stopped by a wall)
+        assert enemy.position != was or enemy.planning, frame
+    assert status == "caught"
 
 
 @settings(max_examples=25, deadline=None)
@@ -376,3 +431,20 @@ def test_toward_from_where_the_last_move_ended_and_after_a_carve(seed: int) -> N
         assert bool(step) == seen and (not seen or np.allclose(path[-1], goal))
         here = (float(path[-1][0]), float(path[-1][1]))
 
+
+
+def test_a_capped_corridor_is_find_paths_path_or_none_when_the_cap_stops_it() -> None:
+    mesh = _hall()
+    space = mesh.agent_space()
+    full = mesh.find_path((1.0, 11.0), (25.0, 10.0))
+    corridor, plan = space.corridor((1.0, 11.0), (25.0, 10.0), max_expansions=10_000)
+    assert corridor is not None and corridor.searches == 1
+    np.testing.assert_allclose(plan.path, full.path, atol=TOL)
+    assert plan.expanded == corridor.expanded > 1
+    stopped, spent = space.corridor((1.0, 11.0), (25.0, 10.0), max_expansions=1)
+    assert stopped is None and not spent and spent.reason == "max_expansions"
+    assert spent.expanded <= 1
+    mesh.add_link((5.0, 1.0), (12.0, 1.0))  # no corridor on a mesh with links: a search
+    none, linked = space.corridor((1.0, 11.0), (25.0, 10.0), max_expansions=10_000)
+    expected = mesh.find_path((1.0, 11.0), (25.0, 10.0))
+    assert none is None and linked.cost == pytest.approx(expected.cost)

@@ -24,7 +24,9 @@ at the newest target. Each next plan starts from a node ahead on the path the
 pursuer walks meanwhile (as far as it will walk while the plan is computed, judged
 by how many frames the last plan took), and is spliced there: the pursuer keeps
 moving and never turns back. Only a world edit cancels the plan in flight (its answer
-would mix two maps).
+would mix two maps). On a navigation mesh a budgeted pursuer re-aims its path
+corridor as a blocking one does, and slices a search only where that needs one
+longer than what is left of the frame.
 """
 
 from __future__ import annotations
@@ -136,8 +138,12 @@ class Pursuer:
         run whole, as one blocking search capped at what is left (a plan that ends
         within its frame costs what a blocking call costs, not a search started,
         stepped and read); if the cap stops it, its expansions are spent and the plan
-        is sliced from the next frame. None (and no ``time_budget_us``): each plan is
-        one blocking search.
+        is sliced from the next frame. On a navigation mesh a plan is first its path
+        corridor re-aimed without a search, as without a budget (the space's
+        ``reaim``: none of the frame's expansions); where that needs a search, a new
+        corridor is searched whole, capped at what is left of the frame, when the last
+        plan fitted in it; else the plan is sliced. None (and no ``time_budget_us``):
+        each plan is one blocking search.
     snap : bool
         Default False: a ``start`` or target on a wall (or off the grid) is a
         ``ValueError``. True: it is moved to the nearest walkable node (the space's
@@ -502,8 +508,9 @@ class Pursuer:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
         if self._clock is not None:
-            if self._whole(k, goal, limit):
+            if self._reaimed(k, goal, fresh or limit is not None) or self._whole(k, goal, limit):
                 return
+            self._corridor = None  # the sliced plan may go another way
             # Planned over the next frames; meanwhile go on to the node planned from,
             # as far ahead on the path as the pursuer walks while the plan runs.
             if not fresh:
@@ -551,6 +558,43 @@ class Pursuer:
         self.plans += 1
         self._lag = 1
         self._last = result.expanded
+        self._plan = result
+        self._adopt(result, k)
+        return True
+
+    def _reaimed(self, k: int, goal: Hashable, search: bool) -> bool:
+        """A budgeted plan by the space's ``reaim`` (a mesh's path corridor), adopted at
+        once (True): the corridor kept without a search where it can be, else a new
+        one searched (whole) when the last plan fitted what is left of the frame, its
+        expansions spent; False where neither can (then the plan is searched as any
+        other: no corridor after a world edit or with an expansion limit)."""
+        reaim = getattr(self._space, "reaim", None)
+        if reaim is None or search:
+            self._corridor = None
+            return False
+        clock = self._clock
+        assert clock is not None
+        found = reaim(self._corridor, self._path[k], goal, search=False)
+        if found is None:
+            self._corridor = None
+            cap = clock.allowance()
+            if self._last is None or self._last > cap:
+                return False
+            began = perf_counter()
+            corridor, result = self._space.corridor(  # type: ignore[attr-defined]
+                self._path[k], goal, max_expansions=cap
+            )
+            clock.spend(result.expanded, perf_counter() - began)
+            if not result and result.reason == "max_expansions":
+                self.expanded += result.expanded  # longer than a frame: sliced from here
+                self._last = None
+                return False
+            self._last = result.expanded
+            found = corridor, result
+        self._corridor, result = found
+        self.plans += 1
+        self.expanded += result.expanded
+        self._lag = 1
         self._plan = result
         self._adopt(result, k)
         return True

@@ -33,6 +33,7 @@ it.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -175,9 +176,9 @@ class PathCorridor:
     """
 
     __slots__ = (
-        "_anchor", "_corners", "_end", "_filter", "_found", "_held", "_mesh", "_policy",
-        "_polys", "_pos", "_scale", "_snap", "_straight", "_target", "_version", "expanded",
-        "searches",
+        "_anchor", "_corners", "_end", "_filter", "_found", "_held", "_limit", "_mesh",
+        "_policy", "_polys", "_pos", "_scale", "_snap", "_stopped", "_straight", "_target",
+        "_version", "expanded", "searches",
     )  # fmt: skip
 
     def __init__(
@@ -207,6 +208,9 @@ class PathCorridor:
         self._pos: FloatArray = self._place("position", position, self._snap)
         self._target: FloatArray = self._place("target", target, self._snap)
         self._end: FloatArray = self._target
+        if not hasattr(self, "_limit"):  # (set before by ``capped``)
+            self._limit: int | None = None  # max_expansions of its searches
+        self._stopped = False  # the last search was stopped by ``_limit``
         self._plan()
 
     # ------------------------------------------------------------------ state
@@ -379,6 +383,72 @@ class PathCorridor:
             self._shortcut()
         return _copy(goal)
 
+    @classmethod
+    def capped(
+        cls, mesh: NavMesh, position: FloatArray, target: FloatArray,
+        filter: QueryFilter | None, limit: int,
+    ) -> tuple[PathCorridor | None, int]:  # fmt: skip
+        """A corridor from ``position`` to ``target`` (``(x, y)`` on the mesh) whose
+        search stops after ``limit`` expansions: the corridor (None when the limit
+        stopped it) and the expansions spent (a budgeted agent's whole plan within
+        what is left of a frame).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.navmesh import PathCorridor
+        >>> mesh = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10)))
+        >>> PathCorridor.capped(mesh, (1, 9), (9, 9), None, 1)[0] is None
+        True
+        """
+        corridor = cls.__new__(cls)
+        corridor._limit = limit
+        cls.__init__(corridor, mesh, position, target, filter=filter)
+        corridor._limit = None
+        return (None if corridor._stopped else corridor), corridor.expanded
+
+    def follow(self, position: Any, target: Any, *, drift: float = math.inf) -> bool:
+        """Both moves (:meth:`move_position` to ``position``, :meth:`move_target` to
+        ``target``, both ``(x, y)`` on the mesh) where neither needs a search and
+        the target's :attr:`drift` stays within ``1 / drift`` of its distance from
+        ``position``; else False and the corridor as it was (a bounded re-aim: a
+        budgeted agent's, whose search must be spread over frames).
+
+        Examples
+        --------
+        >>> from pathcraft import NavMesh
+        >>> from pathcraft.navmesh import PathCorridor
+        >>> mesh = NavMesh([(0, 0), (4, 0), (4, 1), (0, 1)], [[0, 1, 2, 3]])
+        >>> corridor = PathCorridor(mesh, (0.5, 0.5), (3.0, 0.5))
+        >>> corridor.follow((1.0, 0.5), (3.0, 0.25), drift=4.0), corridor.searches
+        (True, 1)
+        >>> corridor.follow((1.0, 0.5), (1.5, 0.5), drift=4.0)   # drifted far
+        False
+        """
+        position = check_position("position", position, 2)
+        target = check_position("target", target, 2)
+        far = float(np.hypot(*(target - position)))
+        if drift * float(np.hypot(*(target - self._anchor))) > far:
+            return False
+        if self._mesh.version != self._version or not self._found:
+            return False
+        move = self._move(self._pos, position, 0)
+        if float(np.hypot(*(move.position - position))) > 1e-9 * self._scale:
+            return False  # a wall stopped it short
+        merged = merge_start(self._polys, move.polygons.astype(np.int32))
+        if merged is None:
+            return False
+        hop = self._move(self._target, target, -1)
+        joined = merge_end(merged, hop.polygons.astype(np.int32))
+        if not hop.reached or joined is None or joined[-1] not in self._located(target):
+            return False
+        self._pos = self._inside(move.position, joined[0])
+        self._polys = joined
+        self._target = self._end = target
+        self._shortcut()
+        return True
+
     def replan(self) -> None:
         """Search the corridor again from the position to the target (the funnel's
         search: :meth:`NavMesh.corridor <pathcraft.navmesh.NavMesh.corridor>`), for a
@@ -484,8 +554,12 @@ class PathCorridor:
         self._anchor = g
         self._found = True
         self._end = g
-        found = _query.corridor_result(mesh, policy, s, sp, g, gp, t0)
+        found = _query.corridor_result(mesh, policy, s, sp, g, gp, t0, self._limit)
         self.expanded += found.expanded
+        self._stopped = not found and found.reason == "max_expansions"
+        if self._stopped:  # no corridor (``capped`` drops it)
+            self._found, self._end, self._polys, self._corners = False, s.copy(), sp[:1], None
+            return
         if not found and sp.size:
             self._found = False
             self._end, gp = _query._nearest_reachable(mesh, policy, sp, g)

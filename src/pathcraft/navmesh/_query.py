@@ -213,14 +213,14 @@ def corridor(
 
 def corridor_result(
     mesh: NavMesh, policy: Policy, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
-    t0: float,
+    t0: float, limit: int | None = None,
 ) -> PathResult:  # fmt: skip
     """:meth:`NavMesh.corridor <pathcraft.navmesh.NavMesh.corridor>`: the corridor as a
     result whose ``path`` holds polygon ids (falsy, with the reason, when there is
     none) and whose ``cost`` is the search's (the straight length when the goal is in
     sight, else midpoint to midpoint through the portals, from the start and to the
     goal). Polygons the policy excludes are never in it: a start or goal only they
-    hold is unreachable."""
+    hold is unreachable. ``limit``: the search's ``max_expansions``."""
     sp, gp = policy.allowed(sp), policy.allowed(gp)
     if sp.size == 0 or gp.size == 0 or _apart(policy, sp, gp):
         return build_result("unreachable", np.empty(0, dtype=np.intp), math.inf, t0=t0)
@@ -228,10 +228,10 @@ def corridor_result(
     if rival is not None and decisive:
         way: Way = (rival, _line_polys(policy, s, sp, g, gp))
     else:
-        args, settings = _corridor_args(policy, s, sp, g, gp, None)
+        args, settings = _corridor_args(policy, s, sp, g, gp, limit)
         workspace = thread_workspace(_graph_kernel.Workspace, policy.graph.num_nodes + 1)
         answer = _graph_kernel.search(*args(workspace), **settings)
-        way = _funnel_way(policy, s, sp, g, gp, rival, None, 1.0, answer)
+        way = _funnel_way(policy, s, sp, g, gp, rival, limit, 1.0, answer)
     found, polys = way
     return build_result(
         found.reason if not found else None, polys.astype(np.intp), found.cost,

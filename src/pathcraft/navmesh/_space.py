@@ -234,8 +234,9 @@ class MeshSpace:
         return build_result(None if ray.hit is False else "max_expansions", np.array(path), cost)
 
     def reaim(
-        self, corridor: PathCorridor | None, start: Hashable, goal: Hashable
-    ) -> tuple[PathCorridor, PathResult] | None:
+        self, corridor: PathCorridor | None, start: Hashable, goal: Hashable,
+        *, search: bool = True,
+    ) -> tuple[PathCorridor, PathResult] | None:  # fmt: skip
         """Re-aim an agent's path by its :class:`~pathcraft.navmesh.PathCorridor`
         instead of searching: the corridor (a new one when ``corridor`` is None) is
         moved to ``start``, where the agent stands, and to ``goal``, where its target
@@ -246,6 +247,11 @@ class MeshSpace:
         ``"unreachable"``, when the goal is out of reach). None on a mesh with off-mesh
         links (no corridor there: search instead). What a
         :class:`~pathcraft.agents.Pursuer` does for a target that moves.
+
+        ``search=False`` bounds it (a budgeted pursuer's re-aim, whose searches are
+        spread over frames): the corridor is kept only where both moves need no
+        search and the target has not drifted past the quarter; else None, the
+        corridor unchanged (search instead). It expands nothing.
 
         Examples
         --------
@@ -261,6 +267,8 @@ class MeshSpace:
         if self.mesh.has_links:
             return None
         here = np.asarray(start, dtype=np.float64)
+        if not search:
+            return self._follow(corridor, here, goal)
         before = 0 if corridor is None else corridor.expanded
         if corridor is not None and corridor.mesh is self.mesh:
             moved = corridor.move_position(here)
@@ -272,12 +280,58 @@ class MeshSpace:
                 corridor = None
         if corridor is None or corridor.mesh is not self.mesh:
             corridor, before = PathCorridor(self.mesh, here, goal, filter=self.filter), 0
-        spent = corridor.expanded - before
+        return corridor, self._corners(corridor, here, corridor.expanded - before)
+
+    def corridor(
+        self, start: Hashable, goal: Hashable, max_expansions: int
+    ) -> tuple[PathCorridor | None, PathResult]:
+        """:meth:`reaim`'s new corridor from ``start`` to ``goal`` (``(x, y)`` on the
+        mesh) by a search stopped after ``max_expansions``: the corridor and its path,
+        or None and a falsy ``"max_expansions"`` result when the limit stopped it (a
+        budgeted :class:`~pathcraft.agents.Pursuer`'s plan run whole within what is
+        left of its frame). A mesh with off-mesh links has no corridor: None and a
+        result searched by :meth:`find_path` (with the same limit).
+
+        Examples
+        --------
+        >>> from shapely import box
+        >>> from pathcraft import NavMesh
+        >>> space = NavMesh.from_geometry(box(0, 0, 10, 10).difference(box(4, 2, 6, 10))
+        ...                               ).agent_space()
+        >>> corridor, plan = space.corridor((1, 9), (9, 9), max_expansions=1)
+        >>> corridor, plan.reason
+        (None, 'max_expansions')
+        >>> corridor, plan = space.corridor((1, 9), (9, 9), max_expansions=50)
+        >>> plan.path.tolist(), corridor.searches
+        ([[1.0, 9.0], [4.0, 2.0], [6.0, 2.0], [9.0, 9.0]], 1)
+        """
+        if self.mesh.has_links:
+            return None, self.find_path(start, goal, max_expansions=max_expansions)
+        here = np.asarray(start, dtype=np.float64)
+        made, spent = PathCorridor.capped(
+            self.mesh, here, np.asarray(goal, dtype=np.float64), self.filter, max_expansions
+        )
+        if made is None:
+            return None, PathResult.not_found("max_expansions", expanded=spent)
+        return made, self._corners(made, here, spent)
+
+    def _corners(self, corridor: PathCorridor, here: FloatArray, spent: int) -> PathResult:
+        """The corridor's path from ``here`` (falsy when its target is out of reach)."""
         if not corridor.found:
-            return corridor, PathResult.not_found("unreachable", expanded=spent)
+            return PathResult.not_found("unreachable", expanded=spent)
         corners = corridor.corners
         corners[0] = here  # where the agent stands, not a hair inside its polygon
-        return corridor, build_result(None, corners, corridor.cost, expanded=spent)
+        return build_result(None, corners, corridor.cost, expanded=spent)
+
+    def _follow(
+        self, corridor: PathCorridor | None, here: FloatArray, goal: Hashable
+    ) -> tuple[PathCorridor, PathResult] | None:
+        """:meth:`reaim` without a search (see its ``search``)."""
+        if corridor is None or corridor.mesh is not self.mesh:
+            return None
+        if not corridor.follow(here, goal, drift=_DRIFT):
+            return None
+        return corridor, self._corners(corridor, here, 0)
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The corners of ``result``'s path as ``(x, y)`` tuples.
