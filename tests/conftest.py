@@ -32,14 +32,19 @@ MOVINGAI_ENV = "PATHCRAFT_MOVINGAI"
 MAPF_ENV = "PATHCRAFT_MAPF"
 
 
-def _data_dir(env: str, name: str, folders: tuple[str, ...]) -> Path:
-    """The benchmark folder ``$env`` or ``../shared/benchmarks/NAME`` beside the
-    repository, holding ``folders``; where absent, the test is skipped with
-    a message naming the data (a failure under CI, which always has it)."""
+def _data_dir(
+    env: str, name: str, folders: tuple[str, ...], bundled: Path | None = None
+) -> Path:
+    """The benchmark folder ``$env``, else ``../shared/benchmarks/NAME`` beside the
+    repository, else ``bundled`` (a copy shipped with the tests), holding ``folders``;
+    where none is there, the test is skipped with a message naming the data (a
+    failure under CI, which always has it)."""
     candidates = []
     if os.environ.get(env):
         candidates.append(Path(os.environ[env]))
     candidates.append(REPO.parent / "shared" / "benchmarks" / name)
+    if bundled is not None:
+        candidates.append(bundled)
     for path in candidates:
         if all((path / folder).is_dir() for folder in folders):
             return path
@@ -82,11 +87,14 @@ def movingai() -> Path:
 def mapf_benchmark() -> Path:
     """The multi-agent benchmark folder (``maps/`` and ``scen-random/``).
 
-    Found at ``$PATHCRAFT_MAPF`` or at ``../shared/benchmarks/mapf`` beside the
-    repository; skipped with a message where absent (a failure under CI), as
-    :func:`movingai`.
+    Found at ``$PATHCRAFT_MAPF``, at ``../shared/benchmarks/mapf`` beside the
+    repository, or else in ``tests/data/mapf``: the same files (430 kB, ODC-By, the
+    attribution in its README), shipped with the tests so that the multi-agent tests
+    run in every clone, CI's included, whether or not the shared folder has them.
     """
-    return _data_dir(MAPF_ENV, "mapf", ("maps", "scen-random"))
+    return _data_dir(
+        MAPF_ENV, "mapf", ("maps", "scen-random"), REPO / "tests" / "data" / "mapf"
+    )
 
 
 @pytest.fixture(scope="session")

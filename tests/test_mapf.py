@@ -316,6 +316,20 @@ def test_read_mapf_scen_matches_the_readme(mapf_benchmark, name: str) -> None:
     assert Problem(grid, starts, goals).n_nodes == passable
 
 
+def test_the_bundled_benchmark_copy_is_the_original() -> None:
+    # tests/data/mapf is the fixture's last resort: its files must be the benchmark's,
+    # byte for byte, as its SHA256SUMS lists them (20 data files).
+    import hashlib
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "data" / "mapf"
+    lines = (folder / "SHA256SUMS").read_text().split("\n")
+    sums = dict(reversed(line.split(maxsplit=1)) for line in lines if line.strip())
+    assert len(sums) == 20
+    for name, digest in sums.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
+
+
 def test_read_mapf_scen_errors(tmp_path, mapf_benchmark) -> None:
     scen = mapf_benchmark / "scen-random" / "room-32-32-4-random-1.scen"
     with pytest.raises(ValueError, match=r"k must be from 1 to 341"):
