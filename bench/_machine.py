@@ -69,6 +69,23 @@ def machine() -> str:
     )
 
 
+def write_section(path: Path, title: str, body: str, heading: str = "") -> None:
+    """Write ``body`` as the section ``## title`` of the results file ``path``,
+    replacing that section (up to the next ``## `` heading) and keeping the others;
+    a new file starts with ``heading`` (its ``# `` title)."""
+    text = path.read_text() if path.exists() else (heading.rstrip() + "\n" if heading else "")
+    mark = f"## {title}\n"
+    section = f"{mark}\n{body.strip()}\n"
+    if mark in text:
+        head, _, rest = text.partition(mark)
+        after = rest.find("\n## ")
+        tail = rest[after + 1 :] if after >= 0 else ""
+        text = head + section + ("\n" + tail if tail else "")
+    else:
+        text = text.rstrip() + "\n\n" + section if text.strip() else section
+    path.write_text(text)
+
+
 def vm_status() -> dict[str, int] | None:
     """VmRSS and VmHWM (peak) of this process in bytes, from /proc; None elsewhere."""
     try:

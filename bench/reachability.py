@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import git_rev, machine
+from _machine import git_rev, machine, write_section
 
 from pathcraft import Grid
 from pathcraft._core.components import label
@@ -229,7 +229,7 @@ def main() -> None:
         lines.append(f"| {n} | {t['close'] * 1e3:.1f} | {t['open'] * 1e3:.1f} | {full * 1e3:.1f} |")
         print(lines[-1], flush=True)
     if not args.quick:
-        RESULTS.write_text("\n".join(lines) + "\n")
+        write_section(RESULTS, "Reachability", "\n".join(lines[1:]), "# Huge worlds")
         print(f"wrote {RESULTS}")
 
 

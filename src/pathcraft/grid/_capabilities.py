@@ -30,12 +30,14 @@ def plot(grid: Grid, result: PathResult, ax: Any, **kwargs: Any) -> Any:
     return plot_search(grid, result, ax, **kwargs)
 
 
-def to_arrays(grid: Grid) -> dict[str, npt.NDArray[Any]]:
-    """``cost``, ``diagonal``, ``heuristic``, the jump tables when prepared, and what
+def to_arrays(grid: Grid, mappable: bool = False) -> dict[str, npt.NDArray[Any]]:
+    """``cost`` (``cost_padded``, the array the kernels read, when ``mappable``),
+    ``diagonal``, ``heuristic``, the jump tables when prepared, and what
     :meth:`Grid.prepare` built that loading builds again (JPS+'s table, the HPA*
     hierarchy and its cluster size)."""
+    costs = {"cost_padded": grid.padded} if mappable else {"cost": np.array(grid.cost)}
     arrays = {
-        "cost": np.array(grid.cost, dtype=np.float64),
+        **costs,
         "diagonal": np.array(grid.diagonal),
         "heuristic": np.array(grid.heuristic),
     }
@@ -55,10 +57,11 @@ def from_arrays(cls: type[Grid], arrays: Mapping[str, npt.NDArray[Any]]) -> Grid
     """The grid :func:`to_arrays` wrote: costs checked again, jump tables checked
     against the walls (not rebuilt), the offline jump table built again."""
     a = SavedArrays(arrays, "grid")
-    grid = cls(
-        a.take("cost", "float", 2), diagonal=a.take("diagonal", "str", 0),
-        heuristic=a.take("heuristic", "str", 0),
-    )  # fmt: skip
+    diagonal, heuristic = a.take("diagonal", "str", 0), a.take("heuristic", "str", 0)
+    if "cost_padded" in a and "cost" not in a:  # mappable: kept as it is (maybe mapped)
+        grid = cls.from_padded(a.take("cost_padded", "float", 2), diagonal, heuristic)
+    else:
+        grid = cls(a.take("cost", "float", 2), diagonal=diagonal, heuristic=heuristic)
     if "jps_rows" in a:
         grid.use_jump_tables(PackedLines(*(a.take(f"jps_{name}", "int", 2) for name in LINE_NAMES)))
     prepare = a.take("prepare", "str", 1, optional=True)

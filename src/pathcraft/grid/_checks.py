@@ -142,6 +142,42 @@ def check_cost_scale(values: npt.NDArray[np.float64], cells: int, name: str) -> 
         )
 
 
+def check_padded(padded: Any, name: str = "padded") -> None:
+    """Check a grid's costs with their border of walls (:meth:`Grid.from_padded`), a
+    band of rows at a time so that no temporary is as large as the grid."""
+    if not isinstance(padded, np.ndarray) or padded.dtype != np.float64:
+        raise TypeError(
+            f"{name} must be a float64 NumPy array; got "
+            + (f"dtype {padded.dtype}" if isinstance(padded, np.ndarray) else type(padded).__name__)
+        )
+    if padded.ndim != 2 or padded.shape[0] < 3 or padded.shape[1] < 3:
+        raise ValueError(
+            f"{name} must be 2-D, at least 3 x 3 (a cell and its border); got shape {padded.shape}"
+        )
+    if not (padded.flags.c_contiguous and padded.flags.writeable and padded.flags.aligned):
+        raise ValueError(f"{name} must be C-contiguous, aligned and writeable")
+    border = (padded[0], padded[-1], padded[:, 0], padded[:, -1])
+    if not all(np.all(np.isposinf(side)) for side in border):
+        raise ValueError(f"{name} must have a border of walls (inf) all round")
+    rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
+    band = max(1, (1 << 20) // cols)
+    largest = -math.inf
+    for top in range(0, rows, band):
+        values = padded[1 + top : 1 + min(rows, top + band), 1:-1]
+        bad = np.isnan(values) | (values <= 0) | np.isneginf(values)
+        if bad.any():
+            r, c = (int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(
+                f"{name} must hold costs > 0 and not NaN (np.inf marks a wall); got "
+                f"{float(values[r, c])!r} at cell {(top + r, c)}"
+            )
+        finite = values[np.isfinite(values)]
+        if finite.size:
+            largest = max(largest, float(finite.max()))
+    if largest > -math.inf:
+        check_cost_scale(np.array([largest]), rows * cols, name)
+
+
 def check_cost_values(
     values: npt.NDArray[np.float64], name: str, where_label: str = "at cell"
 ) -> None:

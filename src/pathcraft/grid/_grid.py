@@ -72,6 +72,7 @@ from pathcraft.grid import _batch, _capabilities, _nearest, _queries
 from pathcraft.grid._checks import (
     cell_indices,
     check_cost_scale,
+    check_padded,
     cost_array,
     cost_values,
     edited_cells,
@@ -201,6 +202,12 @@ class Grid:
         rows, cols = values.shape
         padded = np.full((rows + 2, cols + 2), np.inf)
         padded[1:-1, 1:-1] = values
+        self._setup(padded, diagonal, heuristic)
+        if what:
+            self.prepare(*what)
+
+    def _setup(self, padded: npt.NDArray[np.float64], diagonal: str, heuristic: str | None) -> None:
+        rows, cols = padded.shape[0] - 2, padded.shape[1] - 2
         self._padded = padded
         self._diagonal: str = diagonal
         self._heuristic: str = heuristic or ("manhattan" if diagonal == "never" else "octile")
@@ -210,8 +217,51 @@ class Grid:
         self._prep = Prepared(0)
         self._hier: Any = None  # HPA*'s Hierarchy (prepare("hpa"))
         self._lock = threading.Lock()
-        if what:
-            self.prepare(*what)
+
+    @classmethod
+    def from_padded(
+        cls,
+        padded: npt.NDArray[np.float64],
+        diagonal: Diagonal = "no_corner_cut",
+        heuristic: HeuristicName | None = None,
+    ) -> Grid:
+        """A grid that keeps ``padded`` as its costs, without a copy: the costs with a
+        border of walls all round, as :attr:`padded` returns them (cell ``(r, c)`` at
+        ``(r + 1, c + 1)``).
+
+        For arrays the grid may own and change (``grid[r, c] = v`` writes into it), such
+        as a memory-mapped file: :func:`pathcraft.io.load` with ``mmap=True`` builds
+        grids this way. Checked as :class:`Grid` checks ``cost``, row by row (no
+        temporary as large as the grid), and the border must be all walls.
+
+        Raises
+        ------
+        TypeError
+            ``padded`` is not a float64 NumPy array.
+        ValueError
+            Not 2-D, smaller than 3 x 3, not C-contiguous and writeable, a border cell
+            that is not ``inf``, a cost :class:`Grid` refuses; an unknown ``diagonal``
+            or ``heuristic``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> padded = np.full((4, 5), np.inf)
+        >>> padded[1:-1, 1:-1] = 1.0
+        >>> grid = Grid.from_padded(padded, diagonal="never")
+        >>> grid.shape, grid.astar((0, 0), (1, 2)).cost
+        ((2, 3), 3.0)
+        >>> grid.padded is padded
+        True
+        """
+        check_choice("diagonal", diagonal, tuple(DIAGONAL_RULES))
+        if heuristic is not None:
+            check_choice("heuristic", heuristic, tuple(GRID_HEURISTICS))
+        check_padded(padded)
+        grid = object.__new__(cls)
+        grid._setup(padded, diagonal, heuristic)
+        return grid
 
     # ------------------------------------------------------------------ building
 
@@ -1772,9 +1822,11 @@ class Grid:
         """
         return _capabilities.plot(self, result, ax, **kwargs)
 
-    def to_arrays(self) -> dict[str, npt.NDArray[Any]]:
+    def to_arrays(self, *, mappable: bool = False) -> dict[str, npt.NDArray[Any]]:
         """Capability ``"save"``: ``cost``, ``diagonal``, ``heuristic`` and the
-        prepared jump tables, the arrays :func:`pathcraft.io.save` writes.
+        prepared jump tables, the arrays :func:`pathcraft.io.save` writes; with
+        ``mappable``, ``cost_padded`` (:attr:`padded`) instead of ``cost``, as
+        ``save(grid, path, mappable=True)`` writes it for ``load(path, mmap=True)``.
 
         Examples
         --------
@@ -1782,7 +1834,7 @@ class Grid:
         >>> sorted(Grid.from_ascii("..").to_arrays())
         ['cost', 'diagonal', 'heuristic']
         """
-        return _capabilities.to_arrays(self)
+        return _capabilities.to_arrays(self, mappable)
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> Grid:

@@ -53,7 +53,7 @@ from pathcraft.io._common import StrPath
 from pathcraft.io._levels import grid_from_zero_walls, read_image
 from pathcraft.io._map import BLOCKED_CHARS, PASSABLE_CHARS, read_map, read_walkable
 from pathcraft.io._mapf import read_mapf_scen
-from pathcraft.io._save import FORMAT_VERSION, MAX_LOAD_BYTES, load, save
+from pathcraft.io._save import FORMAT_VERSION, MAPPABLE_KINDS, MAX_LOAD_BYTES, load, save
 from pathcraft.io._scen import LENGTH_RTOL, Scenarios, lengths_match, read_scen
 from pathcraft.io.ldtk import LdtkLevel, bundled_ldtk, read_ldtk
 from pathcraft.io.tiled import TiledLevel, bundled_level, read_tiled
@@ -62,6 +62,7 @@ __all__ = [
     "BLOCKED_CHARS",
     "FORMAT_VERSION",
     "LENGTH_RTOL",
+    "MAPPABLE_KINDS",
     "MAX_LOAD_BYTES",
     "PASSABLE_CHARS",
     "LdtkLevel",

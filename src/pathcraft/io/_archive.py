@@ -18,6 +18,16 @@ through the CRC-32s (checked as each member is read to its end), their data.
   array is allocated;
 - every member is read to its end, so its CRC-32 is checked.
 
+With ``mmap=True`` (a file given by name), the data of each stored member of at least
+:data:`MAP_MIN_BYTES` is not read into memory but mapped from the file, copy on write
+(``numpy.memmap`` mode ``"c"``: pages are read when touched and shared with every
+other process mapping the same file; a write changes this process's copy of a page,
+never the file); its CRC-32 is computed over the mapping (reading it once, into the
+shared page cache). :func:`write_archive` pads each member's local header (a zip
+"extra" field, id ``0xD935``, the one Android's zipalign uses) so that its data starts
+at a multiple of 64 bytes in the file; a member that does not (an older file) is read
+into memory instead, as an array the kernels can take must be aligned.
+
 Any failure is an :class:`ArchiveError` (a ``ValueError``); the caller adds the file's
 name. Whether the checksum matches is the caller's question (:func:`read_archive` returns
 the one it computed), as a file of the first format version has none. The checksum
@@ -43,6 +53,7 @@ import io
 import os
 import re
 import struct
+import time
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -51,13 +62,23 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CHECKSUM", "MAX_LOAD_BYTES", "ArchiveError", "read_archive", "write_archive"]
+__all__ = [
+    "CHECKSUM",
+    "MAP_MIN_BYTES",
+    "MAX_LOAD_BYTES",
+    "ArchiveError",
+    "read_archive",
+    "write_archive",
+]
 
 #: The member holding the checksum of all the others.
 CHECKSUM = "checksum"
 #: The default limit on a saved world's arrays, all together, in bytes (4 GiB): a file
 #: whose zip directory declares more is refused before anything is read.
 MAX_LOAD_BYTES = 4 << 30
+#: With ``mmap=True``, members of at least this many bytes are mapped; smaller ones are
+#: read (a mapping costs a page at least).
+MAP_MIN_BYTES = 1 << 16
 
 _MAGIC = b"\x93NUMPY"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\.npy")
@@ -70,6 +91,11 @@ _HEADER = re.compile(
 _DTYPE = re.compile(r"'descr': '([^']{0,40})'")
 _MAX_HEADER = 4096
 _CHUNK = 1 << 20
+#: Member data starts at a multiple of this in files :func:`write_archive` writes.
+_ALIGN = 64
+_PAD_ID = 0xD935  # the extra field Android's zipalign pads with
+_LOCAL_HEADER = 30  # bytes of a zip local file header before its name and extra field
+_ZIP64_EXTRA = 20  # the zip64 extra field zipfile adds to a local header (force_zip64)
 #: Deflate expands at most about 1032 times (a 258-byte match in 2 bits).
 _DEFLATE_RATIO = 1032
 _ZIP_ERRORS = (
@@ -122,7 +148,13 @@ def write_archive(target: Any, arrays: Mapping[str, Any]) -> None:
     members[CHECKSUM] = _member_bytes(np.array(f"sha256:{digest.hexdigest()}"))
     with zipfile.ZipFile(target, mode="w", compression=zipfile.ZIP_STORED) as zf:
         for name, (header, data) in members.items():
-            with zf.open(f"{name}.npy", "w", force_zip64=True) as out:
+            info = zipfile.ZipInfo(f"{name}.npy", time.localtime()[:6])
+            # an extra field pads the local header so the array's data is aligned
+            before = zf.fp.tell() if zf.fp is not None else 0  # where the header goes
+            lead = _LOCAL_HEADER + len(info.filename) + 4 + _ZIP64_EXTRA + len(header)
+            pad = -(before + lead) % _ALIGN
+            info.extra = struct.pack("<HH", _PAD_ID, pad) + bytes(pad)
+            with zf.open(info, "w", force_zip64=True) as out:
                 out.write(header)
                 out.write(data.data)
 
@@ -191,7 +223,11 @@ def _parse_header(name: str, text: str) -> tuple[np.dtype[Any], tuple[int, ...],
     return np.dtype(descr), shape, order == "True"
 
 
-def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, digest: Any) -> npt.NDArray[Any]:
+def _read_member(
+    zf: zipfile.ZipFile, info: zipfile.ZipInfo, digest: Any, mapped: str | None = None
+) -> npt.NDArray[Any]:
+    """One member, checked; mapped from the file ``mapped`` where it can be (see the
+    module), else read."""
     name = info.filename[:-4]
     with zf.open(info) as member:
         start = _read_exactly(member, 10, f"the array {name!r}")
@@ -215,6 +251,17 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, digest: Any) -> npt
                 f"the array {name!r} claims shape {shape} of {dtype.str} ({count * dtype.itemsize} "
                 f"bytes) but holds {expected} bytes"
             )
+        if mapped is not None and info.compress_type == zipfile.ZIP_STORED and (
+            expected >= MAP_MIN_BYTES
+        ):
+            dims = shape[::-1] if fortran else shape
+            arr = _map_member(mapped, info, len(lead) + length, dtype, dims)
+            if arr is not None:
+                crc = zlib.crc32(arr.reshape(-1).view(np.uint8).data, zlib.crc32(lead + raw))
+                if crc != info.CRC:
+                    raise ArchiveError(f"the array {name!r} fails its CRC-32 check")
+                _seal(digest, name, info.file_size, info.CRC, lead + raw)
+                return arr.T if fortran else arr
         try:
             arr = np.empty(shape[::-1] if fortran else shape, dtype=dtype)
         except MemoryError as exc:  # within max_bytes, but not free now
@@ -227,6 +274,25 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, digest: Any) -> npt
             raise ArchiveError(f"the array {name!r} is longer than its zip entry says")
         _seal(digest, name, info.file_size, info.CRC, lead + raw)
     return arr.T if fortran else arr
+
+
+def _map_member(
+    path: str, info: zipfile.ZipInfo, skip: int, dtype: np.dtype[Any], shape: tuple[int, ...]
+) -> npt.NDArray[Any] | None:
+    """The data of a stored member mapped copy-on-write from ``path`` (``skip``: the
+    bytes of its ``.npy`` header), or None where it is not aligned for its dtype."""
+    with open(path, "rb") as file:
+        file.seek(info.header_offset)
+        local = _read_exactly(file, _LOCAL_HEADER, f"the array {info.filename[:-4]!r}")
+    if local[:4] != b"PK\x03\x04":
+        raise ArchiveError(f"the array {info.filename[:-4]!r} has a damaged local header")
+    names, extra = struct.unpack("<HH", local[26:30])
+    start = info.header_offset + _LOCAL_HEADER + names + extra + skip
+    if start % max(dtype.alignment, 8) or start + info.file_size - skip > os.path.getsize(path):
+        return None
+    if 0 in shape:
+        return None
+    return np.memmap(path, dtype=dtype, mode="c", offset=start, shape=shape)
 
 
 def _starts_as_npy(source: str | BinaryIO) -> bool:
@@ -249,10 +315,13 @@ def _length(source: str | BinaryIO) -> int:
 
 
 def read_archive(
-    source: str | BinaryIO, max_bytes: int = MAX_LOAD_BYTES
+    source: str | BinaryIO, max_bytes: int = MAX_LOAD_BYTES, *, mmap: bool = False
 ) -> tuple[dict[str, npt.NDArray[Any]], str]:
     """The arrays of a zip of ``.npy`` members, each checked (see the module), and the
-    ``"sha256:<hex>"`` checksum of all but the ``checksum`` member, as computed."""
+    ``"sha256:<hex>"`` checksum of all but the ``checksum`` member, as computed; with
+    ``mmap`` (``source`` a file name), large stored members mapped, not read."""
+    if mmap and not isinstance(source, str):
+        raise TypeError("mmap=True maps a file: give its name, not a file object")
     digest = hashlib.sha256()
     arrays: dict[str, npt.NDArray[Any]] = {}
     try:
@@ -263,7 +332,8 @@ def read_archive(
             for info in sorted(infos, key=lambda i: i.filename[:-4]):
                 name = info.filename[:-4]
                 sealed = hashlib.sha256() if name == CHECKSUM else digest
-                arrays[name] = _read_member(zf, info, sealed)
+                where = source if mmap and isinstance(source, str) else None
+                arrays[name] = _read_member(zf, info, sealed, where)
     except ArchiveError:
         raise
     except _ZIP_ERRORS as exc:

@@ -21,10 +21,13 @@ array        dtype    meaning
                       shape): see :mod:`pathcraft.io._archive`
 ============ ======== =========================================================
 
-and by kind:
+files written by ``save(world, path, mappable=True)`` also hold ``mappable`` (bool,
+``True``): their arrays are laid out as the world keeps them in memory, so that
+``load(path, mmap=True)`` maps them; and by kind:
 
-- ``grid``: ``cost`` (float64, ``(rows, cols)``, ``inf`` for walls), ``diagonal`` and
-  ``heuristic`` (str); when jump point search's tables were built
+- ``grid``: ``cost`` (float64, ``(rows, cols)``, ``inf`` for walls) or, in a mappable
+  file, ``cost_padded`` instead (float64, ``(rows + 2, cols + 2)``: the costs with a
+  border of walls), ``diagonal`` and ``heuristic`` (str); when jump point search's tables were built
   (:meth:`pathcraft.Grid.prepare`), also the eight packed line sets ``jps_rows``,
   ``jps_rows_mirrored``, ``jps_cols``, ``jps_cols_mirrored``, ``jps_forced_rows``,
   ``jps_forced_rows_mirrored``, ``jps_forced_cols``, ``jps_forced_cols_mirrored``
@@ -104,6 +107,7 @@ from pathcraft.world import kind_of, world_class, world_kinds
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
+    "MAPPABLE_KINDS",
     "MAX_LOAD_BYTES",
     "READ_VERSIONS",
     "WORLD_KINDS",
@@ -120,9 +124,12 @@ READ_VERSIONS = (1, 2)
 #: The kinds of world a file can hold (built in; :func:`pathcraft.world.register_kind`
 #: adds more).
 WORLD_KINDS = world_kinds()
+#: The kinds :func:`save` writes with ``mappable=True`` (their ``to_arrays`` takes
+#: ``mappable``), which :func:`load` with ``mmap=True`` maps without a copy.
+MAPPABLE_KINDS = ("grid",)
 
 
-def save(world: Any, path: StrPath | BinaryIO) -> None:
+def save(world: Any, path: StrPath | BinaryIO, *, mappable: bool = False) -> None:
     """Save a world to one ``.npz`` file: its ``kind`` and ``to_arrays()``.
 
     The format is described in :mod:`pathcraft.io._save` and in the README; files
@@ -136,11 +143,21 @@ def save(world: Any, path: StrPath | BinaryIO) -> None:
         cannot be saved.
     path : str, os.PathLike or binary file
         Where. NumPy adds ``.npz`` to a file name without it.
+    mappable : bool
+        Write the arrays as the world keeps them in memory, so that
+        ``load(path, mmap=True)`` maps them from the file instead of copying them
+        (several processes then share one world: see :func:`load`). A grid writes its
+        costs with their border of walls, ``cost_padded`` (``(rows + 2, cols + 2)``),
+        instead of ``cost``. Only grids have such a layout (``"grid"`` files); other
+        kinds are refused.
 
     Raises
     ------
     TypeError
-        Anything else than a world; labels or callables a file cannot hold.
+        Anything else than a world; labels or callables a file cannot hold;
+        ``mappable`` not a bool.
+    ValueError
+        ``mappable=True`` for a world without a mappable layout.
 
     Examples
     --------
@@ -163,12 +180,24 @@ def save(world: Any, path: StrPath | BinaryIO) -> None:
             "world must be a pathcraft Grid, Graph, WaypointGraph, NavMesh, HexGrid, "
             f"MovesGrid, VoxelGrid or Level; got {type(world).__name__}"
         )
-    arrays = world.to_arrays()
+    if not isinstance(mappable, bool):
+        raise TypeError(f"mappable must be True or False; got {mappable!r}")
+    if mappable:
+        if kind not in MAPPABLE_KINDS:
+            raise ValueError(
+                f"mappable=True: a {kind} has no layout that loads without a copy; "
+                f"the kinds that have one: {list(MAPPABLE_KINDS)}"
+            )
+        arrays = world.to_arrays(mappable=True)
+    else:
+        arrays = world.to_arrays()
     header: dict[str, Any] = {
         "format": np.array(FORMAT_NAME),
         "version": np.array(FORMAT_VERSION, dtype=np.int64),
         "kind": np.array(kind),
     }
+    if mappable:
+        header["mappable"] = np.array(True)
     target: Any = path
     if isinstance(path, (str, os.PathLike)):
         target = os.fspath(path)
@@ -199,11 +228,11 @@ class _Archive(SavedArrays):
 
 
 def _read_all(
-    path: StrPath | BinaryIO, where: str, max_bytes: int
+    path: StrPath | BinaryIO, where: str, max_bytes: int, mmap: bool = False
 ) -> dict[str, npt.NDArray[Any]]:
     source: Any = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
     try:
-        arrays, digest = read_archive(source, max_bytes)
+        arrays, digest = read_archive(source, max_bytes, mmap=mmap)
     except ArchiveError as exc:
         raise ValueError(
             f"{where}: not a readable pathcraft world file (truncated or corrupted?): {exc}"
@@ -226,7 +255,9 @@ def _read_all(
     return arrays
 
 
-def load(path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES) -> Any:
+def load(
+    path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES, mmap: bool = False
+) -> Any:
     """Load a world saved by :func:`save`, through its class's ``from_arrays``.
 
     Parameters
@@ -237,6 +268,16 @@ def load(path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES) -> Any:
         The most the world's arrays may take, all together, in bytes (as the file's zip
         directory declares them, checked before anything is read): a larger file is
         refused. :data:`MAX_LOAD_BYTES` (4 GiB) by default; raise it for larger worlds.
+    mmap : bool
+        Map the world's large arrays from the file instead of reading them into this
+        process's memory (``path`` must be a file name, the file saved with
+        ``save(world, path, mappable=True)``). Pages are read as the searches touch
+        them and shared by every process that maps the file, so worker processes
+        serving one large world hold it once (the recipe is in the guide to batches).
+        The mapping is copy on write: editing the loaded world changes this process's
+        copy of the touched pages, never the file. Every check of a normal load still
+        runs (CRC-32s over the mapped data, the checksum, the costs), reading the file
+        once through the shared page cache.
 
     Returns
     -------
@@ -259,8 +300,10 @@ def load(path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES) -> Any:
         an unknown kind, a missing array or one of the wrong dtype or shape. The
         message names the file and what was expected. A damaged file raises nothing
         else, and never loads as another world.
+        With ``mmap=True``: a file saved without ``mappable=True``.
     TypeError
-        ``max_bytes`` is not an int.
+        ``max_bytes`` is not an int; ``mmap`` is not a bool; ``mmap=True`` with a file
+        object.
 
     Examples
     --------
@@ -284,7 +327,11 @@ def load(path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES) -> Any:
         raise TypeError(f"max_bytes must be an int; got {type(max_bytes).__name__}")
     if max_bytes < 0:
         raise ValueError(f"max_bytes must be >= 0; got {max_bytes}")
-    archive = _Archive(where, _read_all(path, where, max_bytes))
+    if not isinstance(mmap, bool):
+        raise TypeError(f"mmap must be True or False; got {mmap!r}")
+    if mmap and not isinstance(path, (str, os.PathLike)):
+        raise TypeError("mmap=True maps a file: give its name, not a file object")
+    archive = _Archive(where, _read_all(path, where, max_bytes, mmap))
     if (
         "format" not in archive.arrays
         or archive.arrays["format"].dtype.kind != "U"
@@ -303,6 +350,14 @@ def load(path: StrPath | BinaryIO, *, max_bytes: int = MAX_LOAD_BYTES) -> Any:
     if cls is None:
         raise archive.error(f"unknown kind {kind!r}; expected one of {list(world_kinds())}")
     archive.kind = kind
+    flag = archive.arrays.get("mappable")
+    mapped = flag is not None and flag.shape == () and flag.dtype == np.bool_ and bool(flag)
+    if mmap and not mapped:
+        raise archive.error(
+            "mmap=True: this file has no array laid out to be mapped; save the world "
+            "with save(world, path, mappable=True) (for the kinds "
+            f"{list(MAPPABLE_KINDS)})"
+        )
     try:
         return cls.from_arrays(archive.arrays)  # type: ignore[attr-defined]
     except ArrayFormatError as exc:
