@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _machine import machine, movingai_dir
+from _machine import machine, movingai_dir, write_section
 
 from pathcraft import Grid
 from pathcraft.grid._hpa import Hierarchy, find_path
@@ -191,9 +191,7 @@ def main() -> None:
     text = report(results, args)
     print(text)
     if not args.no_write:
-        old = RESULTS.read_text()
-        head = old.split(MARK)[0].rstrip("\n")
-        RESULTS.write_text(head + "\n\n" + text)
+        write_section(RESULTS, MARK[3:], text.split("\n", 1)[1], "# Huge worlds")
 
 
 if __name__ == "__main__":
