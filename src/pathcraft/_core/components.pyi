@@ -16,6 +16,15 @@ def repair(
     marks: npt.NDArray[np.int32],
     limit: int,
 ) -> int: ...
+def stencil_targets(
+    padded: npt.NDArray[np.float64],
+    width: int,
+    pad: int,
+    parity: int,
+    delta: npt.NDArray[np.int64],
+    allowed: npt.NDArray[np.uint64] | None,
+    targets: npt.NDArray[np.int32],
+) -> None: ...
 def strong(
     offsets: npt.NDArray[np.int64],
     targets: npt.NDArray[np.int32],

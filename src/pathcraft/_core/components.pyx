@@ -22,7 +22,7 @@ component reaches another through the condensation.
 """
 
 from libc.math cimport isfinite
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
@@ -309,6 +309,68 @@ def repair(
     if fail == 1:
         raise MemoryError("out of memory relabelling the components")
     return -1 if fail else top
+
+
+# --------------------------------------------------------------------------- stencil worlds
+
+
+def stencil_targets(
+    const double[::1] padded not None,
+    Py_ssize_t width,
+    Py_ssize_t pad,
+    int parity,
+    const int64_t[:, ::1] delta not None,
+    const uint64_t[::1] allowed,
+    int32_t[::1] targets not None,
+):
+    """The moves of a stencil world (hex and custom-move grids) as CSR targets,
+    ``k`` slots a cell, in one pass: ``targets[u * k + j]`` is the flat padded cell
+    that move ``j`` of cell ``u`` reaches, or ``-1`` (a wall at either end, or the
+    move not allowed from ``u``).
+
+    Parameters
+    ----------
+    padded : ndarray of float64, shape (height * width,)
+        The costs with ``pad`` walls all round, flat (``inf``: a wall).
+    width, pad : int
+        The padded width and the padding.
+    parity : int
+        Which offsets a cell takes: 0 the first class for every cell, 1 by its row's
+        parity, 2 by its column's (``(row - pad) & 1``, ``(col - pad) & 1``).
+    delta : ndarray of int64, shape (2, k)
+        The flat offset of every move, per parity class.
+    allowed : ndarray of uint64, shape (height * width,), or None
+        Bit ``j`` set where move ``j`` is allowed from the cell (None: every move).
+    targets : ndarray of int32, shape (height * width * k,)
+        Written.
+    """
+    cdef Py_ssize_t n = padded.shape[0], k = delta.shape[1], u, j, v, row, klass
+    if delta.shape[0] != 2 or width <= 0 or n % width or targets.shape[0] != n * k:
+        raise ValueError("delta must be (2, k) and targets hold k slots a cell")
+    if allowed is not None and allowed.shape[0] != n:
+        raise ValueError("allowed must hold one mask a cell")
+    cdef bint masked = allowed is not None
+    with nogil:
+        for u in range(n):
+            if not isfinite(padded[u]):
+                for j in range(k):
+                    targets[u * k + j] = -1
+                continue
+            klass = 0
+            if parity == 1:
+                row = u // width
+                klass = (row - pad) & 1
+            elif parity == 2:
+                klass = ((u % width) - pad) & 1
+            for j in range(k):
+                v = u + delta[klass, j]
+                if v < 0 or v >= n or not isfinite(padded[v]) or (
+                    masked and not ((allowed[u] >> j) & 1)
+                ):
+                    targets[u * k + j] = -1
+                else:
+                    targets[u * k + j] = <int32_t> v
+    return None
 
 
 # --------------------------------------------------------------------------- any graph

@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from pathcraft import _cellworld
 from pathcraft._cellspace import CellSpace
+from pathcraft._core.components import stencil_targets
 from pathcraft._reach import Labelled, Moves, cell_components
 from pathcraft._shorthands import Shorthands
 from pathcraft._sliced import CompiledSearch
@@ -342,22 +343,16 @@ class StencilGrid(Shorthands, Labelled):
         world = self._world
         height, width = world.padded.shape
         k = world.factors.shape[1]
-        free = np.isfinite(world.padded).ravel()
-        cells = np.flatnonzero(free)
-        rows, cols = np.divmod(cells, width)
-        klass = {"row": rows - world.pad, "col": cols - world.pad}.get(world.parity, 0) & 1
         table = world.moves.reshape(2, k, 2)
-        delta = table[:, :, 0] * width + table[:, :, 1]  # (2 classes, k)
-        heads = cells[:, None] + delta[klass if np.ndim(klass) else np.zeros_like(cells)]
-        open_ = free[heads]
-        if world.allowed is not None:
-            bits = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
-            open_ &= (world.allowed[cells, None] & bits) != 0
-        targets = np.full((height * width, k), -1, dtype=np.int32)
-        targets[cells] = np.where(open_, heads, -1)
+        delta = np.ascontiguousarray(table[:, :, 0] * width + table[:, :, 1], dtype=np.int64)
+        targets = np.empty(height * width * k, dtype=np.int32)
+        flat = np.ascontiguousarray(world.padded, dtype=np.float64).ravel()
+        parity = {"row": 1, "col": 2}.get(world.parity, 0)
+        stencil_targets(flat, width, world.pad, parity, delta, world.allowed, targets)
+        free = np.isfinite(flat)
         offsets = np.arange(0, height * width * k + 1, k, dtype=np.int64)
         directed = world.allowed is not None or not _undone(world)
-        return Moves(offsets, targets.ravel(), free, directed)
+        return Moves(offsets, targets, free, directed)
 
     def distance_field(
         self, sources: tuple[int, int] | npt.ArrayLike, *, parents: bool = False,
