@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _mapf import assert_solution, grid_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
@@ -21,52 +22,31 @@ from pathcraft.hexgrid import KNIGHT, HexGrid, MovesGrid
 from pathcraft.mapf import Reservations
 
 Moves = Callable[[Hashable], set[Hashable]]
+Step = Callable[[Any, Any], bool]
+
+
+def world_step(world: Any) -> Step:
+    """Legality of one move of a world, from its own ``neighbors`` (finite costs)."""
+    return lambda a, b: any(p == b and cost < np.inf for p, cost in world.neighbors(a))
+
+
+def check_trails(trails: Sequence[Sequence[Hashable]], step_ok: Step) -> None:
+    """Every unit's place at every time step (tests/_mapf.py's independent checker):
+    legal moves or waits, never two units in one place at one step, never two
+    swapping places in one step."""
+    assert len({len(t) for t in trails}) == 1
+    ends = [t[-1] for t in trails]
+    assert_solution(trails, [t[0] for t in trails], ends, step_ok)
 
 
 def grid_moves(walkable: np.ndarray, diagonal: str) -> Moves:
-    """The one-step moves of a grid, from its walkable cells and its corner rule."""
-    rows, cols = walkable.shape
-
-    def free(r: int, c: int) -> bool:
-        return 0 <= r < rows and 0 <= c < cols and bool(walkable[r, c])
-
-    def moves(cell: Hashable) -> set[Hashable]:
-        r, c = cell  # type: ignore[misc]
-        out = {(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-               if free(r + dr, c + dc)}  # fmt: skip
-        if diagonal != "never":
-            for dr in (-1, 1):
-                for dc in (-1, 1):
-                    sides = free(r + dr, c), free(r, c + dc)
-                    ok = {"always": True, "one_free": any(sides), "no_corner_cut": all(sides)}
-                    if free(r + dr, c + dc) and ok[diagonal]:
-                        out.add((r + dr, c + dc))
-        return out
-
-    return moves
-
-
-def world_moves(world: Any) -> Moves:
-    """The one-step moves of a world from its own ``neighbors`` (finite costs)."""
-    return lambda place: {p for p, cost in world.neighbors(place) if cost < np.inf}
-
-
-def check_trails(trails: Sequence[Sequence[Hashable]], moves: Moves) -> None:
-    """Every unit's place at every time step: legal moves or waits, never two units in
-    one place at one step, never two swapping places in one step."""
-    steps = len(trails[0])
-    assert all(len(t) == steps for t in trails)
-    for t in range(steps):
-        here = [trail[t] for trail in trails]
-        assert len(set(here)) == len(here), f"vertex conflict at step {t}: {here}"
-        if t == 0:
-            continue
-        before = [trail[t - 1] for trail in trails]
-        for unit, (a, b) in enumerate(zip(before, here, strict=True)):
-            assert a == b or b in moves(a), f"unit {unit} jumped {a} -> {b} at step {t}"
-        came = {(a, b) for a, b in zip(before, here, strict=True) if a != b}
-        for a, b in came:
-            assert (b, a) not in came, f"swap {a} <-> {b} at step {t}"
+    """The one-step moves of a grid by the same oracle, for the distances alone."""
+    ok = grid_step(walkable, diagonal)
+    return lambda a: {
+        (a[0] + dr, a[1] + dc)  # type: ignore[index]
+        for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+        if (dr or dc) and ok(a, (a[0] + dr, a[1] + dc))  # type: ignore[index]
+    }
 
 
 def steps_apart(walkable: np.ndarray, moves: Moves, start: Hashable, goal: Hashable) -> float:
@@ -122,7 +102,7 @@ def test_pursuers_sharing_a_table_never_collide_and_arrive_or_wait(
     moves = grid_moves(walkable, diagonal)
     table = Reservations(grid, window=window)
     units, trails = _run_pursuers(grid, table, starts, goals, 4 * walkable.size)
-    check_trails(trails, moves)
+    check_trails(trails, grid_step(walkable, diagonal))
     for unit, start, goal in zip(units, starts, goals, strict=True):
         alone = steps_apart(walkable, moves, start, goal)
         if not np.isfinite(alone):
@@ -142,7 +122,7 @@ def test_units_crossing_an_open_room_all_arrive(k: int, seed: int) -> None:
     grid = Grid.from_walkable(np.ones((6, 6), dtype=bool).tolist(), diagonal="never")
     table = Reservations(grid, window=6)
     units, trails = _run_pursuers(grid, table, left, right, 80)
-    check_trails(trails, grid_moves(np.ones((6, 6), dtype=bool), "never"))
+    check_trails(trails, grid_step(np.ones((6, 6), dtype=bool), "never"))
     # with nobody's goal in a way that cannot be walked around, they all get there
     assert [u.node for u in units] == right or any(u.waiting for u in units)
 
@@ -152,8 +132,7 @@ def test_a_unit_waits_for_another_in_a_door_and_both_arrive() -> None:
     table = Reservations(grid, window=8)
     starts, goals = [(1, 0), (1, 6)], [(1, 6), (1, 0)]
     units, trails = _run_pursuers(grid, table, starts, goals, 30)
-    check_trails(trails, grid_moves(np.array([[c != "#" for c in row] for row in
-                                              ("...#...", ".......", "...#...")]), "never"))
+    check_trails(trails, grid_step(grid.walkable, "never"))
     assert [u.node for u in units] == goals
     assert all(u.status == "caught" and u.cost_to_target == 0.0 for u in units)
     assert max(len(set(t)) for t in trails) >= 7
@@ -181,7 +160,7 @@ def test_a_request_queue_books_units_that_never_collide(case: Any, budget: int) 
             if step % table.replan == 0 and key not in queue:
                 queue.request(key, grid, here[key], goals[key], reservations=table)
         table.tick()
-    check_trails(trails, grid_moves(walkable, diagonal))
+    check_trails(trails, grid_step(walkable, diagonal))
 
 
 WORLDS = [
@@ -206,7 +185,7 @@ def test_every_world_that_lists_its_places_books_units(
     world = make()
     table = Reservations(world, window=6)
     units, trails = _run_pursuers(world, table, starts, goals, 40)
-    check_trails(trails, world_moves(world))
+    check_trails(trails, world_step(world))
     assert [u.node for u in units] == goals
 
 
@@ -291,3 +270,55 @@ def test_nothing_the_caller_passed_is_changed() -> None:
     table.reserve(path)
     assert path == [(0, 0), (0, 1)]
     np.testing.assert_array_equal(grid.cost, before)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**16), st.integers(2, 6))
+def test_releasing_a_booking_leaves_the_table_a_fresh_one_of_the_others_would_be(
+    seed: int, k: int
+) -> None:
+    from pathcraft._core.sipp import Reservations as Table
+
+    rng = np.random.default_rng(seed)
+    n = 12
+    # k walks that never share a node at one time; walk i ends on node i, held for
+    # good (no other walk goes there), and passes through nodes k..n-1 before
+    free = np.ones((n, 40), dtype=bool)
+    walks = []
+    for i in range(k):
+        start = int(rng.integers(0, 5))
+        nodes: list[int] = []
+        for t in range(start, start + int(rng.integers(0, 7))):
+            choices = k + np.flatnonzero(free[k:, t])
+            if not choices.size:
+                break
+            nodes.append(int(rng.choice(choices)))
+            free[nodes[-1], t] = False
+        walks.append((np.array([*nodes, i], dtype=np.int32), start))
+    gone = int(rng.integers(0, k))
+    table, fresh = Table(n), Table(n)
+    for i, (nodes, start) in enumerate(walks):
+        table.reserve_path(nodes, start, -1, True)
+        if i != gone:
+            fresh.reserve_path(nodes, start, -1, True)
+    table.release_path(walks[gone][0], walks[gone][1], True)
+    for v in range(n):
+        for t in range(45):
+            assert table.blocked(v, t) == fresh.blocked(v, t), (v, t)
+        for a in range(n):
+            assert table.swap_blocked(v, a, 10) == fresh.swap_blocked(v, a, 10)
+        assert table.free_from(v, 0) == fresh.free_from(v, 0)
+    with pytest.raises(ValueError, match="not possible with following"):
+        Table(n, True).release_path(walks[0][0], 0, True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(instances())
+def test_following_units_never_enter_a_place_another_leaves(case: Any) -> None:
+    walkable, diagonal, starts, goals = case
+    grid = _grid(walkable, diagonal)
+    table = Reservations(grid, window=5, following=True)
+    _, trails = _run_pursuers(grid, table, starts, goals, 3 * walkable.size)
+    ends = [t[-1] for t in trails]
+    assert_solution(trails, [t[0] for t in trails], ends, grid_step(walkable, diagonal),
+                    following=True)  # fmt: skip

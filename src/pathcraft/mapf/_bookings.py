@@ -31,9 +31,6 @@ from pathcraft.result import PathResult
 
 __all__ = ["Booking", "BookingSearch", "BookingStatus", "Reservations"]
 
-#: A time after every reservation: a place held for good.
-_FOREVER = np.iinfo(np.int64).max
-
 BookingStatus = Literal["planned", "kept", "unreachable"]
 
 
@@ -150,7 +147,6 @@ class Reservations:
     __slots__ = (
         "_dirty",
         "_distances",
-        "_last",
         "_now",
         "_owners",
         "_plain",
@@ -179,9 +175,9 @@ class Reservations:
         self._owners: dict[Hashable, tuple[int, npt.NDArray[np.int32]]] = {}
         # the reservations by hand: (nodes, start_time, until, forever)
         self._plain: list[tuple[npt.NDArray[np.int32], int, int, bool]] = []
-        # the latest reserved time of every node (with following: one more)
-        self._last = np.full(self._problem.n_nodes, -1, dtype=np.int64)
-        self._dirty = False  # a booking was dropped: the compiled table is rebuilt
+        # a booking was dropped where the compiled table cannot drop it alone (with
+        # following): the table is built again before its next use
+        self._dirty = False
         #: States expanded by every plan and booking so far.
         self.expanded = 0
 
@@ -223,7 +219,6 @@ class Reservations:
         self._table.clear()
         self._owners.clear()
         self._plain.clear()
-        self._last.fill(-1)
         self._dirty = False
 
     # ------------------------------------------------------------------ by hand
@@ -253,9 +248,9 @@ class Reservations:
             raise ValueError(f"start_time must be an int >= 0; got {start_time!r}")
         end = check_limit("until", until, integer=True)
         entry = (nodes, int(start), -1 if end is None else int(end), bool(forever))
+        self._rebuild()
         self._table.reserve_path(*entry)
         self._plain.append(entry)
-        self._mark(*entry)
 
     def is_free(self, place: Hashable, time: int) -> bool:
         """Whether ``place`` is free at time step ``time``."""
@@ -301,14 +296,14 @@ class Reservations:
             raise ValueError(f"owner {owner!r} holds a booking already")
         node = self._problem.node(place)
         self._rebuild()
-        if self._last[node] >= self._now or self._table.blocked(node, self._now):
+        if not self._table.free_from(node, self._now):
             raise ValueError(f"place {place!r} is taken now or later by another booking")
         self._book(owner, np.array([node], dtype=np.int32))
 
     def release(self, owner: Hashable) -> None:
         """Drop ``owner``'s booking (a unit leaving the game); nothing if it has none."""
-        if self._owners.pop(owner, None) is not None:
-            self._dirty = True
+        if owner in self._owners:
+            self._drop(owner)
 
     def where(self, owner: Hashable, time: int | None = None) -> Hashable:
         """The place ``owner``'s booking puts it at time step ``time`` (None: now).
@@ -346,11 +341,10 @@ class Reservations:
         goal_node = self._problem.node(goal)
         if owner not in self._owners:
             raise KeyError(f"owner {owner!r} holds no booking: hold() it first")
-        t0, old = self._owners.pop(owner)
+        t0, old = self._drop(owner)
         k = min(max(self._now - t0, 0), len(old) - 1)
         old = old[k:]
         here = int(old[0])
-        self._dirty = True
         steps = self._distances(goal_node)
         status: BookingStatus = "unreachable"
         spent = 0
@@ -419,54 +413,38 @@ class Reservations:
         arrival = len(path) - 1
         while arrival > 0 and path[arrival - 1] == last:
             arrival -= 1
-        return bool(self._last[last] < self._now + arrival)
+        return bool(self._table.free_from(last, self._now + arrival))
+
+    def _drop(self, owner: Hashable) -> tuple[int, npt.NDArray[np.int32]]:
+        """Take ``owner``'s booking out of the table (and give it back)."""
+        t0, nodes = self._owners.pop(owner)
+        if self._problem.following or self._dirty:
+            self._dirty = True  # its times spill over: built again without it
+        else:
+            self._table.release_path(nodes, t0, True)
+        return t0, nodes
 
     def _book(self, owner: Hashable, nodes: npt.NDArray[np.int32]) -> None:
-        self._owners[owner] = (self._now, nodes)
         self._rebuild()
+        self._owners[owner] = (self._now, nodes)
         self._table.reserve_path(nodes, self._now, -1, True)
-        self._mark(nodes, self._now, -1, True)
-
-    def _mark(self, nodes: npt.NDArray[np.int32], start: int, until: int, forever: bool) -> None:
-        """Note the latest time every node of a reservation is taken."""
-        if not nodes.size:
-            return
-        pad = 1 if self._problem.following else 0
-        times = np.arange(start, start + nodes.size, dtype=np.int64) + pad
-        np.maximum.at(self._last, nodes, times)
-        end = int(nodes[-1])
-        if forever:
-            self._last[end] = _FOREVER
-        elif until >= 0:
-            self._last[end] = max(int(self._last[end]), until + pad)
 
     def _rebuild(self) -> None:
-        """After a booking was dropped: the compiled table again from the bookings
-        held (from the clock on) and the reservations by hand."""
+        """After a booking was dropped with following: the compiled table again from
+        the bookings held (from the clock on) and the reservations by hand."""
         if not self._dirty:
             return
         self._dirty = False
         self._table.clear()
-        self._last.fill(-1)
         now = self._now
-        held: list[npt.NDArray[np.int32]] = []
-        times: list[npt.NDArray[np.int64]] = []
         for owner, (t0, nodes) in self._owners.items():
             k = min(max(now - t0, 0), len(nodes) - 1)
             if k:
                 nodes = nodes[k:]
-                self._owners[owner] = (now, nodes)
-            start = max(t0, now)
-            self._table.reserve_path(nodes, start, -1, True)
-            held.append(nodes)
-            times.append(np.arange(start, start + nodes.size, dtype=np.int64))
-        if held:
-            pad = 1 if self._problem.following else 0
-            np.maximum.at(self._last, np.concatenate(held), np.concatenate(times) + pad)
-            self._last[[int(nodes[-1]) for nodes in held]] = _FOREVER
+            self._owners[owner] = (max(t0, now), nodes)
+            self._table.reserve_path(nodes, max(t0, now), -1, True)
         for entry in self._plain:
             self._table.reserve_path(*entry)
-            self._mark(*entry)
 
     def _places(self, path: npt.NDArray[np.int32]) -> list[Hashable]:
         places = self._problem.places
