@@ -322,3 +322,17 @@ def test_following_units_never_enter_a_place_another_leaves(case: Any) -> None:
     ends = [t[-1] for t in trails]
     assert_solution(trails, [t[0] for t in trails], ends, grid_step(walkable, diagonal),
                     following=True)  # fmt: skip
+
+
+def test_a_table_refuses_to_plan_on_a_world_edited_since() -> None:
+    grid = Grid.from_ascii("....", diagonal="never")
+    table = Reservations(grid)
+    table.hold("a", (0, 0))
+    grid[0, 2] = np.inf
+    with pytest.raises(RuntimeError, match="the world was edited after the table was built"):
+        table.book("a", (0, 3))
+    with pytest.raises(RuntimeError, match="edited"):
+        table.plan((0, 0), (0, 1))
+    with pytest.raises(RuntimeError, match="edited"):
+        table.hold("b", (0, 3))
+    assert "a" in table and table.where("a") == (0, 0)

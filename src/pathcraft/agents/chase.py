@@ -161,6 +161,22 @@ class Pursuer:
         one slice runs every frame, so every plan still ends. It bounds the search's
         steps; turning an ended search into the pursuer's path costs on top (about
         0.5-0.8 ms for a 500-cell path on a grid).
+    reservations : pathcraft.mapf.Reservations or None
+        A reservation table over ``world`` shared by many units (one frame loop):
+        the pursuer holds ``start`` in it from the table's clock on and moves on the
+        table's time, not by ``speed`` and ``dt``: each :meth:`step` puts it where its
+        booking (:meth:`~pathcraft.mapf.Reservations.book`) puts it at the table's
+        next time step (one place, or a wait); call the table's ``tick()`` once per
+        step of the game, after every unit stepped. It books again when the target
+        moves, every ``replan`` steps of the table, and when it stands at the end of
+        a booking short of the target; the units of one table never share a place at
+        one step nor swap places, and one may wait for another (:attr:`waiting`). A
+        bad target raises as without; ``max_expansions`` caps each booking's search;
+        not with ``budget``, ``frame_budget``, ``time_budget_us`` nor
+        ``stop_range > 0`` (ValueError). Worlds whose places are points (a
+        navigation mesh, a waypoint graph) refuse the table itself
+        (:class:`~pathcraft.world.CapabilityError`); a world edited after the table
+        was built makes the next booking raise ``RuntimeError``.
 
     Attributes
     ----------

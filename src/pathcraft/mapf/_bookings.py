@@ -107,6 +107,9 @@ class Reservations:
     TypeError
         ``world`` is not a world that lists its places.
 
+    The table reads the world's places and moves once: a plan or booking after the
+    world was edited raises ``RuntimeError`` (build a new table then).
+
     Examples
     --------
     Plans by hand:
@@ -152,6 +155,7 @@ class Reservations:
         "_plain",
         "_problem",
         "_table",
+        "_version",
         "expanded",
         "replan",
         "window",
@@ -168,6 +172,7 @@ class Reservations:
     ) -> None:
         self.window, self.replan = check_window(window, replan)
         self._problem = places_of(world, following)
+        self._version = getattr(world, "version", 0)
         self._distances = GoalDistances(self._problem, max_tables)
         self._table = _sipp.Reservations(self._problem.n_nodes, self._problem.following)
         self._now = 0
@@ -294,6 +299,7 @@ class Reservations:
         """
         if owner in self._owners:
             raise ValueError(f"owner {owner!r} holds a booking already")
+        self._check_world()
         node = self._problem.node(place)
         self._rebuild()
         if not self._table.free_from(node, self._now):
@@ -341,6 +347,7 @@ class Reservations:
         goal_node = self._problem.node(goal)
         if owner not in self._owners:
             raise KeyError(f"owner {owner!r} holds no booking: hold() it first")
+        self._check_world()
         t0, old = self._drop(owner)
         k = min(max(self._now - t0, 0), len(old) - 1)
         old = old[k:]
@@ -392,6 +399,7 @@ class Reservations:
         self, start: int, goal: int, start_time: int, window: int, max_expansions: Any
     ) -> tuple[int, npt.NDArray[np.int32] | None]:
         limit = check_limit("max_expansions", max_expansions, integer=True)
+        self._check_world()
         self._rebuild()
         found, path = _sipp.sipp(
             self._table,
@@ -406,6 +414,14 @@ class Reservations:
         )
         self.expanded += self._table.expanded
         return found, path
+
+    def _check_world(self) -> None:
+        if getattr(self._problem.world, "version", 0) != self._version:
+            raise RuntimeError(
+                "the world was edited after the table was built: its places and moves "
+                "are the old ones; build a new Reservations (and let the units hold "
+                "their places in it)"
+            )
 
     def _safe_end(self, path: npt.NDArray[np.int32]) -> bool:
         """Whether the last node of a plan from now is free for good once reached."""
