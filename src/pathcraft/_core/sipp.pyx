@@ -70,6 +70,17 @@ cdef int check_nodes(str name, const int32_t[::1] values, Py_ssize_t n) except -
     return 0
 
 
+cdef Py_ssize_t check_walk(
+    const int32_t[::1] path, long long start_time, long long until, Py_ssize_t n_nodes
+) except -1:
+    """The length of a walk to reserve or release, its nodes and times checked."""
+    cdef Py_ssize_t n = path.shape[0]
+    check_nodes("path", path, n_nodes)
+    if start_time < 0 or start_time + n + 2 >= NEVER or until >= NEVER - 2:
+        raise ValueError(f"times must be from 0 to {NEVER - 3}")
+    return n
+
+
 cdef struct Times:
     # A sorted array of distinct values (int64: arrivals pack a time and a node).
     int64_t* v
@@ -252,10 +263,7 @@ cdef class Reservations:
         cdef Py_ssize_t i, n = path.shape[0]
         cdef int64_t t, last_time
         cdef int32_t v, prev
-        check_nodes("path", path, self.n_nodes)
-        if start_time < 0 or start_time + n + 2 >= NEVER or until >= NEVER - 2:
-            raise ValueError(f"times must be from 0 to {NEVER - 3}")
-        if n == 0:
+        if check_walk(path, start_time, until, self.n_nodes) == 0:
             return
         for i in range(n):
             v = path[i]
@@ -296,10 +304,7 @@ cdef class Reservations:
         cdef int32_t v
         if self.following:
             raise ValueError("release_path is not possible with following")
-        check_nodes("path", path, self.n_nodes)
-        if start_time < 0 or start_time + n + 2 >= NEVER:
-            raise ValueError(f"times must be from 0 to {NEVER - 3}")
-        if n == 0:
+        if check_walk(path, start_time, -1, self.n_nodes) == 0:
             return
         for i in range(n):
             v = path[i]
