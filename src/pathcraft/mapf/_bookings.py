@@ -13,6 +13,9 @@ The price: a unit may wait (another unit's booking is in its way), one that reac
 its goal does not step aside, and two units face to face in a corridor one place wide
 may wait for good (:class:`~pathcraft.mapf.Cooperative`, which plans every unit
 again each turn, those at their goals last, gets them past each other).
+
+One idea in one file, a little longer than most: about half of it is the docstrings
+and their runnable examples.
 """
 
 from __future__ import annotations
