@@ -20,7 +20,11 @@ agents spawned at seeded random cells of its region, by each recipe:
   (``pathcraft.agents.ChaseField``: exact within ``--radius``, an anchor's field beyond,
   computed again on a worker thread);
 - **mesh Pursuer, blocking / frame_budget**: ``Pursuer`` s on a ``NavMesh`` built
-  from the grid (``NavMesh.from_grid``), chasing the player's cell centre.
+  from the grid (``NavMesh.from_grid``), chasing the player's cell centre;
+- **crossing, reservations (WHCA*) / independent**: no player: the agents cross the
+  map (half from its left third to its right third, half back), one cell a frame,
+  as ``Pursuer`` s sharing one ``pathcraft.mapf.Reservations`` or each replanning
+  alone (``bench/_crossing.py``; every frame's moves checked for collisions).
 
 Measured per frame: the pathfinding time (every agent's step or request and the
 queue's update; the flow fields' updates and next cells), in ms of this thread's CPU
@@ -59,6 +63,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _crossing
 from _machine import git_rev, machine, movingai_dir, reset_peak_rss, vm_status
 from starve import Walker, deliver, player_route
 
@@ -424,6 +429,17 @@ def run_mesh_pursuers(
     return Run(times, 0.0, plans, still, len(times), peak_growth(base))
 
 
+def run_crossing(world: World, starts: list[Cell], speed: float, cap: float, **how: Any) -> Run:
+    """Units crossing the map (``bench/_crossing.py``): as many as ``starts``, their
+    own starts and goals; ``speed`` is one cell a frame here."""
+    base = rss()
+    times, plans, still, note = _crossing.run(
+        world.grid, world.route[0], len(starts), len(world.route), cap,
+        lambda: clock()[0], **how,
+    )  # fmt: skip
+    return Run(times, 0.0, plans, still, len(times), peak_growth(base), note)
+
+
 # ---------------------------------------------------------------------- worlds
 
 
@@ -480,7 +496,8 @@ def tilecoords_cost(world: World, n: int = 20000) -> float:
 def row(world: str, n: int, label: str, run: Run, total: int) -> str:
     t = np.asarray(run.times) * 1e3
     seconds = run.frames / FPS
-    stopped = "" if run.frames >= total else f" (stopped at frame {run.frames})"
+    done = run.frames >= total or "all arrived" in run.note  # (crossing: done early)
+    stopped = "" if done else f" (stopped at frame {run.frames})"
     if run.note.startswith(" in frame"):  # stopped inside a frame: its time is partial
         stopped, run.note = f" (stopped{run.note}: times are lower bounds)", ""
     worker = f"{run.worker / max(run.frames, 1) * 1e3:.2f}" if run.worker else "-"
@@ -511,6 +528,10 @@ def recipes(args: argparse.Namespace, n: int) -> list[tuple[str, Callable[..., R
         ("mesh Pursuer, blocking", run_mesh_pursuers, {}),
         (f"mesh Pursuer, frame_budget={expansions}", run_mesh_pursuers,
          {"frame_budget": expansions}),
+        ("crossing, reservations (WHCA*, window=16, replan=8)", run_crossing,
+         {"recipe": "reservations"}),
+        ("crossing, independent (astar every 8 frames)", run_crossing,
+         {"recipe": "independent"}),
     ]  # fmt: skip
 
 
@@ -585,7 +606,14 @@ def main(argv: list[str] | None = None) -> str:
     notes = [
         "Mesh agents: `Pursuer` s on `NavMesh.from_grid(grid)` (walkable or not: the Tiled "
         "level's mud costs are not kept), positions at cell centres; every agent checked "
-        "on the mesh at the end."
+        "on the mesh at the end.",
+        "Crossing: no player; the agents cross the map one cell a frame (half left third "
+        "to right third, half back; distinct starts and goals), until all arrive or the "
+        "frames run out. *reservations*: `Pursuer(..., reservations=table)` sharing one "
+        "`pathcraft.mapf.Reservations` (each books 16 steps ahead around the others, "
+        "again every 8 frames; paths/s counts bookings); *independent*: one `Grid.astar` "
+        "per agent every 8 frames, nothing keeping them apart. Every frame's moves are "
+        "checked (vertex and swap conflicts; none allowed with reservations).",
     ]
     if not args.quick and not partial_run:
         tiled = worlds[-1]

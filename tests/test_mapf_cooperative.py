@@ -84,7 +84,7 @@ def test_reservations_on_a_graph() -> None:
 
 def test_reservations_and_cooperative_refuse_bad_input() -> None:
     grid = Grid.from_ascii("...\n...", diagonal="never")
-    with pytest.raises(TypeError, match="world must be a Grid or a Graph"):
+    with pytest.raises(TypeError, match="world must be a world that lists its places"):
         Reservations(object())
     table = Reservations(grid)
     with pytest.raises(ValueError, match=r"path\[1\] = \(5, 5\) is not a place"):

@@ -84,13 +84,14 @@ TABLE = [
         np.s_[1:, :]),
     Row(_moves, (0, 0), (4, 4), EVERYTHING, _edit_cells, np.s_[3:, :]),
     Row(lambda: VoxelGrid(np.ones((2, 3, 3))), (0, 0, 0), (1, 2, 2),
-        frozenset({"save", "agent_space", "reachability"})),
-    Row(_level, (0, 0, 0), (1, 0, 0), frozenset({"save", "agent_space", "reachability"})),
+        frozenset({"save", "agent_space", "reachability", "places"})),
+    Row(_level, (0, 0, 0), (1, 0, 0),
+        frozenset({"save", "agent_space", "reachability", "places"})),
     Row(lambda: Graph(4, [0, 1, 0, 2], [1, 3, 2, 3], [1.0, 1.0, 2.0, 2.0],
                       coords=[(0, 0), (1, 0), (0, 1), (1, 1)]),
         0, 3, EVERYTHING, _edit_graph),
-    Row(lambda: WaypointGraph([(0, 0), (4, 0), (2, 3), (2, -3)]), (0, 0), (4, 0), EVERYTHING,
-        _edit_waypoints),
+    Row(lambda: WaypointGraph([(0, 0), (4, 0), (2, 3), (2, -3)]), (0, 0), (4, 0),
+        EVERYTHING - {"places"}, _edit_waypoints),
     Row(_mesh, (0.5, 0.5), (1.5, 0.5),
         frozenset({"plot", "save", "agent_space", "reachability"})),
 ]  # fmt: skip
@@ -126,7 +127,7 @@ def test_every_world_follows_the_protocol_or_names_what_it_lacks(row: Row) -> No
     assert isinstance(world, World) == (not missing)
     for name in (
         "kind", "plot", "to_arrays", "from_arrays", "agent_space", "replanner", "components",
-        "reachable",
+        "reachable", "places",
     ):  # fmt: skip
         assert callable(getattr(world, name)) or name == "kind", name
     assert world_class(world.kind) is type(world)
@@ -145,6 +146,7 @@ def test_every_capability_is_provided_or_refused_by_name(case: tuple[Row, str]) 
             "agent_space": lambda: space_for(world),
             "replanner": lambda: world.replanner(row.start, row.goal),
             "reachability": lambda: world.reachable(row.start, row.goal),
+            "places": lambda: world.places(),
         }[capability]
         _refused(call, row.name, capability)
         return
@@ -181,6 +183,14 @@ def test_every_capability_is_provided_or_refused_by_name(case: tuple[Row, str]) 
         labels, count = world.components()
         assert labels.dtype == np.int32 and count >= 1 and labels.max() == count - 1
         assert world.find_path(row.start, row.goal).cost == pytest.approx(expected.cost)
+    elif capability == "places":  # every place find_path takes, once each
+        places = world.places()
+        assert len(set(places)) == len(places) >= 2
+        assert row.start in places and row.goal in places
+        labels, _ = world.components()
+        assert len(places) == int((labels >= 0).sum())
+        for place in places:
+            assert world.find_path(place, place)
     else:  # a replanner takes the places find_path takes (a waypoint graph: waypoints')
         plan = world.replanner(row.start, row.goal)
         assert plan.path().cost == pytest.approx(expected.cost)

@@ -59,6 +59,7 @@ __all__ = [
     "door",
     "find_path",
     "kernel_solver",
+    "labelled_places",
     "places_by_one",
     "query",
     "reachable",
@@ -382,6 +383,12 @@ def places_by_one(adapter: CellAdapter, name: str, value: Any, dims: int, what: 
     return np.array(
         [adapter.place(f"{name}[{i}]", tuple(v)) for i, v in enumerate(rows)], dtype=np.intp
     )
+
+
+def labelled_places(labels: npt.NDArray[np.int32]) -> list[tuple[int, ...]]:
+    """Capability ``"places"`` of a cell world: the cells its ``components()`` labels
+    (walls are ``-1``), as tuples of ints in the order of the array."""
+    return [tuple(cell) for cell in np.argwhere(labels >= 0).tolist()]
 
 
 def to_result(answer: tuple[Any, ...], t0: float) -> PathResult:

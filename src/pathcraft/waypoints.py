@@ -94,7 +94,7 @@ from pathcraft.graph.kit import kernel_args
 from pathcraft.navmesh.kit import MAX_RADII, check_radius
 from pathcraft.replan import Replanner, ReplanSpace
 from pathcraft.result import Answer, PathResult, build_result
-from pathcraft.world import register_kind
+from pathcraft.world import refused, register_kind
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -717,6 +717,11 @@ class WaypointGraph(Labelled):
         ([0, 2], (3.0, 4.0))
         """
         return self._pairs_graph().agent_space()
+
+    places = refused(
+        "WaypointGraph", "places", "places",
+        "its places are (x, y) positions anywhere on its links, not a list to number",
+    )
 
     def replan_space(self) -> ReplanSpace:
         """Capability ``"replanner"``: the graph of every candidate pair as D* Lite

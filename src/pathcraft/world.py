@@ -22,6 +22,10 @@ capability          methods
                     count) and ``reachable(start, goal)``: built on first use, kept
                     for the world's version; a world with them answers a goal out
                     of reach at once (``reason="unreachable"``, nothing expanded)
+``"places"``        ``places()``: every place of the world in a list (walkable cells,
+                    nodes), what multi-agent planners (:mod:`pathcraft.mapf`'s
+                    reservation tables) number; refused where places are points of
+                    the plane
 =================== ==================================================================
 
 A world without a capability still has the method: it raises :class:`CapabilityError`
@@ -70,7 +74,7 @@ __all__ = [
 ]
 
 #: The capabilities a world provides or refuses by name.
-CAPABILITIES = ("plot", "save", "agent_space", "replanner", "reachability")
+CAPABILITIES = ("plot", "save", "agent_space", "replanner", "reachability", "places")
 
 
 class CapabilityError(NotImplementedError):
@@ -271,6 +275,19 @@ class World(Protocol):
         >>> from pathcraft import Grid
         >>> Grid.from_ascii(".#.").reachable((0, 0), (0, 2))
         False
+        """
+        ...
+
+    def places(self) -> list[Any]:
+        """Capability ``"places"``: every place of the world (the walkable cells, in
+        the order of its array; the nodes, in index order), each as ``find_path``
+        takes it.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii(".#.").places()
+        [(0, 0), (0, 2)]
         """
         ...
 

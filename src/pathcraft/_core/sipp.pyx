@@ -70,6 +70,17 @@ cdef int check_nodes(str name, const int32_t[::1] values, Py_ssize_t n) except -
     return 0
 
 
+cdef Py_ssize_t check_walk(
+    const int32_t[::1] path, long long start_time, long long until, Py_ssize_t n_nodes
+) except -1:
+    """The length of a walk to reserve or release, its nodes and times checked."""
+    cdef Py_ssize_t n = path.shape[0]
+    check_nodes("path", path, n_nodes)
+    if start_time < 0 or start_time + n + 2 >= NEVER or until >= NEVER - 2:
+        raise ValueError(f"times must be from 0 to {NEVER - 3}")
+    return n
+
+
 cdef struct Times:
     # A sorted array of distinct values (int64: arrivals pack a time and a node).
     int64_t* v
@@ -116,6 +127,14 @@ cdef inline int insert(Times* s, int64_t value) noexcept nogil:
     s.v[i] = value
     s.n += 1
     return 0
+
+
+cdef inline void remove(Times* s, int64_t value) noexcept nogil:
+    """Remove ``value`` if present."""
+    cdef int32_t i = lower(s, value)
+    if i < s.n and s.v[i] == value:
+        memmove(&s.v[i], &s.v[i + 1], (s.n - i - 1) * sizeof(int64_t))
+        s.n -= 1
 
 
 cdef inline bint contains(const Times* s, int64_t value) noexcept nogil:
@@ -244,10 +263,7 @@ cdef class Reservations:
         cdef Py_ssize_t i, n = path.shape[0]
         cdef int64_t t, last_time
         cdef int32_t v, prev
-        check_nodes("path", path, self.n_nodes)
-        if start_time < 0 or start_time + n + 2 >= NEVER or until >= NEVER - 2:
-            raise ValueError(f"times must be from 0 to {NEVER - 3}")
-        if n == 0:
+        if check_walk(path, start_time, until, self.n_nodes) == 0:
             return
         for i in range(n):
             v = path[i]
@@ -275,6 +291,42 @@ cdef class Reservations:
                 t -= 1
             if t < self.forever[v]:
                 self.forever[v] = <int32_t> t
+
+    def release_path(
+        self, const int32_t[::1] path, long long start_time=0, bint forever=False
+    ):
+        """Drop what ``reserve_path(path, start_time, forever=forever)`` reserved
+        (``until`` not given): right when no other reservation shares a node and a
+        time with it (reservations that never conflict); not with ``following``
+        (its times spill over one step either side: ValueError)."""
+        cdef Py_ssize_t i, n = path.shape[0]
+        cdef int64_t t
+        cdef int32_t v
+        if self.following:
+            raise ValueError("release_path is not possible with following")
+        if check_walk(path, start_time, -1, self.n_nodes) == 0:
+            return
+        for i in range(n):
+            v = path[i]
+            t = start_time + i
+            remove(&self.busy[v], t)
+            if i > 0 and path[i - 1] != v:
+                remove(&self.arrivals[v], (t << 32) | path[i - 1])
+        if forever:
+            v = path[n - 1]
+            i = n - 1
+            while i > 0 and path[i - 1] == v:
+                i -= 1
+            if self.forever[v] == start_time + i:
+                self.forever[v] = NEVER
+
+    def free_from(self, Py_ssize_t node, long long time):
+        """Whether ``node`` is free at ``time`` and at every time after it."""
+        if not 0 <= node < self.n_nodes:
+            index_error("node", node, self.n_nodes, "node")
+        if self.forever[node] != NEVER:
+            return False
+        return self.busy[node].n == 0 or self.busy[node].v[self.busy[node].n - 1] < time
 
     def blocked(self, Py_ssize_t node, long long time):
         """Whether ``node`` is reserved at ``time``."""

@@ -43,6 +43,7 @@ from pathcraft._aliases import documented
 from pathcraft._options import check_flag
 from pathcraft._sliced import WorldChangedError
 from pathcraft._validation import check_limit
+from pathcraft.agents._booked import BookedWalk, check_table
 from pathcraft.agents._budget import FrameBudget, check_budgets
 from pathcraft.agents.spaces import Space, space_for
 from pathcraft.replan import Replanner
@@ -160,11 +161,27 @@ class Pursuer:
         one slice runs every frame, so every plan still ends. It bounds the search's
         steps; turning an ended search into the pursuer's path costs on top (about
         0.5-0.8 ms for a 500-cell path on a grid).
+    reservations : pathcraft.mapf.Reservations or None
+        A reservation table over ``world`` shared by many units (one frame loop):
+        the pursuer holds ``start`` in it from the table's clock on and moves on the
+        table's time, not by ``speed`` and ``dt``: each :meth:`step` puts it where its
+        booking (:meth:`~pathcraft.mapf.Reservations.book`) puts it at the table's
+        next time step (one place, or a wait); call the table's ``tick()`` once per
+        step of the game, after every unit stepped. It books again when the target
+        moves, every ``replan`` steps of the table, and when it stands at the end of
+        a booking short of the target; the units of one table never share a place at
+        one step nor swap places, and one may wait for another (:attr:`waiting`). A
+        bad target raises as without; ``max_expansions`` caps each booking's search;
+        not with ``budget``, ``frame_budget``, ``time_budget_us`` nor
+        ``stop_range > 0`` (ValueError). Worlds whose places are points (a
+        navigation mesh, a waypoint graph) refuse the table itself
+        (:class:`~pathcraft.world.CapabilityError`); a world edited after the table
+        was built makes the next booking raise ``RuntimeError``.
 
     Attributes
     ----------
     plans : int
-        Searches run (and adopted) so far.
+        Searches run (and adopted) so far (bookings, with ``reservations``).
     expanded : int
         Nodes expanded by them together.
 
@@ -185,6 +202,19 @@ class Pursuer:
     >>> status, enemy.node, enemy.plans
     ('caught', (2, 0), 1)
 
+    Two pursuers sharing a reservation table never meet in one cell:
+
+    >>> from pathcraft.mapf import Reservations
+    >>> table = Reservations(grid, window=8)
+    >>> a = Pursuer(grid, (0, 3), speed=1.0, reservations=table)
+    >>> b = Pursuer(grid, (0, 5), speed=1.0, reservations=table)
+    >>> for _ in range(12):
+    ...     moves = a.step((2, 1), dt=1.0), b.step((2, 0), dt=1.0)
+    ...     assert a.node != b.node
+    ...     table.tick()
+    >>> a.node, b.node, a.status, b.status, a.plans
+    ((2, 1), (2, 0), 'caught', 'caught', 2)
+
     With a frame budget, a target that moves every frame never cancels the plan in
     flight (30 expansions at 8 a frame: adopted in the fourth frame), and the hunter
     walks the plan's best partial path meanwhile:
@@ -198,9 +228,9 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_aimed", "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt", "_goal",
-        "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k", "_progress",
-        "_replanner", "_replans", "_search",
+        "_aimed", "_booked", "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt",
+        "_goal", "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k",
+        "_progress", "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_tried", "_world",
         "expanded", "plans", "speed", "stop_range",
@@ -218,6 +248,7 @@ class Pursuer:
         frame_budget: int | None = None,
         time_budget_us: float | None = None,
         snap: bool = False,
+        reservations: Any = None,
     ) -> None:
         self._space: Space = space_for(world)
         self._snap = check_flag("snap", snap)
@@ -265,6 +296,18 @@ class Pursuer:
         self._cut = False  # the path is still to be cut at the plan's start node
         # (target, snap, world version, its key) of the last target checked
         self._aimed: tuple[Any, Any, int, Hashable] | None = None
+        self._booked: BookedWalk | None = None  # its booking in a shared table
+        if reservations is not None:
+            check_table(reservations, world, self._space)
+            given = [
+                name for name, value in (
+                    ("budget", budget), ("frame_budget", frame_budget),
+                    ("time_budget_us", time_budget_us),
+                ) if value is not None
+            ] + (["stop_range"] if self.stop_range else [])  # fmt: skip
+            if given:
+                raise ValueError(f"reservations cannot be combined with {', '.join(given)}")
+            self._booked = BookedWalk(reservations, self, node)
 
     # ------------------------------------------------------------------ state
 
@@ -296,8 +339,25 @@ class Pursuer:
         return self._path[self._plan_index()]
 
     @property
+    def waiting(self) -> bool:
+        """With ``reservations``: its booking keeps it where it is for the next step,
+        short of its target (another unit is in its way). False without."""
+        return self._booked is not None and self._booked.waiting()
+
+    @property
+    def booking(self) -> Any:
+        """With ``reservations``: its last :class:`~pathcraft.mapf.Booking` (None
+        before the first step, and without)."""
+        return None if self._booked is None else self._booked.booking
+
+    @property
     def cost_to_target(self) -> float:
-        """The path cost left from where the pursuer is to the target (inf: no path)."""
+        """The path cost left from where the pursuer is to the target (inf: no path;
+        with ``reservations``: the time steps its booking takes to the target, inf
+        when it ends elsewhere)."""
+        if self._booked is not None:
+            left = self._booked.steps_left()
+            return math.inf if left is None else float(left)
         if self._status in ("unreachable", "max_expansions") and self._path[-1] != self._target:
             return math.inf
         return float(self._suffix[self._i]) - self._progress
@@ -358,6 +418,8 @@ class Pursuer:
         """
         goal = self._aim(target, self._snap if snap is None else snap)
         dt = _positive("dt", dt, allow_zero=True)
+        if self._booked is not None:
+            return self._walk_booking(goal)
         if self._status == "max_expansions":
             return self._status
         self._ticks += 1
@@ -378,6 +440,20 @@ class Pursuer:
         if self._status in ("unreachable", "max_expansions"):
             return self._status
         self._advance(self.speed * dt)
+        return self._status
+
+    def _walk_booking(self, goal: Hashable) -> ChaseStatus:
+        """A step on the shared table's time: book again if due, stand where the
+        booking puts it at the table's next step."""
+        assert self._booked is not None
+        status, node, booked = self._booked.step(goal, self._max_exp)
+        if booked is not None:
+            self.plans += 1
+            self.expanded += booked.expanded
+        self._target = goal
+        self._set_path([node], np.zeros(0), keep=True)
+        self._i, self._progress = 0, 0.0
+        self._status = status  # type: ignore[assignment]
         return self._status
 
     def _aim(self, target: Any, snap: Any) -> Hashable:

@@ -206,6 +206,16 @@ class PathRequestQueue:
         class: updated if not yet served, else served next, after the search under
         way is delivered).
 
+        With ``reservations=`` a :class:`pathcraft.mapf.Reservations` over ``world``,
+        the request is a booking of the unit ``key`` in that shared table (units that
+        never collide; :meth:`~pathcraft.mapf.Reservations.start_booking`): ``key``
+        holds ``start`` from now if it holds nothing yet, and when served it is booked
+        a plan toward ``goal`` for the table's next ``window`` steps, from where its
+        booking puts it then; the result's path is its place at every time step from
+        the table's clock on (waits repeat a place). A booking runs whole when served
+        (about ``window`` expansions when nothing is in its way). The only other
+        option is ``max_expansions``.
+
         Examples
         --------
         >>> from pathcraft import Grid
@@ -234,6 +244,18 @@ class PathRequestQueue:
         [[0, 5]]
         >>> [r.path[-1].tolist() for r in queue.update().values()]
         [[0, 4]]
+
+        Units booking in a shared reservation table (the elf follows the orc a step
+        behind; the orc holds its goal):
+
+        >>> from pathcraft.mapf import Reservations
+        >>> line = Grid.from_ascii("....", diagonal="never")
+        >>> table = Reservations(line, window=4)
+        >>> queue = PathRequestQueue(budget=100)
+        >>> queue.request("orc", line, (0, 1), (0, 3), reservations=table)
+        >>> queue.request("elf", line, (0, 0), (0, 2), reservations=table)
+        >>> {k: r.path.tolist() for k, r in sorted(queue.update().items())}
+        {'elf': [[0, 0], [0, 1], [0, 2]], 'orc': [[0, 1], [0, 2], [0, 3]]}
         """
         t0 = perf_counter()
         check = self._check(world, options)
@@ -300,7 +322,7 @@ class PathRequestQueue:
             self._drop_next(key)  # the search under way answers it
             return
         # checked: no search is made until the request is served
-        search = None if checked else self._start(world, start, goal, options)
+        search = None if checked else self._start(key, world, start, goal, options)
         self._put(key, search, world, start, goal, options)
 
     def _check(self, world: Any, options: dict[str, Any]) -> Any:
@@ -315,9 +337,14 @@ class PathRequestQueue:
             return None
         return known[1] if options in known[2] else None
 
-    def _start(self, world: Any, start: Any, goal: Any, options: dict[str, Any]) -> Steppable:
+    def _start(
+        self, key: Hashable, world: Any, start: Any, goal: Any, options: dict[str, Any]
+    ) -> Steppable:
         """The world's search for the request (its checks raise here), noting the
-        world and options it took for :meth:`_checked`."""
+        world and options it took for :meth:`_checked`; a booking of the reservation
+        table given as ``reservations=``."""
+        if options.get("reservations") is not None:
+            return _booking(key, world, start, goal, options)
         start_search = getattr(world, "start_search", None)
         if not callable(start_search):
             raise TypeError(
@@ -534,7 +561,30 @@ class PathRequestQueue:
 _WORLDS = 8
 #: Options under which the agents' space's node check is not the search's: a start or
 #: goal moved to the nearest walkable node, a unit of several cells.
-_CHECKED = frozenset({"snap", "size"})
+_CHECKED = frozenset({"snap", "size", "reservations"})
+
+
+def _booking(
+    key: Hashable, world: Any, start: Any, goal: Any, options: dict[str, Any]
+) -> Steppable:
+    """A booking of ``key`` from the table ``options["reservations"]``
+    (:meth:`pathcraft.mapf.Reservations.start_booking`), to be stepped like a search."""
+    table = options["reservations"]
+    if not callable(getattr(table, "start_booking", None)):
+        raise TypeError(
+            f"reservations must be a pathcraft.mapf.Reservations; got {type(table).__name__}"
+        )
+    if table.world is not world:
+        raise ValueError("reservations must be a table over the world the request is on")
+    other = sorted(set(options) - {"reservations", "max_expansions"})
+    if other:
+        raise ValueError(
+            f"with reservations, the one other option is max_expansions; got {other}"
+        )
+    search: Steppable = table.start_booking(
+        key, start, goal, max_expansions=options.get("max_expansions")
+    )
+    return search
 
 
 def _again(request: _Request) -> Steppable | None:

@@ -949,6 +949,18 @@ class Graph:
         reach = self._reachability().labels()
         return reach.labels.copy(), reach.count
 
+    def places(self) -> list[Hashable]:
+        """Capability ``"places"``: every node's label, in index order (what
+        :class:`pathcraft.mapf.Reservations` numbers).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> Graph(3, [0], [1], labels=["a", "b", "c"]).places()
+        ['a', 'b', 'c']
+        """
+        return list(self.labels)
+
     def reachable(self, start: Hashable, goal: Hashable) -> bool:
         """Whether a path leads from node ``start`` to node ``goal`` (labels): the
         same component (:meth:`components`, built on first use), or on a directed

@@ -944,6 +944,18 @@ class Grid:
         padded = self.for_size(size)._cells()
         return compact(flat.reshape(padded.shape)[1:-1, 1:-1], top)
 
+    def places(self) -> list[tuple[int, ...]]:
+        """Capability ``"places"``: every walkable cell ``(row, col)``, row by row (what
+        :class:`pathcraft.mapf.Reservations` numbers).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> Grid.from_ascii(".#\\n..").places()
+        [(0, 0), (1, 0), (1, 1)]
+        """
+        return _cellworld.labelled_places(self.components()[0])
+
     def reachable(self, start: Cell, goal: Cell, *, size: int = 1) -> bool:
         """Whether a path joins ``start`` and ``goal``, both ``(row, col)``: one read
         of the component labels (:meth:`components`, built on first use).

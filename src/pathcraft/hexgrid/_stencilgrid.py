@@ -312,6 +312,19 @@ class StencilGrid(Shorthands, Labelled):
         """
         return cell_components(self._world, self._reachability().labels())
 
+    def places(self) -> list[tuple[int, ...]]:
+        """Capability ``"places"``: every walkable cell ``(row, col)``, row by row (what
+        :class:`pathcraft.mapf.Reservations` numbers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> HexGrid(np.array([[1.0, np.inf, 1.0]])).places()
+        [(0, 0), (0, 2)]
+        """
+        return _cellworld.labelled_places(self.components()[0])
+
     def reachable(self, start: tuple[int, int], goal: tuple[int, int]) -> bool:
         """Whether a path leads from ``start`` to ``goal``, both ``(row, col)``: the
         same component (:meth:`components`, built on first use), or, where moves

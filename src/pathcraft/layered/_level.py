@@ -451,6 +451,19 @@ class Level(Shorthands, Labelled):
         """
         return cell_components(self._world(), self._reachability().labels())
 
+    def places(self) -> list[tuple[int, ...]]:
+        """Capability ``"places"``: every walkable cell ``(floor, row, col)``, floor by floor (what
+        :class:`pathcraft.mapf.Reservations` numbers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Level
+        >>> Level([np.ones((1, 2)), np.array([[np.inf, 1.0]])]).places()
+        [(0, 0, 0), (0, 0, 1), (1, 0, 1)]
+        """
+        return _cellworld.labelled_places(self.components()[0])
+
     def reachable(self, start: Cell, goal: Cell) -> bool:
         """Whether a path leads from ``start`` to ``goal``, both ``(floor, row,
         col)``: the same component (:meth:`components`, built on first use), or the

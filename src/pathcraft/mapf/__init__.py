@@ -19,8 +19,11 @@ there); solutions are measured by the sum of costs and by the makespan (the larg
 - :class:`MAPFResult`: paths, sum of costs, makespan, the lower bound, time, status;
 - :func:`validate`: every conflict of a solution (:class:`Conflict`);
 - :func:`lower_bound`: the sum of the agents' individual shortest paths;
-- :class:`Reservations` and :class:`Cooperative`: a reservation table a game's units
-  share, and windowed cooperative planning of many units per turn;
+- :class:`Reservations` (with :class:`Booking` and :class:`BookingSearch`) and
+  :class:`Cooperative`: a reservation table a game's units share, each booking its
+  plans as it goes (what :class:`~pathcraft.agents.Pursuer` and
+  :class:`~pathcraft.agents.PathRequestQueue` use with ``reservations=``), and
+  windowed cooperative planning of many units per turn;
 - :func:`pathcraft.io.read_mapf_scen`: instances of the benchmark's scenario files.
 
 Examples
@@ -36,8 +39,9 @@ Conflict(kind='edge', agents=(0, 1), time=2, places=((0, 1), (0, 2)))
 """
 
 from pathcraft.mapf._adjacency import adjacency
+from pathcraft.mapf._bookings import Booking, BookingSearch, Reservations
 from pathcraft.mapf._cbs import cbs, ecbs
-from pathcraft.mapf._cooperative import Cooperative, Reservations
+from pathcraft.mapf._cooperative import Cooperative
 from pathcraft.mapf._lacam import lacam, pibt
 from pathcraft.mapf._problem import Problem, lower_bound
 from pathcraft.mapf._result import STATUSES, MAPFResult
@@ -48,6 +52,8 @@ __all__ = [
     "CONFLICT_KINDS",
     "SOLVERS",
     "STATUSES",
+    "Booking",
+    "BookingSearch",
     "Conflict",
     "Cooperative",
     "MAPFResult",

@@ -129,6 +129,14 @@ class Problem:
                 f"starts and goals must have one entry per agent; got {len(starts)} "
                 f"starts and {len(goals)} goals"
             )
+        self._build(world, [_hashable(p) for p in [*starts, *goals]], following)
+        self.starts = self._nodes("starts", starts)
+        self.goals = self._nodes("goals", goals)
+        self._check_distinct()
+
+    def _build(self, world: Any, seeds: list[Hashable], following: bool) -> None:
+        """The world's places and moves (see :func:`adjacency`; ``seeds``: where to
+        explore a world known through ``neighbors`` from)."""
         self._cell_ids: npt.NDArray[np.int32] | None = None
         self._index: dict[Hashable, int] | None = None
         if isinstance(world, Grid):
@@ -136,13 +144,46 @@ class Problem:
             places: list[Hashable] = [tuple(cell) for cell in cells.tolist()]
             self._cell_ids = ids
         else:
-            seeds = [_hashable(p) for p in starts] + [_hashable(p) for p in goals]
             places, indptr, indices = adjacency(world, seeds)
         self._setup(indptr, indices, places, following)
         self.world = world
-        self.starts = self._nodes("starts", starts)
-        self.goals = self._nodes("goals", goals)
-        self._check_distinct()
+
+    @classmethod
+    def of_places(cls, world: Any, *, following: bool = False) -> Problem:
+        """A problem without agents over every place of ``world``: what a reservation
+        table numbers. The world gives its places through its ``places()``
+        capability (:mod:`pathcraft.world`), and its moves as :func:`adjacency` reads
+        them.
+
+        Raises
+        ------
+        CapabilityError
+            A world that refuses ``"places"`` (a navigation mesh, a waypoint graph:
+            their places are points of the plane), naming it.
+        TypeError
+            ``world`` has no ``places()`` method at all.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft.hexgrid import HexGrid
+        >>> from pathcraft.mapf import Problem
+        >>> Problem.of_places(HexGrid(np.ones((2, 2))))
+        Problem(0 agents, 4 places, 10 moves)
+        """
+        every = getattr(world, "places", None)
+        if not callable(every):
+            raise TypeError(
+                "world must be a world that lists its places (the \"places\" capability "
+                f"of pathcraft.world: places()); got {type(world).__name__}"
+            )
+        seeds = [_hashable(p) for p in every()]
+        problem = cls.__new__(cls)
+        problem._build(world, seeds, following)
+        problem.starts = problem._nodes("starts", [])
+        problem.goals = problem._nodes("goals", [])
+        problem._check_distinct()
+        return problem
 
     @classmethod
     def from_arrays(

@@ -1671,6 +1671,9 @@ class NavMesh(RefusedShorthands, Labelled):
     replan_space = refused(
         "NavMesh", "replan_space", "replanner", "a mesh's edits rebuild polygons; search it afresh"
     )
+    places = refused(
+        "NavMesh", "places", "places", "its places are (x, y) points, not a list to number"
+    )
 
 
 register_kind(NavMesh)

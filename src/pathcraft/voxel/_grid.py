@@ -302,6 +302,19 @@ class VoxelGrid(Shorthands, Labelled):
         """
         return cell_components(self._world, self._reachability().labels())
 
+    def places(self) -> list[tuple[int, ...]]:
+        """Capability ``"places"``: every walkable voxel ``(z, row, col)``, in the order of
+        the array (what :class:`pathcraft.mapf.Reservations` numbers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import VoxelGrid
+        >>> VoxelGrid(np.array([[[1.0, np.inf]], [[1.0, 1.0]]])).places()
+        [(0, 0, 0), (1, 0, 0), (1, 0, 1)]
+        """
+        return _cellworld.labelled_places(self.components()[0])
+
     def reachable(self, start: Any, goal: Any) -> bool:
         """Whether a path joins the ``(z, row, col)`` voxels ``start`` and ``goal``:
         one read of the labels of :meth:`components` (built on first use).
