@@ -14,4 +14,6 @@ def refine(
     following: bool = ...,
     seed: int = ...,
     patience: int = ...,
+    adaptive: bool = ...,
+    sideways: bool = ...,
 ) -> tuple[npt.NDArray[np.int32], dict[str, Any]]: ...

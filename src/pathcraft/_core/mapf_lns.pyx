@@ -64,6 +64,13 @@ cdef struct Lns:
     int32_t* old_paths         # m x (T + 1)
     int32_t* old_cost
     int32_t* members
+    int32_t* mark              # N: in the neighbourhood being built when == marking
+    int32_t marking
+    int32_t* queue             # V: the breadth-first search of a map-based neighbourhood
+    int32_t* reached           # V: reached in that search when == marking
+    int32_t* crossings         # the nodes of degree > 2
+    int32_t n_crossings
+    int64_t cut_short          # searches ended at once: the goal is crossed past the horizon
 
 
 cdef inline double _rand01(Lns* w) noexcept nogil:
@@ -160,6 +167,9 @@ cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
         if o >= 0 and o != a:
             last = k
             break
+    if last >= w.T:
+        w.cut_short += 1
+        return -1
     w.stamp[s0] = w.current
     h = _d(w, a, s0)
     if not _heap_push(w, _key(h if h > last + 1 else last + 1, 0, s0)):
@@ -215,69 +225,128 @@ cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
     return -1
 
 
-cdef int32_t _neighbourhood(Lns* w, int32_t m) noexcept nogil:
-    """Agents to plan again into w.members; how many."""
-    cdef int32_t n = 0, a, i, k, v, t, u, best, ties, o, late = 0, tries
-    cdef bint seen
-    if _rand01(w) < 0.5:
-        # a late agent and the agents on its way
-        for i in range(w.N):
-            if w.cost[i] > _d(w, i, w.paths[<int64_t>i * (w.T + 1)]):
-                late += 1
-        if late > 0:
-            k = _randint(w, late)
-            a = -1
-            for i in range(w.N):
-                if w.cost[i] > _d(w, i, w.paths[<int64_t>i * (w.T + 1)]):
-                    if k == 0:
-                        a = i
-                        break
-                    k -= 1
-            w.members[0] = a
-            n = 1
-            v = w.paths[<int64_t>a * (w.T + 1)]
-            t = 0
-            while n < m and t < w.T:
-                for k in range(2):
-                    if t + k > w.T:
-                        break
-                    o = w.occ[<int64_t>(t + k) * w.V + v]
-                    if o < 0 and w.rest_time[v] <= t + k:
-                        o = w.rest_agent[v]
-                    if o >= 0 and n < m:
-                        seen = False
-                        for i in range(n):
-                            if w.members[i] == o:
-                                seen = True
-                        if not seen:
-                            w.members[n] = o
-                            n += 1
-                if v == w.goals[a]:
-                    break
-                best = -1
-                ties = 0
-                for k in range(w.indptr[v], w.indptr[v + 1]):
-                    u = w.indices[k]
-                    if _d(w, a, u) < _d(w, a, v):
-                        ties += 1
-                        if _randint(w, ties) == 0:
-                            best = u
-                if best < 0:
-                    break
-                v = best
-                t += 1
-    tries = 0
+cdef enum:
+    # the ways to choose the agents planned again (MAPF-LNS's destroy heuristics)
+    AGENT_BASED = 0   # a late agent and the agents standing on its way
+    MAP_BASED = 1     # the agents that pass where the paths cross (around a junction)
+    RANDOM = 2        # agents drawn at random
+    N_HEURISTICS = 3
+    N_SIZES = 4       # neighbourhoods of 4, 8, 16 or 32 agents
+    N_ARMS = 12       # a heuristic and a size: what the adaptive choice weighs
+
+
+cdef inline int32_t _add(Lns* w, int32_t n, int32_t agent) noexcept nogil:
+    """Agent into the neighbourhood of n members unless there already; the new count."""
+    if agent < 0 or w.mark[agent] == w.marking:
+        return n
+    w.mark[agent] = w.marking
+    w.members[n] = agent
+    return n + 1
+
+
+cdef inline int32_t _holder(Lns* w, int32_t v, int32_t t) noexcept nogil:
+    """The agent at node v at time t (-1 none)."""
+    cdef int32_t o = w.occ[<int64_t>t * w.V + v]
+    if o < 0 and w.rest_time[v] <= t:
+        o = w.rest_agent[v]
+    return o
+
+
+cdef int32_t _agent_based(Lns* w, int32_t m) noexcept nogil:
+    """A late agent (its cost above its distance) drawn at random and the agents that
+    stand, at that time or the next, on a shortest way of it walked from its start."""
+    cdef int32_t n = 0, a = -1, i, k, v, t, u, best, ties, late = 0
+    for i in range(w.N):
+        if w.cost[i] > _d(w, i, w.paths[<int64_t>i * (w.T + 1)]):
+            late += 1
+    if late == 0:
+        return 0
+    k = _randint(w, late)
+    for i in range(w.N):
+        if w.cost[i] > _d(w, i, w.paths[<int64_t>i * (w.T + 1)]):
+            if k == 0:
+                a = i
+                break
+            k -= 1
+    n = _add(w, n, a)
+    v = w.paths[<int64_t>a * (w.T + 1)]
+    t = 0
+    while n < m and t < w.T:
+        for k in range(2):
+            if t + k <= w.T and n < m:
+                n = _add(w, n, _holder(w, v, t + k))
+        if v == w.goals[a]:
+            break
+        best = -1
+        ties = 0
+        for k in range(w.indptr[v], w.indptr[v + 1]):
+            u = w.indices[k]
+            if _d(w, a, u) < _d(w, a, v):
+                ties += 1
+                if _randint(w, ties) == 0:
+                    best = u
+        if best < 0:
+            break
+        v = best
+        t += 1
+    return n
+
+
+cdef int32_t _map_based(Lns* w, int32_t m) noexcept nogil:
+    """The agents whose paths pass through a junction drawn at random (a node of degree
+    more than two), then through the nodes nearest it, breadth first."""
+    cdef int32_t n = 0, head = 0, tail = 1, v, u, k, t, o
+    if w.n_crossings == 0:
+        return 0
+    v = w.crossings[_randint(w, w.n_crossings)]
+    w.queue[0] = v
+    w.reached[v] = w.marking
+    while head < tail and n < m:
+        v = w.queue[head]
+        head += 1
+        for t in range(w.T + 1):
+            o = w.occ[<int64_t>t * w.V + v]
+            if o >= 0:
+                n = _add(w, n, o)
+                if n == m:
+                    return n
+        n = _add(w, n, w.rest_agent[v])
+        for k in range(w.indptr[v], w.indptr[v + 1]):
+            u = w.indices[k]
+            if w.reached[u] != w.marking:
+                w.reached[u] = w.marking
+                w.queue[tail] = u
+                tail += 1
+    return n
+
+
+cdef int32_t _neighbourhood(Lns* w, int32_t heuristic, int32_t m) noexcept nogil:
+    """Agents to plan again into w.members by the given heuristic, filled up with agents
+    drawn at random; how many."""
+    cdef int32_t n = 0, tries = 0
+    w.marking += 1
+    if heuristic == AGENT_BASED:
+        n = _agent_based(w, m)
+    elif heuristic == MAP_BASED:
+        n = _map_based(w, m)
     while n < m and tries < 4 * m:
         tries += 1
-        a = _randint(w, w.N)
-        seen = False
-        for i in range(n):
-            if w.members[i] == a:
-                seen = True
-        if not seen:
-            w.members[n] = a
-            n += 1
+        n = _add(w, n, _randint(w, w.N))
     return n
+
+
+cdef int32_t _choose(Lns* w, const double* weights) noexcept nogil:
+    """An arm drawn with probability proportional to its weight (roulette wheel)."""
+    cdef double total = 0.0, r
+    cdef int32_t i
+    for i in range(N_ARMS):
+        total += weights[i]
+    r = _rand01(w) * total
+    for i in range(N_ARMS - 1):
+        r -= weights[i]
+        if r < 0.0:
+            return i
+    return N_ARMS - 1
 
 
 def refine(
@@ -291,6 +360,8 @@ def refine(
     bint following=False,
     unsigned long long seed=0,
     long long patience=1000,
+    bint adaptive=True,
+    bint sideways=True,
 ):
     """Improve a solution's sum of costs until ``deadline`` (a ``time.perf_counter()``
     time) or until it reaches ``lower_bound``.
@@ -311,15 +382,22 @@ def refine(
         Forbid following conflicts too.
     seed : int
     patience : int
-        Stop after this many tries in a row that improve nothing.
+        Stop after this many tries in a row that lower nothing.
+    adaptive : bool
+        Choose the neighbourhood's heuristic and size by adaptive weights (ALNS);
+        False: every choice equally likely.
+    sideways : bool
+        Also keep new paths that cost as much as the old ones (a move along a
+        plateau of the sum of costs).
 
     Returns
     -------
     tuple
         ``(configs, stats)``: the refined solution (time steps x agents) and a dict
-        (``iterations``, ``accepted``, ``horizon``, ``stalled``: whether it
-        stopped for lack of improvement); the solution unchanged when the
-        reservation table would not fit.
+        (``iterations``, ``accepted`` (tries that lowered the cost), ``sideways``,
+        ``horizon``, ``stalled``: whether it stopped for lack of improvement,
+        ``weights``: the final weight of each heuristic, summed over the sizes);
+        the solution unchanged when the reservation table would not fit.
     """
     cdef Lns w
     cdef int32_t V = <int32_t>(indptr.shape[0] - 1), N = <int32_t>goals.shape[0]
@@ -329,13 +407,20 @@ def refine(
     cdef int64_t horizon = 2 * <int64_t>steps + 50
     if horizon * V > MAX_STATES:
         horizon = MAX_STATES // V
-    stats = {"iterations": 0, "accepted": 0, "horizon": int(horizon)}
+    stats = {"iterations": 0, "accepted": 0, "sideways": 0, "horizon": int(horizon)}
     if horizon < steps or V >= MAX_NODES or N < 1:
         return np.array(configs), stats
     cdef int64_t states = (horizon + 1) * V, k
     cdef int32_t T = <int32_t>horizon, i, j, t, m, n, c, total_old, total_new, placed, rest_old
-    cdef int64_t iterations = 0, accepted = 0, soc = 0, last_accepted = 0
+    cdef int32_t arm
+    cdef int64_t iterations = 0, accepted = 0, soc = 0, last_accepted = 0, level = 0
     cdef bint failed = False, stalled = False
+    # ALNS (Ropke and Pisinger 2006, as MAPF-LNS runs it): each arm's weight moves a
+    # share REACTION of the way to what its last try saved an agent replanned
+    cdef double weights[N_ARMS]
+    cdef double REACTION = 0.01, FLOOR = 1e-3
+    for i in range(N_ARMS):
+        weights[i] = 1.0
     w.V = V
     w.N = N
     w.T = T
@@ -349,6 +434,9 @@ def refine(
     w.expanded = 0
     w.pruned = 0
     w.exhausted = 0
+    w.cut_short = 0
+    w.marking = 0
+    w.n_crossings = 0
     w.heap = NULL
     w.heap_n = 0
     w.heap_cap = 0
@@ -362,14 +450,20 @@ def refine(
     w.old_paths = <int32_t*>malloc(<size_t>(64 * (horizon + 1)) * 4)
     w.old_cost = <int32_t*>malloc(64 * 4)
     w.members = <int32_t*>malloc(64 * 4)
-    cdef int32_t sizes[4]
+    w.mark = <int32_t*>malloc(<size_t>N * 4)
+    w.queue = <int32_t*>malloc(<size_t>V * 4)
+    w.reached = <int32_t*>malloc(<size_t>V * 4)
+    w.crossings = <int32_t*>malloc(<size_t>V * 4)
+    cdef int32_t sizes[N_SIZES]
     sizes[0] = 4
     sizes[1] = 8
     sizes[2] = 16
     sizes[3] = 32
     if (w.occ == NULL or w.stamp == NULL or w.back == NULL or w.rest_time == NULL
             or w.rest_agent == NULL or w.paths == NULL or w.cost == NULL
-            or w.old_paths == NULL or w.old_cost == NULL or w.members == NULL):
+            or w.old_paths == NULL or w.old_cost == NULL or w.members == NULL
+            or w.mark == NULL or w.queue == NULL or w.reached == NULL
+            or w.crossings == NULL):
         failed = True
     cdef int32_t* p
     if not failed:
@@ -380,7 +474,12 @@ def refine(
             for i in range(V):
                 w.rest_time[i] = T + 1
                 w.rest_agent[i] = -1
+                w.reached[i] = 0
+                if w.indptr[i + 1] - w.indptr[i] > 2:
+                    w.crossings[w.n_crossings] = i
+                    w.n_crossings += 1
             for i in range(N):
+                w.mark[i] = 0
                 p = w.paths + <int64_t>i * (T + 1)
                 for t in range(T + 1):
                     p[t] = configs[t if t < steps else steps - 1, i]
@@ -395,10 +494,11 @@ def refine(
                     stalled = True
                     break
                 iterations += 1
-                m = sizes[_randint(&w, 4)]
+                arm = _choose(&w, weights) if adaptive else _randint(&w, N_ARMS)
+                m = sizes[arm % N_SIZES]
                 if m > N:
                     m = N
-                n = _neighbourhood(&w, m)
+                n = _neighbourhood(&w, arm // N_SIZES, m)
                 for j in range(n - 1, 0, -1):  # planned again in a random order
                     k = _randint(&w, j + 1)
                     i = w.members[j]
@@ -415,22 +515,33 @@ def refine(
                 total_new = 0
                 placed = 0
                 # each agent may cost at most its old cost plus what the agents
-                # before it saved: a search that cannot do better stops early
+                # before it saved (plus one for the last one when sideways moves are
+                # kept): a search that cannot do as well stops early
                 rest_old = total_old
                 for j in range(n):
                     i = w.members[j]
                     rest_old -= w.old_cost[j]
-                    c = _plan(&w, i, total_old - total_new - rest_old + (1 if j < n - 1 else 0))
+                    c = _plan(&w, i, total_old - total_new - rest_old
+                              + (1 if j < n - 1 or sideways else 0))
                     if c < 0:
                         break
                     w.cost[i] = c
                     total_new += c
                     _place(&w, i, True)
                     placed += 1
-                if placed == n and total_new < total_old:
-                    accepted += 1
-                    last_accepted = iterations
-                    soc += total_new - total_old
+                if adaptive:
+                    weights[arm] = (1.0 - REACTION) * weights[arm] + REACTION * (
+                        <double>(total_old - total_new) / n
+                        if placed == n and total_new < total_old else 0.0)
+                    if weights[arm] < FLOOR:
+                        weights[arm] = FLOOR
+                if placed == n and total_new <= total_old:
+                    if total_new < total_old:
+                        accepted += 1
+                        last_accepted = iterations
+                        soc += total_new - total_old
+                    else:
+                        level += 1
                     continue
                 # undo: take the new paths out, put the old ones back
                 for j in range(placed):
@@ -443,10 +554,16 @@ def refine(
                     _place(&w, i, True)
     stats["iterations"] = int(iterations)
     stats["accepted"] = int(accepted)
+    stats["sideways"] = int(level)
     stats["stalled"] = bool(stalled)
     stats["expanded"] = int(w.expanded)
     stats["pruned"] = int(w.pruned)
     stats["exhausted"] = int(w.exhausted)
+    stats["cut_short"] = int(w.cut_short)
+    stats["weights"] = [sum(weights[h * N_SIZES + j] for j in range(N_SIZES))
+                        for h in range(N_HEURISTICS)]
+    stats["size_weights"] = [sum(weights[h * N_SIZES + j] for h in range(N_HEURISTICS))
+                             for j in range(N_SIZES)]
     if failed:
         out = np.array(configs)
     else:
@@ -458,6 +575,7 @@ def refine(
         _copy_out(&w, out, c)
     free(w.occ); free(w.stamp); free(w.back); free(w.rest_time); free(w.rest_agent)
     free(w.paths); free(w.cost); free(w.old_paths); free(w.old_cost); free(w.members)
+    free(w.mark); free(w.queue); free(w.reached); free(w.crossings)
     free(w.heap)
     return out, stats
 
