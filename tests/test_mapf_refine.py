@@ -54,7 +54,7 @@ def _paths(problem: Problem, configs: np.ndarray) -> list[list]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     side=st.integers(3, 7),
@@ -62,9 +62,11 @@ def _paths(problem: Problem, configs: np.ndarray) -> list[list]:
     following=st.booleans(),
     adaptive=st.booleans(),
     sideways=st.booleans(),
+    sipp=st.booleans(),
 )
 def test_refinement_never_raises_the_cost_nor_returns_a_conflict(
-    seed: int, side: int, agents: int, following: bool, adaptive: bool, sideways: bool
+    seed: int, side: int, agents: int, following: bool, adaptive: bool, sideways: bool,
+    sipp: bool,
 ) -> None:
     rng = np.random.default_rng(seed)
     agents = min(agents, side * side // 2)
@@ -81,7 +83,7 @@ def test_refinement_never_raises_the_cost_nor_returns_a_conflict(
     runs = [
         mapf_lns.refine(
             problem.indptr, problem.indices, problem.goals, dist, configs, np.inf, bound,
-            following, seed % 1000, 200, adaptive, sideways,
+            following, seed % 1000, 200, adaptive, sideways, sipp,
         )
         for _ in range(2)
     ]

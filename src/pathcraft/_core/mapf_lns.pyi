@@ -16,4 +16,5 @@ def refine(
     patience: int = ...,
     adaptive: bool = ...,
     sideways: bool = ...,
+    sipp: bool = ...,
 ) -> tuple[npt.NDArray[np.int32], dict[str, Any]]: ...
