@@ -159,6 +159,10 @@ def test_lacam_with_and_without_spread_paths() -> None:
             assert ("scatter_rounds" in result.stats) == (
                 spread is True or (spread is None and refine)
             )
+            if spread is None and refine:  # both first solutions, the cheaper one kept
+                without, with_ = result.stats["scatter_first_costs"]
+                assert result.stats["scatter_used"] == (with_ < without)
+                assert result.stats["lacam_sum_of_costs"] == min(without, with_)
     with pytest.raises(TypeError, match="scatter must be True or False"):
         lacam(problem, scatter=1)
 

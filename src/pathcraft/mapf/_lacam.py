@@ -112,6 +112,60 @@ def _result(
     return result
 
 
+def _spread(
+    problem: Problem,
+    dist: npt.NDArray[np.int32],
+    t0: float,
+    limit: float,
+    nodes: int,
+    swap: bool,
+    rng: int,
+    compare: bool,
+) -> tuple[npt.NDArray[np.int32] | None, dict[str, Any]]:
+    """The spread paths' guide for LaCAM and their stats; with ``compare``, the guide
+    only when the first solution it leads to costs less than the one without (None
+    else): spreading helps on open, crowded maps and can hurt in rooms."""
+    began = time.perf_counter()
+    guide: npt.NDArray[np.int32] | None
+    guide, more = _scatter.scatter(
+        problem.indptr,
+        problem.indices,
+        problem.starts,
+        problem.goals,
+        dist,
+        began + SCATTER_SHARE * (t0 + limit - began),
+        SCATTER_MARGIN,
+        rng,
+    )
+    stats: dict[str, Any] = {f"scatter_{key}": value for key, value in more.items()}
+    stats["scatter_s"] = time.perf_counter() - began
+    if compare:
+        costs = []
+        for candidate in (None, guide):
+            found, _, configs, _ = _kernel.lacam(
+                problem.indptr,
+                problem.indices,
+                problem.starts,
+                problem.goals,
+                dist,
+                t0,
+                limit,
+                nodes,
+                False,
+                problem.following,
+                swap,
+                rng,
+                1.0,
+                candidate,
+            )
+            costs.append(_sum_of_costs(configs, problem.goals) if found else math.inf)
+        stats["scatter_first_costs"] = costs
+        if not costs[1] < costs[0]:
+            guide = None
+    stats["scatter_used"] = guide is not None
+    return guide, stats
+
+
 def lacam(
     problem: Problem,
     *,
@@ -159,8 +213,10 @@ def lacam(
         First spread the agents' intended paths apart (LaCAM3's space utilisation
         optimisation: each agent's path among those at most 10 steps longer than its
         shortest that meets the fewest others, rounds while the meetings fall) and
-        let PIBT follow them: a first solution costing less on crowded maps, for some
-        milliseconds to a second of work before it. None: only with ``refine``.
+        let PIBT follow them: a first solution costing less on open crowded maps, for
+        milliseconds to a second of work before it. None: with ``refine`` only, and
+        then only when the first solution with them costs less than the one without
+        (both are found, the cheaper one refined).
     seed : int
         Seed of the random tie-breaking and shuffling (the same seed, the same run).
 
@@ -172,7 +228,8 @@ def lacam(
         ``first_sum_of_loss``, ``sum_of_loss`` (LaCAM*'s) and ``stopped`` (why the
         LaCAM search ended: ``"first solution"``, ``"time limit"``, ``"node limit"``
         or ``"exhausted"``); with spread paths, ``scatter_s`` (their time, before
-        LaCAM's), ``scatter_rounds`` and ``scatter_meetings``; with ``refine``, also
+        LaCAM's), ``scatter_rounds``, ``scatter_meetings``, ``scatter_used`` and,
+        compared, ``scatter_first_costs`` (without, with); with ``refine``, also
         ``lacam_sum_of_costs`` (before the neighbourhood search), ``lns_iterations``,
         ``lns_accepted`` and, when the
         neighbourhood search ran, ``lns_stopped`` (``"no improvement"``, ``"lower
@@ -211,22 +268,10 @@ def lacam(
     if stuck is not None:
         return stuck
     dist = np.ascontiguousarray(problem.distance_table())
-    guide = None
+    guide: npt.NDArray[np.int32] | None = None
     spread: dict[str, Any] = {}
     if spread_paths:
-        began = time.perf_counter()
-        guide, more = _scatter.scatter(
-            problem.indptr,
-            problem.indices,
-            problem.starts,
-            problem.goals,
-            dist,
-            began + SCATTER_SHARE * (t0 + limit - began),
-            SCATTER_MARGIN,
-            rng,
-        )
-        spread = {f"scatter_{key}": value for key, value in more.items()}
-        spread["scatter_s"] = time.perf_counter() - began
+        guide, spread = _spread(problem, dist, t0, limit, nodes, swap, rng, scatter is None)
     found, stop, configs, stats = _kernel.lacam(
         problem.indptr,
         problem.indices,
