@@ -192,6 +192,21 @@ cdef inline uint64_t _key(int32_t f, int32_t t, int32_t v) noexcept nogil:
     return ((<uint64_t>f) << 42) | ((<uint64_t>((1 << 21) - 1 - t)) << 21) | <uint64_t>v
 
 
+cdef int32_t _last_crossing(Lns* w, int32_t a, int32_t g) noexcept nogil:
+    """The last time another agent than a stands on node g (-1: never); at the horizon
+    or later, a search is cut short. Agent a arrives at its goal g for good after it, so
+    no state costs less than that plus one: a tighter bound than the distance alone,
+    which spares a search every state with a lower f while the goal is still crossed."""
+    cdef int32_t k, o
+    for k in range(w.T, -1, -1):
+        o = _at(w, g, k)
+        if o >= 0 and o != a:
+            if k >= w.T:
+                w.cut_short += 1
+            return k
+    return -1
+
+
 cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
     """Space-time A* for agent a around the table; its new path into w.paths, its cost
     returned (-1: none within the horizon, or none costing less than bound)."""
@@ -204,16 +219,8 @@ cdef int32_t _plan(Lns* w, int32_t a, int32_t bound) noexcept nogil:
     w.heap_n = 0
     if _at(w, s0, 0) >= 0 and _at(w, s0, 0) != a:
         return -1
-    # the last time another agent stands on the goal: a arrives for good after it, so
-    # no state costs less than last + 1 (a tighter bound than the distance alone, which
-    # spares the search every state with a lower f while the goal is still crossed)
-    for k in range(w.T, -1, -1):
-        o = _at(w, g, k)
-        if o >= 0 and o != a:
-            last = k
-            break
+    last = _last_crossing(w, a, g)
     if last >= w.T:
-        w.cut_short += 1
         return -1
     w.stamp[s0] = w.current
     h = _d(w, a, s0)
@@ -339,13 +346,8 @@ cdef int32_t _plan_sipp(Lns* w, int32_t a, int32_t bound) noexcept nogil:
     w.n_states = 0
     if _busy(w, s0, 0):
         return -1
-    for k in range(w.T, -1, -1):  # the last time another agent stands on the goal
-        o = _at(w, g, k)
-        if o >= 0 and o != a:
-            last = k
-            break
+    last = _last_crossing(w, a, g)
     if last >= w.T:
-        w.cut_short += 1
         return -1
     end = _free_until(w, s0, 0)
     sk = _new_state(w, s0, 0, -1, end)

@@ -19,26 +19,16 @@ meetings, then by length. GIL released.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
+from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
 from pathcraft._core.mapf_tools cimport FAR, distance, randint, seeded
 
 
 cdef extern from "clock.h":
     double pathcraft_now() nogil
-
-
-cdef enum:
-    NODE_BITS = 21          # a heap key's node field
-    MAX_NODES = 1 << 21
-    MAX_COUNT = (1 << 20) - 1
-
-
-cdef struct Entry:
-    uint64_t key            # meetings, then f = g + h, then the node
-    int32_t parent
 
 
 cdef struct Spread:
@@ -55,53 +45,7 @@ cdef struct Spread:
     int32_t* closed         # V: stamp of the search that closed the node
     int32_t* paths          # N x (T + 1)
     int32_t* length         # N: nodes on the path (0: none yet)
-    Entry* heap
-    int64_t heap_n
-    int64_t heap_cap
-
-
-cdef inline int _push(Spread* s, uint64_t key, int32_t parent) noexcept nogil:
-    cdef int64_t i, j, cap
-    cdef Entry* h
-    if s.heap_n == s.heap_cap:
-        cap = s.heap_cap * 2 if s.heap_cap else 1024
-        h = <Entry*>realloc(s.heap, <size_t>cap * sizeof(Entry))
-        if h == NULL:
-            return 0
-        s.heap = h
-        s.heap_cap = cap
-    i = s.heap_n
-    s.heap_n += 1
-    while i > 0:
-        j = (i - 1) >> 1
-        if s.heap[j].key <= key:
-            break
-        s.heap[i] = s.heap[j]
-        i = j
-    s.heap[i].key = key
-    s.heap[i].parent = parent
-    return 1
-
-
-cdef inline Entry _pop(Spread* s) noexcept nogil:
-    cdef Entry top = s.heap[0], last
-    cdef int64_t i = 0, c
-    s.heap_n -= 1
-    if s.heap_n == 0:
-        return top
-    last = s.heap[s.heap_n]
-    while True:
-        c = 2 * i + 1
-        if c >= s.heap_n:
-            break
-        if c + 1 < s.heap_n and s.heap[c + 1].key < s.heap[c].key:
-            c += 1
-        if s.heap[c].key >= last.key:
-            break
-        s.heap[i] = s.heap[c]
-        i = c
-    s.heap[i] = last
-    return top
+    Heap heap               # entries: meetings, then f = g + h; item: node and parent
 
 
 cdef void _enrol(Spread* s, int32_t a, int32_t sign) noexcept nogil:
@@ -114,6 +58,11 @@ cdef void _enrol(Spread* s, int32_t a, int32_t sign) noexcept nogil:
         s.count[<int64_t>t * s.V + p[t]] += sign
         s.ids[<int64_t>t * s.V + p[t]] += sign * (<int64_t>a + 1)
     s.rest[p[n - 1]] = n - 1 if sign > 0 else FAR
+
+
+cdef inline Py_ssize_t _item(int32_t v, int32_t parent) noexcept nogil:
+    """A heap entry's item: node v, reached from parent (-1: none)."""
+    return (<Py_ssize_t>(parent + 1) << 32) | v
 
 
 cdef inline int32_t _meets(Spread* s, int32_t v, int32_t u, int32_t t) noexcept nogil:
@@ -134,21 +83,20 @@ cdef bint _search(Spread* s, int32_t a, int32_t start, int32_t goal, int32_t bou
                   int32_t stamp) noexcept nogil:
     """Agent a's path of fewest meetings and at most bound steps into s.paths."""
     cdef const int32_t* d = s.dist + <int64_t>a * s.V
-    cdef Entry e
+    cdef HeapEntry e
     cdef int32_t v, u, g, c, k, n
     cdef int32_t* p
-    s.heap_n = 0
-    if not _push(s, (<uint64_t>d[start]) << NODE_BITS | <uint64_t>start, -1):
+    heap_clear(&s.heap)
+    if heap_push(&s.heap, 0.0, <double>d[start], _item(start, -1)) != 0:
         return False
-    while s.heap_n > 0:
-        e = _pop(s)
-        v = <int32_t>(e.key & (MAX_NODES - 1))
+    while heap_pop(&s.heap, &e) == 0:
+        v = <int32_t>(e.item & <Py_ssize_t>0xFFFFFFFF)
         if s.closed[v] == stamp:
             continue
         s.closed[v] = stamp
-        s.parent[v] = e.parent
-        g = <int32_t>((e.key >> NODE_BITS) & ((1 << 21) - 1)) - d[v]
-        c = <int32_t>(e.key >> 42)
+        s.parent[v] = <int32_t>(e.item >> 32) - 1
+        g = <int32_t>e.tie - d[v]
+        c = <int32_t>e.key
         if v == goal:
             n = g + 1
             p = s.paths + <int64_t>a * (s.T + 1)
@@ -162,11 +110,8 @@ cdef bint _search(Spread* s, int32_t a, int32_t start, int32_t goal, int32_t bou
             u = s.indices[k]
             if u == start or s.closed[u] == stamp or d[u] < 0 or g + 1 + d[u] > bound:
                 continue
-            n = c + _meets(s, v, u, g + 1)
-            if n > MAX_COUNT:
-                n = MAX_COUNT
-            if not _push(s, (<uint64_t>n) << 42 | (<uint64_t>(g + 1 + d[u])) << NODE_BITS
-                         | <uint64_t>u, v):
+            if heap_push(&s.heap, <double>(c + _meets(s, v, u, g + 1)), <double>(g + 1 + d[u]),
+                         _item(u, v)) != 0:
                 return False
     return False
 
@@ -219,8 +164,8 @@ def scatter(
     cdef int32_t V = <int32_t>(indptr.shape[0] - 1), N = <int32_t>goals.shape[0]
     if starts.shape[0] != N or dist.shape[0] != N or dist.shape[1] != V or V < 1:
         raise ValueError("starts, goals and dist must hold one entry (row) per agent")
-    if V >= MAX_NODES or margin < 0:
-        raise ValueError(f"at most {MAX_NODES - 1} nodes and margin >= 0")
+    if margin < 0:
+        raise ValueError(f"margin must be >= 0; got {margin}")
     guide = np.full((N, V), -1, dtype=np.int32)
     stats = {"rounds": 0, "meetings": None, "first_meetings": None}
     if N == 0:
@@ -250,9 +195,8 @@ def scatter(
     s.paths = <int32_t*>malloc(<size_t>N * (s.T + 1) * 4)
     s.length = <int32_t*>malloc(<size_t>N * 4)
     cdef int32_t* order = <int32_t*>malloc(<size_t>N * 4)
-    s.heap = NULL
-    s.heap_n = 0
-    s.heap_cap = 0
+    if heap_init(&s.heap, 1024) != 0:
+        failed = True
     if (s.count == NULL or s.ids == NULL or s.rest == NULL or s.parent == NULL or s.closed == NULL
             or s.paths == NULL or s.length == NULL or order == NULL):
         failed = True
@@ -281,7 +225,7 @@ def scatter(
                     stamp += 1
                     if not _search(&s, a, starts[a], goals[a],
                                    distance(s.dist, V, a, starts[a]) + margin, stamp):
-                        if s.heap_n > 0:  # memory ran out mid-search
+                        if s.heap.size > 0:  # memory ran out mid-search
                             failed = True
                             break
                     _enrol(&s, a, 1)
@@ -300,7 +244,8 @@ def scatter(
                         gd[a, s.paths[<int64_t>a * (s.T + 1) + t]] = \
                             s.paths[<int64_t>a * (s.T + 1) + t + 1]
     free(s.count); free(s.ids); free(s.rest); free(s.parent); free(s.closed); free(s.paths)
-    free(s.length); free(order); free(s.heap)
+    free(s.length); free(order)
+    heap_free(&s.heap)
     if failed:
         raise MemoryError()
     stats["rounds"] = int(rounds)

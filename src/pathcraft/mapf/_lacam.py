@@ -112,6 +112,36 @@ def _result(
     return result
 
 
+def _search(
+    problem: Problem,
+    dist: npt.NDArray[np.int32],
+    t0: float,
+    limit: float,
+    nodes: int,
+    refine: bool,
+    swap: bool,
+    rng: int,
+    guide: npt.NDArray[np.int32] | None,
+) -> tuple[bool, int, npt.NDArray[np.int32], dict[str, Any]]:
+    """The compiled LaCAM search (LaCAM* with ``refine``) over the problem's arrays."""
+    return _kernel.lacam(
+        problem.indptr,
+        problem.indices,
+        problem.starts,
+        problem.goals,
+        dist,
+        t0,
+        limit,
+        nodes,
+        refine,
+        problem.following,
+        swap,
+        rng,
+        STAR_SHARE,
+        guide,
+    )
+
+
 def _spread(
     problem: Problem,
     dist: npt.NDArray[np.int32],
@@ -142,21 +172,8 @@ def _spread(
     if compare:
         costs = []
         for candidate in (None, guide):
-            found, _, configs, _ = _kernel.lacam(
-                problem.indptr,
-                problem.indices,
-                problem.starts,
-                problem.goals,
-                dist,
-                t0,
-                limit,
-                nodes,
-                False,
-                problem.following,
-                swap,
-                rng,
-                1.0,
-                candidate,
+            found, _, configs, _ = _search(
+                problem, dist, t0, limit, nodes, False, swap, rng, candidate
             )
             costs.append(_sum_of_costs(configs, problem.goals) if found else math.inf)
         stats["scatter_first_costs"] = costs
@@ -272,21 +289,8 @@ def lacam(
     spread: dict[str, Any] = {}
     if spread_paths:
         guide, spread = _spread(problem, dist, t0, limit, nodes, swap, rng, scatter is None)
-    found, stop, configs, stats = _kernel.lacam(
-        problem.indptr,
-        problem.indices,
-        problem.starts,
-        problem.goals,
-        dist,
-        t0,
-        limit,
-        nodes,
-        refine,
-        problem.following,
-        swap,
-        rng,
-        STAR_SHARE,
-        guide,
+    found, stop, configs, stats = _search(
+        problem, dist, t0, limit, nodes, refine, swap, rng, guide
     )
     stats.update(spread)
     stopped = _kernel.STOP_REASONS[stop]
