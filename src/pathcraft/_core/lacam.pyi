@@ -19,6 +19,7 @@ def lacam(
     swap: bool = ...,
     seed: int = ...,
     refine_share: float = ...,
+    guide: npt.NDArray[np.int32] | None = ...,
 ) -> tuple[bool, int, npt.NDArray[np.int32], dict[str, Any]]: ...
 def pibt(
     indptr: npt.NDArray[np.int32],

@@ -85,6 +85,7 @@ cdef struct Work:
     const int32_t* dist
     bint following
     bint swap
+    const int32_t* guide       # n_agents x V: the node PIBT tries first (-1 none), or NULL
     uint64_t rng
     # high-level nodes (configurations)
     int64_t n_nodes
@@ -294,6 +295,11 @@ cdef bint _pibt(Work* w, int32_t i, const int32_t* C) noexcept nogil:
     cd[K] = v
     for k in range(K + 1):
         key[k] = _d(w, i, cd[k]) + _rand01(w)
+    if w.guide != NULL:  # the next node on the agent's spread path goes first
+        u = w.guide[<int64_t>i * w.V + v]
+        for k in range(K + 1):
+            if cd[k] == u:
+                key[k] = -1.0
     for k in range(1, K + 1):  # insertion sort, nearest the goal first
         u = cd[k]
         kk = key[k]
@@ -737,6 +743,7 @@ def lacam(
     bint swap=True,
     unsigned long long seed=0,
     double refine_share=1.0,
+    const int32_t[:, ::1] guide=None,
 ):
     """Search configurations with LaCAM (LaCAM* when ``refine``).
 
@@ -764,6 +771,9 @@ def lacam(
         Seed of the tie-breaking and shuffling.
     refine_share : float
         The share of the time left at the first solution that refinement may take.
+    guide : ndarray of int32, shape (n_agents, n_nodes), optional
+        The node PIBT tries first for agent i at node v, ``guide[i, v]`` (-1: none);
+        :func:`pathcraft._core.scatter.scatter` makes one.
 
     Returns
     -------
@@ -775,6 +785,10 @@ def lacam(
     _check(indptr, indices, starts, goals, dist)
     cdef Work w
     _init_work(&w, indptr, indices, goals, dist, following, swap, seed)
+    if guide is not None:
+        if guide.shape[0] != w.N or guide.shape[1] != w.V:
+            raise ValueError(f"guide must be n_agents x n_nodes ({w.N} x {w.V})")
+        w.guide = &guide[0, 0]
     w.node_limit = node_limit if node_limit > 0 else 1
     cdef int stop = STOP_EXHAUSTED
     cdef int32_t goal = -1, top, found, ins, start_node

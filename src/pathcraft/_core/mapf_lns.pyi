@@ -14,4 +14,7 @@ def refine(
     following: bool = ...,
     seed: int = ...,
     patience: int = ...,
+    adaptive: bool = ...,
+    sideways: bool = ...,
+    sipp: bool = ...,
 ) -> tuple[npt.NDArray[np.int32], dict[str, Any]]: ...

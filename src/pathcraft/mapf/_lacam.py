@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from pathcraft._core import lacam as _kernel
 from pathcraft._core import mapf_lns as _lns
+from pathcraft._core import scatter as _scatter
 from pathcraft._validation import check_limit
 from pathcraft.mapf._prioritized import unreachable
 from pathcraft.mapf._problem import Problem
@@ -29,6 +30,11 @@ _I32 = np.int32
 #: With ``refine=True``: the share of the time left at the first solution given to
 #: LaCAM*'s own refinement; the rest goes to large neighbourhood search.
 STAR_SHARE = 0.1
+
+#: The share of the time limit the spreading of paths may take at most (LaCAM3 gives
+#: it half the time left), and the steps a spread path may be longer than the shortest.
+SCATTER_SHARE = 0.5
+SCATTER_MARGIN = 10
 
 #: Large neighbourhood search stops after this many tries in a row (or 10 an agent)
 #: that improve nothing.
@@ -106,6 +112,77 @@ def _result(
     return result
 
 
+def _search(
+    problem: Problem,
+    dist: npt.NDArray[np.int32],
+    t0: float,
+    limit: float,
+    nodes: int,
+    refine: bool,
+    swap: bool,
+    rng: int,
+    guide: npt.NDArray[np.int32] | None,
+) -> tuple[bool, int, npt.NDArray[np.int32], dict[str, Any]]:
+    """The compiled LaCAM search (LaCAM* with ``refine``) over the problem's arrays."""
+    return _kernel.lacam(
+        problem.indptr,
+        problem.indices,
+        problem.starts,
+        problem.goals,
+        dist,
+        t0,
+        limit,
+        nodes,
+        refine,
+        problem.following,
+        swap,
+        rng,
+        STAR_SHARE,
+        guide,
+    )
+
+
+def _spread(
+    problem: Problem,
+    dist: npt.NDArray[np.int32],
+    t0: float,
+    limit: float,
+    nodes: int,
+    swap: bool,
+    rng: int,
+    compare: bool,
+) -> tuple[npt.NDArray[np.int32] | None, dict[str, Any]]:
+    """The spread paths' guide for LaCAM and their stats; with ``compare``, the guide
+    only when the first solution it leads to costs less than the one without (None
+    else): spreading helps on open, crowded maps and can hurt in rooms."""
+    began = time.perf_counter()
+    guide: npt.NDArray[np.int32] | None
+    guide, more = _scatter.scatter(
+        problem.indptr,
+        problem.indices,
+        problem.starts,
+        problem.goals,
+        dist,
+        began + SCATTER_SHARE * (t0 + limit - began),
+        SCATTER_MARGIN,
+        rng,
+    )
+    stats: dict[str, Any] = {f"scatter_{key}": value for key, value in more.items()}
+    stats["scatter_s"] = time.perf_counter() - began
+    if compare:
+        costs = []
+        for candidate in (None, guide):
+            found, _, configs, _ = _search(
+                problem, dist, t0, limit, nodes, False, swap, rng, candidate
+            )
+            costs.append(_sum_of_costs(configs, problem.goals) if found else math.inf)
+        stats["scatter_first_costs"] = costs
+        if not costs[1] < costs[0]:
+            guide = None
+    stats["scatter_used"] = guide is not None
+    return guide, stats
+
+
 def lacam(
     problem: Problem,
     *,
@@ -113,6 +190,7 @@ def lacam(
     refine: bool = False,
     node_limit: int | None = None,
     swap: bool = True,
+    scatter: bool | None = None,
     seed: int = 0,
 ) -> MAPFResult:
     """Solve with LaCAM: quick, complete, and eventually optimal when refining (LaCAM*).
@@ -122,14 +200,17 @@ def lacam(
     tree of constraints making sure every successor is eventually tried: it finds a
     solution to problems with hundreds or thousands of agents in milliseconds, and
     says ``"no solution"`` only after trying every configuration reachable. With
-    ``refine=True`` it is anytime: it goes on after the first solution as LaCAM*
-    (Okumura, IJCAI 2023), rewiring configurations met again and pruning those that
-    cannot beat the best solution, for a tenth of the time left (when it has searched
-    everything, the solution is optimal for the sum of loss); then, for the rest of
-    ``time_limit``, a large neighbourhood search (MAPF-LNS, Li et al. IJCAI 2021, as in
-    LaCAM3) plans a few agents at a time again around the others and keeps what lowers
-    the sum of costs, until the bound is reached or many tries in a row improve
-    nothing. Paths are lists of places (``(row, col)`` cells on grids).
+    ``refine=True`` it is anytime: it first spreads the agents' intended paths apart
+    (``scatter``), goes on after the first solution as LaCAM* (Okumura, IJCAI 2023),
+    rewiring configurations met again and pruning those that cannot beat the best
+    solution, for a tenth of the time left (when it has searched everything, the
+    solution is optimal for the sum of loss); then, for the rest of ``time_limit``, a
+    large neighbourhood search (MAPF-LNS, Li et al. IJCAI 2021, as in LaCAM3) plans a
+    few agents at a time again around the others and keeps what costs no more,
+    choosing which agents by adaptive weights (a late agent and those on its way, those
+    passing a junction, or agents at random), until the bound is reached or many tries
+    in a row lower nothing. Paths are lists of places (``(row, col)`` cells on
+    grids).
 
     Parameters
     ----------
@@ -145,6 +226,14 @@ def lacam(
     swap : bool
         PIBT's swap operation (LaCAM2): two agents meeting head on in a corridor trade
         places. Ignored with following conflicts.
+    scatter : bool or None
+        First spread the agents' intended paths apart (LaCAM3's space utilisation
+        optimisation: each agent's path among those at most 10 steps longer than its
+        shortest that meets the fewest others, rounds while the meetings fall) and
+        let PIBT follow them: a first solution costing less on open crowded maps, for
+        milliseconds to a second of work before it. None: with ``refine`` only, and
+        then only when the first solution with them costs less than the one without
+        (both are found, the cheaper one refined).
     seed : int
         Seed of the random tie-breaking and shuffling (the same seed, the same run).
 
@@ -155,8 +244,11 @@ def lacam(
         ``constraints``, ``time_to_first_s``, ``iterations_to_first``,
         ``first_sum_of_loss``, ``sum_of_loss`` (LaCAM*'s) and ``stopped`` (why the
         LaCAM search ended: ``"first solution"``, ``"time limit"``, ``"node limit"``
-        or ``"exhausted"``); with ``refine``, also ``lacam_sum_of_costs`` (before the
-        neighbourhood search), ``lns_iterations``, ``lns_accepted`` and, when the
+        or ``"exhausted"``); with spread paths, ``scatter_s`` (their time, before
+        LaCAM's), ``scatter_rounds``, ``scatter_meetings``, ``scatter_used`` and,
+        compared, ``scatter_first_costs`` (without, with); with ``refine``, also
+        ``lacam_sum_of_costs`` (before the neighbourhood search), ``lns_iterations``,
+        ``lns_accepted`` and, when the
         neighbourhood search ran, ``lns_stopped`` (``"no improvement"``, ``"lower
         bound"`` or ``"time limit"``). A solution found before a limit is returned solved.
         ``optimal`` is True when the sum of costs equals the lower bound, or LaCAM*
@@ -184,6 +276,7 @@ def lacam(
     limit = _time_limit(time_limit)
     refine = _flag("refine", refine)
     swap = _flag("swap", swap)
+    spread_paths = refine if scatter is None else _flag("scatter", scatter)
     nodes = _positive_int("node_limit", node_limit, allow_none=True)
     rng = _seed(seed)
     if nodes is None:
@@ -192,21 +285,14 @@ def lacam(
     if stuck is not None:
         return stuck
     dist = np.ascontiguousarray(problem.distance_table())
-    found, stop, configs, stats = _kernel.lacam(
-        problem.indptr,
-        problem.indices,
-        problem.starts,
-        problem.goals,
-        dist,
-        t0,
-        limit,
-        nodes,
-        refine,
-        problem.following,
-        swap,
-        rng,
-        STAR_SHARE,
+    guide: npt.NDArray[np.int32] | None = None
+    spread: dict[str, Any] = {}
+    if spread_paths:
+        guide, spread = _spread(problem, dist, t0, limit, nodes, swap, rng, scatter is None)
+    found, stop, configs, stats = _search(
+        problem, dist, t0, limit, nodes, refine, swap, rng, guide
     )
+    stats.update(spread)
     stopped = _kernel.STOP_REASONS[stop]
     stats["stopped"] = stopped
     bound = int(dist[np.arange(problem.n_agents), problem.starts].sum())
