@@ -9,6 +9,7 @@ from pathcraft.navmesh3d._layers import (
     WALKABLE_AREA,
     CompactHeightfield,
 )
+from pathcraft.navmesh3d._obj import read_obj
 
 __all__ = [
     "BORDER_REGION",
@@ -19,4 +20,5 @@ __all__ = [
     "CompactHeightfield",
     "VoxelConfig",
     "build_compact",
+    "read_obj",
 ]
