@@ -434,3 +434,26 @@ def test_read_obj_names_the_file_and_line_of_a_bad_line(
         read_obj(path)
     with pytest.raises(ValueError, match="up must be one of"):
         read_obj(path, up="x")
+
+
+@pytest.mark.parametrize("layer", ["regions", "distance", "height", "walkable"])
+def test_draw_layers_draws_each_layer_from_above(layer: str) -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from pathcraft.navmesh3d import draw_layers
+
+    bridge = box(0, 2.4, 3.0, 6, 3.6, 3.2)
+    chf = build_compact(*join((FLOOR, FLOOR_TRIS), bridge))
+    for floor in ("top", "bottom"):
+        ax = draw_layers(chf, layer, floor=floor)
+        image = ax.get_images()[0].get_array()
+        assert image.shape[:2] == (chf.depth, chf.width)
+        assert floor in ax.get_title()
+        plt.close(ax.figure)
+    with pytest.raises(ValueError, match="layer must be one of"):
+        draw_layers(chf, "contours")
+    with pytest.raises(ValueError, match="floor must be one of"):
+        draw_layers(chf, layer, floor="middle")
+    with pytest.raises(TypeError, match="chf must be a CompactHeightfield"):
+        draw_layers(FLOOR, layer)  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ PolyMesh3D(3 vertices, 1 polygons, nvp=3)
 from __future__ import annotations
 
 from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
+from pathcraft.navmesh3d._drawlayers import draw_layers
 from pathcraft.navmesh3d._heightfield import build_compact
 from pathcraft.navmesh3d._layers import BORDER_REGION, DIRECTIONS, NULL_AREA, CompactHeightfield
 from pathcraft.navmesh3d._obj import read_obj
@@ -30,5 +31,6 @@ __all__ = [
     "PolyMesh3D",
     "VoxelConfig",
     "build_compact",
+    "draw_layers",
     "read_obj",
 ]
