@@ -457,3 +457,22 @@ def test_draw_layers_draws_each_layer_from_above(layer: str) -> None:
         draw_layers(chf, layer, floor="middle")
     with pytest.raises(TypeError, match="chf must be a CompactHeightfield"):
         draw_layers(FLOOR, layer)  # type: ignore[arg-type]
+
+
+def test_a_tile_with_a_border_flags_the_border_regions() -> None:
+    from pathcraft.navmesh3d import BORDER_REGION
+
+    wide = FLOOR * [2, 1, 1]  # 12 x 6
+    tile = [[0, 0, -1], [6, 6, 1]]
+    chf = build_compact(wide, FLOOR_TRIS, NO_RADIUS, bounds=tile, border=3)
+    assert (chf.width, chf.depth, chf.border) == (26, 26, 3)
+    assert chf.bmin[:2].tolist() == pytest.approx([-0.9, -0.9])
+    cells = chf.span_cells()
+    in_border = (cells[:, 0] < 3) | (cells[:, 0] >= 23) | (cells[:, 1] < 3) | (cells[:, 1] >= 23)
+    flagged = (chf.region & BORDER_REGION) != 0
+    assert (flagged == in_border).all()
+    # the tile proper: one region, reaching the tile's edge toward the rest of the
+    # floor (x = 6), which is no ledge here
+    inner = chf.region[~in_border]
+    assert chf.n_regions == 1 and (inner == 1).all()
+    assert cells[~in_border, 0].max() == 22

@@ -62,7 +62,8 @@ class CompactHeightfield:
         Each span's region, 1 to ``n_regions`` (0: none); :data:`BORDER_REGION` is set
         on the regions of a tile's border.
     n_regions : int
-        The highest region id (ids are 1 to ``n_regions``, every one used).
+        The highest region id (ids are 1 to ``n_regions``, every one used; Recast's
+        ``maxRegions`` also counts four empty ids when there is a tile border).
 
     Examples
     --------
