@@ -883,8 +883,9 @@ cdef inline uint16_t neighbour_region(const int32_t[:, ::1] con, const uint16_t[
 def region_contours(const int32_t[:, ::1] con, const uint16_t[::1] reg, int nreg):
     """Each region's neighbours in order around its outline (Recast's walkContour,
     from the region's first span in scan order that has an edge): 0 for a wall.
-    Returns ``(offsets int32 (nreg + 1,), neighbours int32)``; region r's list is
-    ``neighbours[offsets[r]:offsets[r + 1]]`` (empty for ids not used)."""
+    Returns ``(offsets int32 (nreg + 1,), neighbours int32, first int64 (nreg,))``;
+    region r's list is ``neighbours[offsets[r]:offsets[r + 1]]`` (empty for ids not
+    used) and ``first[r]`` the span it starts from (-1: none)."""
     cdef Py_ssize_t n = reg.shape[0], i, cur_i, start_i, size = 0, cap = 256, k, m
     cdef int direction, start_dir, d, it
     cdef uint16_t r, cur, nr
@@ -970,4 +971,4 @@ def region_contours(const int32_t[:, ::1] con, const uint16_t[::1] reg, int nreg
     for k in range(size):
         neighbours[k] = out[k]
     free(out)
-    return offsets_a, neighbours_a
+    return offsets_a, neighbours_a, first_a
