@@ -51,9 +51,8 @@ same six stages. Both give the same heightfield where the grids line up: the wal
 span counts and region sizes of dungeon and nav_test are equal
 (`tests/test_navmesh3d_heightfield.py`); here each builds over its own bounds, so ours
 is the mirror image along y shifted by a fraction of a cell (a few spans and a region
-differ). The machine was shared with other jobs: a single stage varies up to 10x from
-run to run (nav_test's erosion: 0.7 ms here against Recast's 9.8 ms, which is noise),
-so read the totals. Our regions stage is the compiled watershed plus Recast's merge and
+differ). The machine was shared with other jobs: a single stage of either side varies
+up to 10x from run to run, so read the totals. Our regions stage is the compiled watershed plus Recast's merge and
 filter of regions run over regions in Python (every per-span pass compiled): 1-2 ms of
 it on these levels.
 """
