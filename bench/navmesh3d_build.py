@@ -52,9 +52,9 @@ span counts and region sizes of dungeon and nav_test are equal
 (`tests/test_navmesh3d_heightfield.py`); here each builds over its own bounds, so ours
 is the mirror image along y shifted by a fraction of a cell (a few spans and a region
 differ). The machine was shared with other jobs: a single stage of either side varies
-up to 10x from run to run, so read the totals. Our regions stage is the compiled watershed plus Recast's merge and
-filter of regions run over regions in Python (every per-span pass compiled): 1-2 ms of
-it on these levels.
+up to 10x from run to run, so read the totals. Our regions stage is the compiled
+watershed plus Recast's merge and filter of regions run over regions in Python (every
+per-span pass compiled): 1-2 ms of it on these levels.
 """
 
 
