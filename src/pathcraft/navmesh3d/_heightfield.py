@@ -241,6 +241,8 @@ def _build(
     )
     lap("merge")
     bmax[2] += v.walkable_height * v.ch  # as rcBuildCompactHeightfield
+    for array in (bmin, bmax, cell_first, cell_count, z, h, con, area, dist, region):
+        array.flags.writeable = False  # ours alone: read-only without a copy
     chf = CompactHeightfield(
         width=width,
         depth=depth,
