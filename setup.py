@@ -96,6 +96,7 @@ EXTENSIONS = [
     kernel("lacam"),  # issue 33: multi-agent pathfinding (PIBT, LaCAM*)
     kernel("mapf_lns"),  # issue 33: refining a multi-agent solution
     kernel("scatter"),  # issue 33: spread paths guiding LaCAM (space utilisation)
+    kernel("recast_hf"),  # issue 35: triangle meshes to a compact heightfield with regions
 ]
 
 

@@ -1,0 +1,36 @@
+"""Navigation meshes of 3-D levels: convex polygons with heights, floors over one another.
+
+Points are ``(x, y, z)`` with z up (as :class:`~pathcraft.VoxelGrid`'s first axis is
+up); loaders of y-up files take ``up="y"`` and map a file's ``(X, Y, Z)`` to
+``(X, -Z, Y)``. A :class:`PolyMesh3D` is the polygon mesh a build writes (Recast's
+``rcPolyMesh`` and ``rcPolyMeshDetail``).
+
+Examples
+--------
+>>> from pathcraft.navmesh3d import PolyMesh3D
+>>> PolyMesh3D([(0, 0, 0), (1, 0, 0), (1, 1, 0.5)], [[0, 1, 2]])
+PolyMesh3D(3 vertices, 1 polygons, nvp=3)
+"""
+
+from __future__ import annotations
+
+from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
+from pathcraft.navmesh3d._drawlayers import draw_layers
+from pathcraft.navmesh3d._heightfield import build_compact
+from pathcraft.navmesh3d._layers import BORDER_REGION, DIRECTIONS, NULL_AREA, CompactHeightfield
+from pathcraft.navmesh3d._obj import read_obj
+from pathcraft.navmesh3d._polymesh import WALKABLE_AREA, PolyMesh3D
+
+__all__ = [
+    "BORDER_REGION",
+    "DIRECTIONS",
+    "NULL_AREA",
+    "WALKABLE_AREA",
+    "BuildConfig",
+    "CompactHeightfield",
+    "PolyMesh3D",
+    "VoxelConfig",
+    "build_compact",
+    "draw_layers",
+    "read_obj",
+]
