@@ -14,8 +14,7 @@ def build(
 ]: ...
 
 class Workspace:
-    def __init__(self, subgoals: int) -> None: ...
-    def search(
+    def __init__(
         self,
         padded: npt.NDArray[np.float64],
         ids: npt.NDArray[np.int32],
@@ -23,8 +22,5 @@ class Workspace:
         clear: npt.NDArray[np.int32],
         offsets: npt.NDArray[np.int64],
         targets: npt.NDArray[np.int32],
-        start: int,
-        goal: int,
-    ) -> tuple[float, int, list[int]]: ...
-
-def refine(padded: npt.NDArray[np.float64], route: list[int]) -> npt.NDArray[np.int64]: ...
+    ) -> None: ...
+    def path(self, start: int, goal: int) -> tuple[float, int, npt.NDArray[np.intp] | None]: ...

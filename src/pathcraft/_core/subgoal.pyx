@@ -14,20 +14,21 @@ the Moving AI rule (8-connected, a diagonal move only between two walkable cells
   straight ones.
 - **The graph** joins every subgoal to the subgoals its sweep finds, both ways (CSR
   arrays; an edge costs the octile distance of its ends, computed, not stored).
-- **A query** (:meth:`Workspace.search`) first asks whether the goal lies in the
+- **A query** (:meth:`Workspace.path`) first asks whether the goal lies in the
   start's sweep (or the start in the goal's): then the path is direct. Otherwise the
   start is joined to the subgoals of its sweep and the goal to those of its own, and
-  A* with the octile heuristic searches the graph; :func:`refine` turns the subgoals
-  of the answer into cells (each leg diagonal-first from one of its ends).
+  A* with the octile heuristic searches the graph; the subgoals of the answer are
+  refined into cells (each leg diagonal-first from one of its ends).
 
 The structure holds, per padded cell, 4 int32 clearances and one int32 subgoal id (20
 bytes), plus 4 bytes per directed edge and 12 per subgoal. Everything runs with the
-GIL released.
+GIL released. (One file past 500 lines on purpose: the build, the sweeps, the search
+and the refinement share the inline cell tests and the sweep.)
 """
 
 from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, realloc
 
 import numpy as np
 
@@ -47,6 +48,17 @@ cdef struct Grid:
     Py_ssize_t size
     Py_ssize_t width
     Py_ssize_t off[4]
+
+
+cdef struct Node:
+    # one subgoal's search state and place, together: one cache line read per edge
+    double g
+    int32_t seen  # the stamp of the search that reached it
+    int32_t done  # the stamp of the search that expanded it
+    int32_t parent
+    int32_t near_goal  # the stamp of the search whose goal's sweep found it
+    int32_t row
+    int32_t col
 
 
 cdef struct Found:
@@ -209,6 +221,8 @@ def build(const double[:, ::1] padded):
     cdef Py_ssize_t size = rows * cols
     if rows < 3 or cols < 3:
         raise ValueError("the padded grid needs at least 3 x 3 cells")
+    if size >= 2**31:
+        raise ValueError(f"subgoal graphs index cells by int32: {size} padded cells are too many")
     ids_a = np.full(size, -1, dtype=np.int32)
     clear_a = np.zeros((4, size), dtype=np.int32)
     cdef int32_t[::1] ids = ids_a
@@ -287,69 +301,27 @@ def build(const double[:, ::1] padded):
 
 
 cdef class Workspace:
-    """One thread's search state over one subgoal graph: g-costs, parents and stamps
-    per subgoal (plus one for a goal that is not a subgoal), the heap, the sweeps."""
+    """One thread's searches over one subgoal graph (the arrays of :func:`build` and
+    the padded cells they were built from, kept by reference, never changed): g-costs,
+    parents and stamps per subgoal (plus one for a goal that is not a subgoal), the
+    heap and the sweeps' buffers."""
 
-    cdef double* gval
-    cdef int32_t* parent
-    cdef int32_t* seen
-    cdef int32_t* done
-    cdef int32_t* near_goal
-    cdef int32_t* row  # of each subgoal, filled by the first search
-    cdef int32_t* col
-    cdef bint placed
+    cdef const double[:, ::1] padded
+    cdef const int32_t[::1] ids
+    cdef const int32_t[::1] cells
+    cdef const int32_t[:, ::1] clear
+    cdef const int64_t[::1] offsets
+    cdef const int32_t[::1] targets
+    cdef Grid g
+    cdef Node* nodes
     cdef int32_t stamp
     cdef Py_ssize_t n
     cdef Heap heap
     cdef Found start_found
     cdef Found goal_found
+    cdef Found route
 
-    def __cinit__(self, Py_ssize_t subgoals):
-        cdef Py_ssize_t m = subgoals + 1
-        self.n = subgoals
-        self.gval = <double*> malloc(m * sizeof(double))
-        self.parent = <int32_t*> malloc(m * sizeof(int32_t))
-        self.seen = <int32_t*> malloc(m * sizeof(int32_t))
-        self.done = <int32_t*> malloc(m * sizeof(int32_t))
-        self.near_goal = <int32_t*> malloc(m * sizeof(int32_t))
-        self.row = <int32_t*> malloc(m * sizeof(int32_t))
-        self.col = <int32_t*> malloc(m * sizeof(int32_t))
-        self.placed = False
-        self.stamp = 0
-        self.start_found.items = NULL
-        self.start_found.count = 0
-        self.start_found.capacity = 0
-        self.goal_found.items = NULL
-        self.goal_found.count = 0
-        self.goal_found.capacity = 0
-        if (self.gval == NULL or self.parent == NULL or self.seen == NULL
-                or self.done == NULL or self.near_goal == NULL
-                or self.row == NULL or self.col == NULL
-                or heap_init(&self.heap, 64) < 0):
-            raise MemoryError("no memory for a subgoal search's workspace")
-        self._reset()
-
-    cdef void _reset(self) noexcept:
-        cdef Py_ssize_t i
-        for i in range(self.n + 1):
-            self.seen[i] = 0
-            self.done[i] = 0
-            self.near_goal[i] = 0
-        self.stamp = 0
-
-    def __dealloc__(self):
-        free(self.gval)
-        free(self.parent)
-        free(self.seen)
-        free(self.done)
-        free(self.near_goal)
-        free(self.row)
-        free(self.col)
-        free(self.start_found.items)
-        free(self.goal_found.items)
-        heap_free(&self.heap)
-
-    def search(
+    def __cinit__(
         self,
         const double[:, ::1] padded,
         const int32_t[::1] ids,
@@ -357,133 +329,215 @@ cdef class Workspace:
         const int32_t[:, ::1] clear,
         const int64_t[::1] offsets,
         const int32_t[::1] targets,
-        Py_ssize_t start,
-        Py_ssize_t goal,
     ):
-        """The shortest path from padded cell ``start`` to ``goal`` (both walkable,
-        distinct) on the subgoal graph.
+        cdef Py_ssize_t size = padded.shape[0] * padded.shape[1], k
+        cdef Py_ssize_t n = cells.shape[0]
+        if (ids.shape[0] != size or clear.shape[0] != 4 or clear.shape[1] != size
+                or offsets.shape[0] != n + 1 or offsets[n] != targets.shape[0]):
+            raise ValueError("the subgoal graph's arrays do not fit these cells")
+        self.padded = padded
+        self.ids = ids
+        self.cells = cells
+        self.clear = clear
+        self.offsets = offsets
+        self.targets = targets
+        set_grid(&self.g, padded, ids, clear)
+        self.n = n
+        self.nodes = <Node*> calloc(n + 1, sizeof(Node))
+        self.stamp = 0
+        self.start_found.items = NULL
+        self.start_found.count = self.start_found.capacity = 0
+        self.goal_found.items = NULL
+        self.goal_found.count = self.goal_found.capacity = 0
+        self.route.items = NULL
+        self.route.count = self.route.capacity = 0
+        if self.nodes == NULL or heap_init(&self.heap, 64) < 0:
+            raise MemoryError("no memory for a subgoal search's workspace")
+        for k in range(n):
+            self.nodes[k].row = <int32_t> (cells[k] // self.g.width)
+            self.nodes[k].col = <int32_t> (cells[k] % self.g.width)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.start_found.items)
+        free(self.goal_found.items)
+        free(self.route.items)
+        heap_free(&self.heap)
+
+    cdef int _search(self, Py_ssize_t start, Py_ssize_t goal, double* length,
+                     long long* expanded) noexcept nogil:
+        """A* on the graph joined to ``start`` and ``goal``; the turning cells of the
+        answer, from the goal back, in ``self.route``. 2: direct, 1: found, 0: no
+        path, -1: out of memory."""
+        cdef const Grid* g = &self.g
+        cdef Py_ssize_t w = g.width
+        cdef Py_ssize_t gr = goal // w, gc = goal % w
+        cdef Py_ssize_t n = self.n, node, u, k, target
+        cdef Py_ssize_t cr, cc
+        cdef const int32_t* cells = &self.cells[0] if n > 0 else NULL
+        cdef const int64_t* offsets = &self.offsets[0]
+        cdef const int32_t* targets = &self.targets[0] if self.targets.shape[0] > 0 else NULL
+        cdef const int32_t* ids = g.ids
+        cdef Node* nodes = self.nodes
+        cdef Node* a
+        cdef Node* b
+        cdef int32_t q
+        cdef double nd
+        cdef HeapEntry top
+        self.route.count = 0
+        if direct(g, start, goal) or direct(g, goal, start):
+            length[0] = octile(gr - start // w, gc - start % w)
+            if add(&self.route, <int32_t> goal) < 0 or add(&self.route, <int32_t> start) < 0:
+                return -1
+            return 2
+        if self.stamp >= 2147483000:
+            for k in range(n + 1):
+                nodes[k].seen = nodes[k].done = nodes[k].near_goal = 0
+            self.stamp = 0
+        self.stamp += 1
+        q = self.stamp
+        heap_clear(&self.heap)
+        self.start_found.count = 0
+        self.goal_found.count = 0
+        target = ids[goal] if ids[goal] >= 0 else n
+        nodes[n].row = <int32_t> gr
+        nodes[n].col = <int32_t> gc
+        if ids[goal] < 0:
+            if sweep(g, goal, &self.goal_found) < 0:
+                return -1
+            for k in range(self.goal_found.count):
+                nodes[self.goal_found.items[k]].near_goal = q
+        if ids[start] >= 0:
+            a = &nodes[ids[start]]
+            a.seen = q
+            a.g = 0.0
+            a.parent = -1
+            if heap_push(&self.heap, octile(start // w - gr, start % w - gc), 0.0, ids[start]) < 0:
+                return -1
+        else:
+            if sweep(g, start, &self.start_found) < 0:
+                return -1
+            for k in range(self.start_found.count):
+                node = self.start_found.items[k]
+                a = &nodes[node]
+                nd = octile(a.row - start // w, a.col - start % w)
+                if a.seen != q or nd < a.g:
+                    a.seen = q
+                    a.g = nd
+                    a.parent = -1
+                    if heap_push(&self.heap, nd + octile(a.row - gr, a.col - gc), -nd, node) < 0:
+                        return -1
+        while self.heap.size > 0:
+            heap_pop(&self.heap, &top)
+            node = top.item
+            a = &nodes[node]
+            if a.done == q:
+                continue
+            a.done = q
+            if node == target:
+                length[0] = a.g
+                if node == n:
+                    if add(&self.route, <int32_t> goal) < 0:
+                        return -1
+                    node = a.parent
+                while node >= 0:
+                    if add(&self.route, cells[node]) < 0:
+                        return -1
+                    node = nodes[node].parent
+                if self.route.items[self.route.count - 1] != start:
+                    if add(&self.route, <int32_t> start) < 0:
+                        return -1
+                return 1
+            expanded[0] += 1
+            cr = a.row
+            cc = a.col
+            for k in range(offsets[node], offsets[node + 1]):
+                u = targets[k]
+                b = &nodes[u]
+                if b.done == q:
+                    continue
+                nd = a.g + octile(b.row - cr, b.col - cc)
+                if b.seen != q or nd < b.g:
+                    b.seen = q
+                    b.g = nd
+                    b.parent = <int32_t> node
+                    if heap_push(&self.heap, nd + octile(b.row - gr, b.col - gc), -nd, u) < 0:
+                        return -1
+            if a.near_goal == q and target == n:
+                b = &nodes[n]
+                nd = a.g + octile(gr - cr, gc - cc)
+                if b.done != q and (b.seen != q or nd < b.g):
+                    b.seen = q
+                    b.g = nd
+                    b.parent = <int32_t> node
+                    if heap_push(&self.heap, nd, -nd, n) < 0:
+                        return -1
+        return 0
+
+    def path(self, Py_ssize_t start, Py_ssize_t goal):
+        """A shortest path from padded cell ``start`` to ``goal`` (both walkable: the
+        caller checks them).
 
         Returns
         -------
-        (length, expanded, route)
-            The octile length (``inf`` when unreachable), the subgoals expanded, and
-            the padded cells the path turns at, start and goal included (empty when
-            unreachable).
+        (length, expanded, cells)
+            The octile length (``inf`` when no path joins them), the subgoals
+            expanded, and the path's ``(row, col)`` cells of the grid (not padded) as
+            an ``(n, 2)`` intp array, start and goal included (None when no path).
         """
-        if offsets.shape[0] != self.n + 1:
-            raise ValueError("this workspace belongs to another subgoal graph")
-        cdef Grid g
-        set_grid(&g, padded, ids, clear)
-        cdef Py_ssize_t w = g.width
-        cdef Py_ssize_t gr = goal // w, gc = goal % w
-        cdef Py_ssize_t n = self.n, node, u, k, cell, target, last
-        cdef int32_t q
-        cdef double nd, best = INF
+        cdef Py_ssize_t size = self.g.size
+        if not (0 <= start < size and 0 <= goal < size):
+            raise ValueError("start and goal must be cells of the padded grid")
+        cdef double length = INF
         cdef long long expanded = 0
-        cdef HeapEntry top
-        cdef int status = 0  # 0 searching/unreachable, 1 found, 2 direct, -1 memory
-        cdef int32_t* row = self.row
-        cdef int32_t* col = self.col
-        cdef Py_ssize_t ur, uc, cr, cc
-        if not self.placed:
-            for k in range(n):
-                row[k] = <int32_t> (cells[k] // w)
-                col[k] = <int32_t> (cells[k] % w)
-            self.placed = True
+        cdef int status
+        cdef Py_ssize_t total, i, a, b, m, at, j, w = self.g.width
+        cdef const double* cost = self.g.cost
+        if not (cost[start] < INF and cost[goal] < INF):
+            raise ValueError("start and goal must be walkable")
+        if start == goal:
+            out = np.empty((1, 2), dtype=np.intp)
+            out[0, 0] = start // w - 1
+            out[0, 1] = start % w - 1
+            return 0.0, 0, out
         with nogil:
-            if direct(&g, start, goal) or direct(&g, goal, start):
-                status = 2
-            else:
-                if self.stamp >= 2147483000:
-                    with gil:
-                        self._reset()
-                self.stamp += 1
-                q = self.stamp
-                heap_clear(&self.heap)
-                self.start_found.count = 0
-                self.goal_found.count = 0
-                target = ids[goal] if ids[goal] >= 0 else n
-                if ids[goal] < 0:
-                    if sweep(&g, goal, &self.goal_found) < 0:
-                        status = -1
-                    for k in range(self.goal_found.count):
-                        self.near_goal[self.goal_found.items[k]] = q
-                if ids[start] >= 0:
-                    node = ids[start]
-                    self.seen[node] = q
-                    self.gval[node] = 0.0
-                    self.parent[node] = -1
-                    if heap_push(&self.heap, octile(start // w - gr, start % w - gc), 0.0, node) < 0:
-                        status = -1
-                elif status == 0:
-                    if sweep(&g, start, &self.start_found) < 0:
-                        status = -1
-                    for k in range(self.start_found.count):
-                        node = self.start_found.items[k]
-                        cell = cells[node]
-                        nd = octile(cell // w - start // w, cell % w - start % w)
-                        if self.seen[node] != q or nd < self.gval[node]:
-                            self.seen[node] = q
-                            self.gval[node] = nd
-                            self.parent[node] = -1
-                            if heap_push(&self.heap, nd + octile(cell // w - gr, cell % w - gc),
-                                         -nd, node) < 0:
-                                status = -1
-                while status == 0 and self.heap.size > 0:
-                    heap_pop(&self.heap, &top)
-                    node = top.item
-                    if self.done[node] == q:
-                        continue
-                    self.done[node] = q
-                    if node == target:
-                        status = 1
-                        best = self.gval[node]
-                        break
-                    expanded += 1
-                    cr = row[node]
-                    cc = col[node]
-                    for k in range(offsets[node], offsets[node + 1]):
-                        u = targets[k]
-                        if self.done[u] == q:
-                            continue
-                        ur = row[u]
-                        uc = col[u]
-                        nd = self.gval[node] + octile(ur - cr, uc - cc)
-                        if self.seen[u] != q or nd < self.gval[u]:
-                            self.seen[u] = q
-                            self.gval[u] = nd
-                            self.parent[u] = <int32_t> node
-                            if heap_push(&self.heap, nd + octile(ur - gr, uc - gc), -nd, u) < 0:
-                                status = -1
-                                break
-                    if self.near_goal[node] == q and target == n and self.done[n] != q:
-                        nd = self.gval[node] + octile(gr - cr, gc - cc)
-                        if self.seen[n] != q or nd < self.gval[n]:
-                            self.seen[n] = q
-                            self.gval[n] = nd
-                            self.parent[n] = <int32_t> node
-                            if heap_push(&self.heap, nd, -nd, n) < 0:
-                                status = -1
+            status = self._search(start, goal, &length, &expanded)
         if status < 0:
             raise MemoryError("out of memory in a subgoal search")
-        if status == 2:
-            return octile(goal // w - start // w, goal % w - start % w), 0, [start, goal]
         if status == 0:
-            return INF, int(expanded), []
-        route = [goal]
-        last = goal
-        node = target
-        if target == n:
-            node = self.parent[n]
-        while node >= 0:
-            if cells[node] != last:
-                last = cells[node]
-                route.append(last)
-            node = self.parent[node]
-        if last != start:
-            route.append(start)
-        route.reverse()
-        return best, int(expanded), route
+            return INF, int(expanded), None
+        cdef int32_t* route = self.route.items
+        cdef Py_ssize_t legs = self.route.count
+        total = 1
+        for i in range(legs - 1, 0, -1):
+            a, b = route[i], route[i - 1]
+            total += max(iabs(b // w - a // w), iabs(b % w - a % w))
+        flat_a = np.empty(total, dtype=np.int64)
+        cdef int64_t[::1] flat = flat_a
+        cdef bint broken = False
+        with nogil:
+            flat[0] = route[legs - 1]
+            at = 1
+            for i in range(legs - 1, 0, -1):
+                a, b = route[i], route[i - 1]
+                m = max(iabs(b // w - a // w), iabs(b % w - a % w))
+                if not leg(cost, w, a, b, m, &flat[at]):
+                    broken = True
+                    break
+                at += m
+        if broken:
+            raise RuntimeError(f"no direct path between padded cells {a} and {b}")
+        out = np.empty((total, 2), dtype=np.intp)
+        cdef Py_ssize_t[:, ::1] cells_out = out
+        with nogil:
+            for i in range(total):
+                cells_out[i, 0] = flat[i] // w - 1
+                cells_out[i, 1] = flat[i] % w - 1
+        return length, int(expanded), out
+
+
+cdef inline Py_ssize_t iabs(Py_ssize_t x) noexcept nogil:
+    return x if x >= 0 else -x
 
 
 cdef bint walk(const double* cost, Py_ssize_t width, Py_ssize_t a, Py_ssize_t b,
@@ -510,35 +564,21 @@ cdef bint walk(const double* cost, Py_ssize_t width, Py_ssize_t a, Py_ssize_t b,
     return True
 
 
-def refine(const double[:, ::1] padded, route):
-    """The padded cells of the path through the turning cells ``route``: each leg the
-    diagonal-first path from its first end, or else reversed from its second.
-
-    Raises
-    ------
-    RuntimeError
-        A leg neither way is a legal path (a broken graph; never for :func:`build`'s).
-    """
-    cdef Py_ssize_t width = padded.shape[1], total = 1, i, a, b, m, j
-    cdef const double* cost = &padded[0, 0]
-    legs = [int(x) for x in route]
-    for i in range(len(legs) - 1):
-        a, b = legs[i], legs[i + 1]
-        total += max(abs(b // width - a // width), abs(b % width - a % width))
-    out_a = np.empty(total, dtype=np.int64)
-    cdef int64_t[::1] out = out_a
-    out[0] = legs[0]
-    cdef Py_ssize_t at = 1
-    for i in range(len(legs) - 1):
-        a, b = legs[i], legs[i + 1]
-        m = max(abs(b // width - a // width), abs(b % width - a % width))
-        if not walk(cost, width, a, b, &out[at]):
-            if not walk(cost, width, b, a, &out[at]):
-                raise RuntimeError(f"no direct path between padded cells {a} and {b}")
-            # the walk from b wrote b's path: its cells after b, ending with a; from a,
-            # the same cells but a in reverse order, then b
-            for j in range((m - 1) // 2):
-                out[at + j], out[at + m - 2 - j] = out[at + m - 2 - j], out[at + j]
-            out[at + m - 1] = b
-        at += m
-    return out_a
+cdef bint leg(const double* cost, Py_ssize_t width, Py_ssize_t a, Py_ssize_t b,
+              Py_ssize_t m, int64_t* out) noexcept nogil:
+    """Write the ``m`` cells after ``a`` of a legal octile path from ``a`` to ``b``:
+    diagonal-first from ``a``, or else the one diagonal-first from ``b`` reversed."""
+    cdef Py_ssize_t j
+    cdef int64_t t
+    if walk(cost, width, a, b, out):
+        return True
+    if not walk(cost, width, b, a, out):
+        return False
+    # out holds b's path: the cells after b, ending with a; from a, the cells before
+    # a in reverse order, then b
+    for j in range((m - 1) // 2):
+        t = out[j]
+        out[j] = out[m - 2 - j]
+        out[m - 2 - j] = t
+    out[m - 1] = b
+    return True

@@ -832,6 +832,13 @@ class Grid:
         return self._derived().subgoal_graph(self._padded)
 
     @property
+    def subgoal_graph(self) -> SubgoalGraph | None:
+        """The subgoal graph (:class:`pathcraft.grid._subgoal.SubgoalGraph`) of
+        ``prepare("subgoal")`` or of the first ``algorithm="subgoal"`` query; None
+        until then, and again after a cell changes (until the next)."""
+        return self._derived().subgoals
+
+    @property
     def hierarchy(self) -> Hierarchy | None:
         """HPA*'s hierarchy (:class:`pathcraft.grid._hpa.Hierarchy`) of
         ``prepare("hpa")`` or of the first ``algorithm="hpa"`` query; None until then
@@ -1153,7 +1160,9 @@ class Grid:
                 "Grid.find_path(algorithm='subgoal') takes no options (unit size 1 only); "
                 f"got {sorted(options)}"
             )
-        return _subgoal.find_path(self, self._subgoal_graph(), start, goal)
+        unit = _subgoal.check_grid(self)
+        graph = self._derived().subgoal_graph(self._padded)
+        return _subgoal.find_path(self, graph, unit, start, goal)
 
     def _snapped(
         self, options: GridOptions, start: Any, goal: Any

@@ -192,6 +192,11 @@ class Prepared:
             self._table = build_table(padded)
             self.plans = {}
 
+    @property
+    def subgoals(self) -> SubgoalGraph | None:
+        """The subgoal graph, or None until :meth:`subgoal_graph`."""
+        return self._subgoals
+
     def subgoal_graph(self, padded: npt.NDArray[np.float64]) -> SubgoalGraph:
         """The subgoal graph of the cells (built now if needed, once per version)."""
         graph = self._subgoals

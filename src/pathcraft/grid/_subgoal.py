@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core.subgoal import Workspace, build, refine
+from pathcraft._core.subgoal import Workspace, build
 from pathcraft.grid._checks import cell_indices
 from pathcraft.result import PathResult
 
@@ -40,7 +40,8 @@ class SubgoalGraph:
     Parameters
     ----------
     padded : ndarray of float64, shape (rows + 2, cols + 2)
-        The grid's cells with a border of walls (``inf``); read, never changed.
+        The grid's cells with a border of walls (``inf``); read, never changed, and
+        kept by reference: the graph describes these cells as they are now.
 
     Examples
     --------
@@ -51,16 +52,16 @@ class SubgoalGraph:
     >>> graph = SubgoalGraph(padded)
     >>> graph.subgoals, graph.edges
     (4, 8)
-    >>> length, expanded, cells = graph.path(padded, 1 * 6 + 1, 3 * 6 + 3)
-    >>> round(length, 3), len(cells)
-    (4.0, 5)
+    >>> length, expanded, cells = graph.path(1 * 6 + 1, 3 * 6 + 3)
+    >>> length, cells.tolist()                     # (row, col), no corner cut
+    (4.0, [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2]])
     """
 
-    __slots__ = ("_local", "cells", "clear", "ids", "offsets", "seconds", "targets")
+    __slots__ = ("_arrays", "_local", "seconds")
 
     def __init__(self, padded: npt.NDArray[np.float64]) -> None:
         t0 = time.perf_counter()
-        self.ids, self.cells, self.clear, self.offsets, self.targets = build(padded)
+        self._arrays = (padded, *build(padded))
         #: Seconds the build took.
         self.seconds = time.perf_counter() - t0
         self._local = threading.local()  # one workspace per thread
@@ -68,35 +69,27 @@ class SubgoalGraph:
     @property
     def subgoals(self) -> int:
         """The number of subgoals."""
-        return len(self.cells)
+        return len(self._arrays[2])
 
     @property
     def edges(self) -> int:
         """The number of directed edges (each link counted both ways)."""
-        return len(self.targets)
+        return len(self._arrays[5])
 
     @property
     def nbytes(self) -> int:
         """The bytes the graph holds (the grid's own cells not counted)."""
-        return sum(a.nbytes for a in (self.ids, self.cells, self.clear, self.offsets, self.targets))
+        return sum(a.nbytes for a in self._arrays[1:])
 
-    def path(
-        self, padded: npt.NDArray[np.float64], start: int, goal: int
-    ) -> tuple[float, int, npt.NDArray[np.int64]]:
-        """The octile length, the subgoals expanded and the padded flat cells of a
-        shortest path between two walkable padded cells (``inf``, and no cells, when
+    def path(self, start: int, goal: int) -> tuple[float, int, npt.NDArray[np.intp] | None]:
+        """The octile length, the subgoals expanded and the ``(row, col)`` cells of a
+        shortest path between two walkable padded flat cells (``inf`` and None when
         none joins them)."""
-        if start == goal:
-            return 0.0, 0, np.array([start], dtype=np.int64)
-        ws: Any = getattr(self._local, "ws", None)
-        if ws is None:
-            ws = self._local.ws = Workspace(self.subgoals)
-        length, expanded, route = ws.search(
-            padded, self.ids, self.cells, self.clear, self.offsets, self.targets, start, goal
-        )
-        if not route:
-            return length, expanded, np.empty(0, dtype=np.int64)
-        return length, expanded, refine(padded, route)
+        try:
+            ws: Workspace = self._local.ws
+        except AttributeError:
+            ws = self._local.ws = Workspace(*self._arrays)
+        return ws.path(start, goal)
 
     def __getstate__(self) -> None:
         raise TypeError("a SubgoalGraph is not pickled: the grid builds it again")
@@ -124,24 +117,21 @@ def check_grid(grid: Grid) -> float:
     return uniform
 
 
-def find_path(grid: Grid, graph: SubgoalGraph, start: Any, goal: Any) -> PathResult:
+def find_path(grid: Grid, graph: SubgoalGraph, unit: float, start: Any, goal: Any) -> PathResult:
     """The shortest path from ``start`` to ``goal`` (cells ``(row, col)``, checked as
-    the grid checks them) on ``graph``, the subgoal graph of the grid's cells."""
+    the grid checks them) on ``graph``, the subgoal graph of the grid's cells, whose
+    walkable cells all cost ``unit``."""
     t0 = time.perf_counter()
     padded = grid.padded
-    s = int(cell_indices("start", start, padded, many=False)[0])
-    g = int(cell_indices("goal", goal, padded, many=False)[0])
-    length, expanded, flat = graph.path(padded, s, g)
-    if not len(flat):
+    s = cell_indices("start", start, padded, many=False)[0]
+    g = cell_indices("goal", goal, padded, many=False)[0]
+    length, expanded, cells = graph.path(s, g)
+    if cells is None:
         nothing = PathResult.not_found(
             "unreachable", expanded=expanded, elapsed=time.perf_counter() - t0
         )
         return replace(nothing, path=np.empty((0, 2), dtype=np.intp))
-    width = padded.shape[1]
-    cells = np.empty((len(flat), 2), dtype=np.intp)
-    np.divmod(flat, width, out=(cells[:, 0], cells[:, 1]))
-    cells -= 1
-    cost = length * check_grid(grid)
     return PathResult(
-        path=cells, cost=cost, found=True, expanded=expanded, elapsed=time.perf_counter() - t0
-    )
+        path=cells, cost=length * unit, found=True, expanded=expanded,
+        elapsed=time.perf_counter() - t0,
+    )  # fmt: skip
