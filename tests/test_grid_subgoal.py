@@ -153,3 +153,22 @@ def test_subgoal_matches_the_published_lengths(movingai: Path, name: str) -> Non
 @pytest.mark.parametrize("name", MAPS)
 def test_subgoal_matches_every_published_length(movingai: Path, name: str) -> None:
     check_scenarios(movingai, name, lambda scen: range(len(scen.optimal)))
+
+
+def test_threads_share_one_grid() -> None:
+    """Each thread searches with its own workspace: the same answers as one thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(11)
+    cost = np.where(rng.random((60, 80)) < 0.25, np.inf, 1.0)
+    free = np.argwhere(np.isfinite(cost))
+    pairs = [
+        tuple(tuple(int(x) for x in free[j]) for j in rng.integers(len(free), size=2))
+        for _ in range(200)
+    ]
+    grid = Grid(cost, prepare="subgoal")
+    alone = [grid.find_path(a, b, algorithm="subgoal").cost for a, b in pairs]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda p: grid.find_path(*p, algorithm="subgoal").cost, pairs))
+    assert together == alone
+    assert alone == [pytest.approx(grid.astar(a, b).cost) for a, b in pairs]
