@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from _machine import machine, movingai_dir
+from hpa import fastest
 
 from pathcraft.io import read_map, read_scen
 
@@ -50,15 +50,6 @@ MAPS = (
 RESULTS = Path(__file__).resolve().parent / "results" / "huge_worlds.md"
 MARK = "## Subgoal graphs"
 BEFORE = "## HPA*"  # bench/hpa.py rewrites its section to the end of the file
-
-
-def fastest(fn: Any, rounds: int) -> tuple[float, Any]:
-    best, out = math.inf, None
-    for _ in range(rounds):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def bands(bucket: np.ndarray, top: int) -> list[tuple[str, np.ndarray]]:

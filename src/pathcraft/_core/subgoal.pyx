@@ -103,8 +103,10 @@ cdef inline double octile(Py_ssize_t dr, Py_ssize_t dc) noexcept nogil:
 cdef int sweep(const Grid* g, Py_ssize_t o, Found* out) noexcept nogil:
     """Append to ``out`` the ids of the subgoals the sweep from cell ``o`` finds
     (each once); -1 when memory ran out."""
-    cdef int k, v, h
-    cdef Py_ssize_t stop, p, q, dg, ext_v, ext_h, e
+    cdef int k, v, h, j
+    cdef int ray[2]
+    cdef Py_ssize_t stop, p, q, dg, e
+    cdef Py_ssize_t ext[2]  # how far the next straight rays along v and h may reach
     cdef int32_t sid
     for k in range(4):
         stop = o + clearance(g, k, o) * g.off[k]
@@ -114,8 +116,10 @@ cdef int sweep(const Grid* g, Py_ssize_t o, Found* out) noexcept nogil:
     for v in range(2):  # N, S
         for h in range(2, 4):  # W, E
             dg = g.off[v] + g.off[h]
-            ext_v = clearance(g, v, o) - 1
-            ext_h = clearance(g, h, o) - 1
+            ray[0] = v
+            ray[1] = h
+            ext[0] = clearance(g, v, o) - 1
+            ext[1] = clearance(g, h, o) - 1
             p = o
             while True:
                 q = p + dg
@@ -127,18 +131,13 @@ cdef int sweep(const Grid* g, Py_ssize_t o, Found* out) noexcept nogil:
                         return -1
                     break
                 p = q
-                e = clearance(g, v, p) - 1
-                if e < ext_v:
-                    sid = g.ids[p + (e + 1) * g.off[v]]
-                    if sid >= 0 and add(out, sid) < 0:
-                        return -1
-                    ext_v = e
-                e = clearance(g, h, p) - 1
-                if e < ext_h:
-                    sid = g.ids[p + (e + 1) * g.off[h]]
-                    if sid >= 0 and add(out, sid) < 0:
-                        return -1
-                    ext_h = e
+                for j in range(2):  # the straight rays along v, then h
+                    e = clearance(g, ray[j], p) - 1
+                    if e < ext[j]:
+                        sid = g.ids[p + (e + 1) * g.off[ray[j]]]
+                        if sid >= 0 and add(out, sid) < 0:
+                            return -1
+                        ext[j] = e
     return 0
 
 
