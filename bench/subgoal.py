@@ -176,6 +176,23 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             "many of them it answered at the published length.",
             "",
         ]
+    lines += [
+        "Top buckets (the last row of each table), the issue's target being the subgoal "
+        "query at least 3x faster than JPS+ (JPS+/SG >= 3) in at most JPS+'s memory:", "",
+        "| map | JPS+/SG | SG bytes/cell | JPS+ bytes/cell |"
+        + (" anchor us / JPS+ us |" if args.anchor else ""),
+        "|---|---|---|---|" + ("---|" if args.anchor else ""),
+    ]  # fmt: skip
+    for res in results:
+        top = res["rows"][-1]
+        line = (
+            f"| {res['map']} | {top['jps+/sg']:.2f}x | {res['sg bytes']:.1f} | "
+            f"{res['jps bytes']:.1f} |"
+        )
+        if args.anchor:
+            line += f" {top['anchor us'] / top['jps+ us']:.2f} |"
+        lines.append(line)
+    lines.append("")
     for res in results:
         head = (
             f"### {res['map']}: {res['shape'][0]} x {res['shape'][1]} cells, "
