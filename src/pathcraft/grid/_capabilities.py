@@ -33,8 +33,8 @@ def plot(grid: Grid, result: PathResult, ax: Any, **kwargs: Any) -> Any:
 def to_arrays(grid: Grid, mappable: bool = False) -> dict[str, npt.NDArray[Any]]:
     """``cost`` (``cost_padded``, the array the kernels read, when ``mappable``),
     ``diagonal``, ``heuristic``, the jump tables when prepared, and what
-    :meth:`Grid.prepare` built that loading builds again (JPS+'s table, the HPA*
-    hierarchy and its cluster size)."""
+    :meth:`Grid.prepare` built that loading builds again (JPS+'s table, the subgoal
+    graph, the HPA* hierarchy and its cluster size)."""
     costs = {"cost_padded": grid.padded} if mappable else {"cost": np.array(grid.cost)}
     arrays = {
         **costs,
@@ -44,7 +44,7 @@ def to_arrays(grid: Grid, mappable: bool = False) -> dict[str, npt.NDArray[Any]]
     if "jps" in grid.prepared:
         lines = grid.jump_tables[1]
         arrays.update({f"jps_{name}": lines[i] for i, name in enumerate(LINE_NAMES)})
-    names = [name for name in ("jps+", "hpa") if name in grid.prepared]
+    names = [name for name in ("jps+", "subgoal", "hpa") if name in grid.prepared]
     if names:
         arrays["prepare"] = np.array(names)
     hierarchy = grid.hierarchy
@@ -55,7 +55,8 @@ def to_arrays(grid: Grid, mappable: bool = False) -> dict[str, npt.NDArray[Any]]
 
 def from_arrays(cls: type[Grid], arrays: Mapping[str, npt.NDArray[Any]]) -> Grid:
     """The grid :func:`to_arrays` wrote: costs checked again, jump tables checked
-    against the walls (not rebuilt), the offline jump table built again."""
+    against the walls (not rebuilt), the offline jump table and the subgoal graph
+    built again."""
     a = SavedArrays(arrays, "grid")
     diagonal, heuristic = a.take("diagonal", "str", 0), a.take("heuristic", "str", 0)
     if "cost_padded" in a and "cost" not in a:  # mappable: kept as it is (maybe mapped)

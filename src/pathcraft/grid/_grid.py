@@ -93,6 +93,7 @@ if TYPE_CHECKING:
     from pathcraft._core.quick import Plan
     from pathcraft._options import GridOptions
     from pathcraft.grid._hpa import Hierarchy
+    from pathcraft.grid._subgoal import SubgoalGraph
 
 __all__ = ["DIAGONAL_RULES", "GRID_HEURISTICS", "Grid"]
 
@@ -796,7 +797,7 @@ class Grid:
 
         Parameters
         ----------
-        *what : {"jps", "jps+", "components", "hpa"}
+        *what : {"jps", "jps+", "components", "hpa", "subgoal"}
             ``"hpa"`` (or its synonym ``"hierarchy"``): the abstract graph of HPA*
             (:mod:`pathcraft.grid._hpa`) that ``find_path(..., algorithm="hpa")``
             searches, with the component labels; unlike the others it is kept
@@ -816,14 +817,23 @@ class Grid:
             (``expanded`` counts JPS+ jump points) and possibly another of the
             optimal paths; ``record=True`` and :meth:`start_search` still jump. Only
             for ``diagonal="no_corner_cut"`` (the Moving AI rule).
+            ``"subgoal"``: a simple subgoal graph (Uras, Koenig and Hernandez 2013;
+            :mod:`pathcraft.grid._subgoal`) that ``find_path(...,
+            algorithm="subgoal")`` searches: optimal paths, long queries tens to
+            hundreds of times faster than A* but several times slower than JPS+, in
+            about 21 bytes a cell against JPS+'s 32 (built in tens of ms on the
+            Dragon Age and Baldur's Gate maps, seconds on a 1024 x 1024 StarCraft
+            map; dropped when a cell changes, as JPS+'s table). Only for
+            ``diagonal="no_corner_cut"`` and one cost for every walkable
+            cell.
 
         Raises
         ------
         ValueError
             An unknown name; ``"jps"`` on a grid jump point search cannot search
             (4-connected or ``"one_free"``, or more than one cell cost); ``"jps+"``
-            on a grid whose rule is not ``"no_corner_cut"``; ``cluster`` not an
-            int >= 2.
+            on a grid whose rule is not ``"no_corner_cut"``; ``"subgoal"`` on such
+            a grid or on cells of several costs; ``cluster`` not an int >= 2.
 
         Examples
         --------
@@ -853,6 +863,9 @@ class Grid:
             if name == "components":
                 self._derived().labels(self._padded, self._diagonal, self.changes_since)
                 continue
+            if name == "subgoal":
+                self._subgoal_graph()
+                continue
             if name == "jps+" and self._diagonal != "no_corner_cut":
                 raise ValueError(
                     "jps+ (the offline jump table) follows the Moving AI rule: it needs "
@@ -861,6 +874,21 @@ class Grid:
             self._plan(SearchOptions.check("Grid", "jps"))  # builds, or refuses
             if name == "jps+":
                 self._derived().build_table(self._padded)  # plans read it from now on
+
+    def _subgoal_graph(self) -> SubgoalGraph:
+        """The subgoal graph of the current cells (built now if needed), after
+        checking the grid is one it applies to."""
+        from pathcraft.grid._subgoal import check_grid
+
+        check_grid(self)
+        return self._derived().subgoal_graph(self._padded)
+
+    @property
+    def subgoal_graph(self) -> SubgoalGraph | None:
+        """The subgoal graph (:class:`pathcraft.grid._subgoal.SubgoalGraph`) of
+        ``prepare("subgoal")`` or of the first ``algorithm="subgoal"`` query; None
+        until then, and again after a cell changes (until the next)."""
+        return self._derived().subgoals
 
     @property
     def hierarchy(self) -> Hierarchy | None:
@@ -873,7 +901,7 @@ class Grid:
     @property
     def prepared(self) -> tuple[str, ...]:
         """What :meth:`prepare` (or a search) built and the grid keeps, of
-        ``("jps", "jps+", "components", "hpa")`` in that order."""
+        ``("jps", "jps+", "components", "subgoal", "hpa")`` in that order."""
         built = self._derived().built()
         return (*built, "hpa") if getattr(self, "_hier", None) is not None else built
 
@@ -1044,7 +1072,7 @@ class Grid:
         start: Cell | npt.ArrayLike,
         goal: Cell | npt.ArrayLike | None,
         *,
-        algorithm: GridAlgorithm | Literal["hpa"] = "astar",
+        algorithm: GridAlgorithm | Literal["hpa", "subgoal"] = "astar",
         **options: Unpack[GridOptions],
     ) -> PathResult:
         """A path from ``start`` to ``goal``, both ``(row, col)``, by ``algorithm``.
@@ -1058,12 +1086,16 @@ class Grid:
         start, goal : (int, int)
             Walkable cells, ``(row, col)``. Dijkstra also takes several cells (a
             ``(k, 2)`` array) for either, and ``goal=None`` (see :meth:`dijkstra`).
-        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta", "hpa"}
+        algorithm : {"astar", "dijkstra", "greedy", "jps", "theta", "hpa", "subgoal"}
             The search. ``"jps"`` needs an 8-connected grid of uniform cost.
             ``"hpa"``: HPA* on the hierarchy of ``prepare("hpa")`` (built by the
             first such query with the default cluster when not prepared; it takes
             no options): a smoothed, near-optimal path (not always the cheapest; see
             :mod:`pathcraft.grid._hpa`) for long queries on large maps.
+            ``"subgoal"``: A* on the subgoal graph of ``prepare("subgoal")`` (built
+            by the first such query when not prepared; it takes no options: unit
+            size 1 only): an optimal path, for long queries on static maps of one
+            cost under ``diagonal="no_corner_cut"``; ``expanded`` counts subgoals.
             ``"theta"`` (Theta*, any-angle) needs a grid of uniform cost: its ``path``
             holds the turning cells, joined by straight segments between cell centres
             that pass the grid's line of sight (walls, and grid corners by the
@@ -1119,8 +1151,8 @@ class Grid:
             An option the algorithm does not take (a ``TypeError``; the message names
             what it takes).
         ValueError
-            A cell outside the grid or on a wall, a bad option value, ``jps`` on a grid
-            it does not apply to.
+            A cell outside the grid or on a wall, a bad option value, ``jps`` or
+            ``subgoal`` on a grid it does not apply to.
         TypeError
             A cell that is not a pair of integers, an option of the wrong type.
 
@@ -1160,6 +1192,8 @@ class Grid:
                 return result
         if type(algorithm) is str and algorithm == "hpa":  # anything else: checked below
             return self._hpa_path(start, goal, options)
+        if type(algorithm) is str and algorithm == "subgoal":
+            return self._subgoal_path(start, goal, options)
         opts = SearchOptions.check("Grid", algorithm, **options)
         plan = self._plan(opts)
         if plan is not None:
@@ -1180,6 +1214,19 @@ class Grid:
         if getattr(self, "_hier", None) is None:
             self.prepare("hpa")
         return _hpa.find_path(self, self._hier, start, goal)
+
+    def _subgoal_path(self, start: Any, goal: Any, options: GridOptions) -> PathResult:
+        """The answer on the subgoal graph (built now when the cells have none)."""
+        from pathcraft.grid import _subgoal
+
+        if options:
+            raise TypeError(
+                "Grid.find_path(algorithm='subgoal') takes no options (unit size 1 only); "
+                f"got {sorted(options)}"
+            )
+        unit = _subgoal.check_grid(self)
+        graph = self._derived().subgoal_graph(self._padded)
+        return _subgoal.find_path(self, graph, unit, start, goal)
 
     def _snapped(
         self, options: GridOptions, start: Any, goal: Any
@@ -1892,7 +1939,7 @@ class Grid:
 
 
 #: What :meth:`Grid.prepare` builds.
-PREPARATIONS = ("jps", "jps+", "components", "hpa", "hierarchy")
+PREPARATIONS = ("jps", "jps+", "components", "hpa", "hierarchy", "subgoal")
 
 
 def _preparations(what: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -10,6 +10,8 @@ is built on first use, for the cells of that version:
   uniform grid);
 - jump point search's packed lines (:mod:`pathcraft.grid._packed`) and the offline
   JPS+ table (:func:`pathcraft._core.jpsplus.build_table`, built only when asked);
+- the subgoal graph (:class:`pathcraft.grid._subgoal.SubgoalGraph`) of
+  ``prepare("subgoal")`` or of the first ``algorithm="subgoal"`` query;
 - the component labels (:func:`pathcraft._core.components.label`): which cells a
   unit can walk between, built by ``prepare("components")``,
   :meth:`~pathcraft.grid.Grid.components` or :meth:`~pathcraft.grid.Grid.reachable`;
@@ -48,6 +50,7 @@ from pathcraft._core.jpsplus import build_table
 from pathcraft.grid._packed import PackedLines, cost_range, pack_lines
 from pathcraft.grid._run import make_plan
 from pathcraft.grid._sizes import SizeCache
+from pathcraft.grid._subgoal import SubgoalGraph
 
 if TYPE_CHECKING:
     from pathcraft._core.quick import Plan
@@ -108,8 +111,8 @@ class Prepared:
     """
 
     __slots__ = (
-        "_carry", "_jumps", "_labels", "_range", "_scale", "_table", "plans", "reach",
-        "units", "version",
+        "_carry", "_jumps", "_labels", "_range", "_scale", "_subgoals", "_table", "plans",
+        "reach", "units", "version",
     )  # fmt: skip
 
     def __init__(
@@ -134,6 +137,7 @@ class Prepared:
         self._scale = scale
         self._jumps: JumpTables | None = None
         self._table: npt.NDArray[np.int32] | None = None
+        self._subgoals: SubgoalGraph | None = None
         self._labels: Labels | None = None
         #: The clearance and unit views (None until asked for): read it through
         #: :meth:`sizes`, which brings it up to date, or check its ``version``.
@@ -188,13 +192,26 @@ class Prepared:
             self._table = build_table(padded)
             self.plans = {}
 
+    @property
+    def subgoals(self) -> SubgoalGraph | None:
+        """The subgoal graph, or None until :meth:`subgoal_graph`."""
+        return self._subgoals
+
+    def subgoal_graph(self, padded: npt.NDArray[np.float64]) -> SubgoalGraph:
+        """The subgoal graph of the cells (built now if needed, once per version)."""
+        graph = self._subgoals
+        if graph is None:
+            graph = self._subgoals = SubgoalGraph(padded)
+        return graph
+
     def built(self) -> tuple[str, ...]:
         """What :meth:`Grid.prepare <pathcraft.grid.Grid.prepare>` names and this
-        object holds, of ``("jps", "jps+", "components")`` in that order."""
+        object holds, of ``("jps", "jps+", "components", "subgoal")`` in that order."""
         return (
             ("jps",) * (self._jumps is not None)
             + ("jps+",) * (self._table is not None)
             + ("components",) * (self._labels is not None)
+            + ("subgoal",) * (self._subgoals is not None)
         )
 
     # ------------------------------------------------------------------ reachability

@@ -33,7 +33,8 @@ files written by ``save(world, path, mappable=True)`` also hold ``mappable`` (bo
   ``jps_forced_rows_mirrored``, ``jps_forced_cols``, ``jps_forced_cols_mirrored``
   (uint64, 2-D: see :mod:`pathcraft.grid._packed`), loaded back ready (checked
   against the walls, not rebuilt); when the offline jump table was built
-  (``prepare("jps+")``), ``prepare`` (str, 1-D: ``["jps+"]``) says so and loading
+  (``prepare("jps+")``) or the subgoal graph (``prepare("subgoal")``), ``prepare``
+  (str, 1-D: ``["jps+", "subgoal"]``) says so and loading
   builds it again (checking a saved table would cost as much as building it). They
   are optional arrays of version 1: a file without them loads as before, and a
   reader that does not know them ignores them;
