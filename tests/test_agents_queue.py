@@ -88,6 +88,45 @@ def test_bad_requests_are_refused_by_name_the_fast_way_too() -> None:
     assert queue.update()["a"].cost == 7.0  # the last good request stands
 
 
+_NODE = st.one_of(
+    st.tuples(st.integers(-3, 9), st.integers(-3, 9)),  # on the grid or off it, walls too
+    st.lists(st.integers(0, 4), min_size=2, max_size=2),  # a list: converted, not as is
+    st.tuples(st.integers(0, 4)).map(lambda t: (t[0], np.int64(t[0]))),  # NumPy ints
+    st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4)),  # three ints
+    st.just((2**70, 0)),  # past int64
+    st.just((True, 1)),
+)
+
+
+@given(nodes=st.lists(_NODE, max_size=12), seed=st.integers(0, 2**16))
+@settings(max_examples=60, deadline=None)
+def test_open_nodes_is_key_returning_the_node_as_it_is(nodes: list[Any], seed: int) -> None:
+    walkable = np.random.default_rng(seed).random((5, 6)) > 0.3
+    space = Grid.from_walkable(walkable).agent_space()
+
+    def as_is(node: Any) -> bool:  # the oracle: one node at a time, by ``key``
+        try:
+            return space.key(node) is node
+        except (TypeError, ValueError):
+            return False
+
+    assert space.open_nodes(nodes).tolist() == [as_is(n) for n in nodes]
+
+
+def test_many_renewed_requests_are_served_in_order_of_first_request() -> None:
+    grid = Grid(np.ones((30, 30)), diagonal="never")
+    queue = PathRequestQueue(budget=40)
+    starts = [(r, 0) for r in range(10)]
+    queue.request_many(range(10), grid, starts, (29, 29))
+    order: list[int] = []
+    for col in range(29, 0, -1):  # renewed every frame, reversed: the order stands
+        queue.request_many(range(9, -1, -1), grid, starts[::-1], (29, col))
+        order += sorted(queue.update())
+    while len(queue):
+        order += sorted(queue.update())
+    assert order[:10] == list(range(10))
+
+
 def test_a_cell_walled_before_its_request_is_served_answers_unreachable() -> None:
     grid = Grid(np.ones((3, 8)))
     queue = PathRequestQueue(budget=100)

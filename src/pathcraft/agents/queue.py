@@ -181,8 +181,9 @@ class PathRequestQueue:
         self._pending: dict[Hashable, _Request] = {}  # by key: the search served now
         self._next: dict[Hashable, _Request] = {}  # by key: asked while that one runs
         self._order: list[tuple[int, Hashable]] = []  # (ticket, key), stale ones skipped
-        # by id(world): (world, its agents' node check, options its start_search took)
-        self._known: dict[int, tuple[Any, Any, list[dict[str, Any]]]] = {}
+        # by id(world): (world, its agents' node check, options its start_search took,
+        # the check of many nodes at once or None)
+        self._known: dict[int, tuple[Any, Any, list[dict[str, Any]], Any]] = {}
         self._asking = 0.0  # seconds spent in requests since the last update
 
     @property
@@ -271,13 +272,20 @@ class PathRequestQueue:
                 f"keys and starts must have the same length; got {len(keys)} keys and "
                 f"{len(starts)} starts"
             )
-        pending, check = self._pending, None
-        for key, start in zip(keys, starts, strict=True):
-            if check is None:  # once the world has taken the options: the goal checked
-                check = self._check(world, options)
-                if check is not None and not _as_is(check, goal):
-                    check = None
-            checked = check is not None and _as_is(check, start)
+        pending, k = self._pending, 0
+        while k < len(keys):  # until the world has taken the options: each on its own
+            check = self._check(world, options)
+            if check is not None and _as_is(check, goal):
+                break
+            self._ask(keys[k], world, starts[k], goal, options, False)
+            k += 1
+        else:
+            self._asking += perf_counter() - t0
+            return
+        many = self._known[id(world)][3]  # the space's check of many nodes at once
+        rest = starts[k:] if k else starts
+        fits = many(rest) if many is not None else [_as_is(check, s) for s in rest]
+        for key, start, checked in zip(keys[k:] if k else keys, rest, fits, strict=True):
             current = pending.get(key)
             if (
                 checked
@@ -288,7 +296,7 @@ class PathRequestQueue:
             ):  # the common case of a game loop, kept lean: renewed in place
                 current.start, current.goal = start, goal
                 continue
-            self._ask(key, world, start, goal, options, checked)
+            self._ask(key, world, start, goal, options, bool(checked))
         self._asking += perf_counter() - t0
 
     def _ask(
@@ -329,7 +337,7 @@ class PathRequestQueue:
         if known is None or known[0] is not world:
             if len(self._known) >= _WORLDS:
                 self._known.clear()
-            known = self._known[id(world)] = (world, _node_check(world), [])
+            known = self._known[id(world)] = (world, *_node_check(world))
         if options not in known[2] and len(known[2]) < _WORLDS:
             known[2].append(dict(options))
         return search
@@ -549,12 +557,15 @@ def _again(request: _Request) -> Steppable | None:
     return search
 
 
-def _node_check(world: Any) -> Any:
-    """The ``key`` of ``world``'s agents' space (None for a world without one)."""
+def _node_check(world: Any) -> tuple[Any, list[dict[str, Any]], Any]:
+    """The ``key`` of ``world``'s agents' space (None for a world without one), an
+    empty list of options, and the space's ``open_nodes`` (which of many nodes its
+    ``key`` returns as they are, at once; None for a space without it)."""
     try:
-        return world.agent_space().key
+        space = world.agent_space()
     except Exception:  # no agents' space: every request takes the world's checks
-        return None
+        return None, [], None
+    return space.key, [], getattr(space, "open_nodes", None)
 
 
 def _as_is(key: Any, node: Any) -> bool:

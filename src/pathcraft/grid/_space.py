@@ -5,6 +5,7 @@ what :meth:`Grid.agent_space <pathcraft.grid.Grid.agent_space>` returns. Cells a
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
@@ -85,6 +86,41 @@ class GridSpace:
             return cast(tuple[int, int], node)
         row, col = self.grid.check_cells(node, name=name, many=False)[0].tolist()
         return row, col
+
+    def open_nodes(self, nodes: Sequence[Any]) -> npt.NDArray[np.bool_]:
+        """Which of ``nodes`` :meth:`key` returns as they are: walkable cells given as
+        ``(row, col)`` tuples of two ints, checked together (one NumPy pass, not a
+        check per node: what a :class:`~pathcraft.agents.PathRequestQueue` renewing
+        many agents' requests asks). Any other node is False (:meth:`key` says what is
+        wrong with it, or converts it).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii("..#"))
+        >>> space.open_nodes([(0, 0), (0, 2), (0, 9), [0, 1], (0, np.int64(1))]).tolist()
+        [True, False, False, False, False]
+        """
+        if set(map(type, nodes)) == {tuple} and set(map(len, nodes)) == {2}:
+            flat = list(chain.from_iterable(nodes))  # all pairs: their items, at C speed
+            plain = set(map(type, flat)) == {int}
+        else:
+            plain = False
+        if not plain:  # some are not: picked one by one
+            return np.array([open_cell(self.grid.padded, n) for n in nodes], dtype=bool)
+        try:
+            cells = np.fromiter(flat, dtype=np.int64, count=len(flat)).reshape(-1, 2)
+        except OverflowError:  # an int past int64: off the grid
+            return np.array([open_cell(self.grid.padded, n) for n in nodes], dtype=bool)
+        padded = self.grid.padded
+        rows, cols = cells[:, 0], cells[:, 1]
+        inside = (rows >= 0) & (rows < padded.shape[0] - 2)
+        inside &= (cols >= 0) & (cols < padded.shape[1] - 2)
+        ok: npt.NDArray[np.bool_] = inside.copy()
+        ok[inside] = np.isfinite(padded[rows[inside] + 1, cols[inside] + 1])
+        return ok
 
     def snap(self, node: Any, name: str = "node") -> tuple[int, int]:
         """The nearest walkable cell to ``node``, a ``(row, col)`` cell on a wall or
