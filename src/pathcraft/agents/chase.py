@@ -22,7 +22,8 @@ starves however fast its target moves: the search in flight is finished and adop
 (an optimal path to where the target was when it started), then the next one aims
 at the newest target. Each next plan starts from a node ahead on the path the
 pursuer walks meanwhile (as far as it will walk while the plan is computed, judged
-by how many frames the last plan took), and is spliced there: the pursuer keeps
+by how many frames the last sliced plan took, and one frame more: a plan on time finds
+it still walking its old path), and is spliced there: the pursuer keeps
 moving and never turns back. Only a world edit cancels the plan in flight (its answer
 would mix two maps). On a navigation mesh a budgeted pursuer re-aims its path
 corridor as a blocking one does, and slices a search only where that needs one
@@ -468,8 +469,7 @@ class Pursuer:
             spent = result.reason == "max_expansions"
             self._status = "max_expansions" if spent else "unreachable"
             # stop at the next node: the pursuer never turns back mid-edge
-            c = max(k, self._committed())
-            self._set_path(self._path[: c + 1], self._costs[:c], keep=True)
+            self._truncate(max(k, self._committed()))
             return
         path = self._space.nodes(result)
         if self._committed() > k:  # it walked a partial path meanwhile
@@ -498,7 +498,7 @@ class Pursuer:
         except ValueError:
             j = -1
         if j >= 0 and self._status != "unreachable" and not fresh:
-            self._set_path(self._path[: j + 1], self._costs[:j], keep=True)
+            self._truncate(j)
             return
         if self._budget is not None and self.expanded >= self._budget:
             self._status = "max_expansions"
@@ -633,12 +633,14 @@ class Pursuer:
 
     def _lookahead(self, k: int) -> int:
         """The index on the path, from ``k`` on, of the first node at least as far
-        from the pursuer as it walks while a plan runs (as many frames as the last
-        one took, less the frame that adopts it); the path's end if none is."""
+        from the pursuer as it walks while a sliced plan runs and one frame more (as
+        many frames as the last sliced plan took, at least two), so that a plan on
+        time finds it still walking (not near the end, asking for partial paths each
+        frame); the path's end if none is."""
         last = len(self._path) - 1
-        if self._lag <= 1 or k >= last:
+        if k >= last:
             return k
-        reach = self.speed * self._dt * (self._lag - 1)
+        reach = self.speed * self._dt * max(self._lag, 2)
         left = float(self._suffix[self._i]) - self._progress  # cost to the path's end
         beyond = np.flatnonzero(self._suffix[k:] <= left - reach)
         return k + int(beyond[0]) if len(beyond) else last
@@ -679,8 +681,7 @@ class Pursuer:
         as on small maps, replaces the path at once, for one path update, not two)."""
         if self._cut:
             self._cut = False
-            k = self._plan_k
-            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            self._truncate(self._plan_k)
 
     def _committed(self) -> int:
         """The index on the path of the node the pursuer stands on, or walks to (it
@@ -753,6 +754,12 @@ class Pursuer:
         if self._search is not None:
             self._search.cancel()
             self._search = None
+
+    def _truncate(self, k: int) -> None:
+        """The path ends at its node ``k`` (the costs left read off the suffix sums)."""
+        self._path = self._path[: k + 1]
+        self._costs = self._costs[:k]
+        self._suffix = self._suffix[: k + 1] - self._suffix[k]
 
     def _set_path(
         self, path: list[Hashable], costs: npt.NDArray[np.float64], *, keep: bool
