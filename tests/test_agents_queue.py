@@ -8,6 +8,7 @@ grid's own check of a path (``Grid.smooth`` raises for a step that is not clear)
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import numpy as np
@@ -125,6 +126,32 @@ def test_many_renewed_requests_are_served_in_order_of_first_request() -> None:
     while len(queue):
         order += sorted(queue.update())
     assert order[:10] == list(range(10))
+
+
+def test_renewing_requests_makes_no_object_the_garbage_collector_counts() -> None:
+    # agents re-requesting every few frames: served, then asked again, many times
+    grid = Grid(np.ones((6, 8)))
+    queue = PathRequestQueue(budget=10_000)
+    keys = list(range(300))
+    starts = [(k % 6, k % 7) for k in keys]
+    answers: dict[int, Any] = {}
+    gc.disable()
+    try:
+        for col in range(8):
+            queue.request_many(keys, grid, starts, (5, 7 - col % 2))
+            answers.update(queue.update())
+            gc.collect()
+            before = gc.get_count()[0]
+            queue.request_many(keys, grid, starts, (5, 7 - col % 2))  # all new again
+            made = gc.get_count()[0] - before
+            answers.update(queue.update())
+            assert made < len(keys) // 10  # (two objects a request before)
+    finally:
+        gc.enable()
+    assert len(queue) == 0 and sorted(answers) == keys
+    for k, start in zip(keys, starts, strict=True):  # each the last goal's answer
+        assert answers[k].path[0].tolist() == list(start)
+        assert answers[k].cost == grid.astar(start, tuple(answers[k].path[-1])).cost
 
 
 def test_a_cell_walled_before_its_request_is_served_answers_unreachable() -> None:

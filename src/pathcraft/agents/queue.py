@@ -48,6 +48,13 @@ class _Request:
         self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
         options: dict[str, Any],
     ) -> None:  # fmt: skip
+        self.reset(ticket, search, world, start, goal, options)
+
+    def reset(
+        self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> None:  # fmt: skip
+        """Make it a new request (a finished one is used again: see ``_SPARE``)."""
         self.ticket = ticket
         self.search = search
         self.world = world
@@ -167,7 +174,10 @@ class PathRequestQueue:
     20.0
     """
 
-    __slots__ = ("_asking", "_budget", "_known", "_next", "_order", "_pending", "_tickets")
+    __slots__ = (
+        "_asking", "_budget", "_keys", "_known", "_next", "_order", "_pending", "_spare",
+        "_tickets",
+    )  # fmt: skip
 
     def __init__(self, budget: int | None = None, *, time_budget_us: float | None = None) -> None:
         expansions, micro = check_budgets("budget", budget, time_budget_us)
@@ -180,7 +190,11 @@ class PathRequestQueue:
         self._tickets = itertools.count()
         self._pending: dict[Hashable, _Request] = {}  # by key: the search served now
         self._next: dict[Hashable, _Request] = {}  # by key: asked while that one runs
-        self._order: list[tuple[int, Hashable]] = []  # (ticket, key), stale ones skipped
+        # Tickets in a heap, their keys apart (stale ones skipped): a renewal in a game
+        # loop allocates no object the cyclic garbage collector counts (see _SPARE).
+        self._order: list[int] = []
+        self._keys: dict[int, Hashable] = {}
+        self._spare: list[_Request] = []  # finished requests, to be used again
         # by id(world): (world, its agents' node check, options its start_search took,
         # the check of many nodes at once or None)
         self._known: dict[int, tuple[Any, Any, list[dict[str, Any]], Any]] = {}
@@ -373,7 +387,7 @@ class PathRequestQueue:
         current = self._pending.get(key)
         if current is None:
             ticket = next(self._tickets)
-            self._queue(key, _Request(ticket, search, world, start, goal, options))
+            self._queue(key, self._request(ticket, search, world, start, goal, options))
         elif not current.started:  # not served yet: updated in its place
             current.renew(search, world, start, goal, options)
             self._drop_next(key)
@@ -381,13 +395,25 @@ class PathRequestQueue:
             follow = self._next.get(key)
             if follow is None:
                 ticket = next(self._tickets)
-                self._next[key] = _Request(ticket, search, world, start, goal, options)
+                self._next[key] = self._request(ticket, search, world, start, goal, options)
             else:
                 follow.renew(search, world, start, goal, options)
 
+    def _request(
+        self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> _Request:  # fmt: skip
+        """A new request: a finished one used again where there is one."""
+        if self._spare:
+            request = self._spare.pop()
+            request.reset(ticket, search, world, start, goal, options)
+            return request
+        return _Request(ticket, search, world, start, goal, options)
+
     def _queue(self, key: Hashable, request: _Request) -> None:
         self._pending[key] = request
-        heapq.heappush(self._order, (request.ticket, key))
+        self._keys[request.ticket] = key
+        heapq.heappush(self._order, request.ticket)
 
     def _drop_next(self, key: Hashable) -> None:
         follow = self._next.pop(key, None)
@@ -461,19 +487,25 @@ class PathRequestQueue:
 
     def _head(self) -> tuple[Hashable, _Request] | None:
         """The oldest pending request (entries of dropped requests are skipped)."""
-        order = self._order
+        order, keys = self._order, self._keys
         while order:
-            ticket, key = order[0]
+            ticket = order[0]
+            key = keys[ticket]
             current = self._pending.get(key)
             if current is not None and current.ticket == ticket:
                 return key, current
             heapq.heappop(order)
+            del keys[ticket]
         return None
 
     def _finish(self, key: Hashable) -> None:
         """The request under ``key`` left the queue; a goal asked meanwhile takes its
-        turn by the order of its own first request."""
-        del self._pending[key]
+        turn by the order of its own first request. The request is kept to be used
+        again (its ticket is never given again: its stale heap entry is skipped)."""
+        request = self._pending.pop(key)
+        if len(self._spare) < _SPARE:
+            request.reset(-1, None, None, None, None, {})
+            self._spare.append(request)
         follow = self._next.pop(key, None)
         if follow is not None:
             self._queue(key, follow)
@@ -540,6 +572,11 @@ class PathRequestQueue:
 
 #: Worlds (and option sets per world) a queue remembers as checked.
 _WORLDS = 8
+#: Finished requests a queue keeps to use again. Agents renewing their requests every
+#: few frames would otherwise make a request object each time: hundreds a frame, and
+#: Python's cyclic garbage collector, which counts them, then runs inside
+#: ``request_many`` (2-5 ms a collection in ``bench/game_loop.py``'s 1,000 agents).
+_SPARE = 4096
 #: Options under which the agents' space's node check is not the search's: a start or
 #: goal moved to the nearest walkable node, a unit of several cells.
 _CHECKED = frozenset({"snap", "size"})
