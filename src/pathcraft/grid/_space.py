@@ -4,6 +4,7 @@ what :meth:`Grid.agent_space <pathcraft.grid.Grid.agent_space>` returns. Cells a
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -103,18 +104,15 @@ class GridSpace:
         >>> space.open_nodes([(0, 0), (0, 2), (0, 9), [0, 1], (0, np.int64(1))]).tolist()
         [True, False, False, False, False]
         """
+        padded = self.grid.padded
+        cells = None
         if set(map(type, nodes)) == {tuple} and set(map(len, nodes)) == {2}:
             flat = list(chain.from_iterable(nodes))  # all pairs: their items, at C speed
-            plain = set(map(type, flat)) == {int}
-        else:
-            plain = False
-        if not plain:  # some are not: picked one by one
-            return np.array([open_cell(self.grid.padded, n) for n in nodes], dtype=bool)
-        try:
-            cells = np.fromiter(flat, dtype=np.int64, count=len(flat)).reshape(-1, 2)
-        except OverflowError:  # an int past int64: off the grid
-            return np.array([open_cell(self.grid.padded, n) for n in nodes], dtype=bool)
-        padded = self.grid.padded
+            if set(map(type, flat)) == {int}:
+                with contextlib.suppress(OverflowError):  # an int past int64: off the grid
+                    cells = np.fromiter(flat, dtype=np.int64, count=len(flat)).reshape(-1, 2)
+        if cells is None:  # some are not plain pairs: checked one by one
+            return np.array([open_cell(padded, n) for n in nodes], dtype=bool)
         rows, cols = cells[:, 0], cells[:, 1]
         inside = (rows >= 0) & (rows < padded.shape[0] - 2)
         inside &= (cols >= 0) & (cols < padded.shape[1] - 2)
