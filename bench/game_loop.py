@@ -229,14 +229,13 @@ def run_queue(
     changed cell; an agent at the end of its path walks meanwhile its request's best
     partial path (``best_so_far``, a search under way with ``partial=True``), else a
     greedy glimpse toward the player (a ``GLIMPSE``-expansion partial greedy search:
-    requests waiting in line, jump point search). Timed apart: the queue (requests
+    requests waiting in line). Timed apart: the queue (requests
     and update, the table's ms) and the agents (where they ask from, adopting
     answers, partial paths and glimpses, walking)."""
     grid = world.grid
     walkers = [Walker(s, speed) for s in starts]
     keys = list(range(len(walkers)))
     queue = PathRequestQueue(**budget)
-    partial = {} if algorithm == "jps" else {"partial": True}  # JPS keeps no partial path
     asked_at: dict[int, int] = {}
     times: list[float] = []
     agents: list[float] = []  # the agents' own time per frame
@@ -256,7 +255,7 @@ def run_queue(
             aheads = [w.ahead() for w in walkers]
             t1, _ = clock()
             own += t1 - t0
-            queue.request_many(keys, grid, aheads, target, algorithm=algorithm, **partial)
+            queue.request_many(keys, grid, aheads, target, algorithm=algorithm, partial=True)
             for k in keys:
                 asked_at.setdefault(k, frame)
             last = target

@@ -126,12 +126,13 @@ class Pursuer:
         the pursuer aims at is at most two plans old. Meanwhile it walks on along its
         last path to the node the plan starts from, and on along the plan's best
         partial path so far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the
-        node the search reached closest to the target), so it never stands still for
+        node the search reached closest to the target; for jump point search, the jump
+        point it expanded closest to it), so it never stands still for
         lack of a path; a plan that arrives where the pursuer already walked past the
         point the two part is joined by walking back to it. Spaces whose searches do
-        not tell a partial path walk their space's ``toward`` meanwhile (jump point
-        search on a grid: a greedy search of 16 expansions; a navigation mesh: a
-        straight move toward the target up to the first wall), joined the same way;
+        not tell a partial path walk their space's ``toward`` meanwhile (a navigation
+        mesh: a straight move toward the target up to the first wall), joined the same
+        way;
         spaces without one (graphs) wait at the node the plan starts from. A map edit cancels
         the plan in flight and starts it again (the incremental repair of a static
         target is one blocking search, so it is used only without a budget). A plan
@@ -702,13 +703,13 @@ class Pursuer:
             self._toward()
             return
         best = search.best_so_far()
-        if best is None:  # a search that cannot tell (jump point search)
+        if best is None:  # a search that cannot tell
             self._toward()
         elif len(best.path) >= 2:
             self._splice(self._plan_k, self._space.nodes(best))
 
     def _toward(self) -> None:
-        """A plan whose search tells no partial path (jump point search, a mesh):
+        """A plan whose search tells no partial path (a mesh's):
         walk on meanwhile by the space's ``toward`` (a few legal steps from the end
         of the path toward the target: a greedy search of 16 expansions on a grid, a
         straight move up to the first wall on a mesh), appended to the path. A space

@@ -450,7 +450,7 @@ class PathRequestQueue:
 
         None when there is none to tell: no request under ``key``, its search not
         served yet (waiting in line), or of a kind that does not tell one (asked
-        without ``partial=True``, jump point search, graphs, navigation meshes: see
+        without ``partial=True``, graphs, navigation meshes: see
         the world's ``start_search``). An agent given None can walk a short glimpse
         toward its goal meanwhile (a blocking search of a few expansions with
         ``partial=True``, such as ``grid.find_path(here, goal, algorithm="greedy",

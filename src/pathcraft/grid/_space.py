@@ -180,7 +180,7 @@ class GridSpace:
         reached closest to the goal, legal steps of this grid); None when no cell
         it reached is closer than ``start``. What a budgeted
         :class:`~pathcraft.agents.Pursuer` walks while a plan that tells no partial
-        path (jump point search) is found.
+        path is found (a search not asked ``partial=True``).
 
         Examples
         --------
@@ -211,8 +211,8 @@ class GridSpace:
         """:meth:`find_path`'s search as a compiled search (``world.start_search``),
         stepped a few expansions at a time (``search.step(n)``); ``partial`` as in
         :meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` (and then the search
-        tells its best partial path while in progress, unless it is a jump point
-        search: :meth:`~pathcraft.CompiledSearch.best_so_far`).
+        tells its best partial path while in progress, a jump point search through
+        its jump points: :meth:`~pathcraft.CompiledSearch.best_so_far`).
 
         Examples
         --------
@@ -231,15 +231,14 @@ class GridSpace:
         self, method: Any, start: Hashable, goal: Hashable, limit: int | None, **more: Any
     ) -> Any:
         """``method(start, goal, algorithm=..., max_expansions=limit, **more)`` with
-        this space's choice of algorithm (JPS where it applies, without ``more``: its
-        ``partial=True`` is for A*'s searches in progress)."""
+        this space's choice of algorithm (JPS where it applies)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
         if self.algorithm == "astar" or (
             self.algorithm == "auto" and self.grid.diagonal not in ("no_corner_cut", "always")
         ):
             return method(s, g, algorithm="astar", max_expansions=limit, **more)
-        try:  # jump point search takes no partial paths: searched whole
-            return method(s, g, algorithm="jps", max_expansions=limit)
+        try:
+            return method(s, g, algorithm="jps", max_expansions=limit, **more)
         except ValueError:
             if self.algorithm == "jps":
                 raise
