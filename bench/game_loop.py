@@ -234,14 +234,13 @@ def run_queue(
     changed cell; an agent at the end of its path walks meanwhile its request's best
     partial path (``best_so_far``, a search under way with ``partial=True``), else a
     greedy glimpse toward the player (a ``GLIMPSE``-expansion partial greedy search:
-    requests waiting in line, jump point search). Timed apart: the queue (requests
+    requests waiting in line). Timed apart: the queue (requests
     and update, the table's ms) and the agents (where they ask from, adopting
     answers, partial paths and glimpses, walking)."""
     grid = world.grid
     walkers = [Walker(s, speed) for s in starts]
     keys = list(range(len(walkers)))
     queue = PathRequestQueue(**budget)
-    partial = {} if algorithm == "jps" else {"partial": True}  # JPS keeps no partial path
     asked_at: dict[int, int] = {}
     times: list[float] = []
     agents: list[float] = []  # the agents' own time per frame
@@ -261,7 +260,7 @@ def run_queue(
             aheads = [w.ahead() for w in walkers]
             t1, _ = clock()
             own += t1 - t0
-            queue.request_many(keys, grid, aheads, target, algorithm=algorithm, **partial)
+            queue.request_many(keys, grid, aheads, target, algorithm=algorithm, partial=True)
             for k in keys:
                 asked_at.setdefault(k, frame)
             last = target
@@ -632,7 +631,11 @@ def main(argv: list[str] | None = None) -> str:
         f"{1 / args.player_speed:g} frames) for {len(worlds[0].route)} frames at 60 a "
         f"second; agents walk {args.speed} cells a frame (8-connected, no corner "
         f"cutting). The frame's budget: {args.expansions} expansions or "
-        f"{args.budget_us:g} us for all agents (a Pursuer's is the frame's / agents). "
+        f"{args.budget_us:g} us for all agents (a Pursuer's is the frame's / agents: it "
+        "bounds that pursuer's searching only, so a Pursuer row's frame is the sum of "
+        "every pursuer's step, its budget plus its fixed cost, checking the target, "
+        "walking, starting and adopting plans, tens of microseconds a plan; the queue's "
+        "budget is the frame's, its requests, searches and answers together). "
         "ms: pathfinding per frame on the main thread (CPU), median / p95 / p99 / max; "
         "worker ms: CPU of the ChaseField's worker thread per frame, on top; paths/s: "
         "paths delivered (flow fields: fields computed, ChaseField: near fields) per "

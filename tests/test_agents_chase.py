@@ -293,7 +293,7 @@ def test_a_frame_budget_steps_the_plan_and_reaches_the_same_path(
     assert np.array_equal(sliced.last_plan.path, blocking.last_plan.path)
     assert sliced.last_plan.cost == blocking.last_plan.cost
     # it walked meanwhile, legally: the search's best partial path (A*), or greedy
-    # glimpses toward the target (jump point search tells no partial path)
+    # glimpses toward the target (a search that tells none)
     assert frames < 3 or sliced.path[0] != (0, 0) or sliced.node != (0, 0)
     steps = np.diff(np.array(sliced.path), axis=0)
     assert (np.abs(steps).max(axis=1) == 1).all()

@@ -67,7 +67,7 @@ def test_best_so_far_is_none_where_the_search_cannot_tell() -> None:
     plain = grid.start_search((0, 0), (29, 29), algorithm="astar")
     plain.step(3)
     assert plain.best_so_far() is None  # not partial: the node is not tracked
-    # jump point search takes no partial=: its searches never tell
+    # a jump point search not asked partial=True does not tell either
     space = GridSpace(Grid(np.ones((30, 30))), algorithm="jps")
     jps = space.start_search((0, 0), (29, 29))
     jps.step(1)

@@ -8,6 +8,7 @@ grid's own check of a path (``Grid.smooth`` raises for a step that is not clear)
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import numpy as np
@@ -86,6 +87,71 @@ def test_bad_requests_are_refused_by_name_the_fast_way_too() -> None:
     with pytest.raises(TypeError, match="world must have start_search"):
         queue.request_many(["a"], object(), [(0, 0)], (0, 5))
     assert queue.update()["a"].cost == 7.0  # the last good request stands
+
+
+_NODE = st.one_of(
+    st.tuples(st.integers(-3, 9), st.integers(-3, 9)),  # on the grid or off it, walls too
+    st.lists(st.integers(0, 4), min_size=2, max_size=2),  # a list: converted, not as is
+    st.tuples(st.integers(0, 4)).map(lambda t: (t[0], np.int64(t[0]))),  # NumPy ints
+    st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4)),  # three ints
+    st.just((2**70, 0)),  # past int64
+    st.just((True, 1)),
+)
+
+
+@given(nodes=st.lists(_NODE, max_size=12), seed=st.integers(0, 2**16))
+@settings(max_examples=60, deadline=None)
+def test_open_nodes_is_key_returning_the_node_as_it_is(nodes: list[Any], seed: int) -> None:
+    walkable = np.random.default_rng(seed).random((5, 6)) > 0.3
+    space = Grid.from_walkable(walkable).agent_space()
+
+    def as_is(node: Any) -> bool:  # the oracle: one node at a time, by ``key``
+        try:
+            return space.key(node) is node
+        except (TypeError, ValueError):
+            return False
+
+    assert space.open_nodes(nodes).tolist() == [as_is(n) for n in nodes]
+
+
+def test_many_renewed_requests_are_served_in_order_of_first_request() -> None:
+    grid = Grid(np.ones((30, 30)), diagonal="never")
+    queue = PathRequestQueue(budget=40)
+    starts = [(r, 0) for r in range(10)]
+    queue.request_many(range(10), grid, starts, (29, 29))
+    order: list[int] = []
+    for col in range(29, 0, -1):  # renewed every frame, reversed: the order stands
+        queue.request_many(range(9, -1, -1), grid, starts[::-1], (29, col))
+        order += sorted(queue.update())
+    while len(queue):
+        order += sorted(queue.update())
+    assert order[:10] == list(range(10))
+
+
+def test_renewing_requests_makes_no_object_the_garbage_collector_counts() -> None:
+    # agents re-requesting every few frames: served, then asked again, many times
+    grid = Grid(np.ones((6, 8)))
+    queue = PathRequestQueue(budget=10_000)
+    keys = list(range(300))
+    starts = [(k % 6, k % 7) for k in keys]
+    answers: dict[int, Any] = {}
+    gc.disable()
+    try:
+        for col in range(8):
+            queue.request_many(keys, grid, starts, (5, 7 - col % 2))
+            answers.update(queue.update())
+            gc.collect()
+            before = gc.get_count()[0]
+            queue.request_many(keys, grid, starts, (5, 7 - col % 2))  # all new again
+            made = gc.get_count()[0] - before
+            answers.update(queue.update())
+            assert made < len(keys) // 10  # (two objects a request before)
+    finally:
+        gc.enable()
+    assert len(queue) == 0 and sorted(answers) == keys
+    for k, start in zip(keys, starts, strict=True):  # each the last goal's answer
+        assert answers[k].path[0].tolist() == list(start)
+        assert answers[k].cost == grid.astar(start, tuple(answers[k].path[-1])).cost
 
 
 def test_a_cell_walled_before_its_request_is_served_answers_unreachable() -> None:

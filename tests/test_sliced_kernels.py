@@ -201,9 +201,9 @@ def test_status_vocabulary_result_and_cancel() -> None:
 
 def test_options_are_the_blocking_methods() -> None:
     grid = Grid(np.ones((5, 5)))
-    refused = r"Grid\.start_search\(algorithm='jps'\) does not take partial"
+    refused = r"Grid\.start_search\(algorithm='dijkstra'\) does not take partial"
     with pytest.raises(UnsupportedOptionError, match=refused):
-        grid.start_search((0, 0), (4, 4), algorithm="jps", partial=True)
+        grid.start_search((0, 0), (4, 4), algorithm="dijkstra", partial=True)
     with pytest.raises(ValueError, match="algorithm"):
         grid.start_search((0, 0), (4, 4), algorithm="bfs")
     with pytest.raises(ValueError, match=r"wall|outside"):

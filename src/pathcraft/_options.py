@@ -160,7 +160,7 @@ SUPPORT: dict[str, WorldSpec] = {
                 "astar": _ALL,
                 "dijkstra": _DIJKSTRA,
                 "greedy": _NO_WEIGHT,
-                "jps": ("weight", "max_expansions", "max_cost", "record"),
+                "jps": ("weight", "max_expansions", "max_cost", "partial", "record"),
                 # Any-angle (Theta*): turning cells, Euclidean cost; uniform-cost grids.
                 "theta": ("weight", "max_expansions", "max_cost", "partial", "record"),
             },
@@ -386,11 +386,11 @@ class SearchOptions:
         repeated with the same options costs one dictionary look-up here.
 
         >>> from pathcraft._options import SearchOptions
-        >>> SearchOptions.check_call("Grid", "find_paths", "jps", {"partial": True})
+        >>> SearchOptions.check_call("Grid", "find_paths", "dijkstra", {"partial": True})
         ... # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        pathcraft._options.UnsupportedOptionError: Grid.find_paths(algorithm='jps') does not ...
+        pathcraft._options.UnsupportedOptionError: Grid.find_paths(algorithm='dijkstra') does ...
         """
         try:
             key: Any = (world, algorithm, *[(k, type(v), v) for k, v in options.items()])

@@ -278,7 +278,8 @@ class CompiledSearch:
 
         None when the search cannot tell: it was not started with ``partial=True``,
         has not been stepped, has ended (read :attr:`result`), or is of a kind that
-        does not track that node (jump point search, graphs, navigation meshes).
+        does not track that node (graphs, navigation meshes). A jump point search
+        tells the path through its jump points to the expanded one closest to the goal.
 
         Examples
         --------

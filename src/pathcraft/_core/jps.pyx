@@ -55,12 +55,13 @@ from pathcraft._core.grid_search cimport (
     check_cell,
     check_cells,
     copy_record_cells,
+    heuristic_rc,
     make_query,
     open_start,
     relax,
     to_cells,
 )
-from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS
+from pathcraft._core.codes cimport MODE_ASTAR, ST_FOUND, ST_IN_PROGRESS, ST_MAX_EXPANSIONS
 from pathcraft._core.hashed cimport HashedWorkspace, hashed_relax
 from pathcraft._core cimport machine  # the search skeleton
 
@@ -349,6 +350,8 @@ cdef inline int jps_loop(
         gu = ws.cell[un].g
         ur = u // W
         uc = u - ur * W
+        if q.s.partial:
+            machine.note_best(out, u, heuristic_rc(q, ur, uc))
         p = ws.cell[un].parent
         if hashed and p >= 0:
             p = (<HashedWorkspace> ws).cells[p]
@@ -375,15 +378,14 @@ cdef Query jps_query(
     machine.KernelSettings settings,
 ) except *:
     """The query of a jump point search on a grid whose cells all cost ``unit``: A*
-    by the octile distance times ``unit``, ties by g, no partial path; of
-    ``settings`` it reads the weight, the limits and ``record`` (its mode, ties and
-    seed are A*'s, whatever they say; ``partial`` is refused)."""
-    if settings.s.partial:
-        raise ValueError("jump point search keeps no partial paths")
+    by the octile distance times ``unit``, ties by g; of ``settings`` it reads the
+    weight, the limits, ``partial`` (a search cut short answers the path to the
+    expanded jump point closest to the goal by that distance) and ``record`` (its
+    mode, ties and seed are A*'s, whatever they say)."""
     cdef Query q = make_query(padded, ws, diagonal, H_OCTILE, unit)
     q.s = machine.tie_g_settings(
-        MODE_ASTAR, settings.s.weight, settings.s.max_expansions, settings.s.max_cost, False,
-        settings.s.record,
+        MODE_ASTAR, settings.s.weight, settings.s.max_expansions, settings.s.max_cost,
+        settings.s.partial, settings.s.record,
     )
     return q
 
@@ -469,6 +471,7 @@ cdef class JpsSearch(machine.Machine):
     cdef Query q
     cdef Lines packed
     cdef Workspace ws
+    cdef Py_ssize_t start  # where a partial path ends before any jump point expanded
     cdef const double[:, ::1] padded
     cdef object lines
 
@@ -498,6 +501,7 @@ cdef class JpsSearch(machine.Machine):
         self.ws = ws
         self.padded = padded
         self.lines = lines  # the packed arrays ``packed`` points into
+        self.start = start
         with nogil:
             failed = open_start(&self.q, ws, start, &self.out)
         if failed:
@@ -508,6 +512,7 @@ cdef class JpsSearch(machine.Machine):
 
     cdef int restart(self, Py_ssize_t start, Py_ssize_t goal) noexcept nogil:
         aim(&self.q, goal)
+        self.start = start
         return open_start(&self.q, self.ws, start, &self.out)
 
     cdef double found_cost(self) noexcept nogil:
@@ -517,18 +522,30 @@ cdef class JpsSearch(machine.Machine):
         return _jumps_cost(self.ws.trail, n, self.q.width, self.q.hscale)
 
     def best_so_far(self):
-        """None: this search does not tell its best partial path while in progress."""
-        return None
+        """The answer a ``partial`` search stopped now would give (status
+        ``max_expansions``, the path through the jump points to the expanded one
+        closest to the goal, the start itself before any), while the search is in
+        progress; None once it ended or when it is not ``partial``."""
+        if self.out.status != ST_IN_PROGRESS or not self.q.s.partial:
+            return None
+        return self.answer_at(
+            self.out.best if self.out.best >= 0 else self.start, ST_MAX_EXPANSIONS
+        )
 
     def answer(self):
         """``(status, path_cells, jump_cells, cost, expanded, generated, rec_cells,
         rec_g)`` of the ended search (see :func:`jps`)."""
         if self.out.status == ST_IN_PROGRESS:
             raise RuntimeError("the search is still in progress")
-        cdef Py_ssize_t W = self.q.width
-        jumps = machine.walk_back(
-            self.ws, self.out.reached if self.out.status == ST_FOUND else -1
+        return self.answer_at(
+            machine.end_node(&self.out, self.q.s.partial, self.start), self.out.status
         )
+
+    cdef object answer_at(self, Py_ssize_t end, int status):
+        """The answer tuple of the path through the jump points to ``end`` (-1: no
+        path), with ``status``."""
+        cdef Py_ssize_t W = self.q.width
+        jumps = machine.walk_back(self.ws, end)
         cdef const Py_ssize_t[::1] flat = jumps
         cdef Py_ssize_t n = flat.shape[0]
         cdef const Py_ssize_t* first = &flat[0] if n else NULL
@@ -536,7 +553,7 @@ cdef class JpsSearch(machine.Machine):
         cost = _jumps_cost(first, n, W, self.q.hscale) if n else INFINITY
         rec_cells, rec_g = copy_record_cells(self.ws, W) if self.q.s.record else (None, None)
         return (
-            self.out.status, path, to_cells(flat, W), cost, self.out.expanded,
+            status, path, to_cells(flat, W), cost, self.out.expanded,
             self.out.generated, rec_cells, rec_g,
         )
 

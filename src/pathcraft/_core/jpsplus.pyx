@@ -27,9 +27,9 @@ from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
 
-from pathcraft._core.grid_search cimport SQRT2, Outcome, Query, Workspace, relax
+from pathcraft._core.grid_search cimport SQRT2, Outcome, Query, Workspace, heuristic_rc, relax
 from pathcraft._core.jps cimport successors
-from pathcraft._core.machine cimport next_to_expand, stop
+from pathcraft._core.machine cimport next_to_expand, note_best, stop
 
 #: Direction ``k`` of the table is ``(DR[k], DC[k])``: N, S, W, E, NW, NE, SW, SE.
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -162,6 +162,8 @@ cdef int run_jpsplus(
         gu = ws.cell[u].g
         ur = u // W
         uc = u - ur * W
+        if q.s.partial:
+            note_best(out, u, heuristic_rc(q, ur, uc))
         gr = q.goal_r - ur
         gc = q.goal_c - uc
         count = successors(q, u, ws.cell[u].parent, dirs)

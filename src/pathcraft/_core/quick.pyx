@@ -306,10 +306,7 @@ cdef class Plan:
         """The :class:`~pathcraft.result.PathResult` of an ended query from ``s``."""
         cdef Py_ssize_t n = 0, end, W = q.width
         cdef double cost = INFINITY
-        if self.jps:
-            end = out.reached if out.status == ST_FOUND else -1
-        else:
-            end = end_node(out, q.s.partial, s)
+        end = end_node(out, q.s.partial, s)
         if end >= 0:
             n = ws.trace(end)
             if n < 0:
@@ -415,9 +412,9 @@ cdef class PlanSearch(Machine):
     def best_so_far(self):
         """While in progress, what :meth:`result` of a ``partial`` search stopped now
         would be (see ``Machine.best_so_far``), as an object with that ``result``; None
-        once it ended, when not ``partial``, or for jump point search (whose partial
-        paths end at jump points, not at the node closest to the goal)."""
-        if self.out.status != ST_IN_PROGRESS or not self.q.s.partial or self.plan.jps:
+        once it ended or when not ``partial`` (jump point search: the path through the
+        jump points to the expanded one closest to the goal)."""
+        if self.out.status != ST_IN_PROGRESS or not self.q.s.partial:
             return None
         return _BestSoFar(self)
 

@@ -22,7 +22,8 @@ starves however fast its target moves: the search in flight is finished and adop
 (an optimal path to where the target was when it started), then the next one aims
 at the newest target. Each next plan starts from a node ahead on the path the
 pursuer walks meanwhile (as far as it will walk while the plan is computed, judged
-by how many frames the last plan took), and is spliced there: the pursuer keeps
+by how many frames the last sliced plan took, and one frame more: a plan on time finds
+it still walking its old path), and is spliced there: the pursuer keeps
 moving and never turns back. Only a world edit cancels the plan in flight (its answer
 would mix two maps). On a navigation mesh a budgeted pursuer re-aims its path
 corridor as a blocking one does, and slices a search only where that needs one
@@ -126,12 +127,13 @@ class Pursuer:
         the pursuer aims at is at most two plans old. Meanwhile it walks on along its
         last path to the node the plan starts from, and on along the plan's best
         partial path so far (:meth:`~pathcraft.CompiledSearch.best_so_far`: toward the
-        node the search reached closest to the target), so it never stands still for
+        node the search reached closest to the target; for jump point search, the jump
+        point it expanded closest to it), so it never stands still for
         lack of a path; a plan that arrives where the pursuer already walked past the
         point the two part is joined by walking back to it. Spaces whose searches do
-        not tell a partial path walk their space's ``toward`` meanwhile (jump point
-        search on a grid: a greedy search of 16 expansions; a navigation mesh: a
-        straight move toward the target up to the first wall), joined the same way;
+        not tell a partial path walk their space's ``toward`` meanwhile (a navigation
+        mesh: a straight move toward the target up to the first wall), joined the same
+        way;
         spaces without one (graphs) wait at the node the plan starts from. A map edit cancels
         the plan in flight and starts it again (the incremental repair of a static
         target is one blocking search, so it is used only without a budget). A plan
@@ -544,8 +546,7 @@ class Pursuer:
             spent = result.reason == "max_expansions"
             self._status = "max_expansions" if spent else "unreachable"
             # stop at the next node: the pursuer never turns back mid-edge
-            c = max(k, self._committed())
-            self._set_path(self._path[: c + 1], self._costs[:c], keep=True)
+            self._truncate(max(k, self._committed()))
             return
         path = self._space.nodes(result)
         if self._committed() > k:  # it walked a partial path meanwhile
@@ -574,7 +575,7 @@ class Pursuer:
         except ValueError:
             j = -1
         if j >= 0 and self._status != "unreachable" and not fresh:
-            self._set_path(self._path[: j + 1], self._costs[:j], keep=True)
+            self._truncate(j)
             return
         if self._budget is not None and self.expanded >= self._budget:
             self._status = "max_expansions"
@@ -709,12 +710,14 @@ class Pursuer:
 
     def _lookahead(self, k: int) -> int:
         """The index on the path, from ``k`` on, of the first node at least as far
-        from the pursuer as it walks while a plan runs (as many frames as the last
-        one took, less the frame that adopts it); the path's end if none is."""
+        from the pursuer as it walks while a sliced plan runs and one frame more (as
+        many frames as the last sliced plan took, at least two), so that a plan on
+        time finds it still walking (not near the end, asking for partial paths each
+        frame); the path's end if none is."""
         last = len(self._path) - 1
-        if self._lag <= 1 or k >= last:
+        if k >= last:
             return k
-        reach = self.speed * self._dt * (self._lag - 1)
+        reach = self.speed * self._dt * max(self._lag, 2)
         left = float(self._suffix[self._i]) - self._progress  # cost to the path's end
         beyond = np.flatnonzero(self._suffix[k:] <= left - reach)
         return k + int(beyond[0]) if len(beyond) else last
@@ -755,8 +758,7 @@ class Pursuer:
         as on small maps, replaces the path at once, for one path update, not two)."""
         if self._cut:
             self._cut = False
-            k = self._plan_k
-            self._set_path(self._path[: k + 1], self._costs[:k], keep=True)
+            self._truncate(self._plan_k)
 
     def _committed(self) -> int:
         """The index on the path of the node the pursuer stands on, or walks to (it
@@ -777,13 +779,13 @@ class Pursuer:
             self._toward()
             return
         best = search.best_so_far()
-        if best is None:  # a search that cannot tell (jump point search)
+        if best is None:  # a search that cannot tell
             self._toward()
         elif len(best.path) >= 2:
             self._splice(self._plan_k, self._space.nodes(best))
 
     def _toward(self) -> None:
-        """A plan whose search tells no partial path (jump point search, a mesh):
+        """A plan whose search tells no partial path (a mesh's):
         walk on meanwhile by the space's ``toward`` (a few legal steps from the end
         of the path toward the target: a greedy search of 16 expansions on a grid, a
         straight move up to the first wall on a mesh), appended to the path. A space
@@ -829,6 +831,12 @@ class Pursuer:
         if self._search is not None:
             self._search.cancel()
             self._search = None
+
+    def _truncate(self, k: int) -> None:
+        """The path ends at its node ``k`` (the costs left read off the suffix sums)."""
+        self._path = self._path[: k + 1]
+        self._costs = self._costs[:k]
+        self._suffix = self._suffix[: k + 1] - self._suffix[k]
 
     def _set_path(
         self, path: list[Hashable], costs: npt.NDArray[np.float64], *, keep: bool

@@ -48,6 +48,13 @@ class _Request:
         self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
         options: dict[str, Any],
     ) -> None:  # fmt: skip
+        self.reset(ticket, search, world, start, goal, options)
+
+    def reset(
+        self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> None:  # fmt: skip
+        """Make it a new request (a finished one is used again: see ``_SPARE``)."""
         self.ticket = ticket
         self.search = search
         self.world = world
@@ -167,7 +174,10 @@ class PathRequestQueue:
     20.0
     """
 
-    __slots__ = ("_asking", "_budget", "_known", "_next", "_order", "_pending", "_tickets")
+    __slots__ = (
+        "_asking", "_budget", "_keys", "_known", "_next", "_order", "_pending", "_spare",
+        "_tickets",
+    )  # fmt: skip
 
     def __init__(self, budget: int | None = None, *, time_budget_us: float | None = None) -> None:
         expansions, micro = check_budgets("budget", budget, time_budget_us)
@@ -180,9 +190,14 @@ class PathRequestQueue:
         self._tickets = itertools.count()
         self._pending: dict[Hashable, _Request] = {}  # by key: the search served now
         self._next: dict[Hashable, _Request] = {}  # by key: asked while that one runs
-        self._order: list[tuple[int, Hashable]] = []  # (ticket, key), stale ones skipped
-        # by id(world): (world, its agents' node check, options its start_search took)
-        self._known: dict[int, tuple[Any, Any, list[dict[str, Any]]]] = {}
+        # Tickets in a heap, their keys apart (stale ones skipped): a renewal in a game
+        # loop allocates no object the cyclic garbage collector counts (see _SPARE).
+        self._order: list[int] = []
+        self._keys: dict[int, Hashable] = {}
+        self._spare: list[_Request] = []  # finished requests, to be used again
+        # by id(world): (world, its agents' node check, options its start_search took,
+        # the check of many nodes at once or None)
+        self._known: dict[int, tuple[Any, Any, list[dict[str, Any]], Any]] = {}
         self._asking = 0.0  # seconds spent in requests since the last update
 
     @property
@@ -293,13 +308,20 @@ class PathRequestQueue:
                 f"keys and starts must have the same length; got {len(keys)} keys and "
                 f"{len(starts)} starts"
             )
-        pending, check = self._pending, None
-        for key, start in zip(keys, starts, strict=True):
-            if check is None:  # once the world has taken the options: the goal checked
-                check = self._check(world, options)
-                if check is not None and not _as_is(check, goal):
-                    check = None
-            checked = check is not None and _as_is(check, start)
+        pending, k = self._pending, 0
+        while k < len(keys):  # until the world has taken the options: each on its own
+            check = self._check(world, options)
+            if check is not None and _as_is(check, goal):
+                break
+            self._ask(keys[k], world, starts[k], goal, options, False)
+            k += 1
+        else:
+            self._asking += perf_counter() - t0
+            return
+        many = self._known[id(world)][3]  # the space's check of many nodes at once
+        rest = starts[k:] if k else starts
+        fits = many(rest) if many is not None else [_as_is(check, s) for s in rest]
+        for key, start, checked in zip(keys[k:] if k else keys, rest, fits, strict=True):
             current = pending.get(key)
             if (
                 checked
@@ -310,7 +332,7 @@ class PathRequestQueue:
             ):  # the common case of a game loop, kept lean: renewed in place
                 current.start, current.goal = start, goal
                 continue
-            self._ask(key, world, start, goal, options, checked)
+            self._ask(key, world, start, goal, options, bool(checked))
         self._asking += perf_counter() - t0
 
     def _ask(
@@ -356,7 +378,7 @@ class PathRequestQueue:
         if known is None or known[0] is not world:
             if len(self._known) >= _WORLDS:
                 self._known.clear()
-            known = self._known[id(world)] = (world, _node_check(world), [])
+            known = self._known[id(world)] = (world, *_node_check(world))
         if options not in known[2] and len(known[2]) < _WORLDS:
             known[2].append(dict(options))
         return search
@@ -392,7 +414,7 @@ class PathRequestQueue:
         current = self._pending.get(key)
         if current is None:
             ticket = next(self._tickets)
-            self._queue(key, _Request(ticket, search, world, start, goal, options))
+            self._queue(key, self._request(ticket, search, world, start, goal, options))
         elif not current.started:  # not served yet: updated in its place
             current.renew(search, world, start, goal, options)
             self._drop_next(key)
@@ -400,13 +422,25 @@ class PathRequestQueue:
             follow = self._next.get(key)
             if follow is None:
                 ticket = next(self._tickets)
-                self._next[key] = _Request(ticket, search, world, start, goal, options)
+                self._next[key] = self._request(ticket, search, world, start, goal, options)
             else:
                 follow.renew(search, world, start, goal, options)
 
+    def _request(
+        self, ticket: int, search: Steppable | None, world: Any, start: Any, goal: Any,
+        options: dict[str, Any],
+    ) -> _Request:  # fmt: skip
+        """A new request: a finished one used again where there is one."""
+        if self._spare:
+            request = self._spare.pop()
+            request.reset(ticket, search, world, start, goal, options)
+            return request
+        return _Request(ticket, search, world, start, goal, options)
+
     def _queue(self, key: Hashable, request: _Request) -> None:
         self._pending[key] = request
-        heapq.heappush(self._order, (request.ticket, key))
+        self._keys[request.ticket] = key
+        heapq.heappush(self._order, request.ticket)
 
     def _drop_next(self, key: Hashable) -> None:
         follow = self._next.pop(key, None)
@@ -443,7 +477,7 @@ class PathRequestQueue:
 
         None when there is none to tell: no request under ``key``, its search not
         served yet (waiting in line), or of a kind that does not tell one (asked
-        without ``partial=True``, jump point search, graphs, navigation meshes: see
+        without ``partial=True``, graphs, navigation meshes: see
         the world's ``start_search``). An agent given None can walk a short glimpse
         toward its goal meanwhile (a blocking search of a few expansions with
         ``partial=True``, such as ``grid.find_path(here, goal, algorithm="greedy",
@@ -480,19 +514,25 @@ class PathRequestQueue:
 
     def _head(self) -> tuple[Hashable, _Request] | None:
         """The oldest pending request (entries of dropped requests are skipped)."""
-        order = self._order
+        order, keys = self._order, self._keys
         while order:
-            ticket, key = order[0]
+            ticket = order[0]
+            key = keys[ticket]
             current = self._pending.get(key)
             if current is not None and current.ticket == ticket:
                 return key, current
             heapq.heappop(order)
+            del keys[ticket]
         return None
 
     def _finish(self, key: Hashable) -> None:
         """The request under ``key`` left the queue; a goal asked meanwhile takes its
-        turn by the order of its own first request."""
-        del self._pending[key]
+        turn by the order of its own first request. The request is kept to be used
+        again (its ticket is never given again: its stale heap entry is skipped)."""
+        request = self._pending.pop(key)
+        if len(self._spare) < _SPARE:
+            request.reset(-1, None, None, None, None, {})
+            self._spare.append(request)
         follow = self._next.pop(key, None)
         if follow is not None:
             self._queue(key, follow)
@@ -559,6 +599,11 @@ class PathRequestQueue:
 
 #: Worlds (and option sets per world) a queue remembers as checked.
 _WORLDS = 8
+#: Finished requests a queue keeps to use again. Agents renewing their requests every
+#: few frames would otherwise make a request object each time: hundreds a frame, and
+#: Python's cyclic garbage collector, which counts them, then runs inside
+#: ``request_many`` (2-5 ms a collection in ``bench/game_loop.py``'s 1,000 agents).
+_SPARE = 4096
 #: Options under which the agents' space's node check is not the search's: a start or
 #: goal moved to the nearest walkable node, a unit of several cells.
 _CHECKED = frozenset({"snap", "size", "reservations"})
@@ -599,12 +644,15 @@ def _again(request: _Request) -> Steppable | None:
     return search
 
 
-def _node_check(world: Any) -> Any:
-    """The ``key`` of ``world``'s agents' space (None for a world without one)."""
+def _node_check(world: Any) -> tuple[Any, list[dict[str, Any]], Any]:
+    """The ``key`` of ``world``'s agents' space (None for a world without one), an
+    empty list of options, and the space's ``open_nodes`` (which of many nodes its
+    ``key`` returns as they are, at once; None for a space without it)."""
     try:
-        return world.agent_space().key
+        space = world.agent_space()
     except Exception:  # no agents' space: every request takes the world's checks
-        return None
+        return None, [], None
+    return space.key, [], getattr(space, "open_nodes", None)
 
 
 def _as_is(key: Any, node: Any) -> bool:

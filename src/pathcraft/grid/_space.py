@@ -4,7 +4,9 @@ what :meth:`Grid.agent_space <pathcraft.grid.Grid.agent_space>` returns. Cells a
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
@@ -86,6 +88,38 @@ class GridSpace:
         row, col = self.grid.check_cells(node, name=name, many=False)[0].tolist()
         return row, col
 
+    def open_nodes(self, nodes: Sequence[Any]) -> npt.NDArray[np.bool_]:
+        """Which of ``nodes`` :meth:`key` returns as they are: walkable cells given as
+        ``(row, col)`` tuples of two ints, checked together (one NumPy pass, not a
+        check per node: what a :class:`~pathcraft.agents.PathRequestQueue` renewing
+        many agents' requests asks). Any other node is False (:meth:`key` says what is
+        wrong with it, or converts it).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents import GridSpace
+        >>> space = GridSpace(Grid.from_ascii("..#"))
+        >>> space.open_nodes([(0, 0), (0, 2), (0, 9), [0, 1], (0, np.int64(1))]).tolist()
+        [True, False, False, False, False]
+        """
+        padded = self.grid.padded
+        cells = None
+        if set(map(type, nodes)) == {tuple} and set(map(len, nodes)) == {2}:
+            flat = list(chain.from_iterable(nodes))  # all pairs: their items, at C speed
+            if set(map(type, flat)) == {int}:
+                with contextlib.suppress(OverflowError):  # an int past int64: off the grid
+                    cells = np.fromiter(flat, dtype=np.int64, count=len(flat)).reshape(-1, 2)
+        if cells is None:  # some are not plain pairs: checked one by one
+            return np.array([open_cell(padded, n) for n in nodes], dtype=bool)
+        rows, cols = cells[:, 0], cells[:, 1]
+        inside = (rows >= 0) & (rows < padded.shape[0] - 2)
+        inside &= (cols >= 0) & (cols < padded.shape[1] - 2)
+        ok: npt.NDArray[np.bool_] = inside.copy()
+        ok[inside] = np.isfinite(padded[rows[inside] + 1, cols[inside] + 1])
+        return ok
+
     def snap(self, node: Any, name: str = "node") -> tuple[int, int]:
         """The nearest walkable cell to ``node``, a ``(row, col)`` cell on a wall or
         outside the grid (:meth:`Grid.nearest_walkable
@@ -146,7 +180,7 @@ class GridSpace:
         reached closest to the goal, legal steps of this grid); None when no cell
         it reached is closer than ``start``. What a budgeted
         :class:`~pathcraft.agents.Pursuer` walks while a plan that tells no partial
-        path (jump point search) is found.
+        path is found (a search not asked ``partial=True``).
 
         Examples
         --------
@@ -177,8 +211,8 @@ class GridSpace:
         """:meth:`find_path`'s search as a compiled search (``world.start_search``),
         stepped a few expansions at a time (``search.step(n)``); ``partial`` as in
         :meth:`Grid.find_path <pathcraft.grid.Grid.find_path>` (and then the search
-        tells its best partial path while in progress, unless it is a jump point
-        search: :meth:`~pathcraft.CompiledSearch.best_so_far`).
+        tells its best partial path while in progress, a jump point search through
+        its jump points: :meth:`~pathcraft.CompiledSearch.best_so_far`).
 
         Examples
         --------
@@ -197,15 +231,14 @@ class GridSpace:
         self, method: Any, start: Hashable, goal: Hashable, limit: int | None, **more: Any
     ) -> Any:
         """``method(start, goal, algorithm=..., max_expansions=limit, **more)`` with
-        this space's choice of algorithm (JPS where it applies, without ``more``: its
-        ``partial=True`` is for A*'s searches in progress)."""
+        this space's choice of algorithm (JPS where it applies)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
         if self.algorithm == "astar" or (
             self.algorithm == "auto" and self.grid.diagonal not in ("no_corner_cut", "always")
         ):
             return method(s, g, algorithm="astar", max_expansions=limit, **more)
-        try:  # jump point search takes no partial paths: searched whole
-            return method(s, g, algorithm="jps", max_expansions=limit)
+        try:
+            return method(s, g, algorithm="jps", max_expansions=limit, **more)
         except ValueError:
             if self.algorithm == "jps":
                 raise
