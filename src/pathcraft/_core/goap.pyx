@@ -25,6 +25,11 @@ from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from cpython.dict cimport PyDict_Next, PyDict_Size
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
 from pathcraft._core.codes cimport (
     ST_FOUND, ST_IN_PROGRESS, ST_MAX_COST, ST_MAX_EXPANSIONS, ST_UNREACHABLE,
 )
@@ -325,7 +330,11 @@ cdef class Search:
     cdef object callback
     cdef object error
     cdef int64_t cur_node
-    cdef int32_t* positions
+    cdef int32_t* slot_at  # the layout of the dict states plan() reads (see bind)
+    cdef tuple names
+    cdef tuple types
+    cdef dict rank
+    cdef tuple items
 
     def __cinit__(self, Tables tables not None, const int64_t[::1] start, list classes,
                   object callback, double weight, int tie, uint64_t seed,
@@ -385,7 +394,7 @@ cdef class Search:
         self.reached = -1
         self.reached_goal = -1
         self.cur_node = -1
-        self.positions = NULL
+        self.slot_at = NULL
         if start.shape[0] != self.W:
             raise ValueError("the packed start state has the wrong width")
         if self.W:
@@ -405,41 +414,76 @@ cdef class Search:
         free(self.nodes)
         free(self.table)
         free(self.deferred)
+        free(self.slot_at)
         heap_free(&self.heap)
 
-    def bind(self, positions, strs):
-        """Where :meth:`reset` reads each tracked fact: its place in the values tuple
-        (-1: missing) and whether it is a str (coded by rank)."""
-        cdef Py_ssize_t k
-        if len(positions) != self.W or len(strs) != self.W:
-            raise ValueError("one position and one flag per tracked fact")
-        free(self.positions)
-        self.positions = <int32_t*> malloc((self.W + 1) * sizeof(int32_t))
-        if self.positions == NULL:
+    def bind(self, tuple names not None, tuple types not None, positions, strs,
+             dict rank not None, tuple items not None):
+        """The layout of the dict states :meth:`plan` reads: their keys in order and the
+        type of each value; where each tracked fact is among them (``positions[k]``: its
+        place in the dict, -1 when missing) and whether it is a str (coded by its rank
+        in ``rank``); ``items``, one per step, what a plan lists for each."""
+        cdef Py_ssize_t k, p, n = len(names)
+        cdef int32_t* slot_at
+        if (len(types) != n or len(positions) != self.W or len(strs) != self.W
+                or len(items) != self.t.n_steps):
+            raise ValueError(
+                "one type per key, one position and one flag per tracked fact, one item "
+                "per step")
+        slot_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
+        if slot_at == NULL:
             raise MemoryError()
+        for p in range(n):
+            slot_at[p] = -1
         for k in range(self.W):
-            self.positions[k] = positions[k]
-            if strs[k]:
-                self.positions[k] = -2 - self.positions[k] if positions[k] >= 0 else -1
+            p = positions[k]
+            if p >= 0:
+                if p >= n:
+                    free(slot_at)
+                    raise ValueError("a position past the keys")
+                slot_at[p] = -2 - k if strs[k] else k
+        free(self.slot_at)
+        self.slot_at = slot_at
+        self.names = names
+        self.types = types
+        self.rank = rank
+        self.items = items
 
-    def reset(self, tuple values not None, dict rank not None, list classes,
-              long long max_expansions):
-        """Start anew from a state given as ``values`` (a tuple of fact values read as
-        :meth:`bind` said), toward ``classes`` (None: as before). False, nothing
-        changed, when a str is not in ``rank``."""
-        cdef Py_ssize_t k, p, n = self.W
-        cdef int c, i
-        cdef object v
-        cdef int64_t iv
+    def plan(self, dict state not None, long long max_expansions, list classes):
+        """Start anew from ``state``, a dict laid out as :meth:`bind` said, toward
+        ``classes`` (None: as before), and run to the end: (outcome, the bound items of
+        the steps to the goal reached, cost, goal index, expanded, generated); no
+        items and an infinite cost when nothing was found. None when the state's keys
+        or value types are not the bound ones; False when it holds a str the ranks do
+        not know (the search left as it was, either way)."""
+        cdef Py_ssize_t pos = 0, p = 0, k
+        cdef PyObject* key
+        cdef PyObject* value
         cdef int64_t* y = self.scratch
-        if self.positions == NULL:
+        cdef tuple names = self.names
+        cdef tuple types = self.types
+        cdef dict rank = self.rank
+        cdef object v, r
+        cdef int status
+        cdef int64_t iv
+        if self.slot_at == NULL:
             raise RuntimeError("bind() the search first")
-        for k in range(n):
-            p = self.positions[k]
-            if p == -1:
-                y[k] = INT64_MIN
-            elif p >= 0:
-                v = values[p]
+        if self.vals == NULL:
+            raise RuntimeError("this search was released")
+        if PyDict_Size(state) != len(names):
+            return None
+        for k in range(self.W):
+            y[k] = INT64_MIN
+        # one pass over the dict: its keys and value types checked against the layout
+        # (a key is most often the very string bound), each tracked value packed
+        while PyDict_Next(state, &pos, &key, &value):
+            v = <object> value
+            if (key != <PyObject*> names[p] and not (<object> key == names[p])
+                    or type(v) is not types[p]):
+                return None
+            k = self.slot_at[p]
+            p += 1
+            if k >= 0:
                 try:
                     iv = v
                 except OverflowError:
@@ -448,13 +492,23 @@ cdef class Search:
                     raise ValueError(
                         f"the planner packs int facts within -2**62..2**62; got {v!r}")
                 y[k] = iv
-            else:
-                v = rank.get(values[-2 - p])
-                if v is None:
+            elif k != -1:
+                r = rank.get(v)
+                if r is None:
                     return False
-                y[k] = <int64_t> v
-        if self.vals == NULL:
-            raise RuntimeError("this search was released")
+                y[-2 - k] = <int64_t> r
+        self.restart(classes, max_expansions)
+        status = self.advance(-1)
+        if self.reached < 0:
+            return (status, (), INFINITY, self.class_goals[self.class_off[self.phase]],
+                    self.expanded, self.generated)
+        return (status, self.items_to(self.reached), self.nodes[self.reached].g,
+                self.reached_goal, self.expanded, self.generated)
+
+    cdef restart(self, list classes, long long max_expansions):
+        """Start anew from the packed state in ``scratch``, toward ``classes`` (None:
+        the same as before)."""
+        cdef int c, i
         if classes is not None:
             if sum(len(c_) for c_ in classes) != self.class_off[self.n_classes]:
                 raise ValueError("classes over another number of goals")
@@ -482,23 +536,8 @@ cdef class Search:
         self.reached = -1
         self.reached_goal = -1
         self.limit_exp = max_expansions
-        if self.add(y, 0.0, -1, -1, 0, hash_state(y, self.W, 0)) < 0:
+        if self.add(self.scratch, 0.0, -1, -1, 0, hash_state(self.scratch, self.W, 0)) < 0:
             raise MemoryError("no memory for a plan search")
-        return True
-
-    def solve(self, tuple names=None):
-        """Run to the end: (outcome, steps to the goal reached, cost, goal index,
-        expanded, generated); steps empty and cost inf when nothing was found. Given
-        ``names`` (one item per step), the steps come as a tuple of their items."""
-        cdef int status = self.run(-1)
-        cdef Py_ssize_t k
-        if self.reached < 0:
-            return (status, [] if names is None else (), INFINITY, self.class_goal(),
-                    self.expanded, self.generated)
-        path, cost = self.steps(self.reached)
-        if names is not None:
-            path = tuple([names[<Py_ssize_t> k] for k in path])
-        return status, path, cost, self.reached_goal, self.expanded, self.generated
 
     def release(self):
         """Drop the search's memory (a cancelled search)."""
@@ -647,6 +686,10 @@ cdef class Search:
 
     def run(self, long long budget):
         """Expand at most ``budget`` states (-1: no limit); the outcome code."""
+        return self.advance(budget)
+
+    cdef int advance(self, long long budget) except -1:
+        """:meth:`run`, for this module."""
         cdef int status
         cdef long long first = 64 if budget < 0 or budget > 64 else budget
         if self.status != ST_IN_PROGRESS:
@@ -824,16 +867,29 @@ cdef class Search:
         out.reverse()
         return out, g
 
+    cdef tuple items_to(self, int64_t i):
+        """The bound items of the steps from the start to node ``i``, in order."""
+        cdef Py_ssize_t n = 0, k
+        cdef int64_t j = i
+        cdef object item
+        while self.nodes[j].parent >= 0:
+            n += 1
+            j = self.nodes[j].parent
+        cdef tuple out = PyTuple_New(n)
+        for k in range(n - 1, -1, -1):
+            item = self.items[self.nodes[i].via]
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(out, k, item)
+            i = self.nodes[i].parent
+        return out
+
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
     ctypedef struct PyMemberDescrObject:
         PyMemberDef* d_member
-    ctypedef struct PyObject
     object PyType_GenericAlloc(type t, Py_ssize_t n)
-    void Py_INCREF(object o)
-    void Py_XDECREF(PyObject* o)
 
 
 cdef class Maker:
