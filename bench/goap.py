@@ -297,6 +297,8 @@ def bench_domain(domain: Domain, reps: int, limit: float) -> dict[str, Run]:
             return run_pathcraft(planner, domain, False)
         return run_goapai(ai_actions, domain, limit)
 
+    for lib in LIBS:  # one plan each first, not timed: what a first call builds or loads
+        once(lib)
     for rep in range(reps):
         order = LIBS[rep % 3:] + LIBS[:rep % 3]
         for lib in order:
@@ -429,11 +431,13 @@ def render(args: argparse.Namespace, fixed: list[tuple[Domain, dict[str, Run]]],
         "8 bool facts, 30 actions each (1-2 equality preconditions, 1-2 set effects, costs "
         "1-5), goals of 2-3 facts. Per library: how many plans were optimal, dearer, "
         "illegal, and how many \"no plan\" answers were right or wrong; the median over "
-        "domains of the per-plan median time, and of goap-ai's time over this library's.",
+        "domains of the per-plan median time, and of goap-ai's time over this library's "
+        "(its median and its lowest over the domains).",
         "",
         "| library | optimal | dearer | illegal | no plan, right | no plan, wrong | "
-        "median ms | median of per-domain ÷ goap-ai | median expanded |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "median ms | median of per-domain ÷ goap-ai | lowest per-domain ÷ goap-ai | "
+        "median expanded |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     reachable = sum(1 for d, _ in rand if d.oracle < math.inf)
     for lib in (*LIBS, "pathcraft (new Planner each time)"):
@@ -457,6 +461,7 @@ def render(args: argparse.Namespace, fixed: list[tuple[Domain, dict[str, Run]]],
             f"{tally['right']} | {tally['wrong']} | "
             f"{fmt_ms(statistics.median(finite) if finite else math.nan)} | "
             f"{f'{statistics.median(ratios):.1f}x' if ratios else '—'} | "
+            f"{f'{min(ratios):.1f}x' if ratios else '—'} | "
             f"{f'{statistics.median(expanded):,.0f}' if expanded else '—'} |"
         )
     out += [

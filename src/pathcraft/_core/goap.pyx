@@ -13,7 +13,9 @@ computes the same way).
 A :class:`Search` is one plan search: the A* of :mod:`pathcraft.goap._search` (several
 goal classes, states set aside when a class's bound is infinite, the best state of
 each lower class noted) with duplicate detection by a hash table over the packed
-states, run with the GIL released. Actions with a callable check or cost call back
+states (Zobrist hashes: a successor's from its parent's and the facts it changed), run
+with the GIL released. A step's preconditions "equals 0" and "equals 1" (every bool
+precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions with a callable check or cost call back
 into Python (the GIL taken for that call only). :class:`Maker` builds the plan and its
 states slot by slot. One module past the usual size on purpose: the tables, the search
 reading them and the builder of its answer change together, and the search's inner
@@ -85,6 +87,8 @@ cdef class Tables:
     cdef public int width
     cdef public int n_steps
     cdef public int n_goals
+    cdef uint64_t* need1  # per step: the facts (slots < 64) its preconditions want at 1
+    cdef uint64_t* need0  # ... and at 0 (the other preconditions are listed below)
     cdef int32_t* pre_off
     cdef int32_t* pre_slot
     cdef int32_t* pre_op
@@ -115,6 +119,8 @@ cdef class Tables:
         self.n_steps = len(costs)
         self.n_goals = len(goals)
         n = sum(len(p) for p in pre)
+        self.need1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.need0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
         self.pre_off = <int32_t*> malloc((self.n_steps + 1) * sizeof(int32_t))
         self.pre_slot = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         self.pre_op = <int32_t*> malloc((n + 1) * sizeof(int32_t))
@@ -136,7 +142,8 @@ cdef class Tables:
         self.gf_any = <double*> malloc((n + 1) * sizeof(double))
         self.g_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
         self.g_cheap = <double*> malloc((self.n_goals + 1) * sizeof(double))
-        if (self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
+        if (self.need1 == NULL or self.need0 == NULL
+                or self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
                 or self.pre_val == NULL or self.eff_off == NULL or self.eff_slot == NULL
                 or self.eff_add == NULL or self.eff_val == NULL or self.cost == NULL
                 or self.gf_off == NULL or self.gf_slot == NULL or self.gf_op == NULL
@@ -148,7 +155,16 @@ cdef class Tables:
         i = 0
         for s in range(self.n_steps):
             self.pre_off[s] = i
+            self.need1[s] = self.need0[s] = 0
             for slot, op, value in pre[s]:
+                # "equals 0" and "equals 1" (every bool precondition) are tested at
+                # once, against bit masks of the facts at 0 and at 1
+                if op == OP_EQ and slot < 64 and (value == 0 or value == 1):
+                    if value == 1:
+                        self.need1[s] |= (<uint64_t> 1) << <int> slot
+                    else:
+                        self.need0[s] |= (<uint64_t> 1) << <int> slot
+                    continue
                 self.pre_slot[i] = slot
                 self.pre_op[i] = op
                 self.pre_val[i] = value
@@ -186,6 +202,8 @@ cdef class Tables:
         self.gf_off[self.n_goals] = i
 
     def __dealloc__(self):
+        free(self.need1)
+        free(self.need0)
         free(self.pre_off)
         free(self.pre_slot)
         free(self.pre_op)
@@ -268,13 +286,21 @@ cdef struct Node:
     char closed
 
 
+cdef inline uint64_t mix(int k, int64_t v) noexcept nogil:
+    """The hash of fact ``k`` holding ``v`` (``k = -1``: the depth)."""
+    cdef uint64_t z = (<uint64_t> v * 0x9E3779B97F4A7C15ULL
+                       + <uint64_t> (k + 1) * 0xD1B54A32D192ED03ULL)
+    z = (z ^ (z >> 32)) * 0xBF58476D1CE4E5B9ULL
+    return z ^ (z >> 29)
+
+
 cdef inline uint64_t hash_state(const int64_t* x, int n, int32_t depth) noexcept nogil:
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t> depth
+    """A node's hash: its facts' and its depth's, xor-ed (Zobrist hashing), so that a
+    step's successor is hashed from its parent's hash and the facts it changed."""
+    cdef uint64_t h = mix(-1, depth)
     cdef int i
     for i in range(n):
-        h ^= <uint64_t> x[i]
-        h *= 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
+        h ^= mix(i, x[i])
     return h
 
 
@@ -713,11 +739,14 @@ cdef class Search:
     cdef int loop(self, long long budget) noexcept nogil:
         cdef HeapEntry top
         cdef int64_t i, j
-        cdef int goal, c, s, k, e, r
+        cdef int goal, c, s, k, e, r, f
         cdef Node* n
         cdef const int64_t* x
         cdef int64_t* y = self.scratch
         cdef int n_steps = self.t.n_steps
+        cdef const uint64_t* need1 = self.t.need1
+        cdef const uint64_t* need0 = self.t.need0
+        cdef uint64_t ones, zeros
         cdef const int32_t* pre_off = self.t.pre_off
         cdef const int32_t* pre_slot = self.t.pre_slot
         cdef const int32_t* pre_op = self.t.pre_op
@@ -728,6 +757,7 @@ cdef class Search:
         cdef const int64_t* eff_val = self.t.eff_val
         cdef const double* step_cost = self.t.cost
         cdef int W = self.W
+        cdef int lim = W if W < 64 else 64  # the facts with bits in the masks
         cdef double d, cost
         cdef int32_t depth
         cdef uint64_t h
@@ -789,8 +819,16 @@ cdef class Search:
                     self.order[k] = self.order[r]
                     self.order[r] = s
             self.cur_node = i
+            ones = zeros = 0
+            for f in range(lim):
+                if x[f] == 1:
+                    ones |= (<uint64_t> 1) << f
+                elif x[f] == 0:
+                    zeros |= (<uint64_t> 1) << f
             for k in range(n_steps):
                 s = self.order[k]
+                if (ones & need1[s]) != need1[s] or (zeros & need0[s]) != need0[s]:
+                    continue
                 for e in range(pre_off[s], pre_off[s + 1]):
                     if not holds(pre_op[e], x[pre_slot[e]], pre_val[e]):
                         break
@@ -816,7 +854,13 @@ cdef class Search:
                             continue
                     n = &self.nodes[i]
                     d = n.g + cost
-                    h = hash_state(y, W, depth)
+                    h = n.hash  # hash_state(y, W, depth) from the parent's
+                    if depth != n.depth:
+                        h ^= mix(-1, n.depth) ^ mix(-1, depth)
+                    for e in range(eff_off[s], eff_off[s + 1]):  # one effect per fact
+                        f = eff_slot[e]
+                        if y[f] != x[f]:
+                            h ^= mix(f, x[f]) ^ mix(f, y[f])
                     j = self.find(y, depth, h)
                     if j < 0:
                         if d > self.limit_cost:
