@@ -100,7 +100,8 @@ class FastPlans:
         """The warning to give for an unreachable plan this found: a fact the start
         lacks that an action needs (the caller warns, as this module is compiled: its
         functions have no frames for a stack level to count)."""
-        fast = self._entry(state, goal)
+        seen = self._recent.get(id(goal))  # the entry that made the plan, most often
+        fast = seen[2] if seen is not None and seen[0] is goal else self._entry(state, goal)
         return None if fast is None else fast.missing(start)
 
     def _entry(self, state: Any, goal: Any) -> Fast | None:
