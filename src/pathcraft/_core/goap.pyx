@@ -37,8 +37,8 @@ from pathcraft._core.codes cimport (
 )
 from pathcraft._core.grow cimport grow
 from pathcraft._core.heap cimport (
-    Heap, HeapEntry, TIE_RANDOM, heap_free, heap_init, heap_pop, heap_push, splitmix64,
-    tie_key,
+    Heap, HeapEntry, TIE_RANDOM, heap_clear, heap_free, heap_init, heap_pop, heap_push,
+    splitmix64, tie_key,
 )
 
 MISSING = INT64_MIN
@@ -550,8 +550,7 @@ cdef class Search:
             self.best_g[c] = INFINITY
             self.best_node[c] = -1
             self.best_goal[c] = -1
-        self.heap.size = 0
-        self.heap.counter = 0
+        heap_clear(&self.heap)
         memset(self.table, 0xFF, self.cap_table * sizeof(int64_t))
         self.n_nodes = 0
         self.n_deferred = 0

@@ -11,6 +11,7 @@ cdef class Fast:
     cdef object _classes
     cdef Py_ssize_t _considered
     cdef object _goals
+    cdef object _idle
     cdef object _keys
     cdef object _missing
     cdef object _names

@@ -190,6 +190,7 @@ class Fast:
         self._classes = None if dynamic else classes_of(goals, State(state))
         self._actions = tuple(step.action for step in problem.steps)
         self._considered = len(self._actions)
+        self._idle: Any = None
         self._pool: list[Any] = []
         self._missing: Any = self  # not looked for yet
 
@@ -212,14 +213,19 @@ class Fast:
                 return _OTHER
             start = self._start(state)
             classes = classes_of(self._goals, start)
-        try:
-            search = self._pool.pop()
-        except IndexError:
-            search = self._search()
+        # one search kept at hand, more in the pool while other threads plan too (no
+        # Python code runs between a read and a write of these slots: the lock is the GIL)
+        search = self._idle
+        self._idle = None
+        if search is None:
+            search = self._pool.pop() if self._pool else self._search()
         try:
             out = search.plan(state, -1 if max_expansions is None else max_expansions, classes)
         finally:
-            self._pool.append(search)
+            if self._idle is None:
+                self._idle = search
+            else:
+                self._pool.append(search)
         if out is None:
             return _OTHER
         if out is False:
