@@ -469,14 +469,17 @@ def render(args: argparse.Namespace, fixed: list[tuple[Domain, dict[str, Run]]],
             f"{f'{min(ratios):.1f}x' if ratios else '—'} | "
             f"{f'{statistics.median(expanded):,.0f}' if expanded else '—'} |"
         )
-    lowest = sorted(
+    ranked = sorted(
         (median_ms(runs["goap-ai"].times) / median_ms(runs["pathcraft"].times), d, runs)
         for d, runs in rand
         if not math.isnan(median_ms(runs["goap-ai"].times))
-    )[:8]  # fmt: skip
+    )  # fmt: skip
+    lowest = ranked[:8]
+    under = sum(1 for ratio, _d, _runs in ranked if ratio < 10)
     out += [
         "",
-        "The random domains where pathcraft's lead is smallest:",
+        f"The random domains where pathcraft's lead is smallest ({under} of {len(ranked)} "
+        "under 10x):",
         "",
         "| domain | oracle cost (steps) | pathcraft ms | goap-ai ms | ÷ goap-ai | expanded "
         "| generated |",
