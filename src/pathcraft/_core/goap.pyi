@@ -1,7 +1,5 @@
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
-
-T = TypeVar("T")
+from typing import Any, Literal
 
 MISSING: int
 LIMIT: int
@@ -42,18 +40,18 @@ class Search:
         depth_limit: int,
         max_cost: float,
     ) -> None: ...
-    def bind(self, positions: tuple[int, ...], strs: tuple[bool, ...]) -> None: ...
-    def reset(
+    def bind(
         self,
-        values: tuple[Any, ...],
+        names: tuple[str, ...],
+        types: tuple[type[Any], ...],
+        positions: tuple[int, ...],
+        strs: tuple[bool, ...],
         rank: dict[str, int],
-        classes: list[list[int]] | None,
-        max_expansions: int,
-    ) -> bool: ...
-    @overload
-    def solve(self) -> tuple[int, list[int], float, int, int, int]: ...
-    @overload
-    def solve(self, names: tuple[T, ...]) -> tuple[int, tuple[T, ...], float, int, int, int]: ...
+        items: tuple[Any, ...],
+    ) -> None: ...
+    def plan(
+        self, state: dict[str, Any], max_expansions: int, classes: list[list[int]] | None
+    ) -> tuple[int, tuple[Any, ...], float, int, int, int] | Literal[False] | None: ...
     def release(self) -> None: ...
     def run(self, budget: int) -> int: ...
     def state(self, i: int) -> tuple[int, ...]: ...

@@ -13,7 +13,9 @@ computes the same way).
 A :class:`Search` is one plan search: the A* of :mod:`pathcraft.goap._search` (several
 goal classes, states set aside when a class's bound is infinite, the best state of
 each lower class noted) with duplicate detection by a hash table over the packed
-states, run with the GIL released. Actions with a callable check or cost call back
+states (Zobrist hashes: a successor's from its parent's and the facts it changed), run
+with the GIL released. A step's preconditions "equals 0" and "equals 1" (every bool
+precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions with a callable check or cost call back
 into Python (the GIL taken for that call only). :class:`Maker` builds the plan and its
 states slot by slot. One module past the usual size on purpose: the tables, the search
 reading them and the builder of its answer change together, and the search's inner
@@ -25,13 +27,18 @@ from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from cpython.dict cimport PyDict_Next, PyDict_Size
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
 from pathcraft._core.codes cimport (
     ST_FOUND, ST_IN_PROGRESS, ST_MAX_COST, ST_MAX_EXPANSIONS, ST_UNREACHABLE,
 )
 from pathcraft._core.grow cimport grow
 from pathcraft._core.heap cimport (
-    Heap, HeapEntry, TIE_RANDOM, heap_free, heap_init, heap_pop, heap_push, splitmix64,
-    tie_key,
+    Heap, HeapEntry, TIE_RANDOM, heap_clear, heap_free, heap_init, heap_pop, heap_push,
+    splitmix64, tie_key,
 )
 
 MISSING = INT64_MIN
@@ -80,6 +87,8 @@ cdef class Tables:
     cdef public int width
     cdef public int n_steps
     cdef public int n_goals
+    cdef uint64_t* need1  # per step: the facts (slots < 64) its preconditions want at 1
+    cdef uint64_t* need0  # ... and at 0 (the other preconditions are listed below)
     cdef int32_t* pre_off
     cdef int32_t* pre_slot
     cdef int32_t* pre_op
@@ -110,6 +119,8 @@ cdef class Tables:
         self.n_steps = len(costs)
         self.n_goals = len(goals)
         n = sum(len(p) for p in pre)
+        self.need1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.need0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
         self.pre_off = <int32_t*> malloc((self.n_steps + 1) * sizeof(int32_t))
         self.pre_slot = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         self.pre_op = <int32_t*> malloc((n + 1) * sizeof(int32_t))
@@ -131,7 +142,8 @@ cdef class Tables:
         self.gf_any = <double*> malloc((n + 1) * sizeof(double))
         self.g_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
         self.g_cheap = <double*> malloc((self.n_goals + 1) * sizeof(double))
-        if (self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
+        if (self.need1 == NULL or self.need0 == NULL
+                or self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
                 or self.pre_val == NULL or self.eff_off == NULL or self.eff_slot == NULL
                 or self.eff_add == NULL or self.eff_val == NULL or self.cost == NULL
                 or self.gf_off == NULL or self.gf_slot == NULL or self.gf_op == NULL
@@ -143,7 +155,16 @@ cdef class Tables:
         i = 0
         for s in range(self.n_steps):
             self.pre_off[s] = i
+            self.need1[s] = self.need0[s] = 0
             for slot, op, value in pre[s]:
+                # "equals 0" and "equals 1" (every bool precondition) are tested at
+                # once, against bit masks of the facts at 0 and at 1
+                if op == OP_EQ and slot < 64 and (value == 0 or value == 1):
+                    if value == 1:
+                        self.need1[s] |= (<uint64_t> 1) << <int> slot
+                    else:
+                        self.need0[s] |= (<uint64_t> 1) << <int> slot
+                    continue
                 self.pre_slot[i] = slot
                 self.pre_op[i] = op
                 self.pre_val[i] = value
@@ -181,6 +202,8 @@ cdef class Tables:
         self.gf_off[self.n_goals] = i
 
     def __dealloc__(self):
+        free(self.need1)
+        free(self.need0)
         free(self.pre_off)
         free(self.pre_slot)
         free(self.pre_op)
@@ -263,13 +286,21 @@ cdef struct Node:
     char closed
 
 
+cdef inline uint64_t mix(int k, int64_t v) noexcept nogil:
+    """The hash of fact ``k`` holding ``v`` (``k = -1``: the depth)."""
+    cdef uint64_t z = (<uint64_t> v * 0x9E3779B97F4A7C15ULL
+                       + <uint64_t> (k + 1) * 0xD1B54A32D192ED03ULL)
+    z = (z ^ (z >> 32)) * 0xBF58476D1CE4E5B9ULL
+    return z ^ (z >> 29)
+
+
 cdef inline uint64_t hash_state(const int64_t* x, int n, int32_t depth) noexcept nogil:
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t> depth
+    """A node's hash: its facts' and its depth's, xor-ed (Zobrist hashing), so that a
+    step's successor is hashed from its parent's hash and the facts it changed."""
+    cdef uint64_t h = mix(-1, depth)
     cdef int i
     for i in range(n):
-        h ^= <uint64_t> x[i]
-        h *= 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
+        h ^= mix(i, x[i])
     return h
 
 
@@ -325,7 +356,11 @@ cdef class Search:
     cdef object callback
     cdef object error
     cdef int64_t cur_node
-    cdef int32_t* positions
+    cdef int32_t* slot_at  # the layout of the dict states plan() reads (see bind)
+    cdef tuple names
+    cdef tuple types
+    cdef dict rank
+    cdef tuple items
 
     def __cinit__(self, Tables tables not None, const int64_t[::1] start, list classes,
                   object callback, double weight, int tie, uint64_t seed,
@@ -385,7 +420,7 @@ cdef class Search:
         self.reached = -1
         self.reached_goal = -1
         self.cur_node = -1
-        self.positions = NULL
+        self.slot_at = NULL
         if start.shape[0] != self.W:
             raise ValueError("the packed start state has the wrong width")
         if self.W:
@@ -405,41 +440,76 @@ cdef class Search:
         free(self.nodes)
         free(self.table)
         free(self.deferred)
+        free(self.slot_at)
         heap_free(&self.heap)
 
-    def bind(self, positions, strs):
-        """Where :meth:`reset` reads each tracked fact: its place in the values tuple
-        (-1: missing) and whether it is a str (coded by rank)."""
-        cdef Py_ssize_t k
-        if len(positions) != self.W or len(strs) != self.W:
-            raise ValueError("one position and one flag per tracked fact")
-        free(self.positions)
-        self.positions = <int32_t*> malloc((self.W + 1) * sizeof(int32_t))
-        if self.positions == NULL:
+    def bind(self, tuple names not None, tuple types not None, positions, strs,
+             dict rank not None, tuple items not None):
+        """The layout of the dict states :meth:`plan` reads: their keys in order and the
+        type of each value; where each tracked fact is among them (``positions[k]``: its
+        place in the dict, -1 when missing) and whether it is a str (coded by its rank
+        in ``rank``); ``items``, one per step, what a plan lists for each."""
+        cdef Py_ssize_t k, p, n = len(names)
+        cdef int32_t* slot_at
+        if (len(types) != n or len(positions) != self.W or len(strs) != self.W
+                or len(items) != self.t.n_steps):
+            raise ValueError(
+                "one type per key, one position and one flag per tracked fact, one item "
+                "per step")
+        slot_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
+        if slot_at == NULL:
             raise MemoryError()
+        for p in range(n):
+            slot_at[p] = -1
         for k in range(self.W):
-            self.positions[k] = positions[k]
-            if strs[k]:
-                self.positions[k] = -2 - self.positions[k] if positions[k] >= 0 else -1
+            p = positions[k]
+            if p >= 0:
+                if p >= n:
+                    free(slot_at)
+                    raise ValueError("a position past the keys")
+                slot_at[p] = -2 - k if strs[k] else k
+        free(self.slot_at)
+        self.slot_at = slot_at
+        self.names = names
+        self.types = types
+        self.rank = rank
+        self.items = items
 
-    def reset(self, tuple values not None, dict rank not None, list classes,
-              long long max_expansions):
-        """Start anew from a state given as ``values`` (a tuple of fact values read as
-        :meth:`bind` said), toward ``classes`` (None: as before). False, nothing
-        changed, when a str is not in ``rank``."""
-        cdef Py_ssize_t k, p, n = self.W
-        cdef int c, i
-        cdef object v
-        cdef int64_t iv
+    def plan(self, dict state not None, long long max_expansions, list classes):
+        """Start anew from ``state``, a dict laid out as :meth:`bind` said, toward
+        ``classes`` (None: as before), and run to the end: (outcome, the bound items of
+        the steps to the goal reached, cost, goal index, expanded, generated); no
+        items and an infinite cost when nothing was found. None when the state's keys
+        or value types are not the bound ones; False when it holds a str the ranks do
+        not know (the search left as it was, either way)."""
+        cdef Py_ssize_t pos = 0, p = 0, k
+        cdef PyObject* key
+        cdef PyObject* value
         cdef int64_t* y = self.scratch
-        if self.positions == NULL:
+        cdef tuple names = self.names
+        cdef tuple types = self.types
+        cdef dict rank = self.rank
+        cdef object v, r
+        cdef int status
+        cdef int64_t iv
+        if self.slot_at == NULL:
             raise RuntimeError("bind() the search first")
-        for k in range(n):
-            p = self.positions[k]
-            if p == -1:
-                y[k] = INT64_MIN
-            elif p >= 0:
-                v = values[p]
+        if self.vals == NULL:
+            raise RuntimeError("this search was released")
+        if PyDict_Size(state) != len(names):
+            return None
+        for k in range(self.W):
+            y[k] = INT64_MIN
+        # one pass over the dict: its keys and value types checked against the layout
+        # (a key is most often the very string bound), each tracked value packed
+        while PyDict_Next(state, &pos, &key, &value):
+            v = <object> value
+            if (key != <PyObject*> names[p] and not (<object> key == names[p])
+                    or type(v) is not types[p]):
+                return None
+            k = self.slot_at[p]
+            p += 1
+            if k >= 0:
                 try:
                     iv = v
                 except OverflowError:
@@ -448,13 +518,23 @@ cdef class Search:
                     raise ValueError(
                         f"the planner packs int facts within -2**62..2**62; got {v!r}")
                 y[k] = iv
-            else:
-                v = rank.get(values[-2 - p])
-                if v is None:
+            elif k != -1:
+                r = rank.get(v)
+                if r is None:
                     return False
-                y[k] = <int64_t> v
-        if self.vals == NULL:
-            raise RuntimeError("this search was released")
+                y[-2 - k] = <int64_t> r
+        self.restart(classes, max_expansions)
+        status = self.advance(-1)
+        if self.reached < 0:
+            return (status, (), INFINITY, self.class_goals[self.class_off[self.phase]],
+                    self.expanded, self.generated)
+        return (status, self.items_to(self.reached), self.nodes[self.reached].g,
+                self.reached_goal, self.expanded, self.generated)
+
+    cdef restart(self, list classes, long long max_expansions):
+        """Start anew from the packed state in ``scratch``, toward ``classes`` (None:
+        the same as before)."""
+        cdef int c, i
         if classes is not None:
             if sum(len(c_) for c_ in classes) != self.class_off[self.n_classes]:
                 raise ValueError("classes over another number of goals")
@@ -470,8 +550,7 @@ cdef class Search:
             self.best_g[c] = INFINITY
             self.best_node[c] = -1
             self.best_goal[c] = -1
-        self.heap.size = 0
-        self.heap.counter = 0
+        heap_clear(&self.heap)
         memset(self.table, 0xFF, self.cap_table * sizeof(int64_t))
         self.n_nodes = 0
         self.n_deferred = 0
@@ -482,23 +561,8 @@ cdef class Search:
         self.reached = -1
         self.reached_goal = -1
         self.limit_exp = max_expansions
-        if self.add(y, 0.0, -1, -1, 0, hash_state(y, self.W, 0)) < 0:
+        if self.add(self.scratch, 0.0, -1, -1, 0, hash_state(self.scratch, self.W, 0)) < 0:
             raise MemoryError("no memory for a plan search")
-        return True
-
-    def solve(self, tuple names=None):
-        """Run to the end: (outcome, steps to the goal reached, cost, goal index,
-        expanded, generated); steps empty and cost inf when nothing was found. Given
-        ``names`` (one item per step), the steps come as a tuple of their items."""
-        cdef int status = self.run(-1)
-        cdef Py_ssize_t k
-        if self.reached < 0:
-            return (status, [] if names is None else (), INFINITY, self.class_goal(),
-                    self.expanded, self.generated)
-        path, cost = self.steps(self.reached)
-        if names is not None:
-            path = tuple([names[<Py_ssize_t> k] for k in path])
-        return status, path, cost, self.reached_goal, self.expanded, self.generated
 
     def release(self):
         """Drop the search's memory (a cancelled search)."""
@@ -647,6 +711,10 @@ cdef class Search:
 
     def run(self, long long budget):
         """Expand at most ``budget`` states (-1: no limit); the outcome code."""
+        return self.advance(budget)
+
+    cdef int advance(self, long long budget) except -1:
+        """:meth:`run`, for this module."""
         cdef int status
         cdef long long first = 64 if budget < 0 or budget > 64 else budget
         if self.status != ST_IN_PROGRESS:
@@ -670,11 +738,14 @@ cdef class Search:
     cdef int loop(self, long long budget) noexcept nogil:
         cdef HeapEntry top
         cdef int64_t i, j
-        cdef int goal, c, s, k, e, r
+        cdef int goal, c, s, k, e, r, f
         cdef Node* n
         cdef const int64_t* x
         cdef int64_t* y = self.scratch
         cdef int n_steps = self.t.n_steps
+        cdef const uint64_t* need1 = self.t.need1
+        cdef const uint64_t* need0 = self.t.need0
+        cdef uint64_t ones, zeros
         cdef const int32_t* pre_off = self.t.pre_off
         cdef const int32_t* pre_slot = self.t.pre_slot
         cdef const int32_t* pre_op = self.t.pre_op
@@ -685,6 +756,7 @@ cdef class Search:
         cdef const int64_t* eff_val = self.t.eff_val
         cdef const double* step_cost = self.t.cost
         cdef int W = self.W
+        cdef int lim = W if W < 64 else 64  # the facts with bits in the masks
         cdef double d, cost
         cdef int32_t depth
         cdef uint64_t h
@@ -746,8 +818,16 @@ cdef class Search:
                     self.order[k] = self.order[r]
                     self.order[r] = s
             self.cur_node = i
+            ones = zeros = 0
+            for f in range(lim):
+                if x[f] == 1:
+                    ones |= (<uint64_t> 1) << f
+                elif x[f] == 0:
+                    zeros |= (<uint64_t> 1) << f
             for k in range(n_steps):
                 s = self.order[k]
+                if (ones & need1[s]) != need1[s] or (zeros & need0[s]) != need0[s]:
+                    continue
                 for e in range(pre_off[s], pre_off[s + 1]):
                     if not holds(pre_op[e], x[pre_slot[e]], pre_val[e]):
                         break
@@ -773,7 +853,13 @@ cdef class Search:
                             continue
                     n = &self.nodes[i]
                     d = n.g + cost
-                    h = hash_state(y, W, depth)
+                    h = n.hash  # hash_state(y, W, depth) from the parent's
+                    if depth != n.depth:
+                        h ^= mix(-1, n.depth) ^ mix(-1, depth)
+                    for e in range(eff_off[s], eff_off[s + 1]):  # one effect per fact
+                        f = eff_slot[e]
+                        if y[f] != x[f]:
+                            h ^= mix(f, x[f]) ^ mix(f, y[f])
                     j = self.find(y, depth, h)
                     if j < 0:
                         if d > self.limit_cost:
@@ -824,16 +910,29 @@ cdef class Search:
         out.reverse()
         return out, g
 
+    cdef tuple items_to(self, int64_t i):
+        """The bound items of the steps from the start to node ``i``, in order."""
+        cdef Py_ssize_t n = 0, k
+        cdef int64_t j = i
+        cdef object item
+        while self.nodes[j].parent >= 0:
+            n += 1
+            j = self.nodes[j].parent
+        cdef tuple out = PyTuple_New(n)
+        for k in range(n - 1, -1, -1):
+            item = self.items[self.nodes[i].via]
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(out, k, item)
+            i = self.nodes[i].parent
+        return out
+
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
     ctypedef struct PyMemberDescrObject:
         PyMemberDef* d_member
-    ctypedef struct PyObject
     object PyType_GenericAlloc(type t, Py_ssize_t n)
-    void Py_INCREF(object o)
-    void Py_XDECREF(PyObject* o)
 
 
 cdef class Maker:

@@ -1,22 +1,31 @@
+# cython: annotation_typing=False
+# (compiled, the types are in _fast.pxd: annotations stay hints)
 """The fast path of :meth:`Planner.plan`: the default options, facts seen before.
 
 An agent replans from states with the same facts, toward the same goals, every few
-frames; a small plan takes a few microseconds of search, so what surrounds it counts.
+frames; a small plan takes a microsecond or two of search, so what surrounds it counts.
 After a plan with the default options (``weight``, ``tie_break``, ``seed``,
 ``max_depth``, ``max_cost``, ``prune`` not given) from a dict state, the planner keeps
 a :class:`Fast` entry under the state's fact names and value types and the goal: the
 checks that depend on nothing else were passed, the problem is compiled, and the
 entry keeps searches to reuse (one per thread at a time). A later call with the same
 names, types and goal reads the state's values straight into a search.
+
+:class:`FastPlans` finds the entry: first by the goal object itself (the one an agent
+passes again and again; kept, with a copy of a mutable goal to see that it did not
+change), the search then checking the state's names and types as it reads the values;
+else by the key of names, types and goal. The plan is built without its states (see
+:class:`Plan`): the search's actions, the start, the counts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
-import time
 from array import array
 from collections.abc import Sequence
-from typing import Any, cast
+from time import perf_counter
+from typing import Any
 
 from pathcraft import _kernels
 from pathcraft._core import goap as _kernel
@@ -25,40 +34,84 @@ from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_wa
 from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
 from pathcraft.goap._packed import Packed
-from pathcraft.goap._plan import Plan
+from pathcraft.goap._plan import Plan, new_state
 
-__all__ = ["STATUS", "Ask", "Fast", "build_plan", "classes_of", "fast_key", "fast_plan"]
+__all__ = [
+    "STATUS", "Ask", "Fast", "FastPlans", "build_plan", "classes_of", "fast_key", "remember",
+]  # fmt: skip
 
+#: The fields a plan is built with (``path`` and ``states`` come on first access).
 _FIELDS = (
-    "path", "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
-    "distances", "jump_points", "_parents", "actions", "states", "start", "considered",
-    "goal",
+    "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
+    "distances", "jump_points", "_parents", "actions", "start", "considered", "goal",
 )  # fmt: skip
 _FOUND: int = _kernels.FOUND
 _PLAN = _kernel.Maker(Plan, _FIELDS)
-_STATE = _kernel.Maker(State, ("_facts", "_hash"))
+_CACHE_SIZE = 64
+_OTHER: Any = object()  # a state laid out otherwise than the entry's
 
 
-def fast_plan(
-    entries: dict[Any, Fast], state: Any, goal: Any, max_expansions: int | None, t0: float
-) -> tuple[Plan | None, Any, MissingFactWarning | None]:
-    """The plan by the entry kept for this call, or None; the call's key (None when
-    it can have no entry); the warning to give when the plan is unreachable for a
-    fact the start lacks (the caller warns: this module is compiled, so its
-    functions have no frames for a stack level to count)."""
-    key = fast_key(state, goal)
-    if key is None:
-        return None, None, None
-    try:
-        fast = entries.get(key)
-    except TypeError:  # an unhashable value in the goal
-        return None, None, None
-    if fast is None:
-        return None, key, None
-    plan = fast.plan(state, max_expansions, t0)
-    if plan is None or plan.reason != "unreachable":
-        return plan, key, None
-    return plan, key, fast.missing(cast(State, plan.start))
+def remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``, forgetting the oldest entry past the cache's size."""
+    if len(cache) >= _CACHE_SIZE:  # threads may race here
+        with contextlib.suppress(StopIteration, RuntimeError, KeyError):
+            cache.pop(next(iter(cache)), None)
+    cache[key] = value
+
+
+class FastPlans:
+    """A planner's fast entries (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[Any, Fast] = {}
+        # id(goal) -> (goal, a copy of it when it is mutable, its entry)
+        self._recent: dict[int, tuple[Any, Any, Fast]] = {}
+
+    def plan(self, state: Any, goal: Any, max_expansions: int | None) -> Plan | None:
+        """The plan by an entry kept for this state's names and types and this goal;
+        None when there is none (the caller takes the general path)."""
+        t0 = perf_counter()
+        if type(state) is not dict:
+            return None
+        seen = self._recent.get(id(goal))
+        if seen is not None and seen[0] is goal and (seen[1] is None or seen[1] == goal):
+            fast = seen[2]
+            plan = fast.plan(state, max_expansions, t0)
+            if plan is not _OTHER:
+                return plan  # type: ignore[no-any-return]
+        entry = self._entry(state, goal)
+        if entry is None:
+            return None
+        kind = type(goal)
+        copy = dict(goal) if kind is dict else list(goal) if kind is list else None
+        remember(self._recent, id(goal), (goal, copy, entry))
+        plan = entry.plan(state, max_expansions, t0)
+        return None if plan is _OTHER else plan
+
+    def remember(self, state: Any, goal: Any, problem: Problem, goals: list[Goal]) -> None:
+        """Keep an entry for plans from states like ``state`` toward ``goal`` (after a
+        plan with the default options took the general path)."""
+        key = fast_key(state, goal)
+        if key is not None:
+            with contextlib.suppress(TypeError):  # an unhashable value in the goal
+                remember(self._entries, key, Fast(problem, goals, state))
+
+    def missing(self, state: Any, goal: Any, start: State) -> MissingFactWarning | None:
+        """The warning to give for an unreachable plan this found: a fact the start
+        lacks that an action needs (the caller warns, as this module is compiled: its
+        functions have no frames for a stack level to count)."""
+        seen = self._recent.get(id(goal))  # the entry that made the plan, most often
+        fast = seen[2] if seen is not None and seen[0] is goal else self._entry(state, goal)
+        return None if fast is None else fast.missing(start)
+
+    def _entry(self, state: Any, goal: Any) -> Fast | None:
+        key = fast_key(state, goal)
+        if key is None:
+            return None
+        try:
+            return self._entries.get(key)
+        except TypeError:  # an unhashable value in the goal
+            return None
 
 
 def build_plan(
@@ -72,40 +125,17 @@ def build_plan(
     considered: int,
     cost: float = math.inf,
 ) -> Plan:
-    """The plan: the states after each action replayed from the full start state (so
-    effects on facts the search did not track appear too), the fields as
-    :func:`pathcraft.result.build_result` sets them (no path and an infinite cost
-    unless found), set directly: a plan is built on every call of a planner whose
-    smallest plans take a few microseconds, and the dataclass's checked ``__init__``
-    took most of them."""
-    return _make(
-        reason, actions, start, start.to_dict(), goal, elapsed, expanded, generated,
-        considered, cost,
-    )  # fmt: skip
-
-
-def _make(
-    reason: str | None,
-    actions: tuple[Action, ...],
-    start: State,
-    facts: dict[str, Any],
-    goal: Goal | None,
-    elapsed: float,
-    expanded: int,
-    generated: int,
-    considered: int,
-    cost: float,
-) -> Plan:
-    """:func:`build_plan` with the start's facts given (a dict sorted by name, left
-    unchanged: the fast path has it already, and the copy cost a tenth of a plan)."""
-    after = _STATE.replay(facts, actions) if actions else []
+    """The plan, its fields as :func:`pathcraft.result.build_result` sets them (no path
+    and an infinite cost unless found), set directly: a plan is built on every call of
+    a planner whose smallest plans take a few microseconds, and the dataclass's checked
+    ``__init__`` took most of them. The states after each action come on first access
+    (replayed from the full start state, so effects on facts the search did not track
+    appear too)."""
     found = reason is None
-    values = (
-        [start, *after] if found else [], cost if found else math.inf, found, reason,
-        expanded, generated, elapsed, None, None, None, None, actions, tuple(after), start,
-        considered, goal,
-    )  # fmt: skip
-    return _PLAN.make(values)  # type: ignore[no-any-return]
+    return _PLAN.make((  # type: ignore[no-any-return]
+        cost if found else math.inf, found, reason, expanded, generated, elapsed, None,
+        None, None, None, actions, start, considered, goal,
+    ))  # fmt: skip
 
 
 def fast_key(state: Any, goal: Any) -> Any:
@@ -141,11 +171,6 @@ def classes_of(goals: Sequence[Goal], start: State) -> list[list[int]]:
 class Fast:
     """What a plan call with a known key needs (see the module docstring)."""
 
-    __slots__ = (
-        "_actions", "_classes", "_goals", "_missing", "_names", "_pool", "_positions",
-        "_problem", "_sorted", "_strs", "_tables",
-    )  # fmt: skip
-
     def __init__(self, problem: Problem, goals: list[Goal], state: dict[str, Any]) -> None:
         tables = problem.packed
         if tables is None:
@@ -154,6 +179,8 @@ class Fast:
         self._tables: Packed = tables
         self._goals = goals
         keys = list(state)
+        self._keys = tuple(keys)
+        self._types = tuple([type(v) for v in state.values()])
         where = {name: i for i, name in enumerate(keys)}
         self._positions = tuple(where.get(name, -1) for name in problem.names)
         self._strs = tuple(problem.kinds[name] == "str" for name in problem.names)
@@ -162,6 +189,8 @@ class Fast:
         dynamic = any(callable(g.priority) for g in goals)
         self._classes = None if dynamic else classes_of(goals, State(state))
         self._actions = tuple(step.action for step in problem.steps)
+        self._considered = len(self._actions)
+        self._idle: Any = None
         self._pool: list[Any] = []
         self._missing: Any = self  # not looked for yet
 
@@ -172,31 +201,47 @@ class Fast:
             self._missing = missing_fact_warning(self._problem, start)
         return self._missing  # type: ignore[no-any-return]
 
-    def plan(self, state: dict[str, Any], max_expansions: int | None, t0: float) -> Plan | None:
-        """The plan, or None when the state holds a str the tables do not know (the
-        caller takes the general path)."""
-        facts = state.copy() if self._sorted else {n: state[n] for n in self._names}
-        start = _STATE.state(facts)
-        goals = self._goals
-        classes = self._classes
+    def plan(self, state: dict[str, Any], max_expansions: int | None, t0: float) -> Any:
+        """The plan; ``_OTHER`` when the state's names or value types are not this
+        entry's; None when it holds a str the tables do not know (the caller takes the
+        general path)."""
+        start = None
+        classes = None
+        if self._classes is None:  # priorities read on the start state
+            types = tuple([type(v) for v in state.values()])
+            if tuple(state) != self._keys or types != self._types:
+                return _OTHER
+            start = self._start(state)
+            classes = classes_of(self._goals, start)
+        # one search kept at hand, more in the pool while other threads plan too (no
+        # Python code runs between a read and a write of these slots: the lock is the GIL)
+        search = self._idle
+        self._idle = None
+        if search is None:
+            search = self._pool.pop() if self._pool else self._search()
         try:
-            search = self._pool.pop()
-        except IndexError:
-            search = self._search()
-        if not search.reset(
-            tuple(state.values()), self._tables.rank,
-            None if classes is not None else classes_of(goals, start),
-            -1 if max_expansions is None else max_expansions,
-        ):  # fmt: skip
+            out = search.plan(state, -1 if max_expansions is None else max_expansions, classes)
+        finally:
+            if self._idle is None:
+                self._idle = search
+            else:
+                self._pool.append(search)
+        if out is None:
+            return _OTHER
+        if out is False:
             return None
-        actions = self._actions
-        status, path, cost, goal, expanded, generated = search.solve(actions)
-        self._pool.append(search)
-        reason = None if status == _FOUND else STATUS[status]
-        return _make(
-            reason, path, start, facts, goals[goal],
-            time.perf_counter() - t0, expanded, generated, len(actions), cost,
-        )  # fmt: skip
+        status, actions, cost, goal, expanded, generated = out
+        if start is None:
+            start = self._start(state)
+        found = status == _FOUND
+        return _PLAN.make((
+            cost, found, None if found else STATUS[status], expanded, generated,
+            perf_counter() - t0, None, None, None, None, actions, start, self._considered,
+            self._goals[goal],
+        ))  # fmt: skip
+
+    def _start(self, state: dict[str, Any]) -> State:
+        return new_state(state.copy() if self._sorted else {n: state[n] for n in self._names})
 
     def _search(self) -> Any:
         tables = self._tables
@@ -206,7 +251,9 @@ class Fast:
             tables.tables, array("q", [_kernel.MISSING] * width),
             self._classes or [list(range(len(self._goals)))], ask, 1.0, 0, 0, -1, -1, math.inf,
         )  # fmt: skip
-        search.bind(self._positions, self._strs)
+        search.bind(
+            self._keys, self._types, self._positions, self._strs, tables.rank, self._actions
+        )
         return search
 
 

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from pathcraft._core import goap as _kernel
 from pathcraft.goap._action import Action
 from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
 from pathcraft.result import PathResult
 
-__all__ = ["Plan"]
+__all__ = ["Plan", "new_state"]
+
+#: A :class:`State` over facts already checked and sorted by name, the dict taken as
+#: it is (its owner gives it up): ``new_state(facts)``.
+_STATE = _kernel.Maker(State, ("_facts", "_hash"))
+new_state: Callable[[dict[str, Any]], State] = _STATE.state
+_REPLAY = _STATE.replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +34,13 @@ class Plan(PathResult):
     costs (dynamic costs read in the state each runs in), ``reason`` ``"unreachable"``
     or the limit that stopped the search (``"max_expansions"``, ``"max_depth"``,
     ``"max_cost"``), ``expanded`` and ``generated`` count world states, ``elapsed``
-    covers checks, pruning, search and replay. Unlike a path result, ``len(plan)`` and
+    covers checks, pruning and search. Unlike a path result, ``len(plan)`` and
     iteration go over the actions.
+
+    The states after each action (``states``, and ``path`` which holds them) are built
+    on first access, replayed from ``start`` (an agent reading only the actions never
+    pays for them); a plan is immutable all the same, and equal plans compare, copy and
+    pickle alike whether or not their states were read.
 
     Attributes
     ----------
@@ -59,6 +72,18 @@ class Plan(PathResult):
     start: State | None = None
     considered: int = 0
     goal: Goal | None = None
+
+    if not TYPE_CHECKING:  # mypy keeps checking attribute names on plans
+
+        def __getattr__(self, name: str) -> Any:
+            """``path`` and ``states`` of a plan built without them: replayed, kept."""
+            if name != "path" and name != "states":
+                raise AttributeError(f"'Plan' object has no attribute {name!r}")
+            found = self.found
+            states = tuple(_REPLAY(self.start.to_dict(), self.actions)) if found else ()
+            object.__setattr__(self, "states", states)
+            object.__setattr__(self, "path", [self.start, *states] if found else [])
+            return object.__getattribute__(self, name)
 
     def __bool__(self) -> bool:
         return self.found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,7 +12,7 @@ from pathcraft._validation import check_limit
 from pathcraft.goap._action import Action, conditions
 from pathcraft.goap._compile import Problem, compile_problem
 from pathcraft.goap._facts import Condition, State, Value, kind_of
-from pathcraft.goap._fast import Fast, classes_of, fast_plan
+from pathcraft.goap._fast import FastPlans, classes_of, remember
 from pathcraft.goap._goal import Goal
 from pathcraft.goap._plan import Plan
 from pathcraft.goap._search import PlanSearch
@@ -21,7 +20,6 @@ from pathcraft.goap._search import PlanSearch
 __all__ = ["Plan", "Planner"]
 
 GoalArg = Mapping[str, Value | Condition] | Goal | Sequence[Goal]
-_CACHE_SIZE = 64
 
 
 #: The default ``max_expansions`` of :meth:`Planner.plan`: enough for every plan a
@@ -88,7 +86,7 @@ class Planner:
             seen.add(action.name)
         self._actions = items
         self._cache: dict[Any, Problem] = {}
-        self._fast: dict[Any, Fast] = {}
+        self._fast = FastPlans()
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -102,7 +100,7 @@ class Planner:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._actions = state["_actions"]
         self._cache = {}
-        self._fast = {}
+        self._fast = FastPlans()
 
     def plan(
         self,
@@ -215,15 +213,18 @@ class Planner:
         than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
         declared). With ``weight=1`` the plan is optimal.
         """
-        t0 = time.perf_counter()
-        key = None
-        if (weight is _ONE and tie_break == "g" and seed is None and max_depth is None
-                and max_cost is None and prune is True
-                and (max_expansions is None or max_expansions is DEFAULT_MAX_EXPANSIONS)):
-            plan, key, missing = fast_plan(self._fast, state, goal, max_expansions, t0)
+        quick = (
+            weight is _ONE and tie_break == "g" and seed is None and max_depth is None
+            and max_cost is None and prune is True
+            and (max_expansions is None or max_expansions is DEFAULT_MAX_EXPANSIONS)
+        )  # fmt: skip
+        if quick:
+            plan = self._fast.plan(state, goal, max_expansions)
             if plan is not None:
-                if missing is not None:
-                    warnings.warn(missing, stacklevel=2)
+                if plan.reason == "unreachable":
+                    missing = self._fast.missing(state, goal, plan.start)  # type: ignore[arg-type]
+                    if missing is not None:
+                        warnings.warn(missing, stacklevel=2)
                 return plan
         search = self.start(
             state, goal, weight=weight, tie_break=tie_break, seed=seed,
@@ -233,8 +234,8 @@ class Planner:
         plan, missing = search.finish()
         if missing is not None:
             warnings.warn(missing, stacklevel=2)
-        if key is not None:
-            _remember(self._fast, key, Fast(search.problem, search.goals, state))  # type: ignore[arg-type]
+        if quick:
+            self._fast.remember(state, goal, search.problem, search.goals)
         return plan
 
     def start(
@@ -306,16 +307,8 @@ class Planner:
         if problem is None:
             specs = [(_owner(g, len(goals)), dict(g.conditions)) for g in goals]
             problem = compile_problem(self._actions, kinds, specs, prune)  # type: ignore[arg-type]
-            _remember(self._cache, key, problem)
+            remember(self._cache, key, problem)
         return problem
-
-
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
-    """Keep ``value`` under ``key``, forgetting the oldest entry past the cache's size."""
-    if len(cache) >= _CACHE_SIZE:  # threads may race here
-        with contextlib.suppress(StopIteration, RuntimeError, KeyError):
-            cache.pop(next(iter(cache)), None)
-    cache[key] = value
 
 
 def _owner(goal: Goal, count: int) -> str:

@@ -1,0 +1,34 @@
+# cython: language_level=3
+# Compiled, FastPlans and Fast (written in _fast.py) are extension types with these
+# C-level fields, and a plan call goes from one to the other by a C call: the fast
+# path of a small plan is a few microseconds, so the look-ups on its way count.
+
+cimport cython
+
+
+cdef class Fast:
+    cdef object _actions
+    cdef object _classes
+    cdef Py_ssize_t _considered
+    cdef object _goals
+    cdef object _idle
+    cdef object _keys
+    cdef object _missing
+    cdef object _names
+    cdef list _pool
+    cdef object _positions
+    cdef object _problem
+    cdef bint _sorted
+    cdef object _strs
+    cdef object _tables
+    cdef object _types
+
+    cpdef object plan(self, dict state, object max_expansions, double t0)
+
+
+cdef class FastPlans:
+    cdef dict _entries
+    cdef dict _recent
+
+    @cython.locals(fast=Fast, entry=Fast)
+    cpdef object plan(self, object state, object goal, object max_expansions)

@@ -1,0 +1,140 @@
+"""The planner's fast path: entries found by the goal object, states read by their
+layout, plans whose states are built on first access; always the general answer."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import warnings
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from _goap import domains
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcraft.goap import Action, Goal, MissingFactWarning, Plan, Planner, State, add
+
+pytestmark = pytest.mark.filterwarnings("ignore::pathcraft.goap.MissingFactWarning")
+
+CAMP = {"wood": 0, "fire": False, "warm": False, "rested": False}
+
+
+def camp() -> Planner:
+    return Planner([
+        Action("chop", {}, {"wood": add(1)}, cost=2),
+        Action("light", {"wood": 1}, {"fire": True, "wood": 0}, cost=1),
+        Action("sit", {"fire": True}, {"warm": True}, cost=1),
+        Action("nap", {}, {"rested": True}, cost=4),
+    ])  # fmt: skip
+
+
+def general(planner: Planner, state: dict[str, Any], goal: Any) -> Plan:
+    """The general path: an option given (even at its default) skips the fast one."""
+    return planner.plan(state, goal, max_expansions=int("20000"))
+
+
+def same(a: Plan, b: Plan) -> None:
+    assert (a.names, a.cost, a.reason, a.goal, a.expanded, a.generated, a.considered) == (
+        b.names, b.cost, b.reason, b.goal, b.expanded, b.generated, b.considered,
+    )  # fmt: skip
+    assert a.start == b.start and a.states == b.states and a.path == b.path
+
+
+def test_a_goal_changed_in_place_is_planned_anew() -> None:
+    planner = camp()
+    goal: dict[str, Any] = {"warm": True}
+    for _ in range(2):
+        assert planner.plan(CAMP, goal).names == ["chop", "light", "sit"]
+    goal["warm"] = False
+    assert planner.plan(CAMP, goal).names == []
+    goal["rested"] = True
+    assert planner.plan(CAMP, goal).names == ["nap"]
+    del goal["warm"]
+    assert planner.plan(CAMP, goal).names == ["nap"]
+
+
+def test_a_list_of_goals_changed_in_place_is_planned_anew() -> None:
+    planner = camp()
+    goals = [Goal("warm", {"warm": True}, priority=1), Goal("rest", {"rested": True})]
+    for _ in range(2):
+        assert planner.plan(CAMP, goals).goal is goals[0]
+    goals[0] = Goal("warm", {"warm": True}, priority=-1)
+    assert planner.plan(CAMP, goals).goal is goals[1]
+    goals.append(Goal("fire", {"fire": True}, priority=5))
+    assert planner.plan(CAMP, goals).goal is goals[2]
+
+
+def test_one_goal_from_states_of_other_layouts() -> None:
+    planner = camp()
+    goal = Goal("warm", {"warm": True})
+    layouts = [
+        CAMP,
+        dict(reversed(CAMP.items())),  # the same facts in another order
+        {**CAMP, "wood": 2},
+        {**CAMP, "tired": True},  # one fact more
+        {k: v for k, v in CAMP.items() if k != "rested"},  # one fact fewer
+        {**CAMP, "mood": "calm"},
+        {**CAMP, "mood": 3},  # the same names, another type
+    ]
+    for _ in range(2):
+        for state in layouts:
+            same(planner.plan(state, goal), general(planner, state, goal))
+
+
+def test_a_plan_keeps_the_state_it_started_from() -> None:
+    planner = camp()
+    state = dict(CAMP)
+    for _ in range(2):
+        plan = planner.plan(state, {"warm": True})
+    state["wood"] = 5
+    assert plan.start == CAMP and plan.path[0] == CAMP
+    assert [s["wood"] for s in plan.states] == [1, 0, 0]
+    assert plan.final == {"wood": 0, "fire": True, "warm": True, "rested": False}
+
+
+def test_states_built_on_first_access_are_the_plan_s() -> None:
+    planner = camp()
+    planner.plan(CAMP, {"warm": True})
+    fresh = [planner.plan(CAMP, {"warm": True}) for _ in range(5)]
+    # pickled, copied or compared before the states were read: the same plan
+    states = general(planner, CAMP, {"warm": True}).states
+    for plan in fresh[:3]:
+        again = pickle.loads(pickle.dumps(plan)) if plan is fresh[0] else copy.copy(plan)
+        assert isinstance(again, Plan) and again.states == states
+    assert fresh[3] == replace(fresh[4], elapsed=fresh[3].elapsed)
+    assert fresh[3].path == [fresh[3].start, *fresh[3].states]
+    assert fresh[3].states is fresh[3].states  # built once, then kept
+    with pytest.raises(AttributeError, match="no attribute 'colour'"):
+        _ = fresh[4].colour  # type: ignore[attr-defined]
+    nothing = planner.plan(CAMP, {"warm": True}, max_expansions=None, max_cost=1)
+    assert nothing.path == [] and nothing.states == () and nothing.final == CAMP
+
+
+def test_an_unreachable_fast_plan_warns_of_a_missing_fact_each_time() -> None:
+    planner = Planner(
+        [
+            Action("eat", {"has_food": True}, {"hungry": False}),
+            Action("drop", {"has_food": True}, {"has_food": False}),
+        ]
+    )
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            plan = planner.plan({"hungry": True}, {"hungry": False})
+        assert plan.reason == "unreachable"
+        assert [type(w.message) for w in caught] == [MissingFactWarning]
+        assert caught[0].filename == __file__
+
+
+@settings(max_examples=25, deadline=None)
+@given(domains(max_actions=12), st.randoms(use_true_random=False))
+def test_reused_goal_objects_give_the_general_answer(domain: Any, rnd: Any) -> None:
+    planner = domain.planner()
+    goal = domain.goal_conditions()
+    starts = [domain.start, dict(reversed(list(domain.start.items())))]
+    for _ in range(6):
+        start = rnd.choice(starts)
+        same(planner.plan(start, goal), general(planner, start, goal))
+    assert isinstance(State(domain.start), State)
