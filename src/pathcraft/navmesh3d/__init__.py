@@ -14,6 +14,24 @@ PolyMesh3D(3 vertices, 1 polygons, nvp=3)
 
 from __future__ import annotations
 
+from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
+from pathcraft.navmesh3d._heightfield import build_compact
+from pathcraft.navmesh3d._layers import (
+    BORDER_REGION,
+    DIRECTIONS,
+    NULL_AREA,
+    CompactHeightfield,
+)
 from pathcraft.navmesh3d._polymesh import WALKABLE_AREA, PolyMesh3D
 
-__all__ = ["WALKABLE_AREA", "PolyMesh3D"]
+__all__ = [
+    "BORDER_REGION",
+    "DIRECTIONS",
+    "NULL_AREA",
+    "WALKABLE_AREA",
+    "BuildConfig",
+    "CompactHeightfield",
+    "PolyMesh3D",
+    "VoxelConfig",
+    "build_compact",
+]
