@@ -14,7 +14,9 @@ PolyMesh3D(3 vertices, 1 polygons, nvp=3)
 
 from __future__ import annotations
 
+from pathcraft.navmesh3d._build import build, build_tiles, rebuild_tile, tile_id, tile_of
 from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
+from pathcraft.navmesh3d._contours import ContourSet, build_contours
 from pathcraft.navmesh3d._heightfield import build_compact
 from pathcraft.navmesh3d._layers import (
     BORDER_REGION,
@@ -22,6 +24,7 @@ from pathcraft.navmesh3d._layers import (
     NULL_AREA,
     CompactHeightfield,
 )
+from pathcraft.navmesh3d._polybuild import build_polymesh
 from pathcraft.navmesh3d._polymesh import WALKABLE_AREA, PolyMesh3D
 
 __all__ = [
@@ -31,7 +34,15 @@ __all__ = [
     "WALKABLE_AREA",
     "BuildConfig",
     "CompactHeightfield",
+    "ContourSet",
     "PolyMesh3D",
     "VoxelConfig",
+    "build",
     "build_compact",
+    "build_contours",
+    "build_polymesh",
+    "build_tiles",
+    "rebuild_tile",
+    "tile_id",
+    "tile_of",
 ]
