@@ -18,12 +18,8 @@ from pathcraft.navmesh3d._build import build, build_tiles, rebuild_tile, tile_id
 from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
 from pathcraft.navmesh3d._contours import ContourSet, build_contours
 from pathcraft.navmesh3d._heightfield import build_compact
-from pathcraft.navmesh3d._layers import (
-    BORDER_REGION,
-    DIRECTIONS,
-    NULL_AREA,
-    CompactHeightfield,
-)
+from pathcraft.navmesh3d._layers import BORDER_REGION, DIRECTIONS, NULL_AREA, CompactHeightfield
+from pathcraft.navmesh3d._obj import read_obj
 from pathcraft.navmesh3d._polybuild import build_polymesh
 from pathcraft.navmesh3d._polymesh import WALKABLE_AREA, PolyMesh3D
 
@@ -42,6 +38,7 @@ __all__ = [
     "build_contours",
     "build_polymesh",
     "build_tiles",
+    "read_obj",
     "rebuild_tile",
     "tile_id",
     "tile_of",

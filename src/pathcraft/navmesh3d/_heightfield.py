@@ -9,13 +9,16 @@ field and the watershed regions.
 from __future__ import annotations
 
 import numbers
+import time
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core import recast_hf
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._layers import CompactHeightfield
+from pathcraft.navmesh3d._regions import merge_and_filter
 
 __all__ = ["build_compact", "check_mesh"]
 
@@ -117,13 +120,128 @@ def build_compact(
     TypeError, ValueError
         Bad vertices, triangles, config, bounds or border (each named).
     """
+    return _build(vertices, triangles, config, bounds=bounds, border=border)[0]
+
+
+def _build(
+    vertices: npt.ArrayLike,
+    triangles: npt.ArrayLike,
+    config: BuildConfig | None = None,
+    *,
+    bounds: npt.ArrayLike | None = None,
+    border: int = 0,
+) -> tuple[CompactHeightfield, dict[str, float]]:
+    """:func:`build_compact` and the seconds each stage took (for the benchmarks)."""
     verts, tris = check_mesh(vertices, triangles)
     if config is None:
         config = BuildConfig()
     elif not isinstance(config, BuildConfig):
         raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
     box = _check_bounds(bounds)
-    if isinstance(border, bool) or not isinstance(border, numbers.Integral) or border < 0:
+    if isinstance(border, bool) or not isinstance(border, numbers.Integral):
+        raise TypeError(f"border must be an integer >= 0 (cells); got {border!r}")
+    if border < 0:
         raise ValueError(f"border must be an integer >= 0 (cells); got {border!r}")
-    del verts, tris, box
-    raise NotImplementedError("the compiled stages of build_compact follow the skeleton")
+    v = config.voxels()
+    if box is None:
+        box = np.stack([verts.min(axis=0), verts.max(axis=0)])
+    bmin, bmax = box[0].copy(), box[1].copy()
+    bmin[:2] -= border * v.cs
+    bmax[:2] += border * v.cs
+    # Recast's rcCalcGridSize; a mesh flat along x or y still gets one column
+    width = max(1, int((bmax[0] - bmin[0]) / v.cs + 0.5))
+    depth = max(1, int((bmax[1] - bmin[1]) / v.cs + 0.5))
+    if width * depth > 2**31 - 1:
+        raise ValueError(
+            f"the heightfield would have {width} x {depth} columns; raise cell_size "
+            f"(now {v.cs}) or build in tiles"
+        )
+    times: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        times[stage] = now - clock
+        clock = now
+
+    tri_areas = np.empty(len(tris), dtype=np.uint8)
+    recast_hf.mark_walkable(verts, tris, v.walkable_slope, tri_areas)
+    col_first, col_count, smin, smax, sarea = recast_hf.rasterize(
+        verts, tris, tri_areas, bmin, bmax, v.cs, v.ch, width, depth, v.walkable_climb
+    )
+    lap("rasterize")
+    recast_hf.filter_low_hanging(col_first, col_count, smax, sarea, v.walkable_climb)
+    recast_hf.filter_ledges(
+        col_first,
+        col_count,
+        smin,
+        smax,
+        sarea,
+        width,
+        depth,
+        v.walkable_height,
+        v.walkable_climb,
+    )
+    recast_hf.filter_low_height(col_first, col_count, smin, smax, sarea, v.walkable_height)
+    lap("filter")
+    cell_first, cell_count, z, h, area, con = recast_hf.compact(
+        col_first,
+        col_count,
+        smin,
+        smax,
+        sarea,
+        width,
+        depth,
+        v.walkable_height,
+        v.walkable_climb,
+    )
+    lap("compact")
+    recast_hf.erode(con, area, v.walkable_radius)
+    lap("erode")
+    dist = np.zeros(len(z), dtype=np.uint16)
+    max_dist = recast_hf.distance_field(con, area, dist)
+    lap("distance")
+    region = np.zeros(len(z), dtype=np.uint16)
+    n_raw = recast_hf.watershed(
+        cell_first, cell_count, con, area, dist, max_dist, width, depth, border, region
+    )
+    if n_raw < 0:
+        raise ValueError(
+            "the level has more than 65535 watershed regions (Recast's limit); build it "
+            "in tiles (config.tile_size)"
+        )
+    lap("watershed")
+    n_regions = merge_and_filter(
+        con,
+        cell_first,
+        cell_count,
+        area,
+        region,
+        n_raw,
+        v.min_region_area,
+        v.merge_region_area,
+    )
+    lap("merge")
+    bmax[2] += v.walkable_height * v.ch  # as rcBuildCompactHeightfield
+    chf = CompactHeightfield(
+        width=width,
+        depth=depth,
+        border=int(border),
+        bmin=bmin,
+        bmax=bmax,
+        cs=v.cs,
+        ch=v.ch,
+        walkable_height=v.walkable_height,
+        walkable_climb=v.walkable_climb,
+        cell_first=cell_first,
+        cell_count=cell_count,
+        z=z,
+        h=h,
+        con=con,
+        area=area,
+        dist=dist,
+        region=region,
+        n_regions=n_regions,
+    )
+    return chf, times

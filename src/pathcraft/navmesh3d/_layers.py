@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft.navmesh3d._polymesh import WALKABLE_AREA
+
 __all__ = ["BORDER_REGION", "DIRECTIONS", "NULL_AREA", "WALKABLE_AREA", "CompactHeightfield"]
 
-#: Recast's ``RC_WALKABLE_AREA``: the area of a walkable span.
-WALKABLE_AREA = 63
 #: Recast's ``RC_NULL_AREA``: a span no agent stands on.
 NULL_AREA = 0
 #: Recast's ``RC_BORDER_REG``: the flag of a region in a tile's border.
