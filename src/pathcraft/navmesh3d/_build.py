@@ -163,6 +163,7 @@ def _join(pieces: list[PolyMesh3D], config: BuildConfig) -> PolyMesh3D:
     inverse = inverse.ravel()
     new_verts = verts[first]
     poly = np.where(poly >= 0, inverse[np.maximum(poly, 0)], -1)
+    poly = _split_tile_edges(new_verts, poly, config)
     details = [p.detail for p in pieces]
     detail = None
     if all(d is not None for d in details):
@@ -183,6 +184,59 @@ def _join(pieces: list[PolyMesh3D], config: BuildConfig) -> PolyMesh3D:
         tiles=np.concatenate([p.tiles for p in pieces]),
         detail=detail,
     )
+
+
+def _split_tile_edges(
+    verts: npt.NDArray[np.float64], poly: npt.NDArray[np.int64], config: BuildConfig
+) -> npt.NDArray[np.int64]:
+    """Polygons with the vertices of the next tile that lie on their tile-edge sides
+    put into those sides (straight angles), so that the polygons on either side of a
+    tile edge share their vertices and :meth:`PolyMesh3D.adjacency` links them (Detour
+    links tiles by overlapping edges instead). Rows may grow past ``verts_per_poly``."""
+    size = _tile_world(config)
+    eps = 1e-6 * size
+    climb = config.agent_max_climb
+    on_x = np.abs(verts[:, 0] / size - np.round(verts[:, 0] / size)) * size < eps
+    on_y = np.abs(verts[:, 1] / size - np.round(verts[:, 1] / size)) * size < eps
+    lines: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
+    for axis, on in ((0, on_x), (1, on_y)):
+        idx = np.flatnonzero(on)
+        keys = np.round(verts[idx, axis] / size).astype(np.int64)
+        for k in np.unique(keys).tolist():
+            lines[(axis, k)] = idx[keys == k]
+    rows = [list(r[r >= 0]) for r in poly.tolist() for r in [np.asarray(r)]]
+    changed = False
+    for r, row in enumerate(rows):
+        n = len(row)
+        out: list[int] = []
+        for e in range(n):
+            a, b = row[e], row[(e + 1) % n]
+            out.append(a)
+            for axis, on in ((0, on_x), (1, on_y)):
+                if not (on[a] and on[b]):
+                    continue
+                key = (axis, round(float(verts[a, axis]) / size))
+                if round(float(verts[b, axis]) / size) != key[1]:
+                    continue
+                along = 1 - axis
+                lo, hi = verts[a, along], verts[b, along]
+                cand = lines[key]
+                t = (verts[cand, along] - lo) / (hi - lo)
+                inside = (t > 1e-9) & (t < 1 - 1e-9)
+                z = verts[a, 2] + t * (verts[b, 2] - verts[a, 2])
+                inside &= np.abs(verts[cand, 2] - z) <= climb
+                if inside.any():
+                    order = np.argsort(t[inside])
+                    out.extend(cand[inside][order].tolist())
+                    changed = True
+        rows[r] = out
+    if not changed:
+        return poly
+    width = max(len(r) for r in rows)
+    grown = np.full((len(rows), max(width, poly.shape[1])), -1, dtype=np.int64)
+    for r, row in enumerate(rows):
+        grown[r, : len(row)] = row
+    return grown
 
 
 def build_tiles(
