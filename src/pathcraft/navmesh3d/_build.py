@@ -139,9 +139,12 @@ def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[ra
     return range(int(lo[0]), int(hi[0]) + 1), range(int(lo[1]), int(hi[1]) + 1)
 
 
-def _join(pieces: list[PolyMesh3D], config: BuildConfig) -> PolyMesh3D:
-    """One mesh of tiles' meshes, vertices on tile edges welded (same cell corner,
-    heights within 2 cell heights, as Recast welds)."""
+def _join(
+    pieces: list[PolyMesh3D], config: BuildConfig, redo: set[int] | None = None
+) -> PolyMesh3D:
+    """One mesh of tiles' meshes, vertices on tile edges welded (same cell corner and
+    height band) and put into the tile-edge sides of the polygons across (of the tiles
+    ``redo`` only, when given)."""
     pieces = [p for p in pieces if p.num_polygons]
     if not pieces:
         raise ValueError("the level has no walkable place: no polygon was built")
@@ -155,15 +158,18 @@ def _join(pieces: list[PolyMesh3D], config: BuildConfig) -> PolyMesh3D:
         polys.append(rows)
         offset += p.vertices.shape[0]
     poly = np.concatenate(polys)
-    # weld: same corner in (x, y), the same height bucket of 2 ch ... as one key
+    # weld: the same cell corner in (x, y) and the same band of 3 cell heights
     cells = np.round(verts[:, :2] / config.cell_size).astype(np.int64)
     level = np.floor(verts[:, 2] / (3 * config.cell_height)).astype(np.int64)
-    keys = np.stack([cells[:, 0], cells[:, 1], level], axis=1)
-    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    span = 1 << 20  # one integer key: 21 bits per coordinate
+    keys = ((cells[:, 0] + span) << 42) | ((cells[:, 1] + span) << 21) | (level + span)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     inverse = inverse.ravel()
     new_verts = verts[first]
     poly = np.where(poly >= 0, inverse[np.maximum(poly, 0)], -1)
-    poly = _split_tile_edges(new_verts, poly, config)
+    tiles = np.concatenate([p.tiles for p in pieces])
+    which = None if redo is None else np.isin(tiles, sorted(redo))
+    poly = _split_tile_edges(new_verts, poly, config, which)
     details = [p.detail for p in pieces]
     detail = None
     if all(d is not None for d in details):
@@ -181,60 +187,94 @@ def _join(pieces: list[PolyMesh3D], config: BuildConfig) -> PolyMesh3D:
         new_verts,
         poly,
         areas=np.concatenate([p.areas for p in pieces]),
-        tiles=np.concatenate([p.tiles for p in pieces]),
+        tiles=tiles,
         detail=detail,
     )
 
 
 def _split_tile_edges(
-    verts: npt.NDArray[np.float64], poly: npt.NDArray[np.int64], config: BuildConfig
+    verts: npt.NDArray[np.float64],
+    poly: npt.NDArray[np.int64],
+    config: BuildConfig,
+    which: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.int64]:
     """Polygons with the vertices of the next tile that lie on their tile-edge sides
     put into those sides (straight angles), so that the polygons on either side of a
     tile edge share their vertices and :meth:`PolyMesh3D.adjacency` links them (Detour
-    links tiles by overlapping edges instead). Rows may grow past ``verts_per_poly``."""
+    links tiles by overlapping edges instead). Rows may grow past ``verts_per_poly``.
+
+    Only the rows ``which`` (all by default) are redone: their straight-angle vertices
+    on tile edges (put there by an earlier join; the polygon build makes none) are
+    taken out first, then the vertices there now are put in."""
     size = _tile_world(config)
     eps = 1e-6 * size
     climb = config.agent_max_climb
-    on_x = np.abs(verts[:, 0] / size - np.round(verts[:, 0] / size)) * size < eps
-    on_y = np.abs(verts[:, 1] / size - np.round(verts[:, 1] / size)) * size < eps
+    line_of = np.round(verts[:, :2] / size).astype(np.int64)
+    on = np.abs(verts[:, :2] - line_of * size) < eps  # (n, 2): on an x line, a y line
+    on_list, line_list = on.tolist(), line_of.tolist()
+    on_axis = [np.flatnonzero(on[:, axis]) for axis in (0, 1)]
     lines: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
-    for axis, on in ((0, on_x), (1, on_y)):
-        idx = np.flatnonzero(on)
-        keys = np.round(verts[idx, axis] / size).astype(np.int64)
-        for k in np.unique(keys).tolist():
-            lines[(axis, k)] = idx[keys == k]
-    rows = [list(r[r >= 0]) for r in poly.tolist() for r in [np.asarray(r)]]
+
+    def line(axis: int, k: int) -> npt.NDArray[np.intp]:
+        """The vertices on tile line ``k`` across ``axis``."""
+        if (axis, k) not in lines:
+            idx = on_axis[axis]
+            lines[(axis, k)] = idx[line_of[idx, axis] == k]
+        return lines[(axis, k)]
+
+    def same_line(a: int, b: int) -> int:
+        """The axis of the tile line both vertices lie on, else -1."""
+        oa, ob = on_list[a], on_list[b]
+        for axis in (0, 1):
+            if oa[axis] and ob[axis] and line_list[a][axis] == line_list[b][axis]:
+                return axis
+        return -1
+
+    touched = np.any(on, axis=1)[np.maximum(poly, 0)] & (poly >= 0)
+    todo = touched.sum(axis=1) >= 2
+    if which is not None:
+        todo &= which
+    rows = {r: [int(v) for v in poly[r] if v >= 0] for r in np.flatnonzero(todo).tolist()}
     changed = False
-    for r, row in enumerate(rows):
+    for r, row in rows.items():
         n = len(row)
+        if which is not None:  # drop the straight angles an earlier join put in
+            kept = [
+                row[k]
+                for k in range(n)
+                if not (
+                    (axis := same_line(row[k - 1], row[k])) >= 0
+                    and same_line(row[k], row[(k + 1) % n]) == axis
+                )
+            ]
+            changed |= len(kept) != n
+            row = kept
+            n = len(row)
         out: list[int] = []
         for e in range(n):
             a, b = row[e], row[(e + 1) % n]
             out.append(a)
-            for axis, on in ((0, on_x), (1, on_y)):
-                if not (on[a] and on[b]):
-                    continue
-                key = (axis, round(float(verts[a, axis]) / size))
-                if round(float(verts[b, axis]) / size) != key[1]:
-                    continue
-                along = 1 - axis
-                lo, hi = verts[a, along], verts[b, along]
-                cand = lines[key]
-                t = (verts[cand, along] - lo) / (hi - lo)
-                inside = (t > 1e-9) & (t < 1 - 1e-9)
-                z = verts[a, 2] + t * (verts[b, 2] - verts[a, 2])
-                inside &= np.abs(verts[cand, 2] - z) <= climb
-                if inside.any():
-                    order = np.argsort(t[inside])
-                    out.extend(cand[inside][order].tolist())
-                    changed = True
+            axis = same_line(a, b)
+            if axis < 0:
+                continue
+            along = 1 - axis
+            cand = line(axis, line_list[a][axis])
+            t = (verts[cand, along] - verts[a, along]) / (verts[b, along] - verts[a, along])
+            inside = (t > 1e-9) & (t < 1 - 1e-9)
+            z = verts[a, 2] + t * (verts[b, 2] - verts[a, 2])
+            inside &= np.abs(verts[cand, 2] - z) <= climb
+            if inside.any():
+                order = np.argsort(t[inside])
+                out.extend(cand[inside][order].tolist())
+                changed = True
         rows[r] = out
     if not changed:
         return poly
-    width = max(len(r) for r in rows)
-    grown = np.full((len(rows), max(width, poly.shape[1])), -1, dtype=np.int64)
-    for r, row in enumerate(rows):
+    width = max([poly.shape[1], *(len(row) for row in rows.values())])
+    grown = np.full((poly.shape[0], width), -1, dtype=np.int64)
+    grown[:, : poly.shape[1]] = poly
+    for r, row in rows.items():
+        grown[r, :] = -1
         grown[r, : len(row)] = row
     return grown
 
@@ -313,7 +353,8 @@ def rebuild_tile(
     verts, tris = check_mesh(vertices, triangles)
     fresh = _build_one(verts, tris, config, i, j)
     keep = np.flatnonzero(mesh.tiles != number)
-    return _join([_subset(mesh, keep), fresh], config)
+    near = {number} | {tile_id(i + di, j + dj) for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1))}
+    return _join([_subset(mesh, keep), fresh], config, near)
 
 
 def _subset(mesh: PolyMesh3D, rows: npt.NDArray[np.intp]) -> PolyMesh3D:
@@ -331,15 +372,20 @@ def _subset(mesh: PolyMesh3D, rows: npt.NDArray[np.intp]) -> PolyMesh3D:
     if mesh.detail is not None:
         dv, dt, do = mesh.detail
         counts = do[rows, 1]
-        tri_rows = np.concatenate([np.arange(s, s + c) for s, c in do[rows]])
+        firsts = np.cumsum(counts) - counts
+        tri_rows = np.repeat(do[rows, 0] - firsts, counts) + np.arange(int(counts.sum()))
         tris = dt[tri_rows]
         dused, dinv = np.unique(tris, return_inverse=True)
-        firsts = np.cumsum(counts) - counts
-        detail = (dv[dused], dinv.reshape(tris.shape), np.stack([firsts, counts], axis=1))
-    return PolyMesh3D(
+        detail = (
+            dv[dused],
+            dinv.reshape(tris.shape).astype(np.int32),
+            np.stack([firsts, counts], axis=1).astype(np.int32),
+        )
+    # rows of a checked mesh, renumbered: checked already
+    return PolyMesh3D._trusted(
         mesh.vertices[used],
-        np.where(polys >= 0, remap[np.maximum(polys, 0)], -1),
-        areas=mesh.areas[rows],
-        tiles=mesh.tiles[rows],
-        detail=detail,
+        np.where(polys >= 0, remap[np.maximum(polys, 0)], -1).astype(np.int32),
+        mesh.areas[rows],
+        mesh.tiles[rows],
+        detail,
     )
