@@ -3,17 +3,28 @@
 Points are ``(x, y, z)`` with z up (as :class:`~pathcraft.VoxelGrid`'s first axis is
 up); loaders of y-up files take ``up="y"`` and map a file's ``(X, Y, Z)`` to
 ``(X, -Z, Y)``. A :class:`PolyMesh3D` is the polygon mesh a build writes (Recast's
-``rcPolyMesh`` and ``rcPolyMeshDetail``).
+``rcPolyMesh`` and ``rcPolyMeshDetail``); a :class:`NavMesh3D` is the world that
+searches it (Detour's ``dtNavMesh`` and ``dtNavMeshQuery``): ``find_path`` in
+``(x, y, z)``, ``nearest_point``, ``raycast`` along the surface, ``random_point``,
+tiles added and removed at run time, saving, pictures and agents
+(:class:`MeshSpace3D`).
+
+Needs shapely (``pip install pathcraft[geometry]``), as :mod:`pathcraft.navmesh`.
 
 Examples
 --------
->>> from pathcraft.navmesh3d import PolyMesh3D
+>>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
 >>> PolyMesh3D([(0, 0, 0), (1, 0, 0), (1, 1, 0.5)], [[0, 1, 2]])
 PolyMesh3D(3 vertices, 1 polygons, nvp=3)
+>>> mesh = NavMesh3D(PolyMesh3D([(0, 0, 0), (4, 0, 0), (4, 2, 2), (0, 2, 2)], [[0, 1, 2, 3]]))
+>>> mesh.find_path((0, 0, 0), (0, 2, 2)).cost == 8 ** 0.5
+True
 """
 
 from __future__ import annotations
 
 from pathcraft.navmesh3d._polymesh import WALKABLE_AREA, PolyMesh3D
+from pathcraft.navmesh3d._space import MeshSpace3D
+from pathcraft.navmesh3d._world import NavMesh3D, SurfaceHit
 
-__all__ = ["WALKABLE_AREA", "PolyMesh3D"]
+__all__ = ["WALKABLE_AREA", "MeshSpace3D", "NavMesh3D", "PolyMesh3D", "SurfaceHit"]
