@@ -95,6 +95,8 @@ EXTENSIONS = [
     kernel("sipp"),  # issue 33: reservation table and safe-interval path planning
     kernel("lacam"),  # issue 33: multi-agent pathfinding (PIBT, LaCAM*)
     kernel("mapf_lns"),  # issue 33: refining a multi-agent solution
+    kernel("recast_hf"),  # issue 35: triangle meshes to a compact heightfield with regions
+    kernel("recast_poly"),  # issue 35: contours and polygons of 3-D navigation meshes
 ]
 
 

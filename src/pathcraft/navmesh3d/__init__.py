@@ -23,8 +23,37 @@ True
 
 from __future__ import annotations
 
+from pathcraft.navmesh3d._build import build, build_tiles, rebuild_tile, tile_id, tile_of
+from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
+from pathcraft.navmesh3d._contours import ContourSet, build_contours
+from pathcraft.navmesh3d._heightfield import build_compact
+from pathcraft.navmesh3d._layers import BORDER_REGION, DIRECTIONS, NULL_AREA, CompactHeightfield
+from pathcraft.navmesh3d._obj import read_obj
+from pathcraft.navmesh3d._polybuild import build_polymesh
 from pathcraft.navmesh3d._polymesh import WALKABLE_AREA, PolyMesh3D
 from pathcraft.navmesh3d._space import MeshSpace3D
 from pathcraft.navmesh3d._world import NavMesh3D, SurfaceHit
 
-__all__ = ["WALKABLE_AREA", "MeshSpace3D", "NavMesh3D", "PolyMesh3D", "SurfaceHit"]
+__all__ = [
+    "BORDER_REGION",
+    "DIRECTIONS",
+    "NULL_AREA",
+    "WALKABLE_AREA",
+    "BuildConfig",
+    "CompactHeightfield",
+    "ContourSet",
+    "MeshSpace3D",
+    "NavMesh3D",
+    "PolyMesh3D",
+    "SurfaceHit",
+    "VoxelConfig",
+    "build",
+    "build_compact",
+    "build_contours",
+    "build_polymesh",
+    "build_tiles",
+    "read_obj",
+    "rebuild_tile",
+    "tile_id",
+    "tile_of",
+]

@@ -1,0 +1,345 @@
+"""The whole build: triangles to a polygon mesh, in one piece or in tiles.
+
+``build`` runs Recast's solo-mesh pipeline (``build_compact`` then contours, polygons
+and detail heights). ``build_tiles`` cuts the level into square tiles of
+``tile_size`` cells, each built alone with a border of ``agent_radius + 3`` cells
+around it (Recast's ``borderSize``) so that a tile sees the geometry next to it and
+its polygons stop exactly on the tile's edges, where the next tile's start. Tiles are
+numbered from the world's origin (tile ``(i, j)`` covers ``x`` from ``i * tile_size *
+cell_size`` on, ``y`` from ``j * tile_size * cell_size`` on), so a tile keeps its
+number whatever is added to the level elsewhere; ``rebuild_tile`` builds one tile
+again after a change and puts it in place of the old one.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.navmesh3d._config import BuildConfig
+from pathcraft.navmesh3d._contours import build_contours
+from pathcraft.navmesh3d._heightfield import build_compact, check_mesh
+from pathcraft.navmesh3d._polybuild import build_polymesh
+from pathcraft.navmesh3d._polymesh import PolyMesh3D
+
+__all__ = ["build", "build_tiles", "rebuild_tile", "tile_id", "tile_of"]
+
+#: Tile coordinates run from -TILE_SPAN to TILE_SPAN - 1 on each axis.
+TILE_SPAN = 1 << 14
+
+
+def tile_id(i: int, j: int) -> int:
+    """The number :attr:`PolyMesh3D.tiles` holds for tile ``(i, j)``.
+
+    Parameters
+    ----------
+    i, j : int
+        The tile's column (along x) and row (along y), counted from the world's
+        origin, -16384 to 16383.
+
+    Examples
+    --------
+    >>> from pathcraft.navmesh3d import tile_id, tile_of
+    >>> tile_of(tile_id(-2, 5))
+    (-2, 5)
+    """
+    for name, v in (("i", i), ("j", j)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"{name} must be an integer tile coordinate; got {v!r}")
+        if not -TILE_SPAN <= v < TILE_SPAN:
+            raise ValueError(f"{name} must be from {-TILE_SPAN} to {TILE_SPAN - 1}; got {v}")
+    return (int(j) + TILE_SPAN) * (2 * TILE_SPAN) + int(i) + TILE_SPAN
+
+
+def tile_of(tile: int) -> tuple[int, int]:
+    """The tile ``(i, j)`` numbered ``tile`` (the inverse of :func:`tile_id`)."""
+    t = int(tile)
+    if t < 0:
+        raise ValueError(f"tile must be a tile number >= 0; got {tile}")
+    return t % (2 * TILE_SPAN) - TILE_SPAN, t // (2 * TILE_SPAN) - TILE_SPAN
+
+
+def _config(config: Any) -> BuildConfig:
+    if config is None:
+        return BuildConfig()
+    if not isinstance(config, BuildConfig):
+        raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
+    return config
+
+
+def build(
+    vertices: npt.ArrayLike, triangles: npt.ArrayLike, config: BuildConfig | None = None
+) -> PolyMesh3D:
+    """Build the navigation polygons of a triangle mesh in one piece.
+
+    Recast's solo-mesh build (RecastDemo's ``Sample_SoloMesh``): the compact
+    heightfield with regions (:func:`~pathcraft.navmesh3d.build_compact`), the region
+    contours (``rcBuildContours``), convex polygons (``rcBuildPolyMesh``) and detail
+    heights (a sampled ``rcBuildPolyMeshDetail``).
+
+    Parameters
+    ----------
+    vertices : array_like, shape (n, 3)
+        World points ``(x, y, z)``, z up.
+    triangles : array_like of int, shape (t, 3)
+        Vertex indices; a triangle's top is the side its vertices turn
+        counter-clockwise seen from.
+    config : BuildConfig, optional
+        The parameters (RecastDemo's defaults when omitted; ``tile_size`` is ignored
+        here, see :func:`build_tiles`).
+
+    Returns
+    -------
+    PolyMesh3D
+        Convex polygons counter-clockwise seen from above, with detail heights; no
+        polygon where nobody can stand (an empty mesh is refused by
+        :class:`PolyMesh3D`: a ``ValueError`` then names the level).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad vertices, triangles or config (each named).
+    """
+    config = _config(config)
+    verts, tris = check_mesh(vertices, triangles)
+    chf = build_compact(verts, tris, config)
+    return build_polymesh(build_contours(chf, config), chf, config)
+
+
+def _tile_world(config: BuildConfig) -> float:
+    if config.tile_size <= 0:
+        raise ValueError(
+            f"config.tile_size must be > 0 cells for a tiled build; got {config.tile_size}"
+        )
+    return config.tile_size * config.cell_size
+
+
+def _build_one(
+    verts: npt.NDArray[np.float64],
+    tris: npt.NDArray[np.int32],
+    config: BuildConfig,
+    i: int,
+    j: int,
+) -> PolyMesh3D:
+    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``)."""
+    size = _tile_world(config)
+    zmin, zmax = float(verts[:, 2].min()), float(verts[:, 2].max())
+    box = ((i * size, j * size, zmin), ((i + 1) * size, (j + 1) * size, max(zmax, zmin + 1e-6)))
+    chf = build_compact(verts, tris, config, bounds=box, border=config.voxels().border_size)
+    return build_polymesh(build_contours(chf, config), chf, config, tile=tile_id(i, j))
+
+
+def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[range, range]:
+    size = _tile_world(config)
+    lo = np.floor(verts[:, :2].min(axis=0) / size).astype(int)
+    hi = np.floor(verts[:, :2].max(axis=0) / size).astype(int)
+    return range(int(lo[0]), int(hi[0]) + 1), range(int(lo[1]), int(hi[1]) + 1)
+
+
+def _join(pieces: list[PolyMesh3D], config: BuildConfig) -> PolyMesh3D:
+    """One mesh of tiles' meshes, vertices on tile edges welded (same cell corner,
+    heights within 2 cell heights, as Recast welds)."""
+    pieces = [p for p in pieces if p.num_polygons]
+    if not pieces:
+        raise ValueError("the level has no walkable place: no polygon was built")
+    nvp = max(p.max_verts_per_poly for p in pieces)
+    verts = np.concatenate([p.vertices for p in pieces])
+    polys = []
+    offset = 0
+    for p in pieces:
+        rows = np.full((p.num_polygons, nvp), -1, dtype=np.int64)
+        rows[:, : p.max_verts_per_poly] = np.where(p.polygons >= 0, p.polygons + offset, -1)
+        polys.append(rows)
+        offset += p.vertices.shape[0]
+    poly = np.concatenate(polys)
+    # weld: same corner in (x, y), the same height bucket of 2 ch ... as one key
+    cells = np.round(verts[:, :2] / config.cell_size).astype(np.int64)
+    level = np.floor(verts[:, 2] / (3 * config.cell_height)).astype(np.int64)
+    keys = np.stack([cells[:, 0], cells[:, 1], level], axis=1)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    new_verts = verts[first]
+    poly = np.where(poly >= 0, inverse[np.maximum(poly, 0)], -1)
+    poly = _split_tile_edges(new_verts, poly, config)
+    details = [p.detail for p in pieces]
+    detail = None
+    if all(d is not None for d in details):
+        dv, dt, do = [], [], []
+        vbase = tbase = 0
+        for d in details:
+            assert d is not None
+            dv.append(d[0])
+            dt.append(d[1] + vbase)
+            do.append(d[2] + np.array([tbase, 0]))
+            vbase += d[0].shape[0]
+            tbase += d[1].shape[0]
+        detail = (np.concatenate(dv), np.concatenate(dt), np.concatenate(do))
+    return PolyMesh3D(
+        new_verts,
+        poly,
+        areas=np.concatenate([p.areas for p in pieces]),
+        tiles=np.concatenate([p.tiles for p in pieces]),
+        detail=detail,
+    )
+
+
+def _split_tile_edges(
+    verts: npt.NDArray[np.float64], poly: npt.NDArray[np.int64], config: BuildConfig
+) -> npt.NDArray[np.int64]:
+    """Polygons with the vertices of the next tile that lie on their tile-edge sides
+    put into those sides (straight angles), so that the polygons on either side of a
+    tile edge share their vertices and :meth:`PolyMesh3D.adjacency` links them (Detour
+    links tiles by overlapping edges instead). Rows may grow past ``verts_per_poly``."""
+    size = _tile_world(config)
+    eps = 1e-6 * size
+    climb = config.agent_max_climb
+    on_x = np.abs(verts[:, 0] / size - np.round(verts[:, 0] / size)) * size < eps
+    on_y = np.abs(verts[:, 1] / size - np.round(verts[:, 1] / size)) * size < eps
+    lines: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
+    for axis, on in ((0, on_x), (1, on_y)):
+        idx = np.flatnonzero(on)
+        keys = np.round(verts[idx, axis] / size).astype(np.int64)
+        for k in np.unique(keys).tolist():
+            lines[(axis, k)] = idx[keys == k]
+    rows = [list(r[r >= 0]) for r in poly.tolist() for r in [np.asarray(r)]]
+    changed = False
+    for r, row in enumerate(rows):
+        n = len(row)
+        out: list[int] = []
+        for e in range(n):
+            a, b = row[e], row[(e + 1) % n]
+            out.append(a)
+            for axis, on in ((0, on_x), (1, on_y)):
+                if not (on[a] and on[b]):
+                    continue
+                key = (axis, round(float(verts[a, axis]) / size))
+                if round(float(verts[b, axis]) / size) != key[1]:
+                    continue
+                along = 1 - axis
+                lo, hi = verts[a, along], verts[b, along]
+                cand = lines[key]
+                t = (verts[cand, along] - lo) / (hi - lo)
+                inside = (t > 1e-9) & (t < 1 - 1e-9)
+                z = verts[a, 2] + t * (verts[b, 2] - verts[a, 2])
+                inside &= np.abs(verts[cand, 2] - z) <= climb
+                if inside.any():
+                    order = np.argsort(t[inside])
+                    out.extend(cand[inside][order].tolist())
+                    changed = True
+        rows[r] = out
+    if not changed:
+        return poly
+    width = max(len(r) for r in rows)
+    grown = np.full((len(rows), max(width, poly.shape[1])), -1, dtype=np.int64)
+    for r, row in enumerate(rows):
+        grown[r, : len(row)] = row
+    return grown
+
+
+def build_tiles(
+    vertices: npt.ArrayLike, triangles: npt.ArrayLike, config: BuildConfig | None = None
+) -> PolyMesh3D:
+    """Build the navigation polygons of a triangle mesh tile by tile.
+
+    RecastDemo's ``Sample_TileMesh``: square tiles of ``config.tile_size`` cells
+    (``tileSize``), numbered from the world's origin (:func:`tile_id`), each built with
+    a border of ``agent_radius / cell_size + 3`` cells (``borderSize``) so that its
+    polygons end on its edges; the tiles' polygons in one :class:`PolyMesh3D`, each
+    marked with its tile (:attr:`PolyMesh3D.tiles`), vertices on shared tile edges
+    welded.
+
+    Parameters
+    ----------
+    vertices : array_like, shape (n, 3)
+        World points ``(x, y, z)``, z up.
+    triangles : array_like of int, shape (t, 3)
+        Vertex indices of each triangle.
+    config : BuildConfig, optional
+        ``tile_size`` must be > 0 (cells).
+
+    Returns
+    -------
+    PolyMesh3D
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad vertices, triangles or config; ``tile_size`` 0.
+    """
+    config = _config(config)
+    _tile_world(config)
+    verts, tris = check_mesh(vertices, triangles)
+    xs, ys = _tile_range(verts, config)
+    return _join([_build_one(verts, tris, config, i, j) for j in ys for i in xs], config)
+
+
+def rebuild_tile(
+    mesh: PolyMesh3D,
+    i: int,
+    j: int,
+    vertices: npt.ArrayLike,
+    triangles: npt.ArrayLike,
+    config: BuildConfig | None = None,
+) -> PolyMesh3D:
+    """``mesh`` with tile ``(i, j)`` built again from the level as it is now.
+
+    After a change of the level (triangles added or removed: an obstacle, a door), the
+    tiles whose box, border included, the change touches are rebuilt one by one; the
+    result equals the same tile of a full :func:`build_tiles` of the changed level.
+
+    Parameters
+    ----------
+    mesh : PolyMesh3D
+        A tiled mesh (from :func:`build_tiles` or an earlier rebuild).
+    i, j : int
+        The tile (see :func:`tile_id`).
+    vertices, triangles : array_like
+        The whole level as it is now (only the tile's box and border is read).
+    config : BuildConfig, optional
+        The configuration ``mesh`` was built with.
+
+    Returns
+    -------
+    PolyMesh3D
+        A new mesh; ``mesh`` is not changed.
+    """
+    config = _config(config)
+    if not isinstance(mesh, PolyMesh3D):
+        raise TypeError(f"mesh must be a PolyMesh3D; got {type(mesh).__name__}")
+    number = tile_id(i, j)
+    verts, tris = check_mesh(vertices, triangles)
+    fresh = _build_one(verts, tris, config, i, j)
+    keep = np.flatnonzero(mesh.tiles != number)
+    return _join([_subset(mesh, keep), fresh], config)
+
+
+def _subset(mesh: PolyMesh3D, rows: npt.NDArray[np.intp]) -> PolyMesh3D:
+    """The polygons ``rows`` of ``mesh`` (vertices, detail and tiles kept with them)."""
+    if rows.size == 0:
+        return PolyMesh3D._trusted(
+            np.zeros((0, 3)), np.zeros((0, mesh.max_verts_per_poly), dtype=np.int32),
+            np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int32), None,
+        )  # fmt: skip
+    polys = mesh.polygons[rows]
+    used = np.unique(polys[polys >= 0])
+    remap = np.full(mesh.vertices.shape[0], -1, dtype=np.int64)
+    remap[used] = np.arange(used.size)
+    detail = None
+    if mesh.detail is not None:
+        dv, dt, do = mesh.detail
+        counts = do[rows, 1]
+        tri_rows = np.concatenate([np.arange(s, s + c) for s, c in do[rows]])
+        tris = dt[tri_rows]
+        dused, dinv = np.unique(tris, return_inverse=True)
+        firsts = np.cumsum(counts) - counts
+        detail = (dv[dused], dinv.reshape(tris.shape), np.stack([firsts, counts], axis=1))
+    return PolyMesh3D(
+        mesh.vertices[used],
+        np.where(polys >= 0, remap[np.maximum(polys, 0)], -1),
+        areas=mesh.areas[rows],
+        tiles=mesh.tiles[rows],
+        detail=detail,
+    )

@@ -1,0 +1,154 @@
+"""The compact heightfield: the walkable spans of a level, their links and regions.
+
+Recast's ``rcCompactHeightfield`` as flat NumPy arrays. Columns are cells ``(x, y)`` of
+the grid laid over the level seen from above (z up), numbered ``c = x + y * width``;
+each column holds its spans bottom to top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.navmesh3d._polymesh import WALKABLE_AREA
+
+__all__ = ["BORDER_REGION", "DIRECTIONS", "NULL_AREA", "WALKABLE_AREA", "CompactHeightfield"]
+
+#: Recast's ``RC_NULL_AREA``: a span no agent stands on.
+NULL_AREA = 0
+#: Recast's ``RC_BORDER_REG``: the flag of a region in a tile's border.
+BORDER_REGION = 0x8000
+#: Recast's neighbour directions ``(dx, dy)``, the order of :attr:`CompactHeightfield.con`.
+DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+@dataclass(frozen=True, eq=False)
+class CompactHeightfield:
+    """The open spans of a level, linked to their neighbours, with regions.
+
+    Made by :func:`~pathcraft.navmesh3d.build_compact`. Positions are ``(x, y, z)``, z
+    up; cells are ``(x, y)`` columns, ``cs`` wide, heights are counted in cells of
+    ``ch`` above ``bmin[2]``. The arrays are read-only.
+
+    Attributes
+    ----------
+    width, depth : int
+        Columns along x and along y (``border`` included).
+    border : int
+        Cells of tile border around the tile proper, on each side.
+    bmin, bmax : ndarray of float64, shape (3,)
+        The box covered, world ``(x, y, z)`` (border included).
+    cs, ch : float
+        Cell size (x, y) and cell height (z), world units.
+    walkable_height, walkable_climb : int
+        The agent's height and climb the heightfield was built for, cells of ``ch``.
+    cell_first, cell_count : ndarray of int32, shape (width * depth,)
+        The first span of column ``x + y * width`` and how many it has.
+    z : ndarray of int32, shape (n,)
+        Each span's floor, cells of ``ch`` above ``bmin[2]`` (Recast's ``y``).
+    h : ndarray of int32, shape (n,)
+        The open height above the floor, cells of ``ch`` (0xFF-capped in Recast;
+        not capped here).
+    con : ndarray of int32, shape (n, 4)
+        The neighbouring span in each of :data:`DIRECTIONS` (-1: none): reachable by
+        a step within ``walkable_climb`` with headroom of ``walkable_height``.
+    area : ndarray of uint8, shape (n,)
+        :data:`WALKABLE_AREA` or :data:`NULL_AREA` (eroded).
+    dist : ndarray of uint16, shape (n,)
+        The distance field: twice the distance to the nearest border span (Recast's
+        chamfer distance, 2 per straight step, 3 per diagonal, then blurred).
+    region : ndarray of uint16, shape (n,)
+        Each span's region, 1 to ``n_regions`` (0: none); :data:`BORDER_REGION` is set
+        on the regions of a tile's border.
+    n_regions : int
+        The highest region id (ids are 1 to ``n_regions``, every one used).
+
+    Examples
+    --------
+    >>> from pathcraft.navmesh3d import DIRECTIONS
+    >>> DIRECTIONS[0]
+    (-1, 0)
+    """
+
+    width: int
+    depth: int
+    border: int
+    bmin: npt.NDArray[np.float64]
+    bmax: npt.NDArray[np.float64]
+    cs: float
+    ch: float
+    walkable_height: int
+    walkable_climb: int
+    cell_first: npt.NDArray[np.int32]
+    cell_count: npt.NDArray[np.int32]
+    z: npt.NDArray[np.int32]
+    h: npt.NDArray[np.int32]
+    con: npt.NDArray[np.int32]
+    area: npt.NDArray[np.uint8]
+    dist: npt.NDArray[np.uint16]
+    region: npt.NDArray[np.uint16]
+    n_regions: int
+
+    def __post_init__(self) -> None:
+        for name in (
+            "bmin",
+            "bmax",
+            "cell_first",
+            "cell_count",
+            "z",
+            "h",
+            "con",
+            "area",
+            "dist",
+            "region",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray) and value.flags.writeable:
+                value = value.copy()
+                value.flags.writeable = False
+                object.__setattr__(self, name, value)
+
+    @property
+    def span_count(self) -> int:
+        """How many spans the heightfield has."""
+        return int(self.z.shape[0])
+
+    def span_cells(self) -> npt.NDArray[np.int32]:
+        """Each span's column as ``(x, y)`` cells, shape ``(span_count, 2)``."""
+        columns = np.repeat(np.arange(self.width * self.depth, dtype=np.int32), self.cell_count)
+        return np.stack([columns % self.width, columns // self.width], axis=1).astype(np.int32)
+
+    def span_points(self) -> npt.NDArray[np.float64]:
+        """Each span's floor as a world point ``(x, y, z)``, the centre of its cell.
+
+        Returns
+        -------
+        ndarray of float64, shape (span_count, 3)
+        """
+        cells = self.span_cells()
+        points = np.empty((self.span_count, 3), dtype=np.float64)
+        points[:, 0] = self.bmin[0] + (cells[:, 0] + 0.5) * self.cs
+        points[:, 1] = self.bmin[1] + (cells[:, 1] + 0.5) * self.cs
+        points[:, 2] = self.bmin[2] + self.z * self.ch
+        return points
+
+    def column_layer(
+        self, values: npt.ArrayLike, *, layer: int = 0, fill: float = np.nan
+    ) -> npt.NDArray[np.float64]:
+        """A per-span array laid out as a ``(depth, width)`` image of one layer.
+
+        ``layer`` 0 is each column's lowest span, -1 its highest; columns without such
+        a span hold ``fill``. Rows are y, columns x (``image[y, x]``).
+        """
+        vals = np.asarray(values, dtype=np.float64)
+        if vals.shape != (self.span_count,):
+            raise ValueError(
+                f"values must have one entry per span, shape ({self.span_count},); got {vals.shape}"
+            )
+        image = np.full(self.width * self.depth, fill, dtype=np.float64)
+        has = self.cell_count > (layer if layer >= 0 else -layer - 1)
+        index = self.cell_first + (layer if layer >= 0 else self.cell_count + layer)
+        image[has] = vals[index[has]]
+        return image.reshape(self.depth, self.width)

@@ -1,0 +1,195 @@
+"""Convex polygons from region contours, and their detail heights.
+
+Recast's ``rcBuildPolyMesh`` (ear clipping, welding, greedy merging into convex
+polygons of at most ``verts_per_poly`` vertices: ``pathcraft._core.recast_poly``) and a
+simpler stand-in for ``rcBuildPolyMeshDetail``: each polygon edge is sampled every
+``detail_sample_dist`` and a sample is kept where the heightfield departs from the edge
+by more than ``detail_sample_max_error``; the polygon's surface is then a fan of
+triangles around its centre (its height read from the heightfield too). Recast adds
+interior samples and a Delaunay triangulation refined to the error; this version
+samples the edges and the centre only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import recast_poly
+from pathcraft.navmesh3d._config import BuildConfig
+from pathcraft.navmesh3d._contours import ContourSet
+from pathcraft.navmesh3d._layers import CompactHeightfield
+from pathcraft.navmesh3d._polymesh import PolyMesh3D
+
+__all__ = ["build_polymesh", "sample_heights"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
+
+
+def _counter_clockwise(polys: IntArray) -> IntArray:
+    """Each row's used vertices in reverse order (Recast's clockwise to ours)."""
+    nvp = polys.shape[1]
+    n = (polys >= 0).sum(axis=1)
+    cols = np.arange(nvp)
+    idx = n[:, None] - 1 - cols[None, :]
+    out = np.take_along_axis(polys, np.maximum(idx, 0), axis=1)
+    return np.where(cols[None, :] < n[:, None], out, -1).astype(np.int32)
+
+
+def _polygon_areas(verts: FloatArray, polys: IntArray) -> FloatArray:
+    """Signed areas seen from above (counter-clockwise positive)."""
+    used = polys >= 0
+    nvp = polys.shape[1]
+    n = used.sum(axis=1)
+    nxt = np.where(np.arange(nvp)[None, :] + 1 < n[:, None], np.arange(nvp)[None, :] + 1, 0)
+    xy = verts[np.maximum(polys, 0), :2]
+    xy2 = np.take_along_axis(xy, nxt[:, :, None], axis=1)
+    cross = xy[..., 0] * xy2[..., 1] - xy2[..., 0] * xy[..., 1]
+    return np.asarray(0.5 * np.where(used, cross, 0.0).sum(axis=1), dtype=np.float64)
+
+
+def sample_heights(chf: CompactHeightfield, points: npt.ArrayLike) -> FloatArray:
+    """The floor under each world point ``(x, y, z)`` nearest its ``z``.
+
+    Parameters
+    ----------
+    chf : CompactHeightfield
+    points : array_like, shape (k, 3)
+        World points; ``z`` is the height the floor is looked for near (the span whose
+        floor is closest to it is taken, so floors over one another stay apart).
+
+    Returns
+    -------
+    ndarray of float64, shape (k,)
+        The floor's height, world units; the point's own ``z`` where its column has no
+        span or lies outside the heightfield.
+    """
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+    ix = np.floor((p[:, 0] - chf.bmin[0]) / chf.cs).astype(np.int64)
+    iy = np.floor((p[:, 1] - chf.bmin[1]) / chf.cs).astype(np.int64)
+    inside = (ix >= 0) & (ix < chf.width) & (iy >= 0) & (iy < chf.depth)
+    col = np.where(inside, ix + iy * chf.width, 0)
+    first = chf.cell_first[col]
+    count = np.where(inside, chf.cell_count[col], 0)
+    out = p[:, 2].copy()
+    best = np.full(p.shape[0], np.inf)
+    floors = chf.bmin[2] + chf.z.astype(np.float64) * chf.ch
+    for j in range(int(count.max(initial=0))):
+        has = count > j
+        h = floors[np.where(has, first + j, 0)]
+        err = np.where(has, np.abs(h - p[:, 2]), np.inf)
+        better = err < best
+        best = np.where(better, err, best)
+        out = np.where(better, h, out)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _detail(
+    chf: CompactHeightfield,
+    verts: FloatArray,
+    polys: IntArray,
+    sample_dist: float,
+    max_error: float,
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """The detail mesh: edge samples kept beyond ``max_error``, a fan around the centre."""
+    m, nvp = polys.shape
+    n = (polys >= 0).sum(axis=1)
+    cols = np.arange(nvp)
+    nxt_col = np.where(cols[None, :] + 1 < n[:, None], cols[None, :] + 1, 0)
+    used = polys >= 0
+    pi, ki = np.nonzero(used)  # every edge (polygon, place), in order
+    a = verts[polys[pi, ki]]
+    b = verts[polys[pi, nxt_col[pi, ki]]]
+    if sample_dist > 0:
+        length = np.hypot(*(b[:, :2] - a[:, :2]).T)
+        nseg = np.maximum(np.floor(length / sample_dist).astype(np.int64), 1)
+    else:
+        nseg = np.ones(len(pi), dtype=np.int64)
+    # points along each edge: the vertex (t = 0), then the inner samples
+    reps = nseg
+    edge_of = np.repeat(np.arange(len(pi)), reps)
+    step = np.arange(edge_of.size) - np.repeat(np.cumsum(reps) - reps, reps)
+    t = step / nseg[edge_of]
+    pts = a[edge_of] + (b[edge_of] - a[edge_of]) * t[:, None]
+    inner = step > 0
+    if inner.any():
+        h = sample_heights(chf, pts[inner])
+        far = np.abs(h - pts[inner, 2]) > max_error
+        pts[np.flatnonzero(inner)[far], 2] = h[far]
+        keep = ~inner
+        keep[np.flatnonzero(inner)[far]] = True
+    else:
+        keep = np.ones(edge_of.size, dtype=bool)
+    pts = pts[keep]
+    owner = pi[edge_of[keep]]
+    per_poly = np.bincount(owner, minlength=m)
+    centre = np.zeros((m, 3))
+    np.add.at(centre, pi, verts[polys[pi, ki]])
+    centre /= n[:, None]
+    centre[:, 2] = sample_heights(chf, centre)
+    dv = np.concatenate([pts, centre])
+    first = np.cumsum(per_poly) - per_poly
+    local = np.arange(owner.size) - first[owner]
+    nxt_local = np.where(local + 1 < per_poly[owner], np.arange(owner.size) + 1, first[owner])
+    tris = np.stack([pts.shape[0] + owner, np.arange(owner.size), nxt_local], axis=1)
+    detail_of = np.stack([first, per_poly], axis=1)
+    return dv, tris.astype(np.int32), detail_of.astype(np.int32)
+
+
+def build_polymesh(
+    contours: ContourSet,
+    chf: CompactHeightfield,
+    config: BuildConfig | None = None,
+    *,
+    tile: int = -1,
+) -> PolyMesh3D:
+    """Cut the contours into convex polygons with detail heights.
+
+    Recast's ``rcBuildPolyMesh`` (``maxVertsPerPoly`` = ``config.verts_per_poly``) and
+    a sampled ``rcBuildPolyMeshDetail`` (``detail_sample_dist`` cells of ``cs`` along
+    the edges, ``detail_sample_max_error`` cells of ``ch``; see the module's note).
+
+    Parameters
+    ----------
+    contours : ContourSet
+        From :func:`~pathcraft.navmesh3d.build_contours` on ``chf``.
+    chf : CompactHeightfield
+        The heightfield the contours came from (read for the detail heights).
+    config : BuildConfig, optional
+        RecastDemo's defaults when omitted.
+    tile : int
+        The tile number written for every polygon (-1: untiled).
+
+    Returns
+    -------
+    PolyMesh3D
+        World ``(x, y, z)`` vertices, z up; polygons counter-clockwise seen from above.
+    """
+    if config is None:
+        config = BuildConfig()
+    vox = config.voxels()
+    nvp = int(vox.max_verts_per_poly)
+    mverts, polys, areas, _, _, _ = recast_poly.build_polygons(
+        contours.verts, contours.start, contours.count, contours.area, nvp
+    )
+    verts = contours.world(mverts)
+    polys = _counter_clockwise(polys)
+    if polys.shape[0]:
+        keep = _polygon_areas(verts, polys) > 1e-9 * contours.cs * contours.cs
+        polys, areas = polys[keep], areas[keep]
+    if polys.shape[0] == 0:
+        return PolyMesh3D._trusted(
+            np.zeros((0, 3)),
+            np.zeros((0, nvp), dtype=np.int32),
+            np.zeros(0, dtype=np.uint8),
+            np.zeros(0, dtype=np.int32),
+            None,
+        )
+    detail = _detail(
+        chf, verts, polys, float(vox.detail_sample_dist), float(vox.detail_sample_max_error)
+    )
+    return PolyMesh3D(
+        verts, polys, areas=areas, tiles=np.full(polys.shape[0], tile, dtype=np.int32),
+        detail=detail,
+    )  # fmt: skip
