@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pathcraft.navmesh3d import BuildConfig, build_compact
+from pathcraft.navmesh3d import DIRECTIONS, WALKABLE_AREA, BuildConfig, build_compact, read_obj
 
 FLOOR = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
 FLOOR_TRIS = np.array([[0, 1, 2], [0, 2, 3]])
@@ -78,3 +81,398 @@ def test_bad_options_are_refused_by_name() -> None:
         build_compact(FLOOR, FLOOR_TRIS, bounds=[[0, 0, 0], [0, 1, 1]])
     with pytest.raises(ValueError, match="border"):
         build_compact(FLOOR, FLOOR_TRIS, border=-1)
+
+
+# --- scenes -------------------------------------------------------------------------
+
+
+def quad(x0: float, y0: float, x1: float, y1: float, z0: float, z1: float | None = None):
+    """A rectangle facing up (counter-clockwise from above), z rising from z0 at x0 to
+    z1 at x1 (a ramp) or flat."""
+    z1 = z0 if z1 is None else z1
+    v = np.array([[x0, y0, z0], [x1, y0, z1], [x1, y1, z1], [x0, y1, z0]], float)
+    return v, np.array([[0, 1, 2], [0, 2, 3]])
+
+
+def box(x0: float, y0: float, z0: float, x1: float, y1: float, z1: float):
+    """A closed box, faces turning counter-clockwise seen from outside."""
+    v = np.array(
+        [[x, y, z] for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)], float
+    )  # index = x + 2 y + 4 z
+    faces = [
+        (4, 5, 7, 6),  # top
+        (0, 2, 3, 1),  # bottom
+        (0, 1, 5, 4),  # -y
+        (2, 6, 7, 3),  # +y
+        (0, 4, 6, 2),  # -x
+        (1, 3, 7, 5),  # +x
+    ]
+    t = [(a, b, c) for a, b, c, d in faces] + [(a, c, d) for a, b, c, d in faces]
+    return v, np.array(t)
+
+
+def join(*parts):
+    verts, tris, offset = [], [], 0
+    for v, t in parts:
+        verts.append(v)
+        tris.append(np.asarray(t) + offset)
+        offset += len(v)
+    return np.concatenate(verts), np.concatenate(tris)
+
+
+def span_graph(chf, mask):
+    """The 4-connected span graph restricted to ``mask`` (a scipy CSR matrix)."""
+    from scipy.sparse import coo_matrix
+
+    i, d = np.nonzero(chf.con >= 0)
+    j = chf.con[i, d]
+    keep = mask[i] & mask[j]
+    n = chf.span_count
+    return coo_matrix((np.ones(keep.sum()), (i[keep], j[keep])), shape=(n, n)).tocsr()
+
+
+NO_RADIUS = BuildConfig(agent_radius=0)
+
+
+def test_flat_floor_is_one_region_of_every_cell_inside_the_ledge_ring() -> None:
+    chf = build_compact(FLOOR, FLOOR_TRIS, NO_RADIUS)
+    assert (chf.width, chf.depth) == (20, 20)
+    # the field's edge is a ledge (Recast's rcFilterLedgeSpans): the outer ring drops
+    assert chf.span_count == 18 * 18
+    assert (chf.cell_count.reshape(20, 20)[1:-1, 1:-1] == 1).all()
+    assert chf.n_regions == 1 and (chf.region == 1).all()
+    assert (chf.z == 1).all()  # ceil(0 / ch) clamped to one cell above smin 0
+    # neighbours are the adjacent columns, in Recast's direction order
+    cells = chf.span_cells()
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        linked = chf.con[:, d] >= 0
+        assert (cells[chf.con[linked, d]] == cells[linked] + (dx, dy)).all()
+
+
+def test_a_box_on_a_floor_is_a_hole_eroded_by_the_radius() -> None:
+    # 1.5 tall: no agent fits inside (a closed mesh is hollow to Recast), none climbs it
+    scene = join((FLOOR, FLOOR_TRIS), box(2.55, 2.55, 0, 3.45, 3.45, 1.5))
+    bare = build_compact(*scene, NO_RADIUS)
+    eroded = build_compact(*scene, BuildConfig(agent_radius=0.6))
+    assert bare.span_count == eroded.span_count  # erosion only changes areas
+    walkable = bare.area == WALKABLE_AREA
+    cells = bare.span_cells()
+    # brute force: Recast's chamfer distance (2 straight, 3 diagonal) to the
+    # nearest span without four walkable neighbours, on this one-layer floor
+    on_floor = bare.z < 5
+    has_all = np.array(
+        [all(c >= 0 and walkable[c] for c in bare.con[i]) for i in range(bare.span_count)]
+    )
+    border = on_floor & ~(walkable & has_all)
+    inner = on_floor & walkable
+    dx = np.abs(cells[inner][:, None, 0] - cells[border][None, :, 0])
+    dy = np.abs(cells[inner][:, None, 1] - cells[border][None, :, 1])
+    chamfer = (3 * np.minimum(dx, dy) + 2 * np.abs(dx - dy)).min(axis=1)
+    radius = BuildConfig(agent_radius=0.6).voxels().walkable_radius
+    expected = chamfer >= 2 * radius
+    assert ((eroded.area[inner] == WALKABLE_AREA) == expected).all()
+    assert 0 < expected.sum() < inner.sum()
+    # the hole: the box's columns (x, y in 2.4..3.6) grown by the radius, 2 cells,
+    # but for the grown square's corners (a chamfer distance of 3 + 3)
+    kept = (eroded.area == WALKABLE_AREA) & on_floor
+    col = cells[:, 0]
+    row = cells[:, 1]
+    ring = np.maximum(np.abs(col - 9.5), np.abs(row - 9.5)) - 1.5  # 0: the box
+    corner = (np.abs(col - 9.5) == 3.5) & (np.abs(row - 9.5) == 3.5)
+    assert not (kept & (ring <= 2) & ~corner).any()
+    # and nothing else is eroded, away from the field's edge (a ledge: eroded too)
+    away = (np.minimum(col, row) >= 3) & (np.maximum(col, row) <= 16) & on_floor
+    assert (kept | (ring <= 2))[away & (bare.area == WALKABLE_AREA)].all()
+
+
+@pytest.mark.parametrize(("degrees", "walkable"), [(30.0, True), (44.0, True), (50.0, False)])
+def test_a_ramp_is_walkable_below_max_slope_only(degrees: float, walkable: bool) -> None:
+    rise = 4.0 * math.tan(math.radians(degrees))
+    chf = build_compact(*quad(0, 0, 4, 4, 0, rise), NO_RADIUS)
+    assert (chf.span_count > 0) == walkable
+    if walkable:
+        assert chf.n_regions == 1
+        points = chf.span_points()
+        ramp = points[:, 0] * math.tan(math.radians(degrees))
+        # each floor is the ramp's height over its cell, within a cell of ch above
+        cell_rise = 0.3 * math.tan(math.radians(degrees))
+        assert (points[:, 2] >= ramp - cell_rise / 2 - 1e-9).all()
+        assert (points[:, 2] <= ramp + cell_rise / 2 + 0.2 + 1e-9).all()
+
+
+@pytest.mark.parametrize(("step", "linked"), [(0.6, True), (0.8, True), (1.2, False)])
+def test_a_step_links_its_floors_within_the_climb_only(step: float, linked: bool) -> None:
+    scene = join(quad(0, 0, 3, 6, 0), quad(3, 0, 6, 6, step), box(3, 0, 0, 6, 6, step))
+    chf = build_compact(*scene, NO_RADIUS)
+    low = chf.z < 3
+    graph = span_graph(chf, chf.area == WALKABLE_AREA)
+    crossing = graph[np.flatnonzero(low)][:, np.flatnonzero(~low)].nnz
+    assert (crossing > 0) == linked
+    assert (chf.n_regions == 1) == linked
+
+
+def test_a_bridge_over_a_floor_gives_two_walkable_layers() -> None:
+    bridge = box(0, 2.4, 3.0, 6, 3.6, 3.2)
+    chf = build_compact(*join((FLOOR, FLOOR_TRIS), bridge), NO_RADIUS)
+    two = chf.cell_count == 2
+    assert two.sum() > 0
+    lower = chf.cell_first[two]
+    upper = lower + 1
+    assert (chf.area[lower] == WALKABLE_AREA).all() and (chf.area[upper] == WALKABLE_AREA).all()
+    assert (chf.region[lower] != chf.region[upper]).all()
+    # headroom: the floor's open height reaches the bridge's underside
+    assert (chf.h[lower] >= chf.walkable_height).all()
+
+
+def test_a_low_ceiling_filters_the_floor_under_it() -> None:
+    slab = box(0, 2.4, 1.2, 6, 3.6, 1.4)  # 1.2 above the floor: under agent_height 2
+    chf = build_compact(*join((FLOOR, FLOOR_TRIS), slab), NO_RADIUS)
+    points = chf.span_points()
+    under = (points[:, 1] > 2.4) & (points[:, 1] < 3.6)
+    assert not (under & (points[:, 2] < 1.0)).any()
+    assert (under & (points[:, 2] > 1.0)).any()  # the slab's top stays
+    assert (chf.cell_count <= 1).all()
+
+
+boxes = st.lists(
+    st.tuples(
+        st.floats(0, 5),
+        st.floats(0, 5),
+        st.floats(0.2, 2.5),
+        st.floats(0.2, 2.5),
+        st.floats(0.1, 3.0),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(boxes, st.floats(20, 60), st.integers(0, 4))
+def test_random_boxes_walkable_spans_lie_on_walkable_triangles_and_regions_hold(
+    spec: list[tuple[float, float, float, float, float]], slope: float, min_size: int
+) -> None:
+    parts = [(FLOOR * [1.5, 1.5, 1], FLOOR_TRIS)]  # a 9 x 9 floor
+    for x, y, w, d, h in spec:
+        parts.append(box(x, y, 0, x + w, y + d, h))
+    verts, tris = join(*parts)
+    config = BuildConfig(agent_radius=0, agent_max_slope=slope, region_min_size=min_size)
+    chf = build_compact(verts, tris, config)
+    walkable = chf.area == WALKABLE_AREA
+
+    # every walkable span tops a triangle within the max slope that covers its
+    # cell, at that triangle's height within a cell of ch
+    a, b, c = verts[tris[:, 0]], verts[tris[:, 1]], verts[tris[:, 2]]
+    normal = np.cross(b - a, c - a)
+    up = normal[:, 2] / np.linalg.norm(normal, axis=1)
+    flat_enough = up > math.cos(math.radians(slope))
+    low = np.minimum(np.minimum(a, b), c)
+    high = np.maximum(np.maximum(a, b), c)
+    points = chf.span_points()
+    half = chf.cs / 2
+    for p in points[walkable]:
+        covers = (
+            flat_enough
+            & (low[:, 0] <= p[0] + half)
+            & (high[:, 0] >= p[0] - half)
+            & (low[:, 1] <= p[1] + half)
+            & (high[:, 1] >= p[1] - half)
+            & (low[:, 2] <= p[2] + 1e-9)
+            & (high[:, 2] >= p[2] - chf.ch - 1e-9)
+        )
+        assert covers.any(), p
+
+    # regions are 4-connected sets of spans
+    from scipy.sparse.csgraph import connected_components
+
+    for r in range(1, chf.n_regions + 1):
+        mine = chf.region == r
+        assert mine.any()
+        graph = span_graph(chf, mine)
+        _, labels = connected_components(graph, directed=False)
+        assert len(np.unique(labels[mine])) == 1
+    assert not chf.region[~walkable].any()
+    # after filtering, every group of connected regions has region_min_size ** 2 spans
+    kept = chf.region > 0
+    _, labels = connected_components(span_graph(chf, kept), directed=False)
+    sizes = np.bincount(labels[kept])
+    assert (sizes[sizes > 0] >= config.voxels().min_region_area).all()
+
+
+DATA = Path(__file__).parent / "data" / "recast"
+
+# Recast (recastnavigation 9f4ce644, built from its public source) on RecastDemo's
+# levels with RecastDemo's default settings (Sample_SoloMesh, watershed): the grid,
+# the compact heightfield's span count, its walkable spans after erosion, and the
+# sizes of its regions, largest first.
+RECAST = {
+    "dungeon": (
+        (248, 330),
+        23569,
+        17500,
+        [2693, 2329, 1803, 1734, 1285, 1282, 1267, 1070, 759, 708, 613, 585, 582, 478, 231],
+    ),
+    "nav_test": (
+        (305, 258),
+        56795,
+        45117,
+        [
+            3404,
+            2834,
+            2678,
+            2591,
+            2526,
+            2499,
+            2144,
+            2048,
+            1577,
+            1497,
+            1477,
+            1375,
+            1158,
+            1083,
+            1075,
+            1074,
+            901,
+            803,
+            795,
+            785,
+            777,
+            681,
+            677,
+            674,
+            665,
+            624,
+            613,
+            611,
+            601,
+            589,
+            576,
+            520,
+            513,
+            491,
+            446,
+            143,
+            99,
+            92,
+            89,
+            81,
+            80,
+            80,
+            77,
+            75,
+            74,
+            73,
+            67,
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RECAST))
+def test_recastdemo_levels_match_recast(name: str) -> None:
+    vertices, triangles = read_obj(DATA / f"{name}.obj")
+    (width, depth), spans, walkable, sizes = RECAST[name]
+    # Recast's rows run along the file's +Z, our y is -Z: mirror its grid's box so
+    # that the cells are the same (its box starts at the mesh's smallest Z)
+    low, high = vertices.min(axis=0), vertices.max(axis=0)
+    bounds = [
+        [low[0], high[1] - depth * 0.3, low[2]],
+        [low[0] + width * 0.3, high[1], high[2]],
+    ]
+    chf = build_compact(vertices, triangles, BuildConfig(), bounds=bounds)
+    assert (chf.width, chf.depth) == (width, depth)
+    assert chf.span_count == spans
+    assert int((chf.area == WALKABLE_AREA).sum()) == walkable
+    assert chf.n_regions == len(sizes)
+    mine = sorted(np.bincount(chf.region)[1:].tolist(), reverse=True)
+    # the same regions; a span or two may fall to the other side of a watershed
+    # boundary, as the scan runs rows in the other order
+    assert np.abs(np.array(mine) - sizes).max() <= 2
+
+
+def test_read_obj_reads_faces_of_every_form(tmp_path: Path) -> None:
+    text = (
+        "# comment\nmtllib x.mtl\no thing\n"
+        "v 0 0 0\nv 1 0 0 # trailing\nv 1 0 -1\nv 0 0 -1\n"
+        "vt 0 0\nvn 0 1 0\ng group\nusemtl m\ns off\n"
+        "f 1/1/1 2/1/1 3/1/1\n"
+        "f -4//1 -2//1 -1//1\n"
+        "f 1/1 2/1 3/1 4/1\n"
+    )
+    path = tmp_path / "level.obj"
+    path.write_text(text)
+    vertices, triangles = read_obj(path)
+    assert vertices.dtype == np.float64 and triangles.dtype == np.int32
+    assert vertices.tolist() == [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]]
+    assert triangles.tolist() == [[0, 1, 2], [0, 2, 3], [0, 1, 2], [0, 2, 3]]
+    z_up, _ = read_obj(path, up="z")
+    assert z_up[2].tolist() == [1, 0, -1]
+    # y up to z up is a rotation: a floor facing +Y in the file faces +z here
+    n = np.cross(vertices[1] - vertices[0], vertices[2] - vertices[0])
+    assert n[2] > 0
+
+
+@pytest.mark.parametrize(
+    ("line", "match"),
+    [
+        ("v 1 2\n", "line 2: a vertex needs x y z"),
+        ("v 1 x 2\n", "line 2: bad vertex"),
+        ("v 1 nan 2\n", "line 2: a vertex must be finite"),
+        ("f 1 2\n", "line 2: a face needs at least 3"),
+        ("f 1 1 9\n", "line 2: vertex reference '9' out of range"),
+        ("f 1 a 2\n", "line 2: bad vertex reference 'a'"),
+        ("f 0 1 2\n", "line 2: vertex reference '0' out of range"),
+    ],
+)
+def test_read_obj_names_the_file_and_line_of_a_bad_line(
+    tmp_path: Path, line: str, match: str
+) -> None:
+    path = tmp_path / "bad.obj"
+    path.write_text("v 0 0 0\n" + line + "v 1 0 0\nv 0 1 0\n")
+    with pytest.raises(ValueError, match="bad.obj, " + match):
+        read_obj(path)
+    with pytest.raises(ValueError, match="up must be one of"):
+        read_obj(path, up="x")
+
+
+@pytest.mark.parametrize("layer", ["regions", "distance", "height", "walkable"])
+def test_draw_layers_draws_each_layer_from_above(layer: str) -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from pathcraft.navmesh3d import draw_layers
+
+    bridge = box(0, 2.4, 3.0, 6, 3.6, 3.2)
+    chf = build_compact(*join((FLOOR, FLOOR_TRIS), bridge))
+    for floor in ("top", "bottom"):
+        ax = draw_layers(chf, layer, floor=floor)
+        image = ax.get_images()[0].get_array()
+        assert image.shape[:2] == (chf.depth, chf.width)
+        assert floor in ax.get_title()
+        plt.close(ax.figure)
+    with pytest.raises(ValueError, match="layer must be one of"):
+        draw_layers(chf, "contours")
+    with pytest.raises(ValueError, match="floor must be one of"):
+        draw_layers(chf, layer, floor="middle")
+    with pytest.raises(TypeError, match="chf must be a CompactHeightfield"):
+        draw_layers(FLOOR, layer)  # type: ignore[arg-type]
+
+
+def test_a_tile_with_a_border_flags_the_border_regions() -> None:
+    from pathcraft.navmesh3d import BORDER_REGION
+
+    wide = FLOOR * [2, 1, 1]  # 12 x 6
+    tile = [[0, 0, -1], [6, 6, 1]]
+    chf = build_compact(wide, FLOOR_TRIS, NO_RADIUS, bounds=tile, border=3)
+    assert (chf.width, chf.depth, chf.border) == (26, 26, 3)
+    assert chf.bmin[:2].tolist() == pytest.approx([-0.9, -0.9])
+    cells = chf.span_cells()
+    in_border = (cells[:, 0] < 3) | (cells[:, 0] >= 23) | (cells[:, 1] < 3) | (cells[:, 1] >= 23)
+    flagged = (chf.region & BORDER_REGION) != 0
+    assert (flagged == in_border).all()
+    # the tile proper: one region, reaching the tile's edge toward the rest of the
+    # floor (x = 6), which is no ledge here
+    inner = chf.region[~in_border]
+    assert chf.n_regions == 1 and (inner == 1).all()
+    assert cells[~in_border, 0].max() == 22

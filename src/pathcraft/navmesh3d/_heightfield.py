@@ -119,6 +119,23 @@ def build_compact(
     ------
     TypeError, ValueError
         Bad vertices, triangles, config, bounds or border (each named).
+
+    Examples
+    --------
+    A floor with a step of 0.6 (within RecastDemo's climb of 0.9): one region.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import build_compact
+    >>> low = [[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]]
+    >>> high = [[6, 0, 0.6], [12, 0, 0.6], [12, 6, 0.6], [6, 6, 0.6]]
+    >>> quads = [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]
+    >>> chf = build_compact(low + high, quads)
+    >>> chf.n_regions, sorted(set(chf.z.tolist()))
+    (1, [1, 3])
+    >>> build_compact(low, [[0, 1, 9]])
+    Traceback (most recent call last):
+    ...
+    ValueError: triangles index vertices 0 to 3; triangle 0 is [0, 1, 9]
     """
     return _build(vertices, triangles, config, bounds=bounds, border=border)[0]
 

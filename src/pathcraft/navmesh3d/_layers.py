@@ -49,8 +49,7 @@ class CompactHeightfield:
     z : ndarray of int32, shape (n,)
         Each span's floor, cells of ``ch`` above ``bmin[2]`` (Recast's ``y``).
     h : ndarray of int32, shape (n,)
-        The open height above the floor, cells of ``ch`` (0xFF-capped in Recast;
-        not capped here).
+        The open height above the floor, cells of ``ch``, at most 255 (as Recast's).
     con : ndarray of int32, shape (n, 4)
         The neighbouring span in each of :data:`DIRECTIONS` (-1: none): reachable by
         a step within ``walkable_climb`` with headroom of ``walkable_height``.
@@ -63,13 +62,22 @@ class CompactHeightfield:
         Each span's region, 1 to ``n_regions`` (0: none); :data:`BORDER_REGION` is set
         on the regions of a tile's border.
     n_regions : int
-        The highest region id (ids are 1 to ``n_regions``, every one used).
+        The highest region id (ids are 1 to ``n_regions``, every one used; Recast's
+        ``maxRegions`` also counts four empty ids when there is a tile border).
 
     Examples
     --------
-    >>> from pathcraft.navmesh3d import DIRECTIONS
-    >>> DIRECTIONS[0]
-    (-1, 0)
+    A 6 x 6 floor in cells of 0.3: the field's edge is a ledge (Recast drops it),
+    the agent's radius erodes two more cells, and one region is left.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import BuildConfig, build_compact
+    >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+    >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]], BuildConfig(agent_radius=0.6))
+    >>> chf.width, chf.depth, chf.span_count, int((chf.area > 0).sum()), chf.n_regions
+    (20, 20, 324, 196, 1)
+    >>> chf.column_layer(chf.region)[10, :4].tolist()  # row y = 10, x = 0..3
+    [nan, 0.0, 0.0, 1.0]
     """
 
     width: int

@@ -445,20 +445,36 @@ def _check_detail(detail: Any, m: int) -> Detail:
     return out
 
 
+def next_places(polys: IntArray) -> npt.NDArray[np.int64]:
+    """For every flat place ``p * nvp + k`` of ``polys`` the flat place of polygon
+    ``p``'s next vertex (the first after the last; padding points at the last)."""
+    m, nvp = polys.shape
+    out: npt.NDArray[np.int64] = (np.arange(m)[:, None] * nvp + _next_columns(polys)).ravel()
+    return out
+
+
 def edge_places(polys: IntArray) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The used places of ``polys`` as flat indices ``p * nvp + k``, and the flat index
     of each one's next vertex place."""
-    nvp = polys.shape[1]
-    nxt = _next_columns(polys)
     place = np.flatnonzero(polys.ravel() >= 0)
-    nxt_place = (place // nvp) * nvp + nxt.ravel()[place]
-    return place, nxt_place
+    return place, next_places(polys)[place]
 
 
 def _adjacency(verts: FloatArray, polys: IntArray, tol: float) -> IntArray:
     """See :meth:`PolyMesh3D.adjacency`."""
     m, nvp = polys.shape
     out = np.full(m * nvp, -1, dtype=np.int32)
+    mine, theirs = edge_matches(verts, polys, tol)
+    out[mine] = theirs // nvp
+    return out.reshape(m, nvp)
+
+
+def edge_matches(
+    verts: FloatArray, polys: IntArray, tol: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The shared edges of :meth:`PolyMesh3D.adjacency`, as pairs of flat places
+    ``p * nvp + k`` (each pair twice, once from each side)."""
+    nvp = polys.shape[1]
     place, nxt_place = edge_places(polys)
     flat = polys.ravel()
     a, b = flat[place], flat[nxt_place]
@@ -496,5 +512,4 @@ def _adjacency(verts: FloatArray, polys: IntArray, tol: float) -> IntArray:
     # only mutual choices join (an edge under a stack chose the nearer floor)
     linked = np.flatnonzero(match >= 0)
     linked = linked[match[match[linked]] == linked]
-    out[place[linked]] = poly_of[match[linked]]
-    return out.reshape(m, nvp)
+    return place[linked], place[match[linked]]

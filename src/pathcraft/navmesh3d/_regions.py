@@ -186,11 +186,12 @@ def merge_and_filter(
                         _replace_neighbour(other, old, target)
                     merged = True
 
-    # renumber 1..n in order of the raw ids
+    # renumber 1..n in order of the raw ids; unlike Recast, ids that hold no span (the
+    # raw ids of a tile's border regions, 1 to 4) get no number
     remap = np.zeros(nreg, dtype=np.uint16)
     new_ids: dict[int, int] = {}
     for i, region in enumerate(regions):
-        if region.id == 0 or region.id & _BORDER:
+        if region.id == 0 or region.id & _BORDER or counts[i] == 0:
             continue
         remap[i] = new_ids.setdefault(region.id, len(new_ids) + 1)
     plain = reg < nreg
