@@ -537,74 +537,43 @@ def compact(const int32_t[::1] col_first, const int32_t[::1] col_count,
 # ----------------------------------------------------------------------------------
 # Chamfer distances (erosion and the distance field share the two sweeps)
 
+cdef inline void relax(uint16_t* dist, Py_ssize_t i, int32_t a, int step,
+                       int cap) noexcept nogil:
+    """``dist[i]`` lowered to ``dist[a] + step`` (capped at ``cap``) when shorter."""
+    cdef int nd
+    if a < 0:
+        return
+    nd = dist[a] + step
+    if nd > cap:
+        nd = cap
+    if nd < dist[i]:
+        dist[i] = <uint16_t>nd
+
+
+cdef inline void relax_pair(const int32_t[:, ::1] con, uint16_t* dist, Py_ssize_t i,
+                            int first, int second, int cap) noexcept nogil:
+    """Relax span ``i`` from its neighbour in direction ``first`` (2) and from that
+    neighbour's neighbour in direction ``second`` (3: a diagonal step)."""
+    cdef int32_t a = con[i, first]
+    if a >= 0:
+        relax(dist, i, a, 2, cap)
+        relax(dist, i, con[a, second], 3, cap)
+
+
 cdef void chamfer(const int32_t[:, ::1] con, uint16_t* dist, Py_ssize_t n,
                   int cap) noexcept nogil:
     """Two sweeps of the 2-3 chamfer distance over the span graph (Recast's
     erosion and calculateDistanceField): 2 per straight step, 3 per diagonal (a
-    straight step then a turn), capped at ``cap``."""
+    straight step then a turn), capped at ``cap``. Spans in scan order: forward from
+    -x then its -y, and from -y then its +x; backward from +x then its +y, and from
+    +y then its -x."""
     cdef Py_ssize_t i
-    cdef int32_t a, b
-    cdef int nd
-    # forward: from -x (0) then its -y (3), and from -y (3) then its +x (2)
     for i in range(n):
-        a = con[i, 0]
-        if a >= 0:
-            nd = dist[a] + 2
-            if nd > cap:
-                nd = cap
-            if nd < dist[i]:
-                dist[i] = <uint16_t>nd
-            b = con[a, 3]
-            if b >= 0:
-                nd = dist[b] + 3
-                if nd > cap:
-                    nd = cap
-                if nd < dist[i]:
-                    dist[i] = <uint16_t>nd
-        a = con[i, 3]
-        if a >= 0:
-            nd = dist[a] + 2
-            if nd > cap:
-                nd = cap
-            if nd < dist[i]:
-                dist[i] = <uint16_t>nd
-            b = con[a, 2]
-            if b >= 0:
-                nd = dist[b] + 3
-                if nd > cap:
-                    nd = cap
-                if nd < dist[i]:
-                    dist[i] = <uint16_t>nd
-    # backward: from +x (2) then its +y (1), and from +y (1) then its -x (0)
+        relax_pair(con, dist, i, 0, 3, cap)
+        relax_pair(con, dist, i, 3, 2, cap)
     for i in range(n - 1, -1, -1):
-        a = con[i, 2]
-        if a >= 0:
-            nd = dist[a] + 2
-            if nd > cap:
-                nd = cap
-            if nd < dist[i]:
-                dist[i] = <uint16_t>nd
-            b = con[a, 1]
-            if b >= 0:
-                nd = dist[b] + 3
-                if nd > cap:
-                    nd = cap
-                if nd < dist[i]:
-                    dist[i] = <uint16_t>nd
-        a = con[i, 1]
-        if a >= 0:
-            nd = dist[a] + 2
-            if nd > cap:
-                nd = cap
-            if nd < dist[i]:
-                dist[i] = <uint16_t>nd
-            b = con[a, 0]
-            if b >= 0:
-                nd = dist[b] + 3
-                if nd > cap:
-                    nd = cap
-                if nd < dist[i]:
-                    dist[i] = <uint16_t>nd
+        relax_pair(con, dist, i, 2, 1, cap)
+        relax_pair(con, dist, i, 1, 0, cap)
 
 
 def erode(const int32_t[:, ::1] con, uint8_t[::1] area, int radius):
