@@ -24,6 +24,7 @@ from pathcraft.navmesh3d._contours import build_contours
 from pathcraft.navmesh3d._heightfield import build_compact, check_mesh
 from pathcraft.navmesh3d._polybuild import build_polymesh
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
+from pathcraft.navmesh3d._tiles import concat, without
 
 __all__ = ["build", "build_tiles", "rebuild_tile", "tile_id", "tile_of"]
 
@@ -139,6 +140,56 @@ def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[ra
     return range(int(lo[0]), int(hi[0]) + 1), range(int(lo[1]), int(hi[1]) + 1)
 
 
+def _weld_keys(verts: npt.NDArray[np.float64], config: BuildConfig) -> npt.NDArray[np.int64]:
+    """One integer per vertex, equal for vertices welded together: the same cell corner
+    in (x, y) and the same band of 3 cell heights (21 bits each)."""
+    cells = np.round(verts[:, :2] / config.cell_size).astype(np.int64)
+    level = np.floor(verts[:, 2] / (3 * config.cell_height)).astype(np.int64)
+    span = 1 << 20
+    return ((cells[:, 0] + span) << 42) | ((cells[:, 1] + span) << 21) | (level + span)
+
+
+def _replace(
+    rest: PolyMesh3D, fresh: PolyMesh3D, config: BuildConfig, i: int, j: int
+) -> PolyMesh3D:
+    """``rest`` with the polygons of tile ``(i, j)`` built anew (``fresh``) put in: the
+    fresh vertices on the tile's edges welded to ``rest``'s there, the tile-edge sides
+    of the tile and of its four neighbours redone. Work in proportion to the tile and
+    its edges, beside a few whole-array copies."""
+    size = _tile_world(config)
+    eps = 1e-6 * size
+    v = rest.vertices
+    x0, y0 = i * size, j * size
+    in_x = (v[:, 0] > x0 - eps) & (v[:, 0] < x0 + size + eps)
+    in_y = (v[:, 1] > y0 - eps) & (v[:, 1] < y0 + size + eps)
+    on_x = (np.abs(v[:, 0] - x0) < eps) | (np.abs(v[:, 0] - x0 - size) < eps)
+    on_y = (np.abs(v[:, 1] - y0) < eps) | (np.abs(v[:, 1] - y0 - size) < eps)
+    edge = np.flatnonzero((on_x & in_y) | (on_y & in_x))
+    known = dict(zip(_weld_keys(v[edge], config).tolist(), edge.tolist(), strict=True))
+    found = np.array(
+        [known.get(k, -1) for k in _weld_keys(fresh.vertices, config).tolist()], dtype=np.int64
+    )
+    new = found < 0
+    found[new] = v.shape[0] + np.arange(int(new.sum()))
+    verts = np.concatenate([v, fresh.vertices[new]])
+    width = max(rest.max_verts_per_poly, fresh.max_verts_per_poly)
+    poly = np.full((rest.num_polygons + fresh.num_polygons, width), -1, dtype=np.int64)
+    poly[: rest.num_polygons, : rest.max_verts_per_poly] = rest.polygons
+    fp = fresh.polygons
+    poly[rest.num_polygons :, : fresh.max_verts_per_poly] = np.where(
+        fp >= 0, found[np.maximum(fp, 0)], -1
+    )
+    tiles = np.concatenate([rest.tiles, fresh.tiles])
+    which = np.isin(tiles, sorted({tile_id(i, j)} | _neighbours(i, j)))
+    poly = _split_tile_edges(verts, poly, config, which)
+    changed = poly[which]
+    PolyMesh3D(verts, changed)  # the rows redone, checked (the others were)
+    joined = concat(rest, fresh)  # areas, tiles and detail in the same row order
+    return PolyMesh3D._trusted(
+        verts, poly.astype(np.int32), joined.areas, joined.tiles, joined.detail
+    )
+
+
 def _join(
     pieces: list[PolyMesh3D], config: BuildConfig, redo: set[int] | None = None
 ) -> PolyMesh3D:
@@ -158,12 +209,7 @@ def _join(
         polys.append(rows)
         offset += p.vertices.shape[0]
     poly = np.concatenate(polys)
-    # weld: the same cell corner in (x, y) and the same band of 3 cell heights
-    cells = np.round(verts[:, :2] / config.cell_size).astype(np.int64)
-    level = np.floor(verts[:, 2] / (3 * config.cell_height)).astype(np.int64)
-    span = 1 << 20  # one integer key: 21 bits per coordinate
-    keys = ((cells[:, 0] + span) << 42) | ((cells[:, 1] + span) << 21) | (level + span)
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(_weld_keys(verts, config), return_index=True, return_inverse=True)
     inverse = inverse.ravel()
     new_verts = verts[first]
     poly = np.where(poly >= 0, inverse[np.maximum(poly, 0)], -1)
@@ -211,7 +257,6 @@ def _split_tile_edges(
     climb = config.agent_max_climb
     line_of = np.round(verts[:, :2] / size).astype(np.int64)
     on = np.abs(verts[:, :2] - line_of * size) < eps  # (n, 2): on an x line, a y line
-    on_list, line_list = on.tolist(), line_of.tolist()
     on_axis = [np.flatnonzero(on[:, axis]) for axis in (0, 1)]
     lines: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
 
@@ -222,19 +267,31 @@ def _split_tile_edges(
             lines[(axis, k)] = idx[line_of[idx, axis] == k]
         return lines[(axis, k)]
 
-    def same_line(a: int, b: int) -> int:
-        """The axis of the tile line both vertices lie on, else -1."""
-        oa, ob = on_list[a], on_list[b]
-        for axis in (0, 1):
-            if oa[axis] and ob[axis] and line_list[a][axis] == line_list[b][axis]:
-                return axis
-        return -1
-
     touched = np.any(on, axis=1)[np.maximum(poly, 0)] & (poly >= 0)
     todo = touched.sum(axis=1) >= 2
     if which is not None:
         todo &= which
-    rows = {r: [int(v) for v in poly[r] if v >= 0] for r in np.flatnonzero(todo).tolist()}
+    picked = poly[todo]
+    rows = dict(zip(np.flatnonzero(todo).tolist(), picked.tolist(), strict=True))
+    rows = {r: [v for v in row if v >= 0] for r, row in rows.items()}
+    # the tile lines of the vertices of these rows, as Python values
+    ids = np.unique(picked[picked >= 0])
+    where = dict(
+        zip(
+            ids.tolist(),
+            zip(on[ids].tolist(), line_of[ids].tolist(), strict=True),
+            strict=True,
+        )
+    )
+
+    def same_line(a: int, b: int) -> int:
+        """The axis of the tile line both vertices lie on, else -1."""
+        (oa, la), (ob, lb) = where[a], where[b]
+        for axis in (0, 1):
+            if oa[axis] and ob[axis] and la[axis] == lb[axis]:
+                return axis
+        return -1
+
     changed = False
     for r, row in rows.items():
         n = len(row)
@@ -258,7 +315,7 @@ def _split_tile_edges(
             if axis < 0:
                 continue
             along = 1 - axis
-            cand = line(axis, line_list[a][axis])
+            cand = line(axis, where[a][1][axis])
             t = (verts[cand, along] - verts[a, along]) / (verts[b, along] - verts[a, along])
             inside = (t > 1e-9) & (t < 1 - 1e-9)
             z = verts[a, 2] + t * (verts[b, 2] - verts[a, 2])
@@ -352,40 +409,14 @@ def rebuild_tile(
     number = tile_id(i, j)
     verts, tris = check_mesh(vertices, triangles)
     fresh = _build_one(verts, tris, config, i, j)
-    keep = np.flatnonzero(mesh.tiles != number)
-    near = {number} | {tile_id(i + di, j + dj) for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1))}
-    return _join([_subset(mesh, keep), fresh], config, near)
+    keep = mesh.tiles != number
+    if not keep.any():
+        return _join([fresh], config)
+    if fresh.num_polygons == 0:  # nothing left in the tile: the neighbours' sides redone
+        return _join([without(mesh, keep)], config, {number} | _neighbours(i, j))
+    return _replace(without(mesh, keep), fresh, config, i, j)
 
 
-def _subset(mesh: PolyMesh3D, rows: npt.NDArray[np.intp]) -> PolyMesh3D:
-    """The polygons ``rows`` of ``mesh`` (vertices, detail and tiles kept with them)."""
-    if rows.size == 0:
-        return PolyMesh3D._trusted(
-            np.zeros((0, 3)), np.zeros((0, mesh.max_verts_per_poly), dtype=np.int32),
-            np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int32), None,
-        )  # fmt: skip
-    polys = mesh.polygons[rows]
-    used = np.unique(polys[polys >= 0])
-    remap = np.full(mesh.vertices.shape[0], -1, dtype=np.int64)
-    remap[used] = np.arange(used.size)
-    detail = None
-    if mesh.detail is not None:
-        dv, dt, do = mesh.detail
-        counts = do[rows, 1]
-        firsts = np.cumsum(counts) - counts
-        tri_rows = np.repeat(do[rows, 0] - firsts, counts) + np.arange(int(counts.sum()))
-        tris = dt[tri_rows]
-        dused, dinv = np.unique(tris, return_inverse=True)
-        detail = (
-            dv[dused],
-            dinv.reshape(tris.shape).astype(np.int32),
-            np.stack([firsts, counts], axis=1).astype(np.int32),
-        )
-    # rows of a checked mesh, renumbered: checked already
-    return PolyMesh3D._trusted(
-        mesh.vertices[used],
-        np.where(polys >= 0, remap[np.maximum(polys, 0)], -1).astype(np.int32),
-        mesh.areas[rows],
-        mesh.tiles[rows],
-        detail,
-    )
+def _neighbours(i: int, j: int) -> set[int]:
+    """The numbers of the four tiles beside tile ``(i, j)``."""
+    return {tile_id(i + di, j + dj) for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1))}
