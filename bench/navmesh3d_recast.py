@@ -13,7 +13,7 @@ the neighbouring span's index or -1) and ``OUT.poly`` (a ``nverts npolys nvp bmi
 cs ch`` line, the vertices in world units, one line of ``nvp`` vertex indices (-1
 unused) and the area per polygon); with ``PAIRS`` (lines of two points ``x y z``, its
 frame: y up), it builds a Detour navmesh of the polygon mesh and writes ``OUT.paths``,
-one ``ok|partial|nopoly length corners`` line per pair (``findNearestPoly`` with
+one ``ok|partial|nopoly length corners length_from_above`` line per pair (``findNearestPoly`` with
 extents (2, 4, 2), ``findPath``, ``findStraightPath``).
 
 For each level (OBJ files; RecastDemo's ``dungeon.obj`` and ``nav_test.obj`` and any
@@ -253,11 +253,12 @@ def tiles_row(verts: FloatArray, tris: npt.NDArray[np.int32], rounds: int) -> di
 
 
 def random_points(mesh: PolyMesh3D, n: int, rng: np.random.Generator) -> FloatArray:
-    """Points spread by area over the polygons, on each polygon's plane."""
-    rs = rings(mesh.vertices, mesh.polygons)
-    tris = [(r[0], r[k], r[k + 1]) for r in rs for k in range(1, len(r) - 1)]
-    a, b, c = (np.array(x) for x in zip(*tris, strict=True))
-    area = 0.5 * np.abs(np.cross(b[:, :2] - a[:, :2], c[:, :2] - a[:, :2]))
+    """Points spread by area over the surface (the detail triangles)."""
+    assert mesh.detail is not None
+    dv, dt, _ = mesh.detail
+    a, b, c = dv[dt[:, 0]], dv[dt[:, 1]], dv[dt[:, 2]]
+    u2, w2 = b[:, :2] - a[:, :2], c[:, :2] - a[:, :2]
+    area = 0.5 * np.abs(u2[:, 0] * w2[:, 1] - u2[:, 1] * w2[:, 0])
     pick = rng.choice(len(area), size=n, p=area / area.sum())
     u, v = rng.random(n), rng.random(n)
     flip = u + v > 1
@@ -276,19 +277,27 @@ def paths_row(mesh: PolyMesh3D, binary: str, obj: Path, tmp: Path, pairs: int) -
     run_recast(binary, obj, tmp / "paths", 1, pfile)
     detour = [line.split() for line in (tmp / "paths.paths").read_text().splitlines()]
     nav = world(mesh)
-    ratios = []
+    ratios, flat = [], []
+    found = 0
     for k in range(pairs):
-        if detour[k][0] != "ok":
-            continue
-        got = nav.find_path(tuple(start[k]), tuple(goal[k]))
-        if got:
+        got = nav.find_path(tuple(start[k]), tuple(goal[k]), snap=True)
+        found += bool(got)
+        if got and detour[k][0] == "ok":
             ratios.append(float(got.cost) / max(float(detour[k][1]), 1e-9))
-    r = np.array(ratios)
+            seen = np.hypot(*np.diff(got.path[:, :2], axis=0).T).sum()
+            flat.append(float(seen) / max(float(detour[k][3]), 1e-9))
+    r, f = np.array(ratios), np.array(flat)
     nan = float("nan")
     return {
-        "pairs": len(r),
+        "pairs": pairs,
+        "ours_found": found,
+        "detour_ok": sum(d[0] == "ok" for d in detour),
+        "both": len(r),
         "median": float(np.median(r)) if len(r) else nan,
+        "mean": float(np.mean(r)) if len(r) else nan,
         "within2": float(np.mean(np.abs(r - 1) <= 0.02)) if len(r) else nan,
+        "within2_flat": float(np.mean(np.abs(f - 1) <= 0.02)) if len(f) else nan,
+        "median_flat": float(np.median(f)) if len(f) else nan,
     }
 
 
@@ -421,11 +430,22 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
             f"{r['rebuild_s'] / r['tile_s']:.2f} | {'yes' if r['same'] else 'NO'} |"
         )
     if any("pairs" in r for r in rows):
-        out += ["", "| level | pairs | median length / Detour's | within 2% |", "|---|---|---|---|"]
+        out += [
+            "",
+            "Paths between random points of pathcraft's surface (the same pairs for both; "
+            "Detour's `findPath` + `findStraightPath` on Recast's mesh; lengths in 3-D):",
+            "",
+            "| level | pairs | found: ours / Detour's (not partial) / both | "
+            "median length / Detour's | mean | within 2% | seen from above: median, "
+            "within 2% |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for r in rows:
             if "pairs" in r:
                 out.append(
-                    f"| {r['level']} | {r['pairs']} | {r['median']:.4f} | {r['within2']:.3f} |"
+                    f"| {r['level']} | {r['pairs']} | {r['ours_found']} / {r['detour_ok']} / "
+                    f"{r['both']} | {r['median']:.4f} | {r['mean']:.4f} | {r['within2']:.3f} | "
+                    f"{r['median_flat']:.4f}, {r['within2_flat']:.3f} |"
                 )
     return out
 
