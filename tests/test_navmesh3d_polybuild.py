@@ -290,3 +290,29 @@ def test_bad_arguments_are_refused_by_name() -> None:
         build_contours("not a heightfield")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="config must be a BuildConfig"):
         build_contours(chf_of(np.ones((3, 3), int)), {"cell_size": 1})  # type: ignore[arg-type]
+
+
+def test_draw_build_shows_contours_and_polygons() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from pathcraft.navmesh3d import draw_build
+
+    reg = np.zeros((10, 14), dtype=int)
+    reg[1:9, 1:7] = 1
+    reg[1:9, 7:13] = 2
+    chf = chf_of(reg)
+    contours = build_contours(chf, EXACT)
+    mesh = build_polymesh(contours, chf, EXACT)
+    ax = draw_build(contours, mesh)
+    assert ax.get_title() == f"2 contours, {mesh.num_polygons} polygons"
+    assert len(ax.lines) == 2 and len(ax.collections) == 1
+    # each drawn outline is its contour, closed
+    drawn = np.column_stack(ax.lines[0].get_data())
+    assert np.allclose(drawn[:-1], contours.outlines()[0][:, :2]) and (drawn[0] == drawn[-1]).all()
+    assert draw_build(contours, raw=True).get_title() == "2 raw contours"
+    with pytest.raises(TypeError, match="needs contours, mesh or both"):
+        draw_build()
+    with pytest.raises(TypeError, match="mesh must be a PolyMesh3D"):
+        draw_build(mesh=contours)  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathcraft.navmesh3d._build import build, build_tiles, rebuild_tile, tile_id, tile_of
 from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
 from pathcraft.navmesh3d._contours import ContourSet, build_contours
+from pathcraft.navmesh3d._drawbuild import draw_build
 from pathcraft.navmesh3d._drawlayers import draw_layers
 from pathcraft.navmesh3d._heightfield import build_compact
 from pathcraft.navmesh3d._layers import BORDER_REGION, DIRECTIONS, NULL_AREA, CompactHeightfield
@@ -53,6 +54,7 @@ __all__ = [
     "build_contours",
     "build_polymesh",
     "build_tiles",
+    "draw_build",
     "draw_layers",
     "read_obj",
     "rebuild_tile",
