@@ -128,29 +128,23 @@ cdef int _corner_height(const Chf* c, int i, int d, bint* border_vertex) noexcep
     """The height of the corner after side ``d`` of span ``i`` (clockwise), the highest
     floor around it; flags a tile-border vertex (two border-region spans on one side of
     it, two interior spans of one area on the other)."""
-    cdef int h = c.z[i], dp = (d + 1) & 3, a, a2, j
+    cdef int h = c.z[i], dp = (d + 1) & 3, a, a2, j, side, first, second
     cdef unsigned int regs[4]
     cdef unsigned int ra, rb, rc, rd
     regs[0] = c.reg[i] | (<unsigned int> c.area[i] << 16)
     regs[1] = 0
     regs[2] = 0
     regs[3] = 0
-    a = c.con[i * 4 + d]
-    if a >= 0:
+    for side in range(2):  # round the corner one way (regs 1, 2), then the other (3, 2)
+        first = d if side == 0 else dp
+        second = dp if side == 0 else d
+        a = c.con[i * 4 + first]
+        if a < 0:
+            continue
         if c.z[a] > h:
             h = c.z[a]
-        regs[1] = c.reg[a] | (<unsigned int> c.area[a] << 16)
-        a2 = c.con[a * 4 + dp]
-        if a2 >= 0:
-            if c.z[a2] > h:
-                h = c.z[a2]
-            regs[2] = c.reg[a2] | (<unsigned int> c.area[a2] << 16)
-    a = c.con[i * 4 + dp]
-    if a >= 0:
-        if c.z[a] > h:
-            h = c.z[a]
-        regs[3] = c.reg[a] | (<unsigned int> c.area[a] << 16)
-        a2 = c.con[a * 4 + d]
+        regs[1 + 2 * side] = c.reg[a] | (<unsigned int> c.area[a] << 16)
+        a2 = c.con[a * 4 + second]
         if a2 >= 0:
             if c.z[a2] > h:
                 h = c.z[a2]
