@@ -267,6 +267,31 @@ def test_border_regions_make_no_polygons_and_coordinates_drop_the_border() -> No
     assert build_contours(chf, EXACT).verts[:, [0, 2]].min() == 0
 
 
+def test_tile_border_vertices_are_removed_as_recast_removes_them() -> None:
+    # two regions meet on the tile's edge: the corners where they meet the border
+    # strips are tile-border vertices, removed (the polygons round them redone)
+    reg = np.zeros((10, 10), dtype=int)
+    reg[:, :3] = 0x8000 | 1
+    reg[:, 7:] = 0x8000 | 2
+    reg[:3, :] = 0x8000 | 3
+    reg[7:, :] = 0x8000 | 4
+    reg[3:7, 3:5] = 1
+    reg[3:7, 5:7] = 2
+    chf = chf_of(reg, border=3)
+    contours = build_contours(chf, EXACT)
+    flagged = contours.world(contours.verts[(contours.verts[:, 3] & 0x10000) != 0])
+    assert sorted(map(tuple, flagged[:, :2].tolist())) == [
+        (5.0, 3.0),
+        (5.0, 3.0),
+        (5.0, 7.0),
+        (5.0, 7.0),
+    ]
+    mesh = build_polymesh(contours, chf, EXACT)
+    assert_tiles_exactly(mesh, shapely.box(3, 3, 7, 7))
+    left = {tuple(v) for v in mesh.vertices[:, :2].tolist()}
+    assert (5.0, 3.0) not in left and (5.0, 7.0) not in left
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14), st.integers(2, 8),
                           st.integers(2, 8)), min_size=1, max_size=5))  # fmt: skip

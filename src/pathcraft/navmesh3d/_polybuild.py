@@ -1,7 +1,10 @@
 """Convex polygons from region contours, and their detail heights.
 
 Recast's ``rcBuildPolyMesh`` (ear clipping, welding, greedy merging into convex
-polygons of at most ``verts_per_poly`` vertices: ``pathcraft._core.recast_poly``) and a
+polygons of at most ``verts_per_poly`` vertices: ``pathcraft._core.recast_poly``; then,
+in a tile, the removal of the vertices its contours flagged on the tile's edges where
+two regions meet the border, the polygons round each one taken out and the hole
+ear-clipped and merged again, as Recast's ``removeVertex``) and a
 simpler stand-in for ``rcBuildPolyMeshDetail``: each polygon edge is sampled every
 ``detail_sample_dist`` and a sample is kept where the heightfield departs from the edge
 by more than ``detail_sample_max_error``; the polygon's surface is then a fan of
@@ -137,6 +140,97 @@ def _detail(
     return dv, tris.astype(np.int32), detail_of.astype(np.int32)
 
 
+def _can_remove(polys: list[list[int]], rem: int) -> bool:
+    """Recast's test before removing a vertex: enough edges would be left to make a
+    polygon, and the polygons round it form one fan (at most two open edges)."""
+    remaining = 0
+    shared: dict[int, int] = {}
+    for p in polys:
+        if rem not in p:
+            continue
+        remaining += len(p) - 2
+        n = len(p)
+        for k in range(n):
+            a, b = p[k], p[(k + 1) % n]
+            if rem in (a, b):
+                other = b if a == rem else a
+                shared[other] = shared.get(other, 0) + 1
+    if remaining <= 2:
+        return False
+    return sum(1 for c in shared.values() if c < 2) <= 2
+
+
+def _remove_vertex(
+    mverts: IntArray, polys: list[list[int]], areas: list[int], rem: int, nvp: int
+) -> tuple[IntArray, list[list[int]], list[int]]:
+    """Recast's ``removeVertex``: the polygons round ``rem`` taken out, the hole they
+    leave chained from their other edges, ear-clipped and merged again."""
+    edges = []
+    kept, kept_areas = [], []
+    hole_area = 0
+    for p, a in zip(polys, areas, strict=True):
+        if rem in p:
+            n = len(p)
+            edges += [(p[k - 1], p[k]) for k in range(n) if rem not in (p[k - 1], p[k])]
+            hole_area = a
+        else:
+            kept.append(p)
+            kept_areas.append(a)
+    mverts = np.delete(mverts, rem, axis=0)
+    kept = [[v - (v > rem) for v in p] for p in kept]
+    edges = [(a - (a > rem), b - (b > rem)) for a, b in edges]
+    if not edges:
+        return mverts, kept, kept_areas
+    hole = [edges[0][0]]
+    left = edges[:]
+    while left:
+        for k, (a, b) in enumerate(left):
+            if hole[0] == b:
+                hole.insert(0, a)
+            elif hole[-1] == a:
+                hole.append(b)
+            else:
+                continue
+            del left[k]
+            break
+        else:
+            break
+    ring = np.zeros((len(hole), 4), dtype=np.int32)
+    ring[:, :3] = mverts[hole]
+    local, new, _, _, _, _ = recast_poly.build_polygons(
+        ring, np.array([0], np.int32), np.array([len(hole)], np.int32),
+        np.array([hole_area], np.uint8), nvp,
+    )  # fmt: skip
+    where = {tuple(v): hole[k] for k, v in reversed(list(enumerate(ring[:, :3].tolist())))}
+    back = [where[tuple(v)] for v in local.tolist()]
+    for row in new.tolist():
+        kept.append([back[v] for v in row if v >= 0])
+        kept_areas.append(hole_area)
+    return mverts, kept, kept_areas
+
+
+def _remove_border_vertices(
+    mverts: IntArray, polys: IntArray, areas: npt.NDArray[np.uint8], flags: npt.NDArray[np.uint8]
+) -> tuple[IntArray, IntArray, npt.NDArray[np.uint8]]:
+    """Remove the tile-border vertices the contours flagged, as Recast does (in the
+    order of their indices, each where it can be removed)."""
+    nvp = polys.shape[1]
+    rows = [[v for v in r if v >= 0] for r in polys.tolist()]
+    area_list = areas.tolist()
+    marks = flags.astype(bool).tolist()
+    i = 0
+    while i < len(marks):
+        if marks[i] and _can_remove(rows, i):
+            mverts, rows, area_list = _remove_vertex(mverts, rows, area_list, i, nvp)
+            del marks[i]
+            continue
+        i += 1
+    out = np.full((len(rows), nvp), -1, dtype=np.int32)
+    for k, r in enumerate(rows):
+        out[k, : len(r)] = r
+    return mverts, out, np.asarray(area_list, dtype=np.uint8)
+
+
 def build_polymesh(
     contours: ContourSet,
     chf: CompactHeightfield,
@@ -170,9 +264,11 @@ def build_polymesh(
         config = BuildConfig()
     vox = config.voxels()
     nvp = int(vox.max_verts_per_poly)
-    mverts, polys, areas, _, _, _ = recast_poly.build_polygons(
+    mverts, polys, areas, _, border_vertex, _ = recast_poly.build_polygons(
         contours.verts, contours.start, contours.count, contours.area, nvp
     )
+    if border_vertex.any():
+        mverts, polys, areas = _remove_border_vertices(mverts, polys, areas, border_vertex)
     verts = contours.world(mverts)
     polys = _counter_clockwise(polys)
     if polys.shape[0]:
