@@ -210,3 +210,24 @@ def test_tile_numbers_and_bad_arguments() -> None:
         build(*LEVEL, {"cell_size": 0.3})  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="mesh must be a PolyMesh3D"):
         rebuild_tile("mesh", 0, 0, *LEVEL, TILED)  # type: ignore[arg-type]
+
+
+# Recast (recastnavigation 9f4ce644, built from its public source; Sample_SoloMesh with
+# RecastDemo's defaults) on RecastDemo's levels: its polygon mesh's polygons, vertices,
+# and the area it covers seen from above (its polygons' union).
+RECAST_POLYMESH = {"dungeon": (118, 223, 1574.967), "nav_test": (155, 349, 3511.774)}
+
+
+@pytest.mark.parametrize("level", sorted(RECAST_POLYMESH))
+def test_recastdemo_levels_cover_what_recast_covers(level: str) -> None:
+    from pathlib import Path
+
+    from pathcraft.navmesh3d import read_obj
+
+    path = Path(__file__).parent / "data" / "recast" / f"{level}.obj"
+    mesh = build(*read_obj(path))
+    polys, verts, area = RECAST_POLYMESH[level]
+    assert cover(mesh).area == pytest.approx(area, rel=0.01)
+    assert abs(mesh.num_polygons - polys) <= 0.1 * polys
+    assert abs(mesh.vertices.shape[0] - verts) <= 0.1 * verts
+    assert mesh.max_verts_per_poly == 6 and ((mesh.polygons >= 0).sum(axis=1) <= 6).all()
