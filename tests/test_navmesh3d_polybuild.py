@@ -313,8 +313,16 @@ def test_union_of_rectangles_is_covered_exactly(rects: list[tuple[int, int, int,
 def test_bad_arguments_are_refused_by_name() -> None:
     with pytest.raises(TypeError, match="chf must be a CompactHeightfield"):
         build_contours("not a heightfield")  # type: ignore[arg-type]
+    chf = chf_of(np.ones((3, 3), int))
     with pytest.raises(TypeError, match="config must be a BuildConfig"):
-        build_contours(chf_of(np.ones((3, 3), int)), {"cell_size": 1})  # type: ignore[arg-type]
+        build_contours(chf, {"cell_size": 1})  # type: ignore[arg-type]
+    contours = build_contours(chf, EXACT)
+    with pytest.raises(TypeError, match="contours must be a ContourSet"):
+        build_polymesh(chf, chf)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="chf must be a CompactHeightfield"):
+        build_polymesh(contours, contours)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tile must be an integer"):
+        build_polymesh(contours, chf, EXACT, tile=1.5)  # type: ignore[arg-type]
 
 
 def test_draw_build_shows_contours_and_polygons() -> None:

@@ -34,6 +34,10 @@ Coordinates are the heightfield's cells: contour and polygon vertices are
 heights) and polygons wind clockwise seen from above in (x, y) cell space (Recast's
 order); the Python side turns them into world points and counter-clockwise order.
 Every entry checks its shapes before it releases the GIL.
+
+One file past the usual length on purpose: the two stages share the integer geometry
+below (inlined predicates on cell corners), and Recast keeps them apart only because
+its contour and mesh files each repeat that geometry.
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t
@@ -807,8 +811,8 @@ def build_polygons(
     const uint8_t[::1] areas not None,
     int nvp,
 ):
-    """Convex polygons of the contours (Recast's ``rcBuildPolyMesh`` without the
-    removal of tile-border vertices).
+    """Convex polygons of the contours (Recast's ``rcBuildPolyMesh``; the removal of
+    the tile-border vertices it flags is ``navmesh3d._polybuild``'s).
 
     Returns
     -------

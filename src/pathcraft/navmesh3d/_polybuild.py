@@ -15,6 +15,8 @@ samples the edges and the centre only.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import numpy.typing as npt
 
@@ -259,9 +261,22 @@ def build_polymesh(
     -------
     PolyMesh3D
         World ``(x, y, z)`` vertices, z up; polygons counter-clockwise seen from above.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong kind.
     """
+    if not isinstance(contours, ContourSet):
+        raise TypeError(f"contours must be a ContourSet; got {type(contours).__name__}")
+    if not isinstance(chf, CompactHeightfield):
+        raise TypeError(f"chf must be a CompactHeightfield; got {type(chf).__name__}")
     if config is None:
         config = BuildConfig()
+    elif not isinstance(config, BuildConfig):
+        raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
+    if isinstance(tile, bool) or not isinstance(tile, numbers.Integral) or tile < -1:
+        raise TypeError(f"tile must be an integer tile number >= -1; got {tile!r}")
     vox = config.voxels()
     nvp = int(vox.max_verts_per_poly)
     mverts, polys, areas, _, border_vertex, _ = recast_poly.build_polygons(
