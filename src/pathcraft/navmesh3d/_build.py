@@ -14,13 +14,12 @@ again after a change and puts it in place of the old one.
 from __future__ import annotations
 
 import numbers
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft.navmesh3d._config import BuildConfig
-from pathcraft.navmesh3d._contours import build_contours
+from pathcraft.navmesh3d._contours import build_contours, check_config
 from pathcraft.navmesh3d._heightfield import build_compact, check_mesh
 from pathcraft.navmesh3d._polybuild import build_polymesh
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
@@ -63,14 +62,6 @@ def tile_of(tile: int) -> tuple[int, int]:
     return t % (2 * TILE_SPAN) - TILE_SPAN, t // (2 * TILE_SPAN) - TILE_SPAN
 
 
-def _config(config: Any) -> BuildConfig:
-    if config is None:
-        return BuildConfig()
-    if not isinstance(config, BuildConfig):
-        raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
-    return config
-
-
 def build(
     vertices: npt.ArrayLike, triangles: npt.ArrayLike, config: BuildConfig | None = None
 ) -> PolyMesh3D:
@@ -104,7 +95,7 @@ def build(
     TypeError, ValueError
         Bad vertices, triangles or config (each named).
     """
-    config = _config(config)
+    config = check_config(config)
     verts, tris = check_mesh(vertices, triangles)
     chf = build_compact(verts, tris, config)
     return build_polymesh(build_contours(chf, config), chf, config)
@@ -366,7 +357,7 @@ def build_tiles(
     TypeError, ValueError
         Bad vertices, triangles or config; ``tile_size`` 0.
     """
-    config = _config(config)
+    config = check_config(config)
     _tile_world(config)
     verts, tris = check_mesh(vertices, triangles)
     xs, ys = _tile_range(verts, config)
@@ -403,7 +394,7 @@ def rebuild_tile(
     PolyMesh3D
         A new mesh; ``mesh`` is not changed.
     """
-    config = _config(config)
+    config = check_config(config)
     if not isinstance(mesh, PolyMesh3D):
         raise TypeError(f"mesh must be a PolyMesh3D; got {type(mesh).__name__}")
     number = tile_id(i, j)

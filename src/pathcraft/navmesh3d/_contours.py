@@ -18,7 +18,7 @@ from pathcraft._core import recast_poly
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._layers import CompactHeightfield
 
-__all__ = ["ContourSet", "build_contours"]
+__all__ = ["ContourSet", "build_contours", "check_config"]
 
 IntArray = npt.NDArray[np.int32]
 
@@ -89,6 +89,15 @@ class ContourSet:
         return [self.world(verts[s : s + c]) for s, c in zip(start, count, strict=True) if c > 0]
 
 
+def check_config(config: object) -> BuildConfig:
+    """``config``, or RecastDemo's defaults for None; TypeError for another kind."""
+    if config is None:
+        return BuildConfig()
+    if not isinstance(config, BuildConfig):
+        raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
+    return config
+
+
 def build_contours(chf: CompactHeightfield, config: BuildConfig | None = None) -> ContourSet:
     """Trace and simplify the region contours of ``chf`` (Recast's ``rcBuildContours``).
 
@@ -112,11 +121,7 @@ def build_contours(chf: CompactHeightfield, config: BuildConfig | None = None) -
     """
     if not isinstance(chf, CompactHeightfield):
         raise TypeError(f"chf must be a CompactHeightfield; got {type(chf).__name__}")
-    if config is None:
-        config = BuildConfig()
-    elif not isinstance(config, BuildConfig):
-        raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
-    vox = config.voxels()
+    vox = check_config(config).voxels()
     verts, start, count, region, area, raw, raw_start, raw_count = recast_poly.build_contours(
         int(chf.width),
         int(chf.depth),

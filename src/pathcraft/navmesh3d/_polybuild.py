@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from pathcraft._core import recast_poly
 from pathcraft.navmesh3d._config import BuildConfig
-from pathcraft.navmesh3d._contours import ContourSet
+from pathcraft.navmesh3d._contours import ContourSet, check_config
 from pathcraft.navmesh3d._layers import CompactHeightfield
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
 
@@ -271,10 +271,7 @@ def build_polymesh(
         raise TypeError(f"contours must be a ContourSet; got {type(contours).__name__}")
     if not isinstance(chf, CompactHeightfield):
         raise TypeError(f"chf must be a CompactHeightfield; got {type(chf).__name__}")
-    if config is None:
-        config = BuildConfig()
-    elif not isinstance(config, BuildConfig):
-        raise TypeError(f"config must be a BuildConfig or None; got {type(config).__name__}")
+    config = check_config(config)
     if isinstance(tile, bool) or not isinstance(tile, numbers.Integral) or tile < -1:
         raise TypeError(f"tile must be an integer tile number >= -1; got {tile!r}")
     vox = config.voxels()
