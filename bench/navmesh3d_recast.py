@@ -2,19 +2,20 @@
 
 Recast (recastnavigation, zlib licence) is built separately from its public source,
 never part of this repository, with a small driver program of one's own (``--recast
-BIN``) called as ``BIN level.obj OUT ROUNDS [PAIRS]``: it runs the solo-mesh pipeline
-of RecastDemo's ``Sample_SoloMesh`` with its default settings ``ROUNDS`` times and
-writes ``OUT.times`` (one ``stage seconds`` line per stage, each the fastest round:
-rasterize, filter, compact, erode, distance, regions, contours, polymesh, detail,
-total), ``OUT.chf`` (the compact heightfield with regions: a header line ``width depth
-spans border regions bmin(3) bmax(3) cs ch walkableHeight walkableClimb``, a ``first
-count`` line per column, a ``y h con(4) area region dist`` line per span, ``con``
-the neighbouring span's index or -1) and ``OUT.poly`` (a ``nverts npolys nvp bmin(3)
-cs ch`` line, the vertices in world units, one line of ``nvp`` vertex indices (-1
-unused) and the area per polygon); with ``PAIRS`` (lines of two points ``x y z``, its
-frame: y up), it builds a Detour navmesh of the polygon mesh and writes ``OUT.paths``,
-one ``ok|partial|nopoly length corners length_from_above`` line per pair (``findNearestPoly`` with
-extents (2, 4, 2), ``findPath``, ``findStraightPath``).
+BIN``) called as ``BIN level.obj OUT ROUNDS [PAIRS]``: it runs the solo-mesh pipeline of
+RecastDemo's ``Sample_SoloMesh`` with its default settings ``ROUNDS`` times and writes
+``OUT.times`` (one ``stage seconds`` line per stage, each the fastest round: rasterize,
+filter, compact, erode, distance, regions, contours, polymesh, detail, total; CPU time
+of the process, as this script takes its own), ``OUT.chf`` (the compact heightfield with
+regions: a header line ``width depth spans border regions bmin(3) bmax(3) cs ch
+walkableHeight walkableClimb``, a ``first count`` line per column, a ``y h con(4) area
+region dist`` line per span, ``con`` the neighbouring span's index or -1) and
+``OUT.poly`` (a ``nverts npolys nvp bmin(3) cs ch`` line, the vertices in world units,
+one line of ``nvp`` vertex indices (-1 unused) and the area per polygon); with ``PAIRS``
+(lines of two points ``x y z``, its frame: y up), it builds a Detour navmesh of the
+polygon mesh and writes ``OUT.paths``, one ``ok|partial|nopoly length corners
+length_from_above`` line per pair (``findNearestPoly`` with extents (2, 4, 2),
+``findPath``, ``findStraightPath``).
 
 For each level (OBJ files; RecastDemo's ``dungeon.obj`` and ``nav_test.obj`` and any
 other), this script reports:
@@ -229,11 +230,13 @@ def crate(x: float, y: float, z: float, side: float = 1.5, height: float = 1.5):
 
 
 def best_of(fn, rounds: int) -> tuple[float, object]:
+    """The fastest of ``rounds`` calls in CPU time of this process (the machine is
+    shared: wall time counts the other jobs too), and the last result."""
     best, out = float("inf"), None
     for _ in range(rounds):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best, out
 
 
@@ -449,8 +452,9 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
         )
     out += [
         "",
-        "Reading: *ratio* is pathcraft's time over Recast's, each the fastest of its rounds, "
-        "taken in turn on a machine shared with other jobs (its load is above). *shared* "
+        "Reading: times are CPU times of each process (the machine is shared with other "
+        "jobs: its load is above), the fastest of the rounds, taken in turn; *ratio* is "
+        "pathcraft's time over Recast's. *shared* "
         "is the walkable area both meshes cover at heights within 1 (half the agent), "
         "over each mesh's own area. *on source*: sample points of the polygons that lie "
         "on a walkable source triangle within the climb. The second-half table runs our "
