@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 __all__ = ["draw_build"]
 
 
+def _need_viz() -> None:
+    """Without matplotlib, importing :mod:`pathcraft.viz` raises ImportError naming the
+    ``viz`` extra."""
+    import pathcraft.viz  # noqa: F401
+
+
 def draw_build(
     contours: ContourSet | None = None,
     mesh: PolyMesh3D | None = None,
@@ -68,9 +74,7 @@ def draw_build(
         raise TypeError(f"contours must be a ContourSet; got {type(contours).__name__}")
     if mesh is not None and not isinstance(mesh, PolyMesh3D):
         raise TypeError(f"mesh must be a PolyMesh3D; got {type(mesh).__name__}")
-    from pathcraft.viz._deps import require
-
-    require()
+    _need_viz()
     import matplotlib.pyplot as plt
     from matplotlib.collections import PolyCollection
 
