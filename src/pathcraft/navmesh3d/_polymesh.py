@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._positions import check_extent, check_number
+from pathcraft._positions import check_extent, check_number, check_points
 from pathcraft._saved import SavedArrays
 
 __all__ = ["WALKABLE_AREA", "Detail", "PolyMesh3D"]
@@ -256,26 +256,8 @@ class PolyMesh3D:
 
 
 def _float_array(name: str, value: Any, width: int) -> FloatArray:
-    """A new finite float64 (n, width) array (TypeError for non-numbers)."""
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be an array of numbers, shape (n, {width}); got {value!r}")
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of numbers, shape (n, {width})") from exc
-    if raw.dtype.kind not in "iuf" and not (raw.dtype.kind == "O" and raw.size == 0):
-        raise TypeError(
-            f"{name} must be an array of numbers, shape (n, {width}); got dtype {raw.dtype}"
-        )
-    arr = np.array(raw, dtype=np.float64)
-    if arr.ndim == 1 and arr.size == 0:
-        arr = arr.reshape(0, width)
-    if arr.ndim != 2 or arr.shape[1] != width:
-        raise ValueError(f"{name} must have shape (n, {width}); got {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"{name}[{i}] = {arr[i].tolist()} is not finite")
+    """A new finite float64 (n, width) array within :data:`~pathcraft._positions.EXTENT`."""
+    arr = check_points(name, value, (width,))
     check_extent(name, arr)
     return arr
 
