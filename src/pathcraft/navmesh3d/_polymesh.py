@@ -159,7 +159,15 @@ class PolyMesh3D:
         return int(self._polygons.shape[1])
 
     def sizes(self) -> IntArray:
-        """How many vertices each polygon has, int32 (m,)."""
+        """How many vertices each polygon has, int32 (m,).
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import PolyMesh3D
+        >>> square = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+        >>> PolyMesh3D(square, [[0, 1, 2, 3], [0, 1, 2, -1]]).sizes().tolist()
+        [4, 3]
+        """
         sizes: IntArray = (self._polygons >= 0).sum(axis=1).astype(np.int32)
         return sizes
 
@@ -237,6 +245,17 @@ class PolyMesh3D:
         ValueError
             An array missing, of the wrong dtype or shape, or a check of the
             constructor failing.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import PolyMesh3D
+        >>> arrays = PolyMesh3D([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]]).to_arrays()
+        >>> PolyMesh3D.from_arrays(arrays).num_polygons
+        1
+        >>> PolyMesh3D.from_arrays({"vertices": arrays["vertices"]})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._saved.ArrayFormatError: the array 'polygons' is missing; ...
         """
         saved = SavedArrays(arrays, "PolyMesh3D")
         detail = None

@@ -70,6 +70,15 @@ class SurfaceHit:
     normal : ndarray, shape (3,)
         The unit normal of the wall hit, horizontal, pointing into the walkable side;
         zeros when nothing is hit.
+
+    Examples
+    --------
+    >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+    >>> mesh = NavMesh3D(PolyMesh3D([(0, 0, 1), (2, 0, 1), (2, 1, 1), (0, 1, 1)],
+    ...                             [[0, 1, 2, 3]]))
+    >>> hit = mesh.raycast((0.5, 0.5, 1), (0.5, 3, 1))
+    >>> hit.hit, hit.point.tolist(), hit.normal.tolist()
+    (True, [0.5, 1.0, 1.0], [0.0, -1.0, 0.0])
     """
 
     fraction: float
@@ -600,6 +609,17 @@ class NavMesh3D:
         ------
         ValueError
             No such tile, or it holds every polygon left (a mesh keeps one).
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> square = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+        >>> mesh = NavMesh3D(PolyMesh3D(square, [[0, 1, 2, 3]]))
+        >>> mesh.add_tile(PolyMesh3D([(x + 1, y, z) for x, y, z in square], [[0, 1, 2, 3]]))
+        0
+        >>> mesh.remove_tile(0)
+        >>> mesh.num_polygons, mesh.version
+        (1, 2)
         """
         if isinstance(tile_id, bool) or not isinstance(tile_id, (int, np.integer)):
             raise TypeError(f"tile_id must be an int; got {tile_id!r}")
@@ -645,6 +665,14 @@ class NavMesh3D:
         ------
         ValueError
             An array missing, of the wrong dtype or shape, or holding bad values.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> mesh = NavMesh3D(PolyMesh3D([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]]),
+        ...                  vertical_tolerance=0.5)
+        >>> NavMesh3D.from_arrays(mesh.to_arrays()).vertical_tolerance
+        0.5
         """
         saved = SavedArrays(arrays, cls.kind)
         return cls(
