@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
+from pathcraft.world import kind_of
 
 if TYPE_CHECKING:
     from pathcraft.navmesh3d._world import NavMesh3D
@@ -60,9 +61,7 @@ class MeshSpace3D:
     continuous = True
 
     def __init__(self, mesh: NavMesh3D) -> None:
-        from pathcraft.navmesh3d._world import NavMesh3D
-
-        if not isinstance(mesh, NavMesh3D):
+        if kind_of(mesh) != "navmesh3d":
             raise TypeError(f"mesh must be a pathcraft NavMesh3D; got {type(mesh).__name__}")
         self.mesh = mesh
 

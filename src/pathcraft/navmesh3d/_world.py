@@ -42,6 +42,7 @@ from pathcraft.navmesh.kit import (
 )
 from pathcraft.navmesh3d import _search, _surface, _tiles
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
+from pathcraft.navmesh3d._space import MeshSpace3D
 from pathcraft.result import PathResult
 from pathcraft.world import refused, register_kind
 
@@ -712,8 +713,6 @@ class NavMesh3D:
         >>> mesh.agent_space().key((3, 0.5, 0.2))
         (3.0, 0.5, 0.0)
         """
-        from pathcraft.navmesh3d._space import MeshSpace3D
-
         return MeshSpace3D(self)
 
     replanner = refused(
