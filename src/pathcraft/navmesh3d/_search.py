@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 
 from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
@@ -39,7 +40,7 @@ from pathcraft.navmesh3d import _surface
 from pathcraft.navmesh3d._polymesh import PolyMesh3D, edge_matches, next_places
 from pathcraft.result import Answer, PathResult, build_result
 
-__all__ = ["Built", "at", "nearest", "nothing", "prepare", "start"]
+__all__ = ["Built", "at", "located", "nearest", "nothing", "prepare", "start"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
@@ -106,18 +107,32 @@ def at(built: Built, p: FloatArray, vertical: float) -> Polys:
 def nearest(built: Built, pts: FloatArray, vertical: float) -> tuple[FloatArray, Polys]:
     """The point of the surface for each point (see :meth:`NavMesh3D.nearest_point
     <pathcraft.navmesh3d.NavMesh3D.nearest_point>`) and its polygon."""
-    out = np.empty_like(pts)
-    poly = np.empty(pts.shape[0], dtype=np.int32)
-    for i, p in enumerate(pts):
-        held = at(built, p, vertical)
-        if held.size:
-            h = _surface.heights(built.surface, held[:1], p[None, :2])
-            out[i] = (p[0], p[1], h[0])
-            poly[i] = held[0]
-        else:
-            q, w = _surface.closest_points(built.surface, p[None])
-            out[i], poly[i] = q[0], w[0]
+    poly, height = located(built, pts, vertical)
+    out = pts.copy()
+    out[:, 2] = height
+    off = np.flatnonzero(poly < 0)
+    if off.size:  # the nearest point of the surface in 3-D
+        q, w = _surface.closest_points(built.surface, pts[off])
+        out[off], poly[off] = q, w
     return out, poly
+
+
+def located(built: Built, pts: FloatArray, vertical: float) -> tuple[Polys, FloatArray]:
+    """For each point the polygon :func:`at` gives first (-1 for none) and the surface's
+    height there (nan for none), all points at once."""
+    which, cand = built.spatial.tree.query(shapely.points(pts[:, :2]), predicate="intersects")
+    poly = np.full(pts.shape[0], -1, dtype=np.int32)
+    height = np.full(pts.shape[0], np.nan)
+    if which.size:
+        h = _surface.heights(built.surface, cand, pts[which, :2])
+        dz = np.abs(h - pts[which, 2])
+        near = dz <= vertical
+        which, cand, h, dz = which[near], cand[near], h[near], dz[near]
+        order = np.lexsort((cand, dz, which))  # per point: nearest in height, lowest id
+        first = order[np.r_[True, which[order][1:] != which[order][:-1]]] if order.size else order
+        poly[which[first]] = cand[first]
+        height[which[first]] = h[first]
+    return poly, height
 
 
 def start(

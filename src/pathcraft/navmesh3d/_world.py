@@ -216,7 +216,7 @@ class NavMesh3D:
         (0, [-1, -1])
         """
         pts, single = _points_arg("points", points)
-        out = np.array([int(a[0]) if a.size else -1 for a in map(self._at, pts)], dtype=np.intp)
+        out = _search.located(self._built, pts, self._vtol)[0].astype(np.intp)
         return int(out[0]) if single else out
 
     def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
