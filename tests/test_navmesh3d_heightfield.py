@@ -59,7 +59,7 @@ def test_config_refuses_bad_values_by_name(name: str, value: object, error: type
 @pytest.mark.parametrize(
     ("vertices", "triangles", "match"),
     [
-        ([[0, 0, float("nan")], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]], "vertices must be finite"),
+        ([[0, 0, float("nan")], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]], "is not finite"),
         (FLOOR, [[0, 1, 4]], "triangle 0"),
         (FLOOR, [[0, -1, 2]], "triangle 0"),
         (FLOOR, np.zeros((0, 3), int), "empty"),
@@ -73,7 +73,7 @@ def test_bad_meshes_are_refused_by_name(vertices: object, triangles: object, mat
 
 
 def test_bad_options_are_refused_by_name() -> None:
-    with pytest.raises(TypeError, match="triangles must be integer"):
+    with pytest.raises(TypeError, match="triangles must be an array of integers"):
         build_compact(FLOOR, FLOOR_TRIS.astype(float))
     with pytest.raises(TypeError, match="config"):
         build_compact(FLOOR, FLOOR_TRIS, {"cell_size": 0.3})  # type: ignore[arg-type]
@@ -476,3 +476,23 @@ def test_a_tile_with_a_border_flags_the_border_regions() -> None:
     inner = chf.region[~in_border]
     assert chf.n_regions == 1 and (inner == 1).all()
     assert cells[~in_border, 0].max() == 22
+
+
+def test_nothing_to_stand_on_is_an_empty_heightfield_not_an_error() -> None:
+    outside = build_compact(FLOOR, FLOOR_TRIS, bounds=[[10, 10, -1], [12, 12, 1]])
+    degenerate = build_compact(FLOOR, [[0, 1, 1]])
+    wall = build_compact([[0, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 1, 2]])
+    for chf in (outside, degenerate, wall):
+        assert chf.span_count == 0 and chf.n_regions == 0
+        assert chf.con.shape == (0, 4) and chf.cell_count.sum() == 0
+
+
+def test_the_callers_arrays_are_not_modified() -> None:
+    vertices, triangles = FLOOR.copy(), FLOOR_TRIS.astype(np.int32)
+    build_compact(vertices, triangles, border=2)
+    assert (vertices == FLOOR).all() and (triangles == FLOOR_TRIS).all()
+
+
+def test_a_grid_too_big_for_int32_columns_is_refused_before_allocating() -> None:
+    with pytest.raises(ValueError, match="raise cell_size"):
+        build_compact(FLOOR * 1e6, FLOOR_TRIS, BuildConfig(cell_size=0.01))

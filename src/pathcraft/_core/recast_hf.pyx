@@ -231,6 +231,19 @@ cdef inline int clampi(int v, int lo, int hi) noexcept nogil:
     return lo if v < lo else (hi if v > hi else v)
 
 
+cdef inline void extent(const double* poly, int n, int axis, double* lo,
+                        double* hi) noexcept nogil:
+    """The smallest and largest coordinate ``axis`` of a polygon's ``n`` points."""
+    cdef int k
+    lo[0] = poly[axis]
+    hi[0] = poly[axis]
+    for k in range(1, n):
+        if poly[k * 3 + axis] < lo[0]:
+            lo[0] = poly[k * 3 + axis]
+        if poly[k * 3 + axis] > hi[0]:
+            hi[0] = poly[k * 3 + axis]
+
+
 cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uint8_t area,
                        Pool* p, const double* bmin, const double* bmax, double cs,
                        double ch, int w, int d, int thr) noexcept nogil:
@@ -242,7 +255,7 @@ cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uin
     cdef double* p1 = buf + 42
     cdef double* p2 = buf + 63
     cdef double* tmp
-    cdef int c, y, x, y0, y1, x0, x1, nv_poly = 3, nv_row, nv, nv2, k
+    cdef int c, y, x, y0, y1, x0, x1, nv_poly = 3, nv_row, nv, nv2
     cdef double by = bmax[2] - bmin[2], min_x, max_x, lo, hi
     cdef int ilo, ihi
     for c in range(3):
@@ -267,13 +280,7 @@ cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uin
         p1 = tmp
         if nv_row < 3 or y < 0:
             continue
-        min_x = row[0]
-        max_x = row[0]
-        for k in range(1, nv_row):
-            if row[k * 3] < min_x:
-                min_x = row[k * 3]
-            if row[k * 3] > max_x:
-                max_x = row[k * 3]
+        extent(row, nv_row, 0, &min_x, &max_x)
         x0 = <int>((min_x - bmin[0]) / cs)
         x1 = <int>((max_x - bmin[0]) / cs)
         if x1 < 0 or x0 >= w:
@@ -288,13 +295,7 @@ cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uin
             p2 = tmp
             if nv < 3 or x < 0:
                 continue
-            lo = p1[2]
-            hi = p1[2]
-            for k in range(1, nv):
-                if p1[k * 3 + 2] < lo:
-                    lo = p1[k * 3 + 2]
-                if p1[k * 3 + 2] > hi:
-                    hi = p1[k * 3 + 2]
+            extent(p1, nv, 2, &lo, &hi)
             lo -= bmin[2]
             hi -= bmin[2]
             if hi < 0 or lo > by:
@@ -883,8 +884,9 @@ cdef inline uint16_t neighbour_region(const int32_t[:, ::1] con, const uint16_t[
 def region_contours(const int32_t[:, ::1] con, const uint16_t[::1] reg, int nreg):
     """Each region's neighbours in order around its outline (Recast's walkContour,
     from the region's first span in scan order that has an edge): 0 for a wall.
-    Returns ``(offsets int32 (nreg + 1,), neighbours int32)``; region r's list is
-    ``neighbours[offsets[r]:offsets[r + 1]]`` (empty for ids not used)."""
+    Returns ``(offsets int32 (nreg + 1,), neighbours int32, first int64 (nreg,))``;
+    region r's list is ``neighbours[offsets[r]:offsets[r + 1]]`` (empty for ids not
+    used) and ``first[r]`` the span it starts from (-1: none)."""
     cdef Py_ssize_t n = reg.shape[0], i, cur_i, start_i, size = 0, cap = 256, k, m
     cdef int direction, start_dir, d, it
     cdef uint16_t r, cur, nr
@@ -970,4 +972,4 @@ def region_contours(const int32_t[:, ::1] con, const uint16_t[::1] reg, int nreg
     for k in range(size):
         neighbours[k] = out[k]
     free(out)
-    return offsets_a, neighbours_a
+    return offsets_a, neighbours_a, first_a

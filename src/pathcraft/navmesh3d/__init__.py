@@ -28,6 +28,7 @@ from pathcraft.navmesh3d._config import BuildConfig, VoxelConfig
 from pathcraft.navmesh3d._contours import ContourSet, build_contours
 from pathcraft.navmesh3d._drawbuild import draw_build
 from pathcraft.navmesh3d._drawlayers import draw_layers
+from pathcraft.navmesh3d._gltf import read_gltf
 from pathcraft.navmesh3d._heightfield import build_compact
 from pathcraft.navmesh3d._layers import BORDER_REGION, DIRECTIONS, NULL_AREA, CompactHeightfield
 from pathcraft.navmesh3d._obj import read_obj
@@ -56,6 +57,7 @@ __all__ = [
     "build_tiles",
     "draw_build",
     "draw_layers",
+    "read_gltf",
     "read_obj",
     "rebuild_tile",
     "tile_id",

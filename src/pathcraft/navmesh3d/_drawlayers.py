@@ -77,12 +77,11 @@ def draw_layers(
     check_choice("floor", floor, ("top", "bottom"))
     if not isinstance(chf, CompactHeightfield):
         raise TypeError(f"chf must be a CompactHeightfield; got {type(chf).__name__}")
-    from pathcraft.viz._deps import require
-
-    require()
-    import matplotlib.pyplot as plt
+    import pathcraft.viz  # noqa: F401  (without matplotlib: an ImportError naming the extra)
 
     if ax is None:
+        import matplotlib.pyplot as plt
+
         _, ax = plt.subplots(figsize=(7.0, 7.0 * chf.depth / max(chf.width, 1) + 0.4))
     which = -1 if floor == "top" else 0
     extent = (chf.bmin[0], chf.bmax[0], chf.bmin[1], chf.bmin[1] + chf.depth * chf.cs)

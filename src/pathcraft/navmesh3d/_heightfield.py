@@ -18,6 +18,7 @@ import numpy.typing as npt
 from pathcraft._core import recast_hf
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._layers import CompactHeightfield
+from pathcraft.navmesh3d._polymesh import _float_array, _int_array
 from pathcraft.navmesh3d._regions import merge_and_filter
 
 __all__ = ["build_compact", "check_mesh"]
@@ -35,21 +36,11 @@ def check_mesh(
     ValueError
         Wrong shapes, non-finite vertices, indices out of range, no triangles.
     """
-    try:
-        verts = np.array(vertices, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"vertices must be an array of numbers, shape (n, 3); got {exc}") from None
-    if verts.ndim != 2 or verts.shape[1] != 3:
-        raise ValueError(f"vertices must have shape (n, 3) of (x, y, z); got {verts.shape}")
-    if not np.isfinite(verts).all():
-        bad = int(np.flatnonzero(~np.isfinite(verts).all(axis=1))[0])
-        raise ValueError(f"vertices must be finite; vertex {bad} is {verts[bad].tolist()}")
-    tris = np.asarray(triangles)
+    verts = _float_array("vertices", vertices, 3)
+    tris = _int_array("triangles", triangles, 2)
     if tris.size == 0:
         raise ValueError("triangles is empty: the mesh needs at least one triangle")
-    if tris.dtype.kind not in "iu":
-        raise TypeError(f"triangles must be integer vertex indices; got dtype {tris.dtype}")
-    if tris.ndim != 2 or tris.shape[1] != 3:
+    if tris.shape[1] != 3:
         raise ValueError(f"triangles must have shape (t, 3); got {tris.shape}")
     low, high = int(tris.min()), int(tris.max())
     if low < 0 or high >= len(verts):
@@ -241,6 +232,8 @@ def _build(
     )
     lap("merge")
     bmax[2] += v.walkable_height * v.ch  # as rcBuildCompactHeightfield
+    for array in (bmin, bmax, cell_first, cell_count, z, h, con, area, dist, region):
+        array.flags.writeable = False  # ours alone: read-only without a copy
     chf = CompactHeightfield(
         width=width,
         depth=depth,

@@ -76,6 +76,8 @@ class CompactHeightfield:
     >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]], BuildConfig(agent_radius=0.6))
     >>> chf.width, chf.depth, chf.span_count, int((chf.area > 0).sum()), chf.n_regions
     (20, 20, 324, 196, 1)
+    >>> chf
+    CompactHeightfield(20 x 20 columns, 324 spans, 1 regions)
     >>> chf.column_layer(chf.region)[10, :4].tolist()  # row y = 10, x = 0..3
     [nan, 0.0, 0.0, 1.0]
     """
@@ -117,6 +119,12 @@ class CompactHeightfield:
                 value = value.copy()
                 value.flags.writeable = False
                 object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return (
+            f"CompactHeightfield({self.width} x {self.depth} columns, {self.span_count} "
+            f"spans, {self.n_regions} regions)"
+        )
 
     @property
     def span_count(self) -> int:

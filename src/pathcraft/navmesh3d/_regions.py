@@ -109,17 +109,16 @@ def merge_and_filter(
         below = np.flatnonzero(columns[:-k] == columns[k:])
         a, b = reg[below].astype(np.int64), reg[below + k].astype(np.int64)
         keep = (a != 0) & (b != 0) & (a < nreg) & (b < nreg)
-        for x, y in np.unique(np.stack([a[keep], b[keep]], axis=1), axis=0).tolist():
+        for code in np.unique(a[keep] * nreg + b[keep]).tolist():
+            x, y = divmod(code, nreg)
             if x == y:
                 regions[x].overlap = True
             regions[x].floors.add(y)
             regions[y].floors.add(x)
-    offsets, neighbours = recast_hf.region_contours(con, reg, nreg)
-    first = np.full(nreg, -1, dtype=np.int64)
-    live = (reg > 0) & (reg < nreg)
-    ids, where = np.unique(reg[live], return_index=True)
-    first[ids] = np.flatnonzero(live)[where]
-    for r in ids.tolist():
+    # each region's outline, walked from its first span in scan order with an edge
+    # (every region has one: a region of spans without edges would cover the field)
+    offsets, neighbours, first = recast_hf.region_contours(con, reg, nreg)
+    for r in np.flatnonzero(first >= 0).tolist():
         region = regions[r]
         region.connections = neighbours[offsets[r] : offsets[r + 1]].tolist()
         region.area = int(area[first[r]])

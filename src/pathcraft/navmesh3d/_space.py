@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from pathcraft._sliced import CompiledSearch
 from pathcraft.result import PathResult
+from pathcraft.world import kind_of
 
 if TYPE_CHECKING:
     from pathcraft.navmesh3d._world import NavMesh3D
@@ -60,9 +61,7 @@ class MeshSpace3D:
     continuous = True
 
     def __init__(self, mesh: NavMesh3D) -> None:
-        from pathcraft.navmesh3d._world import NavMesh3D
-
-        if not isinstance(mesh, NavMesh3D):
+        if kind_of(mesh) != "navmesh3d":
             raise TypeError(f"mesh must be a pathcraft NavMesh3D; got {type(mesh).__name__}")
         self.mesh = mesh
 
@@ -107,26 +106,72 @@ class MeshSpace3D:
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
     ) -> PathResult:
-        """:meth:`NavMesh3D.find_path` from ``start`` to ``goal``."""
+        """:meth:`NavMesh3D.find_path` from ``start`` to ``goal``.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (4, 0, 0), (4, 1, 2), (0, 1, 2)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> round(space.find_path((1, 0, 0), (1, 1, 2)).cost, 4)
+        2.2361
+        """
         return self.mesh.find_path(start, goal, max_expansions=max_expansions)
 
     def start_search(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
     ) -> CompiledSearch:
-        """:meth:`NavMesh3D.start_search` from ``start`` to ``goal``."""
+        """:meth:`NavMesh3D.start_search` from ``start`` to ``goal``.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (4, 0, 0), (4, 1, 2), (0, 1, 2)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> search = space.start_search((1, 0, 0), (3, 1, 2))
+        >>> search.step(), search.result.path.tolist()
+        ('found', [[1.0, 0.0, 0.0], [3.0, 1.0, 2.0]])
+        """
         return self.mesh.start_search(start, goal, max_expansions=max_expansions)
 
     def nodes(self, result: PathResult) -> list[Hashable]:
-        """The path of ``result`` as ``(x, y, z)`` tuples."""
+        """The path of ``result`` as ``(x, y, z)`` tuples.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (4, 0, 0), (4, 1, 2), (0, 1, 2)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> space.nodes(space.find_path((1, 0, 0), (3, 1, 2)))
+        [(1.0, 0.0, 0.0), (3.0, 1.0, 2.0)]
+        """
         return [(float(x), float(y), float(z)) for x, y, z in np.asarray(result.path).tolist()]
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
-        """The length in 3-D of each step of ``path``."""
+        """The length in 3-D of each step of ``path``.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (4, 0, 0), (4, 1, 2), (0, 1, 2)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> space.step_costs([(1, 0, 0), (1, 1, 2), (3, 1, 2)]).round(4).tolist()
+        [2.2361, 2.0]
+        """
         pts = np.asarray(path, dtype=np.float64).reshape(-1, 3)
         out: npt.NDArray[np.float64] = np.sqrt((np.diff(pts, axis=0) ** 2).sum(axis=1))
         return out
 
     def point(self, node: Hashable) -> Point3:
-        """Where ``node`` is, ``(x, y, z)``."""
+        """Where ``node`` is, ``(x, y, z)``.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (4, 0, 0), (4, 1, 2), (0, 1, 2)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> space.point((1, 0.5, 1))
+        (1.0, 0.5, 1.0)
+        """
         x, y, z = np.asarray(node, dtype=np.float64).tolist()
         return float(x), float(y), float(z)

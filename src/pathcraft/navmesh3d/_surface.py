@@ -45,6 +45,11 @@ class Surface:
         Each triangle's area in 3-D.
     scale : float
         The size of the mesh's coordinates (for tolerances).
+    inverse : ndarray, shape (t, 2, 2)
+        Each triangle's barycentric map seen from above: ``inverse @ (xy - corner 0)``
+        gives the weights of corners 1 and 2 (nan for a vertical triangle).
+    plane : ndarray, shape (t, 3)
+        ``(a, b, c)`` with ``z = a x + b y + c`` on each triangle (nan when vertical).
     """
 
     corners: FloatArray
@@ -52,6 +57,8 @@ class Surface:
     first: npt.NDArray[np.int64]
     area: FloatArray
     scale: float
+    inverse: FloatArray
+    plane: FloatArray
 
 
 def surface(mesh: PolyMesh3D) -> Surface:
@@ -74,7 +81,28 @@ def surface(mesh: PolyMesh3D) -> Surface:
     cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     area = 0.5 * np.sqrt((cross * cross).sum(axis=1))
     scale = float(np.abs(mesh.vertices).max()) + 1.0
-    return Surface(corners, poly_of.astype(np.int32), first, area, scale)
+    inverse, plane = _planes(corners)
+    return Surface(corners, poly_of.astype(np.int32), first, area, scale, inverse, plane)
+
+
+def _planes(corners: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:attr:`Surface.inverse` and :attr:`Surface.plane` of the triangles ``corners``."""
+    e1 = corners[:, 1] - corners[:, 0]
+    e2 = corners[:, 2] - corners[:, 0]
+    den = e1[:, 0] * e2[:, 1] - e2[:, 0] * e1[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = (
+            np.stack(
+                (np.stack((e2[:, 1], -e2[:, 0]), axis=1), np.stack((-e1[:, 1], e1[:, 0]), axis=1)),
+                axis=1,
+            )
+            / den[:, None, None]
+        )
+        a = (e1[:, 2] * e2[:, 1] - e2[:, 2] * e1[:, 1]) / den
+        b = (e2[:, 2] * e1[:, 0] - e1[:, 2] * e2[:, 0]) / den
+    inv[den == 0] = np.nan
+    c = corners[:, 0, 2] - a * corners[:, 0, 0] - b * corners[:, 0, 1]
+    return inv, np.stack((a, b, c), axis=1)
 
 
 def _pairs(surf: Surface, polys: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], ...]:
@@ -91,32 +119,26 @@ def _pairs(surf: Surface, polys: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.i
     return query, tri
 
 
-def _barycentric(corners: FloatArray, xy: FloatArray) -> FloatArray:
-    """The barycentric coordinates (in the plane) of ``xy`` in each triangle, (n, 3);
-    nan for a triangle with no area seen from above."""
-    a, b, c = corners[:, 0, :2], corners[:, 1, :2], corners[:, 2, :2]
-    v0, v1, v2 = b - a, c - a, xy - a
-    den = v0[:, 0] * v1[:, 1] - v1[:, 0] * v0[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = (v2[:, 0] * v1[:, 1] - v1[:, 0] * v2[:, 1]) / den
-        v = (v0[:, 0] * v2[:, 1] - v2[:, 0] * v0[:, 1]) / den
-    return np.stack((1.0 - u - v, u, v), axis=1)
-
-
 def heights(surf: Surface, polys: npt.ArrayLike, xy: FloatArray) -> FloatArray:
     """The height of the surface of polygon ``polys[i]`` at ``xy[i]`` (the triangle that
     holds the point, or the one it is nearest to be inside of when it is a hair out)."""
     p = np.asarray(polys, dtype=np.intp)
     query, tri = _pairs(surf, p)
-    bary = _barycentric(surf.corners[tri], xy[query])
-    inside = np.nan_to_num(bary.min(axis=1), nan=-np.inf)
+    d = xy[query] - surf.corners[tri, 0, :2]
+    inv = surf.inverse[tri]
+    u = inv[:, 0, 0] * d[:, 0] + inv[:, 0, 1] * d[:, 1]
+    v = inv[:, 1, 0] * d[:, 0] + inv[:, 1, 1] * d[:, 1]
+    inside = np.minimum(np.minimum(u, v), 1.0 - u - v)
+    inside[np.isnan(inside)] = -np.inf
     order = np.lexsort((-inside, query))
     first = np.ones(order.shape[0], dtype=bool)
     first[1:] = query[order][1:] != query[order][:-1]
-    best = order[first]
-    w = np.clip(np.nan_to_num(bary[best], nan=1.0 / 3.0), 0.0, None)
-    w /= np.maximum(w.sum(axis=1, keepdims=True), 1e-300)
-    out: FloatArray = (w * surf.corners[tri[best], :, 2]).sum(axis=1)
+    best = tri[order[first]]
+    plane = surf.plane[best]
+    out: FloatArray = plane[:, 0] * xy[:, 0] + plane[:, 1] * xy[:, 1] + plane[:, 2]
+    flat = np.isnan(out)  # a vertical triangle (no other under the point): its middle
+    if flat.any():
+        out[flat] = surf.corners[best[flat], :, 2].mean(axis=1)
     return out
 
 
@@ -217,22 +239,23 @@ def lift(
 
 def _drop_straight(path: FloatArray, scale: float) -> FloatArray:
     """``path`` without the points where it goes straight on in 3-D (a cut between
-    two triangles of one plane, a portal crossed without a bend)."""
+    two triangles of one plane, a portal crossed without a bend) and without repeats."""
     if path.shape[0] < 3:
         return path
+    step = np.diff(path, axis=0)
+    size = np.sqrt((step * step).sum(axis=1))
     keep = np.ones(path.shape[0], dtype=bool)
-    last = 0
-    for i in range(1, path.shape[0] - 1):
-        a, b = path[i] - path[last], path[i + 1] - path[i]
-        cross = np.cross(a, b)
-        na, nb = float(np.sqrt(a @ a)), float(np.sqrt(b @ b))
-        if na <= _SAME * scale:
-            keep[i] = False
-            continue
-        if float(np.sqrt(cross @ cross)) <= 1e-9 * na * nb and float(a @ b) > 0:
-            keep[i] = False
-        else:
-            last = i
+    keep[1:-1] = size[:-1] > _SAME * scale  # a repeated point goes
+    path, step = path[keep], np.diff(path[keep], axis=0)
+    if path.shape[0] < 3:
+        return path
+    a, b = step[:-1], step[1:]
+    turn = np.cross(a, b)
+    bend = np.sqrt((turn * turn).sum(axis=1))
+    length = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
+    ahead = (a * b).sum(axis=1) > 0
+    keep = np.ones(path.shape[0], dtype=bool)
+    keep[1:-1] = ~((bend <= 1e-9 * length) & ahead)
     out: FloatArray = path[keep]
     return out
 

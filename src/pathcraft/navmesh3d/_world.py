@@ -13,7 +13,9 @@ are different polygons) and the path is lifted onto the surface
 projection of the polygons, whose vertices are numbered per floor: vertices two
 polygons share in 3-D are one, vertices over one another stay apart.
 
-This file holds the class (its docstrings are most of it); the geometry is in
+This file holds the class, past 500 lines because its docstrings (with runnable
+examples, one per query and capability) are most of it; the search arrays and the
+searches are in :mod:`~pathcraft.navmesh3d._search`, the geometry in
 :mod:`~pathcraft.navmesh3d._surface`, the tiles' bookkeeping in
 :mod:`~pathcraft.navmesh3d._tiles`.
 """
@@ -30,27 +32,18 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._core import graph_search as _graph_kernel
-from pathcraft._core import navmesh as _walk
-from pathcraft._kernels import FOUND
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_number, check_points, check_position
 from pathcraft._saved import SavedArrays
 from pathcraft._sliced import CompiledSearch
-from pathcraft.graph.kit import kernel_args
 from pathcraft.navmesh.kit import (
-    SpatialIndex,
-    Topology,
-    build_portals,
     check_count,
-    corridor_of,
-    pull_string,
     seeded_rng,
-    topology,
 )
-from pathcraft.navmesh3d import _surface, _tiles
-from pathcraft.navmesh3d._polymesh import PolyMesh3D, edge_matches, next_places
-from pathcraft.result import Answer, PathResult, build_result
+from pathcraft.navmesh3d import _search, _surface, _tiles
+from pathcraft.navmesh3d._polymesh import PolyMesh3D
+from pathcraft.navmesh3d._space import MeshSpace3D
+from pathcraft.result import PathResult
 from pathcraft.world import refused, register_kind
 
 __all__ = ["NavMesh3D", "SurfaceHit"]
@@ -78,6 +71,15 @@ class SurfaceHit:
     normal : ndarray, shape (3,)
         The unit normal of the wall hit, horizontal, pointing into the walkable side;
         zeros when nothing is hit.
+
+    Examples
+    --------
+    >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+    >>> mesh = NavMesh3D(PolyMesh3D([(0, 0, 1), (2, 0, 1), (2, 1, 1), (0, 1, 1)],
+    ...                             [[0, 1, 2, 3]]))
+    >>> hit = mesh.raycast((0.5, 0.5, 1), (0.5, 3, 1))
+    >>> hit.hit, hit.point.tolist(), hit.normal.tolist()
+    (True, [0.5, 1.0, 1.0], [0.0, -1.0, 0.0])
     """
 
     fraction: float
@@ -85,49 +87,6 @@ class SurfaceHit:
     hit: bool
     polygons: npt.NDArray[np.intp]
     normal: FloatArray
-
-
-@dataclass(frozen=True)
-class _Built:
-    """What the queries read of one polygon mesh, made again when tiles change."""
-
-    mesh: PolyMesh3D
-    top: Topology  # the plane projection, vertices numbered per floor
-    portals: Any
-    surface: _surface.Surface
-    spatial: SpatialIndex
-    component: npt.NDArray[np.int32]
-
-
-def _build(mesh: PolyMesh3D, height_tolerance: float) -> _Built:
-    """The search arrays of ``mesh`` (see the module documentation)."""
-    verts, polys = mesh.vertices, mesh.polygons
-    mine, theirs = edge_matches(verts, polys, height_tolerance)
-    # vertices of shared edges made one: a's start is b's end and the other way round
-    flat = polys.ravel().astype(np.int64)
-    nxt = next_places(polys)
-    u = np.concatenate((flat[mine], flat[nxt[mine]]))
-    v = np.concatenate((flat[nxt[theirs]], flat[theirs]))
-    label = np.arange(verts.shape[0], dtype=np.int64)
-    while u.size:
-        low = np.minimum(label[u], label[v])
-        if (label[u] == low).all() and (label[v] == low).all():
-            break
-        np.minimum.at(label, u, low)
-        np.minimum.at(label, v, low)
-        label = label[label]
-    rows = [label[r[r >= 0]] for r in polys]
-    top = topology(np.ascontiguousarray(verts[:, :2]), [r.astype(np.intp) for r in rows])
-    top3 = dataclasses.replace(top, xy=np.ascontiguousarray(verts))
-    portals = build_portals(top3)
-    centroids = np.stack(
-        [verts[r, :2].mean(axis=0) for r in rows]
-    ) if rows else np.zeros((0, 2))  # fmt: skip
-    component = np.full(polys.shape[0], -1, dtype=np.int32)
-    _walk.components(top.poff, top.nbr, component)
-    return _Built(
-        mesh, top, portals, _surface.surface(mesh), SpatialIndex(top, centroids), component
-    )
 
 
 class NavMesh3D:
@@ -194,7 +153,7 @@ class NavMesh3D:
             "vertical_tolerance", vertical_tolerance, low=0.0, inclusive=False
         )
         self._version = 0
-        self._built = _build(polymesh, self._htol)
+        self._built = _search.prepare(polymesh, self._htol)
 
     # ------------------------------------------------------------------ the mesh
 
@@ -232,19 +191,7 @@ class NavMesh3D:
     # ------------------------------------------------------------------ locating
 
     def _at(self, p: FloatArray) -> Polys:
-        """The polygons holding ``p`` in 3-D: over or under it within the vertical
-        tolerance, at the height nearest it (several on a shared edge)."""
-        built = self._built
-        cand = built.spatial.containing(p[:2])
-        if cand.size == 0:
-            return cand
-        h = _surface.heights(built.surface, cand, np.repeat(p[None, :2], cand.size, axis=0))
-        dz = np.abs(h - p[2])
-        best = float(dz.min())
-        if best > self._vtol:
-            return np.empty(0, dtype=np.int32)
-        out: Polys = cand[dz <= best + 1e-9 * built.surface.scale].astype(np.int32)
-        return out
+        return _search.at(self._built, p, self._vtol)
 
     def locate(self, points: npt.ArrayLike) -> Any:
         """The polygon holding each point ``(x, y, z)``: the one over or under it
@@ -269,7 +216,7 @@ class NavMesh3D:
         (0, [-1, -1])
         """
         pts, single = _points_arg("points", points)
-        out = np.array([int(a[0]) if a.size else -1 for a in map(self._at, pts)], dtype=np.intp)
+        out = _search.located(self._built, pts, self._vtol)[0].astype(np.intp)
         return int(out[0]) if single else out
 
     def nearest_point(self, points: npt.ArrayLike) -> FloatArray:
@@ -292,20 +239,7 @@ class NavMesh3D:
         return out[0].copy() if single else out
 
     def _nearest(self, pts: FloatArray) -> tuple[FloatArray, Polys]:
-        """:meth:`nearest_point` and the polygon of each point."""
-        built = self._built
-        out = np.empty_like(pts)
-        poly = np.empty(pts.shape[0], dtype=np.int32)
-        for i, p in enumerate(pts):
-            held = self._at(p)
-            if held.size:
-                h = _surface.heights(built.surface, held[:1], p[None, :2])
-                out[i] = (p[0], p[1], h[0])
-                poly[i] = held[0]
-            else:
-                q, w = _surface.closest_points(built.surface, p[None])
-                out[i], poly[i] = q[0], w[0]
-        return out, poly
+        return _search.nearest(self._built, pts, self._vtol)
 
     def surface_point(self, point: Any, *, snap: bool = False, name: str = "point") -> FloatArray:
         """The point of the surface at ``point`` ``(x, y, z)``: straight down or up onto
@@ -457,93 +391,9 @@ class NavMesh3D:
     ) -> CompiledSearch:  # fmt: skip
         opts = SearchOptions.check_call("NavMesh3D", method, algorithm, options)
         check_flag("snap", snap)
-        built = self._built
         s, sp = self._place("start", start, snap)
         g, gp = self._place("goal", goal, snap)
-        unreachable = not np.isin(built.component[gp], built.component[sp]).any()
-        if unreachable and not opts.partial:
-            return CompiledSearch.ended(_nothing("unreachable", 0, 0))
-        if unreachable:  # the reachable point nearest the goal
-            g, gp = self._nearest_in(built, built.component[sp], g)
-        common = np.intersect1d(sp, gp)
-        if common.size or built.portals.sides.shape[0] == 0:
-            poly = common[:1] if common.size else sp[:1]
-            found = self._walk(built, s, g, poly.astype(np.int32))
-            if unreachable:
-                found = dataclasses.replace(found, found=False, reason="unreachable")
-            return CompiledSearch.ended(found)
-        portals = built.portals
-        src, src_cost = portals.ends(sp, s)
-        dst, dst_cost = portals.ends(gp, g)
-        args, settings = kernel_args(
-            portals.graph, "astar", src, -1, dst, source_costs=src_cost, exit_costs=dst_cost,
-            target=g, heuristic="euclidean", max_expansions=opts.max_expansions,
-            weight=opts.weight, partial=opts.partial,
-        )  # fmt: skip
-
-        def make(ws: Any) -> Any:
-            return _graph_kernel.GraphSearch(*args(ws), **settings)
-
-        def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
-            result = self._finish(built, answer, s, sp, g, gp, opts.partial)
-            if unreachable:
-                result = dataclasses.replace(result, found=False, reason="unreachable")
-            return dataclasses.replace(result, elapsed=time.perf_counter() - t0)
-
-        size = portals.graph.num_nodes + 1
-        return CompiledSearch(make, finish, _graph_kernel.Workspace, size, world=self)
-
-    def _finish(
-        self, built: _Built, answer: tuple[Any, ...], s: FloatArray, sp: Polys, g: FloatArray,
-        gp: Polys, partial: bool,
-    ) -> PathResult:  # fmt: skip
-        """The search's answer as a path on the surface (see :meth:`find_path`)."""
-        status, nodes, _cost, expanded, generated = Answer.read(answer)[:5]
-        done, made = int(expanded), int(generated)
-        if status == FOUND:
-            polys = corridor_of(built.portals, np.asarray(nodes[:-1]), sp, gp)
-            walked = self._walk(built, s, g, polys)
-            return dataclasses.replace(walked, expanded=done, generated=made)
-        if not partial:
-            return _nothing(status, done, made)
-        polys = corridor_of(built.portals, np.asarray(nodes), sp, None) if len(nodes) else sp[:1]
-        near = self._nearest_on(built, int(polys[-1]), g)
-        toward = self._walk(built, s, near, polys)
-        failed = _nothing(status, done, made)
-        return dataclasses.replace(failed, path=toward.path, cost=toward.cost)
-
-    def _walk(self, built: _Built, s: FloatArray, g: FloatArray, polys: Polys) -> PathResult:
-        """The string pulled through the corridor ``polys`` and lifted onto the surface."""
-        if (s == g).all():
-            return build_result(None, s[None].copy(), 0.0)
-        top = built.top
-        flat = pull_string(top, s[:2], g[:2], polys)
-        k = polys.shape[0]
-        left, right = np.empty((k - 1, 2)), np.empty((k - 1, 2))
-        if k > 1:
-            _walk.corridor_portals(top.xy, top.poff, top.pv, top.nbr, polys, left, right)
-        path = _surface.lift(built.surface, polys, flat, left, right, float(s[2]), float(g[2]))
-        return build_result(None, path, _surface.path_length(path))
-
-    def _nearest_on(self, built: _Built, poly: int, g: FloatArray) -> FloatArray:
-        """The point of polygon ``poly``'s surface nearest ``g`` in 3-D."""
-        surf = built.surface
-        lo, hi = int(surf.first[poly]), int(surf.first[poly + 1])
-        sub = dataclasses.replace(surf, corners=surf.corners[lo:hi], poly_of=surf.poly_of[lo:hi])
-        near: FloatArray = _surface.closest_points(sub, g[None])[0][0]
-        return near
-
-    def _nearest_in(
-        self, built: _Built, parts: npt.NDArray[np.int32], g: FloatArray
-    ) -> tuple[FloatArray, Polys]:
-        """The point nearest ``g`` on the polygons of the components ``parts``."""
-        surf = built.surface
-        keep = np.isin(built.component[surf.poly_of], parts)
-        sub = dataclasses.replace(surf, corners=surf.corners[keep], poly_of=surf.poly_of[keep])
-        q, w = _surface.closest_points(sub, g[None])
-        held = self._at(q[0])
-        held = held[np.isin(built.component[held], parts)] if held.size else held
-        return q[0], (held if held.size else w[:1]).astype(np.int32)
+        return _search.start(self._built, self, s, sp, g, gp, opts, self._vtol)
 
     def find_paths(
         self, starts: Any, goals: Any, *, algorithm: Literal["funnel"] = "funnel",
@@ -760,6 +610,17 @@ class NavMesh3D:
         ------
         ValueError
             No such tile, or it holds every polygon left (a mesh keeps one).
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> square = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+        >>> mesh = NavMesh3D(PolyMesh3D(square, [[0, 1, 2, 3]]))
+        >>> mesh.add_tile(PolyMesh3D([(x + 1, y, z) for x, y, z in square], [[0, 1, 2, 3]]))
+        0
+        >>> mesh.remove_tile(0)
+        >>> mesh.num_polygons, mesh.version
+        (1, 2)
         """
         if isinstance(tile_id, bool) or not isinstance(tile_id, (int, np.integer)):
             raise TypeError(f"tile_id must be an int; got {tile_id!r}")
@@ -774,7 +635,7 @@ class NavMesh3D:
         self._rebuild(_tiles.without(self._built.mesh, ~gone))
 
     def _rebuild(self, mesh: PolyMesh3D) -> None:
-        self._built = _build(mesh, self._htol)
+        self._built = _search.prepare(mesh, self._htol)
         self._version += 1
 
     # ------------------------------------------------------------------ capabilities
@@ -805,6 +666,14 @@ class NavMesh3D:
         ------
         ValueError
             An array missing, of the wrong dtype or shape, or holding bad values.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> mesh = NavMesh3D(PolyMesh3D([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]]),
+        ...                  vertical_tolerance=0.5)
+        >>> NavMesh3D.from_arrays(mesh.to_arrays()).vertical_tolerance
+        0.5
         """
         saved = SavedArrays(arrays, cls.kind)
         return cls(
@@ -844,8 +713,6 @@ class NavMesh3D:
         >>> mesh.agent_space().key((3, 0.5, 0.2))
         (3.0, 0.5, 0.0)
         """
-        from pathcraft.navmesh3d._space import MeshSpace3D
-
         return MeshSpace3D(self)
 
     replanner = refused(
@@ -859,10 +726,6 @@ class NavMesh3D:
 
 def _loaded(arrays: Mapping[str, npt.NDArray[Any]]) -> NavMesh3D:
     return NavMesh3D.from_arrays(arrays)
-
-
-def _nothing(status: int | str, expanded: int = 0, generated: int = 0) -> PathResult:
-    return build_result(status, np.empty((0, 3)), math.inf, expanded=expanded, generated=generated)
 
 
 def _points_arg(name: str, points: npt.ArrayLike) -> tuple[FloatArray, bool]:
