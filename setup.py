@@ -98,6 +98,7 @@ EXTENSIONS = [
     kernel("mapf_lns"),  # issue 33: refining a multi-agent solution
     kernel("scatter"),  # issue 33: spread paths guiding LaCAM (space utilisation)
     kernel("recast_hf"),  # issue 35: triangle meshes to a compact heightfield with regions
+    kernel("recast_poly"),  # issue 35: contours and polygons of 3-D navigation meshes
 ]
 
 

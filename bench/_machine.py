@@ -14,7 +14,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-
 def movingai_dir() -> Path:
     """The Moving AI benchmark data: ``$PATHCRAFT_MOVINGAI``, else
     ``../shared/benchmarks/movingai`` beside the repository (it may be absent: callers
@@ -28,6 +27,7 @@ def mapf_dir() -> Path:
     ``../shared/benchmarks/mapf`` beside the repository (it may be absent)."""
     env = os.environ.get("PATHCRAFT_MAPF")
     return Path(env) if env else REPO.parent / "shared" / "benchmarks" / "mapf"
+
 
 def git_rev() -> str:
     """The short commit of the repository, marked when ``src/`` has local changes."""
@@ -112,3 +112,15 @@ def reset_peak_rss() -> bool:
     except OSError:
         return False
     return True
+
+
+def write_section(results: Path, section: str, text: str, title: str) -> None:
+    """Put ``text`` (which starts with the heading ``section``) into the results file
+    ``results`` in place of that section's previous run, the other sections kept; a new
+    file starts with the heading ``title``."""
+    old = results.read_text() if results.exists() else f"# {title}\n"
+    if section in old:
+        head, _, rest = old.partition(section)
+        tail = rest.split("\n## ", 1)
+        old = head + ("## " + tail[1] if len(tail) > 1 else "")
+    results.write_text(old.rstrip("\n") + "\n\n" + text)

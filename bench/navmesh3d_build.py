@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from _machine import REPO, git_rev, machine
+from _machine import REPO, git_rev, machine, write_section
 
 from pathcraft.navmesh3d import BuildConfig, read_obj
 from pathcraft.navmesh3d._heightfield import _build
@@ -137,12 +137,7 @@ def main() -> None:
     print(text)
     if args.quick:
         return
-    old = RESULTS.read_text() if RESULTS.exists() else "# 3-D navigation meshes\n"
-    if SECTION in old:
-        head, _, rest = old.partition(SECTION)
-        tail = rest.split("\n## ", 1)
-        old = head + ("## " + tail[1] if len(tail) > 1 else "")
-    RESULTS.write_text(old.rstrip("\n") + "\n\n" + text)
+    write_section(RESULTS, SECTION, text, "3-D navigation meshes")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _grids import oracle
+from _mesh3d_scenes import lifted, plane_oracle, slope
 from _scenes import oracle_length
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
@@ -24,6 +25,7 @@ from pathcraft import search as generic
 from pathcraft._options import OPTION_NAMES, SUPPORT, UnsupportedOptionError, options_table
 from pathcraft.hexgrid import SIXTEEN, HexGrid, MovesGrid
 from pathcraft.layered import Level
+from pathcraft.navmesh3d import NavMesh3D
 from pathcraft.voxel import VoxelGrid
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -209,11 +211,25 @@ def voxel_world() -> World:
     )  # fmt: skip
 
 
+def navmesh3d_world() -> World:
+    """The mesh world's level on a plane tilted up along x; the oracle the visibility
+    graph with its links weighed in 3-D."""
+    walk = box(0, 0, 10, 10).difference(box(4, 2, 6, 10))
+    height = slope(0.0, dzdx=0.25)
+    mesh = NavMesh3D(lifted(NavMesh.from_geometry(walk), height))
+    start, goal = np.array([1.0, 9.0, 0.25]), np.array([9.0, 9.0, 2.25])
+    want = plane_oracle(walk, start, goal, height)
+    return World(
+        "NavMesh3D", lambda a, **o: mesh.find_path(start, goal, algorithm=a, **o), want, set()
+    )
+
+
 WORLDS = {
     "Grid": grid_world,
     "Graph": graph_world,
     "WaypointGraph": waypoint_world,
     "NavMesh": navmesh_world,
+    "NavMesh3D": navmesh3d_world,
     "search": search_world,
     "HexGrid": hex_world,
     "MovesGrid": moves_world,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _mesh3d_scenes import hills_scene
 
 from pathcraft.navmesh3d import WALKABLE_AREA, PolyMesh3D
 
@@ -93,20 +94,11 @@ def test_stacked_edges_take_the_nearest_floor() -> None:
 
 
 def test_adjacency_is_symmetric_on_a_grid_of_triangles() -> None:
-    rng = np.random.default_rng(3)
-    n = 5
-    xs, ys = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    z = rng.random((n, n))
-    verts = np.stack((xs.ravel(), ys.ravel(), z.ravel()), axis=1)
-    tris = []
-    for i in range(n - 1):
-        for j in range(n - 1):
-            a, b, c, d = i * n + j, (i + 1) * n + j, (i + 1) * n + j + 1, i * n + j + 1
-            tris += [[a, b, c], [a, c, d]]
-    adj = PolyMesh3D(verts, tris).adjacency()
-    pairs = {(p, int(q)) for p in range(len(tris)) for q in adj[p] if q >= 0}
+    mesh = hills_scene(n=5, seed=3)
+    adj = mesh.adjacency()
+    pairs = {(p, int(q)) for p in range(mesh.num_polygons) for q in adj[p] if q >= 0}
     assert pairs == {(q, p) for p, q in pairs}
-    interior = 3 * len(tris) - 4 * (n - 1)  # edge places minus boundary edges
+    interior = 3 * mesh.num_polygons - 4 * (5 - 1)  # edge places minus boundary edges
     assert len(pairs) == interior
 
 

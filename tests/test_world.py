@@ -23,6 +23,7 @@ from pathcraft import CapabilityError, Graph, Grid, Level, NavMesh, VoxelGrid, W
 from pathcraft.agents import Pursuer, space_for
 from pathcraft.hexgrid import KNIGHT, HexGrid, MovesGrid
 from pathcraft.io import load, save
+from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
 from pathcraft.world import CAPABILITIES, refuse, world_class, world_kinds
 
 plt = pytest.importorskip("matplotlib.pyplot")
@@ -44,6 +45,13 @@ def _mesh() -> NavMesh:
     return NavMesh(
         [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)], [[0, 1, 4, 5], [1, 2, 3, 4]]
     )
+
+
+def _mesh3d() -> NavMesh3D:
+    return NavMesh3D(
+        PolyMesh3D([(0, 0, 0), (1, 0, 0), (2, 0, 0.5), (2, 1, 0.5), (1, 1, 0), (0, 1, 0)],
+                   [[0, 1, 4, 5], [1, 2, 3, 4]])
+    )  # fmt: skip
 
 
 def _edit_cells(world: Any, where: Any) -> None:
@@ -93,6 +101,8 @@ TABLE = [
     Row(lambda: WaypointGraph([(0, 0), (4, 0), (2, 3), (2, -3)]), (0, 0), (4, 0),
         EVERYTHING - {"places"}, _edit_waypoints),
     Row(_mesh, (0.5, 0.5), (1.5, 0.5),
+        frozenset({"plot", "save", "agent_space", "reachability"})),
+    Row(_mesh3d, (0.5, 0.5, 0.0), (1.5, 0.5, 0.25),
         frozenset({"plot", "save", "agent_space", "reachability"})),
 ]  # fmt: skip
 CASES = [(row, cap) for row in TABLE for cap in CAPABILITIES]
@@ -152,7 +162,7 @@ def test_every_capability_is_provided_or_refused_by_name(case: tuple[Row, str]) 
         return
     if capability == "plot":
         recorded = expected
-        if row.name != "NavMesh":  # the mesh draws its path; the others what was explored
+        if row.name not in ("NavMesh", "NavMesh3D"):  # meshes draw paths, others searches
             recorded = world.find_path(row.start, row.goal, record=True)
         ax = recorded.plot(world)
         assert ax.figure is not None and (ax.images or ax.collections or ax.lines)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pathcraft import io as io
     from pathcraft import layered as layered
     from pathcraft import navmesh as navmesh
+    from pathcraft import navmesh3d as navmesh3d
     from pathcraft import viz as viz
     from pathcraft import voxel as voxel
     from pathcraft._sliced import WorldChangedError
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from pathcraft.grid import Grid
     from pathcraft.layered import Level
     from pathcraft.navmesh import NavMesh
+    from pathcraft.navmesh3d import NavMesh3D
     from pathcraft.replan import Replanner
     from pathcraft.result import Explored, PathResult
     from pathcraft.search import BloomClosed, astar, bfs, dijkstra, greedy
@@ -56,6 +58,7 @@ _NAMES = {
     "Grid": "pathcraft.grid",
     "Level": "pathcraft.layered",
     "NavMesh": "pathcraft.navmesh",
+    "NavMesh3D": "pathcraft.navmesh3d",
     "PathResult": "pathcraft.result",
     "Replanner": "pathcraft.replan",
     "VoxelGrid": "pathcraft.voxel",
@@ -80,6 +83,7 @@ _SUBMODULES = (
     "io",
     "layered",
     "navmesh",
+    "navmesh3d",
     "replan",
     "result",
     "search",
@@ -113,6 +117,7 @@ __all__ = [
     "Grid",
     "Level",
     "NavMesh",
+    "NavMesh3D",
     "PathResult",
     "Replanner",
     "VoxelGrid",

@@ -217,6 +217,13 @@ SUPPORT: dict[str, WorldSpec] = {
             heuristics=None,
             extras={name: ("snap", "radius", "filter") for name in ("funnel", "optimal")},
         ),
+        # pathcraft.navmesh3d: polygons with heights (issue 35).
+        WorldSpec(
+            "NavMesh3D",
+            {"funnel": ("weight", "max_expansions", "partial")},
+            heuristics=None,
+            extras={"funnel": ("snap",)},
+        ),
         WorldSpec(
             "search",
             {

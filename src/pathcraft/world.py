@@ -346,6 +346,7 @@ _HOMES = {
     "graph": "pathcraft.graph",
     "waypoints": "pathcraft.waypoints",
     "navmesh": "pathcraft.navmesh",
+    "navmesh3d": "pathcraft.navmesh3d",
     "hexgrid": "pathcraft.hexgrid",
     "movesgrid": "pathcraft.hexgrid",
     "voxelgrid": "pathcraft.voxel",

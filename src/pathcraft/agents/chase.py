@@ -365,14 +365,15 @@ class Pursuer:
         return float(self._suffix[self._i]) - self._progress
 
     @property
-    def position(self) -> tuple[float, float]:
-        """Where the pursuer is, ``(x, y)``: between two nodes' points when partway."""
-        x0, y0 = self._space.point(self._path[self._i])
+    def position(self) -> tuple[float, ...]:
+        """Where the pursuer is, ``(x, y)`` (``(x, y, z)`` in a 3-D space): between two
+        nodes' points when partway."""
+        here = self._space.point(self._path[self._i])
         if self._progress == 0.0 or self._i + 1 >= len(self._path):
-            return x0, y0
-        x1, y1 = self._space.point(self._path[self._i + 1])
+            return tuple(here)
+        there = self._space.point(self._path[self._i + 1])
         t = self._progress / float(self._costs[self._i])
-        return x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+        return tuple(a + t * (b - a) for a, b in zip(here, there, strict=True))
 
     def _plan_index(self) -> int:
         return self._i + 1 if self._progress > 0.0 else self._i

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft._positions import check_extent, check_number
+from pathcraft._positions import check_extent, check_number, check_points
 from pathcraft._saved import SavedArrays
 
 __all__ = ["WALKABLE_AREA", "Detail", "PolyMesh3D"]
@@ -159,7 +159,15 @@ class PolyMesh3D:
         return int(self._polygons.shape[1])
 
     def sizes(self) -> IntArray:
-        """How many vertices each polygon has, int32 (m,)."""
+        """How many vertices each polygon has, int32 (m,).
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import PolyMesh3D
+        >>> square = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+        >>> PolyMesh3D(square, [[0, 1, 2, 3], [0, 1, 2, -1]]).sizes().tolist()
+        [4, 3]
+        """
         sizes: IntArray = (self._polygons >= 0).sum(axis=1).astype(np.int32)
         return sizes
 
@@ -237,6 +245,17 @@ class PolyMesh3D:
         ValueError
             An array missing, of the wrong dtype or shape, or a check of the
             constructor failing.
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import PolyMesh3D
+        >>> arrays = PolyMesh3D([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]]).to_arrays()
+        >>> PolyMesh3D.from_arrays(arrays).num_polygons
+        1
+        >>> PolyMesh3D.from_arrays({"vertices": arrays["vertices"]})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pathcraft._saved.ArrayFormatError: the array 'polygons' is missing; ...
         """
         saved = SavedArrays(arrays, "PolyMesh3D")
         detail = None
@@ -256,26 +275,8 @@ class PolyMesh3D:
 
 
 def _float_array(name: str, value: Any, width: int) -> FloatArray:
-    """A new finite float64 (n, width) array (TypeError for non-numbers)."""
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be an array of numbers, shape (n, {width}); got {value!r}")
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of numbers, shape (n, {width})") from exc
-    if raw.dtype.kind not in "iuf" and not (raw.dtype.kind == "O" and raw.size == 0):
-        raise TypeError(
-            f"{name} must be an array of numbers, shape (n, {width}); got dtype {raw.dtype}"
-        )
-    arr = np.array(raw, dtype=np.float64)
-    if arr.ndim == 1 and arr.size == 0:
-        arr = arr.reshape(0, width)
-    if arr.ndim != 2 or arr.shape[1] != width:
-        raise ValueError(f"{name} must have shape (n, {width}); got {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"{name}[{i}] = {arr[i].tolist()} is not finite")
+    """A new finite float64 (n, width) array within :data:`~pathcraft._positions.EXTENT`."""
+    arr = check_points(name, value, (width,))
     check_extent(name, arr)
     return arr
 
@@ -445,20 +446,36 @@ def _check_detail(detail: Any, m: int) -> Detail:
     return out
 
 
+def next_places(polys: IntArray) -> npt.NDArray[np.int64]:
+    """For every flat place ``p * nvp + k`` of ``polys`` the flat place of polygon
+    ``p``'s next vertex (the first after the last; padding points at the last)."""
+    m, nvp = polys.shape
+    out: npt.NDArray[np.int64] = (np.arange(m)[:, None] * nvp + _next_columns(polys)).ravel()
+    return out
+
+
 def edge_places(polys: IntArray) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The used places of ``polys`` as flat indices ``p * nvp + k``, and the flat index
     of each one's next vertex place."""
-    nvp = polys.shape[1]
-    nxt = _next_columns(polys)
     place = np.flatnonzero(polys.ravel() >= 0)
-    nxt_place = (place // nvp) * nvp + nxt.ravel()[place]
-    return place, nxt_place
+    return place, next_places(polys)[place]
 
 
 def _adjacency(verts: FloatArray, polys: IntArray, tol: float) -> IntArray:
     """See :meth:`PolyMesh3D.adjacency`."""
     m, nvp = polys.shape
     out = np.full(m * nvp, -1, dtype=np.int32)
+    mine, theirs = edge_matches(verts, polys, tol)
+    out[mine] = theirs // nvp
+    return out.reshape(m, nvp)
+
+
+def edge_matches(
+    verts: FloatArray, polys: IntArray, tol: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The shared edges of :meth:`PolyMesh3D.adjacency`, as pairs of flat places
+    ``p * nvp + k`` (each pair twice, once from each side)."""
+    nvp = polys.shape[1]
     place, nxt_place = edge_places(polys)
     flat = polys.ravel()
     a, b = flat[place], flat[nxt_place]
@@ -496,5 +513,4 @@ def _adjacency(verts: FloatArray, polys: IntArray, tol: float) -> IntArray:
     # only mutual choices join (an edge under a stack chose the nearer floor)
     linked = np.flatnonzero(match >= 0)
     linked = linked[match[match[linked]] == linked]
-    out[place[linked]] = poly_of[match[linked]]
-    return out.reshape(m, nvp)
+    return place[linked], place[match[linked]]

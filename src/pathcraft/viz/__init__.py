@@ -17,7 +17,9 @@ Grid cells are ``(row, col)``. The pictures read what a search recorded: run it 
   :class:`~pathcraft.WaypointGraph` in ``(x, y)`` space: obstacles, links, nodes,
   the expanded nodes by g-cost and the path;
 - :func:`plot_mesh`: a navigation mesh (positions ``(x, y)``), a corridor of its
-  polygons and paths on it (needs shapely too, for the mesh itself).
+  polygons and paths on it (needs shapely too, for the mesh itself);
+- :func:`plot_mesh3d`: a 3-D navigation mesh (positions ``(x, y, z)``) and paths on
+  it, in perspective or from above.
 
 Images are built as NumPy arrays (one image per picture, never a patch per cell), so a
 1024 x 1024 map draws in well under a second. Each world type has its own module
@@ -49,5 +51,6 @@ from pathcraft.viz.animate import animate_search  # noqa: E402
 from pathcraft.viz.graph import plot_graph  # noqa: E402
 from pathcraft.viz.grid import compare, plot_search  # noqa: E402
 from pathcraft.viz.mesh import plot_mesh  # noqa: E402
+from pathcraft.viz.mesh3d import plot_mesh3d  # noqa: E402
 
-__all__ = ["animate_search", "compare", "plot_graph", "plot_mesh", "plot_search"]
+__all__ = ["animate_search", "compare", "plot_graph", "plot_mesh", "plot_mesh3d", "plot_search"]

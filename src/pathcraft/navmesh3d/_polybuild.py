@@ -1,0 +1,303 @@
+"""Convex polygons from region contours, and their detail heights.
+
+Recast's ``rcBuildPolyMesh`` (ear clipping, welding, greedy merging into convex
+polygons of at most ``verts_per_poly`` vertices: ``pathcraft._core.recast_poly``; then,
+in a tile, the removal of the vertices its contours flagged on the tile's edges where
+two regions meet the border, the polygons round each one taken out and the hole
+ear-clipped and merged again, as Recast's ``removeVertex``) and a
+simpler stand-in for ``rcBuildPolyMeshDetail``: each polygon edge is sampled every
+``detail_sample_dist`` and a sample is kept where the heightfield departs from the edge
+by more than ``detail_sample_max_error``; the polygon's surface is then a fan of
+triangles around its centre (its height read from the heightfield too). Recast adds
+interior samples and a Delaunay triangulation refined to the error; this version
+samples the edges and the centre only.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft._core import recast_poly
+from pathcraft.navmesh3d._config import BuildConfig
+from pathcraft.navmesh3d._contours import ContourSet, check_config
+from pathcraft.navmesh3d._layers import CompactHeightfield
+from pathcraft.navmesh3d._polymesh import PolyMesh3D
+
+__all__ = ["build_polymesh", "sample_heights"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
+
+
+def _counter_clockwise(polys: IntArray) -> IntArray:
+    """Each row's used vertices in reverse order (Recast's clockwise to ours)."""
+    nvp = polys.shape[1]
+    n = (polys >= 0).sum(axis=1)
+    cols = np.arange(nvp)
+    idx = n[:, None] - 1 - cols[None, :]
+    out = np.take_along_axis(polys, np.maximum(idx, 0), axis=1)
+    return np.where(cols[None, :] < n[:, None], out, -1).astype(np.int32)
+
+
+def _polygon_areas(verts: FloatArray, polys: IntArray) -> FloatArray:
+    """Signed areas seen from above (counter-clockwise positive)."""
+    used = polys >= 0
+    nvp = polys.shape[1]
+    n = used.sum(axis=1)
+    nxt = np.where(np.arange(nvp)[None, :] + 1 < n[:, None], np.arange(nvp)[None, :] + 1, 0)
+    xy = verts[np.maximum(polys, 0), :2]
+    xy2 = np.take_along_axis(xy, nxt[:, :, None], axis=1)
+    cross = xy[..., 0] * xy2[..., 1] - xy2[..., 0] * xy[..., 1]
+    return np.asarray(0.5 * np.where(used, cross, 0.0).sum(axis=1), dtype=np.float64)
+
+
+def sample_heights(chf: CompactHeightfield, points: npt.ArrayLike) -> FloatArray:
+    """The floor under each world point ``(x, y, z)`` nearest its ``z``.
+
+    Parameters
+    ----------
+    chf : CompactHeightfield
+    points : array_like, shape (k, 3)
+        World points; ``z`` is the height the floor is looked for near (the span whose
+        floor is closest to it is taken, so floors over one another stay apart).
+
+    Returns
+    -------
+    ndarray of float64, shape (k,)
+        The floor's height, world units; the point's own ``z`` where its column has no
+        span or lies outside the heightfield.
+    """
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+    ix = np.floor((p[:, 0] - chf.bmin[0]) / chf.cs).astype(np.int64)
+    iy = np.floor((p[:, 1] - chf.bmin[1]) / chf.cs).astype(np.int64)
+    inside = (ix >= 0) & (ix < chf.width) & (iy >= 0) & (iy < chf.depth)
+    col = np.where(inside, ix + iy * chf.width, 0)
+    first = chf.cell_first[col]
+    count = np.where(inside, chf.cell_count[col], 0)
+    out = p[:, 2].copy()
+    best = np.full(p.shape[0], np.inf)
+    floors = chf.bmin[2] + chf.z.astype(np.float64) * chf.ch
+    for j in range(int(count.max(initial=0))):
+        has = count > j
+        h = floors[np.where(has, first + j, 0)]
+        err = np.where(has, np.abs(h - p[:, 2]), np.inf)
+        better = err < best
+        best = np.where(better, err, best)
+        out = np.where(better, h, out)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _detail(
+    chf: CompactHeightfield,
+    verts: FloatArray,
+    polys: IntArray,
+    sample_dist: float,
+    max_error: float,
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """The detail mesh: edge samples kept beyond ``max_error``, a fan around the centre."""
+    m, nvp = polys.shape
+    n = (polys >= 0).sum(axis=1)
+    cols = np.arange(nvp)
+    nxt_col = np.where(cols[None, :] + 1 < n[:, None], cols[None, :] + 1, 0)
+    used = polys >= 0
+    pi, ki = np.nonzero(used)  # every edge (polygon, place), in order
+    a = verts[polys[pi, ki]]
+    b = verts[polys[pi, nxt_col[pi, ki]]]
+    if sample_dist > 0:
+        length = np.hypot(*(b[:, :2] - a[:, :2]).T)
+        nseg = np.maximum(np.floor(length / sample_dist).astype(np.int64), 1)
+    else:
+        nseg = np.ones(len(pi), dtype=np.int64)
+    # points along each edge: the vertex (t = 0), then the inner samples
+    reps = nseg
+    edge_of = np.repeat(np.arange(len(pi)), reps)
+    step = np.arange(edge_of.size) - np.repeat(np.cumsum(reps) - reps, reps)
+    t = step / nseg[edge_of]
+    pts = a[edge_of] + (b[edge_of] - a[edge_of]) * t[:, None]
+    inner = step > 0
+    if inner.any():
+        h = sample_heights(chf, pts[inner])
+        far = np.abs(h - pts[inner, 2]) > max_error
+        pts[np.flatnonzero(inner)[far], 2] = h[far]
+        keep = ~inner
+        keep[np.flatnonzero(inner)[far]] = True
+    else:
+        keep = np.ones(edge_of.size, dtype=bool)
+    pts = pts[keep]
+    owner = pi[edge_of[keep]]
+    per_poly = np.bincount(owner, minlength=m)
+    centre = np.zeros((m, 3))
+    np.add.at(centre, pi, verts[polys[pi, ki]])
+    centre /= n[:, None]
+    centre[:, 2] = sample_heights(chf, centre)
+    dv = np.concatenate([pts, centre])
+    first = np.cumsum(per_poly) - per_poly
+    local = np.arange(owner.size) - first[owner]
+    nxt_local = np.where(local + 1 < per_poly[owner], np.arange(owner.size) + 1, first[owner])
+    tris = np.stack([pts.shape[0] + owner, np.arange(owner.size), nxt_local], axis=1)
+    detail_of = np.stack([first, per_poly], axis=1)
+    return dv, tris.astype(np.int32), detail_of.astype(np.int32)
+
+
+def _can_remove(polys: list[list[int]], rem: int) -> bool:
+    """Recast's test before removing a vertex: enough edges would be left to make a
+    polygon, and the polygons round it form one fan (at most two open edges)."""
+    remaining = 0
+    shared: dict[int, int] = {}
+    for p in polys:
+        if rem not in p:
+            continue
+        remaining += len(p) - 2
+        n = len(p)
+        for k in range(n):
+            a, b = p[k], p[(k + 1) % n]
+            if rem in (a, b):
+                other = b if a == rem else a
+                shared[other] = shared.get(other, 0) + 1
+    if remaining <= 2:
+        return False
+    return sum(1 for c in shared.values() if c < 2) <= 2
+
+
+def _remove_vertex(
+    mverts: IntArray, polys: list[list[int]], areas: list[int], rem: int, nvp: int
+) -> tuple[IntArray, list[list[int]], list[int]]:
+    """Recast's ``removeVertex``: the polygons round ``rem`` taken out, the hole they
+    leave chained from their other edges, ear-clipped and merged again."""
+    edges = []
+    kept, kept_areas = [], []
+    hole_area = 0
+    for p, a in zip(polys, areas, strict=True):
+        if rem in p:
+            n = len(p)
+            edges += [(p[k - 1], p[k]) for k in range(n) if rem not in (p[k - 1], p[k])]
+            hole_area = a
+        else:
+            kept.append(p)
+            kept_areas.append(a)
+    mverts = np.delete(mverts, rem, axis=0)
+    kept = [[v - (v > rem) for v in p] for p in kept]
+    edges = [(a - (a > rem), b - (b > rem)) for a, b in edges]
+    if not edges:
+        return mverts, kept, kept_areas
+    hole = [edges[0][0]]
+    left = edges[:]
+    while left:
+        for k, (a, b) in enumerate(left):
+            if hole[0] == b:
+                hole.insert(0, a)
+            elif hole[-1] == a:
+                hole.append(b)
+            else:
+                continue
+            del left[k]
+            break
+        else:
+            break
+    ring = np.zeros((len(hole), 4), dtype=np.int32)
+    ring[:, :3] = mverts[hole]
+    local, new, _, _, _, _ = recast_poly.build_polygons(
+        ring, np.array([0], np.int32), np.array([len(hole)], np.int32),
+        np.array([hole_area], np.uint8), nvp,
+    )  # fmt: skip
+    where = {tuple(v): hole[k] for k, v in reversed(list(enumerate(ring[:, :3].tolist())))}
+    back = [where[tuple(v)] for v in local.tolist()]
+    for row in new.tolist():
+        kept.append([back[v] for v in row if v >= 0])
+        kept_areas.append(hole_area)
+    return mverts, kept, kept_areas
+
+
+def _remove_border_vertices(
+    mverts: IntArray, polys: IntArray, areas: npt.NDArray[np.uint8], flags: npt.NDArray[np.uint8]
+) -> tuple[IntArray, IntArray, npt.NDArray[np.uint8]]:
+    """Remove the tile-border vertices the contours flagged, as Recast does (in the
+    order of their indices, each where it can be removed)."""
+    nvp = polys.shape[1]
+    rows = [[v for v in r if v >= 0] for r in polys.tolist()]
+    area_list = areas.tolist()
+    marks = flags.astype(bool).tolist()
+    i = 0
+    while i < len(marks):
+        if marks[i] and _can_remove(rows, i):
+            mverts, rows, area_list = _remove_vertex(mverts, rows, area_list, i, nvp)
+            del marks[i]
+            continue
+        i += 1
+    out = np.full((len(rows), nvp), -1, dtype=np.int32)
+    for k, r in enumerate(rows):
+        out[k, : len(r)] = r
+    return mverts, out, np.asarray(area_list, dtype=np.uint8)
+
+
+def build_polymesh(
+    contours: ContourSet,
+    chf: CompactHeightfield,
+    config: BuildConfig | None = None,
+    *,
+    tile: int = -1,
+) -> PolyMesh3D:
+    """Cut the contours into convex polygons with detail heights.
+
+    Recast's ``rcBuildPolyMesh`` (``maxVertsPerPoly`` = ``config.verts_per_poly``) and
+    a sampled ``rcBuildPolyMeshDetail`` (``detail_sample_dist`` cells of ``cs`` along
+    the edges, ``detail_sample_max_error`` cells of ``ch``; see the module's note).
+
+    Parameters
+    ----------
+    contours : ContourSet
+        From :func:`~pathcraft.navmesh3d.build_contours` on ``chf``.
+    chf : CompactHeightfield
+        The heightfield the contours came from (read for the detail heights).
+    config : BuildConfig, optional
+        RecastDemo's defaults when omitted.
+    tile : int
+        The tile number written for every polygon (-1: untiled).
+
+    Returns
+    -------
+    PolyMesh3D
+        World ``(x, y, z)`` vertices, z up; polygons counter-clockwise seen from above.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong kind.
+    """
+    if not isinstance(contours, ContourSet):
+        raise TypeError(f"contours must be a ContourSet; got {type(contours).__name__}")
+    if not isinstance(chf, CompactHeightfield):
+        raise TypeError(f"chf must be a CompactHeightfield; got {type(chf).__name__}")
+    config = check_config(config)
+    if isinstance(tile, bool) or not isinstance(tile, numbers.Integral) or tile < -1:
+        raise TypeError(f"tile must be an integer tile number >= -1; got {tile!r}")
+    vox = config.voxels()
+    nvp = int(vox.max_verts_per_poly)
+    mverts, polys, areas, _, border_vertex, _ = recast_poly.build_polygons(
+        contours.verts, contours.start, contours.count, contours.area, nvp
+    )
+    if border_vertex.any():
+        mverts, polys, areas = _remove_border_vertices(mverts, polys, areas, border_vertex)
+    verts = contours.world(mverts)
+    polys = _counter_clockwise(polys)
+    if polys.shape[0]:
+        keep = _polygon_areas(verts, polys) > 1e-9 * contours.cs * contours.cs
+        polys, areas = polys[keep], areas[keep]
+    if polys.shape[0] == 0:
+        return PolyMesh3D._trusted(
+            np.zeros((0, 3)),
+            np.zeros((0, nvp), dtype=np.int32),
+            np.zeros(0, dtype=np.uint8),
+            np.zeros(0, dtype=np.int32),
+            None,
+        )
+    detail = _detail(
+        chf, verts, polys, float(vox.detail_sample_dist), float(vox.detail_sample_max_error)
+    )
+    return PolyMesh3D(
+        verts, polys, areas=areas, tiles=np.full(polys.shape[0], tile, dtype=np.int32),
+        detail=detail,
+    )  # fmt: skip

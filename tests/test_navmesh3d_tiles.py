@@ -1,0 +1,129 @@
+"""NavMesh3D tiles at run time: added and removed, stitched where their edges meet,
+versions bumped, searches cancelled, and agents that keep their way while tiles
+stream in ahead of them and out behind them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _mesh3d_scenes import Height, flat, rect_mesh, slope
+
+from pathcraft import WorldChangedError
+from pathcraft.agents import Pursuer
+from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+
+SIZE = 4.0
+
+
+def _height(k: int) -> Height:
+    """Tile ``k``'s height: level at z = 0, but tiles 3 and 4 a ramp up to z = 2 and
+    back down."""
+    x0 = k * SIZE
+    if k == 3:
+        return slope(0.0, dzdx=0.5, x0=x0)
+    if k == 4:
+        return slope(2.0, dzdx=-0.5, x0=x0)
+    return flat(0.0)
+
+
+def _tile(k: int) -> PolyMesh3D:
+    """Tile ``k`` of a long road along x (y from 0 to 4), two polygons side by side."""
+    x0, x1 = k * SIZE, (k + 1) * SIZE
+    z = _height(k)
+    mesh = rect_mesh([(x0, 0, x1, 2, z), (x0, 2, x1, 4, z)])
+    return PolyMesh3D(mesh.vertices, mesh.polygons, tiles=[k, k])
+
+
+def _road(n: int) -> NavMesh3D:
+    mesh = NavMesh3D(_tile(0))
+    for k in range(1, n):
+        assert mesh.add_tile(_tile(k)) == k
+    return mesh
+
+
+def test_tiles_stitch_where_their_edges_meet() -> None:
+    mesh = _road(6)
+    assert mesh.tile_ids == list(range(6)) and mesh.version == 5
+    result = mesh.find_path((1, 1, 0), (23, 3, 0))
+    assert result and result.path[:, 2].max() == pytest.approx(2.0)
+    # the same road as one polygon mesh gives the same path
+    whole = _tile(0)
+    from pathcraft.navmesh3d._tiles import concat
+
+    for k in range(1, 6):
+        whole = concat(whole, _tile(k))
+    again = NavMesh3D(whole).find_path((1, 1, 0), (23, 3, 0))
+    assert np.allclose(again.path, result.path) and again.cost == pytest.approx(result.cost)
+
+
+def test_removing_a_tile_cuts_the_road_and_adding_it_back_joins_it() -> None:
+    mesh = _road(6)
+    mesh.remove_tile(2)
+    assert mesh.tile_ids == [0, 1, 3, 4, 5] and mesh.version == 6
+    cut = mesh.find_path((1, 1, 0), (23, 3, 0))
+    assert not cut and cut.reason == "unreachable"
+    with pytest.raises(ValueError, match="off the mesh"):
+        mesh.find_path((1, 1, 0), (9, 1, 0))
+    assert mesh.add_tile(_tile(2)) == 2
+    assert mesh.find_path((1, 1, 0), (23, 3, 0))
+
+
+def test_tile_ids_and_bad_tiles() -> None:
+    mesh = _road(2)
+    with pytest.raises(ValueError, match="in the mesh already"):
+        mesh.add_tile(_tile(1))
+    untiled = rect_mesh([(8, 0, 12, 4, flat(0.0))])
+    assert mesh.add_tile(untiled) == 2  # the next free id
+    with pytest.raises(ValueError, match="not in the mesh"):
+        mesh.remove_tile(7)
+    with pytest.raises(TypeError, match="tile_id"):
+        mesh.remove_tile("1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="PolyMesh3D"):
+        mesh.add_tile("tile")  # type: ignore[arg-type]
+    lonely = NavMesh3D(_tile(0))
+    with pytest.raises(ValueError, match="every polygon"):
+        lonely.remove_tile(0)
+
+
+def test_a_search_in_progress_is_cancelled_by_a_tile() -> None:
+    mesh = _road(6)
+    search = mesh.start_search((1, 1, 0), (23, 3, 0))
+    assert search.step(1) == "in_progress"
+    mesh.add_tile(_tile(6))
+    with pytest.raises(WorldChangedError):
+        search.step(10)
+
+
+def test_streaming_tiles_while_agents_move() -> None:
+    """Tiles come in three ahead of the leading agent and go once every agent is past
+    them; the agents chase a target at the far end of what is loaded, and none ever
+    loses its way: every frame each is chasing or has caught the target."""
+    total = 12
+    mesh = NavMesh3D(_tile(0))
+    for k in range(1, 4):
+        mesh.add_tile(_tile(k))
+    agents = [
+        Pursuer(mesh, (1.0, y, 0.0), speed=s) for y, s in ((1.0, 2.0), (2.0, 2.5), (3.0, 3.0))
+    ]
+    statuses: list[str] = []
+    removed = 0
+    for _ in range(200):
+        loaded = mesh.tile_ids
+        far = max(loaded)
+        x = (far + 1) * SIZE - 1.0
+        target = (x, 2.0, _height(far)(x, 2.0))
+        for agent in agents:
+            statuses.append(agent.step(target, dt=0.5))
+            assert agent.position[2] >= -1e-9
+        xs = [agent.position[0] for agent in agents]
+        if far < total - 1 and max(xs) > (far - 2) * SIZE:
+            mesh.add_tile(_tile(far + 1))
+        behind = min(loaded)
+        if min(xs) > (behind + 1) * SIZE + 1.0:
+            mesh.remove_tile(behind)
+            removed += 1
+        if far == total - 1 and all(s == "caught" for s in statuses[-3:]):
+            break
+    assert set(statuses) <= {"chasing", "caught"}, set(statuses)
+    assert statuses[-3:] == ["caught"] * 3
+    assert removed >= 5 and mesh.version >= total - 4 + removed
