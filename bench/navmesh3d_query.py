@@ -40,12 +40,14 @@ Where the time goes: the 3-D search is the flat mesh's (the same compiled A* ove
 portal graph, the same compiled funnel); the rest is Python over NumPy: locating the
 start and goal in 3-D (an STRtree query, then the height of each candidate polygon's
 surface), and lifting the path onto the detail triangles (crossing each portal, cutting
-at triangle edges, heights), most of the 3-D query's time on these levels' detail
-meshes (tens of triangles a polygon). The flat `nearest_point` is one vectorised STRtree
-call for all points; the 3-D one loops over the points in Python. A tile edit makes the
-whole mesh's search arrays again (adjacency, portal graph, surface), so it costs what
-the level costs, not what the tile does: patching them locally, as the flat mesh
-patches its portal graph after carving, is not done yet.
+at triangle edges, heights), most of the 3-D query's time on these levels' detail meshes
+(tens of triangles a polygon). `nearest_point` is one STRtree query for all points in
+both; the 3-D one then weighs each candidate polygon's height (and looks for the nearest
+point in 3-D, a pass over every surface triangle, for each point over no polygon within
+the vertical tolerance). A tile edit makes the whole mesh's search arrays again
+(adjacency, portal graph, surface), so it costs what the level costs, not what the tile
+does: patching them locally, as the flat mesh patches its portal graph after carving, is
+not done yet.
 """
 
 
