@@ -45,6 +45,8 @@ PUBLIC_MODULES = (
     "pathcraft.viz",
     "pathcraft.cli",
     "pathcraft.voxel",
+    "pathcraft.navmesh3d",
+    "pathcraft.mapf",
     "pathcraft.world",
     "pathcraft",
 )
