@@ -722,6 +722,9 @@ class NavMesh3D:
         "NavMesh3D", "replan_space", "replanner",
         "a mesh's tiles rebuild polygons; search it afresh",
     )  # fmt: skip
+    places = refused(
+        "NavMesh3D", "places", "places", "its places are (x, y, z) points, not a list to number"
+    )
 
 
 def _loaded(arrays: Mapping[str, npt.NDArray[Any]]) -> NavMesh3D:
