@@ -112,15 +112,3 @@ def reset_peak_rss() -> bool:
     except OSError:
         return False
     return True
-
-
-def write_section(results: Path, section: str, text: str, title: str) -> None:
-    """Put ``text`` (which starts with the heading ``section``) into the results file
-    ``results`` in place of that section's previous run, the other sections kept; a new
-    file starts with the heading ``title``."""
-    old = results.read_text() if results.exists() else f"# {title}\n"
-    if section in old:
-        head, _, rest = old.partition(section)
-        tail = rest.split("\n## ", 1)
-        old = head + ("## " + tail[1] if len(tail) > 1 else "")
-    results.write_text(old.rstrip("\n") + "\n\n" + text)

@@ -180,7 +180,7 @@ def main() -> None:
     print(text)
     if args.quick:
         return
-    write_section(RESULTS, SECTION, text, "3-D navigation meshes")
+    write_section(RESULTS, SECTION[3:], text.split("\n", 1)[1], "# 3-D navigation meshes")
 
 
 if __name__ == "__main__":
