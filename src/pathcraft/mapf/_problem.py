@@ -433,11 +433,15 @@ class Problem:
         --------
         >>> from pathcraft import Grid
         >>> from pathcraft.mapf import Problem
-        >>> p = Problem(Grid.from_ascii(".#.\\n...", diagonal="never"),
-        ...             [(0, 0), (1, 1)], [(0, 2), (0, 0)])
-        >>> p.distance_table()
-        array([[4, 0, 3, 2, 1],
-               [0, 4, 1, 2, 3]], dtype=int32)
+        >>> corridor = Grid.from_ascii("....", diagonal="never")
+        >>> p = Problem(corridor, [(0, 0), (0, 1), (0, 2)], [(0, 3), (0, 0), (0, 1)])
+        >>> table = p.distance_table()
+        >>> table
+        array([[3, 2, 1, 0],
+               [0, 1, 2, 3],
+               [1, 0, 1, 2]], dtype=int32)
+        >>> bool((table[2] == p.distances(2)).all())
+        True
         """
         missing = [int(g) for g in self.goals if int(g) not in self._distances]
         if missing:
