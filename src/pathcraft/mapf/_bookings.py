@@ -52,6 +52,19 @@ class Booking(NamedTuple):
         other units do: it waits where it is).
     expanded : int
         The states the search expanded.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.mapf import Reservations
+    >>> table = Reservations(Grid.from_ascii("....", diagonal="never"))
+    >>> table.hold("orc", (0, 0))
+    >>> table.book("orc", (0, 3))
+    Booking(places=[(0, 0), (0, 1), (0, 2), (0, 3)], status='planned', expanded=3)
+    >>> walled = Reservations(Grid.from_ascii(".#.", diagonal="never"))
+    >>> walled.hold("orc", (0, 0))
+    >>> walled.book("orc", (0, 2))   # a wall between: it waits where it is
+    Booking(places=[(0, 0)], status='unreachable', expanded=0)
     """
 
     places: list[Hashable]
@@ -209,7 +222,19 @@ class Reservations:
     def tick(self, steps: int = 1) -> None:
         """Advance the clock by ``steps`` time steps (>= 0): every unit that books is
         now where its booking puts it at the new time (what has been walked is
-        released at the next rebuild)."""
+        released at the next rebuild).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> table.hold("orc", (0, 0)); _ = table.book("orc", (0, 2))
+        >>> table.tick(); table.now, table.where("orc")
+        (1, (0, 1))
+        >>> table.tick(5); table.now, table.where("orc")
+        (6, (0, 2))
+        """
         n = check_limit("steps", steps, integer=True)
         if n is None or n < 0:
             raise ValueError(f"steps must be an int >= 0; got {steps!r}")
@@ -223,7 +248,21 @@ class Reservations:
             return False
 
     def clear(self) -> None:
-        """Drop every reservation and every booking (the clock runs on)."""
+        """Drop every reservation and every booking (the clock runs on).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> table.hold("orc", (0, 1)); table.reserve([(0, 0)], forever=True)
+        >>> table.tick(3)
+        >>> table.is_free((0, 0), 9), table.is_free((0, 1), 9)
+        (False, False)
+        >>> table.clear()
+        >>> "orc" in table, table.is_free((0, 0), 9), table.is_free((0, 1), 9), table.now
+        (False, True, True, 3)
+        """
         self._table.clear()
         self._owners.clear()
         self._plain.clear()
@@ -249,6 +288,18 @@ class Reservations:
         ------
         ValueError
             A place not in the world, a negative ``start_time``.
+
+        Examples
+        --------
+        A unit at ``(0, 0)`` at time 2, at ``(0, 1)`` at time 3 and staying there up
+        to time 4:
+
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> table.reserve([(0, 0), (0, 1)], start_time=2, until=4)
+        >>> [table.is_free((0, 1), t) for t in range(6)]
+        [True, True, True, False, False, True]
         """
         nodes = node_ids(self._problem, "path", path)
         start = check_limit("start_time", start_time, integer=True)
@@ -261,7 +312,17 @@ class Reservations:
         self._plain.append(entry)
 
     def is_free(self, place: Hashable, time: int) -> bool:
-        """Whether ``place`` is free at time step ``time``."""
+        """Whether ``place`` is free at time step ``time``.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("..", diagonal="never"))
+        >>> table.hold("orc", (0, 1))   # held for good until it books again
+        >>> table.is_free((0, 0), 0), table.is_free((0, 1), 0), table.is_free((0, 1), 99)
+        (True, False, False)
+        """
         self._rebuild()
         return not self._table.blocked(self._problem.node(place), int(time))
 
@@ -279,6 +340,17 @@ class Reservations:
         plan for the next ``window`` steps (by steps plus the true distance left).
         Safe-interval path planning; the place at every step from ``start_time``, or
         ``[]`` when there is none (or ``max_expansions`` ran out). It reserves nothing.
+
+        Examples
+        --------
+        Another unit passes ``(0, 1)`` at time 1, so this one waits a step first:
+
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> table.reserve([(0, 1)], start_time=1, until=1)
+        >>> table.plan((0, 0), (0, 2))
+        [(0, 0), (0, 0), (0, 1), (0, 2)]
         """
         status, path = self._search(
             self._problem.node(start), self._problem.node(goal), int(start_time),
@@ -299,6 +371,19 @@ class Reservations:
         ValueError
             ``owner`` holds a booking already; ``place`` is not in the world, or
             another booking or reservation takes it now or later.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> table.hold("orc", (0, 0))
+        >>> table.where("orc"), table.is_free((0, 0), 10)
+        ((0, 0), False)
+        >>> table.hold("elf", (0, 0))
+        Traceback (most recent call last):
+        ...
+        ValueError: place (0, 0) is taken now or later by another booking
         """
         if owner in self._owners:
             raise ValueError(f"owner {owner!r} holds a booking already")
@@ -310,7 +395,17 @@ class Reservations:
         self._book(owner, np.array([node], dtype=np.int32))
 
     def release(self, owner: Hashable) -> None:
-        """Drop ``owner``'s booking (a unit leaving the game); nothing if it has none."""
+        """Drop ``owner``'s booking (a unit leaving the game); nothing if it has none.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> table.hold("orc", (0, 0)); table.release("orc"); table.release("elf")
+        >>> "orc" in table, table.is_free((0, 0), 0)
+        (False, True)
+        """
         if owner in self._owners:
             self._drop(owner)
 
@@ -321,6 +416,15 @@ class Reservations:
         ------
         KeyError
             ``owner`` holds no booking.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("....", diagonal="never"))
+        >>> table.hold("orc", (0, 0)); _ = table.book("orc", (0, 3))
+        >>> table.where("orc"), table.where("orc", 2), table.where("orc", 50)
+        ((0, 0), (0, 2), (0, 3))
         """
         t0, nodes = self._owners[owner]
         t = self._now if time is None else int(time)
@@ -346,6 +450,22 @@ class Reservations:
             ``owner`` holds no booking.
         ValueError
             ``goal`` is not in the world.
+
+        Examples
+        --------
+        The elf wants the orc's place: it waits the window out there, until the orc
+        has moved on.
+
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"), window=4)
+        >>> table.hold("orc", (0, 1)); table.hold("elf", (0, 0))
+        >>> table.book("elf", (0, 1)).places
+        [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0)]
+        >>> table.book("orc", (0, 2))
+        Booking(places=[(0, 1), (0, 2)], status='planned', expanded=1)
+        >>> table.book("elf", (0, 1)).places
+        [(0, 0), (0, 1)]
         """
         goal_node = self._problem.node(goal)
         if owner not in self._owners:
@@ -481,6 +601,17 @@ class BookingSearch:
     end. Found unless the goal is out of reach (``reason="unreachable"``); a booking
     that kept the old one (``booking.status == "kept"``) is found too: it is where
     the owner goes.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> from pathcraft.mapf import Reservations
+    >>> table = Reservations(Grid.from_ascii("...\\n.#.", diagonal="never"))
+    >>> search = table.start_booking("orc", (1, 0), (1, 2))
+    >>> search.booking is None, search.step(), search.result.cost
+    (True, 'found', 4.0)
+    >>> search.result.path.tolist()
+    [[1, 0], [0, 0], [0, 1], [0, 2], [1, 2]]
     """
 
     __slots__ = ("_goal", "_limit", "_owner", "_status", "_table", "booking", "result")
@@ -503,7 +634,19 @@ class BookingSearch:
 
     def step(self, max_expansions: int | None = None) -> str:
         """Book (the first time; ``max_expansions`` is not a cap: see the class); the
-        status, ``"found"`` or ``"unreachable"`` (``"cancelled"`` after :meth:`cancel`)."""
+        status, ``"found"`` or ``"unreachable"`` (``"cancelled"`` after :meth:`cancel`).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii(".#.", diagonal="never"))
+        >>> search = table.start_booking("orc", (0, 0), (0, 2))
+        >>> search.step(), search.result.reason, search.booking.places
+        ('unreachable', 'unreachable', [(0, 0)])
+        >>> search.step()   # once booked, it answers the same
+        'unreachable'
+        """
         if self._status != "in_progress":
             return self._status
         booking = self._table.book(self._owner, self._goal, max_expansions=self._limit)
@@ -526,6 +669,17 @@ class BookingSearch:
         return self._status
 
     def cancel(self) -> None:
-        """Stop before the step (the owner keeps the booking it holds)."""
+        """Stop before the step (the owner keeps the booking it holds).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Reservations
+        >>> table = Reservations(Grid.from_ascii("...", diagonal="never"))
+        >>> search = table.start_booking("orc", (0, 0), (0, 2))
+        >>> search.cancel()
+        >>> search.step(), search.booking, table.where("orc", 5)
+        ('cancelled', None, (0, 0))
+        """
         if self._status == "in_progress":
             self._status = "cancelled"

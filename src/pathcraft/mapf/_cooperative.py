@@ -160,6 +160,19 @@ class Cooperative:
         RuntimeError
             No order of the units gave every unit a plan (rare: units boxed in by
             each other); planning again with fewer units or a shorter window helps.
+
+        Examples
+        --------
+        Two units in a corridor, the second one step from its goal: each waits at its
+        goal once there.
+
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Cooperative
+        >>> coop = Cooperative(Grid.from_ascii(".....", diagonal="never"), window=4)
+        >>> for plan in coop.plan([(0, 0), (0, 4)], [(0, 2), (0, 3)]):
+        ...     print(plan)
+        [(0, 0), (0, 1), (0, 2), (0, 2), (0, 2)]
+        [(0, 4), (0, 3), (0, 3), (0, 3), (0, 3)]
         """
         here = node_ids(self._problem, "positions", positions, distinct=True)
         ends = node_ids(self._problem, "goals", goals, distinct=True)
@@ -200,5 +213,17 @@ class Cooperative:
         return out
 
     def step(self, positions: Sequence[Hashable], goals: Sequence[Hashable]) -> list[Hashable]:
-        """Where every unit goes this step: the second place of its :meth:`plan`."""
+        """Where every unit goes this step: the second place of its :meth:`plan`.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Cooperative
+        >>> coop = Cooperative(Grid.from_ascii(".....", diagonal="never"), window=4)
+        >>> units, goals = [(0, 0), (0, 4)], [(0, 2), (0, 3)]
+        >>> units = coop.step(units, goals); units
+        [(0, 1), (0, 3)]
+        >>> units = coop.step(units, goals); units
+        [(0, 2), (0, 3)]
+        """
         return [plan[1] for plan in self.plan(positions, goals)]

@@ -331,6 +331,18 @@ class Problem:
         ------
         ValueError
             The place is not in the world (or is a wall).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Problem
+        >>> p = Problem(Grid.from_ascii(".#.\\n..."), [(0, 0)], [(0, 2)])
+        >>> p.node((0, 0)), p.node((0, 2)), p.node((1, 2))
+        (0, 1, 4)
+        >>> p.node((0, 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: place (0, 1) is not a place of the world
         """
         node = self._lookup(place)
         if node < 0:
@@ -340,6 +352,8 @@ class Problem:
     def nodes(self, places: Sequence[Hashable]) -> npt.NDArray[np.int32]:
         """The node ids of many places at once: -1 for a place not in the world.
 
+        Examples
+        --------
         >>> from pathcraft import Grid
         >>> from pathcraft.mapf import Problem
         >>> p = Problem(Grid.from_ascii(".#."), [(0, 0)], [(0, 2)])
@@ -349,19 +363,54 @@ class Problem:
         return np.array([self._lookup(p) for p in places], dtype=_I32)
 
     def place(self, node: int) -> Hashable:
-        """The place of a node id (a cell ``(row, col)`` on grids)."""
+        """The place of a node id (a cell ``(row, col)`` on grids).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Problem
+        >>> p = Problem(Grid.from_ascii(".#.\\n..."), [(0, 0)], [(0, 2)])
+        >>> [p.place(v) for v in range(p.n_nodes)]
+        [(0, 0), (0, 2), (1, 0), (1, 1), (1, 2)]
+        """
         return self.places[node]
 
     def distances(self, agent: int) -> npt.NDArray[np.int32]:
         """Steps from every node to agent ``agent``'s goal (-1 where it cannot get
-        there), computed once and cached; the array is read-only."""
+        there), computed once and cached; the array is read-only.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Problem
+        >>> p = Problem(Grid.from_ascii(".#.\\n...", diagonal="never"),
+        ...             [(0, 0), (1, 1)], [(0, 2), (0, 0)])
+        >>> p.distances(0).tolist(), p.distances(1).tolist()
+        ([4, 0, 3, 2, 1], [0, 4, 1, 2, 3])
+        >>> p.distances(0).flags.writeable
+        False
+        """
         if not (isinstance(agent, numbers.Integral) and 0 <= agent < self.n_agents):
             raise ValueError(f"agent must be from 0 to {self.n_agents - 1}; got {agent!r}")
         return self.steps_to(int(self.goals[agent]))
 
     def steps_to(self, node: int, *, keep: bool = True) -> npt.NDArray[np.int32]:
         """Steps from every node to node ``node`` (-1 where it cannot be reached),
-        read-only; kept for the next call unless ``keep=False``."""
+        read-only; kept for the next call unless ``keep=False``.
+
+        Examples
+        --------
+        A wall cuts ``(0, 0)`` off (-1):
+
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Problem
+        >>> p = Problem(Grid.from_ascii(".#.\\n##.\\n...", diagonal="never"),
+        ...             [(0, 2)], [(2, 0)])
+        >>> [p.place(v) for v in range(p.n_nodes)]
+        [(0, 0), (0, 2), (1, 2), (2, 0), (2, 1), (2, 2)]
+        >>> p.steps_to(p.node((2, 0))).tolist()
+        [-1, 4, 3, 0, 1, 2]
+        """
         if not (isinstance(node, numbers.Integral) and 0 <= node < self.n_nodes):
             raise ValueError(f"node must be from 0 to {self.n_nodes - 1}; got {node!r}")
         table = self._distances.get(int(node))
@@ -378,7 +427,22 @@ class Problem:
     def distance_table(self) -> npt.NDArray[np.int32]:
         """Steps to every agent's goal from every node, shape ``(n_agents, n_nodes)``
         (-1 where an agent cannot get there): the rows of :meth:`distances`, computed
-        in one compiled call and cached. A new array each call."""
+        in one compiled call and cached. A new array each call.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import Problem
+        >>> corridor = Grid.from_ascii("....", diagonal="never")
+        >>> p = Problem(corridor, [(0, 0), (0, 1), (0, 2)], [(0, 3), (0, 0), (0, 1)])
+        >>> table = p.distance_table()
+        >>> table
+        array([[3, 2, 1, 0],
+               [0, 1, 2, 3],
+               [1, 0, 1, 2]], dtype=int32)
+        >>> bool((table[2] == p.distances(2)).all())
+        True
+        """
         missing = [int(g) for g in self.goals if int(g) not in self._distances]
         if missing:
             self._fill_distances(np.array(missing, dtype=_I32))

@@ -136,7 +136,23 @@ class MAPFResult:
         bound: int | None = None,
     ) -> MAPFResult:
         """A solved result from one node path per agent (trailing waits are trimmed;
-        costs and the bound are computed here; ``bound`` skips computing it again)."""
+        costs and the bound are computed here; ``bound`` skips computing it again).
+
+        Examples
+        --------
+        Node ids are the problem's (here the open cells in row-major order):
+
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import MAPFResult, Problem
+        >>> problem = Problem(Grid.from_ascii("...\\n...", diagonal="never"),
+        ...                   [(0, 0), (1, 2)], [(0, 2), (1, 1)])
+        >>> result = MAPFResult.from_node_paths(problem, [[0, 0, 1, 2, 2], [5, 4]],
+        ...                                     solver="by hand")
+        >>> result.paths
+        [[(0, 0), (0, 0), (0, 1), (0, 2)], [(1, 2), (1, 1)]]
+        >>> result.sum_of_costs, result.makespan, result.lower_bound, result.status
+        (4, 3, 3, 'solved')
+        """
         if len(node_paths) != problem.n_agents:
             raise ValueError(
                 f"node_paths must have one path per agent ({problem.n_agents}); "
@@ -169,7 +185,21 @@ class MAPFResult:
         time_s: float = 0.0,
         stats: dict[str, Any] | None = None,
     ) -> MAPFResult:
-        """A falsy result: no paths, the status and the reason in words."""
+        """A falsy result: no paths, the status and the reason in words.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.mapf import MAPFResult, Problem
+        >>> problem = Problem(Grid.from_ascii("...", diagonal="never"), [(0, 0)], [(0, 2)])
+        >>> result = MAPFResult.failed(problem, "time limit", "1 s spent", solver="cbs")
+        >>> bool(result), result.status, result.reason, result.paths, result.lower_bound
+        (False, 'time limit', '1 s spent', [], 2)
+        >>> MAPFResult.failed(problem, "solved", "", solver="cbs")
+        Traceback (most recent call last):
+        ...
+        ValueError: a failed result cannot have status 'solved'
+        """
         if status == "solved":
             raise ValueError("a failed result cannot have status 'solved'")
         try:

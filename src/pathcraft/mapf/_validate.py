@@ -41,6 +41,19 @@ class Conflict:
         The places involved: the shared place (vertex), the two places swapped (edge),
         the place entered (following), the step's two places (move), the path's and
         the agent's place (start, goal).
+
+    Examples
+    --------
+    Two agents crossing a corridor meet at ``(0, 1)`` at time 1:
+
+    >>> from pathcraft import Grid
+    >>> from pathcraft.mapf import Problem, validate
+    >>> problem = Problem(Grid.from_ascii("...", diagonal="never"), [(0, 0), (0, 2)],
+    ...                   [(0, 2), (0, 0)])
+    >>> conflict = validate(problem, [[(0, 0), (0, 1), (0, 2)],
+    ...                               [(0, 2), (0, 1), (0, 0)]])[0]
+    >>> conflict.kind, conflict.agents, conflict.time, conflict.places
+    ('vertex', (0, 1), 1, ((0, 1),))
     """
 
     kind: str
