@@ -55,7 +55,35 @@ def tile_id(i: int, j: int) -> int:
 
 
 def tile_of(tile: int) -> tuple[int, int]:
-    """The tile ``(i, j)`` numbered ``tile`` (the inverse of :func:`tile_id`)."""
+    """The tile ``(i, j)`` numbered ``tile`` (the inverse of :func:`tile_id`).
+
+    Parameters
+    ----------
+    tile : int
+        A tile number, as :attr:`PolyMesh3D.tiles` holds them (>= 0).
+
+    Returns
+    -------
+    tuple of int
+        The tile's column ``i`` (along x) and row ``j`` (along y).
+
+    Raises
+    ------
+    ValueError
+        A negative number (-1 marks an untiled polygon).
+
+    Examples
+    --------
+    >>> from pathcraft.navmesh3d import tile_id, tile_of
+    >>> tile_id(1, 0)
+    536887297
+    >>> tile_of(536887297)
+    (1, 0)
+    >>> tile_of(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: tile must be a tile number >= 0; got -1
+    """
     t = int(tile)
     if t < 0:
         raise ValueError(f"tile must be a tile number >= 0; got {tile}")
@@ -94,6 +122,21 @@ def build(
     ------
     TypeError, ValueError
         Bad vertices, triangles or config (each named).
+
+    Examples
+    --------
+    A 10 x 10 floor under a slab 1.5 up (too low to walk under, too small to stand
+    on): polygons round the slab, which a path then goes round.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import NavMesh3D, build
+    >>> v = np.array([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0],
+    ...               [4, 4, 1.5], [6, 4, 1.5], [6, 6, 1.5], [4, 6, 1.5]], float)
+    >>> mesh = build(v, [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]])
+    >>> mesh
+    PolyMesh3D(12 vertices, 7 polygons, nvp=6, detail)
+    >>> round(NavMesh3D(mesh).find_path((1, 1, 0), (9, 9, 0)).cost, 2), round(128**0.5, 2)
+    (12.08, 11.31)
     """
     config = check_config(config)
     verts, tris = check_mesh(vertices, triangles)
@@ -356,6 +399,20 @@ def build_tiles(
     ------
     TypeError, ValueError
         Bad vertices, triangles or config; ``tile_size`` 0.
+
+    Examples
+    --------
+    A 10 x 10 floor in tiles of 20 cells of 0.3 (6 world units): four tiles, one
+    polygon each, their vertices on the shared tile edges welded.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import BuildConfig, build_tiles, tile_of
+    >>> floor = np.array([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0]], float)
+    >>> mesh = build_tiles(floor, [[0, 1, 2], [0, 2, 3]], BuildConfig(tile_size=20))
+    >>> mesh
+    PolyMesh3D(9 vertices, 4 polygons, nvp=6, detail)
+    >>> sorted(tile_of(t) for t in mesh.tiles)
+    [(0, 0), (0, 1), (1, 0), (1, 1)]
     """
     config = check_config(config)
     _tile_world(config)
@@ -393,6 +450,26 @@ def rebuild_tile(
     -------
     PolyMesh3D
         A new mesh; ``mesh`` is not changed.
+
+    Examples
+    --------
+    A slab 1.5 up is put over a tiled floor, inside tile ``(0, 0)``; that tile alone is
+    built again, and the mesh is the one a full build of the changed level gives.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import BuildConfig, build_tiles, rebuild_tile
+    >>> v = np.array([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0],
+    ...               [2, 2, 1.5], [4, 2, 1.5], [4, 4, 1.5], [2, 4, 1.5]], float)
+    >>> tris = [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]
+    >>> config = BuildConfig(tile_size=20)
+    >>> before = build_tiles(v, tris[:2], config)  # the floor alone
+    >>> after = rebuild_tile(before, 0, 0, v, tris, config)
+    >>> before.num_polygons, after.num_polygons  # tile (0, 0) now has a hole
+    (4, 7)
+    >>> full = build_tiles(v, tris, config)
+    >>> np.array_equal(np.unique(after.vertices.round(6), axis=0),
+    ...                np.unique(full.vertices.round(6), axis=0))
+    True
     """
     config = check_config(config)
     if not isinstance(mesh, PolyMesh3D):

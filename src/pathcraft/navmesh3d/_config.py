@@ -76,6 +76,18 @@ class VoxelConfig:
     border_size : int
         ``borderSize``: ``walkable_radius + 3`` cells around each tile when tiled, 0
         otherwise (as RecastDemo's tiled sample).
+
+    Examples
+    --------
+    An agent 1.8 tall and 0.4 wide that climbs 0.5, in cells of 0.25 by 0.1, tiled:
+
+    >>> from pathcraft.navmesh3d import BuildConfig
+    >>> v = BuildConfig(cell_size=0.25, cell_height=0.1, agent_height=1.8,
+    ...                 agent_radius=0.4, agent_max_climb=0.5, tile_size=32).voxels()
+    >>> v.walkable_height, v.walkable_climb, v.walkable_radius, v.border_size
+    (18, 5, 2, 5)
+    >>> v.max_edge_len, v.detail_sample_dist  # 12 / 0.25 cells; 6 cells of 0.25
+    (48, 1.5)
     """
 
     cs: float

@@ -50,6 +50,22 @@ class ContourSet:
         The world point of cell corner ``(0, 0, 0)``.
     cs, ch : float
         Cell size and cell height, world units.
+
+    Examples
+    --------
+    A 10 x 10 floor under a slab 1.5 up (too low to walk under, too small to stand
+    on): two regions round the hole, each with its contour.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import build_compact, build_contours
+    >>> v = np.array([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0],
+    ...               [4, 4, 1.5], [6, 4, 1.5], [6, 6, 1.5], [4, 6, 1.5]], float)
+    >>> chf = build_compact(v, [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]])
+    >>> contours = build_contours(chf)
+    >>> contours.region.tolist(), contours.count.tolist(), contours.raw_count.tolist()
+    ([1, 2], [10, 6], [128, 56])
+    >>> contours.verts[0].tolist()  # x, h, y in cells; region 2 across the edge
+    [3, 1, 16, 2]
     """
 
     verts: IntArray
@@ -65,7 +81,28 @@ class ContourSet:
     ch: float
 
     def world(self, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """Cell points ``(x, h, y, ...)`` as world points ``(x, y, z)``, shape (k, 3)."""
+        """Cell points ``(x, h, y, ...)`` as world points ``(x, y, z)``, shape (k, 3).
+
+        Parameters
+        ----------
+        points : array_like, shape (k, 3) or (k, 4)
+            Cell corners ``(x, h, y)`` as :attr:`verts` holds them (a fourth column is
+            ignored).
+
+        Examples
+        --------
+        A 6 x 6 floor: its contour's first corner is 3 cells of 0.3 in from the
+        origin (a ledge cell and the agent's radius) and one cell of 0.2 up.
+
+        >>> import numpy as np
+        >>> from pathcraft.navmesh3d import build_compact, build_contours
+        >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+        >>> contours = build_contours(build_compact(floor, [[0, 1, 2], [0, 2, 3]]))
+        >>> contours.verts[:2, :3].tolist()
+        [[3, 1, 3], [3, 1, 17]]
+        >>> contours.world(contours.verts[:2]).round(2).tolist()
+        [[0.9, 0.9, 0.2], [0.9, 5.1, 0.2]]
+        """
         p = np.asarray(points)
         out = np.empty((p.shape[0], 3), dtype=np.float64)
         out[:, 0] = self.origin[0] + p[:, 0] * self.cs
@@ -80,6 +117,24 @@ class ContourSet:
         ----------
         raw : bool
             The traced points instead of the simplified ones.
+
+        Returns
+        -------
+        list of ndarray of float64, each of shape (k, 3)
+
+        Examples
+        --------
+        A 6 x 6 floor, eroded by the agent's radius: one square outline, traced along
+        56 cell corners before it was simplified to 4.
+
+        >>> import numpy as np
+        >>> from pathcraft.navmesh3d import build_compact, build_contours
+        >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+        >>> contours = build_contours(build_compact(floor, [[0, 1, 2], [0, 2, 3]]))
+        >>> [ring.round(2).tolist() for ring in contours.outlines()]
+        [[[0.9, 0.9, 0.2], [0.9, 5.1, 0.2], [5.1, 5.1, 0.2], [5.1, 0.9, 0.2]]]
+        >>> [len(ring) for ring in contours.outlines(raw=True)]
+        [56]
         """
         verts, start, count = (
             (self.raw, self.raw_start, self.raw_count)
@@ -118,6 +173,20 @@ def build_contours(chf: CompactHeightfield, config: BuildConfig | None = None) -
     ------
     TypeError
         ``chf`` or ``config`` of the wrong kind.
+
+    Examples
+    --------
+    A 6 x 6 floor: one region, one contour of 4 corners. With ``edge_max_len`` 1.5
+    (5 cells) its sides of 14 cells are halved until they fit: 4 pieces each.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import BuildConfig, build_compact, build_contours
+    >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+    >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]])
+    >>> build_contours(chf).count.tolist()
+    [4]
+    >>> build_contours(chf, BuildConfig(edge_max_len=1.5)).count.tolist()
+    [16]
     """
     if not isinstance(chf, CompactHeightfield):
         raise TypeError(f"chf must be a CompactHeightfield; got {type(chf).__name__}")

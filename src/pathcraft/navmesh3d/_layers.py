@@ -132,7 +132,20 @@ class CompactHeightfield:
         return int(self.z.shape[0])
 
     def span_cells(self) -> npt.NDArray[np.int32]:
-        """Each span's column as ``(x, y)`` cells, shape ``(span_count, 2)``."""
+        """Each span's column as ``(x, y)`` cells, shape ``(span_count, 2)``.
+
+        Examples
+        --------
+        A 6 x 6 floor: the edge column is dropped as a ledge, so the first spans are
+        in row ``y = 1``, from ``x = 1`` on.
+
+        >>> import numpy as np
+        >>> from pathcraft.navmesh3d import build_compact
+        >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+        >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]])
+        >>> chf.span_cells()[:3].tolist()
+        [[1, 1], [2, 1], [3, 1]]
+        """
         columns = np.repeat(np.arange(self.width * self.depth, dtype=np.int32), self.cell_count)
         return np.stack([columns % self.width, columns // self.width], axis=1).astype(np.int32)
 
@@ -142,6 +155,18 @@ class CompactHeightfield:
         Returns
         -------
         ndarray of float64, shape (span_count, 3)
+
+        Examples
+        --------
+        The floor of a level at z = 0 lies on top of its cells, one ``ch`` (0.2) up; the
+        first spans are the centres of cells ``(1, 1)`` and ``(2, 1)``, 0.3 wide.
+
+        >>> import numpy as np
+        >>> from pathcraft.navmesh3d import build_compact
+        >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+        >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]])
+        >>> chf.span_points()[:2].round(2).tolist()
+        [[0.45, 0.45, 0.2], [0.75, 0.45, 0.2]]
         """
         cells = self.span_cells()
         points = np.empty((self.span_count, 3), dtype=np.float64)
@@ -157,6 +182,40 @@ class CompactHeightfield:
 
         ``layer`` 0 is each column's lowest span, -1 its highest; columns without such
         a span hold ``fill``. Rows are y, columns x (``image[y, x]``).
+
+        Parameters
+        ----------
+        values : array_like, shape (span_count,)
+            One value per span (``z``, ``region``, ``dist``, ...).
+        layer : int
+            Which span of each column: 0 the lowest, 1 the next, -1 the highest.
+        fill : float
+            The value of the columns that have no such span.
+
+        Returns
+        -------
+        ndarray of float64, shape (depth, width)
+
+        Raises
+        ------
+        ValueError
+            ``values`` without one entry per span.
+
+        Examples
+        --------
+        A floor with a shelf 3 above its far half: at ``x = 10`` the row ``y = 15``
+        has two spans, the floor (lowest) and the shelf (highest).
+
+        >>> import numpy as np
+        >>> from pathcraft.navmesh3d import build_compact
+        >>> v = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0],
+        ...               [0, 3, 3], [6, 3, 3], [6, 6, 3], [0, 6, 3]], float)
+        >>> chf = build_compact(v, [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]])
+        >>> z = chf.span_points()[:, 2]
+        >>> chf.column_layer(z)[[5, 15], 10].round(2).tolist()  # rows y = 5 and 15
+        [0.2, 0.2]
+        >>> chf.column_layer(z, layer=-1)[[5, 15], 10].round(2).tolist()
+        [0.2, 3.2]
         """
         vals = np.asarray(values, dtype=np.float64)
         if vals.shape != (self.span_count,):

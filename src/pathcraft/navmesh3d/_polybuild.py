@@ -266,6 +266,21 @@ def build_polymesh(
     ------
     TypeError
         An argument of the wrong kind.
+
+    Examples
+    --------
+    The last steps of :func:`~pathcraft.navmesh3d.build`, one by one, on a 6 x 6
+    floor: one square polygon, counter-clockwise seen from above.
+
+    >>> import numpy as np
+    >>> from pathcraft.navmesh3d import build_compact, build_contours, build_polymesh
+    >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
+    >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]])
+    >>> mesh = build_polymesh(build_contours(chf), chf)
+    >>> mesh
+    PolyMesh3D(4 vertices, 1 polygons, nvp=6, detail)
+    >>> mesh.vertices[mesh.polygons[0, :4]].round(2).tolist()
+    [[5.1, 0.9, 0.2], [5.1, 5.1, 0.2], [0.9, 5.1, 0.2], [0.9, 0.9, 0.2]]
     """
     if not isinstance(contours, ContourSet):
         raise TypeError(f"contours must be a ContourSet; got {type(contours).__name__}")
