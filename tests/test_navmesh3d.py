@@ -286,3 +286,19 @@ def test_random_pairs_on_two_storeys(seed: int) -> None:
     assert result.cost == pytest.approx(mesh.path_cost(result.path))
     back = mesh.find_path(b, a)
     assert back.cost == pytest.approx(result.cost, rel=0.2)
+
+
+def test_a_level_where_nobody_can_stand_builds_an_empty_mesh_refused_by_name() -> None:
+    from pathcraft.navmesh3d import BuildConfig, NavMesh3D, build
+
+    # a 6 x 6 floor, eroded away whole by an agent of radius 4
+    vertices = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], dtype=float)
+    triangles = np.array([[0, 1, 2], [0, 2, 3]])
+    config = BuildConfig(cell_size=0.25, cell_height=0.1, agent_radius=4)
+    mesh = build(vertices, triangles, config)
+    assert mesh.num_polygons == 0
+    with pytest.raises(ValueError, match="polymesh has no polygons"):
+        NavMesh3D(mesh)
+    # with a radius that leaves room, the same floor builds and searches
+    small = build(vertices, triangles, BuildConfig(cell_size=0.25, cell_height=0.1))
+    assert NavMesh3D(small).find_path((2, 2, 0), (4, 4, 0))

@@ -115,8 +115,8 @@ def build(
     -------
     PolyMesh3D
         Convex polygons counter-clockwise seen from above, with detail heights; no
-        polygon where nobody can stand (an empty mesh is refused by
-        :class:`PolyMesh3D`: a ``ValueError`` then names the level).
+        polygon where nobody can stand (a level where nobody can stand anywhere gives
+        a mesh of no polygons, which :class:`NavMesh3D` refuses by name).
 
     Raises
     ------

@@ -111,7 +111,7 @@ class NavMesh3D:
     TypeError
         ``polymesh`` not a :class:`PolyMesh3D`.
     ValueError
-        A tolerance out of range.
+        A tolerance out of range; a mesh of no polygons.
 
     Examples
     --------
@@ -147,6 +147,11 @@ class NavMesh3D:
         if not isinstance(polymesh, PolyMesh3D):
             raise TypeError(
                 f"polymesh must be a pathcraft.navmesh3d.PolyMesh3D; got {type(polymesh).__name__}"
+            )
+        if polymesh.num_polygons == 0:
+            raise ValueError(
+                "polymesh has no polygons: nothing to search (was the level built with "
+                "nowhere an agent of the configured size can stand?)"
             )
         self._htol = check_number("height_tolerance", height_tolerance, low=0.0, inclusive=True)
         self._vtol = check_number(
