@@ -139,8 +139,9 @@ def main() -> None:
             "process. Wall time from a common start (after every worker loaded) to the "
             f"last worker's end, median of {args.repeat}; memory: each of the two "
             "workers' anonymous (private) resident MiB over its start, after loading "
-            "and after its queries (a search's own state: arrays over the cells it "
-            "reaches, which every process needs for itself).",
+            "and after its queries (a search's own state: jump point search's dense "
+            "arrays, an entry per cell of the map, which each process holds for itself, "
+            "as one process does).",
             "",
             "| load | 1 process s | 2 processes s | speed-up | MiB each, loaded "
             "| MiB each, after queries |",
