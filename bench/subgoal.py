@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _machine import machine, movingai_dir
+from _machine import machine, movingai_dir, write_section
 from hpa import fastest
 
 from pathcraft.io import read_map, read_scen
@@ -49,7 +49,6 @@ MAPS = (
 )
 RESULTS = Path(__file__).resolve().parent / "results" / "huge_worlds.md"
 MARK = "## Subgoal graphs"
-BEFORE = "## HPA*"  # bench/hpa.py rewrites its section to the end of the file
 
 
 def bands(bucket: np.ndarray, top: int) -> list[tuple[str, np.ndarray]]:
@@ -221,21 +220,6 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def write(text: str) -> None:
-    """Replace this script's section of the results file (placed before HPA*'s)."""
-    old = RESULTS.read_text()
-    if MARK in old:
-        head, _, rest = old.partition(MARK)
-        tail = rest[rest.find("\n## ") :] if "\n## " in rest else ""
-        new = head.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n" + tail
-    elif BEFORE in old:
-        head, _, rest = old.partition(BEFORE)
-        new = head.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n\n" + BEFORE + rest
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    RESULTS.write_text(new)
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--maps", nargs="+", default=list(MAPS))
@@ -249,7 +233,7 @@ def main() -> None:
     text = report(results, args)
     print(text)
     if not args.no_write:
-        write(text)
+        write_section(RESULTS, MARK[3:], text.split("\n", 1)[1], "# Huge worlds")
 
 
 if __name__ == "__main__":

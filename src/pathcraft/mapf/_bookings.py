@@ -107,8 +107,9 @@ class Reservations:
     following : bool
         Also keep units from entering a place another unit leaves in the same step.
     window : int
-        Steps a booking plans ahead (>= 1), guided beyond by the true distance to
-        the goal.
+        Moves a booking plans ahead (>= 1), guided beyond by the true distance to
+        the goal. A move of safe-interval path planning is a step to a neighbour
+        after any wait it needs, so a plan may span more time steps than moves.
     replan : int or None
         Steps after which a unit books again (1 .. ``window``; None: half the
         window): what the agents that book follow.
@@ -337,7 +338,8 @@ class Reservations:
     ) -> list[Hashable]:
         """The earliest plan from ``start`` (at ``start_time``) to ``goal`` around the
         reservations, ending at the goal free for good; with ``window > 0`` the best
-        plan for the next ``window`` steps (by steps plus the true distance left).
+        plan for the next ``window`` moves, a wait before a move counting with it (by
+        steps plus the true distance left).
         Safe-interval path planning; the place at every step from ``start_time``, or
         ``[]`` when there is none (or ``max_expansions`` ran out). It reserves nothing.
 
@@ -434,7 +436,7 @@ class Reservations:
     def book(
         self, owner: Hashable, goal: Hashable, *, max_expansions: int | None = None
     ) -> Booking:
-        """Book ``owner`` a plan toward ``goal`` for the next ``window`` steps from the
+        """Book ``owner`` a plan toward ``goal`` for the next ``window`` moves from the
         clock on, from where its booking puts it now (:meth:`hold` it first).
 
         Its old booking is dropped and a plan found around every other booking and
