@@ -20,7 +20,7 @@ import numpy.typing as npt
 from pathcraft.navmesh3d._polymesh import PolyMesh3D, edge_places
 from pathcraft.navmesh3d._tiles import fan_detail
 
-__all__ = ["Surface", "closest_points", "heights", "lift", "path_length", "surface"]
+__all__ = ["Surface", "closest_points", "corners", "heights", "lift", "path_length", "surface"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -147,6 +147,32 @@ def path_length(path: FloatArray) -> float:
     if path.shape[0] < 2:
         return 0.0
     return float(np.sqrt((np.diff(path, axis=0) ** 2).sum(axis=1)).sum())
+
+
+def corners(path: FloatArray, scale: float) -> FloatArray:
+    """The corners of a path on the surface (Detour's straight path): its first and
+    last points and those where it turns seen from above. Of points over one place
+    (a step up or down at a portal) the last is kept; the points where the path only
+    crosses a portal or a triangle's edge, going straight on seen from above, go."""
+    if path.shape[0] < 3:
+        short: FloatArray = path.copy()
+        return short
+    keep = np.ones(path.shape[0], dtype=bool)
+    step = np.diff(path[:, :2], axis=0)
+    keep[:-1] = np.sqrt((step * step).sum(axis=1)) > _SAME * scale
+    pts = path[keep]
+    pts[0] = path[0]  # the start keeps its height, even at a step
+    if pts.shape[0] < 3:
+        return pts
+    step = np.diff(pts[:, :2], axis=0)
+    a, b = step[:-1], step[1:]
+    turn = np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])
+    size = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
+    ahead = (a * b).sum(axis=1) > 0
+    keep = np.ones(pts.shape[0], dtype=bool)
+    keep[1:-1] = ~((turn <= 1e-9 * size) & ahead)
+    out: FloatArray = pts[keep]
+    return out
 
 
 def _crossings(
