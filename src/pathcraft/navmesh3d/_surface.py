@@ -162,16 +162,9 @@ def corners(path: FloatArray, scale: float) -> FloatArray:
     keep[:-1] = np.sqrt((step * step).sum(axis=1)) > _SAME * scale
     pts = path[keep]
     pts[0] = path[0]  # the start keeps its height, even at a step
-    if pts.shape[0] < 3:
-        return pts
-    step = np.diff(pts[:, :2], axis=0)
-    a, b = step[:-1], step[1:]
-    turn = np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])
-    size = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
-    ahead = (a * b).sum(axis=1) > 0
-    keep = np.ones(pts.shape[0], dtype=bool)
-    keep[1:-1] = ~((turn <= 1e-9 * size) & ahead)
-    out: FloatArray = pts[keep]
+    seen = pts.copy()
+    seen[:, 2] = 0.0  # turns seen from above
+    out: FloatArray = pts[_bends(seen)]
     return out
 
 
@@ -272,18 +265,25 @@ def _drop_straight(path: FloatArray, scale: float) -> FloatArray:
     size = np.sqrt((step * step).sum(axis=1))
     keep = np.ones(path.shape[0], dtype=bool)
     keep[1:-1] = size[:-1] > _SAME * scale  # a repeated point goes
-    path, step = path[keep], np.diff(path[keep], axis=0)
+    path = path[keep]
+    out: FloatArray = path[_bends(path)]
+    return out
+
+
+def _bends(path: FloatArray) -> npt.NDArray[np.bool_]:
+    """A mask keeping the ends of ``path`` (``(n, 3)``) and the points where it turns
+    (does not go straight on: a point where it turns back stays)."""
+    keep = np.ones(path.shape[0], dtype=bool)
     if path.shape[0] < 3:
-        return path
+        return keep
+    step = np.diff(path, axis=0)
     a, b = step[:-1], step[1:]
     turn = np.cross(a, b)
     bend = np.sqrt((turn * turn).sum(axis=1))
     length = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
     ahead = (a * b).sum(axis=1) > 0
-    keep = np.ones(path.shape[0], dtype=bool)
     keep[1:-1] = ~((bend <= 1e-9 * length) & ahead)
-    out: FloatArray = path[keep]
-    return out
+    return keep
 
 
 def _cut(
