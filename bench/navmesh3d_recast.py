@@ -15,7 +15,12 @@ one line of ``nvp`` vertex indices (-1 unused) and the area per polygon); with `
 (lines of two points ``x y z``, its frame: y up), it builds a Detour navmesh of the
 polygon mesh and writes ``OUT.paths``, one ``ok|partial|nopoly length corners
 length_from_above`` line per pair (``findNearestPoly`` with extents (2, 4, 2),
-``findPath``, ``findStraightPath``).
+``findPath``, ``findStraightPath``), and ``OUT.straight``, one line per pair of the
+two snapped end points (``findNearestPoly``'s, 6 numbers), the number of corners and
+the corners of the straight path (3 numbers each), all in its frame. It also writes
+``OUT.detail`` (the detail mesh: a ``nmeshes nverts ntris`` line, a ``vbase nverts
+tbase ntris`` line per polygon, the vertices in world units, a line of three local
+vertex indices per triangle).
 
 For each level (OBJ files; RecastDemo's ``dungeon.obj`` and ``nav_test.obj`` and any
 other), this script reports:
@@ -35,8 +40,19 @@ other), this script reports:
 - **tiles**: ``build_tiles`` with tiles of 32 cells; the busiest tile rebuilt alone
   after a crate is dropped in it (``rebuild_tile``) against that tile's own build,
   and whether it equals the same tile of a full rebuild;
-- **paths** (when ``pathcraft.navmesh3d`` has a ``NavMesh3D`` with ``find_path``):
-  path lengths over random pairs against Detour's on Recast's mesh.
+- **paths**: path lengths over random pairs of points of our surface against
+  Detour's (``findPath`` + ``findStraightPath`` on Recast's mesh), in 3-D, like with
+  like: the length of our path's corners (``NavMesh3D.corners``: straight lines
+  between the points where it turns, as Detour's straight path is) over Detour's
+  straight path's; and apart, the length of our path on the surface (``cost``: over
+  every bump of the detail mesh, which a straight line between corners cuts under)
+  and both seen from above. Each as the share of pairs within 2%, longer by more than
+  2% and shorter by more than 2%, with the median and mean ratio. Then the same
+  pairs searched by our ``NavMesh3D`` on Recast's own polygons and detail mesh,
+  between the points Detour snapped them to: the same mesh and ends for both, so a
+  difference there is the search's and the funnel's alone (Detour's A* costs a
+  corridor by its polygons' edge midpoints, ours by points on the portals: either
+  can pick a corridor round the far side of a pillar).
 
 Without ``--recast`` only pathcraft's side runs (timings, source check, tiles).
 
@@ -93,6 +109,13 @@ LEVELS = {
     "for the mesh, so it is used here only, never shipped",
     "cs_siege.obj": "the same fork and commit: Counter-Strike's cs_siege; no licence given, "
     "used here only",
+    "fdm6.obj": "Cube 2: Sauerbraten's map fdm6 by sheik (CC BY-SA 4.0, sauerbraten/fdm6.txt), "
+    "as exported to OBJ in github.com/Calinou/game-maps-obj (commit 7f91695d, "
+    "sauerbraten/fdm6.obj); scaled by 1/8 (cube units to metres: a player is about 15 "
+    "units tall), texture coordinates dropped",
+    "zdm2.obj": "Cube 2: Sauerbraten's map zdm2 (CC BY 4.0, sauerbraten/zdm2.txt), the same "
+    "repository and commit (sauerbraten/zdm2.obj; Godot's demo projects use it too), "
+    "scaled by 1/8 the same way",
 }
 
 
@@ -287,38 +310,80 @@ def random_points(mesh: PolyMesh3D, n: int, rng: np.random.Generator) -> FloatAr
     return a[pick] + u[:, None] * (b[pick] - a[pick]) + v[:, None] * (c[pick] - a[pick])
 
 
-def paths_row(mesh: PolyMesh3D, binary: str, obj: Path, tmp: Path, pairs: int) -> dict | None:
-    world = getattr(navmesh3d, "NavMesh3D", None)
-    if world is None or not hasattr(world, "find_path"):
-        return None
+def ratio_stats(ours: list[float], theirs: list[float], prefix: str) -> dict:
+    """The share of pairs within 2%, longer and shorter by more than 2%, and the median
+    and mean of ``ours / theirs``, under keys ``prefix + name``."""
+    r = np.array(ours) / np.maximum(np.array(theirs), 1e-9)
+    if not len(r):
+        return {}
+    return {
+        prefix + "within": float(np.mean(np.abs(r - 1) <= 0.02)),
+        prefix + "longer": float(np.mean(r > 1.02)),
+        prefix + "shorter": float(np.mean(r < 0.98)),
+        prefix + "median": float(np.median(r)),
+        prefix + "mean": float(np.mean(r)),
+    }
+
+
+def read_detail(path: Path) -> tuple[FloatArray, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Recast's detail mesh as ``PolyMesh3D``'s ``detail`` (world frame)."""
+    with open(path) as f:
+        nm, nv, nt = (int(x) for x in f.readline().split())
+        meshes = np.loadtxt(f, max_rows=nm, dtype=np.int64).reshape(-1, 4)
+        verts = np.loadtxt(f, max_rows=nv).reshape(-1, 3)
+        tris = np.loadtxt(f, max_rows=nt, dtype=np.int64).reshape(-1, 3)
+    dt = np.concatenate([tris[t0 : t0 + n] + v0 for v0, _, t0, n in meshes.tolist()])
+    return from_recast(verts), dt.astype(np.int32), meshes[:, 2:4].astype(np.int32)
+
+
+def length(path: FloatArray, dims: int = 3) -> float:
+    return float(np.sqrt((np.diff(path[:, :dims], axis=0) ** 2).sum(axis=1)).sum())
+
+
+def paths_row(mesh: PolyMesh3D, binary: str, obj: Path, tmp: Path, pairs: int) -> dict:
+    """Our paths against Detour's over random pairs (see the module documentation)."""
     rng = np.random.default_rng(35)
     start, goal = random_points(mesh, pairs, rng), random_points(mesh, pairs, rng)
     pfile = tmp / "pairs.txt"
     np.savetxt(pfile, np.hstack([to_recast(start), to_recast(goal)]), fmt="%.6f")
     run_recast(binary, obj, tmp / "paths", 1, pfile)
     detour = [line.split() for line in (tmp / "paths.paths").read_text().splitlines()]
-    nav = world(mesh)
-    ratios, flat = [], []
+    straight = [
+        np.array(line.split(), dtype=float)
+        for line in (tmp / "paths.straight").read_text().splitlines()
+    ]
+    nav = navmesh3d.NavMesh3D(mesh)
+    rverts, rpolys = read_poly(str(tmp / "paths.poly"))
+    theirs = navmesh3d.NavMesh3D(
+        PolyMesh3D(from_recast(rverts), rpolys, detail=read_detail(tmp / "paths.detail"))
+    )
     found = 0
+    cost, corner, seen, det, det_seen, on_rc, det_rc = [], [], [], [], [], [], []
     for k in range(pairs):
         got = nav.find_path(tuple(start[k]), tuple(goal[k]), snap=True)
         found += bool(got)
-        if got and detour[k][0] == "ok":
-            ratios.append(float(got.cost) / max(float(detour[k][1]), 1e-9))
-            seen = np.hypot(*np.diff(got.path[:, :2], axis=0).T).sum()
-            flat.append(float(seen) / max(float(detour[k][3]), 1e-9))
-    r, f = np.array(ratios), np.array(flat)
-    nan = float("nan")
+        if not (got and detour[k][0] == "ok"):
+            continue
+        cost.append(float(got.cost))
+        corner.append(length(nav.corners(got.path)))
+        seen.append(length(got.path, 2))
+        det.append(float(detour[k][1]))
+        det_seen.append(float(detour[k][3]))
+        ends = from_recast(straight[k][:6].reshape(2, 3))
+        same = theirs.find_path(tuple(ends[0]), tuple(ends[1]), snap=True)
+        if same:
+            on_rc.append(length(theirs.corners(same.path)))
+            det_rc.append(float(detour[k][1]))
     return {
         "pairs": pairs,
         "ours_found": found,
         "detour_ok": sum(d[0] == "ok" for d in detour),
-        "both": len(r),
-        "median": float(np.median(r)) if len(r) else nan,
-        "mean": float(np.mean(r)) if len(r) else nan,
-        "within2": float(np.mean(np.abs(r - 1) <= 0.02)) if len(r) else nan,
-        "within2_flat": float(np.mean(np.abs(f - 1) <= 0.02)) if len(f) else nan,
-        "median_flat": float(np.median(f)) if len(f) else nan,
+        "both": len(det),
+        "on_recast_found": len(on_rc),
+        **ratio_stats(corner, det, "corners_"),
+        **ratio_stats(cost, det, "surface_"),
+        **ratio_stats(seen, det_seen, "above_"),
+        **ratio_stats(on_rc, det_rc, "recast_"),
     }
 
 
@@ -379,9 +444,7 @@ def main() -> None:
                 row.update(half_same=len(theirs_keys & mine_keys), half_polys=half.num_polygons,
                            half_s=t_half, recast_half_s=times["contours"] + times["polymesh"],
                            recast_detail_s=times["detail"])  # fmt: skip
-                paths = paths_row(mesh, args.recast, obj, tmp, args.pairs)
-                if paths:
-                    row.update(paths)
+                row.update(paths_row(mesh, args.recast, obj, tmp, args.pairs))
             row.update(tiles_row(verts, tris, 2 * args.rounds))
         print(row)
         lines.append(row)
@@ -472,19 +535,36 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
         out += [
             "",
             "Paths between random points of pathcraft's surface (the same pairs for both; "
-            "Detour's `findPath` + `findStraightPath` on Recast's mesh; lengths in 3-D):",
+            "Detour's `findPath` + `findStraightPath` on Recast's mesh; lengths in 3-D). "
+            "Each cell: the share of pairs within 2% of Detour's length / ours longer by "
+            "more than 2% / ours shorter by more than 2%, then the median and mean of "
+            "ours over Detour's. *corners*: our path's corners (`NavMesh3D.corners`) "
+            "against Detour's straight path, like with like; *surface*: our path as "
+            "`find_path` gives it, over the detail mesh's bumps, against the same; "
+            "*from above*: both seen from above; *on Recast's polygons*: our search on "
+            "Recast's own polygons and detail from the points Detour snapped the pair "
+            "to (corners against Detour's straight path).",
             "",
-            "| level | pairs | found: ours / Detour's (not partial) / both | "
-            "median length / Detour's | mean | within 2% | seen from above: median, "
-            "within 2% |",
+            "| level | pairs | found: ours / Detour's (not partial) / both / ours on "
+            "Recast's polygons | corners | "
+            "surface | from above | on Recast's polygons |",
             "|---|---|---|---|---|---|---|",
         ]
+
+        def cell(r: dict, p: str) -> str:
+            if p + "within" not in r:
+                return "-"
+            return (
+                f"{r[p + 'within']:.3f} / {r[p + 'longer']:.3f} / {r[p + 'shorter']:.3f}; "
+                f"{r[p + 'median']:.4f}, {r[p + 'mean']:.4f}"
+            )
+
         for r in rows:
             if "pairs" in r:
                 out.append(
                     f"| {r['level']} | {r['pairs']} | {r['ours_found']} / {r['detour_ok']} / "
-                    f"{r['both']} | {r['median']:.4f} | {r['mean']:.4f} | {r['within2']:.3f} | "
-                    f"{r['median_flat']:.4f}, {r['within2_flat']:.3f} |"
+                    f"{r['both']} / {r['on_recast_found']} | {cell(r, 'corners_')} | "
+                    f"{cell(r, 'surface_')} | {cell(r, 'above_')} | {cell(r, 'recast_')} |"
                 )
     return out
 

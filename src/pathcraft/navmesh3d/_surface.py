@@ -20,7 +20,7 @@ import numpy.typing as npt
 from pathcraft.navmesh3d._polymesh import PolyMesh3D, edge_places
 from pathcraft.navmesh3d._tiles import fan_detail
 
-__all__ = ["Surface", "closest_points", "heights", "lift", "path_length", "surface"]
+__all__ = ["Surface", "closest_points", "corners", "heights", "lift", "path_length", "surface"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -149,6 +149,25 @@ def path_length(path: FloatArray) -> float:
     return float(np.sqrt((np.diff(path, axis=0) ** 2).sum(axis=1)).sum())
 
 
+def corners(path: FloatArray, scale: float) -> FloatArray:
+    """The corners of a path on the surface (Detour's straight path): its first and
+    last points and those where it turns seen from above. Of points over one place
+    (a step up or down at a portal) the last is kept; the points where the path only
+    crosses a portal or a triangle's edge, going straight on seen from above, go."""
+    if path.shape[0] < 3:
+        short: FloatArray = path.copy()
+        return short
+    keep = np.ones(path.shape[0], dtype=bool)
+    step = np.diff(path[:, :2], axis=0)
+    keep[:-1] = np.sqrt((step * step).sum(axis=1)) > _SAME * scale
+    pts = path[keep]
+    pts[0] = path[0]  # the start keeps its height, even at a step
+    seen = pts.copy()
+    seen[:, 2] = 0.0  # turns seen from above
+    out: FloatArray = pts[_bends(seen)]
+    return out
+
+
 def _crossings(
     path: FloatArray, left: FloatArray, right: FloatArray
 ) -> tuple[npt.NDArray[np.intp], FloatArray, FloatArray]:
@@ -246,18 +265,25 @@ def _drop_straight(path: FloatArray, scale: float) -> FloatArray:
     size = np.sqrt((step * step).sum(axis=1))
     keep = np.ones(path.shape[0], dtype=bool)
     keep[1:-1] = size[:-1] > _SAME * scale  # a repeated point goes
-    path, step = path[keep], np.diff(path[keep], axis=0)
+    path = path[keep]
+    out: FloatArray = path[_bends(path)]
+    return out
+
+
+def _bends(path: FloatArray) -> npt.NDArray[np.bool_]:
+    """A mask keeping the ends of ``path`` (``(n, 3)``) and the points where it turns
+    (does not go straight on: a point where it turns back stays)."""
+    keep = np.ones(path.shape[0], dtype=bool)
     if path.shape[0] < 3:
-        return path
+        return keep
+    step = np.diff(path, axis=0)
     a, b = step[:-1], step[1:]
     turn = np.cross(a, b)
     bend = np.sqrt((turn * turn).sum(axis=1))
     length = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
     ahead = (a * b).sum(axis=1) > 0
-    keep = np.ones(path.shape[0], dtype=bool)
     keep[1:-1] = ~((bend <= 1e-9 * length) & ahead)
-    out: FloatArray = path[keep]
-    return out
+    return keep
 
 
 def _cut(

@@ -452,6 +452,42 @@ class NavMesh3D:
         """
         return _surface.path_length(check_points("path", path, (3,)))
 
+    def corners(self, path: npt.ArrayLike) -> FloatArray:
+        """The corners of a path of points ``(x, y, z)`` on the surface (what Detour's
+        ``findStraightPath`` gives): its start, its goal and the points where it turns
+        seen from above, as a new ``(k, 3)`` array.
+
+        :meth:`find_path`'s ``path`` follows the surface (a point wherever it crosses
+        a portal or a detail triangle's edge) and its ``cost`` is the length walked
+        over the bumps; the corners are what an agent steers by, and their length
+        (straight lines between them, :meth:`path_cost`) cuts under the bumps as
+        Detour's straight path does. At a step (a portal between polygons at
+        different heights) the corner takes the height of the polygon the path goes
+        on in.
+
+        Raises
+        ------
+        ValueError
+            ``path`` not of shape ``(n, 3)`` or not finite.
+        TypeError
+            ``path`` not numbers.
+
+        Examples
+        --------
+        Over a ridge, 1 high, between two slopes:
+
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> verts = [(0, 0, 0), (2, 0, 1), (2, 2, 1), (0, 2, 0), (4, 0, 0), (4, 2, 0)]
+        >>> mesh = NavMesh3D(PolyMesh3D(verts, [[0, 1, 2, 3], [1, 4, 5, 2]]))
+        >>> result = mesh.find_path((0.5, 0.5, 0), (3.5, 1.5, 0))
+        >>> result.path.tolist(), result.cost
+        ([[0.5, 0.5, 0.25], [2.0, 1.0, 1.0], [3.5, 1.5, 0.25]], 3.5)
+        >>> corners = mesh.corners(result.path)
+        >>> corners.tolist(), round(mesh.path_cost(corners), 4)
+        ([[0.5, 0.5, 0.25], [3.5, 1.5, 0.25]], 3.1623)
+        """
+        return _surface.corners(check_points("path", path, (3,)), self._built.surface.scale)
+
     def components(self) -> tuple[npt.NDArray[np.int32], int]:
         """Capability ``"reachability"``: the connected part of every polygon and
         their number (a bridge and the floor under it are apart unless joined).
