@@ -469,3 +469,24 @@ def test_a_follower_with_an_unreachable_goal_is_blocked_and_waits() -> None:
     assert crowd.blocked.tolist() == [True, False] and crowd.arrived.tolist() == [False, True]
     assert crowd.positions.tolist() == [[0.5, 0.5], [4.5, 0.5]]
     assert crowd.velocities.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
+def test_followers_on_a_hex_grid_book_their_hexes() -> None:
+    hexes = HexGrid(np.ones((4, 5)))
+    table = Reservations(hexes, window=6)
+    starts, goals = [(0, 0), (3, 4), (0, 4)], [(3, 4), (0, 0), (3, 0)]
+    crowd = PathFollower.from_cells(hexes, [[s, g] for s, g in zip(starts, goals, strict=True)],
+                                    reservations=table)  # fmt: skip
+    space = hexes.agent_space()
+    hex_at = {tuple(space.point(p)): p for p in hexes.places()}
+    trails: list[list[Hashable]] = [[s] for s in starts]
+    for _ in range(30):
+        crowd.step(1.0)
+        for trail, point in zip(trails, crowd.positions.tolist(), strict=True):
+            trail.append(hex_at[tuple(point)])
+        table.tick()
+    check_trails(trails, world_step(hexes))
+    assert [t[-1] for t in trails] == goals and crowd.arrived.all()
+    moves = MovesGrid(np.ones((3, 3)), [(0, 1), (1, 0), (0, -1), (-1, 0)])
+    with pytest.raises(CapabilityError, match=r"^MovesGrid does not provide agent_space: .*none"):
+        PathFollower.from_cells(moves, [[(0, 0), (0, 1)]], reservations=Reservations(moves))

@@ -100,7 +100,8 @@ class BookedUnits:
     Raises
     ------
     CapabilityError
-        A floor that names no place under a point (``cell_at``), naming ``world``.
+        A world that refuses ``"places"``, or whose floor names no place under a point
+        (``cell_at``: refused as ``"agent_space"``), naming ``world``.
     TypeError, ValueError
         :func:`check_table`'s; a start place taken (by another unit, or one of these).
     """
@@ -113,8 +114,11 @@ class BookedUnits:
     ) -> None:  # fmt: skip
         cell_at = getattr(floor, "cell_at", None)
         if not callable(cell_at):
+            every = getattr(world, "places", None)
+            if callable(every):
+                every()  # a world whose places are points refuses "places" by name
             raise CapabilityError(
-                type(world).__name__, "places",
+                type(world).__name__, "agent_space",
                 f"a {agent} with reservations stands on places, and its floor names "
                 "none under a point",
             )  # fmt: skip

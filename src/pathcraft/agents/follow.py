@@ -111,8 +111,9 @@ class PathFollower:
         short of its goal; the units of one table never share a place at one step
         nor swap places, one may wait for another (:attr:`waiting`), and one whose
         goal is out of reach is :attr:`blocked`. Starting places must be distinct
-        and free in the table (ValueError; then none is held). A world whose floor
-        names no place under a point (a navigation mesh, free space) is refused
+        and free in the table (ValueError; then none is held). A world without
+        places (a navigation mesh, a waypoint graph) or whose floor names no place
+        under a point (free space: a move grid, a graph) is refused by name
         (:class:`~pathcraft.world.CapabilityError`), a bad table as by a Pursuer
         (TypeError, ValueError); a world edited after the table was built makes the
         next booking raise ``RuntimeError``.
