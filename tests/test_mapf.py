@@ -4,6 +4,8 @@ independent conflict checker of tests/_mapf.py) and the benchmark README's facts
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from _grids import RULES
@@ -13,7 +15,8 @@ from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from pathcraft import Graph, Grid
+from pathcraft import Graph, Grid, Level, VoxelGrid
+from pathcraft.hexgrid import KNIGHT, HexGrid, MovesGrid
 from pathcraft.io import read_mapf_scen
 from pathcraft.mapf import (
     Conflict,
@@ -61,6 +64,75 @@ def test_grid_adjacency_is_the_move_rule(seed: int, rows: int, cols: int, rule: 
         assert list(indices[indptr[v] : indptr[v + 1]]) == sorted(
             indices[indptr[v] : indptr[v + 1]]
         )
+    assert indptr.dtype == indices.dtype == np.int32
+
+
+def _hex(cost: np.ndarray) -> Any:
+    return HexGrid(cost, "odd-r")
+
+
+def _hex_columns(cost: np.ndarray) -> Any:
+    return HexGrid(cost, "even-q")
+
+
+def _knight(cost: np.ndarray) -> Any:
+    return MovesGrid(cost, KNIGHT)
+
+
+def _one_way_moves(cost: np.ndarray) -> Any:
+    allowed = np.random.default_rng(int(cost.size)).random((*cost.shape, 3)) < 0.6
+    return MovesGrid(cost, [(0, 1, 1.0), (1, 0, 2.0), (-1, -1, 1.5)], allowed=allowed)
+
+
+def _voxels(cost: np.ndarray) -> Any:
+    return VoxelGrid(np.stack([cost, cost[::-1]]))
+
+
+def _level(cost: np.ndarray) -> Any:
+    rows, cols = cost.shape
+    upper = cost.copy()
+    upper[0, 0] = upper[-1, -1] = 1.0  # the portals' ends
+    floors = [np.ones((rows, cols)), upper]
+    return Level(floors, portals=[((0, 0, 0), (1, rows - 1, cols - 1), 1.0, False),
+                                  ((1, 0, 0), (0, rows - 1, 0), 2.0)])  # fmt: skip
+
+
+def _graph(cost: np.ndarray) -> Any:
+    rng = np.random.default_rng(int(cost.size))
+    n = cost.shape[1] + 2
+    tails, heads = rng.integers(0, n, 3 * n), rng.integers(0, n, 3 * n)
+    weights = np.where(rng.random(3 * n) < 0.2, np.inf, 1.0)
+    return Graph(n, tails, heads, weights, directed=True, labels=[f"n{i}" for i in range(n)])
+
+
+@pytest.mark.parametrize(
+    "make", [_hex, _hex_columns, _knight, _one_way_moves, _voxels, _level, _graph]
+)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 6), cols=st.integers(1, 6))
+def test_adjacency_of_every_world_that_lists_its_places_is_its_neighbors(
+    make: Any, seed: int, rows: int, cols: int
+) -> None:
+    """The places a world lists, in its order, and the moves its ``neighbors`` gives
+    (finite costs, no waits), explored here by plain loops."""
+    cost = np.where(np.random.default_rng(seed).random((rows, cols)) < 0.3, np.inf, 1.0)
+    if not np.isfinite(cost).any():
+        cost[0, 0] = 1.0
+    world = make(cost)
+    listed = list(world.places())
+    places, indptr, indices = adjacency(world)
+    assert places == listed
+    got = {
+        (places[v], places[u])
+        for v in range(len(places)) for u in indices[indptr[v] : indptr[v + 1]].tolist()
+    }  # fmt: skip
+    want = {
+        (a, b) for a in listed for b, step in world.neighbors(a) if step < np.inf and b != a
+    }
+    assert got == want
+    for v in range(len(places)):
+        row = indices[indptr[v] : indptr[v + 1]]
+        assert (np.diff(row) > 0).all()
     assert indptr.dtype == indices.dtype == np.int32
 
 
@@ -124,7 +196,7 @@ def test_problem_refuses_bad_agents(starts: list, goals: list, match: str) -> No
 
 
 def test_problem_refuses_bad_kinds() -> None:
-    with pytest.raises(TypeError, match="world must be a Grid, a Graph or a world"):
+    with pytest.raises(TypeError, match="world must be a Grid, a world that lists its places or"):
         Problem(object(), [0], [1])
     with pytest.raises(TypeError, match="starts must be a sequence"):
         Problem(Grid.from_ascii(".."), "ab", [(0, 0)])  # type: ignore[arg-type]

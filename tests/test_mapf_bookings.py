@@ -1,5 +1,5 @@
 """A reservation table the units of a game loop share (mapf.Reservations with bookings,
-Pursuer and PathRequestQueue with ``reservations=``), checked by a conflict checker
+Pursuer, PathFollower and PathRequestQueue with ``reservations=``), checked by a conflict checker
 written here: the moves it accepts come from the grid's own cells and corner rule (or
 the world's ``neighbors``), not from the table."""
 
@@ -17,7 +17,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
 from pathcraft import CapabilityError, Graph, Grid, Level, NavMesh, VoxelGrid, WaypointGraph
-from pathcraft.agents import PathRequestQueue, Pursuer
+from pathcraft.agents import PathFollower, PathRequestQueue, Pursuer
 from pathcraft.hexgrid import KNIGHT, HexGrid, MovesGrid
 from pathcraft.mapf import Reservations
 
@@ -336,3 +336,157 @@ def test_a_table_refuses_to_plan_on_a_world_edited_since() -> None:
     with pytest.raises(RuntimeError, match="edited"):
         table.hold("b", (0, 3))
     assert "a" in table and table.where("a") == (0, 0)
+
+
+# ---------------------------------------------------------------------- followers
+
+
+def _cell(point: list[float]) -> tuple[int, int]:
+    """The grid cell ``(row, col)`` under an ``(x, y)`` point, by hand."""
+    return int(np.floor(point[1])), int(np.floor(point[0]))
+
+
+def _run_mixed(grid: Grid, table: Reservations, starts: list[Any], goals: list[Any],
+               followers: list[bool], steps: int) -> tuple[PathFollower, list[Pursuer],
+                                                           list[list[Hashable]]]:  # fmt: skip
+    """Units sharing ``table``: those marked in ``followers`` agents of one
+    PathFollower (its paths: start to goal, a straight line: the booking is the way),
+    the others Pursuers; every unit's cell after every step of the table."""
+    mine = [i for i, f in enumerate(followers) if f]
+    crowd = PathFollower.from_cells(
+        grid, [[starts[i], goals[i]] for i in mine], reservations=table
+    )
+    hunters = {i: Pursuer(grid, starts[i], speed=1.0, reservations=table)
+               for i, f in enumerate(followers) if not f}  # fmt: skip
+    trails: list[list[Hashable]] = [[s] for s in starts]
+    for _ in range(steps):
+        crowd.step(0.5)
+        for i, hunter in hunters.items():
+            hunter.step(goals[i], dt=1.0)
+        at = crowd.positions.tolist()
+        for k, i in enumerate(mine):
+            trails[i].append(_cell(at[k]))
+        for i, hunter in hunters.items():
+            trails[i].append(hunter.node)
+        table.tick()
+    return crowd, list(hunters.values()), trails
+
+
+def test_followers_and_pursuers_share_a_table_through_a_narrow_door() -> None:
+    grid = Grid.from_ascii(
+        "....#....\n"
+        "....#....\n"
+        ".........\n"
+        "....#....\n"
+        "....#....",
+        diagonal="never",
+    )
+    starts = [(0, 0), (2, 0), (4, 0), (1, 8), (3, 8), (0, 1)]
+    goals = [(4, 8), (2, 8), (0, 8), (1, 0), (3, 0), (4, 7)]
+    followers = [True, False, True, False, True, False]
+    table = Reservations(grid, window=12)
+    crowd, hunters, trails = _run_mixed(grid, table, starts, goals, followers, 80)
+    check_trails(trails, grid_step(grid.walkable, "never"))
+    assert [t[-1] for t in trails] == goals
+    assert crowd.arrived.all() and not crowd.blocked.any() and not crowd.waiting.any()
+    assert all(h.status == "caught" for h in hunters)
+    # they took turns in the door: someone waited for someone
+    assert any(len(t) - len(set(t)) > 1 for t in trails)
+    # positions are the centres of the cells walked, (x, y)
+    ends = [goals[i] for i in (0, 2, 4)]
+    np.testing.assert_array_equal(crowd.positions, [[c + 0.5, r + 0.5] for r, c in ends])
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances(), st.integers(2, 8), st.integers(0, 2**16))
+def test_followers_and_pursuers_on_one_table_never_collide(
+    case: Any, window: int, seed: int
+) -> None:
+    walkable, diagonal, starts, goals = case
+    grid = _grid(walkable, diagonal)
+    moves = grid_moves(walkable, diagonal)
+    rng = np.random.default_rng(seed)
+    followers = rng.random(len(starts)) < 0.5
+    followers[0] = True
+    table = Reservations(grid, window=window)
+    crowd, _, trails = _run_mixed(grid, table, starts, goals, followers.tolist(),
+                                  4 * walkable.size)  # fmt: skip
+    check_trails(trails, grid_step(walkable, diagonal))
+    mine = np.flatnonzero(followers).tolist()
+    for k, i in enumerate(mine):
+        alone = steps_apart(walkable, moves, starts[i], goals[i])
+        if not np.isfinite(alone):
+            assert crowd.blocked[k] and not crowd.arrived[k]
+            assert trails[i][-1] == starts[i]
+        else:  # arrived, or told it waits (another unit's booking is in its way)
+            assert crowd.arrived[k] or crowd.waiting[k], (trails[i][-1], goals[i])
+            assert crowd.arrived[k] == (trails[i][-1] == goals[i])
+
+
+def test_a_follower_refuses_a_bad_table_as_a_pursuer_does() -> None:
+    grid = Grid.from_ascii("....\n....", diagonal="never")
+    other = Grid.from_ascii("....\n....", diagonal="never")
+    table = Reservations(grid, window=4)
+    table.hold("a", (0, 0))
+    path = [[(1, 1), (1, 3)]]
+    with pytest.raises(ValueError, match="a table over the world the agent moves in"):
+        PathFollower.from_cells(other, path, reservations=table)
+    with pytest.raises(TypeError, match=r"reservations must be a pathcraft\.mapf\.Reservations"):
+        PathFollower.from_cells(grid, path, reservations="table")
+    with pytest.raises(ValueError, match="needs the world the agents move in"):
+        PathFollower([[(1.5, 1.5), (3.5, 1.5)]], reservations=table)
+    with pytest.raises(ValueError, match="units of size 1 only"):
+        PathFollower.from_cells(grid, [[(0, 2), (0, 2)]], sizes=2, reservations=table)
+    # a start place taken (by "a", or by an agent before it): none is held
+    with pytest.raises(ValueError, match=r"positions\[1\]: place \(0, 0\) is taken"):
+        PathFollower.from_cells(grid, [[(1, 1), (1, 3)], [(0, 0), (0, 3)]],
+                                reservations=table)  # fmt: skip
+    with pytest.raises(ValueError, match=r"positions\[1\]: place \(1, 1\) is taken"):
+        PathFollower.from_cells(grid, [[(1, 1), (1, 3)], [(1, 1), (0, 3)]],
+                                reservations=table)  # fmt: skip
+    assert table.is_free((1, 1), table.now) and table.is_free((1, 1), 50)
+    assert not table.is_free((0, 0), 50)
+
+
+def test_a_follower_in_a_world_without_places_is_refused_by_name() -> None:
+    table = Reservations(Grid.from_ascii("..", diagonal="never"))
+    mesh = NavMesh([(0, 0), (1, 0), (1, 1), (0, 1)], [[0, 1, 2, 3]])
+    with pytest.raises(CapabilityError, match=r"^NavMesh does not provide places: "):
+        PathFollower([[(0.2, 0.2), (0.8, 0.8)]], grid=mesh, reservations=table)
+    with pytest.raises(CapabilityError, match=r"^WaypointGraph does not provide places: "):
+        PathFollower([[(0.0, 0.0), (1.0, 0.0)]], grid=WaypointGraph([(0, 0), (1, 0)]),
+                     reservations=table)  # fmt: skip
+
+
+def test_a_follower_with_an_unreachable_goal_is_blocked_and_waits() -> None:
+    grid = Grid.from_ascii("..#..", diagonal="never")
+    table = Reservations(grid)
+    crowd = PathFollower.from_cells(grid, [[(0, 0), (0, 4)], [(0, 3), (0, 4)]],
+                                    reservations=table)  # fmt: skip
+    for _ in range(4):
+        crowd.step(1.0)
+        table.tick()
+    assert crowd.blocked.tolist() == [True, False] and crowd.arrived.tolist() == [False, True]
+    assert crowd.positions.tolist() == [[0.5, 0.5], [4.5, 0.5]]
+    assert crowd.velocities.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
+def test_followers_on_a_hex_grid_book_their_hexes() -> None:
+    hexes = HexGrid(np.ones((4, 5)))
+    table = Reservations(hexes, window=6)
+    starts, goals = [(0, 0), (3, 4), (0, 4)], [(3, 4), (0, 0), (3, 0)]
+    crowd = PathFollower.from_cells(hexes, [[s, g] for s, g in zip(starts, goals, strict=True)],
+                                    reservations=table)  # fmt: skip
+    space = hexes.agent_space()
+    hex_at = {tuple(space.point(p)): p for p in hexes.places()}
+    trails: list[list[Hashable]] = [[s] for s in starts]
+    for _ in range(30):
+        crowd.step(1.0)
+        for trail, point in zip(trails, crowd.positions.tolist(), strict=True):
+            trail.append(hex_at[tuple(point)])
+        table.tick()
+    check_trails(trails, world_step(hexes))
+    assert [t[-1] for t in trails] == goals and crowd.arrived.all()
+    moves = MovesGrid(np.ones((3, 3)), [(0, 1), (1, 0), (0, -1), (-1, 0)])
+    with pytest.raises(CapabilityError, match=r"^MovesGrid does not provide agent_space: .*none"):
+        PathFollower.from_cells(moves, [[(0, 0), (0, 1)]], reservations=Reservations(moves))

@@ -1,6 +1,7 @@
 """A unit that walks its booking in a shared reservation table
 (:class:`pathcraft.mapf.Reservations`): what a :class:`~pathcraft.agents.Pursuer`
-built with ``reservations=`` does instead of planning alone.
+and each agent of a :class:`~pathcraft.agents.PathFollower` built with
+``reservations=`` do instead of planning alone.
 
 Its time is the table's clock: each step it stands where its booking puts it at the
 table's next time step (one place per step, or a wait), and it books again when its
@@ -13,7 +14,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-__all__ = ["BookedWalk", "check_table"]
+import numpy as np
+import numpy.typing as npt
+
+from pathcraft.world import CapabilityError
+
+__all__ = ["BookedUnits", "BookedWalk", "check_table"]
 
 
 def check_table(table: Any, world: Any, space: Any) -> None:
@@ -83,3 +89,68 @@ class BookedWalk:
         while table.where(self.owner, now + n) != self._goal:
             n += 1
         return n
+
+
+class BookedUnits:
+    """Many units' walks in one table, under the keys ``(owner, i)``: unit ``i`` from
+    the place under ``starts[i]`` to the place under ``ends[i]`` (``(x, y)`` points of
+    ``floor``, a floor of ``space``, which names the place under a point with
+    ``cell_at``). Every unit holds its place in ``table`` on success, none on failure.
+
+    Raises
+    ------
+    CapabilityError
+        A world that refuses ``"places"``, or whose floor names no place under a point
+        (``cell_at``: refused as ``"agent_space"``), naming ``world``.
+    TypeError, ValueError
+        :func:`check_table`'s; a start place taken (by another unit, or one of these).
+    """
+
+    __slots__ = ("_goals", "_space", "walks")
+
+    def __init__(
+        self, table: Any, world: Any, space: Any, floor: Any, owner: Hashable,
+        starts: npt.NDArray[np.float64], ends: npt.NDArray[np.float64], agent: str,
+    ) -> None:  # fmt: skip
+        cell_at = getattr(floor, "cell_at", None)
+        if not callable(cell_at):
+            every = getattr(world, "places", None)
+            if callable(every):
+                every()  # a world whose places are points refuses "places" by name
+            raise CapabilityError(
+                type(world).__name__, "agent_space",
+                f"a {agent} with reservations stands on places, and its floor names "
+                "none under a point",
+            )  # fmt: skip
+        check_table(table, world, space)
+        self._space = space
+        self._goals = [space.key(cell_at(p), "paths") for p in ends.tolist()]
+        self.walks: list[BookedWalk] = []
+        try:
+            for i, point in enumerate(starts.tolist()):
+                place = space.key(cell_at(point), "positions")
+                try:
+                    self.walks.append(BookedWalk(table, (owner, i), place))
+                except ValueError as exc:
+                    raise ValueError(f"positions[{i}]: {exc}") from None
+        except BaseException:
+            for walk in self.walks:  # nothing held is left behind
+                table.release(walk.owner)
+            raise
+
+    def step(self) -> tuple[npt.NDArray[np.float64], list[str]]:
+        """Every unit's step (:meth:`BookedWalk.step`): the points of their places at
+        the table's next step and their statuses."""
+        moves = [w.step(g, None) for w, g in zip(self.walks, self._goals, strict=True)]
+        point = self._space.point
+        places = np.array([point(node) for _, node, _ in moves], dtype=np.float64)
+        return places, [status for status, _, _ in moves]
+
+    def waiting(self) -> npt.NDArray[np.bool_]:
+        """Which units their bookings keep where they are next step, short of goal."""
+        return np.array([w.waiting() for w in self.walks], dtype=bool)
+
+    def steps_left(self) -> npt.NDArray[np.float64]:
+        """Each unit's time steps until its booking ends at its goal (inf: elsewhere)."""
+        left = [w.steps_left() for w in self.walks]
+        return np.array([np.inf if n is None else n for n in left], dtype=np.float64)

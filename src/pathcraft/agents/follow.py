@@ -6,6 +6,10 @@ and every step is vectorised over the agents. The world's floor
 says where agents may stand and how they slide along what blocks them: on a grid, cell
 ``(row, col)`` covers ``col <= x < col + 1``, ``row <= y < row + 1``; its centre is
 ``(col + 0.5, row + 0.5)``.
+
+One idea in one file (agents following paths, rerouted after edits, or walking
+bookings in a shared reservation table), a little longer than most: about half of it
+is the docstrings and their runnable examples.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import numpy.typing as npt
 from pathcraft._options import check_flag
 from pathcraft._positions import check_number as _number
 from pathcraft._positions import check_xy as _points
+from pathcraft.agents._booked import BookedUnits
 from pathcraft.agents.spaces import Floor, floor_for, space_for
 from pathcraft.grid.kit import check_size, unit_cells
 from pathcraft.replan import Replanner
@@ -90,6 +95,28 @@ class PathFollower:
         ``snap=True`` moves a start everywhere; a world whose space cannot snap
         refuses it. The paths' points are not moved (a path point in a wall is still
         an error).
+    reservations : pathcraft.mapf.Reservations or None
+        A reservation table over the world (``grid``) shared by the units of one
+        frame loop (other followers, :class:`~pathcraft.agents.Pursuer` objects and
+        :class:`~pathcraft.agents.PathRequestQueue` bookings given the same table),
+        with the meaning it has for a Pursuer: each agent holds the place under its
+        position (on a grid its ``(row, col)`` cell) from the table's clock on and
+        books its way (:meth:`~pathcraft.mapf.Reservations.book`) to the place under
+        its path's end: the path gives its goal, the booking its way. Each
+        :meth:`step` puts every agent at the point of the place its booking gives it
+        at the table's next time step (one place, or a wait), whatever ``max_speed``
+        and ``dt``; call the table's ``tick()`` once per step of the game, after
+        every unit stepped (one clock for all). An agent books again every
+        ``replan`` steps of the table and when it stands at the end of a booking
+        short of its goal; the units of one table never share a place at one step
+        nor swap places, one may wait for another (:attr:`waiting`), and one whose
+        goal is out of reach is :attr:`blocked`. Starting places must be distinct
+        and free in the table (ValueError; then none is held). A world without
+        places (a navigation mesh, a waypoint graph) or whose floor names no place
+        under a point (free space: a move grid, a graph) is refused by name
+        (:class:`~pathcraft.world.CapabilityError`), a bad table as by a Pursuer
+        (TypeError, ValueError); a world edited after the table was built makes the
+        next booking raise ``RuntimeError``.
 
     Attributes
     ----------
@@ -115,6 +142,28 @@ class PathFollower:
     ...         break
     >>> crowd.arrived.tolist(), crowd.positions.round(1).tolist()
     ([True, True], [[4.5, 2.5], [4.5, 0.5]])
+
+    Two followers and a pursuer sharing one reservation table (one clock) take
+    turns through a door one cell wide and never stand in one cell:
+
+    >>> from pathcraft.agents import Pursuer
+    >>> from pathcraft.mapf import Reservations
+    >>> hall = Grid.from_ascii('''
+    ... ..#..
+    ... .....
+    ... ..#..
+    ... ''', diagonal="never")
+    >>> table = Reservations(hall, window=8)
+    >>> squad = PathFollower.from_cells(hall, [[(0, 0), (0, 4)], [(2, 0), (2, 4)]],
+    ...                                 reservations=table)
+    >>> scout = Pursuer(hall, (1, 4), speed=1.0, reservations=table)
+    >>> for _ in range(20):
+    ...     arrived = squad.step(1.0)
+    ...     status = scout.step((1, 0), dt=1.0)
+    ...     assert len({*map(tuple, squad.positions.tolist()), scout.position}) == 3
+    ...     table.tick()
+    >>> arrived.tolist(), squad.positions.tolist(), status
+    ([True, True], [[4.5, 0.5], [4.5, 2.5]], 'caught')
     """
 
     def __init__(
@@ -130,6 +179,7 @@ class PathFollower:
         tolerance: float = 0.1,
         stuck_time: float = 2.0,
         snap: bool = False,
+        reservations: Any = None,
     ) -> None:
         floor: Floor | None = None if grid is None else floor_for(grid, "PathFollower")
         if isinstance(paths, np.ndarray) or not isinstance(paths, Sequence) or not paths:
@@ -167,6 +217,14 @@ class PathFollower:
         self._since = np.zeros(n)  # time since that last improved
         self.blocked = np.zeros(n, dtype=bool)
         self.replans = 0
+        self._booked: BookedUnits | None = None
+        if reservations is not None:
+            if floor is None:
+                raise ValueError("reservations needs the world the agents move in (grid=)")
+            self._booked = BookedUnits(
+                reservations, grid, space_for(grid), floor, self, self.positions, self._end,
+                "PathFollower",
+            )  # fmt: skip
         self._update_arrived()
 
     def _pack(self, pts: list[Array]) -> None:
@@ -237,6 +295,8 @@ class PathFollower:
             each = [check_size(k, f"sizes[{i}]") for i, k in enumerate(sizes)]
         else:
             each = [check_size(sizes, "sizes")] * len(paths)
+        if options.get("reservations") is not None and max(each, default=1) > 1:
+            raise ValueError("reservations books units of size 1 only: a place each")
         points = []
         for i, path in enumerate(paths):
             cells = np.asarray(path)
@@ -263,6 +323,14 @@ class PathFollower:
 
     def __len__(self) -> int:
         return len(self.positions)
+
+    @property
+    def waiting(self) -> npt.NDArray[np.bool_]:
+        """With ``reservations``: the agents their bookings keep where they are for
+        the next step, short of their goals (all False without)."""
+        if self._booked is None:
+            return np.zeros(len(self), dtype=bool)
+        return self._booked.waiting()
 
     # ------------------------------------------------------------------ stepping
 
@@ -310,6 +378,8 @@ class PathFollower:
         [[4.0, 0.0]]
         """
         dt = _number("dt", dt, low=0.0, inclusive=True)
+        if self._booked is not None:
+            return self._walk_bookings(dt)
         if self._floor is not None and getattr(self._floor, "version", 0) != self._seen:
             self._on_change(self._floor)
         if dt == 0.0:
@@ -344,6 +414,19 @@ class PathFollower:
         self.positions = new
         self._update_arrived()
         self._update_stuck(left, dt)
+        return self.arrived
+
+    def _walk_bookings(self, dt: float) -> npt.NDArray[np.bool_]:
+        """A step on the shared table's time: every agent books again if due and
+        stands at the point of its place at the table's next step."""
+        assert self._booked is not None
+        new, status = self._booked.step()
+        self.velocities = (new - self.positions) / dt if dt > 0.0 else np.zeros_like(new)
+        self.positions = new
+        state = np.array(status)
+        self.arrived = state == "caught"
+        self.blocked = state == "unreachable"
+        self._update_stuck(self._booked.steps_left(), max(dt, 1e-9))
         return self.arrived
 
     # ------------------------------------------------------------------ map edits

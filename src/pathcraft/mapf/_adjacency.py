@@ -1,5 +1,7 @@
 """A world's places and one-step moves as CSR arrays: grids by their move rule, built from
-their arrays; graphs from theirs; any other world explored through ``neighbors``."""
+their arrays; every other world that lists its places (the ``"places"`` capability)
+from the move graph its reachability labels are drawn from (``_reach_moves()``, CSR
+arrays in the order of its places); any other world explored through ``neighbors``."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.graph import Graph
 from pathcraft.grid import Grid
+from pathcraft.world import CapabilityError
 
 __all__ = ["MAX_PLACES", "adjacency", "csr", "grid_adjacency"]
 
@@ -30,7 +32,12 @@ def csr(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Sorted, duplicate-free CSR arrays without self loops from edge lists."""
     keep = sources != targets
-    key = np.unique(sources[keep].astype(np.int64) * n + targets[keep].astype(np.int64))
+    key = sources[keep].astype(np.int64) * n + targets[keep].astype(np.int64)
+    # sorted and deduplicated by hand: np.unique hashes int64 keys first (numpy >= 2.3),
+    # about 25x slower than a sort on a 512 x 512 map's million moves
+    key.sort()
+    if key.size:
+        key = key[np.concatenate(([True], key[1:] != key[:-1]))]
     src = (key // max(n, 1)).astype(_I32)
     indices = (key % max(n, 1)).astype(_I32)
     indptr = np.zeros(n + 1, dtype=_I32)
@@ -72,12 +79,36 @@ def grid_adjacency(
     return cells, indptr, indices, ids[1:-1, 1:-1]
 
 
-def _graph_adjacency(graph: Graph) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    offsets, targets, weights = graph.csr
-    n = graph.num_nodes
-    sources = np.repeat(np.arange(n, dtype=_I32), np.diff(offsets))
-    open_ = np.isfinite(weights)
-    return csr(n, sources[open_], np.asarray(targets)[open_])
+def _listed_adjacency(
+    world: Any,
+) -> tuple[list[Hashable], npt.NDArray[np.int32], npt.NDArray[np.int32]] | None:
+    """The places of a world that lists them (``places()``) and its moves, read from
+    the move graph its reachability uses (``_reach_moves()``: CSR arrays over slots,
+    ``places`` marking the slots that are places, in the order ``places()`` lists
+    them; a target of -1 is no move); None for a world without both, or whose move
+    graph does not line up with its places (then it is explored)."""
+    reach_moves = getattr(world, "_reach_moves", None)
+    every = getattr(world, "places", None)
+    if not (callable(reach_moves) and callable(every)):
+        return None
+    try:
+        listed = every()
+        moves = reach_moves()
+    except (CapabilityError, NotImplementedError):
+        return None
+    slots = len(moves.offsets) - 1
+    where = np.arange(slots) if moves.places is None else np.flatnonzero(moves.places)
+    if len(where) != len(listed):
+        return None
+    node = np.full(slots, -1, dtype=np.int64)
+    node[where] = np.arange(len(where))
+    sources = node[np.repeat(np.arange(slots), np.diff(moves.offsets))]
+    targets = np.asarray(moves.targets, dtype=np.int64)
+    targets = np.where(targets >= 0, node[np.clip(targets, 0, max(slots - 1, 0))], -1)
+    keep = (sources >= 0) & (targets >= 0)
+    indptr, indices = csr(len(listed), sources[keep], targets[keep])
+    places = [tuple(p) if isinstance(p, (list, np.ndarray)) else p for p in listed]
+    return places, indptr, indices
 
 
 def _explored_adjacency(
@@ -123,15 +154,17 @@ def adjacency(
 
     Parameters
     ----------
-    world : Grid, Graph or any world with ``neighbors(place)``
+    world : Grid, any world that lists its places, or any with ``neighbors(place)``
         A :class:`~pathcraft.grid.Grid` gives its walkable cells in row-major order
-        (4- or 8-connected by its diagonal rule; step costs are ignored: every move
-        takes one time step); a :class:`~pathcraft.graph.Graph` its nodes (edges of
-        infinite weight are closed); any other world the places reachable from
-        ``seeds`` through ``world.neighbors(place)`` (pairs ``(place, cost)``), in the
-        order found.
+        (4- or 8-connected by its diagonal rule); a world that lists its places (the
+        ``"places"`` capability of :mod:`pathcraft.world`: hexagonal, move and voxel
+        grids, levels, graphs) its places in that order and the moves of its own
+        move graph (a graph's edges of infinite weight are closed); any other world
+        the places reachable from ``seeds`` through ``world.neighbors(place)`` (pairs
+        ``(place, cost)``, infinite costs closed), in the order found. Step costs are
+        ignored: every move takes one time step.
     seeds : sequence of places
-        Where to explore from (only for worlds known through ``neighbors``).
+        Where to explore from (only for worlds known through ``neighbors`` alone).
 
     Returns
     -------
@@ -156,12 +189,13 @@ def adjacency(
     if isinstance(world, Grid):
         cells, indptr, indices, _ids = grid_adjacency(world)
         return [tuple(cell) for cell in cells.tolist()], indptr, indices
-    if isinstance(world, Graph):
-        indptr, indices = _graph_adjacency(world)
-        return list(world.labels), indptr, indices
+    listed = _listed_adjacency(world)
+    if listed is not None:
+        return listed
     if callable(getattr(world, "neighbors", None)):
         return _explored_adjacency(world, seeds)
     raise TypeError(
-        "world must be a Grid, a Graph or a world with a neighbors(place) method; "
+        "world must be a Grid, a world that lists its places or one with a "
+        "neighbors(place) method; "
         f"got {type(world).__name__}"
     )
