@@ -107,3 +107,15 @@ def test_reservations_and_cooperative_refuse_bad_input() -> None:
     before = list(here)
     coop.plan(here, [(1, 2), (0, 0)])
     assert here == before
+
+
+def test_cooperative_refuses_to_plan_on_a_world_edited_since() -> None:
+    grid = Grid.from_ascii("....", diagonal="never")
+    coop = Cooperative(grid, window=3)
+    assert coop.step([(0, 0)], [(0, 3)]) == [(0, 1)]
+    grid[0, 2] = np.inf  # the wall it would walk through with its old moves
+    with pytest.raises(RuntimeError, match="edited after the helper was built"):
+        coop.plan([(0, 1)], [(0, 3)])
+    fresh = Cooperative(grid, window=3)
+    with pytest.raises(ValueError, match="cannot reach"):
+        fresh.plan([(0, 1)], [(0, 3)])

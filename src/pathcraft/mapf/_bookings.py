@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from pathcraft._core import sipp as _sipp
 from pathcraft._validation import check_limit
-from pathcraft.mapf._cooperative import GoalDistances, node_ids, places_of
+from pathcraft.mapf._cooperative import GoalDistances, check_fresh, node_ids, places_of
 from pathcraft.mapf._whca import check_window
 from pathcraft.result import PathResult
 
@@ -541,12 +541,12 @@ class Reservations:
         return found, path
 
     def _check_world(self) -> None:
-        if getattr(self._problem.world, "version", 0) != self._version:
-            raise RuntimeError(
-                "the world was edited after the table was built: its places and moves "
-                "are the old ones; build a new Reservations (and let the units hold "
-                "their places in it)"
-            )
+        check_fresh(
+            self._problem,
+            self._version,
+            "table",
+            "build a new Reservations (and let the units hold their places in it)",
+        )
 
     def _safe_end(self, path: npt.NDArray[np.int32]) -> bool:
         """Whether the last node of a plan from now is free for good once reached."""

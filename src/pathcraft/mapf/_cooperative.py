@@ -17,11 +17,21 @@ from pathcraft._validation import check_limit
 from pathcraft.mapf._problem import Problem
 from pathcraft.mapf._whca import check_window, plan_window
 
-__all__ = ["Cooperative", "GoalDistances", "node_ids", "places_of"]
+__all__ = ["Cooperative", "GoalDistances", "check_fresh", "node_ids", "places_of"]
 
 
 def places_of(world: Any, following: bool) -> Problem:
     return Problem.of_places(world, following=following)
+
+
+def check_fresh(problem: Problem, version: int, what: str, remedy: str) -> None:
+    """RuntimeError if ``problem``'s world was edited since its ``version`` was read:
+    the places and moves ``what`` holds are the old ones."""
+    if getattr(problem.world, "version", 0) != version:
+        raise RuntimeError(
+            f"the world was edited after the {what} was built: its places and moves "
+            f"are the old ones; {remedy}"
+        )
 
 
 def node_ids(
@@ -119,6 +129,7 @@ class Cooperative:
         "_goals",
         "_problem",
         "_table",
+        "_version",
         "_window",
         "expanded",
     )
@@ -133,6 +144,7 @@ class Cooperative:
     ) -> None:
         self._window, _ = check_window(window, None)
         self._problem = places_of(world, following)
+        self._version = getattr(world, "version", 0)
         self._distances = GoalDistances(self._problem, max_tables)
         self._table = _sipp.Reservations(self._problem.n_nodes, self._problem.following)
         self._goals: npt.NDArray[np.int32] | None = None
@@ -160,6 +172,8 @@ class Cooperative:
         RuntimeError
             No order of the units gave every unit a plan (rare: units boxed in by
             each other); planning again with fewer units or a shorter window helps.
+            Or the world was edited after this helper was built (its places, moves
+            and distance tables are the old ones): build a new one.
 
         Examples
         --------
@@ -174,6 +188,7 @@ class Cooperative:
         [(0, 0), (0, 1), (0, 2), (0, 2), (0, 2)]
         [(0, 4), (0, 3), (0, 3), (0, 3), (0, 3)]
         """
+        check_fresh(self._problem, self._version, "helper", "build a new Cooperative")
         here = node_ids(self._problem, "positions", positions, distinct=True)
         ends = node_ids(self._problem, "goals", goals, distinct=True)
         if here.size != ends.size:
