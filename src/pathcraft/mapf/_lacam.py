@@ -164,7 +164,24 @@ def _spread(
     only when the first solution it leads to costs less than the one without (None
     else): spreading helps on open, crowded maps and can hurt in rooms. Third, with
     ``compare``, the cheaper of the two first solutions and its search's stats (None
-    when neither was found in time)."""
+    when neither was found in time). The one without comes first, before the paths are
+    spread: the quickest answer, kept should the time run out after it."""
+
+    def first_solution(
+        candidate: npt.NDArray[np.int32] | None,
+    ) -> tuple[float, npt.NDArray[np.int32], dict[str, Any]]:
+        found, _, configs, first = _search(
+            problem, dist, t0, limit, nodes, False, swap, rng, candidate
+        )
+        return (_sum_of_costs(configs, problem.goals) if found else math.inf), configs, first
+
+    cheaper: tuple[npt.NDArray[np.int32], dict[str, Any]] | None = None
+    costs = []
+    if compare:
+        cost, configs, first = first_solution(None)
+        costs.append(cost)
+        if cost < math.inf:
+            cheaper = (configs, first)
     began = time.perf_counter()
     guide: npt.NDArray[np.int32] | None
     guide, more = _scatter.scatter(
@@ -179,18 +196,13 @@ def _spread(
     )
     stats: dict[str, Any] = {f"scatter_{key}": value for key, value in more.items()}
     stats["scatter_s"] = time.perf_counter() - began
-    cheaper: tuple[npt.NDArray[np.int32], dict[str, Any]] | None = None
     if compare:
-        costs = []
-        for candidate in (None, guide):
-            found, _, configs, first = _search(
-                problem, dist, t0, limit, nodes, False, swap, rng, candidate
-            )
-            costs.append(_sum_of_costs(configs, problem.goals) if found else math.inf)
-            if found and costs[-1] == min(costs):
-                cheaper = (configs, first)
+        cost, configs, first = first_solution(guide)
+        costs.append(cost)
         stats["scatter_first_costs"] = costs
-        if not costs[1] < costs[0]:
+        if costs[1] < costs[0]:
+            cheaper = (configs, first)
+        else:
             guide = None
     stats["scatter_used"] = guide is not None
     return guide, stats, cheaper
