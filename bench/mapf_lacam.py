@@ -21,6 +21,16 @@ Two phases, ``--limit`` seconds (10) per instance:
 2. **Refinement** on ``--refine-ks`` instance sizes per map (scen ``random-1``):
    pathcraft ``lacam(problem, refine=True)`` and lacam3 with its defaults (LaCAM*,
    refiners, scatter), both for the whole limit: sum of costs after refinement.
+3. **Equal time** (``--phase equal-time``, on its own: it writes its own section), the
+   Python peers on scen ``random-1``, k rising as in phase 1 until a peer fails twice
+   in a row: on every instance a peer solved, pathcraft ``lacam(problem, refine=True,
+   time_limit=T)`` with T the peer's own time on that instance, and again with T / 10;
+   sums of costs compared. The converse: the time pathcraft needs to reach the peer's
+   sum of costs, the first solution's time when that is enough, else the smallest
+   refining ``time_limit`` of a doubling ladder (from twice the first solution's time
+   up to ``--limit``) whose answer costs no more. Up to ``--cbs-k`` agents and
+   wherever pathcraft is not lower, the instance's optimum: the bound when a solution
+   reaches it, else ``mapf.cbs``'s (``--limit`` seconds).
 
 lacam3 is Kei18/lacam3 (Okumura, AAMAS 2024), public source built outside this
 repository (``cmake -B build && make -C build``; it needs its ``third_party/argparse``
@@ -32,12 +42,15 @@ Usage::
 
     python bench/mapf_lacam.py --lacam3 path/to/lacam3/build/main
     python bench/mapf_lacam.py --quick      # two maps, scen 1, k up to 200, no write
+    python bench/mapf_lacam.py --phase equal-time   # against the peers at their time
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -46,17 +59,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _machine import git_rev, machine, mapf_dir
+from _machine import git_rev, machine, mapf_dir, write_section
 from mapf import check
 
 from pathcraft.io import read_mapf_scen
-from pathcraft.mapf import Problem, lacam
+from pathcraft.mapf import Problem, cbs, lacam
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "mapf.md"
 MAPS = ("random-32-32-20", "room-32-32-4", "maze-32-32-2", "empty-32-32",
         "warehouse-10-20-10-2-1")
 Cell = tuple[int, int]
+EQUAL_TIME = "LaCAM against the Python peers at equal time"
 
 
 def read_instance(scen: Path, k: int) -> tuple[np.ndarray, list[Cell], list[Cell]]:
@@ -253,6 +267,155 @@ def phase_refine(args: argparse.Namespace, base: Path) -> list[dict[str, Any]]:
     return rows
 
 
+PEERS = ("pymapf", "w9-hca")
+
+
+def time_to_reach(scen: Path, k: int, target: int, limit: float, walkable: np.ndarray,
+                  starts: list[Cell], goals: list[Cell]) -> tuple[float | None, str]:
+    """Seconds pathcraft needs to a sum of costs at most ``target``, and how: its first
+    solution's time when that is enough, else the smallest refining ``time_limit`` of a
+    doubling ladder whose answer costs no more (None past ``limit``)."""
+    first = graded(run_pathcraft(scen, k, limit, refine=False), walkable, starts, goals)
+    if not first["solved"]:
+        return None, "no first solution"
+    if first["soc"] <= target:
+        return first["first"], "first solution"
+    budget = max(2 * first["first"], 0.01)
+    while budget <= limit:
+        out = graded(run_pathcraft(scen, k, budget, refine=True), walkable, starts, goals)
+        if out["solved"] and out["soc"] <= target:
+            return budget, "refined"
+        budget *= 2
+    return None, f"not within {limit:g} s"
+
+
+def optimum(scen: Path, k: int, bound: int, best: int, args: argparse.Namespace,
+            known: dict[tuple[str, int], tuple[int | None, str]]) -> tuple[int | None, str]:
+    """The instance's least sum of costs when known: the bound when a solution reaches
+    it, else CBS's (up to ``--cbs-k`` agents; ``known`` keeps CBS's answers)."""
+    if best == bound:
+        return bound, "bound"
+    if k > args.cbs_k:
+        return None, "-"
+    if (scen.name, k) not in known:
+        grid, starts, goals = read_mapf_scen(scen, k)
+        result = cbs(Problem(grid, starts, goals), time_limit=args.limit)
+        known[scen.name, k] = ((result.sum_of_costs, "CBS") if result
+                               else (None, f"CBS: {result.status}"))
+    return known[scen.name, k]
+
+
+def phase_equal_time(args: argparse.Namespace, base: Path) -> list[dict[str, Any]]:
+    rows = []
+    known: dict[tuple[str, int], tuple[int | None, str]] = {}
+    for name in args.maps:
+        scen = base / "scen-random" / f"{name}-random-1.scen"
+        total = len(scen.read_text().splitlines()) - 1
+        misses = dict.fromkeys(PEERS, 0)
+        for k in ladder(total, args.step, args.top):
+            walkable, starts, goals = read_instance(scen, k)
+            for peer in PEERS:
+                if misses[peer] >= 2:
+                    continue
+                theirs = graded(run_peer(peer, scen, k, args.limit), walkable, starts, goals)
+                misses[peer] = 0 if theirs["solved"] else misses[peer] + 1
+                if not theirs["solved"]:
+                    continue
+                row: dict[str, Any] = {"map": name, "k": k, "peer": peer,
+                                       "peer_time": theirs["time"], "peer_soc": theirs["soc"]}
+                for key, share in (("equal", 1.0), ("tenth", 0.1)):
+                    out = run_pathcraft(scen, k, theirs["time"] * share, refine=True)
+                    row["bound"] = out["bound"]
+                    out = graded(out, walkable, starts, goals)
+                    row[f"{key}_time"] = out["time"]
+                    row[f"{key}_soc"] = out.get("soc")
+                    row[f"{key}_why"] = out.get("why", "")
+                row["reach"], row["reach_how"] = time_to_reach(
+                    scen, k, theirs["soc"], args.limit, walkable, starts, goals)
+                best = min(row["peer_soc"], row["equal_soc"] or row["peer_soc"])
+                if (k <= args.cbs_k or best == row["bound"]
+                        or row["equal_soc"] is None or row["equal_soc"] >= row["peer_soc"]):
+                    row["optimum"], row["optimum_how"] = optimum(
+                        scen, k, row["bound"], best, args, known)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    return rows
+
+
+def _verdict(mine: int | None, theirs: int) -> str:
+    if mine is None:
+        return "none"
+    return "lower" if mine < theirs else "equal" if mine == theirs else "higher"
+
+
+def report_equal_time(args: argparse.Namespace, rows: list[dict[str, Any]],
+                      load: tuple[float, float]) -> str:
+    """The equal-time section's body (its title is the caller's)."""
+    out = [
+        f"`python bench/mapf_lacam.py --phase equal-time` at {git_rev()}, {machine()}; "
+        f"pymapf {_version('pymapf')} (`LaCAM`), w9-pathfinding {_version('w9_pathfinding')} "
+        f"(`HCAStar`); load average (1 min) {load[0]:.1f} at the start, {load[1]:.1f} at "
+        "the end, on the two cores (other jobs ran: times are wall-clock and inflated "
+        "alike for both sides, each instance's runs back to back). Scen `random-1` of each "
+        f"map, k = 10, 25, then steps of {args.step} until a peer fails twice in a row "
+        f"({args.limit:g} s each, in a child process). On every instance a peer solved, "
+        "pathcraft `lacam(problem, refine=True, time_limit=T)` with T the peer's own time "
+        "(its solver's clock, without building its problem; pathcraft's includes its "
+        "distance tables, not building the `Problem`), and with T / 10. Every solution "
+        "passed the bench's own conflict checker (an invalid one would count as none). "
+        "*lower / equal / higher*: pathcraft's sum of costs against the peer's; *none*: "
+        "no solution within the time. *ratio*: pathcraft's sum of costs / the peer's "
+        "(median, and the worst: the largest). *reach*: the time pathcraft needs to a "
+        "sum of costs at most the peer's (its first solution's time when that is "
+        "enough, else the smallest refining limit on a doubling ladder from twice the "
+        f"first solution's time up to {args.limit:g} s), as a share of the peer's time.",
+        "",
+        "| map | peer | instances | at T: lower / equal / higher / none | ratio at T "
+        "(median, worst) | at T / 10: lower / equal / higher / none | ratio at T / 10 "
+        "(median, worst) | reached | reach / T (median, worst) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name in args.maps:
+        for peer in PEERS:
+            mine = [r for r in rows if r["map"] == name and r["peer"] == peer]
+            if not mine:
+                continue
+            cells = []
+            for key in ("equal", "tenth"):
+                verdicts = [_verdict(r[f"{key}_soc"], r["peer_soc"]) for r in mine]
+                counts = " / ".join(str(verdicts.count(v))
+                                    for v in ("lower", "equal", "higher", "none"))
+                ratios = [r[f"{key}_soc"] / r["peer_soc"] for r in mine
+                          if r[f"{key}_soc"] is not None]
+                cells += [counts, f"{_median(ratios):.3f}, {max(ratios, default=math.nan):.3f}"]
+            reached = [r["reach"] / r["peer_time"] for r in mine if r["reach"] is not None]
+            out.append(
+                f"| {name} | {peer} | {len(mine)} | {' | '.join(cells)} | "
+                f"{len(reached)} / {len(mine)} | "
+                f"{_median(reached):.3f}, {max(reached, default=math.nan):.3f} |")
+    out += [
+        "",
+        "Every instance (times in ms; *optimum*, for k up to "
+        f"{args.cbs_k} and wherever pathcraft was not lower at T: the bound when a solution "
+        "reaches it, else CBS's proven optimum):",
+        "",
+        "| map | k | peer | peer time | bound | peer SoC | pathcraft SoC at T | at T / 10 "
+        "| reach | optimum |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        soc = {key: "-" if r[f"{key}_soc"] is None else str(r[f"{key}_soc"])
+               for key in ("equal", "tenth")}
+        reach = ("-" if r["reach"] is None
+                 else f"{r['reach'] * 1000:.0f} ({r['reach_how']})")
+        best = (f"{r['optimum']} ({r['optimum_how']})" if r.get("optimum") is not None
+                else r.get("optimum_how", ""))
+        out.append(f"| {r['map']} | {r['k']} | {r['peer']} | {r['peer_time'] * 1000:.0f} | "
+                   f"{r['bound']} | {r['peer_soc']} | {soc['equal']} | {soc['tenth']} | "
+                   f"{reach} | {best} |")
+    return "\n".join(out) + "\n"
+
+
 # ------------------------------------------------------------------ the report
 
 
@@ -363,8 +526,12 @@ def main() -> None:
     parser.add_argument("--no-peers", dest="peers", action="store_false")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", help="also write every run as JSON lines here")
-    parser.add_argument("--phase", choices=("both", "first", "refine"), default="both",
-                        help="run one phase only (prints, writes nothing)")
+    parser.add_argument("--phase", choices=("both", "first", "refine", "equal-time"),
+                        default="both",
+                        help="first or refine: that phase only (prints, writes nothing); "
+                        "equal-time: against the peers at their time (writes its section)")
+    parser.add_argument("--cbs-k", type=int, default=25,
+                        help="equal-time: CBS's optimum up to this many agents")
     parser.add_argument("--peer", help=argparse.SUPPRESS)
     parser.add_argument("--peer-scen", help=argparse.SUPPRESS)
     parser.add_argument("--peer-k", type=int, help=argparse.SUPPRESS)
@@ -379,6 +546,16 @@ def main() -> None:
     base = mapf_dir()
     if not (base / "maps").is_dir():
         sys.exit(f"no MAPF benchmark at {base}: set PATHCRAFT_MAPF")
+    if args.phase == "equal-time":
+        began = os.getloadavg()[0]
+        rows = phase_equal_time(args, base)
+        body = report_equal_time(args, rows, (began, os.getloadavg()[0]))
+        print(body)
+        if args.json:
+            Path(args.json).write_text("".join(json.dumps(r) + "\n" for r in rows))
+        if not args.quick:
+            write_section(RESULTS, EQUAL_TIME, body)
+        return
     first = phase_first(args, base) if args.phase != "refine" else []
     refined = phase_refine(args, base) if args.phase != "first" else []
     text = report(args, first, refined)
@@ -386,21 +563,8 @@ def main() -> None:
     if args.json:
         Path(args.json).write_text("".join(json.dumps(r) + "\n" for r in first + refined))
     if not args.quick and args.phase == "both":
-        write_section(text)
-
-
-def write_section(text: str) -> None:
-    """Put this script's section into the results file, in place of its previous run."""
-    heading = text.split("\n", 1)[0]
-    old = RESULTS.read_text() if RESULTS.exists() else "# Multi-agent pathfinding\n"
-    if heading in old:
-        before, _, rest = old.partition(heading)
-        following = rest.find("\n## ")
-        after = rest[following + 1 :] if following >= 0 else ""
-        new = before + text + ("\n" + after if after else "")
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    RESULTS.write_text(new)
+        title, _, body = text.partition("\n")
+        write_section(RESULTS, title.removeprefix("## "), body)
 
 
 if __name__ == "__main__":

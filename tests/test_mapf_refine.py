@@ -167,6 +167,41 @@ def test_lacam_with_and_without_spread_paths() -> None:
         lacam(problem, scatter=1)
 
 
+
+def test_the_first_solution_compared_is_kept_when_the_search_runs_out_of_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``refine`` and ``scatter=None`` both first solutions are found before the
+    search proper; when that search then finds nothing in its time (a limit of a few
+    milliseconds on a loaded machine), the cheaper first solution is the answer."""
+    from pathcraft.mapf import _lacam
+
+    real = _lacam._search
+    calls = []
+
+    def search(problem, dist, t0, limit, nodes, refine, *rest):  # type: ignore[no-untyped-def]
+        calls.append(refine)
+        if refine:  # the search after the comparison: its time already spent
+            return real(problem, dist, t0, 0.0, nodes, refine, *rest)
+        return real(problem, dist, t0, limit, nodes, refine, *rest)
+
+    monkeypatch.setattr(_lacam, "_search", search)
+    grid = Grid.from_ascii("......\n.#..#.\n......\n..#...", diagonal="never")
+    starts = [(0, 0), (2, 5), (3, 0), (0, 5)]
+    goals = [(3, 5), (0, 0), (0, 3), (2, 0)]
+    problem = Problem(grid, starts, goals)
+    result = lacam(problem, refine=True, time_limit=1.0)
+    assert calls == [False, False, True]
+    assert result, result
+    assert result.stats["stopped"] == "time limit"
+    assert_solution(result.paths, starts, goals, grid_step(np.isfinite(grid.cost)))
+    cheaper = min(result.stats["scatter_first_costs"])
+    assert result.stats["lacam_sum_of_costs"] == cheaper
+    assert result.stats["time_to_first_s"] is not None
+    assert result.sum_of_costs <= cheaper
+    monkeypatch.setattr(_lacam, "_search", lambda *args: real(*args[:3], 0.0, *args[4:]))
+    assert not lacam(problem, refine=True, time_limit=1.0)  # nothing found at all: none
+
 def test_spread_paths_lower_the_first_solution_on_a_crowded_map(mapf_benchmark) -> None:
     grid, starts, goals = read_mapf_scen(
         mapf_benchmark / "scen-random" / "random-32-32-20-random-1.scen", 150
