@@ -19,6 +19,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 from pathlib import Path
@@ -34,7 +35,7 @@ from pathcraft.agents import GridSpace, Pursuer
 
 
 def parity(n: int, frames: int, speed: float, player_speed: float, expansions: int,
-           budget_us: float, seed: int) -> dict[str, Any]:
+           budget_us: float, seed: int, gc_mode: str = "on") -> dict[str, Any]:
     """One side-by-side run of ``n`` pursuers of each recipe; p99s and counts."""
     world = tiled_world(frames, player_speed)
     starts = spawns(world.grid, world.route[0], n, seed=n)
@@ -49,6 +50,11 @@ def parity(n: int, frames: int, speed: float, player_speed: float, expansions: i
         for label, opts in sets.items()
     }
     times: dict[str, list[float]] = {label: [] for label in sets}
+    gc.collect()
+    if gc_mode == "freeze":
+        gc.freeze()
+    elif gc_mode == "off":
+        gc.disable()
     order = list(sets)
     rng = random.Random(seed)
     # agents that have not left their start yet (looked at outside the timed part)
@@ -65,6 +71,8 @@ def parity(n: int, frames: int, speed: float, player_speed: float, expansions: i
         for label, left in waiting.items():
             for k in [k for k, at in left.items() if agents[label][k].position != at]:
                 del left[k]
+    gc.enable()
+    gc.unfreeze()
     p99 = {label: float(np.percentile(t, 99)) * 1e3 for label, t in times.items()}
     return {
         "p99": p99,
@@ -84,11 +92,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--expansions", type=int, default=4000, help="per frame, all agents")
     p.add_argument("--budget-us", type=float, default=2000.0, help="per frame, all agents")
     p.add_argument("--seed", type=int, default=0, help="of the shuffled orders")
+    p.add_argument("--gc", choices=("on", "freeze", "off"), default="on")
     args = p.parse_args(argv)
     for run in range(args.runs):
         for n in (int(c) for c in args.counts.split(",")):
             out = parity(n, args.frames, args.speed, args.player_speed, args.expansions,
-                         args.budget_us, args.seed + run)
+                         args.budget_us, args.seed + run, args.gc)
             cells = "  ".join(
                 f"{label}: p99 {out['p99'][label]:.3f} ms x{out['ratio'][label]:.2f} "
                 f"({out['plans'][label]} plans, {out['still'][label]} still)"

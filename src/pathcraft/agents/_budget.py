@@ -126,11 +126,12 @@ class FrameBudget:
         return max(n, 0)
 
     def whole(
-        self, search: Callable[[int], Any], need: int | None, limit: int | None
+        self, search: Callable[..., Any], start: Any, goal: Any, need: int | None,
+        limit: int | None,
     ) -> tuple[Any, bool] | None:
-        """``search(cap)``, a search run whole in one call capped at ``cap``
-        expansions, where one needing ``need`` expansions (those of the last like
-        it; None: unknown) fits in :meth:`allowance` (None where it does not: not
+        """``search(start, goal, max_expansions=cap)``, a search run whole in one
+        call, where one needing ``need`` expansions (those of the last like it;
+        None: unknown) fits in :meth:`allowance` (None where it does not: not
         run). ``cap`` is the allowance, or the caller's ``limit`` where that is
         lower (None: none). Its expansions are spent, and with a time budget the
         rate is measured by them. The result and whether the allowance capped it
@@ -143,9 +144,8 @@ class FrameBudget:
         >>> grid = Grid.from_ascii("." * 9, diagonal="never")
         >>> budget = FrameBudget(5, None)
         >>> budget.start()
-        >>> budget.whole(lambda cap: grid.astar((0, 0), (0, 8), max_expansions=cap), 8, None)
-        >>> result, capped = budget.whole(
-        ...     lambda cap: grid.astar((0, 0), (0, 3), max_expansions=cap), 3, None)
+        >>> budget.whole(grid.astar, (0, 0), (0, 8), 8, None)     # it would not fit
+        >>> result, capped = budget.whole(grid.astar, (0, 0), (0, 3), 3, None)
         >>> result.cost, capped, budget.left
         (3.0, True, 1)
         """
@@ -155,7 +155,7 @@ class FrameBudget:
         if need is None or need > cap:
             return None
         capped = limit is None or limit > cap
-        result = search(cap if limit is None or capped else limit)
+        result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
         self._spend(result.expanded)
         if timed:
             self._measure(result.expanded, perf_counter() - began)

@@ -623,10 +623,7 @@ class Pursuer:
         ended, else its expansions are spent and the plan is sliced (False)."""
         clock = self._clock
         assert clock is not None
-        start, space = self._path[k], self._space
-        ran = clock.whole(
-            lambda cap: space.find_path(start, goal, max_expansions=cap), self._last, limit
-        )
+        ran = clock.whole(self._space.find_path, self._path[k], goal, self._last, limit)
         if ran is None:
             return False
         result, capped = ran
