@@ -149,16 +149,32 @@ class FrameBudget:
         >>> result.cost, capped, budget.left
         (3.0, True, 1)
         """
-        timed = self.time_us is not None
-        began = perf_counter() if timed else 0.0
-        cap = self._allowance(began)
-        if need is None or need > cap:
+        if need is None:
+            return None
+        # (as lean as a blocking call's own checks: it runs before every such plan)
+        left, timed = self.left, self.time_us is not None
+        cap = left if left is not None else 2**62
+        if timed:
+            began = perf_counter()
+            rate, n = self._rate, 0
+            if rate is not None and (n := int((self._deadline - began) * rate)) > 7:
+                shift = n.bit_length() - 3  # (_coarse, inline)
+                n = (n >> shift) << shift
+            if self._first and n < SLICE:
+                n = SLICE
+            cap = min(cap, n)
+        if need > cap:
             return None
         capped = limit is None or limit > cap
         result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
-        self._spend(result.expanded)
-        if timed:
-            self._measure(result.expanded, perf_counter() - began)
+        expanded = result.expanded
+        self._first = False
+        if left is not None:
+            self.left = left - expanded
+        if timed and expanded > 0:
+            seconds = perf_counter() - began
+            if seconds > 0.0:
+                self._rate = expanded / seconds
         return result, capped
 
     def spend(self, expanded: int, seconds: float) -> None:

@@ -628,7 +628,7 @@ class Pursuer:
             return False
         result, capped = ran
         self.expanded += result.expanded
-        if capped and not result and result.reason == "max_expansions":
+        if capped and not result.found and result.reason == "max_expansions":
             self._last = None  # longer than a frame: sliced from here
             return False
         self.plans += 1
