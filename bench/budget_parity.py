@@ -5,10 +5,12 @@ blocking ``Pursuer`` s, ``frame_budget`` ones and ``time_budget_us`` ones (the f
 ``--expansions`` / ``--budget-us`` shared out per pursuer, as there), each frame
 stepping the three sets in a shuffled order, so the machine's load hits them alike.
 Printed per count: each set's p99 frame (ms of this thread's CPU) and the ratio of
-each budgeted set's p99 over the blocking set's, with the plans run, the sliced plans
-among them and the partial paths read. Nothing is written: the numbers go into
-``bench/results/game_loop.md`` by hand (its paragraph on budgeted Pursuers on the
-Tiled level), as medians over runs alternated with the previous code's.
+each budgeted set's p99 over the blocking set's, with the plans run and the agents
+that never moved. ``--gc freeze`` / ``off`` take the collector's full passes out of
+the frames (they land in whichever set runs when one triggers). Nothing is written:
+the numbers go into ``bench/results/game_loop.md`` by hand (its paragraph on
+budgeted Pursuers on the Tiled level), as medians over runs alternated with the
+previous code's (run it with the other code's ``src`` on ``PYTHONPATH``).
 
 Usage::
 
