@@ -13,6 +13,7 @@ from _grids import oracle
 
 from pathcraft import Grid
 from pathcraft.agents import GridSpace, Pursuer
+from pathcraft.agents._budget import SLICE
 
 
 class Counting(GridSpace):
@@ -156,3 +157,23 @@ def test_a_pursuer_whose_toward_takes_no_step_tries_again_every_retry_steps() ->
     assert len(space.tries) >= 2 and all(  # ... and again, but not every frame
         b - a == RETRY for a, b in zip(space.tries, space.tries[1:], strict=False)
     )
+
+
+def test_a_short_plan_is_run_whole_however_little_time_the_budget_leaves() -> None:
+    # the first slice of a frame runs whatever the time: a plan that fits in it is
+    # run whole, as a blocking one, not sliced for lack of time left
+    grid = Grid(np.where(np.eye(12, dtype=bool)[::-1], 3.0, 1.0))
+    space = Counting(grid)
+    budgeted = Pursuer(space, (0, 0), speed=0.3, time_budget_us=1e-3)
+    blocking = Pursuer(GridSpace(grid), (0, 0), speed=0.3)
+    longest = 0
+    for frame in range(200):
+        target = (frame // 20 % 3 * 2, 5 + frame // 7 % 4)
+        assert budgeted.step(target, dt=1.0) == blocking.step(target, dt=1.0)
+        assert budgeted.path == blocking.path
+        assert not budgeted.planning
+        assert blocking.last_plan is not None
+        longest = max(longest, blocking.last_plan.expanded)
+    assert longest <= SLICE
+    assert budgeted.plans == blocking.plans > 10
+    assert space.started == 1  # the first, nothing known of its length

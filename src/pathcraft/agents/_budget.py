@@ -14,6 +14,7 @@ that guarantees every search ends.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
@@ -98,23 +99,83 @@ class FrameBudget:
 
     def allowance(self) -> int:
         """The expansions what is left of the frame allows: those left, and with a
-        time budget as many as the time left allows at the measured rate (0 before
-        any measure). What a search run whole in one call may spend this frame.
+        time budget as many as the time left allows at the measured rate (none
+        before any measure; rounded down to three significant bits, so that a
+        search capped by it meets few distinct caps: a query's options are checked
+        once per distinct value), but at least one slice while none ran this frame
+        (the first slice runs whatever the time: :meth:`run` would spend it too).
+        What a search run whole in one call may spend this frame.
 
         Examples
         --------
         >>> from pathcraft.agents._budget import FrameBudget
         >>> budget = FrameBudget(5, None)
         >>> budget.start()
-        >>> budget.allowance(), FrameBudget(None, 100.0).allowance()
-        (5, 0)
+        >>> budget.allowance(), FrameBudget(None, 100.0).allowance()   # one slice
+        (5, 32)
         """
+        return self._allowance(perf_counter() if self.time_us is not None else 0.0)
+
+    def _allowance(self, now: float) -> int:
         n = self.left if self.left is not None else 2**62
         if self.time_us is not None:
-            if self._rate is None:
-                return 0
-            n = min(n, int((self._deadline - perf_counter()) * self._rate))
+            timed = 0
+            if self._rate is not None:
+                timed = _coarse(int((self._deadline - now) * self._rate))
+            n = min(n, max(timed, SLICE) if self._first else timed)
         return max(n, 0)
+
+    def whole(
+        self, search: Callable[..., Any], start: Any, goal: Any, need: int | None,
+        limit: int | None,
+    ) -> tuple[Any, bool] | None:
+        """``search(start, goal, max_expansions=cap)``, a search run whole in one
+        call, where one needing ``need`` expansions (those of the last like it;
+        None: unknown) fits in :meth:`allowance` (None where it does not: not
+        run). ``cap`` is the allowance, or the caller's ``limit`` where that is
+        lower (None: none). Its expansions are spent, and with a time budget the
+        rate is measured by them. The result and whether the allowance capped it
+        (False: the caller's limit did).
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> from pathcraft.agents._budget import FrameBudget
+        >>> grid = Grid.from_ascii("." * 9, diagonal="never")
+        >>> budget = FrameBudget(5, None)
+        >>> budget.start()
+        >>> budget.whole(grid.astar, (0, 0), (0, 8), 8, None)     # it would not fit
+        >>> result, capped = budget.whole(grid.astar, (0, 0), (0, 3), 3, None)
+        >>> result.cost, capped, budget.left
+        (3.0, True, 1)
+        """
+        if need is None:
+            return None
+        # (as lean as a blocking call's own checks: it runs before every such plan)
+        left, timed = self.left, self.time_us is not None
+        cap = left if left is not None else 2**62
+        if timed:
+            began = perf_counter()
+            rate, n = self._rate, 0
+            if rate is not None and (n := int((self._deadline - began) * rate)) > 7:
+                shift = n.bit_length() - 3  # (_coarse, inline)
+                n = (n >> shift) << shift
+            if self._first and n < SLICE:
+                n = SLICE
+            cap = min(cap, n)
+        if need > cap:
+            return None
+        capped = limit is None or limit > cap
+        result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
+        expanded = result.expanded
+        self._first = False
+        if left is not None:
+            self.left = left - expanded
+        if timed and expanded > 0:
+            seconds = perf_counter() - began
+            if seconds > 0.0:
+                self._rate = expanded / seconds
+        return result, capped
 
     def spend(self, expanded: int, seconds: float) -> None:
         """Count ``expanded`` expansions done in ``seconds`` outside :meth:`run` (a
@@ -148,3 +209,15 @@ class FrameBudget:
         self._first = False
         if self.left is not None:
             self.left -= expanded
+
+
+def _coarse(n: int) -> int:
+    """``n`` rounded down to its three most significant bits (at most a fifth
+    less): a handful of values an octave.
+
+    >>> from pathcraft.agents._budget import _coarse
+    >>> [_coarse(n) for n in (-3, 7, 9, 13, 100, 1000)]
+    [-3, 7, 8, 12, 96, 896]
+    """
+    shift = n.bit_length() - 3
+    return n if shift <= 0 else (n >> shift) << shift

@@ -141,12 +141,14 @@ class Pursuer:
         run whole, as one blocking search capped at what is left (a plan that ends
         within its frame costs what a blocking call costs, not a search started,
         stepped and read); if the cap stops it, its expansions are spent and the plan
-        is sliced from the next frame. On a navigation mesh a plan is first its path
-        corridor re-aimed without a search, as without a budget (the space's
-        ``reaim``: none of the frame's expansions); where that needs a search, a new
-        corridor is searched whole, capped at what is left of the frame, when the last
-        plan fitted in it; else the plan is sliced. None (and no ``time_budget_us``):
-        each plan is one blocking search.
+        is sliced from the next frame. With ``time_budget_us`` what is left is what
+        the time left allows at the rate measured so far, and at least one slice
+        while none ran this frame (the slice a sliced plan would run anyway). On a
+        navigation mesh a plan is first its path corridor re-aimed without a search,
+        as without a budget (the space's ``reaim``: none of the frame's expansions);
+        where that needs a search, a new corridor is searched whole, capped at what
+        is left of the frame, when the last plan fitted in it; else the plan is
+        sliced. None (and no ``time_budget_us``): each plan is one blocking search.
     snap : bool
         Default False: a ``start`` or target on a wall (or off the grid) is a
         ``ValueError``. True: it is moved to the nearest walkable node (the space's
@@ -621,16 +623,12 @@ class Pursuer:
         ended, else its expansions are spent and the plan is sliced (False)."""
         clock = self._clock
         assert clock is not None
-        cap = clock.allowance()
-        if self._last is None or self._last > cap:
+        ran = clock.whole(self._space.find_path, self._path[k], goal, self._last, limit)
+        if ran is None:
             return False
-        if limit is not None and limit <= cap:
-            cap = limit  # the caller's limit: the search's answer whatever it is
-        began = perf_counter()
-        result = self._space.find_path(self._path[k], goal, max_expansions=cap)
-        clock.spend(result.expanded, perf_counter() - began)
+        result, capped = ran
         self.expanded += result.expanded
-        if not result and result.reason == "max_expansions" and cap != limit:
+        if capped and not result.found and result.reason == "max_expansions":
             self._last = None  # longer than a frame: sliced from here
             return False
         self.plans += 1
@@ -719,9 +717,10 @@ class Pursuer:
         if k >= last:
             return k
         reach = self.speed * self._dt * max(self._lag, 2)
-        left = float(self._suffix[self._i]) - self._progress  # cost to the path's end
-        beyond = np.flatnonzero(self._suffix[k:] <= left - reach)
-        return k + int(beyond[0]) if len(beyond) else last
+        bound = float(self._suffix[self._i]) - self._progress - reach  # left, less reach
+        if bound < 0.0:  # (the end's suffix is 0: none is far enough)
+            return last
+        return k + int(np.argmax(self._suffix[k:] <= bound))
 
     def _continue(self) -> None:
         """Spend this frame's budget on the plan in progress; adopt it once it ended,

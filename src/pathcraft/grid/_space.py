@@ -234,7 +234,11 @@ class GridSpace:
         this space's choice of algorithm (JPS where it applies)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
         if self.algorithm == "astar" or (
-            self.algorithm == "auto" and self.grid.diagonal not in ("no_corner_cut", "always")
+            self.algorithm == "auto"
+            and (
+                self.grid.diagonal not in ("no_corner_cut", "always")
+                or self.grid.uniform_cost is None  # costs vary: no JPS tried and refused
+            )
         ):
             return method(s, g, algorithm="astar", max_expansions=limit, **more)
         try:
