@@ -44,6 +44,17 @@ def test_hpa_paths_are_legal_priced_by_their_steps_and_never_below_optimal(
     )
 
 
+def contents(h: Hierarchy) -> tuple[object, ...]:
+    """What a hierarchy holds, wherever in its buffers: its transitions, its nodes
+    cluster by cluster, and per cluster the intra costs and refinement fields."""
+    count = np.diff(h._cl_ptr).tolist()
+    mats = {c: h._mats[h._mat_off[c] : h._mat_off[c] + n * n].tolist() for c, n in enumerate(count)}
+    size = [n * int(a) for n, a in zip(count, h._area, strict=True)]
+    dirs = {c: h._dirs[h._dir_off[c] : h._dir_off[c] + n].tobytes() for c, n in enumerate(size)}
+    pairs = {k: sorted(v) for k, v in h._pairs.items() if v}
+    return pairs, h._node_cell.tolist(), h._cl_ptr.tolist(), mats, dirs
+
+
 @settings(max_examples=30, deadline=None)
 @given(case=cases(max_side=30), cluster=st.integers(2, 8), data=st.data())
 def test_hpa_after_edits_repairs_to_the_same_answers(
@@ -65,10 +76,7 @@ def test_hpa_after_edits_repairs_to_the_same_answers(
         check(case, grid, [(a, b)])
         # the repaired hierarchy has the edges a fresh build has
         fresh = Hierarchy(grid, cluster)
-        assert grid._hier._adj == fresh._adj
-        assert {k: sorted(v) for k, v in grid._hier._across.items() if v} == {
-            k: sorted(v) for k, v in fresh._across.items() if v
-        }
+        assert contents(grid._hier) == contents(fresh)
 
 
 def test_hpa_is_near_optimal_on_an_open_maze() -> None:
@@ -145,3 +153,21 @@ def test_a_saved_grid_loads_with_its_hierarchy(tmp_path) -> None:  # type: ignor
         back.find_path((0, 0), (29, 3), algorithm="hpa").cost
         == grid.find_path((0, 0), (29, 3), algorithm="hpa").cost
     )
+
+
+def test_many_repairs_fill_and_compact_the_buffers_and_stay_equal_to_a_fresh_build() -> None:
+    rng = np.random.default_rng(3)
+    grid = Grid(np.where(rng.random((24, 24)) < 0.2, np.inf, 1.0), prepare="hpa")
+    grid.prepare("hpa", cluster=4)
+    h = grid._hier
+    sizes = {len(h._mats)}
+    for _ in range(40):
+        r, c = (int(x) for x in rng.integers(24, size=2))
+        grid[r, c] = np.inf if np.isfinite(grid.cost[r, c]) else 2.0
+        h.repair(grid)
+        sizes.add(len(h._mats))
+        assert contents(h) == contents(Hierarchy(grid, 4))
+    assert len(sizes) > 1  # the buffers were compacted (and grown) on the way
+    free = np.argwhere(np.isfinite(np.array(grid.cost)))
+    case = Case(np.array(grid.cost), "no_corner_cut", tuple(free[0]), tuple(free[-1]), 0)
+    check(case, grid, [(tuple(free[0]), tuple(free[-1])), (tuple(free[5]), tuple(free[-9]))])
