@@ -171,3 +171,20 @@ def test_many_repairs_fill_and_compact_the_buffers_and_stay_equal_to_a_fresh_bui
     free = np.argwhere(np.isfinite(np.array(grid.cost)))
     case = Case(np.array(grid.cost), "no_corner_cut", tuple(free[0]), tuple(free[-1]), 0)
     check(case, grid, [(tuple(free[0]), tuple(free[-1])), (tuple(free[5]), tuple(free[-9]))])
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_open_clusters_take_octile_fields_that_refine_to_legal_paths(rule: str) -> None:
+    cost = np.full((30, 33), 2.0)
+    cost[12:15, 3:20] = np.inf  # some clusters with a wall, most open
+    grid = Grid(cost, diagonal=rule)  # type: ignore[arg-type]
+    hierarchy = Hierarchy(grid, 7)
+    case = Case(cost, rule, (0, 0), (29, 32), 0)
+    rng = np.random.default_rng(5)
+    free = np.argwhere(np.isfinite(cost))
+    for a, b in free[rng.integers(len(free), size=(12, 2))].tolist():
+        raw, _ = hierarchy.path(a[0] * 33 + a[1], b[0] * 33 + b[1])
+        assert raw is not None
+        assert_legal(cost, case.rule, raw, tuple(a), tuple(b))
+        want = oracle(cost, rule, [tuple(a)])[tuple(b)]
+        assert hierarchy.path_cost(raw) >= want * (1 - 1e-9)

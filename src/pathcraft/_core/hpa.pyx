@@ -17,7 +17,9 @@ times sqrt(2) diagonally.
   cluster, stopped once every node of the cluster is settled; the costs between the
   cluster's nodes (an ``n x n`` matrix at ``mat_off[c]``) and, per source node, the
   move that entered each cell (one byte a cell, ``n`` planes of the cluster's box at
-  ``dir_off[c]``), so refinement walks the cached fields and never searches.
+  ``dir_off[c]``), so refinement walks the cached fields and never searches. A
+  cluster of one cost without a wall gets octile costs and octile fields (diagonal
+  steps first) without a search.
 - **Abstract edges** are those intra costs and every straight step from a node to a
   node of another cluster (found by binary search among that cluster's nodes).
 - **A query** (:func:`query`) runs a Dijkstra from the start confined to its cluster,
@@ -36,7 +38,18 @@ import numpy as np
 
 from pathcraft._core.codes cimport key_round
 from pathcraft._core.grid_search cimport DC, DR, NEVER, SQRT2, corner_open
-from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
+from pathcraft._core.heap cimport (
+    Heap,
+    HeapEntry,
+    heap_clear,
+    heap_free,
+    heap_init,
+    heap_pop,
+    heap_push,
+    iheap_pop,
+    iheap_push,
+    iheap_update,
+)
 
 cdef uint8_t NO_MOVE = 255
 
@@ -71,54 +84,100 @@ cdef inline double octile(int diagonal, Py_ssize_t dr, Py_ssize_t dc) noexcept n
     return dr + (SQRT2 - 1.0) * dc
 
 
+cdef enum:
+    CLOSED = 1  # a flag's bits: the cell is settled,
+    STOP = 2    # and it is one the search must settle before it may stop
+
+
+cdef struct Scratch:
+    # a confined search's state over the cells of a box (``capacity`` of them)
+    double* g
+    int32_t* pos  # an open cell's place in the heap
+    uint8_t* flag
+    Heap heap
+    Py_ssize_t capacity
+
+
+cdef int scratch_init(Scratch* s, Py_ssize_t capacity) noexcept nogil:
+    """Room for boxes of ``capacity`` cells, no stop marks; -1 when out of memory."""
+    cdef Py_ssize_t i
+    s.capacity = capacity
+    s.g = <double*> malloc(capacity * sizeof(double) + 8)
+    s.pos = <int32_t*> malloc(capacity * sizeof(int32_t) + 8)
+    s.flag = <uint8_t*> malloc(capacity + 8)
+    s.heap.data = NULL
+    if s.g == NULL or s.pos == NULL or s.flag == NULL or heap_init(&s.heap, 64) != 0:
+        scratch_free(s)
+        return -1
+    for i in range(capacity):
+        s.flag[i] = 0
+    return 0
+
+
+cdef void scratch_free(Scratch* s) noexcept nogil:
+    free(s.g)
+    free(s.pos)
+    free(s.flag)
+    heap_free(&s.heap)
+    s.g = NULL
+    s.pos = NULL
+    s.flag = NULL
+
+
 cdef int confined(
     const Box* b, Py_ssize_t src, bint backward, Py_ssize_t target, double hscale,
-    const int64_t* stop_at, Py_ssize_t n_stop, double* g, uint8_t* move, Heap* heap,
+    Py_ssize_t n_stop, Scratch* s, uint8_t* move,
 ) noexcept nogil:
     """A best-first search over the box's cells from the local cell ``src``: forward
-    (``g``: the cost from ``src``; ``move``: the move that entered the cell) or
-    ``backward`` (``g``: the cost to ``src``; ``move``: the move that leaves the cell
-    towards it). A* to ``target`` (>= 0; forward only) with the octile heuristic times
-    ``hscale``, else Dijkstra, stopped once the ``n_stop`` local cells of ``stop_at``
-    are settled (all of the box when ``n_stop`` is 0). Return -1 when out of memory."""
+    (``s.g``: the cost from ``src``; ``move``: the move that entered the cell) or
+    ``backward`` (``s.g``: the cost to ``src``; ``move``: the move that leaves the
+    cell towards it). A* to ``target`` (>= 0; forward only) with the octile heuristic
+    times ``hscale``, else Dijkstra, stopped once the ``n_stop`` cells flagged STOP
+    are settled (all of the box when ``n_stop`` is 0). The heap is indexed: a cell
+    reached more cheaply while open has its entry lowered in place. Return -1 when out
+    of memory."""
     cdef Py_ssize_t n = b.h * b.w, i, u, v, pu, pv, ur, uc, vr, vc, k, kmax
     cdef Py_ssize_t left = n_stop, tr = 0, tc = 0
     cdef double gu, c, ng, h
     cdef HeapEntry e
     cdef const double* cost = b.cost
     cdef Py_ssize_t W = b.W
+    cdef double* g = s.g
+    cdef uint8_t* flag = s.flag
+    cdef Heap* heap = &s.heap
     for i in range(n):
         g[i] = INFINITY
         move[i] = NO_MOVE
+        flag[i] &= STOP
     if target >= 0:
         tr = target // b.w
         tc = target - tr * b.w
     kmax = 4 if b.diagonal == NEVER else 8
     heap_clear(heap)
     g[src] = 0.0
-    if heap_push(heap, 0.0, 0.0, src) != 0:
+    if iheap_push(heap, 0.0, 0.0, src, s.pos) != 0:
         return -1
     while heap.size > 0:
-        heap_pop(heap, &e)
+        iheap_pop(heap, &e, s.pos)
         u = e.item
-        gu = -e.tie
-        if gu > g[u]:
-            continue
+        gu = g[u]
+        flag[u] |= CLOSED
         if u == target:
             return 0
-        if n_stop > 0:
-            for i in range(n_stop):
-                if stop_at[i] == u:
-                    left -= 1
-            if left <= 0:
+        if flag[u] & STOP:
+            left -= 1
+            if left == 0:
                 return 0
         ur = u // b.w
         uc = u - ur * b.w
-        pu = padded_of(b, u)
+        pu = (b.r0 + ur + 1) * W + b.c0 + uc + 1
         for k in range(kmax):
             vr = ur + DR[k]
             vc = uc + DC[k]
             if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
+                continue
+            v = vr * b.w + vc
+            if flag[v] & CLOSED:
                 continue
             pv = pu + DR[k] * W + DC[k]
             if cost[pv] == INFINITY:
@@ -130,13 +189,15 @@ cdef int confined(
             if k >= 4:
                 c = c * SQRT2
             ng = gu + c
-            v = vr * b.w + vc
             if ng < g[v]:
+                h = hscale * octile(b.diagonal, vr - tr, vc - tc) if target >= 0 else 0.0
+                if g[v] == INFINITY:
+                    if iheap_push(heap, key_round(ng + h), -ng, v, s.pos) != 0:
+                        return -1
+                else:
+                    iheap_update(heap, s.pos[v], key_round(ng + h), -ng, s.pos)
                 g[v] = ng
                 move[v] = <uint8_t> (opposite(k) if backward else k)
-                h = hscale * octile(b.diagonal, vr - tr, vc - tc) if target >= 0 else 0.0
-                if heap_push(heap, key_round(ng + h), -ng, v) != 0:
-                    return -1
     return 0
 
 
@@ -272,6 +333,44 @@ def entrances(
     )
 
 
+cdef double uniform_cost(const Box* b) noexcept nogil:
+    """The one cost of every cell of the box, or -1 when a wall or a second cost is
+    in it."""
+    cdef Py_ssize_t r, c, row
+    cdef double first = b.cost[(b.r0 + 1) * b.W + b.c0 + 1]
+    if first == INFINITY:
+        return -1.0
+    for r in range(b.h):
+        row = (b.r0 + r + 1) * b.W + b.c0 + 1
+        for c in range(b.w):
+            if b.cost[row + c] != first:
+                return -1.0
+    return first
+
+
+cdef void open_field(const Box* b, Py_ssize_t src, uint8_t* move) noexcept nogil:
+    """The forward field of moves from ``src`` over a box with no wall and one cost:
+    every cell entered along an octile path, the diagonal steps first (straight
+    steps only under ``never``: the columns first), which is a cheapest path there."""
+    cdef Py_ssize_t r, c, dr, dc, adr, adc, sr = src // b.w, scol = src - (src // b.w) * b.w
+    cdef uint8_t k
+    for r in range(b.h):
+        dr = r - sr
+        adr = dr if dr >= 0 else -dr
+        for c in range(b.w):
+            dc = c - scol
+            adc = dc if dc >= 0 else -dc
+            if adr == 0 and adc == 0:
+                k = NO_MOVE
+            elif (b.diagonal == NEVER and adr > 0) or adr > adc:
+                k = 1 if dr > 0 else 0
+            elif b.diagonal == NEVER or adc > adr:
+                k = 3 if dc > 0 else 2
+            else:
+                k = (6 if dc < 0 else 7) if dr > 0 else (4 if dc < 0 else 5)
+            move[r * b.w + c] = k
+
+
 def intra(
     const double[:, ::1] padded, int diagonal, Py_ssize_t size,
     const int64_t[::1] clusters, const int64_t[::1] cl_ptr, const int64_t[::1] node_cell,
@@ -285,28 +384,25 @@ def intra(
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     cdef Py_ssize_t ncj = (cols + size - 1) // size, nci = (rows + size - 1) // size
     cdef Py_ssize_t t, c, n, k, m, area, first
+    cdef double unit
     cdef Box b
     if (cl_ptr.shape[0] != nci * ncj + 1 or cl_ptr[nci * ncj] != node_cell.shape[0]
             or mat_off.shape[0] != nci * ncj or dir_off.shape[0] != nci * ncj):
         raise ValueError("intra: cl_ptr, mat_off or dir_off do not fit the grid and node_cell")
-    cdef Heap heap
-    cdef double* g = <double*> malloc(size * size * sizeof(double))
+    cdef Scratch sc
     cdef int64_t* local = <int64_t*> malloc(4 * size * sizeof(int64_t) + 8)
     cdef int failed = 0
     for t in range(clusters.shape[0]):
         c = clusters[t]
         if not (0 <= c < nci * ncj) or cl_ptr[c + 1] - cl_ptr[c] > 4 * size:
-            free(g)
             free(local)
             raise ValueError(f"intra: cluster {c} out of range or with too many nodes")
         n = cl_ptr[c + 1] - cl_ptr[c]
         b = cluster_box(padded, diagonal, size, c // ncj, c - (c // ncj) * ncj)
         if n and (mat_off[c] + n * n > mats.shape[0] or dir_off[c] + n * b.h * b.w > dirs.shape[0]):
-            free(g)
             free(local)
             raise ValueError("intra: mats or dirs too small for the offsets")
-    if g == NULL or local == NULL or heap_init(&heap, 4 * size) != 0:
-        free(g)
+    if local == NULL or scratch_init(&sc, size * size) != 0:
         free(local)
         raise MemoryError()
     with nogil:
@@ -320,17 +416,31 @@ def intra(
             area = b.h * b.w
             for k in range(n):
                 local[k] = local_of(&b, node_cell[first + k], cols)
+                sc.flag[local[k]] = STOP
+            unit = uniform_cost(&b)
+            if unit >= 0.0:  # open: octile costs and paths, no search
+                for k in range(n):
+                    open_field(&b, local[k], &dirs[dir_off[c] + k * area])
+                    for m in range(n):
+                        mats[mat_off[c] + k * n + m] = unit * octile(
+                            diagonal, local[m] // b.w - local[k] // b.w,
+                            local[m] % b.w - local[k] % b.w,
+                        )
+                for k in range(n):
+                    sc.flag[local[k]] = 0
+                continue
             for k in range(n):
-                if confined(&b, local[k], False, -1, 0.0, local, n, g,
-                            &dirs[dir_off[c] + k * area], &heap) != 0:
+                if confined(&b, local[k], False, -1, 0.0, n, &sc,
+                            &dirs[dir_off[c] + k * area]) != 0:
                     failed = 1
                     break
                 for m in range(n):
-                    mats[mat_off[c] + k * n + m] = g[local[m]]
+                    mats[mat_off[c] + k * n + m] = sc.g[local[m]]
+            for k in range(area):
+                sc.flag[k] = 0
             if failed:
                 break
-    heap_free(&heap)
-    free(g)
+    scratch_free(&sc)
     free(local)
     if failed:
         raise MemoryError()
@@ -375,8 +485,7 @@ def query(
     cdef Box bs = cluster_box(padded, diagonal, size, cs // ncj, cs % ncj)
     cdef Box bg = cluster_box(padded, diagonal, size, cg // ncj, cg % ncj)
     cdef Py_ssize_t ls = local_of(&bs, start, cols), lg = local_of(&bg, goal, cols)
-    cdef double* gs = <double*> malloc(bs.h * bs.w * sizeof(double))
-    cdef double* gg = <double*> malloc(bg.h * bg.w * sizeof(double))
+    cdef Scratch ss, sg
     cdef uint8_t* ms = <uint8_t*> malloc(bs.h * bs.w)
     cdef uint8_t* mg = <uint8_t*> malloc(bg.h * bg.w)
     cdef double* best = <double*> malloc((N + 2) * sizeof(double))
@@ -387,7 +496,7 @@ def query(
     cdef Py_ssize_t ncells = 0, cap = 0, count, j, a, bb, la, lb, area
     cdef Heap heap
     cdef HeapEntry e
-    cdef int failed = 0, reached = 0
+    cdef int failed = 0, reached = 0, ready = 0
     cdef long long expanded = 0
     cdef double gu, ng, w, cost_sum = 0.0
     cdef const double* cost = &padded[0, 0]
@@ -395,14 +504,27 @@ def query(
     cdef Box bx
     cdef Py_ssize_t* piece = NULL
     cdef const int64_t* nodes = &node_cell[0] if N > 0 else NULL
-    if (gs == NULL or gg == NULL or ms == NULL or mg == NULL or best == NULL
-            or parent == NULL or done == NULL or trail == NULL or heap_init(&heap, 64) != 0):
-        free(gs); free(gg); free(ms); free(mg); free(best); free(parent); free(done); free(trail)
+    ss.g = sg.g = NULL
+    heap.data = NULL
+    if scratch_init(&ss, bs.h * bs.w) == 0:
+        if scratch_init(&sg, bg.h * bg.w) == 0:
+            ready = heap_init(&heap, 64) == 0
+            if not ready:
+                scratch_free(&sg)
+        if not ready:
+            scratch_free(&ss)
+    cdef double* gs = ss.g
+    cdef double* gg = sg.g
+    if (not ready or ms == NULL or mg == NULL or best == NULL
+            or parent == NULL or done == NULL or trail == NULL):
+        if ready:
+            scratch_free(&ss); scratch_free(&sg); heap_free(&heap)
+        free(ms); free(mg); free(best); free(parent); free(done); free(trail)
         raise MemoryError()
     with nogil:
-        if confined(&bs, ls, False, -1, 0.0, NULL, 0, gs, ms, &heap) != 0:
+        if confined(&bs, ls, False, -1, 0.0, 0, &ss, ms) != 0:
             failed = 1
-        elif confined(&bg, lg, True, -1, 0.0, NULL, 0, gg, mg, &heap) != 0:
+        elif confined(&bg, lg, True, -1, 0.0, 0, &sg, mg) != 0:
             failed = 1
         else:
             for u in range(N + 2):
@@ -528,7 +650,9 @@ def query(
             free(piece)
             cost_sum = best[G]
     heap_free(&heap)
-    free(gs); free(gg); free(ms); free(mg); free(best); free(parent); free(done); free(trail)
+    scratch_free(&ss)
+    scratch_free(&sg)
+    free(ms); free(mg); free(best); free(parent); free(done); free(trail)
     if failed:
         free(cells)
         raise MemoryError()
@@ -607,24 +731,24 @@ def box_path(
     if not (0 <= la < bx.h * bx.w and 0 <= lb < bx.h * bx.w):
         raise ValueError("box_path: a and b must lie inside the box")
     cdef Py_ssize_t area = bx.h * bx.w, m = 0, k, r
-    cdef double* g = <double*> malloc(area * sizeof(double))
+    cdef Scratch sc
     cdef uint8_t* mv = <uint8_t*> malloc(area)
     cdef Py_ssize_t* piece = <Py_ssize_t*> malloc(area * sizeof(Py_ssize_t))
-    cdef Heap heap
     cdef int failed = 0
-    if g == NULL or mv == NULL or piece == NULL or heap_init(&heap, 64) != 0:
-        free(g); free(mv); free(piece)
+    cdef bint none = False
+    if mv == NULL or piece == NULL or scratch_init(&sc, area) != 0:
+        free(mv); free(piece)
         raise MemoryError()
     with nogil:
-        failed = confined(&bx, la, False, lb, hscale, NULL, 0, g, mv, &heap)
-        if not failed and g[lb] < INFINITY:
+        failed = confined(&bx, la, False, lb, hscale, 0, &sc, mv)
+        none = not (sc.g[lb] < INFINITY)
+        if not failed and not none:
             m = walk_back(&bx, mv, la, lb, piece)
-    heap_free(&heap)
-    if failed:
-        free(g); free(mv); free(piece)
-        raise MemoryError()
-    if g[lb] == INFINITY:
-        free(g); free(mv); free(piece)
+    scratch_free(&sc)
+    if failed or none:
+        free(mv); free(piece)
+        if failed:
+            raise MemoryError()
         return None
     out = np.empty((m + 1, 2), dtype=np.int64)
     cdef int64_t[:, ::1] o = out
@@ -634,5 +758,5 @@ def box_path(
         r = piece[m - 1 - k] // bx.w
         o[k + 1, 0] = r0 + r
         o[k + 1, 1] = c0 + piece[m - 1 - k] - r * bx.w
-    free(g); free(mv); free(piece)
+    free(mv); free(piece)
     return out

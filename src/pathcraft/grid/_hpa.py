@@ -8,7 +8,9 @@ steps from a node to a node of another cluster and, inside each cluster, the che
 costs between its nodes. The build runs, per node, a Dijkstra confined to its cluster
 (stopped once the cluster's nodes are settled) and keeps, besides the costs, the move
 that entered each cell of the cluster (one byte a cell per node), so a query refines
-the abstract path by walking these cached fields, never searching again.
+the abstract path by walking these cached fields, never searching again. A cluster of
+one cost without a wall needs no search: its costs are octile distances and its
+fields octile paths (diagonal steps first), written directly.
 
 Everything but the smoothing runs in the compiled kernel
 (:mod:`pathcraft._core.hpa`, over flat arrays, the GIL released): the entrances, the
