@@ -188,3 +188,32 @@ def test_open_clusters_take_octile_fields_that_refine_to_legal_paths(rule: str) 
         assert_legal(cost, case.rule, raw, tuple(a), tuple(b))
         want = oracle(cost, rule, [tuple(a)])[tuple(b)]
         assert hierarchy.path_cost(raw) >= want * (1 - 1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases(max_side=24), data=st.data())
+def test_the_smoothing_box_search_is_the_cheapest_path_inside_its_box(
+    case: Case, data: st.DataObject
+) -> None:
+    from pathcraft._core import hpa as kernel
+    from pathcraft.grid._run import DIAGONAL_RULES
+
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    rows, cols = case.cost.shape
+    r0, c0 = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1))
+    r1, c1 = data.draw(st.integers(r0 + 1, rows)), data.draw(st.integers(c0 + 1, cols))
+    box = case.cost[r0:r1, c0:c1]
+    free = np.argwhere(np.isfinite(box))
+    if len(free) == 0:
+        return
+    a, b = (free[data.draw(st.integers(0, len(free) - 1))] for _ in range(2))
+    scale = float(case.cost[np.isfinite(case.cost)].min())
+    fa, fb = (int((p[0] + r0) * cols + p[1] + c0) for p in (a, b))
+    got = kernel.box_path(grid.padded, DIAGONAL_RULES[case.rule], scale, r0, r1, c0, c1, fa, fb)
+    want = oracle(box, case.rule, [tuple(a)])[tuple(b)]
+    if math.isinf(want):
+        assert got is None
+        return
+    assert got is not None
+    assert_legal(box, case.rule, got - (r0, c0), tuple(a), tuple(b))
+    assert steps_cost(box, got - (r0, c0)) == pytest.approx(want, rel=1e-9)

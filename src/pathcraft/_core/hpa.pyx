@@ -37,7 +37,7 @@ from libc.stdlib cimport free, malloc, realloc
 import numpy as np
 
 from pathcraft._core.codes cimport key_round
-from pathcraft._core.grid_search cimport DC, DR, NEVER, SQRT2, corner_open
+from pathcraft._core.grid_search cimport DC, DR, NEVER, SQRT2, corner_open, move_open
 from pathcraft._core.heap cimport (
     Heap,
     HeapEntry,
@@ -711,14 +711,49 @@ cdef inline int relax(
     return heap_push(heap, key_round(ng + h), -ng, v)
 
 
+cdef Py_ssize_t straight_line(
+    const Box* b, Py_ssize_t a, Py_ssize_t z, bint straight_first, double bound,
+    Py_ssize_t* out,
+) noexcept nogil:
+    """The local cells after ``a`` up to ``z`` of an octile path from ``a`` (its
+    diagonal steps first, or its straight ones first: rows, then columns), written to
+    ``out`` in order, and their number; -1 when a step of it is not open or its cost
+    passes ``bound`` (beyond rounding)."""
+    cdef Py_ssize_t r = a // b.w, c = a - (a // b.w) * b.w
+    cdef Py_ssize_t zr = z // b.w, zc = z - (z // b.w) * b.w, k, i, pu
+    cdef Py_ssize_t adr = zr - r if zr >= r else r - zr, adc = zc - c if zc >= c else c - zc
+    cdef Py_ssize_t diag = 0 if b.diagonal == NEVER else (adr if adr < adc else adc)
+    cdef Py_ssize_t sv = adr - diag, sh = adc - diag, total = diag + sv + sh
+    cdef Py_ssize_t kd, kv = 1 if zr > r else 0, kh = 3 if zc > c else 2
+    cdef double spent = 0.0, step
+    kd = (6 if zc < c else 7) if zr > r else (4 if zc < c else 5)
+    for i in range(total):
+        if straight_first:
+            k = kv if i < sv else (kh if i < sv + sh else kd)
+        else:
+            k = kd if i < diag else (kv if i < diag + sv else kh)
+        pu = (b.r0 + r + 1) * b.W + b.c0 + c + 1
+        if not move_open(b.cost, b.W, b.diagonal, pu, k):
+            return -1
+        step = b.cost[pu + DR[k] * b.W + DC[k]]
+        spent += step * SQRT2 if k >= 4 else step
+        r += DR[k]
+        c += DC[k]
+        out[i] = r * b.w + c
+    if spent > bound * (1 + 1e-12) + 1e-9:
+        return -1
+    return total
+
+
 def box_path(
     const double[:, ::1] padded, int diagonal, double hscale,
     Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t c0, Py_ssize_t c1,
     Py_ssize_t a, Py_ssize_t b,
 ):
     """The cells (an int64 ``(k, 2)`` array) of the cheapest path from the flat cell
-    ``a`` to ``b`` that stays inside rows ``r0:r1`` and columns ``c0:c1`` (A* with
-    the octile heuristic times ``hscale``), or None when the box holds none."""
+    ``a`` to ``b`` that stays inside rows ``r0:r1`` and columns ``c0:c1``, or None
+    when the box holds none: an octile path when one costs the octile distance times
+    ``hscale`` (the smallest cost), else A* with that heuristic."""
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     if not (0 <= r0 < r1 <= rows and 0 <= c0 < c1 <= cols):
         raise ValueError("box_path: the box must lie inside the grid")
@@ -727,9 +762,11 @@ def box_path(
     bx.W = padded.shape[1]
     bx.diagonal = diagonal
     bx.r0, bx.c0, bx.h, bx.w = r0, c0, r1 - r0, c1 - c0
-    cdef Py_ssize_t la = local_of(&bx, a, cols), lb = local_of(&bx, b, cols)
-    if not (0 <= la < bx.h * bx.w and 0 <= lb < bx.h * bx.w):
+    if not (0 <= a < rows * cols and 0 <= b < rows * cols
+            and r0 <= a // cols < r1 and c0 <= a % cols < c1
+            and r0 <= b // cols < r1 and c0 <= b % cols < c1):
         raise ValueError("box_path: a and b must lie inside the box")
+    cdef Py_ssize_t la = local_of(&bx, a, cols), lb = local_of(&bx, b, cols)
     cdef Py_ssize_t area = bx.h * bx.w, m = 0, k, r
     cdef Scratch sc
     cdef uint8_t* mv = <uint8_t*> malloc(area)
@@ -739,11 +776,24 @@ def box_path(
     if mv == NULL or piece == NULL or scratch_init(&sc, area) != 0:
         free(mv); free(piece)
         raise MemoryError()
+    cdef double bound = hscale * octile(diagonal, b // cols - a // cols, b % cols - a % cols)
     with nogil:
-        failed = confined(&bx, la, False, lb, hscale, 0, &sc, mv)
-        none = not (sc.g[lb] < INFINITY)
-        if not failed and not none:
-            m = walk_back(&bx, mv, la, lb, piece)
+        # an octile path (diagonal steps first, or last) as cheap as the heuristic's
+        # bound is a cheapest one: no search then
+        for k in range(2):
+            m = straight_line(&bx, la, lb, k == 1, bound, piece)
+            if m >= 0:
+                break
+        if m >= 0:
+            failed = 0
+            none = False
+            reverse_into(piece, m)
+        else:
+            m = 0
+            failed = confined(&bx, la, False, lb, hscale, 0, &sc, mv)
+            none = not (sc.g[lb] < INFINITY)
+            if not failed and not none:
+                m = walk_back(&bx, mv, la, lb, piece)
     scratch_free(&sc)
     if failed or none:
         free(mv); free(piece)

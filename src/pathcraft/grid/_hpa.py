@@ -273,6 +273,28 @@ class Hierarchy:
         entered = self._cost[path[1:, 0], path[1:, 1]]
         return float(np.sum(np.where(steps == 2, entered * _SQRT2, entered)))
 
+    def _turns(self, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """The places in ``path`` of its string-pulled turning cells. The pulling runs
+        over the cells where the path changes direction (it is straight between them),
+        and over every cell when a straight stretch of it is no clear line."""
+        step = np.diff(path, axis=0)
+        bends = np.flatnonzero((step[1:] != step[:-1]).any(axis=1)) + 1
+        places = np.concatenate(([0], bends, [len(path) - 1]))
+        for candidates in (places, np.arange(len(path))):
+            cells = path[candidates]
+            width = self._cost.shape[1] + 2
+            flat = ((cells[:, 0] + 1) * width + cells[:, 1] + 1).astype(np.intp)
+            kept, bad = _theta_kernel.smooth_path(self._padded, flat, self._rule)
+            if bad < 0:
+                break
+        # the kept cells are a subsequence of the candidates: their places, in order
+        found, k, want = [], 0, kept.tolist()
+        for place, cell in zip(candidates.tolist(), cells.tolist(), strict=True):
+            if k < len(want) and cell == want[k]:
+                found.append(place)
+                k += 1
+        return np.array(found, dtype=np.intp)
+
     def smooth(self, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
         """``path`` (legal, as :meth:`path` gives it) with its stretches between the
         turning cells of the grid's line of sight (the string-pulling of
@@ -281,11 +303,9 @@ class Hierarchy:
         if len(path) < 3:
             return path
         cols = self._cost.shape[1]
-        padded = (path[:, 0] + 1) * (cols + 2) + path[:, 1] + 1
-        turns, _ = _theta_kernel.smooth_path(self._padded, padded.astype(np.intp), self._rule)
-        flat = path[:, 0] * cols + path[:, 1]
-        seen, first = np.unique(flat, return_index=True)  # a cell's first place
-        at = first[np.searchsorted(seen, turns[:, 0] * cols + turns[:, 1])].tolist()
+        at = self._turns(path)
+        turns = path[at]
+        at = at.tolist()
         steps = np.abs(np.diff(path, axis=0)).sum(axis=1)
         entered = self._cost[path[1:, 0], path[1:, 1]]
         so_far = np.concatenate(([0.0], np.cumsum(np.where(steps == 2, entered * _SQRT2, entered))))
