@@ -44,8 +44,6 @@ from pathcraft._core.heap cimport (
     heap_clear,
     heap_free,
     heap_init,
-    heap_pop,
-    heap_push,
     iheap_pop,
     iheap_push,
     iheap_update,
@@ -491,6 +489,7 @@ def query(
     cdef double* best = <double*> malloc((N + 2) * sizeof(double))
     cdef int32_t* parent = <int32_t*> malloc((N + 2) * sizeof(int32_t))
     cdef uint8_t* done = <uint8_t*> malloc(N + 2)
+    cdef int32_t* pos = <int32_t*> malloc((N + 2) * sizeof(int32_t))
     cdef Py_ssize_t* trail = <Py_ssize_t*> malloc((N + 2) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* cells = NULL
     cdef Py_ssize_t ncells = 0, cap = 0, count, j, a, bb, la, lb, area
@@ -516,10 +515,10 @@ def query(
     cdef double* gs = ss.g
     cdef double* gg = sg.g
     if (not ready or ms == NULL or mg == NULL or best == NULL
-            or parent == NULL or done == NULL or trail == NULL):
+            or parent == NULL or done == NULL or trail == NULL or pos == NULL):
         if ready:
             scratch_free(&ss); scratch_free(&sg); heap_free(&heap)
-        free(ms); free(mg); free(best); free(parent); free(done); free(trail)
+        free(ms); free(mg); free(best); free(parent); free(done); free(trail); free(pos)
         raise MemoryError()
     with nogil:
         if confined(&bs, ls, False, -1, 0.0, 0, &ss, ms) != 0:
@@ -533,10 +532,10 @@ def query(
                 done[u] = 0
             heap_clear(&heap)
             best[S] = 0.0
-            if heap_push(&heap, 0.0, 0.0, S) != 0:
+            if iheap_push(&heap, 0.0, 0.0, S, pos) != 0:
                 failed = 1
             while not failed and heap.size > 0:
-                heap_pop(&heap, &e)
+                iheap_pop(&heap, &e, pos)
                 u = e.item
                 gu = -e.tie
                 if done[u] or gu > best[u]:
@@ -552,11 +551,11 @@ def query(
                     for k in range(cl_ptr[cs + 1] - first):
                         w = gs[local_of(&bs, node_cell[first + k], cols)]
                         if w < INFINITY and relax(first + k, u, gu + w, best, parent, done,
-                                                  &heap, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                                  &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
                             failed = 1
                     if cs == cg and gs[local_of(&bs, goal, cols)] < INFINITY:
                         if relax(G, u, gu + gs[local_of(&bs, goal, cols)], best, parent, done,
-                                 &heap, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                 &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
                             failed = 1
                     continue
                 r = node_cell[u] // cols
@@ -569,7 +568,7 @@ def query(
                     w = mats[mat_off[cu] + k * n + m]
                     if m != k and w < INFINITY:
                         if relax(first + m, u, gu + w, best, parent, done,
-                                 &heap, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                 &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
                             failed = 1
                 pu = (r + 1) * W + cc + 1
                 for j in range(4):
@@ -582,12 +581,12 @@ def query(
                         continue
                     v = find_node(nodes, cl_ptr[cv], cl_ptr[cv + 1], nr * cols + nc)
                     if v >= 0 and relax(v, u, gu + cost[pu + DR[j] * W + DC[j]], best, parent,
-                                        done, &heap, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                        done, &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
                         failed = 1
                 if cu == cg:
                     w = gg[local_of(&bg, node_cell[u], cols)]
                     if w < INFINITY and relax(G, u, gu + w, best, parent, done,
-                                              &heap, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                              &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
                         failed = 1
         if reached and not failed:
             # the abstract path, start first
@@ -652,7 +651,7 @@ def query(
     heap_free(&heap)
     scratch_free(&ss)
     scratch_free(&sg)
-    free(ms); free(mg); free(best); free(parent); free(done); free(trail)
+    free(ms); free(mg); free(best); free(parent); free(done); free(trail); free(pos)
     if failed:
         free(cells)
         raise MemoryError()
@@ -693,22 +692,28 @@ cdef inline void reverse_into(Py_ssize_t* piece, Py_ssize_t m) noexcept nogil:
 
 cdef inline int relax(
     Py_ssize_t v, Py_ssize_t u, double ng, double* best, int32_t* parent, uint8_t* done,
-    Heap* heap, const int64_t* node_cell, Py_ssize_t N, Py_ssize_t cols, Py_ssize_t gr,
+    Heap* heap, int32_t* pos, const int64_t* node_cell, Py_ssize_t N, Py_ssize_t cols,
+    Py_ssize_t gr,
     Py_ssize_t gc, int diagonal, double hscale,
 ) noexcept nogil:
     """Offer the abstract node ``v`` (the goal when ``v == len(node_cell) + 1``) at
-    cost ``ng`` from ``u``; -1 when the heap cannot grow."""
+    cost ``ng`` from ``u`` (an open node's entry lowered in place); -1 when the heap
+    cannot grow."""
     cdef Py_ssize_t r, c
     cdef double h = 0.0
     if done[v] or not (ng < best[v]):
         return 0
-    best[v] = ng
     parent[v] = <int32_t> u
     if v < N:
         r = node_cell[v] // cols
         c = node_cell[v] - r * cols
         h = hscale * octile(diagonal, r - gr, c - gc)
-    return heap_push(heap, key_round(ng + h), -ng, v)
+    if best[v] == INFINITY:
+        best[v] = ng
+        return iheap_push(heap, key_round(ng + h), -ng, v, pos)
+    best[v] = ng
+    iheap_update(heap, pos[v], key_round(ng + h), -ng, pos)
+    return 0
 
 
 cdef Py_ssize_t straight_line(
