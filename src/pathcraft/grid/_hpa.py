@@ -236,9 +236,22 @@ class Hierarchy:
         keys = np.array(sorted(borders), dtype=np.int64).reshape(-1, 3)
         self._set_borders(keys[:, 0].copy(), keys[:, 1].copy(), keys[:, 2].copy())
         again = np.array(sorted(i * cj + j for i, j in redo), dtype=np.int64)
-        kept = self._node_cell[~np.isin(self._cluster_index(self._node_cell), again)]
-        fresh = [n for cl in sorted(redo) for n in self._cluster_nodes(cl)]
-        self._set_nodes(np.sort(np.concatenate((kept, np.array(fresh, dtype=np.int64)))))
+        # the redone clusters' nodes spliced in where theirs were (no sort)
+        ptr, keep = self._cl_ptr, np.ones(len(self._node_cell), dtype=bool)
+        count = np.diff(ptr)
+        fresh: list[int] = []
+        where: list[int] = []
+        gone = 0
+        for c in again.tolist():
+            lo, hi = int(ptr[c]), int(ptr[c + 1])
+            keep[lo:hi] = False
+            nodes = self._cluster_nodes((c // cj, c % cj))
+            fresh.extend(nodes)
+            where.extend([lo - gone] * len(nodes))
+            count[c] = len(nodes)
+            gone += hi - lo
+        self._node_cell = np.insert(self._node_cell[keep], where, fresh).astype(np.int64)
+        self._cl_ptr = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
         self._place(again)
         self._intra(again)
         return len(redo)
