@@ -190,6 +190,13 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                 f"{r['repair ms']:.1f} | {r['repair/build']:.4f}x | {', '.join(misses(r)) or 'none'} |"
             )
         lines.append("")
+    rows = [r for res in results for r in res["rows"]]
+    missed = {name for r in rows for name in misses(r)}
+    every = {name for name in missed if all(name in misses(r) for r in rows)}
+    lines.append(
+        f"Targets missed in every row: {', '.join(sorted(every)) or 'none'}; in some rows: "
+        f"{', '.join(sorted(missed - every)) or 'none'}; all the others held in every row."
+    )
     return "\n".join(lines)
 
 

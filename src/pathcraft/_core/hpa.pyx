@@ -26,8 +26,13 @@ times sqrt(2) diagonally.
   one from the goal backwards confined to the goal's, A* over the nodes with the
   start and goal joined by those fields, and walks the fields into cells.
 
+- **The smoothing's search** (:func:`box_path`): the cheapest path between two cells
+  inside a box, an octile path when one costs the heuristic's bound, else A*.
+
 Everything but argument checks runs with the GIL released; the search state of a
-query is allocated for it (O(nodes + two clusters' cells)).
+query is allocated for it (O(nodes + two clusters' cells)). (One file past 500 lines
+on purpose: the build, the query and the box search share the confined search over a
+box and the walks along its fields.)
 """
 
 from libc.math cimport INFINITY, fabs

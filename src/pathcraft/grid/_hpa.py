@@ -12,18 +12,22 @@ the abstract path by walking these cached fields, never searching again. A clust
 one cost without a wall needs no search: its costs are octile distances and its
 fields octile paths (diagonal steps first), written directly.
 
-Everything but the smoothing runs in the compiled kernel
-(:mod:`pathcraft._core.hpa`, over flat arrays, the GIL released): the entrances, the
-intra-cluster fields, and the query (a Dijkstra from the start confined to its
-cluster, one towards the goal confined to the goal's, A* over the nodes with the
-octile heuristic, and the refinement). The smoothing then takes the turning cells of
-the grid's line of sight (:meth:`~pathcraft.grid.Grid.smooth`) and, between two of
-them, replaces the refined cells by a compiled A* over their bounding box when it is
-cheaper. Every path is a path of the grid under its diagonal rule (entering cells,
-paying their cost), suboptimal by the abstraction.
+The searches run in the compiled kernel (:mod:`pathcraft._core.hpa`, over flat
+arrays, the GIL released): the entrances, the intra-cluster fields, and the query (a
+Dijkstra from the start confined to its cluster, one towards the goal confined to the
+goal's, A* over the nodes with the octile heuristic, and the refinement). The
+smoothing then pulls the string over the refined path's bends (the line of sight of
+:meth:`~pathcraft.grid.Grid.smooth`) and, between two turning cells, replaces the
+refined cells by the cheapest path inside their bounding box when it is cheaper (an
+octile path when one costs the heuristic's bound, else a compiled A*); only its loop
+over the turns is Python. Every path is a path of the grid under its diagonal rule
+(entering cells, paying their cost), suboptimal by the abstraction.
 
-An edit repairs only the clusters whose cells changed and the entrances on their
-borders (:meth:`Hierarchy.repair`); the grid does it before its next HPA* query.
+The hierarchy holds its intra costs and fields in two flat buffers, each cluster's at
+its own offset. An edit repairs only the clusters whose cells changed and the
+entrances on their borders (:meth:`Hierarchy.repair`; the grid does it before its
+next HPA* query): their new contents go at the ends of the buffers, which are
+compacted when full.
 """
 
 from __future__ import annotations
