@@ -255,6 +255,20 @@ cdef inline Py_ssize_t local_of(const Box* b, Py_ssize_t flat, Py_ssize_t cols) 
     return (r - b.r0) * b.w + (flat - r * cols) - b.c0
 
 
+cdef inline bint crossing_open(
+    const double* cost, bint vertical, Py_ssize_t W, Py_ssize_t fixed, Py_ssize_t along
+) noexcept nogil:
+    """Whether the cell ``along`` of a border (its row on a vertical border whose left
+    column is ``fixed``, its column on a horizontal one whose upper row is ``fixed``)
+    and its partner across are both walkable (``cost`` padded, ``W`` wide)."""
+    cdef Py_ssize_t p
+    if vertical:
+        p = (along + 1) * W + fixed + 1
+        return cost[p] != INFINITY and cost[p + 1] != INFINITY
+    p = (fixed + 1) * W + along + 1
+    return cost[p] != INFINITY and cost[p + W] != INFINITY
+
+
 def entrances(
     const double[:, ::1] padded, Py_ssize_t size, Py_ssize_t wide,
     const int64_t[::1] kind, const int64_t[::1] ci, const int64_t[::1] cj,
@@ -264,7 +278,7 @@ def entrances(
     int64 arrays ``(border, a, b)``, ``a`` and ``b`` flat cells ``r * cols + c`` on
     either side (``a`` upper or left), ``border`` the index ``t`` of the border."""
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
-    cdef Py_ssize_t t, k, lo, hi, fixed, end, n, p, W = padded.shape[1], step, m
+    cdef Py_ssize_t t, k, lo, hi, fixed, end, n, W = padded.shape[1], step
     cdef Py_ssize_t nb = kind.shape[0]
     if ci.shape[0] != nb or cj.shape[0] != nb:
         raise ValueError("entrances: kind, ci and cj must have one length")
@@ -273,7 +287,8 @@ def entrances(
     cdef int64_t[::1] out_a = np.empty(cap, dtype=np.int64)
     cdef int64_t[::1] out_b = np.empty(cap, dtype=np.int64)
     cdef const double* cost = &padded[0, 0]
-    cdef Py_ssize_t count = 0, cells_a, picks[2], npick, q
+    cdef Py_ssize_t count = 0, cells_a, npick, q
+    cdef Py_ssize_t picks[2]
     with nogil:
         for t in range(nb):
             if kind[t] == 0:
@@ -293,25 +308,11 @@ def entrances(
             n = hi - lo
             k = 0
             while k < n:
-                if kind[t] == 0:
-                    p = (lo + k + 1) * W + fixed + 1
-                    m = p + 1
-                else:
-                    p = (fixed + 1) * W + lo + k + 1
-                    m = p + W
-                if cost[p] == INFINITY or cost[m] == INFINITY:
+                if not crossing_open(cost, kind[t] == 0, W, fixed, lo + k):
                     k += 1
                     continue
                 end = k
-                while end + 1 < n:
-                    if kind[t] == 0:
-                        p = (lo + end + 2) * W + fixed + 1
-                        m = p + 1
-                    else:
-                        p = (fixed + 1) * W + lo + end + 2
-                        m = p + W
-                    if cost[p] == INFINITY or cost[m] == INFINITY:
-                        break
+                while end + 1 < n and crossing_open(cost, kind[t] == 0, W, fixed, lo + end + 1):
                     end += 1
                 if end - k + 1 >= wide:
                     picks[0] = k
