@@ -92,6 +92,7 @@ EXTENSIONS = [
     kernel("voxel"),  # issue 19: 3-D voxel grids
     kernel("components"),  # issue 32: reachability by component labels
     kernel("subgoal"),  # issue 32: subgoal graphs (exact queries on static maps)
+    kernel("hpa"),  # issue 32: HPA* (entrances, intra-cluster fields, queries)
     kernel("goap"),  # issue 34: GOAP planning over packed states
     kernel("sipp"),  # issue 33: reservation table and safe-interval path planning
     kernel("lacam"),  # issue 33: multi-agent pathfinding (PIBT, LaCAM*)

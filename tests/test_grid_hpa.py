@@ -44,6 +44,17 @@ def test_hpa_paths_are_legal_priced_by_their_steps_and_never_below_optimal(
     )
 
 
+def contents(h: Hierarchy) -> tuple[object, ...]:
+    """What a hierarchy holds, wherever in its buffers: its transitions, its nodes
+    cluster by cluster, and per cluster the intra costs and refinement fields."""
+    count = np.diff(h._cl_ptr).tolist()
+    mats = {c: h._mats[h._mat_off[c] : h._mat_off[c] + n * n].tolist() for c, n in enumerate(count)}
+    size = [n * int(a) for n, a in zip(count, h._area, strict=True)]
+    dirs = {c: h._dirs[h._dir_off[c] : h._dir_off[c] + n].tobytes() for c, n in enumerate(size)}
+    pairs = {k: sorted(v) for k, v in h._pairs.items() if v}
+    return pairs, h._node_cell.tolist(), h._cl_ptr.tolist(), mats, dirs
+
+
 @settings(max_examples=30, deadline=None)
 @given(case=cases(max_side=30), cluster=st.integers(2, 8), data=st.data())
 def test_hpa_after_edits_repairs_to_the_same_answers(
@@ -65,10 +76,7 @@ def test_hpa_after_edits_repairs_to_the_same_answers(
         check(case, grid, [(a, b)])
         # the repaired hierarchy has the edges a fresh build has
         fresh = Hierarchy(grid, cluster)
-        assert grid._hier._adj == fresh._adj
-        assert {k: sorted(v) for k, v in grid._hier._across.items() if v} == {
-            k: sorted(v) for k, v in fresh._across.items() if v
-        }
+        assert contents(grid._hier) == contents(fresh)
 
 
 def test_hpa_is_near_optimal_on_an_open_maze() -> None:
@@ -145,3 +153,67 @@ def test_a_saved_grid_loads_with_its_hierarchy(tmp_path) -> None:  # type: ignor
         back.find_path((0, 0), (29, 3), algorithm="hpa").cost
         == grid.find_path((0, 0), (29, 3), algorithm="hpa").cost
     )
+
+
+def test_many_repairs_fill_and_compact_the_buffers_and_stay_equal_to_a_fresh_build() -> None:
+    rng = np.random.default_rng(3)
+    grid = Grid(np.where(rng.random((24, 24)) < 0.2, np.inf, 1.0), prepare="hpa")
+    grid.prepare("hpa", cluster=4)
+    h = grid._hier
+    sizes = {len(h._mats)}
+    for _ in range(40):
+        r, c = (int(x) for x in rng.integers(24, size=2))
+        grid[r, c] = np.inf if np.isfinite(grid.cost[r, c]) else 2.0
+        h.repair(grid)
+        sizes.add(len(h._mats))
+        assert contents(h) == contents(Hierarchy(grid, 4))
+    assert len(sizes) > 1  # the buffers were compacted (and grown) on the way
+    free = np.argwhere(np.isfinite(np.array(grid.cost)))
+    case = Case(np.array(grid.cost), "no_corner_cut", tuple(free[0]), tuple(free[-1]), 0)
+    check(case, grid, [(tuple(free[0]), tuple(free[-1])), (tuple(free[5]), tuple(free[-9]))])
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_open_clusters_take_octile_fields_that_refine_to_legal_paths(rule: str) -> None:
+    cost = np.full((30, 33), 2.0)
+    cost[12:15, 3:20] = np.inf  # some clusters with a wall, most open
+    grid = Grid(cost, diagonal=rule)  # type: ignore[arg-type]
+    hierarchy = Hierarchy(grid, 7)
+    case = Case(cost, rule, (0, 0), (29, 32), 0)
+    rng = np.random.default_rng(5)
+    free = np.argwhere(np.isfinite(cost))
+    for a, b in free[rng.integers(len(free), size=(12, 2))].tolist():
+        raw, _ = hierarchy.path(a[0] * 33 + a[1], b[0] * 33 + b[1])
+        assert raw is not None
+        assert_legal(cost, case.rule, raw, tuple(a), tuple(b))
+        want = oracle(cost, rule, [tuple(a)])[tuple(b)]
+        assert hierarchy.path_cost(raw) >= want * (1 - 1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases(max_side=24), data=st.data())
+def test_the_smoothing_box_search_is_the_cheapest_path_inside_its_box(
+    case: Case, data: st.DataObject
+) -> None:
+    from pathcraft._core import hpa as kernel
+    from pathcraft.grid._run import DIAGONAL_RULES
+
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    rows, cols = case.cost.shape
+    r0, c0 = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1))
+    r1, c1 = data.draw(st.integers(r0 + 1, rows)), data.draw(st.integers(c0 + 1, cols))
+    box = case.cost[r0:r1, c0:c1]
+    free = np.argwhere(np.isfinite(box))
+    if len(free) == 0:
+        return
+    a, b = (free[data.draw(st.integers(0, len(free) - 1))] for _ in range(2))
+    scale = float(case.cost[np.isfinite(case.cost)].min())
+    fa, fb = (int((p[0] + r0) * cols + p[1] + c0) for p in (a, b))
+    got = kernel.box_path(grid.padded, DIAGONAL_RULES[case.rule], scale, r0, r1, c0, c1, fa, fb)
+    want = oracle(box, case.rule, [tuple(a)])[tuple(b)]
+    if math.isinf(want):
+        assert got is None
+        return
+    assert got is not None
+    assert_legal(box, case.rule, got - (r0, c0), tuple(a), tuple(b))
+    assert steps_cost(box, got - (r0, c0)) == pytest.approx(want, rel=1e-9)

@@ -3,24 +3,35 @@
 The grid is cut into square clusters. Where two neighbouring clusters have a run of
 cells walkable on both sides of their border (an *entrance*), one transition (runs
 shorter than :data:`WIDE`: its middle) or two (longer runs: both ends) join them.
-The transition cells are the nodes of an abstract graph whose edges are the steps
-across the border and, inside each cluster, the cheapest costs between its nodes
-(compiled Dijkstra fields over the cluster's cells, as the paper caches them). A
-query inserts the start and goal in their clusters, searches the abstract graph by A*,
-refines each abstract edge to cells by a compiled A* inside its cluster, and smooths
-the result: between the turning cells of the grid's line of sight
-(:meth:`~pathcraft.grid.Grid.smooth`), a compiled A* over the two cells' bounding box
-replaces the refined cells when it is cheaper. Every path is a path of the grid under
-its diagonal rule (entering cells, paying their cost), suboptimal by the abstraction.
+The transition cells are the nodes of an abstract graph whose edges are the straight
+steps from a node to a node of another cluster and, inside each cluster, the cheapest
+costs between its nodes. The build runs, per node, a Dijkstra confined to its cluster
+(stopped once the cluster's nodes are settled) and keeps, besides the costs, the move
+that entered each cell of the cluster (one byte a cell per node), so a query refines
+the abstract path by walking these cached fields, never searching again. A cluster of
+one cost without a wall needs no search: its costs are octile distances and its
+fields octile paths (diagonal steps first), written directly.
 
-An edit repairs only the clusters whose cells changed and the entrances on their
-borders (:meth:`Hierarchy.repair`); the grid does it before its next HPA* query.
+The searches run in the compiled kernel (:mod:`pathcraft._core.hpa`, over flat
+arrays, the GIL released): the entrances, the intra-cluster fields, and the query (a
+Dijkstra from the start confined to its cluster, one towards the goal confined to the
+goal's, A* over the nodes with the octile heuristic, and the refinement). The
+smoothing then pulls the string over the refined path's bends (the line of sight of
+:meth:`~pathcraft.grid.Grid.smooth`) and, between two turning cells, replaces the
+refined cells by the cheapest path inside their bounding box when it is cheaper (an
+octile path when one costs the heuristic's bound, else a compiled A*); only its loop
+over the turns is Python. Every path is a path of the grid under its diagonal rule
+(entering cells, paying their cost), suboptimal by the abstraction.
+
+The hierarchy holds its intra costs and fields in two flat buffers, each cluster's at
+its own offset. An edit repairs only the clusters whose cells changed and the
+entrances on their borders (:meth:`Hierarchy.repair`; the grid does it before its
+next HPA* query): their new contents go at the ends of the buffers, which are
+compacted when full.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
 import time
 from dataclasses import replace
@@ -29,6 +40,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core import hpa as _kernel
+from pathcraft._core import theta as _theta_kernel
+from pathcraft.grid._run import DIAGONAL_RULES
 from pathcraft.result import PathResult
 
 if TYPE_CHECKING:
@@ -46,6 +60,7 @@ _SMOOTH_AREA = 1 << 16
 
 _SQRT2 = math.sqrt(2.0)
 Border = tuple[int, int, int]  # (0 vertical / 1 horizontal, cluster row, cluster col)
+I64 = npt.NDArray[np.int64]
 
 
 class Hierarchy:
@@ -74,50 +89,58 @@ class Hierarchy:
                 f"cluster must be an int >= 2 (cells on a cluster's side); got {cluster!r}"
             )
         self.size = cluster
-        self._kind = type(grid)  # the local grids' class (no import of the grid module)
         self.diagonal = grid.diagonal
+        self._rule = DIAGONAL_RULES[grid.diagonal]
         self.version = grid.version
-        self._cost = grid.cost  # a read-only view of the grid's cells: no copy
+        self._padded = grid.padded  # the grid's own cells: no copy
+        self._cost = grid.cost
         rows, cols = self._cost.shape
         self.clusters = (-(-rows // cluster), -(-cols // cluster))
-        self._min = (
-            float(self._cost[np.isfinite(self._cost)].min())
-            if np.isfinite(self._cost).any()
-            else 1.0
-        )
+        ci, cj = self.clusters
+        finite = self._cost[np.isfinite(self._cost)]
+        self._min = float(finite.min()) if finite.size else 1.0
+        # each cluster's cells: its box's area (the last row and column may be short)
+        heights = np.minimum(cluster, rows - cluster * np.arange(ci, dtype=np.int64))
+        widths = np.minimum(cluster, cols - cluster * np.arange(cj, dtype=np.int64))
+        self._area: I64 = np.outer(heights, widths).ravel()
         #: Transition pairs (a, b) per border, flat cells, a on the upper/left side.
         self._pairs: dict[Border, list[tuple[int, int]]] = {}
-        #: Per cluster: its nodes (flat cells) and their intra-cluster cost matrix.
-        self._intra: dict[tuple[int, int], tuple[list[int], npt.NDArray[np.float64]]] = {}
-        #: Per node: its intra neighbours with costs, and its partners across borders.
-        self._adj: dict[int, dict[int, float]] = {}
-        self._across: dict[int, list[int]] = {}
-        self._local: dict[tuple[int, int], Grid] = {}
-        self._steps: dict[int, list[tuple[int, float]]] = {}  # _node_steps, filled by queries
-        ci, cj = self.clusters
-        for i in range(ci):
-            for j in range(cj):
-                self._set_border((0, i, j))
-                self._set_border((1, i, j))
-        for i in range(ci):
-            for j in range(cj):
-                self._set_intra((i, j))
+        kind, bi, bj = (
+            np.repeat(np.arange(2, dtype=np.int64), ci * cj),
+            np.tile(np.repeat(np.arange(ci, dtype=np.int64), cj), 2),
+            np.tile(np.arange(cj, dtype=np.int64), 2 * ci),
+        )
+        self._set_borders(kind, bi, bj)
+        # the nodes, cluster by cluster, ascending cells in each
+        found = [cell for pairs in self._pairs.values() for pair in pairs for cell in pair]
+        cells = np.unique(np.array(found, dtype=np.int64))
+        self._set_nodes(cells)
+        count = np.diff(self._cl_ptr)
+        mat_size, dir_size = count * count, count * self._area
+        self._mat_off: I64 = np.concatenate(([0], np.cumsum(mat_size)[:-1])).astype(np.int64)
+        self._dir_off: I64 = np.concatenate(([0], np.cumsum(dir_size)[:-1])).astype(np.int64)
+        # room for repairs to append their clusters before a compaction
+        self._mats = np.empty(int(mat_size.sum() * 1.25) + 64)
+        self._dirs = np.empty(int(dir_size.sum() * 1.25) + 64, dtype=np.uint8)
+        self._used = [int(mat_size.sum()), int(dir_size.sum())]
+        self._intra(np.flatnonzero(count).astype(np.int64))
 
     # ------------------------------------------------------------------ building
 
     @property
     def nodes(self) -> int:
         """The number of abstract nodes (transition cells)."""
-        return len(self._adj)
+        return len(self._node_cell)
 
     @property
     def nbytes(self) -> int:
-        """About the bytes the abstraction holds (it reads the grid's own cells): 8
-        per intra cost, 16 per transition pair and 64 per node (estimate of the
-        dicts; the per-cluster grids kept for refinement not counted)."""
-        intra = sum(m.size * 8 for _, m in self._intra.values())
+        """The bytes the abstraction holds (it reads the grid's own cells): its
+        buffers of intra costs (8 per pair of a cluster's nodes) and of refinement
+        fields (1 per cell of a cluster per node of it), the node and offset arrays,
+        and about 16 per transition pair."""
         pairs = sum(len(p) for p in self._pairs.values()) * 16
-        return intra + pairs + 64 * len(self._adj)
+        arrays = self._node_cell, self._cl_ptr, self._mat_off, self._dir_off, self._area
+        return self._mats.nbytes + self._dirs.nbytes + sum(a.nbytes for a in arrays) + pairs
 
     def _box(self, cl: tuple[int, int]) -> tuple[int, int, int, int]:
         s = self.size
@@ -129,48 +152,30 @@ class Hierarchy:
         r, c = divmod(flat, self._cost.shape[1])
         return r // self.size, c // self.size
 
-    def _set_border(self, key: Border) -> None:
-        """The transitions of one border (none past the grid's edge)."""
-        vertical, i, j = key
-        s, cost = self.size, self._cost
-        rows, cols = cost.shape
-        cols_n = cols
-        for a, b in self._pairs.pop(key, []):
-            self._across[a].remove(b)
-            self._across[b].remove(a)
-        if vertical == 0:
-            c = j * s + s - 1
-            if c + 1 >= cols:
-                return
-            lo, hi = i * s, min(rows, i * s + s)
-            open_ = np.isfinite(cost[lo:hi, c]) & np.isfinite(cost[lo:hi, c + 1])
-            cells = [(lo + k) * cols_n + c for k in range(hi - lo)]
-            step = 1
-        else:
-            r = i * s + s - 1
-            if r + 1 >= rows:
-                return
-            lo, hi = j * s, min(cols, j * s + s)
-            open_ = np.isfinite(cost[r, lo:hi]) & np.isfinite(cost[r + 1, lo:hi])
-            cells = [r * cols_n + lo + k for k in range(hi - lo)]
-            step = cols_n
-        pairs: list[tuple[int, int]] = []
-        k, n = 0, len(cells)
-        flags = open_.tolist()
-        while k < n:
-            if not flags[k]:
-                k += 1
-                continue
-            end = k
-            while end + 1 < n and flags[end + 1]:
-                end += 1
-            picks = (k, end) if end - k + 1 >= WIDE else ((k + end) // 2,)
-            pairs.extend((cells[p], cells[p] + step) for p in picks)
-            k = end + 1
-        self._pairs[key] = pairs
-        for a, b in pairs:
-            self._across.setdefault(a, []).append(b)
-            self._across.setdefault(b, []).append(a)
+    def _set_borders(self, kind: I64, bi: I64, bj: I64) -> None:
+        """The transitions of the borders ``(kind, bi, bj)`` (none past the grid's edge)."""
+        t, a, b = _kernel.entrances(self._padded, self.size, WIDE, kind, bi, bj)
+        for k in range(len(kind)):
+            self._pairs.pop((int(kind[k]), int(bi[k]), int(bj[k])), None)
+        bounds = np.flatnonzero(np.diff(t, prepend=-1, append=len(kind)))
+        a_list, b_list = a.tolist(), b.tolist()
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            k = int(t[lo])
+            key = (int(kind[k]), int(bi[k]), int(bj[k]))
+            self._pairs[key] = list(zip(a_list[lo:hi], b_list[lo:hi], strict=True))
+
+    def _cluster_index(self, cells: I64) -> I64:
+        cols = self._cost.shape[1]
+        index: I64 = (cells // cols) // self.size * self.clusters[1] + (cells % cols) // self.size
+        return index
+
+    def _set_nodes(self, cells: I64) -> None:
+        """Number the nodes ``cells`` (ascending) cluster by cluster."""
+        index = self._cluster_index(cells)
+        order = np.argsort(index, kind="stable")
+        self._node_cell: I64 = cells[order]
+        count = np.bincount(index, minlength=self.clusters[0] * self.clusters[1])
+        self._cl_ptr: I64 = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
 
     def _cluster_nodes(self, cl: tuple[int, int]) -> list[int]:
         i, j = cl
@@ -180,35 +185,28 @@ class Hierarchy:
                 found.add(pair[side])
         return sorted(found)
 
-    def local_grid(self, cl: tuple[int, int]) -> Grid:
-        """The cluster's cells as a grid of their own (kept until a repair)."""
-        got = self._local.get(cl)
-        if got is None:
-            r0, r1, c0, c1 = self._box(cl)
-            got = self._kind(self._cost[r0:r1, c0:c1], diagonal=self.diagonal)  # type: ignore[arg-type]
-            if len(self._local) > 4096:
-                self._local.clear()
-            self._local[cl] = got
-        return got
+    def _intra(self, clusters: I64) -> None:
+        """The intra-cluster costs and fields of ``clusters`` (indices ``i * cj + j``),
+        at the offsets already set."""
+        _kernel.intra(
+            self._padded, self._rule, self.size, clusters, self._cl_ptr, self._node_cell,
+            self._mat_off, self._dir_off, self._mats, self._dirs,
+        )  # fmt: skip
 
-    def _set_intra(self, cl: tuple[int, int]) -> None:
-        """The cheapest costs between the cluster's nodes, inside the cluster."""
-        for n in self._intra.pop(cl, ([], None))[0]:
-            self._adj.pop(n, None)
-        nodes = self._cluster_nodes(cl)
-        if not nodes:
-            return
-        r0, _, c0, _ = self._box(cl)
-        cols = self._cost.shape[1]
-        local = np.array([divmod(n, cols) for n in nodes], dtype=np.intp) - (r0, c0)
-        fields = self.local_grid(cl).distance_fields(local, workers=1)
-        costs = fields[:, local[:, 0], local[:, 1]]
-        self._intra[cl] = (nodes, costs)
-        for k, n in enumerate(nodes):
-            row = costs[k].tolist()
-            self._adj[n] = {
-                m: c for m, c in zip(nodes, row, strict=True) if m != n and c != math.inf
-            }
+    def _place(self, clusters: I64) -> None:
+        """Offsets for the new contents of ``clusters`` at the ends of the buffers
+        (compacting them, every other cluster moved to the front, when they are full)."""
+        count = np.diff(self._cl_ptr)
+        mat_size, dir_size = count * count, count * self._area
+        need = [int(mat_size[clusters].sum()), int(dir_size[clusters].sum())]
+        if self._used[0] + need[0] > len(self._mats) or self._used[1] + need[1] > len(self._dirs):
+            keep = np.flatnonzero(count)
+            keep = keep[~np.isin(keep, clusters)].tolist()
+            self._mats, self._used[0] = _compact(self._mats, self._mat_off, mat_size, keep, need[0])
+            self._dirs, self._used[1] = _compact(self._dirs, self._dir_off, dir_size, keep, need[1])
+        for k, (off, size) in enumerate(((self._mat_off, mat_size), (self._dir_off, dir_size))):
+            off[clusters] = self._used[k] + np.concatenate(([0], np.cumsum(size[clusters])[:-1]))
+            self._used[k] += need[k]
 
     def repair(self, grid: Grid) -> int:
         """Bring the hierarchy to the grid's current cells, rebuilding only the
@@ -218,8 +216,8 @@ class Hierarchy:
             return 0
         changed = grid.changes_since(self.version)
         self.version = grid.version
-        self._steps = {}
-        self._cost = grid.cost  # a read-only view of the grid's cells: no copy
+        self._padded = grid.padded
+        self._cost = grid.cost
         cells = np.asarray(changed).reshape(-1, 2)
         now = self._cost[cells[:, 0], cells[:, 1]]
         now = now[np.isfinite(now)]
@@ -228,18 +226,38 @@ class Hierarchy:
         s = self.size
         touched = {(int(r) // s, int(c) // s) for r, c in cells.tolist()}
         ci, cj = self.clusters
+        borders: set[Border] = set()
         redo: set[tuple[int, int]] = set()
         for i, j in touched:
-            self._local.pop((i, j), None)
-            for key in ((0, i, j), (1, i, j), (0, i, j - 1), (1, i - 1, j)):
-                if key[1] >= 0 and key[2] >= 0:
-                    self._set_border(key)
+            borders.update(
+                key for key in ((0, i, j), (1, i, j), (0, i, j - 1), (1, i - 1, j))
+                if key[1] >= 0 and key[2] >= 0
+            )  # fmt: skip
             redo.update(
                 (a, b) for a, b in ((i, j), (i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1))
                 if 0 <= a < ci and 0 <= b < cj
             )  # fmt: skip
-        for cl in redo:
-            self._set_intra(cl)
+        keys = np.array(sorted(borders), dtype=np.int64).reshape(-1, 3)
+        self._set_borders(keys[:, 0].copy(), keys[:, 1].copy(), keys[:, 2].copy())
+        again = np.array(sorted(i * cj + j for i, j in redo), dtype=np.int64)
+        # the redone clusters' nodes spliced in where theirs were (no sort)
+        ptr, keep = self._cl_ptr, np.ones(len(self._node_cell), dtype=bool)
+        count = np.diff(ptr)
+        fresh: list[int] = []
+        where: list[int] = []
+        gone = 0
+        for c in again.tolist():
+            lo, hi = int(ptr[c]), int(ptr[c + 1])
+            keep[lo:hi] = False
+            nodes = self._cluster_nodes((c // cj, c % cj))
+            fresh.extend(nodes)
+            where.extend([lo - gone] * len(nodes))
+            count[c] = len(nodes)
+            gone += hi - lo
+        self._node_cell = np.insert(self._node_cell[keep], where, fresh).astype(np.int64)
+        self._cl_ptr = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
+        self._place(again)
+        self._intra(again)
         return len(redo)
 
     # ------------------------------------------------------------------ queries
@@ -253,113 +271,15 @@ class Hierarchy:
             return (dr + dc) * self._min
         return (max(dr, dc) + (_SQRT2 - 1.0) * min(dr, dc)) * self._min
 
-    def _ends(self, flat: int, to_goal: bool) -> dict[int, float]:
-        """The cost from ``flat`` to each node of its cluster (or from each to it)."""
-        cl = self.cluster_of(flat)
-        nodes = self._cluster_nodes(cl)
-        if not nodes:
-            return {}
-        r0, _, c0, _ = self._box(cl)
-        cols = self._cost.shape[1]
-        here = divmod(flat, cols)
-        local = self.local_grid(cl)
-        if not to_goal:
-            field = local.distance_field((here[0] - r0, here[1] - c0))
-            vals = [float(field[n // cols - r0, n % cols - c0]) for n in nodes]
-        else:
-            idx = np.array([divmod(n, cols) for n in nodes], dtype=np.intp) - (r0, c0)
-            fields = local.distance_fields(idx, workers=1)
-            vals = fields[:, here[0] - r0, here[1] - c0].tolist()
-        return {n: v for n, v in zip(nodes, vals, strict=True) if v != math.inf}
-
-    def abstract_path(self, start: int, goal: int) -> tuple[list[int], int] | None:
-        """The abstract A* path of flat cells from ``start`` to ``goal`` (both
-        inserted for this query only) and its expansions; None when the graph has
-        none."""
-        out = self._ends(start, False)
-        into = self._ends(goal, True)
-        if self.cluster_of(start) == self.cluster_of(goal):
-            direct = self.local_grid(self.cluster_of(start))
-            cols = self._cost.shape[1]
-            r0, _, c0, _ = self._box(self.cluster_of(start))
-            s, g = divmod(start, cols), divmod(goal, cols)
-            if direct.reachable((s[0] - r0, s[1] - c0), (g[0] - r0, g[1] - c0)):
-                out[goal] = direct.path_cost((s[0] - r0, s[1] - c0), (g[0] - r0, g[1] - c0))
-        cols = self._cost.shape[1]
-        gr, gc = divmod(goal, cols)
-        scale, never, bend = self._min, self.diagonal == "never", _SQRT2 - 2.0
-        best: dict[int, float] = {start: 0.0}
-        parent: dict[int, int] = {start: -1}
-        heap = [(self._h(start, goal), 0.0, start)]
-        expanded = 0
-        steps_of, push, pop = self._steps, heapq.heappush, heapq.heappop
-        inf = math.inf
-        while heap:
-            _, g, node = pop(heap)
-            if g > best.get(node, inf):
-                continue
-            expanded += 1
-            if node == goal:
-                path = [node]
-                while parent[path[-1]] != -1:
-                    path.append(parent[path[-1]])
-                return path[::-1], expanded
-            if node == start:
-                steps = [*out.items(), *self._node_steps(node, only_across=True)]
-            else:
-                steps = steps_of.get(node) or self._node_steps(node)
-                if node in into:
-                    steps = [*steps, (goal, into[node])]
-            for m, c in steps:
-                ng = g + c
-                if ng < best.get(m, inf):
-                    best[m] = ng
-                    parent[m] = node
-                    dr, dc = abs(m // cols - gr), abs(m % cols - gc)
-                    h = dr + dc if never else dr + dc + bend * (dr if dr < dc else dc)
-                    push(heap, (ng + h * scale, ng, m))
-        return None
-
-    def _node_steps(self, node: int, only_across: bool = False) -> list[tuple[int, float]]:
-        """The node's abstract edges: across its borders (a straight step) and, but
-        with ``only_across``, to its cluster's other nodes; kept until a repair."""
-        cost, cols = self._cost, self._cost.shape[1]
-        steps = [(m, float(cost[m // cols, m % cols])) for m in self._across.get(node, ())]
-        if only_across:
-            return steps
-        steps.extend(self._adj.get(node, {}).items())
-        self._steps[node] = steps
-        return steps
-
-    def _local_cells(
-        self, a: int, b: int, box: tuple[int, int, int, int]
-    ) -> npt.NDArray[np.intp] | None:
-        """The cells of a compiled A* path from ``a`` to ``b`` inside ``box``."""
-        r0, r1, c0, c1 = box
-        cols = self._cost.shape[1]
-        sa, sb = divmod(a, cols), divmod(b, cols)
-        if box == self._box(self.cluster_of(a)) and self.cluster_of(a) == self.cluster_of(b):
-            world = self.local_grid(self.cluster_of(a))
-        else:
-            world = self._kind(self._cost[r0:r1, c0:c1], diagonal=self.diagonal)  # type: ignore[arg-type]
-        found = world.astar((sa[0] - r0, sa[1] - c0), (sb[0] - r0, sb[1] - c0))
-        if not found:
-            return None
-        cells: npt.NDArray[np.intp] = np.asarray(found.path, dtype=np.intp) + np.array([r0, c0])
-        return cells
-
-    def refine(self, abstract: list[int]) -> npt.NDArray[np.intp]:
-        """The cells ``(row, col)`` of an abstract path."""
-        cols = self._cost.shape[1]
-        parts = [np.array([divmod(abstract[0], cols)], dtype=np.intp)]
-        for a, b in itertools.pairwise(abstract):
-            if self.cluster_of(a) == self.cluster_of(b):
-                cells = self._local_cells(a, b, self._box(self.cluster_of(a)))
-                assert cells is not None  # the abstract edge came from this cluster's field
-                parts.append(cells[1:])
-            else:
-                parts.append(np.array([divmod(b, cols)], dtype=np.intp))
-        return np.concatenate(parts)
+    def path(self, start: int, goal: int) -> tuple[npt.NDArray[np.intp] | None, int]:
+        """The refined (unsmoothed) cells ``(row, col)`` of HPA*'s path from the flat
+        cell ``start`` to ``goal`` (both walkable) and the abstract expansions; None
+        for the cells when the abstract graph joins them nowhere."""
+        cells, _, expanded = _kernel.query(
+            self._padded, self._rule, self.size, self._min, self._cl_ptr, self._node_cell,
+            self._mat_off, self._dir_off, self._mats, self._dirs, start, goal,
+        )  # fmt: skip
+        return (None if cells is None else cells.astype(np.intp, copy=False)), expanded
 
     def path_cost(self, path: npt.NDArray[np.intp]) -> float:
         """The cost of a path of cells: each entered cell's cost, times sqrt(2) on a
@@ -370,30 +290,71 @@ class Hierarchy:
         entered = self._cost[path[1:, 0], path[1:, 1]]
         return float(np.sum(np.where(steps == 2, entered * _SQRT2, entered)))
 
-    def smooth(self, grid: Grid, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-        """``path`` with its stretches between line-of-sight turning cells replaced by
-        a cheaper compiled A* path over their bounding box, where there is one."""
+    def _turns(self, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """The places in ``path`` of its string-pulled turning cells. The pulling runs
+        over the cells where the path changes direction (it is straight between them),
+        and over every cell when a straight stretch of it is no clear line."""
+        step = np.diff(path, axis=0)
+        bends = np.flatnonzero((step[1:] != step[:-1]).any(axis=1)) + 1
+        places = np.concatenate(([0], bends, [len(path) - 1]))
+        for candidates in (places, np.arange(len(path))):
+            cells = path[candidates]
+            width = self._cost.shape[1] + 2
+            flat = ((cells[:, 0] + 1) * width + cells[:, 1] + 1).astype(np.intp)
+            kept, bad = _theta_kernel.smooth_path(self._padded, flat, self._rule)
+            if bad < 0:
+                break
+        # the kept cells are a subsequence of the candidates: their places, in order
+        found, k, want = [], 0, kept.tolist()
+        for place, cell in zip(candidates.tolist(), cells.tolist(), strict=True):
+            if k < len(want) and cell == want[k]:
+                found.append(place)
+                k += 1
+        return np.array(found, dtype=np.intp)
+
+    def smooth(self, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """``path`` (legal, as :meth:`path` gives it) with its stretches between the
+        turning cells of the grid's line of sight (the string-pulling of
+        :meth:`~pathcraft.grid.Grid.smooth`) replaced by a cheaper compiled A* path
+        over their bounding box, where there is one."""
         if len(path) < 3:
             return path
-        turns = grid.smooth(path)
-        index: dict[tuple[int, int], int] = {}
-        for k, (r, c) in enumerate(path.tolist()):
-            index.setdefault((r, c), k)
         cols = self._cost.shape[1]
+        at = self._turns(path)
+        turns = path[at]
+        at = at.tolist()
+        steps = np.abs(np.diff(path, axis=0)).sum(axis=1)
+        entered = self._cost[path[1:, 0], path[1:, 1]]
+        so_far = np.concatenate(([0.0], np.cumsum(np.where(steps == 2, entered * _SQRT2, entered))))
+        prefix = so_far.tolist()
         parts = [path[:1]]
-        for a, b in itertools.pairwise(turns.tolist()):
-            ia, ib = index[tuple(a)], index[tuple(b)]
+        for (a, b), ia, ib in zip(
+            zip(turns[:-1].tolist(), turns[1:].tolist(), strict=True), at[:-1], at[1:], strict=True
+        ):
             piece = path[ia : ib + 1]
             box = (min(a[0], b[0]), max(a[0], b[0]) + 1, min(a[1], b[1]), max(a[1], b[1]) + 1)
             fa, fb = a[0] * cols + a[1], b[0] * cols + b[1]
             small = (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA
-            now = self.path_cost(piece)
+            now = prefix[ib] - prefix[ia]
             if ib - ia > 1 and small and now > self._h(fa, fb) * (1 + 1e-12) + 1e-9:
-                other = self._local_cells(fa, fb, box)  # None: the piece is already the cheapest
+                other = _kernel.box_path(self._padded, self._rule, self._min, *box, fa, fb)
                 if other is not None and self.path_cost(other) < now - 1e-9:
-                    piece = other
+                    piece = other.astype(np.intp, copy=False)
             parts.append(piece[1:])
         return np.concatenate(parts)
+
+
+def _compact(buffer: Any, offsets: I64, sizes: I64, keep: list[int], room: int) -> Any:
+    """A new buffer holding the clusters ``keep`` of ``buffer`` one after another
+    (``offsets`` set to their new places) with room for ``room`` more, and its use."""
+    fresh = np.empty(int((int(sizes[keep].sum()) + room) * 1.25) + 64, dtype=buffer.dtype)
+    at = 0
+    for c in keep:
+        n = int(sizes[c])
+        fresh[at : at + n] = buffer[offsets[c] : offsets[c] + n]
+        offsets[c] = at
+        at += n
+    return fresh, at
 
 
 def find_path(
@@ -412,13 +373,12 @@ def find_path(
     if a == b:
         cells = np.array([a], dtype=np.intp)
         return PathResult(path=cells, cost=0.0, found=True, elapsed=time.perf_counter() - t0)
-    found = hierarchy.abstract_path(a[0] * cols + a[1], b[0] * cols + b[1])
+    found, expanded = hierarchy.path(a[0] * cols + a[1], b[0] * cols + b[1])
     if found is None:  # diagonal="always" may cross a border where no entrance is
         return grid.astar(a, b)
-    abstract, expanded = found
-    cells = hierarchy.refine(abstract)
+    cells = found
     if smooth:
-        cells = hierarchy.smooth(grid, cells)
+        cells = hierarchy.smooth(cells)
     cost = hierarchy.path_cost(cells)
     return PathResult(
         path=cells, cost=cost, found=True, expanded=expanded, elapsed=time.perf_counter() - t0
