@@ -158,13 +158,48 @@ def _build_one(
     config: BuildConfig,
     i: int,
     j: int,
+    reach: npt.NDArray[np.int64] | None = None,
+    zrange: tuple[float, float] | None = None,
 ) -> PolyMesh3D:
-    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``)."""
+    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``), from the
+    triangles that reach its box with its border (:func:`_reach`, made here when not
+    given): the others are clipped away whole, so the heightfield is the one all the
+    level's triangles give. ``zrange`` is the level's lowest and highest ``z`` (the
+    heightfield's floor, which every tile shares)."""
     size = _tile_world(config)
-    zmin, zmax = float(verts[:, 2].min()), float(verts[:, 2].max())
+    if reach is None:
+        reach = _reach(verts, tris, config)
+    if zrange is None:
+        zrange = (float(verts[:, 2].min()), float(verts[:, 2].max()))
+    near = tris[(reach[:, 0] <= i) & (reach[:, 2] >= i) & (reach[:, 1] <= j) & (reach[:, 3] >= j)]
+    if near.shape[0] == 0:
+        nvp = int(config.voxels().max_verts_per_poly)
+        return PolyMesh3D._trusted(
+            np.zeros((0, 3)), np.zeros((0, nvp), dtype=np.int32), np.zeros(0, dtype=np.uint8),
+            np.zeros(0, dtype=np.int32), None,
+        )  # fmt: skip
+    used, local = np.unique(near, return_inverse=True)
+    zmin, zmax = zrange
     box = ((i * size, j * size, zmin), ((i + 1) * size, (j + 1) * size, max(zmax, zmin + 1e-6)))
-    chf = build_compact(verts, tris, config, bounds=box, border=config.voxels().border_size)
+    chf = build_compact(
+        verts[used], local.reshape(near.shape).astype(np.int32), config, bounds=box,
+        border=config.voxels().border_size,
+    )  # fmt: skip
     return build_polymesh(build_contours(chf, config), chf, config, tile=tile_id(i, j))
+
+
+def _reach(
+    verts: npt.NDArray[np.float64], tris: npt.NDArray[np.int32], config: BuildConfig
+) -> npt.NDArray[np.int64]:
+    """For each triangle the tiles whose box with its border its own box overlaps
+    (with a cell to spare): columns ``i`` from, ``j`` from, ``i`` to, ``j`` to."""
+    v = config.voxels()
+    pad = (v.border_size + 1) * v.cs
+    size = _tile_world(config)
+    corners = verts[tris][:, :, :2]
+    lo = np.floor((corners.min(axis=1) - pad) / size)
+    hi = np.floor((corners.max(axis=1) + pad) / size)
+    return np.concatenate([lo, hi], axis=1).astype(np.int64)
 
 
 def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[range, range]:
@@ -222,8 +257,10 @@ def build_tiles(
     _tile_world(config)
     verts, tris = check_mesh(vertices, triangles)
     xs, ys = _tile_range(verts, config)
-    size = _tile_world(config)
-    return join([_build_one(verts, tris, config, i, j) for j in ys for i in xs], config, size)
+    reach = _reach(verts, tris, config)
+    zrange = (float(verts[:, 2].min()), float(verts[:, 2].max()))
+    tiles = [_build_one(verts, tris, config, i, j, reach, zrange) for j in ys for i in xs]
+    return join(tiles, config, _tile_world(config))
 
 
 def rebuild_tile(

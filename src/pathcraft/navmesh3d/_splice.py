@@ -132,9 +132,10 @@ def splice(
     tiles = np.concatenate([mesh.tiles[keep], fresh.tiles]).astype(np.int32)
     areas = np.concatenate([mesh.areas[keep], fresh.areas])
     index = np.flatnonzero((tiles[:, None] == np.asarray(redo)).any(axis=1))
-    rows = {
+    rows = {  # those with a side on the square
         r: [p for p in row if p >= 0]
         for r, row in zip(index.tolist(), poly[index].tolist(), strict=True)
+        if sum(p in bound for p in row) >= 2
     }
     _redo_sides(rows, bound, config.agent_max_climb)
     width = max([poly.shape[1], *(len(row) for row in rows.values())])
