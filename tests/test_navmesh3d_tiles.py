@@ -1,6 +1,7 @@
 """NavMesh3D tiles at run time: added and removed, stitched where their edges meet,
 versions bumped, searches cancelled, and agents that keep their way while tiles
-stream in ahead of them and out behind them."""
+stream in ahead of them and out behind them or come and go beside their corridor; an
+agent whose corridor loses a tile goes round, or waits while no way is left."""
 
 from __future__ import annotations
 
@@ -127,3 +128,89 @@ def test_streaming_tiles_while_agents_move() -> None:
     assert set(statuses) <= {"chasing", "caught"}, set(statuses)
     assert statuses[-3:] == ["caught"] * 3
     assert removed >= 5 and mesh.version >= total - 4 + removed
+
+
+def _block(i: int, j: int) -> PolyMesh3D:
+    """Tile ``(i, j)`` of a flat field of 4 x 4 tiles, two polygons each, tile id
+    ``10 * j + i``."""
+    x0, y0 = i * SIZE, j * SIZE
+    mesh = rect_mesh(
+        [(x0, y0, x0 + SIZE, y0 + 2, flat(0.0)), (x0, y0 + 2, x0 + SIZE, y0 + SIZE, flat(0.0))]
+    )
+    return PolyMesh3D(mesh.vertices, mesh.polygons, tiles=[10 * j + i] * 2)
+
+
+def _field(columns: int, rows: int) -> NavMesh3D:
+    mesh = NavMesh3D(_block(0, 0))
+    for j in range(rows):
+        for i in range(columns):
+            if (i, j) != (0, 0):
+                mesh.add_tile(_block(i, j))
+    return mesh
+
+
+def _walk(mesh: NavMesh3D, toggle: bool) -> tuple[list[list[tuple[float, ...]]], list[str]]:
+    """Three agents walk along the field's first row to its far end; with ``toggle``
+    a tile of the third row (on no agent's corridor) is removed each frame and the
+    one removed the frame before is added back. Every agent's position each frame,
+    and every status."""
+    agents = [
+        Pursuer(mesh, (1.0, y, 0.0), speed=s) for y, s in ((1.0, 2.0), (2.0, 2.5), (3.0, 3.0))
+    ]
+    target = (23.0, 2.0, 0.0)
+    frames, statuses = [], []
+    out: int | None = None
+    for frame in range(80):
+        if toggle:
+            if out is not None:
+                mesh.add_tile(_block(out % 10, out // 10))
+            out = 20 + frame % 6
+            mesh.remove_tile(out)
+        statuses += [agent.step(target, dt=0.25) for agent in agents]
+        frames.append([agent.position for agent in agents])
+        if all(s == "caught" for s in statuses[-3:]):
+            break
+    return frames, statuses
+
+
+def test_agents_keep_their_way_while_tiles_off_their_corridor_come_and_go() -> None:
+    """Tiles beside the agents' corridor are removed and added back every frame: each
+    edit makes every agent plan again (the mesh's version grows), and every agent
+    walks exactly as it does on the field left alone, on the mesh, and arrives."""
+    still, _ = _walk(_field(6, 3), toggle=False)
+    mesh = _field(6, 3)
+    version = mesh.version
+    moving, statuses = _walk(mesh, toggle=True)
+    assert mesh.version >= version + 2 * len(moving) - 1
+    assert set(statuses) <= {"chasing", "caught"} and statuses[-3:] == ["caught"] * 3
+    assert len(moving) == len(still)
+    np.testing.assert_allclose(np.array(moving), np.array(still), atol=1e-9)
+    assert (mesh.locate(np.array(moving).reshape(-1, 3)) >= 0).all()
+
+
+def test_an_agent_whose_corridor_loses_a_tile_goes_round_or_waits() -> None:
+    """The tile ahead on an agent's corridor is removed: it plans round through the
+    next row; the whole column removed, no way is left: it reports the target
+    unreachable and stands; the column back, it goes on and arrives."""
+    mesh = _field(6, 3)
+    runner = Pursuer(mesh, (1.0, 2.0, 0.0), speed=2.0)
+    target = (23.0, 2.0, 0.0)
+    assert runner.step(target, dt=0.5) == "chasing"
+    mesh.remove_tile(3)  # tile (3, 0), x from 12 to 16
+    assert runner.step(target, dt=0.5) == "chasing"
+    path = np.array(runner.path)
+    t = np.linspace(0, 1, 50)[:, None, None]
+    along = (path[:-1] + t * (path[1:] - path[:-1])).reshape(-1, 3)  # points of each leg
+    crossing = along[(along[:, 0] > 12) & (along[:, 0] < 16)]
+    assert crossing.size and (crossing[:, 1] >= SIZE - 1e-9).all()  # round, through row 1
+    assert runner.cost_to_target > 22.0 - runner.position[0] + 1.0
+    mesh.remove_tile(13)
+    mesh.remove_tile(23)
+    where = runner.position
+    assert runner.step(target, dt=0.5) == "unreachable"
+    assert runner.step(target, dt=0.5) == "unreachable" and runner.position == where
+    for k in (3, 13, 23):
+        mesh.add_tile(_block(k % 10, k // 10))
+    statuses = [runner.step(target, dt=0.5) for _ in range(40)]
+    assert statuses[0] == "chasing" and statuses[-1] == "caught"
+    assert set(statuses) <= {"chasing", "caught"}
