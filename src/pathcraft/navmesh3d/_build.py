@@ -158,48 +158,48 @@ def _build_one(
     config: BuildConfig,
     i: int,
     j: int,
-    reach: npt.NDArray[np.int64] | None = None,
+    reach: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
     zrange: tuple[float, float] | None = None,
 ) -> PolyMesh3D:
-    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``), from the
-    triangles that reach its box with its border (:func:`_reach`, made here when not
-    given): the others are clipped away whole, so the heightfield is the one all the
-    level's triangles give. ``zrange`` is the level's lowest and highest ``z`` (the
-    heightfield's floor, which every tile shares)."""
+    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``). With
+    ``reach`` (:func:`_reach`, made once for a tiled build) only the triangles that
+    reach the tile's box with its border are read: the others are clipped away whole,
+    so the heightfield is the one the whole level gives (one tile alone reads the
+    whole level: picking costs more than it saves then). ``zrange`` is the level's
+    lowest and highest ``z`` (the heightfield's floor, which every tile shares)."""
     size = _tile_world(config)
-    if reach is None:
-        reach = _reach(verts, tris, config)
     if zrange is None:
         zrange = (float(verts[:, 2].min()), float(verts[:, 2].max()))
-    near = tris[(reach[:, 0] <= i) & (reach[:, 2] >= i) & (reach[:, 1] <= j) & (reach[:, 3] >= j)]
-    if near.shape[0] == 0:
-        nvp = int(config.voxels().max_verts_per_poly)
-        return PolyMesh3D._trusted(
-            np.zeros((0, 3)), np.zeros((0, nvp), dtype=np.int32), np.zeros(0, dtype=np.uint8),
-            np.zeros(0, dtype=np.int32), None,
-        )  # fmt: skip
-    used, local = np.unique(near, return_inverse=True)
+    if reach is not None:
+        lo, hi = reach
+        tris = tris[(lo[:, 0] <= i) & (hi[:, 0] >= i) & (lo[:, 1] <= j) & (hi[:, 1] >= j)]
+        if tris.shape[0] == 0:
+            nvp = int(config.voxels().max_verts_per_poly)
+            return PolyMesh3D._trusted(
+                np.zeros((0, 3)), np.zeros((0, nvp), dtype=np.int32),
+                np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int32), None,
+            )  # fmt: skip
+        used, local = np.unique(tris, return_inverse=True)
+        verts, tris = verts[used], local.reshape(tris.shape).astype(np.int32)
     zmin, zmax = zrange
     box = ((i * size, j * size, zmin), ((i + 1) * size, (j + 1) * size, max(zmax, zmin + 1e-6)))
-    chf = build_compact(
-        verts[used], local.reshape(near.shape).astype(np.int32), config, bounds=box,
-        border=config.voxels().border_size,
-    )  # fmt: skip
+    chf = build_compact(verts, tris, config, bounds=box, border=config.voxels().border_size)
     return build_polymesh(build_contours(chf, config), chf, config, tile=tile_id(i, j))
 
 
 def _reach(
     verts: npt.NDArray[np.float64], tris: npt.NDArray[np.int32], config: BuildConfig
-) -> npt.NDArray[np.int64]:
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """For each triangle the tiles whose box with its border its own box overlaps
-    (with a cell to spare): columns ``i`` from, ``j`` from, ``i`` to, ``j`` to."""
+    (with a cell to spare): the first ``(i, j)`` and the last, as floats."""
     v = config.voxels()
     pad = (v.border_size + 1) * v.cs
     size = _tile_world(config)
-    corners = verts[tris][:, :, :2]
-    lo = np.floor((corners.min(axis=1) - pad) / size)
-    hi = np.floor((corners.max(axis=1) + pad) / size)
-    return np.concatenate([lo, hi], axis=1).astype(np.int64)
+    xy = np.ascontiguousarray(verts[:, :2])
+    a, b, c = (xy.take(tris[:, k], axis=0) for k in range(3))
+    lo = np.floor((np.minimum(np.minimum(a, b), c) - pad) / size)
+    hi = np.floor((np.maximum(np.maximum(a, b), c) + pad) / size)
+    return lo, hi
 
 
 def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[range, range]:
