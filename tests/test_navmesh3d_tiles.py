@@ -10,7 +10,7 @@ import pytest
 from _mesh3d_scenes import Height, flat, rect_mesh, slope
 
 from pathcraft import WorldChangedError
-from pathcraft.agents import Pursuer
+from pathcraft.agents import PathFollower, Pursuer
 from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
 
 SIZE = 4.0
@@ -214,3 +214,73 @@ def test_an_agent_whose_corridor_loses_a_tile_goes_round_or_waits() -> None:
     statuses = [runner.step(target, dt=0.5) for _ in range(40)]
     assert statuses[0] == "chasing" and statuses[-1] == "caught"
     assert set(statuses) <= {"chasing", "caught"}
+
+
+def _on_surface(mesh: NavMesh3D, points: np.ndarray) -> None:
+    """Every point on the mesh, at the surface's height there."""
+    assert (mesh.locate(points) >= 0).all()
+    np.testing.assert_allclose(points[:, 2], mesh.nearest_point(points)[:, 2], atol=1e-9)
+
+
+def test_path_followers_walk_the_surface_up_a_ramp_and_down() -> None:
+    """PathFollower on a NavMesh3D (its floor has three dimensions): agents follow
+    find_path's paths over the ramp, always on the surface, and arrive."""
+    mesh = _road(6)
+    starts = [(1.0, y, 0.0) for y in (1.0, 2.0, 3.0)]
+    paths = [mesh.find_path(s, (23.0, 4.0 - s[1], 0.0)).path for s in starts]
+    crowd = PathFollower(paths, grid=mesh, max_speed=2.0, tolerance=0.05, turn_rate=4.0)
+    assert crowd.positions.shape == crowd.velocities.shape == (3, 3)
+    top = 0.0
+    for _ in range(200):
+        done = crowd.step(0.1)
+        _on_surface(mesh, crowd.positions)
+        top = max(top, float(crowd.positions[:, 2].max()))
+        if done.all():
+            break
+    assert crowd.arrived.all() and not crowd.stuck.any()
+    assert top == pytest.approx(2.0, abs=0.1)  # over the top of the ramp
+    ends = np.array([p[-1] for p in paths])
+    assert (np.linalg.norm(crowd.positions - ends, axis=1) <= 0.05).all()
+
+
+def _follow_round(behind: bool) -> tuple[list[np.ndarray], list[int], PathFollower]:
+    """Three followers along the first row of a 6 x 2 field; at frame 5 the tile
+    ahead on their way (3: x from 12 to 16) is removed; with ``behind``, at frame 30
+    the first tile too, behind them all. Their positions and replans each frame."""
+    mesh = _field(6, 2)
+    starts = [(1.0, y, 0.0) for y in (1.0, 2.0, 3.0)]
+    paths = [mesh.find_path(s, (23.0, s[1], 0.0)).path for s in starts]
+    crowd = PathFollower(paths, grid=mesh, max_speed=2.0, tolerance=0.05)
+    frames, replans = [], []
+    for frame in range(300):
+        if frame == 5:
+            mesh.remove_tile(3)
+        if frame == 30 and behind:
+            assert (crowd.positions[:, 0] > SIZE + 1).all()
+            mesh.remove_tile(0)
+        crowd.step(0.1)
+        frames.append(crowd.positions.copy())
+        replans.append(crowd.replans)
+        _on_surface(mesh, crowd.positions)
+        if crowd.arrived.all():
+            break
+    return frames, replans, crowd
+
+
+def test_path_followers_go_round_a_tile_removed_ahead_and_keep_on_past_one_behind() -> None:
+    """Followers walk the first row of a field of tiles; the tile ahead on their way
+    is removed: each gets a new path round it through the second row; a tile behind
+    them is removed too: none is blocked and all arrive as soon as without that edit,
+    always on the surface and never on the removed tile. (Their paths round the gap
+    touch its corners, which the followers' check of a path after an edit reads as
+    cut: they plan again, from where they stand, the same way on.)"""
+    frames, replans, crowd = _follow_round(behind=True)
+    assert replans[4] == 0 and replans[5] == 3  # each one new path
+    walked = np.concatenate(frames)
+    assert not (
+        (walked[:, 0] > 12 + 1e-9) & (walked[:, 0] < 16 - 1e-9) & (walked[:, 1] < SIZE)
+    ).any()
+    assert crowd.arrived.all() and not crowd.blocked.any()
+    alone, _, _ = _follow_round(behind=False)
+    assert abs(len(alone) - len(frames)) <= 2
+    np.testing.assert_allclose(frames[-1], alone[-1], atol=0.1)

@@ -33,6 +33,7 @@ from pathcraft.navmesh.kit import (
     Topology,
     build_portals,
     corridor_of,
+    move_along_surface,
     pull_string,
     topology,
 )
@@ -40,7 +41,7 @@ from pathcraft.navmesh3d import _surface
 from pathcraft.navmesh3d._polymesh import PolyMesh3D, edge_matches, next_places
 from pathcraft.result import Answer, PathResult, build_result
 
-__all__ = ["Built", "at", "located", "nearest", "nothing", "prepare", "start"]
+__all__ = ["Built", "at", "located", "move_along", "nearest", "nothing", "prepare", "start"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
@@ -102,6 +103,16 @@ def at(built: Built, p: FloatArray, vertical: float) -> Polys:
         return np.empty(0, dtype=np.int32)
     out: Polys = cand[dz <= best + 1e-9 * built.surface.scale].astype(np.int32)
     return out
+
+
+def move_along(built: Built, s: FloatArray, sp: Polys, e: FloatArray) -> tuple[FloatArray, bool]:
+    """Detour's ``moveAlongSurface`` from ``s`` (held by the polygons ``sp``) towards
+    ``e``'s ``(x, y)``, over the plane projection (so it stays on ``s``'s floor): the
+    point reached, on the surface, and whether it is the end."""
+    move = move_along_surface(built.top, int(sp[0]), s[:2], e[:2], built.surface.scale)
+    last = int(move.polygons[-1])
+    z = _surface.heights(built.surface, [last], move.position[None])[0]
+    return np.array([move.position[0], move.position[1], z]), bool(move.reached)
 
 
 def nearest(built: Built, pts: FloatArray, vertical: float) -> tuple[FloatArray, Polys]:

@@ -528,6 +528,14 @@ class NavMesh3D:
         normal = np.array([flat.normal[0], flat.normal[1], 0.0])
         return SurfaceHit(flat.fraction, point, flat.hit, flat.polygons, normal)
 
+    def _move_along(self, start: Any, end: FloatArray) -> tuple[FloatArray, bool]:
+        """A move from ``start`` (snapped onto the mesh) towards ``end``'s ``(x, y)``
+        along the surface, sliding along walls (Detour's ``moveAlongSurface``): the
+        point reached and whether it is the end (:meth:`MeshSpace3D.slide
+        <pathcraft.navmesh3d.MeshSpace3D.slide>`)."""
+        s, sp = self._place("start", start, True)
+        return _search.move_along(self._built, s, sp, end)
+
     def random_point(self, *, seed: int | np.random.Generator | None = None) -> FloatArray:
         """A random point ``(x, y, z)`` of the surface, uniform by its area in 3-D
         (Detour's ``findRandomPoint``; a ramp weighs its slope's area).
