@@ -76,13 +76,15 @@ def prepare(mesh: PolyMesh3D, height_tolerance: float) -> Built:
         np.minimum.at(label, u, low)
         np.minimum.at(label, v, low)
         label = label[label]
-    rows = [label[r[r >= 0]] for r in polys]
-    top = topology(np.ascontiguousarray(verts[:, :2]), [r.astype(np.intp) for r in rows])
+    used = polys >= 0
+    labelled = label[np.maximum(polys, 0)]
+    counts = used.sum(axis=1)
+    rows = np.split(labelled[used].astype(np.intp), np.cumsum(counts)[:-1])
+    top = topology(np.ascontiguousarray(verts[:, :2]), rows)
     top3 = dataclasses.replace(top, xy=np.ascontiguousarray(verts))
     portals = build_portals(top3)
-    centroids = np.stack(
-        [verts[r, :2].mean(axis=0) for r in rows]
-    ) if rows else np.zeros((0, 2))  # fmt: skip
+    corners = np.where(used[:, :, None], verts[labelled, :2], 0.0)
+    centroids = corners.sum(axis=1) / counts[:, None]
     component = np.full(polys.shape[0], -1, dtype=np.int32)
     _walk.components(top.poff, top.nbr, component)
     return Built(
