@@ -121,7 +121,8 @@ def splice(
     else:
         verts = np.concatenate([v, fresh.vertices])
     numbers = found.tolist()
-    bound.update((numbers[f], where) for f, where in fbound.items())
+    for f, where in fbound.items():  # a welded vertex keeps its own point
+        bound.setdefault(numbers[f], where)
     kept = mesh.polygons[keep]
     fp = fresh.polygons
     poly = np.full(
