@@ -293,6 +293,25 @@ def test_a_tile_built_from_the_triangles_near_it_is_the_one_the_whole_level_give
             assert (a.detail is None) == (b.detail is None)
 
 
+def test_joined_tiles_take_the_vertices_across_their_shared_edge() -> None:
+    """Two tiles' meshes joined: the west tile's side along the shared edge takes the
+    vertex where the east tile's two polygons meet on it, so all three link."""
+    from pathcraft.navmesh3d._splice import join
+
+    s = TILED.tile_size * TILED.cell_size  # 4.8
+    west = PolyMesh3D([(0, 0, 0), (s, 0, 0), (s, s, 0), (0, s, 0)], [[0, 1, 2, 3]],
+                      tiles=[tile_id(0, 0)])  # fmt: skip
+    east = PolyMesh3D(
+        [(s, 0, 0), (2 * s, 0, 0), (2 * s, s / 2, 0), (s, s / 2, 0), (2 * s, s, 0), (s, s, 0)],
+        [[0, 1, 2, 3], [3, 2, 4, 5]], tiles=[tile_id(1, 0)] * 2,
+    )  # fmt: skip
+    mesh = join([west, east], TILED, s)
+    assert mesh.vertices.shape[0] == 8  # the shared corners welded
+    assert (mesh.polygons[0] >= 0).sum() == 5  # (s, s / 2) put into the west side
+    adj = mesh.adjacency()
+    assert sorted(q for q in adj[0].tolist() if q >= 0) == [1, 2]
+
+
 def test_tile_numbers_and_bad_arguments() -> None:
     assert tile_of(tile_id(0, 0)) == (0, 0)
     assert tile_of(tile_id(-16384, 16383)) == (-16384, 16383)

@@ -38,12 +38,9 @@ def weld_keys(verts: npt.NDArray[np.float64], config: BuildConfig) -> npt.NDArra
     return ((cells[:, 0] + span) << 42) | ((cells[:, 1] + span) << 21) | (level + span)
 
 
-def join(
-    pieces: list[PolyMesh3D], config: BuildConfig, size: float, redo: set[int] | None = None
-) -> PolyMesh3D:
+def join(pieces: list[PolyMesh3D], config: BuildConfig, size: float) -> PolyMesh3D:
     """One mesh of tiles' meshes, vertices on tile edges welded (same cell corner and
-    height band) and put into the tile-edge sides of the polygons across (of the tiles
-    ``redo`` only, when given)."""
+    height band) and put into the tile-edge sides of the polygons across."""
     pieces = [p for p in pieces if p.num_polygons]
     if not pieces:
         raise ValueError("the level has no walkable place: no polygon was built")
@@ -62,8 +59,7 @@ def join(
     new_verts = verts[first]
     poly = np.where(poly >= 0, inverse[np.maximum(poly, 0)], -1)
     tiles = np.concatenate([p.tiles for p in pieces])
-    which = None if redo is None else np.isin(tiles, sorted(redo))
-    poly = split_tile_edges(new_verts, poly, config, size, which)
+    poly = split_tile_edges(new_verts, poly, config, size)
     details = [p.detail for p in pieces]
     detail = None
     if all(d is not None for d in details):
@@ -281,16 +277,12 @@ def split_tile_edges(
     poly: npt.NDArray[np.int64],
     config: BuildConfig,
     size: float,
-    which: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.int64]:
     """Polygons with the vertices of the next tile that lie on their tile-edge sides
     put into those sides (straight angles), so that the polygons on either side of a
     tile edge share their vertices and :meth:`PolyMesh3D.adjacency` links them (Detour
     links tiles by overlapping edges instead). Rows may grow past ``verts_per_poly``.
-
-    Only the rows ``which`` (all by default) are redone: their straight-angle vertices
-    on tile edges (put there by an earlier join; the polygon build makes none) are
-    taken out first, then the vertices there now are put in."""
+    (:func:`splice` redoes those of one tile's square, in place.)"""
     eps = 1e-6 * size
     climb = config.agent_max_climb
     line_of = np.round(verts[:, :2] / size).astype(np.int64)
@@ -307,12 +299,10 @@ def split_tile_edges(
             lines[(axis, k)] = list(zip(idx.tolist(), verts[idx].tolist(), strict=True))
         return lines[(axis, k)]
 
-    index = np.arange(poly.shape[0]) if which is None else np.flatnonzero(which)
-    picked = poly[index]
-    touched = np.any(on, axis=1)[picked] & (picked >= 0)  # -1 reads the last vertex
+    touched = np.any(on, axis=1)[poly] & (poly >= 0)  # -1 reads the last vertex
     todo = touched.sum(axis=1) >= 2
-    picked = picked[todo]
-    rows = dict(zip(index[todo].tolist(), picked.tolist(), strict=True))
+    picked = poly[todo]
+    rows = dict(zip(np.flatnonzero(todo).tolist(), picked.tolist(), strict=True))
     rows = {r: [v for v in row if v >= 0] for r, row in rows.items()}
     # the tile lines of the vertices of these rows, as Python values
     ids = np.unique(picked[picked >= 0])
@@ -335,18 +325,6 @@ def split_tile_edges(
     changed = False
     for r, row in rows.items():
         n = len(row)
-        if which is not None:  # drop the straight angles an earlier join put in
-            kept = [
-                row[k]
-                for k in range(n)
-                if not (
-                    (axis := same_line(row[k - 1], row[k])) >= 0
-                    and same_line(row[k], row[(k + 1) % n]) == axis
-                )
-            ]
-            changed |= len(kept) != n
-            row = kept
-            n = len(row)
         out: list[int] = []
         for e in range(n):
             a, b = row[e], row[(e + 1) % n]
@@ -365,7 +343,5 @@ def split_tile_edges(
     width = max([poly.shape[1], *(len(row) for row in rows.values())])
     grown = np.full((poly.shape[0], width), -1, dtype=np.int64)
     grown[:, : poly.shape[1]] = poly
-    for r, row in rows.items():
-        grown[r, :] = -1
-        grown[r, : len(row)] = row
+    grown[list(rows)] = [row + [-1] * (width - len(row)) for row in rows.values()]
     return grown
