@@ -29,6 +29,7 @@ from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph.kit import kernel_args
 from pathcraft.navmesh.kit import (
+    MoveResult,
     SpatialIndex,
     Topology,
     build_portals,
@@ -107,14 +108,14 @@ def at(built: Built, p: FloatArray, vertical: float) -> Polys:
     return out
 
 
-def move_along(built: Built, s: FloatArray, sp: Polys, e: FloatArray) -> tuple[FloatArray, bool]:
+def move_along(built: Built, s: FloatArray, sp: Polys, e: FloatArray) -> MoveResult:
     """Detour's ``moveAlongSurface`` from ``s`` (held by the polygons ``sp``) towards
-    ``e``'s ``(x, y)``, over the plane projection (so it stays on ``s``'s floor): the
-    point reached, on the surface, and whether it is the end."""
+    ``e``'s ``(x, y)``, over the plane projection (so it stays on ``s``'s floor), the
+    point reached lifted onto the surface."""
     move = move_along_surface(built.top, int(sp[0]), s[:2], e[:2], built.surface.scale)
-    last = int(move.polygons[-1])
-    z = _surface.heights(built.surface, [last], move.position[None])[0]
-    return np.array([move.position[0], move.position[1], z]), bool(move.reached)
+    z = _surface.heights(built.surface, move.polygons[-1:], move.position[None])[0]
+    point = np.array([move.position[0], move.position[1], z])
+    return dataclasses.replace(move, position=point)
 
 
 def nearest(built: Built, pts: FloatArray, vertical: float) -> tuple[FloatArray, Polys]:

@@ -158,8 +158,8 @@ class MeshSpace3D:
         out = pts.copy()
         blocked = np.zeros(pts.shape[0], dtype=bool)
         for i in range(pts.shape[0]):
-            out[i], reached = self.mesh._move_along(pts[i], ends[i])
-            blocked[i] = not reached
+            move = self.mesh.move_along_surface(pts[i], ends[i], snap=True)
+            out[i], blocked[i] = move.position, not move.reached
         return out, blocked
 
     def cell_at(self, point: Any) -> Point3:
