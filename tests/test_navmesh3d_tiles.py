@@ -286,3 +286,22 @@ def test_path_followers_go_round_a_tile_removed_ahead_and_keep_on_past_one_behin
     alone, _, _ = _follow_round(behind=False)
     assert abs(len(alone) - len(frames)) <= 2
     np.testing.assert_allclose(frames[-1], alone[-1], atol=0.1)
+
+
+def test_a_move_along_the_surface_stays_on_its_floor() -> None:
+    """move_along_surface (what followers step by) over a bridge crossing a floor 3
+    below: along the bridge it stays up, under it it stays down, and off the bridge's
+    side it stops at its edge rather than dropping onto the floor."""
+    floor = [(0, 0, 0), (4, 0, 0), (4, 2, 0), (0, 2, 0), (8, 0, 0), (8, 2, 0)]
+    bridge = [(2, -2, 3), (3, -2, 3), (3, 4, 3), (2, 4, 3)]
+    mesh = NavMesh3D(PolyMesh3D(floor + bridge, [[0, 1, 2, 3], [1, 4, 5, 2], [6, 7, 8, 9]]))
+    over = mesh.move_along_surface((2.5, -1, 3), (2.5, 3, 3))
+    assert over.reached and over.position.tolist() == [2.5, 3.0, 3.0]
+    assert over.polygons.tolist() == [2]
+    under = mesh.move_along_surface((0.5, 1, 0), (7.5, 1, 0))
+    assert under.reached and under.position.tolist() == [7.5, 1.0, 0.0]
+    off = mesh.move_along_surface((2.5, 1, 3), (5, 1, 3))
+    assert not off.reached and off.position.tolist() == [3.0, 1.0, 3.0]
+    with pytest.raises(ValueError, match="off the mesh"):
+        mesh.move_along_surface((2.5, 1, 1.5), (5, 1, 3))
+    assert mesh.move_along_surface((2.5, 1, 1.8), (5, 1, 3), snap=True).position[2] == 3.0
