@@ -524,9 +524,12 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
         "contours and polygons on the heightfield Recast wrote, so the polygons can be "
         "compared one for one; our detail stage samples polygon edges and centres only "
         "(Recast's also samples the inside and refines a Delaunay triangulation). A "
-        "rebuilt tile includes putting it into the whole mesh; for a tile of a few "
-        "polygons that fixed cost (1.4 to 3.7 ms in CPU time here) is more than the tile's "
-        "own build.",
+        "rebuilt tile (*rebuild_tile*; its *ratio*: over the tile's own build) "
+        "includes checking the level's arrays and putting "
+        "the tile into the whole mesh: a splice local to the tile and its four "
+        "neighbours (the rest of the mesh is copied, not searched). A tile built alone "
+        "reads the whole level; the tiled build picks each tile's triangles (those "
+        "reaching the tile and its border) once.",
     ]
     sources = [f"- {r['level']}: {LEVELS[r['level']]}" for r in rows if r["level"] in LEVELS]
     if sources:

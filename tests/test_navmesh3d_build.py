@@ -197,6 +197,121 @@ def test_rebuilt_tile_equals_the_full_rebuild(where: tuple[float, float]) -> Non
     )
 
 
+def test_an_old_neighbour_takes_the_rebuilt_tiles_new_vertex_on_their_edge() -> None:
+    """A crate across the edge between tiles (0, 0) and (1, 0), only (0, 0) rebuilt:
+    the old neighbour's side along the edge takes the vertex the crate made there, so
+    the polygons on either side share an edge and a path crosses it straight; the
+    crate taken away and (0, 0) rebuilt again, the mesh is the one before."""
+    from pathcraft.navmesh3d import NavMesh3D
+
+    before = build_tiles(*LEVEL, TILED)
+    after = rebuild_tile(before, 0, 0, *join(LEVEL, box(3.6, 1.0, 5.1, 2.5, 0, 2)), TILED)
+    east = tile_id(1, 0)
+    corners = [(m.polygons[m.tiles == east] >= 0).sum() for m in (before, after)]
+    assert corners[1] == corners[0] + 1  # the old tile's side took the new vertex
+    mesh = NavMesh3D(after, height_tolerance=TILED.agent_max_climb)
+    result = mesh.find_path((1, 4, 0), (7, 4, 0))
+    assert result.cost == pytest.approx(6.0)
+    # the crate gone and the tile rebuilt again: the neighbour's side drops the vertex
+    again = rebuild_tile(after, 0, 0, *LEVEL, TILED)
+    for number in np.unique(before.tiles):
+        got = poly_set(again, np.flatnonzero(again.tiles == number))
+        assert got == poly_set(before, np.flatnonzero(before.tiles == number))
+    assert again.vertices.shape[0] == before.vertices.shape[0]
+
+
+def ceiling(x0: float, y0: float, x1: float, y1: float, z: float) -> Mesh:
+    """A rectangle facing down: too low over the floor to stand under, not walkable
+    itself."""
+    v, t = floor(x0, y0, x1, y1, z)
+    return v, t[:, ::-1].copy()
+
+
+def test_tiles_rebuilt_again_and_again_stay_equal_to_the_full_build() -> None:
+    """Crates come and go and a low ceiling empties a tile then goes; after each change
+    every tile is rebuilt in turn, and the mesh equals a full build of the level as it
+    is: every tile's polygons, no vertex left unused, the retired detail triangles
+    never more than the used ones, and the same paths."""
+    from pathcraft.navmesh3d import NavMesh3D
+
+    changes = [
+        join(LEVEL, box(1, 1, 2.5, 2.5, 0, 1.5)),
+        join(LEVEL, box(4, 3.9, 5.5, 5.4, 0, 1.5), ceiling(9.0, -0.5, 12.5, 5.4, 1.0)),
+        join(LEVEL, ceiling(9.0, -0.5, 12.5, 5.4, 1.0)),
+        LEVEL,
+    ]
+    mesh = build_tiles(*LEVEL, TILED)
+    emptied = tile_id(2, 0)
+    for k, level in enumerate(changes):
+        for j in range(3):
+            for i in range(3):
+                mesh = rebuild_tile(mesh, i, j, *level, TILED)
+        full = build_tiles(*level, TILED)
+        assert (emptied in mesh.tiles) == (k in (0, 3))
+        assert set(np.unique(mesh.tiles).tolist()) == set(np.unique(full.tiles).tolist())
+        for number in np.unique(full.tiles):
+            got = poly_set(mesh, np.flatnonzero(mesh.tiles == number))
+            assert got == poly_set(full, np.flatnonzero(full.tiles == number)), k
+        used = np.unique(mesh.polygons[mesh.polygons >= 0])
+        assert used.size == mesh.vertices.shape[0]
+        assert mesh.detail is not None
+        assert mesh.detail[1].shape[0] <= 2 * int(mesh.detail[2][:, 1].sum())
+        ours = NavMesh3D(mesh, height_tolerance=TILED.agent_max_climb)
+        theirs = NavMesh3D(full, height_tolerance=TILED.agent_max_climb)
+        assert ours.components()[1] == theirs.components()[1]
+        pts = theirs.random_points(12, seed=k)
+        for a, b in zip(pts[:6], pts[6:], strict=True):
+            want = theirs.find_path(a, b)
+            got = ours.find_path(a, b, snap=True)
+            assert bool(got) == bool(want)
+            if want:
+                assert got.cost == pytest.approx(want.cost, rel=1e-6, abs=1e-6)
+
+
+def test_a_tile_built_from_the_triangles_near_it_is_the_one_the_whole_level_gives() -> None:
+    """Each tile of a tiled build reads only the triangles whose box reaches its own
+    with its border; built from every triangle of the level instead (as a tile built
+    alone is), each tile is the same, array for array (RecastDemo's nav_test.obj:
+    stairs, bridges, long thin triangles)."""
+    from pathlib import Path
+
+    from pathcraft.navmesh3d import read_obj
+    from pathcraft.navmesh3d._build import _build_one, _reach, _tile_range
+
+    verts, tris = read_obj(Path(__file__).parent / "data" / "recast" / "nav_test.obj")
+    config = BuildConfig(tile_size=48)
+    near = _reach(verts, tris, config)
+    assert ((near[1] - near[0]) < 4).mean() > 0.9  # most reach a few tiles
+    xs, ys = _tile_range(verts, config)
+    for j in ys:
+        for i in xs:
+            a = _build_one(verts, tris, config, i, j, near)
+            b = _build_one(verts, tris, config, i, j)
+            assert np.array_equal(a.vertices, b.vertices) and np.array_equal(a.polygons, b.polygons)
+            if a.detail is not None and b.detail is not None:
+                assert all(np.array_equal(x, y) for x, y in zip(a.detail, b.detail, strict=True))
+            assert (a.detail is None) == (b.detail is None)
+
+
+def test_joined_tiles_take_the_vertices_across_their_shared_edge() -> None:
+    """Two tiles' meshes joined: the west tile's side along the shared edge takes the
+    vertex where the east tile's two polygons meet on it, so all three link."""
+    from pathcraft.navmesh3d._splice import join
+
+    s = TILED.tile_size * TILED.cell_size  # 4.8
+    west = PolyMesh3D([(0, 0, 0), (s, 0, 0), (s, s, 0), (0, s, 0)], [[0, 1, 2, 3]],
+                      tiles=[tile_id(0, 0)])  # fmt: skip
+    east = PolyMesh3D(
+        [(s, 0, 0), (2 * s, 0, 0), (2 * s, s / 2, 0), (s, s / 2, 0), (2 * s, s, 0), (s, s, 0)],
+        [[0, 1, 2, 3], [3, 2, 4, 5]], tiles=[tile_id(1, 0)] * 2,
+    )  # fmt: skip
+    mesh = join([west, east], TILED, s)
+    assert mesh.vertices.shape[0] == 8  # the shared corners welded
+    assert (mesh.polygons[0] >= 0).sum() == 5  # (s, s / 2) put into the west side
+    adj = mesh.adjacency()
+    assert sorted(q for q in adj[0].tolist() if q >= 0) == [1, 2]
+
+
 def test_tile_numbers_and_bad_arguments() -> None:
     assert tile_of(tile_id(0, 0)) == (0, 0)
     assert tile_of(tile_id(-16384, 16383)) == (-16384, 16383)

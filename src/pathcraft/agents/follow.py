@@ -1,6 +1,7 @@
 """Path following for many agents at once: seek, arrive, look-ahead, turn rate.
 
 Positions and velocities are ``(n, 2)`` NumPy arrays in continuous ``(x, y)`` space
+(``(n, 3)``, ``(x, y, z)``, on a floor of three dimensions: a 3-D navigation mesh's)
 and every step is vectorised over the agents. The world's floor
 (:class:`~pathcraft.agents.spaces.Floor`, from :func:`~pathcraft.agents.floor_for`)
 says where agents may stand and how they slide along what blocks them: on a grid, cell
@@ -24,7 +25,7 @@ import numpy.typing as npt
 
 from pathcraft._options import check_flag
 from pathcraft._positions import check_number as _number
-from pathcraft._positions import check_xy as _points
+from pathcraft._positions import check_points, check_xy
 from pathcraft.agents._booked import BookedUnits
 from pathcraft.agents.spaces import Floor, floor_for, space_for
 from pathcraft.grid.kit import check_size, unit_cells
@@ -50,8 +51,11 @@ class PathFollower:
     (:func:`~pathcraft.agents.floor_for`): on a grid, a move into a wall stops at its
     face and slides along it; on a hex grid, at the hex's edge; a move grid, a graph
     with coordinates and a waypoint graph are free space (their moves and edges are
-    the motion); a world whose cells are 3-D (a voxel grid, a level) is refused by
-    name (:class:`~pathcraft.world.CapabilityError`).
+    the motion); on a 3-D navigation mesh (:class:`~pathcraft.navmesh3d.NavMesh3D`,
+    whose floor has ``dims`` 3) paths, positions and velocities are ``(x, y, z)``
+    and agents move along its surface, turning in the plane; a world whose cells are
+    3-D (a voxel grid, a level) is refused by name
+    (:class:`~pathcraft.world.CapabilityError`).
 
     The world may change while they walk (``grid[r, c] = np.inf``, on a world whose
     floor has a ``version``): the next :meth:`step` sees the new walls, and every agent
@@ -67,7 +71,8 @@ class PathFollower:
     ----------
     paths : sequence of array_like, each (k, 2)
         One path per agent, ``(x, y)`` points from start to end (use
-        :meth:`from_cells` for grid paths of ``(row, col)`` cells).
+        :meth:`from_cells` for grid paths of ``(row, col)`` cells); ``(k, 3)``
+        ``(x, y, z)`` points on a 3-D navigation mesh.
     grid : world, Space, Floor or None
         The world whose floor agents stay on (a :class:`~pathcraft.Grid`'s walkable
         cells, a :class:`~pathcraft.hexgrid.HexGrid`'s hexes, free space on a move
@@ -121,7 +126,8 @@ class PathFollower:
     Attributes
     ----------
     positions, velocities : ndarray (n, 2)
-        The agents' ``(x, y)`` positions and velocities (read them, do not resize).
+        The agents' ``(x, y)`` positions and velocities (read them, do not resize);
+        ``(n, 3)``, ``(x, y, z)``, on a 3-D navigation mesh.
     arrived, stuck, blocked : ndarray of bool (n,)
     replans : int
         New paths given after grid changes, all agents together.
@@ -190,14 +196,17 @@ class PathFollower:
         self.slowing_radius = _number("slowing_radius", slowing_radius, low=0.0, inclusive=True)
         self.tolerance = _number("tolerance", tolerance, low=0.0, inclusive=False)
         self.stuck_time = _number("stuck_time", stuck_time, low=0.0, inclusive=False)
-        pts = [_points(f"paths[{i}]", p) for i, p in enumerate(paths)]
+        dims = 2 if floor is None else int(getattr(floor, "dims", 2))
+        pts = [_points(f"paths[{i}]", p, dims) for i, p in enumerate(paths)]
         n = len(pts)
         self._world = grid
         self._floor = floor
         self._seen = getattr(floor, "version", 0)
         self._planners: dict[int, Replanner] = {}
         self._pack(pts)
-        start = self._pts[self._first] if positions is None else _points("positions", positions)
+        start = (
+            self._pts[self._first] if positions is None else _points("positions", positions, dims)
+        )
         if start.shape[0] != n:
             raise ValueError(f"positions has {start.shape[0]} rows for {n} paths")
         if check_flag("snap", snap) and floor is not None:
@@ -209,7 +218,7 @@ class PathFollower:
                     bad = where[int(np.argmax(outside))].tolist()
                     raise ValueError(f"{name}: point {bad} is not in a walkable cell")
         self.positions: Array = start.copy()
-        self.velocities: Array = np.zeros((n, 2))
+        self.velocities: Array = np.zeros((n, dims))
         self._seg = self._first.copy()  # the segment each agent is on (its first point)
         self.arrived = np.zeros(n, dtype=bool)
         self.stuck = np.zeros(n, dtype=bool)
@@ -509,7 +518,9 @@ class PathFollower:
         diff = (a1 - a0 + np.pi) % (2 * np.pi) - np.pi
         limit = self.turn_rate * dt
         a = a0 + np.clip(diff, -limit, limit)
-        turned = np.stack([np.cos(a), np.sin(a)], axis=1)
+        turned = desired.copy()  # turned in the plane; a height keeps the desired slope
+        flat = np.linalg.norm(desired[:, :2], axis=1) if desired.shape[1] > 2 else 1.0
+        turned[:, 0], turned[:, 1] = np.cos(a) * flat, np.sin(a) * flat
         free = (speed <= 1e-9) | ~np.isfinite(a0)  # standing agents face any way
         nothing = np.linalg.norm(desired, axis=1) <= 1e-12
         out = np.where(free[:, None], desired, turned)
@@ -529,6 +540,11 @@ class PathFollower:
         self._best = np.where(better, left, self._best)
         self._since = np.where(better | self.arrived, 0.0, self._since + dt)
         self.stuck = (self._since >= self.stuck_time) & ~self.arrived
+
+
+def _points(name: str, value: Any, dims: int) -> Array:
+    """Checked points of ``dims`` coordinates, ``(x, y)`` or ``(x, y, z)``."""
+    return check_xy(name, value) if dims == 2 else check_points(name, value, (dims,))
 
 
 def _snapped(world: Any, floor: Any, points: Array) -> Array:
@@ -551,9 +567,9 @@ def _snapped(world: Any, floor: Any, points: Array) -> Array:
     moved: Array = points.copy()
     for k in np.flatnonzero(off).tolist():
         with np.errstate(invalid="ignore"):
-            x, y = np.clip(points[k], -(2.0**29), 2.0**29).tolist()
+            where = tuple(np.clip(points[k], -(2.0**29), 2.0**29).tolist())
         with contextlib.suppress(ValueError):  # no walkable cell: the check refuses it
-            moved[k] = space.point(snap(cell_at((x, y)), "positions"))
+            moved[k] = space.point(snap(cell_at(where), "positions"))
     return moved
 
 
@@ -570,7 +586,8 @@ def _clear(walkable: Any, points: Array) -> bool:
     which = np.repeat(np.arange(len(a)), counts + 1)
     samples = a[which] + t[:, None] * (b - a)[which]
     direction = (b - a)[which] / np.maximum(length[which], 1e-12)[:, None]
-    side = np.stack([-direction[:, 1], direction[:, 0]], axis=1) * 0.02
+    side = np.zeros_like(direction)  # to each side in the plane
+    side[:, 0], side[:, 1] = -0.02 * direction[:, 1], 0.02 * direction[:, 0]
     inner = samples[1:]
     probe = np.concatenate([samples[:1], inner, inner + side[1:], inner - side[1:]])
     return bool(walkable(probe).all())

@@ -239,7 +239,8 @@ class Floor(Protocol):
     them (a navigation mesh's), or gives one from ``floor()``. A floor may also have
     ``version`` (the world's, growing with its edits: agents then see new walls) and
     ``cell_at(point)`` (the node under a point: agents whose way is cut by an edit are
-    given a new path from there by the world's ``replanner``).
+    given a new path from there by the world's ``replanner``), and ``dims`` (3 when its
+    points are ``(x, y, z)``, as a 3-D navigation mesh's; 2 when absent).
 
     Examples
     --------

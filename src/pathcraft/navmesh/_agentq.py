@@ -79,7 +79,8 @@ class MoveResult:
     ----------
     position : ndarray, shape (2,)
         The position reached ``(x, y)``: the end when it is reachable within the move's
-        search circle, else the point nearest the end on the walls met.
+        search circle, else the point nearest the end on the walls met (``(3,)``,
+        ``(x, y, z)`` on the surface, from a :class:`~pathcraft.navmesh3d.NavMesh3D`).
     polygons : ndarray of intp
         The polygons from the start's to the one holding ``position``, neighbour to
         neighbour.

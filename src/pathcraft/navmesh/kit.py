@@ -13,8 +13,8 @@ and the seeds of random draws (:func:`seeded_rng`, :func:`check_count`).
 
 from __future__ import annotations
 
+from pathcraft.navmesh._agentq import MoveResult, check_count, move_along_surface
 from pathcraft.navmesh._agentq import _rng as seeded_rng
-from pathcraft.navmesh._agentq import check_count
 from pathcraft.navmesh._build import Topology, topology
 from pathcraft.navmesh._portals import Portals, build_portals, corridor_of
 from pathcraft.navmesh._query import _pull as pull_string
@@ -23,6 +23,7 @@ from pathcraft.navmesh._spatial import RaycastHit, SpatialIndex
 
 __all__ = [
     "MAX_RADII",
+    "MoveResult",
     "Portals",
     "RaycastHit",
     "SpatialIndex",
@@ -31,6 +32,7 @@ __all__ = [
     "check_count",
     "check_radius",
     "corridor_of",
+    "move_along_surface",
     "pull_string",
     "seeded_rng",
     "topology",

@@ -23,7 +23,7 @@ from pathcraft.navmesh3d._contours import build_contours, check_config
 from pathcraft.navmesh3d._heightfield import build_compact, check_mesh
 from pathcraft.navmesh3d._polybuild import build_polymesh
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
-from pathcraft.navmesh3d._tiles import concat, without
+from pathcraft.navmesh3d._splice import join, splice
 
 __all__ = ["build", "build_tiles", "rebuild_tile", "tile_id", "tile_of"]
 
@@ -158,13 +158,48 @@ def _build_one(
     config: BuildConfig,
     i: int,
     j: int,
+    reach: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+    zrange: tuple[float, float] | None = None,
 ) -> PolyMesh3D:
-    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``)."""
+    """Tile ``(i, j)`` alone (its polygons, numbered ``tile_id(i, j)``). With
+    ``reach`` (:func:`_reach`, made once for a tiled build) only the triangles that
+    reach the tile's box with its border are read: the others are clipped away whole,
+    so the heightfield is the one the whole level gives (one tile alone reads the
+    whole level: picking costs more than it saves then). ``zrange`` is the level's
+    lowest and highest ``z`` (the heightfield's floor, which every tile shares)."""
     size = _tile_world(config)
-    zmin, zmax = float(verts[:, 2].min()), float(verts[:, 2].max())
+    if zrange is None:
+        zrange = (float(verts[:, 2].min()), float(verts[:, 2].max()))
+    if reach is not None:
+        lo, hi = reach
+        tris = tris[(lo[:, 0] <= i) & (hi[:, 0] >= i) & (lo[:, 1] <= j) & (hi[:, 1] >= j)]
+        if tris.shape[0] == 0:
+            nvp = int(config.voxels().max_verts_per_poly)
+            return PolyMesh3D._trusted(
+                np.zeros((0, 3)), np.zeros((0, nvp), dtype=np.int32),
+                np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int32), None,
+            )  # fmt: skip
+        used, local = np.unique(tris, return_inverse=True)
+        verts, tris = verts[used], local.reshape(tris.shape).astype(np.int32)
+    zmin, zmax = zrange
     box = ((i * size, j * size, zmin), ((i + 1) * size, (j + 1) * size, max(zmax, zmin + 1e-6)))
     chf = build_compact(verts, tris, config, bounds=box, border=config.voxels().border_size)
     return build_polymesh(build_contours(chf, config), chf, config, tile=tile_id(i, j))
+
+
+def _reach(
+    verts: npt.NDArray[np.float64], tris: npt.NDArray[np.int32], config: BuildConfig
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For each triangle the tiles whose box with its border its own box overlaps
+    (with a cell to spare): the first ``(i, j)`` and the last, as floats."""
+    v = config.voxels()
+    pad = (v.border_size + 1) * v.cs
+    size = _tile_world(config)
+    xy = np.ascontiguousarray(verts[:, :2])
+    a, b, c = (xy.take(tris[:, k], axis=0) for k in range(3))
+    lo = np.floor((np.minimum(np.minimum(a, b), c) - pad) / size)
+    hi = np.floor((np.maximum(np.maximum(a, b), c) + pad) / size)
+    return lo, hi
 
 
 def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[range, range]:
@@ -172,202 +207,6 @@ def _tile_range(verts: npt.NDArray[np.float64], config: BuildConfig) -> tuple[ra
     lo = np.floor(verts[:, :2].min(axis=0) / size).astype(int)
     hi = np.floor(verts[:, :2].max(axis=0) / size).astype(int)
     return range(int(lo[0]), int(hi[0]) + 1), range(int(lo[1]), int(hi[1]) + 1)
-
-
-def _weld_keys(verts: npt.NDArray[np.float64], config: BuildConfig) -> npt.NDArray[np.int64]:
-    """One integer per vertex, equal for vertices welded together: the same cell corner
-    in (x, y) and the same band of 3 cell heights (21 bits each)."""
-    cells = np.round(verts[:, :2] / config.cell_size).astype(np.int64)
-    level = np.floor(verts[:, 2] / (3 * config.cell_height)).astype(np.int64)
-    span = 1 << 20
-    return ((cells[:, 0] + span) << 42) | ((cells[:, 1] + span) << 21) | (level + span)
-
-
-def _replace(
-    rest: PolyMesh3D, fresh: PolyMesh3D, config: BuildConfig, i: int, j: int
-) -> PolyMesh3D:
-    """``rest`` with the polygons of tile ``(i, j)`` built anew (``fresh``) put in: the
-    fresh vertices on the tile's edges welded to ``rest``'s there, the tile-edge sides
-    of the tile and of its four neighbours redone. Work in proportion to the tile and
-    its edges, beside a few whole-array copies."""
-    size = _tile_world(config)
-    eps = 1e-6 * size
-    v = rest.vertices
-    x0, y0 = i * size, j * size
-    in_x = (v[:, 0] > x0 - eps) & (v[:, 0] < x0 + size + eps)
-    in_y = (v[:, 1] > y0 - eps) & (v[:, 1] < y0 + size + eps)
-    on_x = (np.abs(v[:, 0] - x0) < eps) | (np.abs(v[:, 0] - x0 - size) < eps)
-    on_y = (np.abs(v[:, 1] - y0) < eps) | (np.abs(v[:, 1] - y0 - size) < eps)
-    edge = np.flatnonzero((on_x & in_y) | (on_y & in_x))
-    known = dict(zip(_weld_keys(v[edge], config).tolist(), edge.tolist(), strict=True))
-    found = np.array(
-        [known.get(k, -1) for k in _weld_keys(fresh.vertices, config).tolist()], dtype=np.int64
-    )
-    new = found < 0
-    found[new] = v.shape[0] + np.arange(int(new.sum()))
-    verts = np.concatenate([v, fresh.vertices[new]])
-    width = max(rest.max_verts_per_poly, fresh.max_verts_per_poly)
-    poly = np.full((rest.num_polygons + fresh.num_polygons, width), -1, dtype=np.int64)
-    poly[: rest.num_polygons, : rest.max_verts_per_poly] = rest.polygons
-    fp = fresh.polygons
-    poly[rest.num_polygons :, : fresh.max_verts_per_poly] = np.where(
-        fp >= 0, found[np.maximum(fp, 0)], -1
-    )
-    tiles = np.concatenate([rest.tiles, fresh.tiles])
-    which = np.isin(tiles, sorted({tile_id(i, j)} | _neighbours(i, j)))
-    poly = _split_tile_edges(verts, poly, config, which)
-    changed = poly[which]
-    PolyMesh3D(verts, changed)  # the rows redone, checked (the others were)
-    joined = concat(rest, fresh)  # areas, tiles and detail in the same row order
-    return PolyMesh3D._trusted(
-        verts, poly.astype(np.int32), joined.areas, joined.tiles, joined.detail
-    )
-
-
-def _join(
-    pieces: list[PolyMesh3D], config: BuildConfig, redo: set[int] | None = None
-) -> PolyMesh3D:
-    """One mesh of tiles' meshes, vertices on tile edges welded (same cell corner and
-    height band) and put into the tile-edge sides of the polygons across (of the tiles
-    ``redo`` only, when given)."""
-    pieces = [p for p in pieces if p.num_polygons]
-    if not pieces:
-        raise ValueError("the level has no walkable place: no polygon was built")
-    nvp = max(p.max_verts_per_poly for p in pieces)
-    verts = np.concatenate([p.vertices for p in pieces])
-    polys = []
-    offset = 0
-    for p in pieces:
-        rows = np.full((p.num_polygons, nvp), -1, dtype=np.int64)
-        rows[:, : p.max_verts_per_poly] = np.where(p.polygons >= 0, p.polygons + offset, -1)
-        polys.append(rows)
-        offset += p.vertices.shape[0]
-    poly = np.concatenate(polys)
-    _, first, inverse = np.unique(_weld_keys(verts, config), return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    new_verts = verts[first]
-    poly = np.where(poly >= 0, inverse[np.maximum(poly, 0)], -1)
-    tiles = np.concatenate([p.tiles for p in pieces])
-    which = None if redo is None else np.isin(tiles, sorted(redo))
-    poly = _split_tile_edges(new_verts, poly, config, which)
-    details = [p.detail for p in pieces]
-    detail = None
-    if all(d is not None for d in details):
-        dv, dt, do = [], [], []
-        vbase = tbase = 0
-        for d in details:
-            assert d is not None
-            dv.append(d[0])
-            dt.append(d[1] + vbase)
-            do.append(d[2] + np.array([tbase, 0]))
-            vbase += d[0].shape[0]
-            tbase += d[1].shape[0]
-        detail = (np.concatenate(dv), np.concatenate(dt), np.concatenate(do))
-    return PolyMesh3D(
-        new_verts,
-        poly,
-        areas=np.concatenate([p.areas for p in pieces]),
-        tiles=tiles,
-        detail=detail,
-    )
-
-
-def _split_tile_edges(
-    verts: npt.NDArray[np.float64],
-    poly: npt.NDArray[np.int64],
-    config: BuildConfig,
-    which: npt.NDArray[np.bool_] | None = None,
-) -> npt.NDArray[np.int64]:
-    """Polygons with the vertices of the next tile that lie on their tile-edge sides
-    put into those sides (straight angles), so that the polygons on either side of a
-    tile edge share their vertices and :meth:`PolyMesh3D.adjacency` links them (Detour
-    links tiles by overlapping edges instead). Rows may grow past ``verts_per_poly``.
-
-    Only the rows ``which`` (all by default) are redone: their straight-angle vertices
-    on tile edges (put there by an earlier join; the polygon build makes none) are
-    taken out first, then the vertices there now are put in."""
-    size = _tile_world(config)
-    eps = 1e-6 * size
-    climb = config.agent_max_climb
-    line_of = np.round(verts[:, :2] / size).astype(np.int64)
-    on = np.abs(verts[:, :2] - line_of * size) < eps  # (n, 2): on an x line, a y line
-    on_axis = [np.flatnonzero(on[:, axis]) for axis in (0, 1)]
-    lines: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
-
-    def line(axis: int, k: int) -> npt.NDArray[np.intp]:
-        """The vertices on tile line ``k`` across ``axis``."""
-        if (axis, k) not in lines:
-            idx = on_axis[axis]
-            lines[(axis, k)] = idx[line_of[idx, axis] == k]
-        return lines[(axis, k)]
-
-    touched = np.any(on, axis=1)[np.maximum(poly, 0)] & (poly >= 0)
-    todo = touched.sum(axis=1) >= 2
-    if which is not None:
-        todo &= which
-    picked = poly[todo]
-    rows = dict(zip(np.flatnonzero(todo).tolist(), picked.tolist(), strict=True))
-    rows = {r: [v for v in row if v >= 0] for r, row in rows.items()}
-    # the tile lines of the vertices of these rows, as Python values
-    ids = np.unique(picked[picked >= 0])
-    where = dict(
-        zip(
-            ids.tolist(),
-            zip(on[ids].tolist(), line_of[ids].tolist(), strict=True),
-            strict=True,
-        )
-    )
-
-    def same_line(a: int, b: int) -> int:
-        """The axis of the tile line both vertices lie on, else -1."""
-        (oa, la), (ob, lb) = where[a], where[b]
-        for axis in (0, 1):
-            if oa[axis] and ob[axis] and la[axis] == lb[axis]:
-                return axis
-        return -1
-
-    changed = False
-    for r, row in rows.items():
-        n = len(row)
-        if which is not None:  # drop the straight angles an earlier join put in
-            kept = [
-                row[k]
-                for k in range(n)
-                if not (
-                    (axis := same_line(row[k - 1], row[k])) >= 0
-                    and same_line(row[k], row[(k + 1) % n]) == axis
-                )
-            ]
-            changed |= len(kept) != n
-            row = kept
-            n = len(row)
-        out: list[int] = []
-        for e in range(n):
-            a, b = row[e], row[(e + 1) % n]
-            out.append(a)
-            axis = same_line(a, b)
-            if axis < 0:
-                continue
-            along = 1 - axis
-            cand = line(axis, where[a][1][axis])
-            t = (verts[cand, along] - verts[a, along]) / (verts[b, along] - verts[a, along])
-            inside = (t > 1e-9) & (t < 1 - 1e-9)
-            z = verts[a, 2] + t * (verts[b, 2] - verts[a, 2])
-            inside &= np.abs(verts[cand, 2] - z) <= climb
-            if inside.any():
-                order = np.argsort(t[inside])
-                out.extend(cand[inside][order].tolist())
-                changed = True
-        rows[r] = out
-    if not changed:
-        return poly
-    width = max([poly.shape[1], *(len(row) for row in rows.values())])
-    grown = np.full((poly.shape[0], width), -1, dtype=np.int64)
-    grown[:, : poly.shape[1]] = poly
-    for r, row in rows.items():
-        grown[r, :] = -1
-        grown[r, : len(row)] = row
-    return grown
 
 
 def build_tiles(
@@ -418,7 +257,10 @@ def build_tiles(
     _tile_world(config)
     verts, tris = check_mesh(vertices, triangles)
     xs, ys = _tile_range(verts, config)
-    return _join([_build_one(verts, tris, config, i, j) for j in ys for i in xs], config)
+    reach = _reach(verts, tris, config)
+    zrange = (float(verts[:, 2].min()), float(verts[:, 2].max()))
+    tiles = [_build_one(verts, tris, config, i, j, reach, zrange) for j in ys for i in xs]
+    return join(tiles, config, _tile_world(config))
 
 
 def rebuild_tile(
@@ -434,6 +276,12 @@ def rebuild_tile(
     After a change of the level (triangles added or removed: an obstacle, a door), the
     tiles whose box, border included, the change touches are rebuilt one by one; the
     result equals the same tile of a full :func:`build_tiles` of the changed level.
+    The tile is put in locally: its old polygons go, the new ones take the vertices
+    its neighbours have on the shared edges, and only the sides along the tile's
+    square (its own and its four neighbours') are redone, so a rebuild costs little
+    more than the tile's own build whatever the level's size (the rest of the mesh is
+    copied, not searched; the old tile's detail triangles stay, unused, until they
+    outnumber the used ones).
 
     Parameters
     ----------
@@ -477,12 +325,11 @@ def rebuild_tile(
     number = tile_id(i, j)
     verts, tris = check_mesh(vertices, triangles)
     fresh = _build_one(verts, tris, config, i, j)
-    keep = mesh.tiles != number
-    if not keep.any():
-        return _join([fresh], config)
-    if fresh.num_polygons == 0:  # nothing left in the tile: the neighbours' sides redone
-        return _join([without(mesh, keep)], config, {number} | _neighbours(i, j))
-    return _replace(without(mesh, keep), fresh, config, i, j)
+    size = _tile_world(config)
+    if not (mesh.tiles != number).any():
+        return join([fresh], config, size)
+    redo = sorted({number} | _neighbours(i, j))
+    return splice(mesh, fresh, config, size, (i * size, j * size), number, redo)
 
 
 def _neighbours(i: int, j: int) -> set[int]:

@@ -29,10 +29,12 @@ from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
 from pathcraft.graph.kit import kernel_args
 from pathcraft.navmesh.kit import (
+    MoveResult,
     SpatialIndex,
     Topology,
     build_portals,
     corridor_of,
+    move_along_surface,
     pull_string,
     topology,
 )
@@ -40,7 +42,7 @@ from pathcraft.navmesh3d import _surface
 from pathcraft.navmesh3d._polymesh import PolyMesh3D, edge_matches, next_places
 from pathcraft.result import Answer, PathResult, build_result
 
-__all__ = ["Built", "at", "located", "nearest", "nothing", "prepare", "start"]
+__all__ = ["Built", "at", "located", "move_along", "nearest", "nothing", "prepare", "start"]
 
 FloatArray = npt.NDArray[np.float64]
 Polys = npt.NDArray[np.int32]
@@ -75,13 +77,15 @@ def prepare(mesh: PolyMesh3D, height_tolerance: float) -> Built:
         np.minimum.at(label, u, low)
         np.minimum.at(label, v, low)
         label = label[label]
-    rows = [label[r[r >= 0]] for r in polys]
-    top = topology(np.ascontiguousarray(verts[:, :2]), [r.astype(np.intp) for r in rows])
+    used = polys >= 0
+    labelled = label[np.maximum(polys, 0)]
+    counts = used.sum(axis=1)
+    rows = np.split(labelled[used].astype(np.intp), np.cumsum(counts)[:-1])
+    top = topology(np.ascontiguousarray(verts[:, :2]), rows)
     top3 = dataclasses.replace(top, xy=np.ascontiguousarray(verts))
     portals = build_portals(top3)
-    centroids = np.stack(
-        [verts[r, :2].mean(axis=0) for r in rows]
-    ) if rows else np.zeros((0, 2))  # fmt: skip
+    corners = np.where(used[:, :, None], verts[labelled, :2], 0.0)
+    centroids = corners.sum(axis=1) / counts[:, None]
     component = np.full(polys.shape[0], -1, dtype=np.int32)
     _walk.components(top.poff, top.nbr, component)
     return Built(
@@ -102,6 +106,16 @@ def at(built: Built, p: FloatArray, vertical: float) -> Polys:
         return np.empty(0, dtype=np.int32)
     out: Polys = cand[dz <= best + 1e-9 * built.surface.scale].astype(np.int32)
     return out
+
+
+def move_along(built: Built, s: FloatArray, sp: Polys, e: FloatArray) -> MoveResult:
+    """Detour's ``moveAlongSurface`` from ``s`` (held by the polygons ``sp``) towards
+    ``e``'s ``(x, y)``, over the plane projection (so it stays on ``s``'s floor), the
+    point reached lifted onto the surface."""
+    move = move_along_surface(built.top, int(sp[0]), s[:2], e[:2], built.surface.scale)
+    z = _surface.heights(built.surface, move.polygons[-1:], move.position[None])[0]
+    point = np.array([move.position[0], move.position[1], z])
+    return dataclasses.replace(move, position=point)
 
 
 def nearest(built: Built, pts: FloatArray, vertical: float) -> tuple[FloatArray, Polys]:

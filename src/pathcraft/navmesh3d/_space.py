@@ -60,6 +60,10 @@ class MeshSpace3D:
     #: Positions are continuous: an agent between two corners plans from where it is.
     continuous = True
 
+    #: Agents' points are ``(x, y, z)``: as a :class:`~pathcraft.agents.Floor`, a
+    #: :class:`~pathcraft.agents.PathFollower` keeps three columns on it.
+    dims = 3
+
     def __init__(self, mesh: NavMesh3D) -> None:
         if kind_of(mesh) != "navmesh3d":
             raise TypeError(f"mesh must be a pathcraft NavMesh3D; got {type(mesh).__name__}")
@@ -102,6 +106,76 @@ class MeshSpace3D:
         """
         p = self.mesh.surface_point(node, snap=True, name=name)
         return float(p[0]), float(p[1]), float(p[2])
+
+    @property
+    def version(self) -> int:
+        """The mesh's :attr:`~pathcraft.navmesh3d.NavMesh3D.version` (it grows with each
+        tile added or removed: followers then check their way on)."""
+        return self.mesh.version
+
+    def walkable(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Which ``(x, y, z)`` points (an ``(n, 3)`` array) are on the mesh: over or
+        under a polygon within its vertical tolerance (the :class:`~pathcraft.agents.Floor`
+        protocol; with :meth:`slide` this space is its own floor, so a
+        :class:`~pathcraft.agents.PathFollower` walks the surface).
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (2, 0, 0), (2, 1, 0), (0, 1, 0)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> space.walkable([(1, 0.5, 0.2), (1, 0.5, 5), (3, 0.5, 0)]).tolist()
+        [True, False, False]
+        """
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+        out: npt.NDArray[np.bool_] = np.asarray(self.mesh.locate(pts)) >= 0
+        return out
+
+    def slide(
+        self, points: npt.ArrayLike, delta: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """Move ``(x, y, z)`` points on the mesh by ``delta`` (both ``(n, 3)``; its
+        ``(x, y)`` steers) along the surface, sliding along walls, never leaving the
+        mesh nor the start's floor (Detour's ``moveAlongSurface``, as
+        :meth:`NavMesh.move_along_surface <pathcraft.navmesh.NavMesh.move_along_surface>`
+        over the polygons seen from above): the new points, on the surface, and which
+        were stopped short by a wall.
+
+        Examples
+        --------
+        A ramp rising 1 over 2; a move up it, and one into the side wall that slides
+        along it:
+
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (2, 0, 1), (2, 1, 1), (0, 1, 0)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> moved, blocked = space.slide([(0.5, 0.5, 0.25)] * 2, [(1, 0, 0), (0.5, 1, 0)])
+        >>> moved.tolist(), blocked.tolist()
+        ([[1.5, 0.5, 0.75], [1.0, 1.0, 0.5]], [False, True])
+        """
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+        ends = pts + np.asarray(delta, dtype=np.float64).reshape(-1, 3)
+        out = pts.copy()
+        blocked = np.zeros(pts.shape[0], dtype=bool)
+        for i in range(pts.shape[0]):
+            move = self.mesh.move_along_surface(pts[i], ends[i], snap=True)
+            out[i], blocked[i] = move.position, not move.reached
+        return out, blocked
+
+    def cell_at(self, point: Any) -> Point3:
+        """The node under ``point``: the point itself, ``(x, y, z)`` (nodes are points
+        here; a follower whose way an edit cuts plans again from where it stands).
+
+        Examples
+        --------
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> space = NavMesh3D(PolyMesh3D([(0, 0, 0), (2, 0, 0), (2, 1, 0), (0, 1, 0)],
+        ...                              [[0, 1, 2, 3]])).agent_space()
+        >>> space.cell_at([1, 0.5, 0])
+        (1.0, 0.5, 0.0)
+        """
+        x, y, z = np.asarray(point, dtype=np.float64).tolist()
+        return float(x), float(y), float(z)
 
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None

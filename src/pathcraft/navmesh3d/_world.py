@@ -37,6 +37,7 @@ from pathcraft._positions import check_number, check_points, check_position
 from pathcraft._saved import SavedArrays
 from pathcraft._sliced import CompiledSearch
 from pathcraft.navmesh.kit import (
+    MoveResult,
     check_count,
     seeded_rng,
 )
@@ -563,6 +564,47 @@ class NavMesh3D:
         point = np.array([flat.point[0], flat.point[1], z])
         normal = np.array([flat.normal[0], flat.normal[1], 0.0])
         return SurfaceHit(flat.fraction, point, flat.hit, flat.polygons, normal)
+
+    def move_along_surface(self, start: Any, end: Any, *, snap: bool = False) -> MoveResult:
+        """Move from ``start`` towards ``end`` (both ``(x, y, z)``; ``end``'s ``(x, y)``
+        steers) along the surface, sliding along walls, never leaving the mesh nor the
+        start's floor (Detour's ``moveAlongSurface``, as
+        :meth:`NavMesh.move_along_surface <pathcraft.navmesh.NavMesh.move_along_surface>`
+        does over the polygons seen from above): an agent's step this frame.
+
+        Parameters
+        ----------
+        start, end : (x, y, z)
+        snap : bool
+            Move a ``start`` off the mesh to the nearest point on it first.
+
+        Returns
+        -------
+        MoveResult
+            The ``position`` reached, ``(x, y, z)`` on the surface; whether it is
+            ``end`` seen from above (``reached``); the ``polygons`` from the start's to
+            the one holding it.
+
+        Raises
+        ------
+        ValueError
+            ``start`` off the mesh (without ``snap``), a position not finite.
+
+        Examples
+        --------
+        A ramp rising 1 over 2; a move into its side slides along it, up the slope:
+
+        >>> from pathcraft.navmesh3d import NavMesh3D, PolyMesh3D
+        >>> mesh = NavMesh3D(PolyMesh3D([(0, 0, 0), (2, 0, 1), (2, 1, 1), (0, 1, 0)],
+        ...                             [[0, 1, 2, 3]]))
+        >>> move = mesh.move_along_surface((0.5, 0.5, 0.25), (1.0, 1.5, 0.5))
+        >>> move.position.tolist(), move.reached
+        ([1.0, 1.0, 0.5], False)
+        """
+        check_flag("snap", snap)
+        s, sp = self._place("start", start, snap)
+        e = check_position("end", end, 3)
+        return _search.move_along(self._built, s, sp, e)
 
     def random_point(self, *, seed: int | np.random.Generator | None = None) -> FloatArray:
         """A random point ``(x, y, z)`` of the surface, uniform by its area in 3-D
