@@ -26,6 +26,7 @@ from libc.math cimport INFINITY
 from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from cpython.dict cimport PyDict_Next, PyDict_Size
 from cpython.object cimport PyObject
@@ -64,6 +65,13 @@ cdef enum:
 MAX_DEPTH = C_MAX_DEPTH
 
 
+cdef inline double now() noexcept nogil:
+    """Seconds on the clock of :func:`time.perf_counter` (CLOCK_MONOTONIC)."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
 cdef inline bint holds(int op, int64_t x, int64_t v) noexcept nogil:
     if x == INT64_MIN:
         return False
@@ -89,6 +97,11 @@ cdef class Tables:
     cdef public int n_goals
     cdef uint64_t* need1  # per step: the facts (slots < 64) its preconditions want at 1
     cdef uint64_t* need0  # ... and at 0 (the other preconditions are listed below)
+    cdef uint64_t* set1  # per step: the facts (slots < 64) an effect sets to 1
+    cdef uint64_t* set0  # ... to 0
+    cdef uint64_t* wild  # ... adds to (any value may follow)
+    cdef uint64_t* goal1  # per goal: the facts (slots < 64) it wants at 1
+    cdef uint64_t* goal0  # ... and at 0 (its other conditions: see reachable_class)
     cdef int32_t* pre_off
     cdef int32_t* pre_slot
     cdef int32_t* pre_op
@@ -121,6 +134,11 @@ cdef class Tables:
         n = sum(len(p) for p in pre)
         self.need1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
         self.need0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.set1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.set0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.wild = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.goal1 = <uint64_t*> malloc((self.n_goals + 1) * sizeof(uint64_t))
+        self.goal0 = <uint64_t*> malloc((self.n_goals + 1) * sizeof(uint64_t))
         self.pre_off = <int32_t*> malloc((self.n_steps + 1) * sizeof(int32_t))
         self.pre_slot = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         self.pre_op = <int32_t*> malloc((n + 1) * sizeof(int32_t))
@@ -142,7 +160,9 @@ cdef class Tables:
         self.gf_any = <double*> malloc((n + 1) * sizeof(double))
         self.g_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
         self.g_cheap = <double*> malloc((self.n_goals + 1) * sizeof(double))
-        if (self.need1 == NULL or self.need0 == NULL
+        if (self.need1 == NULL or self.need0 == NULL or self.set1 == NULL
+                or self.set0 == NULL or self.wild == NULL or self.goal1 == NULL
+                or self.goal0 == NULL
                 or self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
                 or self.pre_val == NULL or self.eff_off == NULL or self.eff_slot == NULL
                 or self.eff_add == NULL or self.eff_val == NULL or self.cost == NULL
@@ -173,7 +193,15 @@ cdef class Tables:
         i = 0
         for s in range(self.n_steps):
             self.eff_off[s] = i
+            self.set1[s] = self.set0[s] = self.wild[s] = 0
             for slot, is_add, value in eff[s]:
+                if slot < 64 and (is_add and value != 0):
+                    self.wild[s] |= (<uint64_t> 1) << <int> slot
+                elif slot < 64 and not is_add and (value == 0 or value == 1):
+                    if value == 1:
+                        self.set1[s] |= (<uint64_t> 1) << <int> slot
+                    else:
+                        self.set0[s] |= (<uint64_t> 1) << <int> slot
                 self.eff_slot[i] = slot
                 self.eff_add[i] = is_add
                 self.eff_val[i] = value
@@ -190,7 +218,13 @@ cdef class Tables:
             self.gf_off[g] = i
             self.g_k[g] = k
             self.g_cheap[g] = cheap
+            self.goal1[g] = self.goal0[g] = 0
             for slot, op, value, set_bound, up, down, any_add in facts:
+                if op == OP_EQ and slot < 64 and (value == 0 or value == 1):
+                    if value == 1:
+                        self.goal1[g] |= (<uint64_t> 1) << <int> slot
+                    else:
+                        self.goal0[g] |= (<uint64_t> 1) << <int> slot
                 self.gf_slot[i] = slot
                 self.gf_op[i] = op
                 self.gf_val[i] = value
@@ -204,6 +238,11 @@ cdef class Tables:
     def __dealloc__(self):
         free(self.need1)
         free(self.need0)
+        free(self.set1)
+        free(self.set0)
+        free(self.wild)
+        free(self.goal1)
+        free(self.goal0)
         free(self.pre_off)
         free(self.pre_slot)
         free(self.pre_op)
@@ -274,6 +313,106 @@ cdef class Tables:
             return INFINITY
         count = ((unmet + self.g_k[g] - 1) // self.g_k[g]) * self.g_cheap[g]
         return worst if worst > count else count
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyType_GenericAlloc(type t, Py_ssize_t n)
+
+
+cdef class Maker:
+    """Builds objects of a slots class (a frozen dataclass too) with their slots set
+    straight from a tuple, as ``cls.__new__`` then one store per slot: no
+    ``__init__`` and no ``__setattr__`` (a result of 16 fields built about 20x
+    faster). Only for classes whose ``__init__`` does nothing but store its fields,
+    with values already checked.
+
+    Parameters
+    ----------
+    cls : type
+    names : tuple of str
+        The slots to set, in the order of the tuples :meth:`make` takes; each must be
+        a slot (a member descriptor) of ``cls`` or a base class.
+    """
+
+    cdef object cls
+    cdef Py_ssize_t* offsets
+    cdef Py_ssize_t n
+
+    def __cinit__(self, cls, tuple names):
+        import types
+
+        cdef Py_ssize_t k
+        self.cls = cls
+        self.n = len(names)
+        self.offsets = <Py_ssize_t*> malloc((self.n + 1) * sizeof(Py_ssize_t))
+        if self.offsets == NULL:
+            raise MemoryError()
+        for k in range(self.n):
+            descr = None
+            for klass in cls.__mro__:
+                if names[k] in vars(klass):
+                    descr = vars(klass)[names[k]]
+                    break
+            if type(descr) is not types.MemberDescriptorType:
+                raise TypeError(f"{names[k]!r} is not a slot of {cls.__name__}")
+            self.offsets[k] = (<PyMemberDescrObject*> descr).d_member.offset
+        if cls.__new__ is not object.__new__ or "__dict__" in dir(cls):
+            raise TypeError(f"{cls.__name__} must be a slots class without its own __new__")
+
+    def __dealloc__(self):
+        free(self.offsets)
+
+    def make(self, tuple values):
+        """A new object with the slots set to ``values``."""
+        return self.build(values)
+
+    cdef object build(self, tuple values):
+        if len(values) != self.n:
+            raise ValueError(f"{self.n} values expected; got {len(values)}")
+        cdef object obj = PyType_GenericAlloc(<type> self.cls, 0)  # what object.__new__ does
+        cdef Py_ssize_t k
+        for k in range(self.n):
+            self.put(obj, k, values[k])
+        return obj
+
+    cdef inline object blank(self):
+        """A new object, its slots unset (fill every one with :meth:`put`)."""
+        return PyType_GenericAlloc(<type> self.cls, 0)
+
+    cdef inline void put(self, object obj, Py_ssize_t k, object value):
+        """Set slot ``k`` (of the names given) of ``obj``."""
+        cdef PyObject** slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
+        Py_INCREF(value)
+        Py_XDECREF(slot[0])
+        slot[0] = <PyObject*> value
+
+    def state(self, dict facts):
+        """For :class:`pathcraft.goap.State` (slots ``_facts``, ``_hash``): a state
+        over ``facts``, its hash not computed yet."""
+        return self.build((facts, None))
+
+    def replay(self, dict facts, tuple actions):
+        """The states after each action from ``facts`` (sorted by name), for a
+        :class:`State` maker: each action's ``_sets`` dict updates a copy of the facts
+        and its ``_adds`` pairs add to them; a fact new to the state sorts them anew."""
+        cdef list out = []
+        cdef dict new
+        cdef Py_ssize_t size
+        for action in actions:
+            new = facts.copy()
+            size = len(new)
+            new.update(action._sets)
+            for fact, delta in action._adds:
+                new[fact] += delta
+            if len(new) != size:
+                new = dict(sorted(new.items()))
+            out.append(self.build((new, None)))
+            facts = new
+        return out
 
 
 cdef struct Node:
@@ -361,6 +500,12 @@ cdef class Search:
     cdef tuple types
     cdef dict rank
     cdef tuple items
+    cdef Maker plans  # what plan() answers with (see bind)
+    cdef Maker states
+    cdef tuple goals
+    cdef object considered
+    cdef tuple keys_sorted
+    cdef dict reasons
 
     def __cinit__(self, Tables tables not None, const int64_t[::1] start, list classes,
                   object callback, double weight, int tie, uint64_t seed,
@@ -425,8 +570,7 @@ cdef class Search:
             raise ValueError("the packed start state has the wrong width")
         if self.W:
             memcpy(self.scratch, &start[0], self.W * sizeof(int64_t))
-        if self.add(self.scratch, 0.0, -1, -1, 0, hash_state(self.scratch, self.W, 0)) < 0:
-            raise MemoryError("no memory for a plan search")
+        self.begin()
 
     def __dealloc__(self):
         free(self.class_off)
@@ -444,11 +588,18 @@ cdef class Search:
         heap_free(&self.heap)
 
     def bind(self, tuple names not None, tuple types not None, positions, strs,
-             dict rank not None, tuple items not None):
+             dict rank not None, tuple items not None, Maker plans not None,
+             Maker states not None, tuple goals not None, object considered,
+             tuple order, dict reasons not None):
         """The layout of the dict states :meth:`plan` reads: their keys in order and the
         type of each value; where each tracked fact is among them (``positions[k]``: its
         place in the dict, -1 when missing) and whether it is a str (coded by its rank
-        in ``rank``); ``items``, one per step, what a plan lists for each."""
+        in ``rank``); ``items``, one per step, what a plan lists for each. And what
+        its answers are built with: ``plans`` makes a plan from the fields of
+        ``pathcraft.goap._fast`` (``_FIELDS``), ``states`` the start state from a copy
+        of the dict (its keys in ``order`` when given, else as they are), ``goals``
+        the goals by index, ``considered`` the count of steps, ``reasons`` the words of
+        the outcomes."""
         cdef Py_ssize_t k, p, n = len(names)
         cdef int32_t* slot_at
         if (len(types) != n or len(positions) != self.W or len(strs) != self.W
@@ -456,6 +607,8 @@ cdef class Search:
             raise ValueError(
                 "one type per key, one position and one flag per tracked fact, one item "
                 "per step")
+        if plans.n != 14 or states.n != 2:
+            raise ValueError("a maker of plans (14 slots) and one of states (2 slots)")
         slot_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         if slot_at == NULL:
             raise MemoryError()
@@ -474,14 +627,21 @@ cdef class Search:
         self.types = types
         self.rank = rank
         self.items = items
+        self.plans = plans
+        self.states = states
+        self.goals = goals
+        self.considered = considered
+        self.keys_sorted = order
+        self.reasons = reasons
 
-    def plan(self, dict state not None, long long max_expansions, list classes):
+    def plan(self, dict state not None, long long max_expansions, list classes,
+             object start=None):
         """Start anew from ``state``, a dict laid out as :meth:`bind` said, toward
-        ``classes`` (None: as before), and run to the end: (outcome, the bound items of
-        the steps to the goal reached, cost, goal index, expanded, generated); no
-        items and an infinite cost when nothing was found. None when the state's keys
-        or value types are not the bound ones; False when it holds a str the ranks do
-        not know (the search left as it was, either way)."""
+        ``classes`` (None: as before), and run to the end: the plan, built as bound,
+        its start ``start`` (None: made from the dict). None when the state's keys or
+        value types are not the bound ones; False when it holds a str the ranks do not
+        know (the search left as it was, either way)."""
+        cdef double t0 = now()
         cdef Py_ssize_t pos = 0, p = 0, k
         cdef PyObject* key
         cdef PyObject* value
@@ -490,6 +650,7 @@ cdef class Search:
         cdef tuple types = self.types
         cdef dict rank = self.rank
         cdef object v, r
+        cdef dict facts
         cdef int status
         cdef int64_t iv
         if self.slot_at == NULL:
@@ -525,11 +686,42 @@ cdef class Search:
                 y[-2 - k] = <int64_t> r
         self.restart(classes, max_expansions)
         status = self.advance(-1)
+        if start is None:
+            if self.keys_sorted is None:
+                facts = state.copy()
+            else:
+                facts = {}
+                for v in self.keys_sorted:
+                    facts[v] = state[v]
+            start = self.states.blank()
+            self.states.put(start, 0, facts)
+            self.states.put(start, 1, None)
         if self.reached < 0:
-            return (status, (), INFINITY, self.class_goals[self.class_off[self.phase]],
-                    self.expanded, self.generated)
-        return (status, self.items_to(self.reached), self.nodes[self.reached].g,
-                self.reached_goal, self.expanded, self.generated)
+            return self.answer(INFINITY, self.reasons[status], (), start,
+                               self.class_goals[self.class_off[self.phase]], t0)
+        return self.answer(self.nodes[self.reached].g, None, self.items_to(self.reached),
+                           start, self.reached_goal, t0)
+
+    cdef object answer(self, double cost, object reason, tuple actions, object start,
+                       int goal, double t0):
+        """The plan, its slots as ``pathcraft.goap._fast._FIELDS`` names them."""
+        cdef Maker m = self.plans
+        cdef object plan = m.blank()
+        m.put(plan, 0, cost)
+        m.put(plan, 1, reason is None)
+        m.put(plan, 2, reason)
+        m.put(plan, 3, self.expanded)
+        m.put(plan, 4, self.generated)
+        m.put(plan, 6, None)
+        m.put(plan, 7, None)
+        m.put(plan, 8, None)
+        m.put(plan, 9, None)
+        m.put(plan, 10, actions)
+        m.put(plan, 11, start)
+        m.put(plan, 12, self.considered)
+        m.put(plan, 13, self.goals[goal])
+        m.put(plan, 5, now() - t0)
+        return plan
 
     cdef restart(self, list classes, long long max_expansions):
         """Start anew from the packed state in ``scratch``, toward ``classes`` (None:
@@ -551,18 +743,88 @@ cdef class Search:
             self.best_node[c] = -1
             self.best_goal[c] = -1
         heap_clear(&self.heap)
-        memset(self.table, 0xFF, self.cap_table * sizeof(int64_t))
+        self.clear_table()
         self.n_nodes = 0
         self.n_deferred = 0
         self.expanded = self.generated = 0
         self.cut_depth = self.cut_cost = False
-        self.phase = 0
         self.status = ST_IN_PROGRESS
         self.reached = -1
         self.reached_goal = -1
         self.limit_exp = max_expansions
+        self.begin()
+
+    cdef begin(self):
+        """Open the start state (in ``scratch``) toward the first class a relaxed plan
+        reaches; when none does, the search ends unreachable at once."""
+        cdef int c = self.reachable_class(self.scratch)
+        if c < 0:
+            self.phase = self.n_classes - 1
+            self.status = ST_UNREACHABLE
+            return
+        self.phase = c
         if self.add(self.scratch, 0.0, -1, -1, 0, hash_state(self.scratch, self.W, 0)) < 0:
             raise MemoryError("no memory for a plan search")
+
+    cdef int reachable_class(self, const int64_t* x) noexcept nogil:
+        """The first class with a goal that a plan ignoring what effects undo can
+        reach from ``x``; -1 when none.
+
+        Over the facts at 0 and at 1 (bits of the first 64 facts): from the start's,
+        an action whose "equals 0/1" preconditions the bits meet adds its effects'
+        bits (an add makes every value possible), until nothing changes. A fact value
+        that a real plan reaches is in the bits (the plan's actions, relaxed, add it
+        in turn), so a goal whose "equals 0/1" conditions the bits miss is unreachable.
+        Every other condition counts as met (an over-approximation: sound)."""
+        cdef const uint64_t* need1 = self.t.need1
+        cdef const uint64_t* need0 = self.t.need0
+        cdef const uint64_t* set1 = self.t.set1
+        cdef const uint64_t* set0 = self.t.set0
+        cdef const uint64_t* wild = self.t.wild
+        cdef const uint64_t* goal1 = self.t.goal1
+        cdef const uint64_t* goal0 = self.t.goal0
+        cdef int n_steps = self.t.n_steps
+        cdef uint64_t r1 = 0, r0 = 0, n1, n0
+        cdef int f, s, c, i, g, lim = self.W if self.W < 64 else 64
+        cdef bint changed = True
+        for f in range(lim):
+            if x[f] == 1:
+                r1 |= (<uint64_t> 1) << f
+            elif x[f] == 0:
+                r0 |= (<uint64_t> 1) << f
+        while True:
+            for c in range(self.n_classes):
+                for i in range(self.class_off[c], self.class_off[c + 1]):
+                    g = self.class_goals[i]
+                    if (r1 & goal1[g]) == goal1[g] and (r0 & goal0[g]) == goal0[g]:
+                        return c
+                if changed:  # only the first class until the bits stop growing
+                    break
+            if not changed:
+                return -1
+            changed = False
+            for s in range(n_steps):
+                if (r1 & need1[s]) == need1[s] and (r0 & need0[s]) == need0[s]:
+                    n1 = r1 | set1[s] | wild[s]
+                    n0 = r0 | set0[s] | wild[s]
+                    if n1 != r1 or n0 != r0:
+                        r1 = n1
+                        r0 = n0
+                        changed = True
+
+    cdef void clear_table(self) noexcept nogil:
+        """Empty the hash table: slot by slot for the nodes of a small search before
+        (so a planner that once searched far clears little for each small plan), else
+        all of it."""
+        cdef Py_ssize_t i, j, mask = self.cap_table - 1
+        if 32 * self.n_nodes > self.cap_table:
+            memset(self.table, 0xFF, self.cap_table * sizeof(int64_t))
+            return
+        for i in range(self.n_nodes):
+            j = <Py_ssize_t> (self.nodes[i].hash & <uint64_t> mask)
+            while self.table[j] != i:  # past slots of nodes cleared before it
+                j = (j + 1) & mask
+            self.table[j] = -1
 
     def release(self):
         """Drop the search's memory (a cancelled search)."""
@@ -924,99 +1186,4 @@ cdef class Search:
             Py_INCREF(item)
             PyTuple_SET_ITEM(out, k, item)
             i = self.nodes[i].parent
-        return out
-
-
-cdef extern from "Python.h":
-    ctypedef struct PyMemberDef:
-        Py_ssize_t offset
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef* d_member
-    object PyType_GenericAlloc(type t, Py_ssize_t n)
-
-
-cdef class Maker:
-    """Builds objects of a slots class (a frozen dataclass too) with their slots set
-    straight from a tuple, as ``cls.__new__`` then one store per slot: no
-    ``__init__`` and no ``__setattr__`` (a result of 16 fields built about 20x
-    faster). Only for classes whose ``__init__`` does nothing but store its fields,
-    with values already checked.
-
-    Parameters
-    ----------
-    cls : type
-    names : tuple of str
-        The slots to set, in the order of the tuples :meth:`make` takes; each must be
-        a slot (a member descriptor) of ``cls`` or a base class.
-    """
-
-    cdef object cls
-    cdef Py_ssize_t* offsets
-    cdef Py_ssize_t n
-
-    def __cinit__(self, cls, tuple names):
-        import types
-
-        cdef Py_ssize_t k
-        self.cls = cls
-        self.n = len(names)
-        self.offsets = <Py_ssize_t*> malloc((self.n + 1) * sizeof(Py_ssize_t))
-        if self.offsets == NULL:
-            raise MemoryError()
-        for k in range(self.n):
-            descr = None
-            for klass in cls.__mro__:
-                if names[k] in vars(klass):
-                    descr = vars(klass)[names[k]]
-                    break
-            if type(descr) is not types.MemberDescriptorType:
-                raise TypeError(f"{names[k]!r} is not a slot of {cls.__name__}")
-            self.offsets[k] = (<PyMemberDescrObject*> descr).d_member.offset
-        if cls.__new__ is not object.__new__ or "__dict__" in dir(cls):
-            raise TypeError(f"{cls.__name__} must be a slots class without its own __new__")
-
-    def __dealloc__(self):
-        free(self.offsets)
-
-    def make(self, tuple values):
-        """A new object with the slots set to ``values``."""
-        return self.build(values)
-
-    cdef object build(self, tuple values):
-        if len(values) != self.n:
-            raise ValueError(f"{self.n} values expected; got {len(values)}")
-        cdef object obj = PyType_GenericAlloc(<type> self.cls, 0)  # what object.__new__ does
-        cdef Py_ssize_t k
-        cdef PyObject** slot
-        cdef object value
-        for k in range(self.n):
-            slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
-            value = values[k]
-            Py_INCREF(value)
-            Py_XDECREF(slot[0])
-            slot[0] = <PyObject*> value
-        return obj
-
-    def state(self, dict facts):
-        """For :class:`pathcraft.goap.State` (slots ``_facts``, ``_hash``): a state
-        over ``facts``, its hash not computed yet."""
-        return self.build((facts, None))
-
-    def replay(self, dict facts, tuple actions):
-        """The states after each action from ``facts`` (sorted by name), for a
-        :class:`State` maker: each action's ``_sets`` dict updates a copy of the facts
-        and its ``_adds`` pairs add to them; a fact new to the state sorts them anew."""
-        cdef list out = []
-        cdef dict new
-        cdef Py_ssize_t size
-        for action in actions:
-            new = facts.copy()
-            size = len(new)
-            new.update(action._sets)
-            for fact, delta in action._adds:
-                new[fact] += delta
-            if len(new) != size:
-                new = dict(sorted(new.items()))
-            out.append(self.build((new, None)))
-            facts = new
         return out

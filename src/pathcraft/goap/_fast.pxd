@@ -6,6 +6,10 @@
 cimport cython
 
 
+cpdef bint defaults(object weight, object tie_break, object seed, object max_expansions,
+                    object max_depth, object max_cost, object prune)
+
+
 cdef class Fast:
     cdef object _actions
     cdef object _classes
@@ -23,12 +27,15 @@ cdef class Fast:
     cdef object _tables
     cdef object _types
 
-    cpdef object plan(self, dict state, object max_expansions, double t0)
+    cpdef object plan(self, dict state, object max_expansions)
 
 
 cdef class FastPlans:
     cdef dict _entries
     cdef dict _recent
+    cdef object _last
 
     @cython.locals(fast=Fast, entry=Fast)
-    cpdef object plan(self, object state, object goal, object max_expansions)
+    cpdef object plan(self, object state, object goal, object weight, object tie_break,
+                      object seed, object max_expansions, object max_depth,
+                      object max_cost, object prune)
