@@ -92,36 +92,6 @@ cdef class Tables:
     """A compiled problem: flat arrays over the tracked facts (built by
     :func:`pathcraft.goap._packed.tables`)."""
 
-    cdef public int width
-    cdef public int n_steps
-    cdef public int n_goals
-    cdef uint64_t* need1  # per step: the facts (slots < 64) its preconditions want at 1
-    cdef uint64_t* need0  # ... and at 0 (the other preconditions are listed below)
-    cdef uint64_t* set1  # per step: the facts (slots < 64) an effect sets to 1
-    cdef uint64_t* set0  # ... to 0
-    cdef uint64_t* wild  # ... adds to (any value may follow)
-    cdef uint64_t* goal1  # per goal: the facts (slots < 64) it wants at 1
-    cdef uint64_t* goal0  # ... and at 0 (its other conditions: see reachable_class)
-    cdef int32_t* pre_off
-    cdef int32_t* pre_slot
-    cdef int32_t* pre_op
-    cdef int64_t* pre_val
-    cdef int32_t* eff_off
-    cdef int32_t* eff_slot
-    cdef int32_t* eff_add
-    cdef int64_t* eff_val
-    cdef double* cost  # static cost; NaN: ask Python (check or dynamic cost)
-    cdef int32_t* gf_off
-    cdef int32_t* gf_slot
-    cdef int32_t* gf_op
-    cdef int64_t* gf_val
-    cdef double* gf_set
-    cdef double* gf_up
-    cdef double* gf_down
-    cdef double* gf_any
-    cdef int32_t* g_k
-    cdef double* g_cheap
-    cdef public bint callbacks
 
     def __cinit__(self, int width, list pre, list eff, list costs, list goals):
         """``pre[s]``: (slot, op, value) triples of step s; ``eff[s]``: (slot, add,
@@ -137,6 +107,7 @@ cdef class Tables:
         self.set1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
         self.set0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
         self.wild = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.simple = <char*> malloc((self.n_steps + 1) * sizeof(char))
         self.goal1 = <uint64_t*> malloc((self.n_goals + 1) * sizeof(uint64_t))
         self.goal0 = <uint64_t*> malloc((self.n_goals + 1) * sizeof(uint64_t))
         self.pre_off = <int32_t*> malloc((self.n_steps + 1) * sizeof(int32_t))
@@ -161,7 +132,7 @@ cdef class Tables:
         self.g_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
         self.g_cheap = <double*> malloc((self.n_goals + 1) * sizeof(double))
         if (self.need1 == NULL or self.need0 == NULL or self.set1 == NULL
-                or self.set0 == NULL or self.wild == NULL or self.goal1 == NULL
+                or self.set0 == NULL or self.wild == NULL or self.simple == NULL or self.goal1 == NULL
                 or self.goal0 == NULL
                 or self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
                 or self.pre_val == NULL or self.eff_off == NULL or self.eff_slot == NULL
@@ -194,14 +165,17 @@ cdef class Tables:
         for s in range(self.n_steps):
             self.eff_off[s] = i
             self.set1[s] = self.set0[s] = self.wild[s] = 0
+            self.simple[s] = 1
             for slot, is_add, value in eff[s]:
-                if slot < 64 and (is_add and value != 0):
-                    self.wild[s] |= (<uint64_t> 1) << <int> slot
-                elif slot < 64 and not is_add and (value == 0 or value == 1):
+                if slot < 64 and not is_add and (value == 0 or value == 1):
                     if value == 1:
                         self.set1[s] |= (<uint64_t> 1) << <int> slot
                     else:
                         self.set0[s] |= (<uint64_t> 1) << <int> slot
+                else:  # an add, a value past 1, or a fact past the masks
+                    self.simple[s] = 0
+                    if slot < 64 and (is_add and value != 0):
+                        self.wild[s] |= (<uint64_t> 1) << <int> slot
                 self.eff_slot[i] = slot
                 self.eff_add[i] = is_add
                 self.eff_val[i] = value
@@ -212,6 +186,10 @@ cdef class Tables:
             else:
                 self.cost[s] = costs[s]
         self.eff_off[self.n_steps] = i
+        self.can1 = self.can0 = 0
+        for s in range(self.n_steps):
+            self.can1 |= self.set1[s] | self.wild[s]
+            self.can0 |= self.set0[s] | self.wild[s]
         i = 0
         for g in range(self.n_goals):
             facts, k, cheap = goals[g]
@@ -241,6 +219,7 @@ cdef class Tables:
         free(self.set1)
         free(self.set0)
         free(self.wild)
+        free(self.simple)
         free(self.goal1)
         free(self.goal0)
         free(self.pre_off)
@@ -269,7 +248,7 @@ cdef class Tables:
             raise ValueError("a packed state of the tables' width and a goal index")
         return self.bound(g, &x[0]) if self.width else self.bound(g, NULL)
 
-    cdef inline bint meets(self, int g, const int64_t* x) noexcept nogil:
+    cdef bint meets(self, int g, const int64_t* x) noexcept nogil:
         cdef int i
         for i in range(self.gf_off[g], self.gf_off[g + 1]):
             if not holds(self.gf_op[i], x[self.gf_slot[i]], self.gf_val[i]):
@@ -338,9 +317,6 @@ cdef class Maker:
         a slot (a member descriptor) of ``cls`` or a base class.
     """
 
-    cdef object cls
-    cdef Py_ssize_t* offsets
-    cdef Py_ssize_t n
 
     def __cinit__(self, cls, tuple names):
         import types
@@ -379,11 +355,11 @@ cdef class Maker:
             self.put(obj, k, values[k])
         return obj
 
-    cdef inline object blank(self):
+    cdef object blank(self):
         """A new object, its slots unset (fill every one with :meth:`put`)."""
         return PyType_GenericAlloc(<type> self.cls, 0)
 
-    cdef inline void put(self, object obj, Py_ssize_t k, object value):
+    cdef void put(self, object obj, Py_ssize_t k, object value):
         """Set slot ``k`` (of the names given) of ``obj``."""
         cdef PyObject** slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
         Py_INCREF(value)
@@ -413,16 +389,6 @@ cdef class Maker:
             out.append(self.build((new, None)))
             facts = new
         return out
-
-
-cdef struct Node:
-    double g
-    double h
-    uint64_t hash
-    int64_t parent
-    int32_t via
-    int32_t depth
-    char closed
 
 
 cdef inline uint64_t mix(int k, int64_t v) noexcept nogil:
@@ -457,55 +423,6 @@ cdef class Search:
         ``node`` (read with ``search.state(node)``), or -1 when its check fails.
     """
 
-    cdef Tables t
-    cdef int W
-    cdef int64_t* vals
-    cdef Node* nodes
-    cdef Py_ssize_t n_nodes
-    cdef Py_ssize_t cap_nodes
-    cdef int64_t* table
-    cdef Py_ssize_t cap_table
-    cdef Heap heap
-    cdef int64_t* deferred
-    cdef Py_ssize_t n_deferred
-    cdef Py_ssize_t cap_deferred
-    cdef int32_t* class_off
-    cdef int32_t* class_goals
-    cdef int n_classes
-    cdef double* best_g
-    cdef int64_t* best_node
-    cdef int32_t* best_goal
-    cdef int32_t* order
-    cdef int64_t* scratch
-    cdef uint64_t rng
-    cdef int tie
-    cdef bint shuffle
-    cdef double weight
-    cdef long long limit_exp
-    cdef int32_t depth_limit
-    cdef double limit_cost
-    cdef public long long expanded
-    cdef public long long generated
-    cdef bint cut_depth
-    cdef bint cut_cost
-    cdef public int phase
-    cdef public int status
-    cdef public int64_t reached
-    cdef public int reached_goal
-    cdef object callback
-    cdef object error
-    cdef int64_t cur_node
-    cdef int32_t* slot_at  # the layout of the dict states plan() reads (see bind)
-    cdef tuple names
-    cdef tuple types
-    cdef dict rank
-    cdef tuple items
-    cdef Maker plans  # what plan() answers with (see bind)
-    cdef Maker states
-    cdef tuple goals
-    cdef object considered
-    cdef tuple keys_sorted
-    cdef dict reasons
 
     def __cinit__(self, Tables tables not None, const int64_t[::1] start, list classes,
                   object callback, double weight, int tie, uint64_t seed,
@@ -634,8 +551,8 @@ cdef class Search:
         self.keys_sorted = order
         self.reasons = reasons
 
-    def plan(self, dict state not None, long long max_expansions, list classes,
-             object start=None):
+    cpdef object plan(self, dict state, long long max_expansions, list classes,
+                      object start=None):
         """Start anew from ``state``, a dict laid out as :meth:`bind` said, toward
         ``classes`` (None: as before), and run to the end: the plan, built as bound,
         its start ``start`` (None: made from the dict). None when the state's keys or
@@ -651,8 +568,10 @@ cdef class Search:
         cdef dict rank = self.rank
         cdef object v, r
         cdef dict facts
-        cdef int status
+        cdef int status, goal
         cdef int64_t iv
+        if state is None:
+            raise TypeError("state must be a dict")
         if self.slot_at == NULL:
             raise RuntimeError("bind() the search first")
         if self.vals == NULL:
@@ -684,8 +603,20 @@ cdef class Search:
                 if r is None:
                     return False
                 y[-2 - k] = <int64_t> r
-        self.restart(classes, max_expansions)
-        status = self.advance(-1)
+        if classes is not None:
+            self.set_classes(classes)
+        goal = self.class_meets(0, y) if max_expansions != 0 else -1
+        if goal >= 0:
+            # the start meets a goal of the first class: the search's answer after
+            # expanding it, without the search (what it left is cleared next time)
+            self.expanded = self.generated = 1
+            self.phase = 0
+            self.status = ST_FOUND
+            self.reached = -1
+            self.reached_goal = goal
+        else:
+            self.restart(max_expansions)
+            status = self.advance(-1)
         if start is None:
             if self.keys_sorted is None:
                 facts = state.copy()
@@ -696,6 +627,8 @@ cdef class Search:
             start = self.states.blank()
             self.states.put(start, 0, facts)
             self.states.put(start, 1, None)
+        if goal >= 0:
+            return self.answer(0.0, None, (), start, goal, t0)
         if self.reached < 0:
             return self.answer(INFINITY, self.reasons[status], (), start,
                                self.class_goals[self.class_off[self.phase]], t0)
@@ -723,21 +656,23 @@ cdef class Search:
         m.put(plan, 5, now() - t0)
         return plan
 
-    cdef restart(self, list classes, long long max_expansions):
-        """Start anew from the packed state in ``scratch``, toward ``classes`` (None:
-        the same as before)."""
+    cdef set_classes(self, list classes):
+        """Search toward ``classes`` from now on (as many goals as before)."""
         cdef int c, i
-        if classes is not None:
-            if sum(len(c_) for c_ in classes) != self.class_off[self.n_classes]:
-                raise ValueError("classes over another number of goals")
-            self.n_classes = len(classes)
-            i = 0
-            for c in range(self.n_classes):
-                self.class_off[c] = i
-                for g in classes[c]:
-                    self.class_goals[i] = g
-                    i += 1
-            self.class_off[self.n_classes] = i
+        if sum(len(c_) for c_ in classes) != self.class_off[self.n_classes]:
+            raise ValueError("classes over another number of goals")
+        self.n_classes = len(classes)
+        i = 0
+        for c in range(self.n_classes):
+            self.class_off[c] = i
+            for g in classes[c]:
+                self.class_goals[i] = g
+                i += 1
+        self.class_off[self.n_classes] = i
+
+    cdef restart(self, long long max_expansions):
+        """Start anew from the packed state in ``scratch``."""
+        cdef int c
         for c in range(self.n_classes):
             self.best_g[c] = INFINITY
             self.best_node[c] = -1
@@ -784,14 +719,24 @@ cdef class Search:
         cdef const uint64_t* goal1 = self.t.goal1
         cdef const uint64_t* goal0 = self.t.goal0
         cdef int n_steps = self.t.n_steps
-        cdef uint64_t r1 = 0, r0 = 0, n1, n0
+        cdef uint64_t r1 = 0, r0 = 0, n1, n0, most1, most0
         cdef int f, s, c, i, g, lim = self.W if self.W < 64 else 64
-        cdef bint changed = True
+        cdef bint changed = True, hopeless = True
         for f in range(lim):
             if x[f] == 1:
                 r1 |= (<uint64_t> 1) << f
             elif x[f] == 0:
                 r0 |= (<uint64_t> 1) << f
+        # at once: a goal wanting at 1 (at 0) a fact no step can set so, and not so now
+        most1 = r1 | self.t.can1
+        most0 = r0 | self.t.can0
+        for i in range(self.class_off[self.n_classes]):
+            g = self.class_goals[i]
+            if (most1 & goal1[g]) == goal1[g] and (most0 & goal0[g]) == goal0[g]:
+                hopeless = False
+                break
+        if hopeless:
+            return -1
         while True:
             for c in range(self.n_classes):
                 for i in range(self.class_off[c], self.class_off[c + 1]):
@@ -1007,6 +952,9 @@ cdef class Search:
         cdef int n_steps = self.t.n_steps
         cdef const uint64_t* need1 = self.t.need1
         cdef const uint64_t* need0 = self.t.need0
+        cdef const uint64_t* set1 = self.t.set1
+        cdef const uint64_t* set0 = self.t.set0
+        cdef const char* simple = self.t.simple
         cdef uint64_t ones, zeros
         cdef const int32_t* pre_off = self.t.pre_off
         cdef const int32_t* pre_slot = self.t.pre_slot
@@ -1094,12 +1042,16 @@ cdef class Search:
                     if not holds(pre_op[e], x[pre_slot[e]], pre_val[e]):
                         break
                 else:
-                    for e in range(eff_off[s], eff_off[s + 1]):  # a change at all?
-                        if (eff_val[e] != 0 if eff_add[e]
-                                else x[eff_slot[e]] != eff_val[e]):
-                            break
+                    if simple[s]:  # a change at all? by the masks
+                        if (ones & set1[s]) == set1[s] and (zeros & set0[s]) == set0[s]:
+                            continue  # the state it leads to is this one
                     else:
-                        continue  # the state it leads to is this one
+                        for e in range(eff_off[s], eff_off[s + 1]):  # a change at all?
+                            if (eff_val[e] != 0 if eff_add[e]
+                                    else x[eff_slot[e]] != eff_val[e]):
+                                break
+                        else:
+                            continue  # the state it leads to is this one
                     memcpy(y, x, size)
                     for e in range(eff_off[s], eff_off[s + 1]):
                         if eff_add[e]:

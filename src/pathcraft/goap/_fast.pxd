@@ -5,6 +5,8 @@
 
 cimport cython
 
+from pathcraft._core.goap cimport Search
+
 
 cpdef bint defaults(object weight, object tie_break, object seed, object max_expansions,
                     object max_depth, object max_cost, object prune)
@@ -27,6 +29,8 @@ cdef class Fast:
     cdef object _tables
     cdef object _types
 
+    cpdef object missing(self, object start)
+    @cython.locals(search=Search)
     cpdef object plan(self, dict state, object max_expansions)
 
 
@@ -35,6 +39,8 @@ cdef class FastPlans:
     cdef dict _recent
     cdef object _last
 
+    @cython.locals(fast=Fast)
+    cpdef object missing(self, object state, object goal, object start)
     @cython.locals(fast=Fast, entry=Fast)
     cpdef object plan(self, object state, object goal, object weight, object tie_break,
                       object seed, object max_expansions, object max_depth,
