@@ -214,6 +214,15 @@ class Planner:
         times the cheapest action changing a goal fact, where no action changes more
         than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
         declared). With ``weight=1`` the plan is optimal.
+
+        Before searching, the planner finds the values at 0 and 1 (bools, and ints or
+        ranks of strs equal to 0 or 1) that any sequence of actions could give the
+        facts when what effects undo is ignored; a goal asking "equals" one outside
+        them is out of reach (every other condition counts as reachable), so a goal
+        out of reach ends ``"unreachable"`` with nothing expanded, and among several
+        goals a priority class with no goal in reach is passed over without being
+        searched. A start that meets a goal of the first class is answered without
+        the search (``expanded`` 1, as the search would count).
         """
         fast = self._fast
         plan = fast.plan(
