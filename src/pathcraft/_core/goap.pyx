@@ -72,6 +72,18 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef inline void bits(const int64_t* x, int width, uint64_t* ones,
+                      uint64_t* zeros) noexcept nogil:
+    """The first 64 facts of ``x`` at 1 and at 0, as bit masks."""
+    cdef int f, lim = width if width < 64 else 64
+    ones[0] = zeros[0] = 0
+    for f in range(lim):
+        if x[f] == 1:
+            ones[0] |= (<uint64_t> 1) << f
+        elif x[f] == 0:
+            zeros[0] |= (<uint64_t> 1) << f
+
+
 cdef inline bint holds(int op, int64_t x, int64_t v) noexcept nogil:
     if x == INT64_MIN:
         return False
@@ -719,14 +731,10 @@ cdef class Search:
         cdef const uint64_t* goal1 = self.t.goal1
         cdef const uint64_t* goal0 = self.t.goal0
         cdef int n_steps = self.t.n_steps
-        cdef uint64_t r1 = 0, r0 = 0, n1, n0, most1, most0
-        cdef int f, s, c, i, g, lim = self.W if self.W < 64 else 64
+        cdef uint64_t r1, r0, n1, n0, most1, most0
+        cdef int s, c, i, g
         cdef bint changed = True, hopeless = True
-        for f in range(lim):
-            if x[f] == 1:
-                r1 |= (<uint64_t> 1) << f
-            elif x[f] == 0:
-                r0 |= (<uint64_t> 1) << f
+        bits(x, self.W, &r1, &r0)
         # at once: a goal wanting at 1 (at 0) a fact no step can set so, and not so now
         most1 = r1 | self.t.can1
         most0 = r0 | self.t.can0
@@ -966,7 +974,6 @@ cdef class Search:
         cdef const int64_t* eff_val = self.t.eff_val
         cdef const double* step_cost = self.t.cost
         cdef int W = self.W
-        cdef int lim = W if W < 64 else 64  # the facts with bits in the masks
         cdef double d, cost
         cdef int32_t depth
         cdef uint64_t h
@@ -1028,12 +1035,7 @@ cdef class Search:
                     self.order[k] = self.order[r]
                     self.order[r] = s
             self.cur_node = i
-            ones = zeros = 0
-            for f in range(lim):
-                if x[f] == 1:
-                    ones |= (<uint64_t> 1) << f
-                elif x[f] == 0:
-                    zeros |= (<uint64_t> 1) << f
+            bits(x, W, &ones, &zeros)
             for k in range(n_steps):
                 s = self.order[k]
                 if (ones & need1[s]) != need1[s] or (zeros & need0[s]) != need0[s]:
