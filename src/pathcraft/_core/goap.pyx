@@ -15,9 +15,14 @@ goal classes, states set aside when a class's bound is infinite, the best state 
 each lower class noted) with duplicate detection by a hash table over the packed
 states (Zobrist hashes: a successor's from its parent's and the facts it changed), run
 with the GIL released. A step's preconditions "equals 0" and "equals 1" (every bool
-precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions with a callable check or cost call back
-into Python (the GIL taken for that call only). :class:`Maker` builds the plan and its
-states slot by slot. One module past the usual size on purpose: the tables, the search
+precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions
+with a callable check or cost call back into Python (the GIL taken for that call only).
+Before it searches, the same masks give a relaxed reachability check (which values at 0
+and 1 the facts could ever take, what effects undo ignored: see
+``Search.reachable_class``), so a goal out of reach costs no search. ``Search.plan``
+serves the planner's fast path: it reads a dict state, answers a start that meets the
+goal at once, searches otherwise, and builds the plan. :class:`Maker` builds the plan
+and its states slot by slot. One module past the usual size on purpose: the tables, the search
 reading them and the builder of its answer change together, and the search's inner
 loop reads the tables' arrays directly.
 """
@@ -26,7 +31,6 @@ from libc.math cimport INFINITY
 from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from cpython.dict cimport PyDict_Next, PyDict_Size
 from cpython.object cimport PyObject
@@ -41,6 +45,7 @@ from pathcraft._core.heap cimport (
     Heap, HeapEntry, TIE_RANDOM, heap_clear, heap_free, heap_init, heap_pop, heap_push,
     splitmix64, tie_key,
 )
+from pathcraft._core.machine cimport now
 
 MISSING = INT64_MIN
 #: Int facts and constants must lie within +-LIMIT (adds never reach the sentinel).
@@ -63,13 +68,6 @@ cdef enum:
     C_MAX_DEPTH = 6
     C_ERROR = -1  # a Python callback raised, or memory ran out
 MAX_DEPTH = C_MAX_DEPTH
-
-
-cdef inline double now() noexcept nogil:
-    """Seconds on the clock of :func:`time.perf_counter` (CLOCK_MONOTONIC)."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef inline void bits(const int64_t* x, int width, uint64_t* ones,
