@@ -498,9 +498,9 @@ def render(args: argparse.Namespace, fixed: list[tuple[Domain, dict[str, Run]]],
         "microseconds too, and what a pathcraft call costs around its search (the Python "
         "call with its keyword arguments, the state read, the start state and the plan "
         "built; one call timed at a time, its caches cold after goap-ai's run) is the "
-        "floor, about 0.7-0.9 us. The others under 10x are searches where goap-ai's "
-        "regressive search goes straight to the goal (15-45 states expanded here), or "
-        "near 10x and within one run's noise.",
+        "floor, about 0.7-0.9 us. The others under 10x are small searches where "
+        "goap-ai's regressive search goes straight to the goal, or near 10x and within "
+        "one run's noise.",
     ]
     out += [
         "",

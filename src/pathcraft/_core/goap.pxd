@@ -54,10 +54,14 @@ cdef class Tables:
     cdef double* gf_any
     cdef int32_t* g_k
     cdef double* g_cheap
+    cdef int32_t* pdb_k  # per goal: the facts of its pattern database (see pattern)
+    cdef int32_t* pdb_slot  # ... which they are (PDB_FACTS per goal)
+    cdef double* pdb  # ... its table (2**PDB_FACTS per goal)
     cdef public bint callbacks
 
     cdef bint meets(self, int g, const int64_t* x) noexcept nogil
     cdef double bound(self, int g, const int64_t* vals) noexcept nogil
+    cdef pattern(self, int g)
 
 
 @cython.final

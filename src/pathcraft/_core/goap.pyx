@@ -7,8 +7,8 @@ strs compare ranks), a missing fact as ``MISSING`` (it meets no condition). A
 :class:`Tables` holds a problem compiled to flat arrays: each action's preconditions
 (fact, operator, value) and effects (fact, set or add, value), its static cost or a
 flag that its cost or check is a Python callable, and each goal's conditions with the
-heuristic's bounds (see :func:`pathcraft.goap._compile.heuristic`, which this module
-computes the same way).
+heuristic's bounds (see :func:`pathcraft.goap._packed.heuristic`), raised by a small
+pattern database per goal (``Tables.pattern``).
 
 A :class:`Search` is one plan search: the A* of :mod:`pathcraft.goap._search` (several
 goal classes, states set aside when a class's bound is infinite, the best state of
@@ -52,6 +52,8 @@ MISSING = INT64_MIN
 LIMIT = 1 << 62
 
 cdef int64_t LIMIT_C = (<int64_t> 1) << 62
+cdef enum:
+    PDB_FACTS = 6  # the most facts of a goal's pattern database (64 entries)
 
 # operators, in the order of pathcraft.goap._facts.OPERATORS
 cdef enum:
@@ -222,6 +224,83 @@ cdef class Tables:
                 self.gf_any[i] = any_add
                 i += 1
         self.gf_off[self.n_goals] = i
+        self.pdb_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
+        self.pdb_slot = <int32_t*> malloc((self.n_goals * PDB_FACTS + 1) * sizeof(int32_t))
+        self.pdb = <double*> malloc((self.n_goals * (1 << PDB_FACTS) + 1) * sizeof(double))
+        if self.pdb_k == NULL or self.pdb_slot == NULL or self.pdb == NULL:
+            raise MemoryError("no memory for a compiled GOAP problem")
+        for g in range(self.n_goals):
+            self.pattern(g)
+
+    cdef pattern(self, int g):
+        """Goal ``g``'s pattern database: over up to PDB_FACTS facts only ever set to 0
+        or 1 (the goal's own, then those its achievers' preconditions want at 0 or 1),
+        the cheapest cost to the goal from each combination of their values, where a
+        step runs when its preconditions on them hold and costs its static cost (0 when
+        Python gives it). Any plan, seen on these facts alone, is such a path: the
+        table is an admissible, consistent bound (see :meth:`bound`)."""
+        cdef uint64_t impure = 0, bit, p1, p0, e1, e0, g1 = 0, g0 = 0, want = 0
+        cdef int s, e, i, j, k, slot, a, n, succ
+        cdef double c, d
+        cdef list slots = []
+        cdef bint changed = True
+        for e in range(self.eff_off[self.n_steps]):
+            if self.eff_slot[e] < 64 and (self.eff_add[e] or not 0 <= self.eff_val[e] <= 1):
+                impure |= (<uint64_t> 1) << self.eff_slot[e]
+        for i in range(self.gf_off[g], self.gf_off[g + 1]):
+            slot = self.gf_slot[i]
+            if (self.gf_op[i] == OP_EQ and slot < 64 and 0 <= self.gf_val[i] <= 1
+                    and not (impure >> slot) & 1 and slot not in slots
+                    and len(slots) < PDB_FACTS):
+                slots.append(slot)
+                want |= (<uint64_t> 1) << slot
+        for s in range(self.n_steps):
+            if (self.set1[s] | self.set0[s]) & want:
+                for slot in range(64):
+                    bit = (<uint64_t> 1) << slot
+                    if ((self.need1[s] | self.need0[s]) & bit and not impure & bit
+                            and slot not in slots and len(slots) < PDB_FACTS):
+                        slots.append(slot)
+        k = len(slots)
+        self.pdb_k[g] = k
+        if k == 0:
+            return
+        for j in range(k):
+            self.pdb_slot[g * PDB_FACTS + j] = slots[j]
+        for i in range(self.gf_off[g], self.gf_off[g + 1]):
+            if self.gf_op[i] == OP_EQ and self.gf_slot[i] in slots:
+                j = slots.index(self.gf_slot[i])
+                if self.gf_val[i] == 1:
+                    g1 |= (<uint64_t> 1) << j
+                elif self.gf_val[i] == 0:
+                    g0 |= (<uint64_t> 1) << j
+        n = 1 << k
+        cdef double* dist = &self.pdb[g * (1 << PDB_FACTS)]
+        for a in range(n):
+            dist[a] = 0.0 if (a & g1) == g1 and (~a & g0) == g0 else INFINITY
+        while changed:  # Bellman-Ford over at most 2**PDB_FACTS states
+            changed = False
+            for s in range(self.n_steps):
+                p1 = p0 = e1 = e0 = 0
+                for j in range(k):
+                    bit = (<uint64_t> 1) << <int> slots[j]
+                    if self.need1[s] & bit:
+                        p1 |= (<uint64_t> 1) << j
+                    if self.need0[s] & bit:
+                        p0 |= (<uint64_t> 1) << j
+                    if self.set1[s] & bit:
+                        e1 |= (<uint64_t> 1) << j
+                    if self.set0[s] & bit:
+                        e0 |= (<uint64_t> 1) << j
+                c = self.cost[s] if self.cost[s] == self.cost[s] else 0.0
+                for a in range(n):
+                    if (a & p1) != p1 or (~a & p0) != p0:
+                        continue
+                    succ = <int> ((a | e1) & ~e0)
+                    d = c + dist[succ]
+                    if d < dist[a]:
+                        dist[a] = d
+                        changed = True
 
     def __dealloc__(self):
         free(self.need1)
@@ -251,6 +330,9 @@ cdef class Tables:
         free(self.gf_any)
         free(self.g_k)
         free(self.g_cheap)
+        free(self.pdb_k)
+        free(self.pdb_slot)
+        free(self.pdb)
 
     def bound_of(self, int g, const int64_t[::1] x not None):
         """:meth:`bound` of goal ``g`` from the packed state ``x`` (for tests)."""
@@ -267,7 +349,7 @@ cdef class Tables:
 
     cdef double bound(self, int g, const int64_t* vals) noexcept nogil:
         """The goal's admissible, consistent bound (as _compile.heuristic)."""
-        cdef int i, op, unmet = 0
+        cdef int i, op, unmet = 0, index = 0
         cdef int64_t x, target, need
         cdef double worst = 0.0, b, by_adds, count
         for i in range(self.gf_off[g], self.gf_off[g + 1]):
@@ -301,7 +383,18 @@ cdef class Tables:
         if self.g_k[g] == 0:
             return INFINITY
         count = ((unmet + self.g_k[g] - 1) // self.g_k[g]) * self.g_cheap[g]
-        return worst if worst > count else count
+        if count > worst:
+            worst = count
+        # the pattern database, when its facts are all at 0 or 1 (they stay so)
+        for i in range(self.pdb_k[g]):
+            x = vals[self.pdb_slot[g * PDB_FACTS + i]]
+            if x == 1:
+                index |= 1 << i
+            elif x != 0:
+                return worst
+        if self.pdb_k[g] and self.pdb[g * (1 << PDB_FACTS) + index] > worst:
+            return self.pdb[g * (1 << PDB_FACTS) + index]
+        return worst
 
 
 cdef extern from "Python.h":
