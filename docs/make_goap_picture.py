@@ -9,7 +9,7 @@ The graph is every state reachable from the guard's beliefs at the moment it pla
 (``Action.applicable`` and ``Action.apply``, breadth-first), laid out by the number of
 actions from the start; the Dijkstra's cost to the plan's last state is checked equal
 to the plan's cost, so the picture shows the plan the planner chose among the
-alternatives it weighed (going to either armory first, in any order).
+alternatives it weighed (going to either armory; the guard chases only when armed).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def build(grid: Grid) -> tuple[Places, list[Action]]:
         *places.actions(),
         Action("patrol", {}, {"patrolled": True}, cost=1),
         Action("investigate", {"noise_heard": True}, {"noise_heard": False}, cost=2),
-        Action("chase", {"alerted": True}, {"thief_near": True}, cost=3),
+        Action("chase", {"alerted": True, "ammo": ge(1)}, {"thief_near": True}, cost=3),
         Action("shoot", {"thief_near": True, "ammo": ge(1)},
                {"ammo": add(-1), "thief_down": True}, cost=1),
         *(Action(f"reload_{name}", {"at": name, "ammo": 0}, {"ammo": 2}, cost=1)

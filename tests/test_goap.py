@@ -14,7 +14,7 @@ from _goap import Domain, assert_replays, check_against_oracle, domains, oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcraft.goap import Action, Planner, State, add, eq, ge, gt, le, lt, ne
+from pathcraft.goap import Action, Goal, Planner, State, add, eq, ge, gt, le, lt, ne
 from pathcraft.goap._compile import MISSING, compile_problem
 from pathcraft.goap._packed import heuristic
 from pathcraft.result import PathResult
@@ -197,6 +197,33 @@ def test_unreachable_goal_is_a_falsy_plan() -> None:
     # a goal no action can change is refused by the heuristic at once
     never = Planner([Action("noop", {}, {"y": True})]).plan({"x": 0, "y": False}, {"x": 1})
     assert not never and never.reason == "unreachable" and never.expanded == 0
+
+
+def test_a_goal_no_relaxed_plan_reaches_is_given_up_before_searching() -> None:
+    # a and b flip back and forth (4 states), but "lit" needs "match", which nothing
+    # sets: even ignoring what effects undo, "lit" stays out of reach
+    planner = Planner([
+        Action("a", {"b": False}, {"a": True, "b": True}),
+        Action("b", {"a": True}, {"a": False}),
+        Action("c", {}, {"b": False}),
+        Action("light", {"match": True}, {"lit": True}),
+    ])  # fmt: skip
+    start = {"a": False, "b": False, "lit": False, "match": False}
+    for plan in (
+        planner.plan(start, {"lit": True}),
+        planner.plan(start, {"lit": True}, max_expansions=int("20000")),  # general path
+        planner.plan(start, {"lit": True}, max_depth=3),
+    ):
+        assert not plan and plan.reason == "unreachable" and plan.expanded == 0
+    # the same with "match" reachable: searched, and found
+    more = Planner([*planner.actions, Action("find", {"a": True}, {"match": True})])
+    found = more.plan(start, {"lit": True})
+    assert found.names == ["a", "find", "light"] and found.expanded > 1
+    # several goals: the one out of reach is passed over, the next served
+    search = planner.start(start, [Goal("lit", {"lit": True}, priority=2),
+                                   Goal("flip", {"a": True}, priority=1)])  # fmt: skip
+    assert search.step() == "found" and search.expanded == 2  # not the 4 states first
+    assert search.result.goal.name == "flip" and search.result.names == ["a"]
 
 
 def test_limits_name_themselves() -> None:

@@ -1,5 +1,5 @@
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 MISSING: int
 LIMIT: int
@@ -48,10 +48,20 @@ class Search:
         strs: tuple[bool, ...],
         rank: dict[str, int],
         items: tuple[Any, ...],
+        plans: Maker,
+        states: Maker,
+        goals: tuple[Any, ...],
+        considered: int,
+        order: tuple[str, ...] | None,
+        reasons: dict[int, str],
     ) -> None: ...
     def plan(
-        self, state: dict[str, Any], max_expansions: int, classes: list[list[int]] | None
-    ) -> tuple[int, tuple[Any, ...], float, int, int, int] | Literal[False] | None: ...
+        self,
+        state: dict[str, Any],
+        max_expansions: int,
+        classes: list[list[int]] | None,
+        start: Any = None,
+    ) -> Any: ...
     def release(self) -> None: ...
     def run(self, budget: int) -> int: ...
     def state(self, i: int) -> tuple[int, ...]: ...

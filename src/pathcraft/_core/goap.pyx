@@ -7,17 +7,22 @@ strs compare ranks), a missing fact as ``MISSING`` (it meets no condition). A
 :class:`Tables` holds a problem compiled to flat arrays: each action's preconditions
 (fact, operator, value) and effects (fact, set or add, value), its static cost or a
 flag that its cost or check is a Python callable, and each goal's conditions with the
-heuristic's bounds (see :func:`pathcraft.goap._compile.heuristic`, which this module
-computes the same way).
+heuristic's bounds (see :func:`pathcraft.goap._packed.heuristic`), raised by a small
+pattern database per goal (``Tables.pattern``).
 
 A :class:`Search` is one plan search: the A* of :mod:`pathcraft.goap._search` (several
 goal classes, states set aside when a class's bound is infinite, the best state of
 each lower class noted) with duplicate detection by a hash table over the packed
 states (Zobrist hashes: a successor's from its parent's and the facts it changed), run
 with the GIL released. A step's preconditions "equals 0" and "equals 1" (every bool
-precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions with a callable check or cost call back
-into Python (the GIL taken for that call only). :class:`Maker` builds the plan and its
-states slot by slot. One module past the usual size on purpose: the tables, the search
+precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions
+with a callable check or cost call back into Python (the GIL taken for that call only).
+Before it searches, the same masks give a relaxed reachability check (which values at 0
+and 1 the facts could ever take, what effects undo ignored: see
+``Search.reachable_class``), so a goal out of reach costs no search. ``Search.plan``
+serves the planner's fast path: it reads a dict state, answers a start that meets the
+goal at once, searches otherwise, and builds the plan. :class:`Maker` builds the plan
+and its states slot by slot. One module past the usual size on purpose: the tables, the search
 reading them and the builder of its answer change together, and the search's inner
 loop reads the tables' arrays directly.
 """
@@ -40,12 +45,15 @@ from pathcraft._core.heap cimport (
     Heap, HeapEntry, TIE_RANDOM, heap_clear, heap_free, heap_init, heap_pop, heap_push,
     splitmix64, tie_key,
 )
+from pathcraft._core.machine cimport now
 
 MISSING = INT64_MIN
 #: Int facts and constants must lie within +-LIMIT (adds never reach the sentinel).
 LIMIT = 1 << 62
 
 cdef int64_t LIMIT_C = (<int64_t> 1) << 62
+cdef enum:
+    PDB_FACTS = 6  # the most facts of a goal's pattern database (64 entries)
 
 # operators, in the order of pathcraft.goap._facts.OPERATORS
 cdef enum:
@@ -62,6 +70,18 @@ cdef enum:
     C_MAX_DEPTH = 6
     C_ERROR = -1  # a Python callback raised, or memory ran out
 MAX_DEPTH = C_MAX_DEPTH
+
+
+cdef inline void bits(const int64_t* x, int width, uint64_t* ones,
+                      uint64_t* zeros) noexcept nogil:
+    """The first 64 facts of ``x`` at 1 and at 0, as bit masks."""
+    cdef int f, lim = width if width < 64 else 64
+    ones[0] = zeros[0] = 0
+    for f in range(lim):
+        if x[f] == 1:
+            ones[0] |= (<uint64_t> 1) << f
+        elif x[f] == 0:
+            zeros[0] |= (<uint64_t> 1) << f
 
 
 cdef inline bint holds(int op, int64_t x, int64_t v) noexcept nogil:
@@ -84,31 +104,6 @@ cdef class Tables:
     """A compiled problem: flat arrays over the tracked facts (built by
     :func:`pathcraft.goap._packed.tables`)."""
 
-    cdef public int width
-    cdef public int n_steps
-    cdef public int n_goals
-    cdef uint64_t* need1  # per step: the facts (slots < 64) its preconditions want at 1
-    cdef uint64_t* need0  # ... and at 0 (the other preconditions are listed below)
-    cdef int32_t* pre_off
-    cdef int32_t* pre_slot
-    cdef int32_t* pre_op
-    cdef int64_t* pre_val
-    cdef int32_t* eff_off
-    cdef int32_t* eff_slot
-    cdef int32_t* eff_add
-    cdef int64_t* eff_val
-    cdef double* cost  # static cost; NaN: ask Python (check or dynamic cost)
-    cdef int32_t* gf_off
-    cdef int32_t* gf_slot
-    cdef int32_t* gf_op
-    cdef int64_t* gf_val
-    cdef double* gf_set
-    cdef double* gf_up
-    cdef double* gf_down
-    cdef double* gf_any
-    cdef int32_t* g_k
-    cdef double* g_cheap
-    cdef public bint callbacks
 
     def __cinit__(self, int width, list pre, list eff, list costs, list goals):
         """``pre[s]``: (slot, op, value) triples of step s; ``eff[s]``: (slot, add,
@@ -121,6 +116,12 @@ cdef class Tables:
         n = sum(len(p) for p in pre)
         self.need1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
         self.need0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.set1 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.set0 = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.wild = <uint64_t*> malloc((self.n_steps + 1) * sizeof(uint64_t))
+        self.simple = <char*> malloc((self.n_steps + 1) * sizeof(char))
+        self.goal1 = <uint64_t*> malloc((self.n_goals + 1) * sizeof(uint64_t))
+        self.goal0 = <uint64_t*> malloc((self.n_goals + 1) * sizeof(uint64_t))
         self.pre_off = <int32_t*> malloc((self.n_steps + 1) * sizeof(int32_t))
         self.pre_slot = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         self.pre_op = <int32_t*> malloc((n + 1) * sizeof(int32_t))
@@ -142,7 +143,9 @@ cdef class Tables:
         self.gf_any = <double*> malloc((n + 1) * sizeof(double))
         self.g_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
         self.g_cheap = <double*> malloc((self.n_goals + 1) * sizeof(double))
-        if (self.need1 == NULL or self.need0 == NULL
+        if (self.need1 == NULL or self.need0 == NULL or self.set1 == NULL
+                or self.set0 == NULL or self.wild == NULL or self.simple == NULL or self.goal1 == NULL
+                or self.goal0 == NULL
                 or self.pre_off == NULL or self.pre_slot == NULL or self.pre_op == NULL
                 or self.pre_val == NULL or self.eff_off == NULL or self.eff_slot == NULL
                 or self.eff_add == NULL or self.eff_val == NULL or self.cost == NULL
@@ -173,7 +176,18 @@ cdef class Tables:
         i = 0
         for s in range(self.n_steps):
             self.eff_off[s] = i
+            self.set1[s] = self.set0[s] = self.wild[s] = 0
+            self.simple[s] = 1
             for slot, is_add, value in eff[s]:
+                if slot < 64 and not is_add and (value == 0 or value == 1):
+                    if value == 1:
+                        self.set1[s] |= (<uint64_t> 1) << <int> slot
+                    else:
+                        self.set0[s] |= (<uint64_t> 1) << <int> slot
+                else:  # an add, a value past 1, or a fact past the masks
+                    self.simple[s] = 0
+                    if slot < 64 and (is_add and value != 0):
+                        self.wild[s] |= (<uint64_t> 1) << <int> slot
                 self.eff_slot[i] = slot
                 self.eff_add[i] = is_add
                 self.eff_val[i] = value
@@ -184,13 +198,23 @@ cdef class Tables:
             else:
                 self.cost[s] = costs[s]
         self.eff_off[self.n_steps] = i
+        self.can1 = self.can0 = 0
+        for s in range(self.n_steps):
+            self.can1 |= self.set1[s] | self.wild[s]
+            self.can0 |= self.set0[s] | self.wild[s]
         i = 0
         for g in range(self.n_goals):
             facts, k, cheap = goals[g]
             self.gf_off[g] = i
             self.g_k[g] = k
             self.g_cheap[g] = cheap
+            self.goal1[g] = self.goal0[g] = 0
             for slot, op, value, set_bound, up, down, any_add in facts:
+                if op == OP_EQ and slot < 64 and (value == 0 or value == 1):
+                    if value == 1:
+                        self.goal1[g] |= (<uint64_t> 1) << <int> slot
+                    else:
+                        self.goal0[g] |= (<uint64_t> 1) << <int> slot
                 self.gf_slot[i] = slot
                 self.gf_op[i] = op
                 self.gf_val[i] = value
@@ -200,10 +224,93 @@ cdef class Tables:
                 self.gf_any[i] = any_add
                 i += 1
         self.gf_off[self.n_goals] = i
+        self.pdb_k = <int32_t*> malloc((self.n_goals + 1) * sizeof(int32_t))
+        self.pdb_slot = <int32_t*> malloc((self.n_goals * PDB_FACTS + 1) * sizeof(int32_t))
+        self.pdb = <double*> malloc((self.n_goals * (1 << PDB_FACTS) + 1) * sizeof(double))
+        if self.pdb_k == NULL or self.pdb_slot == NULL or self.pdb == NULL:
+            raise MemoryError("no memory for a compiled GOAP problem")
+        for g in range(self.n_goals):
+            self.pattern(g)
+
+    cdef pattern(self, int g):
+        """Goal ``g``'s pattern database: over up to PDB_FACTS facts only ever set to 0
+        or 1 (the goal's own, then those its achievers' preconditions want at 0 or 1),
+        the cheapest cost to the goal from each combination of their values, where a
+        step runs when its preconditions on them hold and costs its static cost (0 when
+        Python gives it). Any plan, seen on these facts alone, is such a path: the
+        table is an admissible, consistent bound (see :meth:`bound`)."""
+        cdef uint64_t impure = 0, bit, p1, p0, e1, e0, g1 = 0, g0 = 0, want = 0
+        cdef int s, e, i, j, k, slot, a, n, succ
+        cdef double c, d
+        cdef list slots = []
+        cdef bint changed = True
+        for e in range(self.eff_off[self.n_steps]):
+            if self.eff_slot[e] < 64 and (self.eff_add[e] or not 0 <= self.eff_val[e] <= 1):
+                impure |= (<uint64_t> 1) << self.eff_slot[e]
+        for i in range(self.gf_off[g], self.gf_off[g + 1]):
+            slot = self.gf_slot[i]
+            if (self.gf_op[i] == OP_EQ and slot < 64 and 0 <= self.gf_val[i] <= 1
+                    and not (impure >> slot) & 1 and slot not in slots
+                    and len(slots) < PDB_FACTS):
+                slots.append(slot)
+                want |= (<uint64_t> 1) << slot
+        for s in range(self.n_steps):
+            if (self.set1[s] | self.set0[s]) & want:
+                for slot in range(64):
+                    bit = (<uint64_t> 1) << slot
+                    if ((self.need1[s] | self.need0[s]) & bit and not impure & bit
+                            and slot not in slots and len(slots) < PDB_FACTS):
+                        slots.append(slot)
+        k = len(slots)
+        self.pdb_k[g] = k
+        if k == 0:
+            return
+        for j in range(k):
+            self.pdb_slot[g * PDB_FACTS + j] = slots[j]
+        for i in range(self.gf_off[g], self.gf_off[g + 1]):
+            if self.gf_op[i] == OP_EQ and self.gf_slot[i] in slots:
+                j = slots.index(self.gf_slot[i])
+                if self.gf_val[i] == 1:
+                    g1 |= (<uint64_t> 1) << j
+                elif self.gf_val[i] == 0:
+                    g0 |= (<uint64_t> 1) << j
+        n = 1 << k
+        cdef double* dist = &self.pdb[g * (1 << PDB_FACTS)]
+        for a in range(n):
+            dist[a] = 0.0 if (a & g1) == g1 and (~a & g0) == g0 else INFINITY
+        while changed:  # Bellman-Ford over at most 2**PDB_FACTS states
+            changed = False
+            for s in range(self.n_steps):
+                p1 = p0 = e1 = e0 = 0
+                for j in range(k):
+                    bit = (<uint64_t> 1) << <int> slots[j]
+                    if self.need1[s] & bit:
+                        p1 |= (<uint64_t> 1) << j
+                    if self.need0[s] & bit:
+                        p0 |= (<uint64_t> 1) << j
+                    if self.set1[s] & bit:
+                        e1 |= (<uint64_t> 1) << j
+                    if self.set0[s] & bit:
+                        e0 |= (<uint64_t> 1) << j
+                c = self.cost[s] if self.cost[s] == self.cost[s] else 0.0
+                for a in range(n):
+                    if (a & p1) != p1 or (~a & p0) != p0:
+                        continue
+                    succ = <int> ((a | e1) & ~e0)
+                    d = c + dist[succ]
+                    if d < dist[a]:
+                        dist[a] = d
+                        changed = True
 
     def __dealloc__(self):
         free(self.need1)
         free(self.need0)
+        free(self.set1)
+        free(self.set0)
+        free(self.wild)
+        free(self.simple)
+        free(self.goal1)
+        free(self.goal0)
         free(self.pre_off)
         free(self.pre_slot)
         free(self.pre_op)
@@ -223,6 +330,9 @@ cdef class Tables:
         free(self.gf_any)
         free(self.g_k)
         free(self.g_cheap)
+        free(self.pdb_k)
+        free(self.pdb_slot)
+        free(self.pdb)
 
     def bound_of(self, int g, const int64_t[::1] x not None):
         """:meth:`bound` of goal ``g`` from the packed state ``x`` (for tests)."""
@@ -230,7 +340,7 @@ cdef class Tables:
             raise ValueError("a packed state of the tables' width and a goal index")
         return self.bound(g, &x[0]) if self.width else self.bound(g, NULL)
 
-    cdef inline bint meets(self, int g, const int64_t* x) noexcept nogil:
+    cdef bint meets(self, int g, const int64_t* x) noexcept nogil:
         cdef int i
         for i in range(self.gf_off[g], self.gf_off[g + 1]):
             if not holds(self.gf_op[i], x[self.gf_slot[i]], self.gf_val[i]):
@@ -239,7 +349,7 @@ cdef class Tables:
 
     cdef double bound(self, int g, const int64_t* vals) noexcept nogil:
         """The goal's admissible, consistent bound (as _compile.heuristic)."""
-        cdef int i, op, unmet = 0
+        cdef int i, op, unmet = 0, index = 0
         cdef int64_t x, target, need
         cdef double worst = 0.0, b, by_adds, count
         for i in range(self.gf_off[g], self.gf_off[g + 1]):
@@ -273,17 +383,115 @@ cdef class Tables:
         if self.g_k[g] == 0:
             return INFINITY
         count = ((unmet + self.g_k[g] - 1) // self.g_k[g]) * self.g_cheap[g]
-        return worst if worst > count else count
+        if count > worst:
+            worst = count
+        # the pattern database, when its facts are all at 0 or 1 (they stay so)
+        for i in range(self.pdb_k[g]):
+            x = vals[self.pdb_slot[g * PDB_FACTS + i]]
+            if x == 1:
+                index |= 1 << i
+            elif x != 0:
+                return worst
+        if self.pdb_k[g] and self.pdb[g * (1 << PDB_FACTS) + index] > worst:
+            return self.pdb[g * (1 << PDB_FACTS) + index]
+        return worst
 
 
-cdef struct Node:
-    double g
-    double h
-    uint64_t hash
-    int64_t parent
-    int32_t via
-    int32_t depth
-    char closed
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyType_GenericAlloc(type t, Py_ssize_t n)
+
+
+cdef class Maker:
+    """Builds objects of a slots class (a frozen dataclass too) with their slots set
+    straight from a tuple, as ``cls.__new__`` then one store per slot: no
+    ``__init__`` and no ``__setattr__`` (a result of 16 fields built about 20x
+    faster). Only for classes whose ``__init__`` does nothing but store its fields,
+    with values already checked.
+
+    Parameters
+    ----------
+    cls : type
+    names : tuple of str
+        The slots to set, in the order of the tuples :meth:`make` takes; each must be
+        a slot (a member descriptor) of ``cls`` or a base class.
+    """
+
+
+    def __cinit__(self, cls, tuple names):
+        import types
+
+        cdef Py_ssize_t k
+        self.cls = cls
+        self.n = len(names)
+        self.offsets = <Py_ssize_t*> malloc((self.n + 1) * sizeof(Py_ssize_t))
+        if self.offsets == NULL:
+            raise MemoryError()
+        for k in range(self.n):
+            descr = None
+            for klass in cls.__mro__:
+                if names[k] in vars(klass):
+                    descr = vars(klass)[names[k]]
+                    break
+            if type(descr) is not types.MemberDescriptorType:
+                raise TypeError(f"{names[k]!r} is not a slot of {cls.__name__}")
+            self.offsets[k] = (<PyMemberDescrObject*> descr).d_member.offset
+        if cls.__new__ is not object.__new__ or "__dict__" in dir(cls):
+            raise TypeError(f"{cls.__name__} must be a slots class without its own __new__")
+
+    def __dealloc__(self):
+        free(self.offsets)
+
+    def make(self, tuple values):
+        """A new object with the slots set to ``values``."""
+        return self.build(values)
+
+    cdef object build(self, tuple values):
+        if len(values) != self.n:
+            raise ValueError(f"{self.n} values expected; got {len(values)}")
+        cdef object obj = PyType_GenericAlloc(<type> self.cls, 0)  # what object.__new__ does
+        cdef Py_ssize_t k
+        for k in range(self.n):
+            self.put(obj, k, values[k])
+        return obj
+
+    cdef object blank(self):
+        """A new object, its slots unset (fill every one with :meth:`put`)."""
+        return PyType_GenericAlloc(<type> self.cls, 0)
+
+    cdef void put(self, object obj, Py_ssize_t k, object value):
+        """Set slot ``k`` (of the names given) of ``obj``."""
+        cdef PyObject** slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
+        Py_INCREF(value)
+        Py_XDECREF(slot[0])
+        slot[0] = <PyObject*> value
+
+    def state(self, dict facts):
+        """For :class:`pathcraft.goap.State` (slots ``_facts``, ``_hash``): a state
+        over ``facts``, its hash not computed yet."""
+        return self.build((facts, None))
+
+    def replay(self, dict facts, tuple actions):
+        """The states after each action from ``facts`` (sorted by name), for a
+        :class:`State` maker: each action's ``_sets`` dict updates a copy of the facts
+        and its ``_adds`` pairs add to them; a fact new to the state sorts them anew."""
+        cdef list out = []
+        cdef dict new
+        cdef Py_ssize_t size
+        for action in actions:
+            new = facts.copy()
+            size = len(new)
+            new.update(action._sets)
+            for fact, delta in action._adds:
+                new[fact] += delta
+            if len(new) != size:
+                new = dict(sorted(new.items()))
+            out.append(self.build((new, None)))
+            facts = new
+        return out
 
 
 cdef inline uint64_t mix(int k, int64_t v) noexcept nogil:
@@ -318,49 +526,6 @@ cdef class Search:
         ``node`` (read with ``search.state(node)``), or -1 when its check fails.
     """
 
-    cdef Tables t
-    cdef int W
-    cdef int64_t* vals
-    cdef Node* nodes
-    cdef Py_ssize_t n_nodes
-    cdef Py_ssize_t cap_nodes
-    cdef int64_t* table
-    cdef Py_ssize_t cap_table
-    cdef Heap heap
-    cdef int64_t* deferred
-    cdef Py_ssize_t n_deferred
-    cdef Py_ssize_t cap_deferred
-    cdef int32_t* class_off
-    cdef int32_t* class_goals
-    cdef int n_classes
-    cdef double* best_g
-    cdef int64_t* best_node
-    cdef int32_t* best_goal
-    cdef int32_t* order
-    cdef int64_t* scratch
-    cdef uint64_t rng
-    cdef int tie
-    cdef bint shuffle
-    cdef double weight
-    cdef long long limit_exp
-    cdef int32_t depth_limit
-    cdef double limit_cost
-    cdef public long long expanded
-    cdef public long long generated
-    cdef bint cut_depth
-    cdef bint cut_cost
-    cdef public int phase
-    cdef public int status
-    cdef public int64_t reached
-    cdef public int reached_goal
-    cdef object callback
-    cdef object error
-    cdef int64_t cur_node
-    cdef int32_t* slot_at  # the layout of the dict states plan() reads (see bind)
-    cdef tuple names
-    cdef tuple types
-    cdef dict rank
-    cdef tuple items
 
     def __cinit__(self, Tables tables not None, const int64_t[::1] start, list classes,
                   object callback, double weight, int tie, uint64_t seed,
@@ -425,8 +590,7 @@ cdef class Search:
             raise ValueError("the packed start state has the wrong width")
         if self.W:
             memcpy(self.scratch, &start[0], self.W * sizeof(int64_t))
-        if self.add(self.scratch, 0.0, -1, -1, 0, hash_state(self.scratch, self.W, 0)) < 0:
-            raise MemoryError("no memory for a plan search")
+        self.begin()
 
     def __dealloc__(self):
         free(self.class_off)
@@ -444,11 +608,18 @@ cdef class Search:
         heap_free(&self.heap)
 
     def bind(self, tuple names not None, tuple types not None, positions, strs,
-             dict rank not None, tuple items not None):
+             dict rank not None, tuple items not None, Maker plans not None,
+             Maker states not None, tuple goals not None, object considered,
+             tuple order, dict reasons not None):
         """The layout of the dict states :meth:`plan` reads: their keys in order and the
         type of each value; where each tracked fact is among them (``positions[k]``: its
         place in the dict, -1 when missing) and whether it is a str (coded by its rank
-        in ``rank``); ``items``, one per step, what a plan lists for each."""
+        in ``rank``); ``items``, one per step, what a plan lists for each. And what
+        its answers are built with: ``plans`` makes a plan from the fields of
+        ``pathcraft.goap._fast`` (``_FIELDS``), ``states`` the start state from a copy
+        of the dict (its keys in ``order`` when given, else as they are), ``goals``
+        the goals by index, ``considered`` the count of steps, ``reasons`` the words of
+        the outcomes."""
         cdef Py_ssize_t k, p, n = len(names)
         cdef int32_t* slot_at
         if (len(types) != n or len(positions) != self.W or len(strs) != self.W
@@ -456,6 +627,8 @@ cdef class Search:
             raise ValueError(
                 "one type per key, one position and one flag per tracked fact, one item "
                 "per step")
+        if plans.n != 14 or states.n != 2:
+            raise ValueError("a maker of plans (14 slots) and one of states (2 slots)")
         slot_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         if slot_at == NULL:
             raise MemoryError()
@@ -474,14 +647,21 @@ cdef class Search:
         self.types = types
         self.rank = rank
         self.items = items
+        self.plans = plans
+        self.states = states
+        self.goals = goals
+        self.considered = considered
+        self.keys_sorted = order
+        self.reasons = reasons
 
-    def plan(self, dict state not None, long long max_expansions, list classes):
+    cpdef object plan(self, dict state, long long max_expansions, list classes,
+                      object start=None):
         """Start anew from ``state``, a dict laid out as :meth:`bind` said, toward
-        ``classes`` (None: as before), and run to the end: (outcome, the bound items of
-        the steps to the goal reached, cost, goal index, expanded, generated); no
-        items and an infinite cost when nothing was found. None when the state's keys
-        or value types are not the bound ones; False when it holds a str the ranks do
-        not know (the search left as it was, either way)."""
+        ``classes`` (None: as before), and run to the end: the plan, built as bound,
+        its start ``start`` (None: made from the dict). None when the state's keys or
+        value types are not the bound ones; False when it holds a str the ranks do not
+        know (the search left as it was, either way)."""
+        cdef double t0 = now()
         cdef Py_ssize_t pos = 0, p = 0, k
         cdef PyObject* key
         cdef PyObject* value
@@ -490,8 +670,11 @@ cdef class Search:
         cdef tuple types = self.types
         cdef dict rank = self.rank
         cdef object v, r
-        cdef int status
+        cdef dict facts
+        cdef int status, goal
         cdef int64_t iv
+        if state is None:
+            raise TypeError("state must be a dict")
         if self.slot_at == NULL:
             raise RuntimeError("bind() the search first")
         if self.vals == NULL:
@@ -523,46 +706,169 @@ cdef class Search:
                 if r is None:
                     return False
                 y[-2 - k] = <int64_t> r
-        self.restart(classes, max_expansions)
-        status = self.advance(-1)
-        if self.reached < 0:
-            return (status, (), INFINITY, self.class_goals[self.class_off[self.phase]],
-                    self.expanded, self.generated)
-        return (status, self.items_to(self.reached), self.nodes[self.reached].g,
-                self.reached_goal, self.expanded, self.generated)
-
-    cdef restart(self, list classes, long long max_expansions):
-        """Start anew from the packed state in ``scratch``, toward ``classes`` (None:
-        the same as before)."""
-        cdef int c, i
         if classes is not None:
-            if sum(len(c_) for c_ in classes) != self.class_off[self.n_classes]:
-                raise ValueError("classes over another number of goals")
-            self.n_classes = len(classes)
-            i = 0
-            for c in range(self.n_classes):
-                self.class_off[c] = i
-                for g in classes[c]:
-                    self.class_goals[i] = g
-                    i += 1
-            self.class_off[self.n_classes] = i
+            self.set_classes(classes)
+        goal = self.class_meets(0, y) if max_expansions != 0 else -1
+        if goal >= 0:
+            # the start meets a goal of the first class: the search's answer after
+            # expanding it, without the search (what it left is cleared next time)
+            self.expanded = self.generated = 1
+            self.phase = 0
+            self.status = ST_FOUND
+            self.reached = -1
+            self.reached_goal = goal
+        else:
+            self.restart(max_expansions)
+            status = self.advance(-1)
+        if start is None:
+            if self.keys_sorted is None:
+                facts = state.copy()
+            else:
+                facts = {}
+                for v in self.keys_sorted:
+                    facts[v] = state[v]
+            start = self.states.blank()
+            self.states.put(start, 0, facts)
+            self.states.put(start, 1, None)
+        if goal >= 0:
+            return self.answer(0.0, None, (), start, goal, t0)
+        if self.reached < 0:
+            return self.answer(INFINITY, self.reasons[status], (), start,
+                               self.class_goals[self.class_off[self.phase]], t0)
+        return self.answer(self.nodes[self.reached].g, None, self.items_to(self.reached),
+                           start, self.reached_goal, t0)
+
+    cdef object answer(self, double cost, object reason, tuple actions, object start,
+                       int goal, double t0):
+        """The plan, its slots as ``pathcraft.goap._fast._FIELDS`` names them."""
+        cdef Maker m = self.plans
+        cdef object plan = m.blank()
+        m.put(plan, 0, cost)
+        m.put(plan, 1, reason is None)
+        m.put(plan, 2, reason)
+        m.put(plan, 3, self.expanded)
+        m.put(plan, 4, self.generated)
+        m.put(plan, 6, None)
+        m.put(plan, 7, None)
+        m.put(plan, 8, None)
+        m.put(plan, 9, None)
+        m.put(plan, 10, actions)
+        m.put(plan, 11, start)
+        m.put(plan, 12, self.considered)
+        m.put(plan, 13, self.goals[goal])
+        m.put(plan, 5, now() - t0)
+        return plan
+
+    cdef set_classes(self, list classes):
+        """Search toward ``classes`` from now on (as many goals as before)."""
+        cdef int c, i
+        if sum(len(c_) for c_ in classes) != self.class_off[self.n_classes]:
+            raise ValueError("classes over another number of goals")
+        self.n_classes = len(classes)
+        i = 0
+        for c in range(self.n_classes):
+            self.class_off[c] = i
+            for g in classes[c]:
+                self.class_goals[i] = g
+                i += 1
+        self.class_off[self.n_classes] = i
+
+    cdef restart(self, long long max_expansions):
+        """Start anew from the packed state in ``scratch``."""
+        cdef int c
         for c in range(self.n_classes):
             self.best_g[c] = INFINITY
             self.best_node[c] = -1
             self.best_goal[c] = -1
         heap_clear(&self.heap)
-        memset(self.table, 0xFF, self.cap_table * sizeof(int64_t))
+        self.clear_table()
         self.n_nodes = 0
         self.n_deferred = 0
         self.expanded = self.generated = 0
         self.cut_depth = self.cut_cost = False
-        self.phase = 0
         self.status = ST_IN_PROGRESS
         self.reached = -1
         self.reached_goal = -1
         self.limit_exp = max_expansions
+        self.begin()
+
+    cdef begin(self):
+        """Open the start state (in ``scratch``) toward the first class a relaxed plan
+        reaches; when none does, the search ends unreachable at once."""
+        cdef int c = self.reachable_class(self.scratch)
+        if c < 0:
+            self.phase = self.n_classes - 1
+            self.status = ST_UNREACHABLE
+            return
+        self.phase = c
         if self.add(self.scratch, 0.0, -1, -1, 0, hash_state(self.scratch, self.W, 0)) < 0:
             raise MemoryError("no memory for a plan search")
+
+    cdef int reachable_class(self, const int64_t* x) noexcept nogil:
+        """The first class with a goal that a plan ignoring what effects undo can
+        reach from ``x``; -1 when none.
+
+        Over the facts at 0 and at 1 (bits of the first 64 facts): from the start's,
+        an action whose "equals 0/1" preconditions the bits meet adds its effects'
+        bits (an add makes every value possible), until nothing changes. A fact value
+        that a real plan reaches is in the bits (the plan's actions, relaxed, add it
+        in turn), so a goal whose "equals 0/1" conditions the bits miss is unreachable.
+        Every other condition counts as met (an over-approximation: sound)."""
+        cdef const uint64_t* need1 = self.t.need1
+        cdef const uint64_t* need0 = self.t.need0
+        cdef const uint64_t* set1 = self.t.set1
+        cdef const uint64_t* set0 = self.t.set0
+        cdef const uint64_t* wild = self.t.wild
+        cdef const uint64_t* goal1 = self.t.goal1
+        cdef const uint64_t* goal0 = self.t.goal0
+        cdef int n_steps = self.t.n_steps
+        cdef uint64_t r1, r0, n1, n0, most1, most0
+        cdef int s, c, i, g
+        cdef bint changed = True, hopeless = True
+        bits(x, self.W, &r1, &r0)
+        # at once: a goal wanting at 1 (at 0) a fact no step can set so, and not so now
+        most1 = r1 | self.t.can1
+        most0 = r0 | self.t.can0
+        for i in range(self.class_off[self.n_classes]):
+            g = self.class_goals[i]
+            if (most1 & goal1[g]) == goal1[g] and (most0 & goal0[g]) == goal0[g]:
+                hopeless = False
+                break
+        if hopeless:
+            return -1
+        while True:
+            for c in range(self.n_classes):
+                for i in range(self.class_off[c], self.class_off[c + 1]):
+                    g = self.class_goals[i]
+                    if (r1 & goal1[g]) == goal1[g] and (r0 & goal0[g]) == goal0[g]:
+                        return c
+                if changed:  # only the first class until the bits stop growing
+                    break
+            if not changed:
+                return -1
+            changed = False
+            for s in range(n_steps):
+                if (r1 & need1[s]) == need1[s] and (r0 & need0[s]) == need0[s]:
+                    n1 = r1 | set1[s] | wild[s]
+                    n0 = r0 | set0[s] | wild[s]
+                    if n1 != r1 or n0 != r0:
+                        r1 = n1
+                        r0 = n0
+                        changed = True
+
+    cdef void clear_table(self) noexcept nogil:
+        """Empty the hash table: slot by slot for the nodes of a small search before
+        (so a planner that once searched far clears little for each small plan), else
+        all of it."""
+        cdef Py_ssize_t i, j, mask = self.cap_table - 1
+        if 32 * self.n_nodes > self.cap_table:
+            memset(self.table, 0xFF, self.cap_table * sizeof(int64_t))
+            return
+        for i in range(self.n_nodes):
+            j = <Py_ssize_t> (self.nodes[i].hash & <uint64_t> mask)
+            while self.table[j] != i:  # past slots of nodes cleared before it
+                j = (j + 1) & mask
+            self.table[j] = -1
 
     def release(self):
         """Drop the search's memory (a cancelled search)."""
@@ -745,6 +1051,9 @@ cdef class Search:
         cdef int n_steps = self.t.n_steps
         cdef const uint64_t* need1 = self.t.need1
         cdef const uint64_t* need0 = self.t.need0
+        cdef const uint64_t* set1 = self.t.set1
+        cdef const uint64_t* set0 = self.t.set0
+        cdef const char* simple = self.t.simple
         cdef uint64_t ones, zeros
         cdef const int32_t* pre_off = self.t.pre_off
         cdef const int32_t* pre_slot = self.t.pre_slot
@@ -756,7 +1065,6 @@ cdef class Search:
         cdef const int64_t* eff_val = self.t.eff_val
         cdef const double* step_cost = self.t.cost
         cdef int W = self.W
-        cdef int lim = W if W < 64 else 64  # the facts with bits in the masks
         cdef double d, cost
         cdef int32_t depth
         cdef uint64_t h
@@ -818,12 +1126,7 @@ cdef class Search:
                     self.order[k] = self.order[r]
                     self.order[r] = s
             self.cur_node = i
-            ones = zeros = 0
-            for f in range(lim):
-                if x[f] == 1:
-                    ones |= (<uint64_t> 1) << f
-                elif x[f] == 0:
-                    zeros |= (<uint64_t> 1) << f
+            bits(x, W, &ones, &zeros)
             for k in range(n_steps):
                 s = self.order[k]
                 if (ones & need1[s]) != need1[s] or (zeros & need0[s]) != need0[s]:
@@ -832,12 +1135,16 @@ cdef class Search:
                     if not holds(pre_op[e], x[pre_slot[e]], pre_val[e]):
                         break
                 else:
-                    for e in range(eff_off[s], eff_off[s + 1]):  # a change at all?
-                        if (eff_val[e] != 0 if eff_add[e]
-                                else x[eff_slot[e]] != eff_val[e]):
-                            break
+                    if simple[s]:  # a change at all? by the masks
+                        if (ones & set1[s]) == set1[s] and (zeros & set0[s]) == set0[s]:
+                            continue  # the state it leads to is this one
                     else:
-                        continue  # the state it leads to is this one
+                        for e in range(eff_off[s], eff_off[s + 1]):  # a change at all?
+                            if (eff_val[e] != 0 if eff_add[e]
+                                    else x[eff_slot[e]] != eff_val[e]):
+                                break
+                        else:
+                            continue  # the state it leads to is this one
                     memcpy(y, x, size)
                     for e in range(eff_off[s], eff_off[s + 1]):
                         if eff_add[e]:
@@ -924,99 +1231,4 @@ cdef class Search:
             Py_INCREF(item)
             PyTuple_SET_ITEM(out, k, item)
             i = self.nodes[i].parent
-        return out
-
-
-cdef extern from "Python.h":
-    ctypedef struct PyMemberDef:
-        Py_ssize_t offset
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef* d_member
-    object PyType_GenericAlloc(type t, Py_ssize_t n)
-
-
-cdef class Maker:
-    """Builds objects of a slots class (a frozen dataclass too) with their slots set
-    straight from a tuple, as ``cls.__new__`` then one store per slot: no
-    ``__init__`` and no ``__setattr__`` (a result of 16 fields built about 20x
-    faster). Only for classes whose ``__init__`` does nothing but store its fields,
-    with values already checked.
-
-    Parameters
-    ----------
-    cls : type
-    names : tuple of str
-        The slots to set, in the order of the tuples :meth:`make` takes; each must be
-        a slot (a member descriptor) of ``cls`` or a base class.
-    """
-
-    cdef object cls
-    cdef Py_ssize_t* offsets
-    cdef Py_ssize_t n
-
-    def __cinit__(self, cls, tuple names):
-        import types
-
-        cdef Py_ssize_t k
-        self.cls = cls
-        self.n = len(names)
-        self.offsets = <Py_ssize_t*> malloc((self.n + 1) * sizeof(Py_ssize_t))
-        if self.offsets == NULL:
-            raise MemoryError()
-        for k in range(self.n):
-            descr = None
-            for klass in cls.__mro__:
-                if names[k] in vars(klass):
-                    descr = vars(klass)[names[k]]
-                    break
-            if type(descr) is not types.MemberDescriptorType:
-                raise TypeError(f"{names[k]!r} is not a slot of {cls.__name__}")
-            self.offsets[k] = (<PyMemberDescrObject*> descr).d_member.offset
-        if cls.__new__ is not object.__new__ or "__dict__" in dir(cls):
-            raise TypeError(f"{cls.__name__} must be a slots class without its own __new__")
-
-    def __dealloc__(self):
-        free(self.offsets)
-
-    def make(self, tuple values):
-        """A new object with the slots set to ``values``."""
-        return self.build(values)
-
-    cdef object build(self, tuple values):
-        if len(values) != self.n:
-            raise ValueError(f"{self.n} values expected; got {len(values)}")
-        cdef object obj = PyType_GenericAlloc(<type> self.cls, 0)  # what object.__new__ does
-        cdef Py_ssize_t k
-        cdef PyObject** slot
-        cdef object value
-        for k in range(self.n):
-            slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
-            value = values[k]
-            Py_INCREF(value)
-            Py_XDECREF(slot[0])
-            slot[0] = <PyObject*> value
-        return obj
-
-    def state(self, dict facts):
-        """For :class:`pathcraft.goap.State` (slots ``_facts``, ``_hash``): a state
-        over ``facts``, its hash not computed yet."""
-        return self.build((facts, None))
-
-    def replay(self, dict facts, tuple actions):
-        """The states after each action from ``facts`` (sorted by name), for a
-        :class:`State` maker: each action's ``_sets`` dict updates a copy of the facts
-        and its ``_adds`` pairs add to them; a fact new to the state sorts them anew."""
-        cdef list out = []
-        cdef dict new
-        cdef Py_ssize_t size
-        for action in actions:
-            new = facts.copy()
-            size = len(new)
-            new.update(action._sets)
-            for fact, delta in action._adds:
-                new[fact] += delta
-            if len(new) != size:
-                new = dict(sorted(new.items()))
-            out.append(self.build((new, None)))
-            facts = new
         return out

@@ -5,6 +5,12 @@
 
 cimport cython
 
+from pathcraft._core.goap cimport Search
+
+
+cpdef bint defaults(object weight, object tie_break, object seed, object max_expansions,
+                    object max_depth, object max_cost, object prune)
+
 
 cdef class Fast:
     cdef object _actions
@@ -23,12 +29,19 @@ cdef class Fast:
     cdef object _tables
     cdef object _types
 
-    cpdef object plan(self, dict state, object max_expansions, double t0)
+    cpdef object missing(self, object start)
+    @cython.locals(search=Search)
+    cpdef object plan(self, dict state, object max_expansions)
 
 
 cdef class FastPlans:
     cdef dict _entries
     cdef dict _recent
+    cdef object _last
 
+    @cython.locals(fast=Fast)
+    cpdef object missing(self, object state, object goal, object start)
     @cython.locals(fast=Fast, entry=Fast)
-    cpdef object plan(self, object state, object goal, object max_expansions)
+    cpdef object plan(self, object state, object goal, object weight, object tie_break,
+                      object seed, object max_expansions, object max_depth,
+                      object max_cost, object prune)

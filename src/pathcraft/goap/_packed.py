@@ -142,10 +142,16 @@ def heuristic(problem: Problem, which: int = 0) -> Callable[[tuple[Any, ...]], f
     unit of its add effects, and (b) ceil(unmet / k) actions of the cheapest cost
     among those changing a goal fact, where one action changes at most k goal facts.
     Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
+    And (c), when its facts hold 0 or 1: a pattern database of the goal, the cheapest
+    cost to it over up to six facts only ever set to 0 or 1 (the goal's, then those
+    its achievers' preconditions want), each action running where its preconditions
+    on them hold, at its static cost (0 when dynamic); made once per compiled problem.
 
     The bound is also consistent: an action of cost c changes one condition's term by
     at most c (a set costs at least the set bound, an add of d at least d times the
-    cost per unit) and lowers the count of unmet conditions by at most k. So along any
+    cost per unit) and lowers the count of unmet conditions by at most k. The pattern
+    database is consistent as any abstraction's exact costs are, and its facts, once at
+    0 or 1, stay so. So along any
     action, h drops by at most its cost, and A* settles each state at its cheapest.
     The compiled planner (:mod:`pathcraft._core.goap`) computes it; this reads it.
     """

@@ -12,13 +12,13 @@ from pathcraft.goap._facts import State
 from pathcraft.goap._goal import Goal
 from pathcraft.result import PathResult
 
-__all__ = ["Plan", "new_state"]
+__all__ = ["STATE", "Plan", "new_state"]
 
-#: A :class:`State` over facts already checked and sorted by name, the dict taken as
-#: it is (its owner gives it up): ``new_state(facts)``.
-_STATE = _kernel.Maker(State, ("_facts", "_hash"))
-new_state: Callable[[dict[str, Any]], State] = _STATE.state
-_REPLAY = _STATE.replay
+#: Builds a :class:`State` over facts already checked and sorted by name, the dict
+#: taken as it is (its owner gives it up): ``new_state(facts)``.
+STATE = _kernel.Maker(State, ("_facts", "_hash"))
+new_state: Callable[[dict[str, Any]], State] = STATE.state
+_REPLAY = STATE.replay
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,23 +12,25 @@ from pathcraft._validation import check_limit
 from pathcraft.goap._action import Action, conditions
 from pathcraft.goap._compile import Problem, compile_problem
 from pathcraft.goap._facts import Condition, State, Value, kind_of
-from pathcraft.goap._fast import FastPlans, classes_of, remember
+from pathcraft.goap._fast import (
+    DEFAULT_MAX_EXPANSIONS,
+    FastPlans,
+    classes_of,
+    defaults,
+    remember,
+)  # fmt: skip
+from pathcraft.goap._fast import ONE as _ONE
 from pathcraft.goap._goal import Goal
 from pathcraft.goap._plan import Plan
 from pathcraft.goap._search import PlanSearch
 
-__all__ = ["Plan", "Planner"]
+__all__ = ["DEFAULT_MAX_EXPANSIONS", "Plan", "Planner"]
 
 GoalArg = Mapping[str, Value | Condition] | Goal | Sequence[Goal]
 
 
-#: The default ``max_expansions`` of :meth:`Planner.plan`: enough for every plan a
-#: game's agents make in practice (hundreds to thousands of states), small enough that
-#: a goal no action sequence reaches over an unbounded fact gives up in under a second
-#: (0.75 s measured on a busy 2-core machine) instead of searching until memory runs
-#: out. ``max_expansions=None`` lifts it.
-DEFAULT_MAX_EXPANSIONS = 20_000
-_ONE = 1.0  # the default weight (the fast path checks it by identity)
+# DEFAULT_MAX_EXPANSIONS (the default max_expansions) and the default weight live with
+# the fast path, which checks them by identity.
 
 
 # --------------------------------------------------------------------------- planner
@@ -210,22 +212,32 @@ class Planner:
         cheapest such way (a set effect, or for an int fact the distance left times the
         cheapest cost per unit of its ``add`` effects), and at least ``ceil(unmet / k)``
         times the cheapest action changing a goal fact, where no action changes more
-        than ``k`` of them. Dynamic costs count as their ``min_cost`` (0 when not
-        declared). With ``weight=1`` the plan is optimal.
+        than ``k`` of them; and at least the exact cost to the goal over a few of its
+        facts alone (a pattern database over up to six facts only ever set to 0 or 1:
+        the goal's, then those its achievers' preconditions want; built once per
+        compiled goal). Dynamic costs count as their ``min_cost`` (0 when not
+        declared; 0 in the pattern database). With ``weight=1`` the plan is optimal.
+
+        Before searching, the planner finds the values at 0 and 1 (bools, and ints or
+        ranks of strs equal to 0 or 1) that any sequence of actions could give the
+        facts when what effects undo is ignored; a goal asking "equals" one outside
+        them is out of reach (every other condition counts as reachable), so a goal
+        out of reach ends ``"unreachable"`` with nothing expanded, and among several
+        goals a priority class with no goal in reach is passed over without being
+        searched. A start that meets a goal of the first class is answered without
+        the search (``expanded`` 1, as the search would count).
         """
-        quick = (
-            weight is _ONE and tie_break == "g" and seed is None and max_depth is None
-            and max_cost is None and prune is True
-            and (max_expansions is None or max_expansions is DEFAULT_MAX_EXPANSIONS)
-        )  # fmt: skip
-        if quick:
-            plan = self._fast.plan(state, goal, max_expansions)
-            if plan is not None:
-                if plan.reason == "unreachable":
-                    missing = self._fast.missing(state, goal, plan.start)  # type: ignore[arg-type]
-                    if missing is not None:
-                        warnings.warn(missing, stacklevel=2)
-                return plan
+        fast = self._fast
+        plan = fast.plan(
+            state, goal, weight, tie_break, seed, max_expansions, max_depth, max_cost, prune
+        )  # None unless the options are the defaults and the entry is known
+        if plan is not None:
+            if plan.reason is not None and plan.reason == "unreachable":
+                missing = fast.missing(state, goal, plan.start)  # type: ignore[arg-type]
+                if missing is not None:
+                    warnings.warn(missing, stacklevel=2)
+            return plan
+        quick = defaults(weight, tie_break, seed, max_expansions, max_depth, max_cost, prune)
         search = self.start(
             state, goal, weight=weight, tie_break=tie_break, seed=seed,
             max_expansions=max_expansions, max_depth=max_depth, max_cost=max_cost,
@@ -235,7 +247,7 @@ class Planner:
         if missing is not None:
             warnings.warn(missing, stacklevel=2)
         if quick:
-            self._fast.remember(state, goal, search.problem, search.goals)
+            fast.remember(state, goal, search.problem, search.goals)
         return plan
 
     def start(

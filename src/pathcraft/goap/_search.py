@@ -20,7 +20,10 @@ lower class. Why one search is enough:
   the class among those already expanded competes as a goal reached at its known
   cost: the search ends with it as soon as nothing left to expand is cheaper.
 
-With ``weight > 1`` each class's plan keeps the weighted bound. ``max_expansions`` and
+A class none of whose goals a relaxed plan reaches (see :meth:`Planner.plan`'s
+notes: nothing it needs is lost) is passed over from the start, and the search
+ends unreachable at once when no class is left. With ``weight > 1`` each class's plan
+keeps the weighted bound. ``max_expansions`` and
 ``max_cost`` cut the whole search; a cut-off answer names the goal the search was
 serving (:attr:`Plan.goal`).
 """
