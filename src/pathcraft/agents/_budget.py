@@ -14,9 +14,8 @@ The clock is :func:`time.perf_counter` (wall time, about 0.1 us a read: a frame'
 budget is a share of the frame's wall time, and ``time.thread_time`` is a system
 call of about 2 us here), read only where search work runs: a frame's time starts at
 its first read (:meth:`FrameBudget.start` reads none, so a step without a plan pays
-no clock; a slice reads it once). A search run whole as a frame's first work has the
-whole budget left and reads no clock but one time in :data:`MEASURE` (twice then:
-before and after, for the rate); its time otherwise counts at the measured rate.
+no clock), and a search run whole reads it twice (before, for the time left, and
+after, for the rate).
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from typing import Any
 
 from pathcraft._validation import check_limit
 
-__all__ = ["MEASURE", "RATE", "SLICE", "FrameBudget", "check_budgets"]
+__all__ = ["RATE", "SLICE", "FrameBudget", "check_budgets"]
 
 #: Expansions per slice when a time budget is set: a few microseconds of grid search,
 #: small enough to bound a frame's overrun, large enough that the clock reads and
@@ -39,10 +38,6 @@ SLICE = 32
 #: nothing known of its length, is tried whole within what this rate allows of the
 #: budget): one a microsecond, below a grid search's rate with its call's price.
 RATE = 1e6
-
-#: A search run whole as a frame's first work reads no clock (its time left is the
-#: whole budget) but one in this many, which measures the rate.
-MEASURE = 8
 
 
 def check_budgets(
@@ -88,9 +83,7 @@ class FrameBudget:
     ('found', 1)
     """
 
-    __slots__ = (
-        "_deadline", "_first", "_pending", "_plans", "_rate", "expansions", "left", "time_us",
-    )
+    __slots__ = ("_deadline", "_first", "_pending", "_rate", "expansions", "left", "time_us")
 
     def __init__(self, expansions: int | None, time_us: float | None) -> None:
         self.expansions = expansions
@@ -100,7 +93,6 @@ class FrameBudget:
         self._pending: float | None = None  # seconds spent before the frame's clock
         self._first = True  # no slice ran yet this frame
         self._rate: float | None = None  # expansions a second, as last measured
-        self._plans = 0  # searches run whole with a time budget
 
     def start(self, spent: float = 0.0) -> None:
         """A new frame: the whole budget again, less ``spent`` seconds of it already
@@ -163,11 +155,10 @@ class FrameBudget:
         call, where one needing ``need`` expansions (those of the last like it;
         None: unknown) fits in :meth:`allowance` (None where it does not: not
         run; with no time budget, also where ``need`` is unknown: with one, an
-        unknown ``need`` is tried, and before any measure the time left is counted
-        at :data:`RATE`). ``cap`` is the allowance, or the caller's ``limit`` where
-        that is lower (None: none). Its expansions are spent, and with a time budget
-        the rate is measured by them (as the frame's first work, one call in
-        :data:`MEASURE`: see the module). The result and whether the allowance capped it
+        unknown ``need`` is tried, and before any measure the time left is
+        counted at :data:`RATE`). ``cap`` is the allowance, or the caller's ``limit`` where that is
+        lower (None: none). Its expansions are spent, and with a time budget the
+        rate is measured by them. The result and whether the allowance capped it
         (False: the caller's limit did).
 
         Examples
@@ -189,17 +180,12 @@ class FrameBudget:
         left = self.left
         cap = left if left is not None else 2**62
         if timed:
-            # The frame's first work knows its time left without a clock; the rate
-            # is measured (two reads) one plan in MEASURE, or when this is not.
-            pending = self._pending
-            measure = pending is None or self._rate is None or self._plans % MEASURE == 0
-            self._plans += 1
-            began = perf_counter() if measure else 0.0
-            rate = RATE if self._rate is None else self._rate
-            if pending is None:
-                n = int((self._deadline - began) * rate)
-            else:
-                n = int((self.time_us * 1e-6 - pending) * rate)  # type: ignore[operator]
+            began = perf_counter()
+            if self._pending is not None:  # (_now, inline)
+                self._deadline = began + self.time_us * 1e-6 - self._pending  # type: ignore[operator]
+                self._pending = None
+            rate = self._rate
+            n = int((self._deadline - began) * (RATE if rate is None else rate))
             if n > 7:
                 shift = n.bit_length() - 3  # (_coarse, inline)
                 n = (n >> shift) << shift
@@ -214,16 +200,10 @@ class FrameBudget:
         self._first = False
         if left is not None:
             self.left = left - expanded
-        if timed:
-            if measure:
-                seconds = perf_counter() - began
-                if pending is not None:  # (_now, inline: the frame's clock starts)
-                    self._deadline = began + self.time_us * 1e-6 - pending  # type: ignore[operator]
-                    self._pending = None
-                if expanded > 0 and seconds > 0.0:
-                    self._rate = expanded / seconds
-            else:  # the frame's time used so far, at the measured rate
-                self._pending = pending + expanded / rate
+        if timed and expanded > 0:
+            seconds = perf_counter() - began
+            if seconds > 0.0:
+                self._rate = expanded / seconds
         return result, capped
 
     def spend(self, expanded: int, seconds: float) -> None:
