@@ -13,9 +13,9 @@ that guarantees every search ends.
 The clock is :func:`time.perf_counter` (wall time, about 0.1 us a read: a frame's
 budget is a share of the frame's wall time, and ``time.thread_time`` is a system
 call of about 2 us here), read only where search work runs: a frame's time starts at
-its first read (:meth:`FrameBudget.start` reads none, so a step without a plan pays
-no clock), and a search run whole reads it twice (before, for the time left, and
-after, for the rate).
+its first read (:meth:`FrameBudget.start` reads none, so a pursuer's step without a
+plan pays no clock; a queue's update starts its time at once); a slice reads it once,
+a search run whole twice (before, for the time left, and after, for the rate).
 """
 
 from __future__ import annotations
@@ -94,13 +94,16 @@ class FrameBudget:
         self._first = True  # no slice ran yet this frame
         self._rate: float | None = None  # expansions a second, as last measured
 
-    def start(self, spent: float = 0.0) -> None:
+    def start(self, spent: float = 0.0, *, now: bool = False) -> None:
         """A new frame: the whole budget again, less ``spent`` seconds of it already
         used this frame (a queue's requests). The frame's time counts from the
-        first clock read of its search work (none here)."""
+        first clock read of its search work, or from here with ``now`` (a queue's
+        update, whose own work between searches counts too)."""
         self.left = self.expansions
         self._first = True
         self._pending = spent
+        if now and self.time_us is not None:
+            self._now()
 
     def _now(self) -> float:
         """The clock, read; the first read of a frame sets its deadline."""
