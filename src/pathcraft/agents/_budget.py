@@ -9,6 +9,13 @@ clock between slices), so the frame overruns its time by at most one slice. The
 first slice of a frame always runs, even when the time is already spent: a budget
 too small for any work would starve every search, and one slice is the progress
 that guarantees every search ends.
+
+The clock is :func:`time.perf_counter` (wall time, about 0.1 us a read: a frame's
+budget is a share of the frame's wall time, and ``time.thread_time`` is a system
+call of about 2 us here), read only where search work runs: a frame's time starts at
+its first read (:meth:`FrameBudget.start` reads none, so a pursuer's step without a
+plan pays no clock; a queue's update starts its time at once); a slice reads it once,
+a search run whole twice (before, for the time left, and after, for the rate).
 """
 
 from __future__ import annotations
@@ -20,12 +27,17 @@ from typing import Any
 
 from pathcraft._validation import check_limit
 
-__all__ = ["SLICE", "FrameBudget", "check_budgets"]
+__all__ = ["RATE", "SLICE", "FrameBudget", "check_budgets"]
 
 #: Expansions per slice when a time budget is set: a few microseconds of grid search,
 #: small enough to bound a frame's overrun, large enough that the clock reads and
 #: calls cost little beside it.
 SLICE = 32
+
+#: Expansions a second assumed before any is measured (a time budget's first plan,
+#: nothing known of its length, is tried whole within what this rate allows of the
+#: budget): one a microsecond, below a grid search's rate with its call's price.
+RATE = 1e6
 
 
 def check_budgets(
@@ -71,23 +83,36 @@ class FrameBudget:
     ('found', 1)
     """
 
-    __slots__ = ("_deadline", "_first", "_rate", "expansions", "left", "time_us")
+    __slots__ = ("_deadline", "_first", "_pending", "_rate", "expansions", "left", "time_us")
 
     def __init__(self, expansions: int | None, time_us: float | None) -> None:
         self.expansions = expansions
         self.time_us = time_us
         self.left: int | None = expansions  # expansions left this frame
         self._deadline = math.inf
+        self._pending: float | None = None  # seconds spent before the frame's clock
         self._first = True  # no slice ran yet this frame
         self._rate: float | None = None  # expansions a second, as last measured
 
-    def start(self, spent: float = 0.0) -> None:
+    def start(self, spent: float = 0.0, *, now: bool = False) -> None:
         """A new frame: the whole budget again, less ``spent`` seconds of it already
-        used this frame (a queue's requests)."""
+        used this frame (a queue's requests). The frame's time counts from the
+        first clock read of its search work, or from here with ``now`` (a queue's
+        update, whose own work between searches counts too)."""
         self.left = self.expansions
         self._first = True
-        if self.time_us is not None:
-            self._deadline = perf_counter() + self.time_us * 1e-6 - spent
+        self._pending = spent
+        if now and self.time_us is not None:
+            self._now()
+
+    def _now(self) -> float:
+        """The clock, read; the first read of a frame sets its deadline."""
+        now = perf_counter()
+        if self._pending is not None:
+            assert self.time_us is not None
+            self._deadline = now + self.time_us * 1e-6 - self._pending
+            self._pending = None
+        return now
 
     @property
     def spent(self) -> bool:
@@ -95,7 +120,7 @@ class FrameBudget:
         slice)."""
         if self.left is not None and self.left <= 0:
             return True
-        return not self._first and perf_counter() >= self._deadline
+        return not self._first and self.time_us is not None and self._now() >= self._deadline
 
     def allowance(self) -> int:
         """The expansions what is left of the frame allows: those left, and with a
@@ -114,7 +139,7 @@ class FrameBudget:
         >>> budget.allowance(), FrameBudget(None, 100.0).allowance()   # one slice
         (5, 32)
         """
-        return self._allowance(perf_counter() if self.time_us is not None else 0.0)
+        return self._allowance(self._now() if self.time_us is not None else 0.0)
 
     def _allowance(self, now: float) -> int:
         n = self.left if self.left is not None else 2**62
@@ -132,7 +157,9 @@ class FrameBudget:
         """``search(start, goal, max_expansions=cap)``, a search run whole in one
         call, where one needing ``need`` expansions (those of the last like it;
         None: unknown) fits in :meth:`allowance` (None where it does not: not
-        run). ``cap`` is the allowance, or the caller's ``limit`` where that is
+        run; with no time budget, also where ``need`` is unknown: with one, an
+        unknown ``need`` is tried, and before any measure the time left is
+        counted at :data:`RATE`). ``cap`` is the allowance, or the caller's ``limit`` where that is
         lower (None: none). Its expansions are spent, and with a time budget the
         rate is measured by them. The result and whether the allowance capped it
         (False: the caller's limit did).
@@ -149,21 +176,26 @@ class FrameBudget:
         >>> result.cost, capped, budget.left
         (3.0, True, 1)
         """
-        if need is None:
+        timed = self.time_us is not None
+        if need is None and not timed:
             return None
         # (as lean as a blocking call's own checks: it runs before every such plan)
-        left, timed = self.left, self.time_us is not None
+        left = self.left
         cap = left if left is not None else 2**62
         if timed:
             began = perf_counter()
-            rate, n = self._rate, 0
-            if rate is not None and (n := int((self._deadline - began) * rate)) > 7:
+            if self._pending is not None:  # (_now, inline)
+                self._deadline = began + self.time_us * 1e-6 - self._pending  # type: ignore[operator]
+                self._pending = None
+            rate = self._rate
+            n = int((self._deadline - began) * (RATE if rate is None else rate))
+            if n > 7:
                 shift = n.bit_length() - 3  # (_coarse, inline)
                 n = (n >> shift) << shift
             if self._first and n < SLICE:
                 n = SLICE
             cap = min(cap, n)
-        if need > cap:
+        if need is not None and need > cap:
             return None
         capped = limit is None or limit > cap
         result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
@@ -190,15 +222,20 @@ class FrameBudget:
             status: str = search.step(self.left)
             self._spend(search.expanded - before)
             return status
-        began, first = perf_counter(), search.expanded
+        began, first = self._now(), search.expanded
+        deadline = self._deadline
         while True:
             n = SLICE if self.left is None else min(SLICE, self.left)
             before = search.expanded
             status = search.step(n)
             self._spend(search.expanded - before)
-            if status != "in_progress" or self.spent or search.expanded == before:
+            now = perf_counter()  # (spent, inline: one read a slice)
+            if (
+                status != "in_progress" or now >= deadline or search.expanded == before
+                or (self.left is not None and self.left <= 0)
+            ):  # fmt: skip
                 # (a search that expands nothing would spin)
-                self._measure(search.expanded - first, perf_counter() - began)
+                self._measure(search.expanded - first, now - began)
                 return status
 
     def _measure(self, expanded: int, seconds: float) -> None:

@@ -142,8 +142,10 @@ class Pursuer:
         within its frame costs what a blocking call costs, not a search started,
         stepped and read); if the cap stops it, its expansions are spent and the plan
         is sliced from the next frame. With ``time_budget_us`` what is left is what
-        the time left allows at the rate measured so far, and at least one slice
-        while none ran this frame (the slice a sliced plan would run anyway). On a
+        the time left allows at the rate measured so far (before any measure, one
+        expansion a microsecond), and at least one slice while none ran this frame
+        (the slice a sliced plan would run anyway); the first plan too, nothing
+        known of its length, is tried whole so. On a
         navigation mesh a plan is first its path corridor re-aimed without a search,
         as without a budget (the space's ``reaim``: none of the frame's expansions);
         where that needs a search, a new corridor is searched whole, capped at what
@@ -164,7 +166,10 @@ class Pursuer:
         is used, overrunning it by at most one slice (32 expansions), and at least
         one slice runs every frame, so every plan still ends. It bounds the search's
         steps; turning an ended search into the pursuer's path costs on top (about
-        0.5-0.8 ms for a 500-cell path on a grid).
+        0.5-0.8 ms for a 500-cell path on a grid). The clock is
+        :func:`time.perf_counter` (wall time), read only around search work: none
+        in a step without a plan, one a slice, two around a plan run whole (the
+        time left before, the rate after).
     reservations : pathcraft.mapf.Reservations or None
         A reservation table over ``world`` shared by many units (one frame loop):
         the pursuer holds ``start`` in it from the table's clock on and moves on the

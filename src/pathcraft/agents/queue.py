@@ -558,7 +558,7 @@ class PathRequestQueue:
         (9.0, 0)
         """
         budget = self._budget
-        budget.start(self._asking)
+        budget.start(self._asking, now=True)
         self._asking = 0.0
         done: dict[Hashable, PathResult] = {}
         while not budget.spent:
