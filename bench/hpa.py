@@ -338,6 +338,16 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         f"Targets missed in every row: {', '.join(sorted(every)) or 'none'}; in some rows: "
         f"{', '.join(sorted(missed - every)) or 'none'}; all the others held in every row."
     )
+    if missed - every:
+        where = {
+            name: [
+                f"{res['map']} x{res['k']} cluster {r['cluster']}"
+                for res in results for r in res["rows"] if name in misses(r)
+            ]
+            for name in sorted(missed - every)
+        }  # fmt: skip
+        lines += ["", "Where a target is missed in some rows only:", ""]
+        lines += [f"- {name}: {', '.join(at)}" for name, at in where.items()]
     return "\n".join(lines)
 
 
