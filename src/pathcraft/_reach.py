@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core.components import dag_reaches, strong
+from pathcraft._unique import sorted_unique
 
 __all__ = [
     "Labelled",
@@ -214,7 +215,7 @@ def _condensation(
     cross = (a != b) & (a >= 0) & (b >= 0)
     if not cross.any():
         return None
-    pairs = np.unique(a[cross].astype(np.int64) * count + b[cross])
+    pairs = sorted_unique(a[cross].astype(np.int64) * count + b[cross])
     dag = moves_from_edges(count, (pairs // count).astype(np.intp), (pairs % count).astype(np.intp),
                            None, True)  # fmt: skip
     return dag.offsets, dag.targets
