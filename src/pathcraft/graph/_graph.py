@@ -992,10 +992,10 @@ class Graph:
         """The graph's labels keeper, made the first time labels are asked for."""
         reach: Reachability | None = self._reach
         if reach is None:
-            reach = self._reach = Reachability(self, self._reach_moves)
+            reach = self._reach = Reachability(self, self._move_graph)
         return reach
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         return graph_moves(self.csr, self._directed)
 
     @property
