@@ -18,6 +18,7 @@ from scipy.sparse.csgraph import connected_components
 
 from pathcraft import Grid
 from pathcraft._core.components import label, repair
+from pathcraft._reach import Reach
 
 #: The structure of ``scipy.ndimage.label`` joining what each rule joins.
 STRUCTURES = {
@@ -68,6 +69,39 @@ def test_labels_equal_scipy(case: Case) -> None:
 def test_unit_labels_equal_scipy(case: Case, size: int) -> None:
     grid = Grid(case.cost, diagonal=case.rule)
     assert_components(grid, case.cost, case.rule, size)
+
+
+def _fits(cost: np.ndarray, size: int) -> np.ndarray:
+    """Where a unit of ``size`` stands (its square free, inside), cell by cell."""
+    rows, cols = cost.shape
+    fits = np.zeros((rows, cols), dtype=bool)
+    for r in range(rows - size + 1):
+        for c in range(cols - size + 1):
+            fits[r, c] = bool(np.isfinite(cost[r : r + size, c : c + size]).all())
+    return fits
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases(max_side=16), st.sampled_from((1, 1, 2, 3)))
+def test_the_move_graph_is_the_oracle_graph(case: Case, size: int) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)
+    moves = grid._move_graph(size=size)
+    rows, cols = case.cost.shape
+    fits = _fits(case.cost, size)
+    # the hook's moves over padded cells, as row-major cells
+    slots = np.repeat(np.arange(moves.offsets.size - 1), np.diff(moves.offsets))
+    real = moves.targets >= 0
+    tails, heads = (np.divmod(x, cols + 2) for x in (slots[real], moves.targets[real]))
+    got = set(zip(((tails[0] - 1) * cols + tails[1] - 1).tolist(),
+                  ((heads[0] - 1) * cols + heads[1] - 1).tolist(), strict=True))  # fmt: skip
+    want = oracle_graph(np.where(fits, 1.0, np.inf), case.rule).nonzero()
+    assert got == set(zip(want[0].tolist(), want[1].tolist(), strict=True))
+    assert moves.places.reshape(rows + 2, cols + 2)[1:-1, 1:-1].tolist() == fits.tolist()
+    assert not moves.directed and moves.targets.dtype == np.int32
+    # labels drawn from it are the grid's compiled ones
+    drawn = Reach(moves, grid.version).labels.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+    labels = grid.components(size=size)[0]
+    assert canonical(drawn, ~fits).tolist() == canonical(labels, ~fits).tolist()
 
 
 @settings(max_examples=80, deadline=None)

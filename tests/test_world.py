@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcraft import CapabilityError, Graph, Grid, Level, NavMesh, VoxelGrid, WaypointGraph, World
+from pathcraft._reach import Reach
 from pathcraft.agents import Pursuer, space_for
 from pathcraft.hexgrid import KNIGHT, HexGrid, MovesGrid
 from pathcraft.io import load, save
@@ -137,7 +138,7 @@ def test_every_world_follows_the_protocol_or_names_what_it_lacks(row: Row) -> No
     assert isinstance(world, World) == (not missing)
     for name in (
         "kind", "plot", "to_arrays", "from_arrays", "agent_space", "replanner", "components",
-        "reachable", "places",
+        "reachable", "places", "_move_graph",
     ):  # fmt: skip
         assert callable(getattr(world, name)) or name == "kind", name
     assert world_class(world.kind) is type(world)
@@ -193,6 +194,13 @@ def test_every_capability_is_provided_or_refused_by_name(case: tuple[Row, str]) 
         labels, count = world.components()
         assert labels.dtype == np.int32 and count >= 1 and labels.max() == count - 1
         assert world.find_path(row.start, row.goal).cost == pytest.approx(expected.cost)
+        # the hook the labels are drawn from (a grid's own labels are compiled apart)
+        moves = world._move_graph()
+        drawn = Reach(moves, world.version).labels
+        drawn = drawn if moves.places is None else drawn[moves.places]
+        given = labels.ravel()[labels.ravel() >= 0]
+        pairs = set(zip(drawn.tolist(), given.tolist(), strict=True))
+        assert len(pairs) == len(set(drawn.tolist())) == count  # one partition
     elif capability == "places":  # every place find_path takes, once each
         places = world.places()
         assert len(set(places)) == len(places) >= 2

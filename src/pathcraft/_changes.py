@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._unique import sorted_unique
+
 __all__ = ["ChangeLog"]
 
 
@@ -63,7 +65,7 @@ class ChangeLog:
         """Log one edit touching ``items``; nothing when there are none, unless
         ``empty`` (an edit of the world that touched none of its items: a version
         all the same)."""
-        arr = np.unique(np.asarray(items, dtype=np.intp).ravel())
+        arr = sorted_unique(np.asarray(items, dtype=np.intp))
         if arr.size == 0 and not empty:
             return
         self.version += 1
@@ -91,7 +93,7 @@ class ChangeLog:
         parts = [items for _, items in self._entries[first:]]
         if not parts:
             return np.empty(0, dtype=np.intp)
-        return np.unique(np.concatenate(parts))
+        return sorted_unique(np.concatenate(parts))
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}

@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._unique import sorted_unique
+
 __all__ = ["Field", "MoveFlow", "Moves", "flat_goals"]
 
 Flat = npt.NDArray[np.intp]
@@ -79,7 +81,7 @@ class MoveFlow:
         self._asked = asked
         self.shape = shape
         self.size = 1
-        self._flat_goals = np.unique(goals)
+        self._flat_goals = sorted_unique(goals)
         #: The goals: cells along the last axis ``(k, ndim)``, or a graph's node indices.
         self.goals: Flat = (
             self._flat_goals if len(shape) == 1

@@ -14,7 +14,7 @@ the rest cost at most the condensation's size, never the world's).
 
 :class:`Reachability` is the one helper a world keeps (made by the :class:`Labelled`
 mixin the first time labels are asked for): ``labels()`` builds them for the
-world's current version (from the world's ``_reach_moves()``: its move graph as CSR
+world's current version (from the world's ``_move_graph()``: its move graph as CSR
 arrays), ``current()`` gives them only while they describe the current version. The
 query glue (:mod:`pathcraft._cellworld`) asks ``apart(start, goal)`` before a search
 and ``missed()`` after one that ended unreachable: a world asked for its labels once
@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core.components import dag_reaches, strong
+from pathcraft._unique import sorted_unique
 
 __all__ = [
     "Labelled",
@@ -54,7 +55,9 @@ class Moves(NamedTuple):
     """A world's move graph over its places ``0 .. n - 1`` as CSR arrays: the moves
     out of place ``u`` go to ``targets[offsets[u]:offsets[u + 1]]``. ``places``:
     which of the ``n`` are places (None: all; the others, walls, are labelled -1).
-    ``directed``: False when every move can be undone (no condensation needed)."""
+    ``directed``: False when every move can be undone (no condensation needed). A
+    target of ``-1`` is no move (a closed edge, a missing neighbour). What every
+    world's ``_move_graph()`` returns (:class:`pathcraft.world.World`)."""
 
     offsets: npt.NDArray[np.int64]
     targets: npt.NDArray[np.int32]
@@ -214,7 +217,7 @@ def _condensation(
     cross = (a != b) & (a >= 0) & (b >= 0)
     if not cross.any():
         return None
-    pairs = np.unique(a[cross].astype(np.int64) * count + b[cross])
+    pairs = sorted_unique(a[cross].astype(np.int64) * count + b[cross])
     dag = moves_from_edges(count, (pairs // count).astype(np.intp), (pairs % count).astype(np.intp),
                            None, True)  # fmt: skip
     return dag.offsets, dag.targets
@@ -304,14 +307,14 @@ class Labelled:
     """What a world mixes in to keep component labels: one :class:`Reachability`,
     made the first time the labels are asked for (before that a world's queries
     pass none and search as before). The world gives its move graph
-    (:meth:`_reach_moves`) and the empty path of its kernel (:attr:`_EMPTY_PATH`)."""
+    (:meth:`_move_graph`) and the empty path of its kernel (:attr:`_EMPTY_PATH`)."""
 
     __slots__ = ()
 
     #: The path of a query answered unreachable (see :attr:`Reachability.empty`).
     _EMPTY_PATH: Any = np.empty(0, dtype=np.intp)
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         """The world's move graph now."""
         raise NotImplementedError
 
@@ -319,7 +322,7 @@ class Labelled:
         """The world's labels keeper, made now if it was never asked for."""
         reach: Reachability | None = getattr(self, "_reach", None)
         if reach is None:
-            reach = Reachability(self, self._reach_moves, self._EMPTY_PATH)
+            reach = Reachability(self, self._move_graph, self._EMPTY_PATH)
             setattr(self, "_reach", reach)  # noqa: B010 (the world's own slot or attribute)
         return reach
 

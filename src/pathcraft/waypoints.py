@@ -530,7 +530,7 @@ class WaypointGraph(Labelled):
             reach.labels()
             return bool(sources.size and goals.size) and not reach.apart_any(sources, goals)
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         return graph_moves(self.graph.csr, directed=False)
 
     @property

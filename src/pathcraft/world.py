@@ -21,7 +21,10 @@ capability          methods
 ``"reachability"``  ``components()`` (the component of every place, and their
                     count) and ``reachable(start, goal)``: built on first use, kept
                     for the world's version; a world with them answers a goal out
-                    of reach at once (``reason="unreachable"``, nothing expanded)
+                    of reach at once (``reason="unreachable"``, nothing expanded);
+                    and the one hook they are drawn from, ``_move_graph()`` (the
+                    world's move graph, private: its arrays are the package's own),
+                    which :mod:`pathcraft.mapf` reads every world's moves from too
 ``"places"``        ``places()``: every place of the world in a list (walkable cells,
                     nodes), what multi-agent planners (:mod:`pathcraft.mapf`'s
                     reservation tables) number; refused where places are points of
@@ -59,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
+    from pathcraft._reach import Moves
     from pathcraft.result import PathResult
 
 __all__ = [
@@ -288,6 +292,25 @@ class World(Protocol):
         >>> from pathcraft import Grid
         >>> Grid.from_ascii(".#.").places()
         [(0, 0), (0, 2)]
+        """
+        ...
+
+    def _move_graph(self) -> Moves:
+        """Capability ``"reachability"``, the hook its labels are drawn from: the
+        world's moves now, as :class:`pathcraft._reach.Moves` (CSR arrays over the
+        world's own numbering: a cell world's padded cells, a graph's nodes, a mesh's
+        polygons; ``places`` marks the ones that are places, in the order
+        :meth:`places` lists them, a target of ``-1`` is no move, ``directed`` is
+        False when every move can be undone). Private because those arrays are the
+        package's own; :func:`pathcraft.mapf.adjacency` reads every world through
+        it (a grid's own labels come from its compiled labelling, equal to these).
+
+        Examples
+        --------
+        >>> from pathcraft import Graph
+        >>> moves = Graph(3, [0, 1], [1, 2], directed=False)._move_graph()
+        >>> moves.offsets.tolist(), moves.targets.tolist(), moves.directed
+        ([0, 1, 3, 4], [1, 2, 0, 1], False)
         """
         ...
 

@@ -32,6 +32,8 @@ from libc.stdlib cimport calloc, free, realloc
 
 import numpy as np
 
+from pathcraft._unique import sorted_unique
+
 from pathcraft._core.heap cimport Heap, HeapEntry, heap_clear, heap_free, heap_init, heap_pop, heap_push
 
 cdef double ROOT2 = sqrt(2.0)
@@ -288,7 +290,7 @@ def build(const double[:, ::1] padded):
         else:
             flat = np.empty((0, 2), dtype=np.int32)
         both = np.concatenate([flat, flat[:, ::-1]]).astype(np.int64)
-        keys = np.unique(both[:, 0] * max(n, 1) + both[:, 1])
+        keys = sorted_unique(both[:, 0] * max(n, 1) + both[:, 1])
         src = keys // max(n, 1)
         targets_a = (keys % max(n, 1)).astype(np.int32)
         offsets_a = np.zeros(n + 1, dtype=np.int64)

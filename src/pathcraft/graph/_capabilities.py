@@ -14,6 +14,7 @@ import numpy.typing as npt
 from pathcraft._core import dstar as _kernel
 from pathcraft._positions import check_position
 from pathcraft._saved import SavedArrays
+from pathcraft._unique import sorted_unique
 
 if TYPE_CHECKING:
     from pathcraft.graph._graph import Graph
@@ -132,7 +133,7 @@ class GraphReplan:
         if self._zero_weights():
             return int(edges.shape[0]), None
         ends = self.edge_nodes[edges]
-        vertices = np.unique(ends if not self.world.directed else ends[:, 0])
+        vertices = sorted_unique(ends if not self.world.directed else ends[:, 0])
         return int(edges.shape[0]), vertices
 
     def path(self, vertices: npt.NDArray[np.intp] | None) -> list[Hashable]:

@@ -58,6 +58,7 @@ from pathcraft._changes import ChangeLog
 from pathcraft._options import check_flag
 from pathcraft._reach import Moves, Reachability, graph_moves
 from pathcraft._sliced import CompiledSearch
+from pathcraft._unique import sorted_unique
 from pathcraft.graph import _capabilities, _search
 from pathcraft.graph import _checks as checks
 from pathcraft.graph._nodes import NodeIndex
@@ -376,7 +377,7 @@ class Graph:
             lo = np.minimum(sources, targets)
             hi = np.maximum(sources, targets)
             pairs = lo * max(self.num_nodes, 1) + hi
-        multi = np.unique(pairs).shape[0] != pairs.shape[0]
+        multi = sorted_unique(pairs).shape[0] != pairs.shape[0]
         kinds = {(True, True): nx.MultiDiGraph, (True, False): nx.DiGraph,
                  (False, True): nx.MultiGraph, (False, False): nx.Graph}  # fmt: skip
         out = kinds[(self._directed, multi)]()
@@ -991,10 +992,10 @@ class Graph:
         """The graph's labels keeper, made the first time labels are asked for."""
         reach: Reachability | None = self._reach
         if reach is None:
-            reach = self._reach = Reachability(self, self._reach_moves)
+            reach = self._reach = Reachability(self, self._move_graph)
         return reach
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         return graph_moves(self.csr, self._directed)
 
     @property

@@ -1,6 +1,6 @@
-"""The grid's capabilities (:mod:`pathcraft.world`): its picture, its saved arrays and
-the replanner's view of it. :class:`~pathcraft.grid.Grid`'s methods of the same names
-call these; the agents' space is :mod:`pathcraft.grid._space`."""
+"""The grid's capabilities (:mod:`pathcraft.world`): its picture, its saved arrays,
+its move graph and the replanner's view of it. :class:`~pathcraft.grid.Grid`'s methods
+of the same names call these; the agents' space is :mod:`pathcraft.grid._space`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import dstar as _kernel
+from pathcraft._reach import Moves
 from pathcraft._saved import SavedArrays
 from pathcraft.grid._packed import LINE_NAMES, PackedLines
 from pathcraft.grid._run import DIAGONAL_RULES
@@ -20,7 +21,11 @@ if TYPE_CHECKING:
     from pathcraft.grid._grid import Grid
     from pathcraft.result import PathResult
 
-__all__ = ["GridReplan", "from_arrays", "plot", "to_arrays"]
+__all__ = ["GridReplan", "from_arrays", "move_graph", "plot", "to_arrays"]
+
+#: The grid's steps ``(row, col)``: the four straight ones, then the four diagonal.
+_STRAIGHT = ((-1, 0), (0, -1), (0, 1), (1, 0))
+_DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 def plot(grid: Grid, result: PathResult, ax: Any, **kwargs: Any) -> Any:
@@ -70,6 +75,41 @@ def from_arrays(cls: type[Grid], arrays: Mapping[str, npt.NDArray[Any]]) -> Grid
     if prepare is not None:
         grid.prepare(*prepare.tolist(), cluster=None if cluster is None else int(cluster))
     return grid
+
+
+def move_graph(padded: npt.NDArray[np.float64], diagonal: str) -> Moves:
+    """The moves of a grid (``padded``: its costs with their border of walls, as
+    :attr:`Grid.padded <pathcraft.grid.Grid.padded>`) over its padded cells' flat
+    indices: from every walkable cell to each walkable neighbour the ``diagonal`` rule
+    allows (``"never"``: the four straight ones; a diagonal step when both cells it
+    passes between are free, ``"no_corner_cut"``, one of them, ``"one_free"``, or
+    whatever they are, ``"always"``), one NumPy pass a step. A cell's moves go straight
+    ones first; the places are the walkable cells; every move can be undone.
+
+    Examples
+    --------
+    >>> from pathcraft import Grid
+    >>> grid = Grid.from_ascii(".#\\n..", diagonal="no_corner_cut")
+    >>> moves = move_graph(grid.padded, grid.diagonal)     # cells 5, 9 and 10 of 4 x 4
+    >>> [moves.targets[moves.offsets[v]:moves.offsets[v + 1]].tolist() for v in (5, 9, 10)]
+    [[9], [5, 10], [9]]
+    """
+    width = padded.shape[1]
+    free = np.isfinite(padded).ravel()
+    cells = np.flatnonzero(free)  # never on the border: every neighbour is inside
+    steps = _STRAIGHT if diagonal == "never" else _STRAIGHT + _DIAGONAL
+    heads = np.empty((cells.size, len(steps)), dtype=np.int32)
+    legal = np.empty((cells.size, len(steps)), dtype=bool)
+    for k, (dr, dc) in enumerate(steps):
+        heads[:, k] = cells + (dr * width + dc)
+        legal[:, k] = free[heads[:, k]]
+        if dr and dc and diagonal != "always":
+            side_a, side_b = free[cells + dr * width], free[cells + dc]
+            legal[:, k] &= (side_a & side_b) if diagonal == "no_corner_cut" else (side_a | side_b)
+    offsets = np.zeros(free.size + 1, dtype=np.int64)
+    offsets[cells + 1] = legal.sum(axis=1)
+    np.cumsum(offsets, out=offsets)
+    return Moves(offsets, heads[legal], free, directed=False)
 
 
 class GridReplan:

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from pathcraft._core import flowrepair as _repair
 from pathcraft._fields import grid_parents
+from pathcraft._unique import sorted_unique
 from pathcraft.grid._queries import field
 from pathcraft.grid._run import DIAGONAL_RULES, workspace
 from pathcraft.grid._sizes import unit_cells
@@ -42,7 +43,7 @@ class GridFlow:
         self.grid = grid
         self.size = unit.unit_size
         width = grid.shape[1] + 2
-        self.goals = np.stack(np.divmod(np.unique(flat), width), axis=1).astype(np.intp) - 1
+        self.goals = np.stack(np.divmod(sorted_unique(flat), width), axis=1).astype(np.intp) - 1
         self._goal_mask = np.zeros(grid.padded.size, dtype=np.uint8)
         self._goal_mask[flat] = 1
         rows, cols = grid.shape
@@ -94,7 +95,7 @@ class GridFlow:
             r = (cells[:, :1] - dr).ravel()
             c = (cells[:, 1:] - dc).ravel()
             keep = (r >= 0) & (c >= 0)
-            anchors = np.unique((r[keep] + 1) * (cols + 2) + c[keep] + 1)
+            anchors = sorted_unique((r[keep] + 1) * (cols + 2) + c[keep] + 1)
         else:
             anchors = (cells[:, 0] + 1) * (cols + 2) + cells[:, 1] + 1
         if anchors.size * 8 > rows * cols:

@@ -65,7 +65,7 @@ from pathcraft._batch import BatchOptions, check_batch
 from pathcraft._changes import ChangeLog
 from pathcraft._movingai import read_walkable
 from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
-from pathcraft._reach import compact
+from pathcraft._reach import Moves, compact
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
 from pathcraft.grid import _batch, _capabilities, _nearest, _queries
@@ -982,7 +982,24 @@ class Grid:
         >>> Grid.from_ascii(".#\\n..").places()
         [(0, 0), (1, 0), (1, 1)]
         """
-        return _cellworld.labelled_places(self.components()[0])
+        return list(map(tuple, np.argwhere(self.walkable).tolist()))
+
+    def _move_graph(self, *, size: int = 1) -> Moves:
+        """The world's move graph (:meth:`pathcraft.world.World._move_graph`): the
+        moves of a unit of ``size`` (its view, :meth:`for_size`) under the grid's
+        diagonal rule, over the padded cells (:attr:`padded`'s flat indices; the places
+        are the cells where the unit fits). The grid's own labels
+        (:meth:`components`) come from its compiled labelling, not from this.
+
+        Examples
+        --------
+        >>> from pathcraft import Grid
+        >>> moves = Grid.from_ascii("..", diagonal="never")._move_graph()
+        >>> moves.offsets.tolist()[4:8], moves.targets.tolist()
+        ([0, 0, 1, 2], [6, 5])
+        """
+        view = self if size == 1 else self.for_size(size)  # a unit's view: its own
+        return _capabilities.move_graph(view.padded, view.diagonal)
 
     def reachable(self, start: Cell, goal: Cell, *, size: int = 1) -> bool:
         """Whether a path joins ``start`` and ``goal``, both ``(row, col)``: one read

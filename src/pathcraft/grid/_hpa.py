@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from pathcraft._core import hpa as _kernel
 from pathcraft._core import theta as _theta_kernel
+from pathcraft._unique import sorted_unique
 from pathcraft.grid._run import DIAGONAL_RULES
 from pathcraft.result import PathResult
 
@@ -113,7 +114,7 @@ class Hierarchy:
         self._set_borders(kind, bi, bj)
         # the nodes, cluster by cluster, ascending cells in each
         found = [cell for pairs in self._pairs.values() for pair in pairs for cell in pair]
-        cells = np.unique(np.array(found, dtype=np.int64))
+        cells = sorted_unique(np.array(found, dtype=np.int64))
         self._set_nodes(cells)
         count = np.diff(self._cl_ptr)
         mat_size, dir_size = count * count, count * self._area

@@ -15,6 +15,7 @@ import numpy.typing as npt
 from pathcraft._cellspace import CellSpace
 from pathcraft._core import dstar as _kernel
 from pathcraft._floors import CentreFloor, FreeSpace
+from pathcraft._unique import sorted_unique
 
 if TYPE_CHECKING:
     from pathcraft.hexgrid._stencil import Stencil
@@ -225,7 +226,7 @@ class StencilReplan:
         reach = self._stencil.moves.reshape(-1, 2)
         near = (flat[:, None] - (reach[:, 0] * width + reach[:, 1])).ravel()
         k = self._stencil.factors.shape[1]
-        near = np.unique(near[(near >= 0) & (near < self.inner.shape[0])])
+        near = sorted_unique(near[(near >= 0) & (near < self.inner.shape[0])])
         tails = near[np.isin(self.heads.reshape(-1, k)[near], flat).any(axis=1)]
         self._reweigh(tails)
         return int(cells.shape[0]), tails

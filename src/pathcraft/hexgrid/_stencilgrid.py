@@ -350,7 +350,7 @@ class StencilGrid(Shorthands, Labelled):
         """
         return _cellworld.reachable(self._world, self._reachability(), start, goal)
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         """The moves over the padded cells, ``k`` slots a cell (``-1``: none): every
         head of a walkable cell stays inside the padding, which is all walls."""
         world = self._world

@@ -488,7 +488,7 @@ class Level(Shorthands, Labelled):
         """
         return _cellworld.reachable(self._world(), self._reachability(), start, goal)
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         one_way = any(not p.two_way for p in self._portals)
         return cell_moves(self._world(), self._moves(), directed=one_way)
 

@@ -1,7 +1,7 @@
-"""A world's places and one-step moves as CSR arrays: grids by their move rule, built from
-their arrays; every other world that lists its places (the ``"places"`` capability)
-from the move graph its reachability labels are drawn from (``_reach_moves()``, CSR
-arrays in the order of its places); any other world explored through ``neighbors``."""
+"""A world's places and one-step moves as CSR arrays: a world that lists its places (the
+``"places"`` capability) from its move graph, the one hook its reachability labels are
+drawn from too (``_move_graph()``, CSR arrays in the order of its places); any other
+world explored through ``neighbors``."""
 
 from __future__ import annotations
 
@@ -11,20 +11,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pathcraft.grid import Grid
+from pathcraft._unique import sorted_unique
 from pathcraft.world import CapabilityError
 
-__all__ = ["MAX_PLACES", "adjacency", "csr", "grid_adjacency"]
+__all__ = ["MAX_PLACES", "adjacency", "csr"]
 
 #: The most places explored from the starts and goals of a world known only through
 #: ``neighbors(place)`` (such a world may be unbounded).
 MAX_PLACES = 2_000_000
 
 _I32 = np.int32
-
-# The eight grid steps (row, col): the four straight ones first.
-_STRAIGHT = ((-1, 0), (0, -1), (0, 1), (1, 0))
-_DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 def csr(
@@ -33,11 +29,7 @@ def csr(
     """Sorted, duplicate-free CSR arrays without self loops from edge lists."""
     keep = sources != targets
     key = sources[keep].astype(np.int64) * n + targets[keep].astype(np.int64)
-    # sorted and deduplicated by hand: np.unique hashes int64 keys first (numpy >= 2.3),
-    # about 25x slower than a sort on a 512 x 512 map's million moves
-    key.sort()
-    if key.size:
-        key = key[np.concatenate(([True], key[1:] != key[:-1]))]
+    key = sorted_unique(key)
     src = (key // max(n, 1)).astype(_I32)
     indices = (key % max(n, 1)).astype(_I32)
     indptr = np.zeros(n + 1, dtype=_I32)
@@ -45,55 +37,22 @@ def csr(
     return indptr, indices
 
 
-def grid_adjacency(
-    grid: Grid,
-) -> tuple[
-    npt.NDArray[np.intp], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]
-]:
-    """Cells (n, 2), CSR arrays and the (rows, cols) node index (-1 on walls) of a grid."""
-    walkable = np.isfinite(grid.cost)
-    rows, cols = walkable.shape
-    ids = np.full((rows + 2, cols + 2), -1, dtype=_I32)  # padded: the border is a wall
-    cells = np.argwhere(walkable)
-    n = len(cells)
-    ids[cells[:, 0] + 1, cells[:, 1] + 1] = np.arange(n, dtype=_I32)
-    r = cells[:, 0] + 1
-    c = cells[:, 1] + 1
-    sources: list[npt.NDArray[np.int32]] = []
-    targets: list[npt.NDArray[np.int32]] = []
-    steps = _STRAIGHT if grid.diagonal == "never" else _STRAIGHT + _DIAGONAL
-    for dr, dc in steps:
-        target = ids[r + dr, c + dc]
-        ok = target >= 0
-        if dr and dc:
-            side_a = ids[r + dr, c] >= 0
-            side_b = ids[r, c + dc] >= 0
-            if grid.diagonal == "no_corner_cut":
-                ok &= side_a & side_b
-            elif grid.diagonal == "one_free":
-                ok &= side_a | side_b
-        node = np.flatnonzero(ok).astype(_I32)
-        sources.append(node)
-        targets.append(target[ok])
-    indptr, indices = csr(n, np.concatenate(sources), np.concatenate(targets))
-    return cells, indptr, indices, ids[1:-1, 1:-1]
-
-
 def _listed_adjacency(
     world: Any,
 ) -> tuple[list[Hashable], npt.NDArray[np.int32], npt.NDArray[np.int32]] | None:
     """The places of a world that lists them (``places()``) and its moves, read from
-    the move graph its reachability uses (``_reach_moves()``: CSR arrays over slots,
-    ``places`` marking the slots that are places, in the order ``places()`` lists
-    them; a target of -1 is no move); None for a world without both, or whose move
-    graph does not line up with its places (then it is explored)."""
-    reach_moves = getattr(world, "_reach_moves", None)
+    its move graph (``_move_graph()``, :class:`pathcraft.world.World`'s hook: CSR
+    arrays over slots, ``places`` marking the slots that are places, in the order
+    ``places()`` lists them; a target of -1 is no move); None for a world without
+    both, or whose move graph does not line up with its places (then it is
+    explored)."""
+    move_graph = getattr(world, "_move_graph", None)  # the protocol's private hook
     every = getattr(world, "places", None)
-    if not (callable(reach_moves) and callable(every)):
+    if not (callable(move_graph) and callable(every)):
         return None
     try:
         listed = every()
-        moves = reach_moves()
+        moves = move_graph()
     except (CapabilityError, NotImplementedError):
         return None
     slots = len(moves.offsets) - 1
@@ -107,8 +66,9 @@ def _listed_adjacency(
     targets = np.where(targets >= 0, node[np.clip(targets, 0, max(slots - 1, 0))], -1)
     keep = (sources >= 0) & (targets >= 0)
     indptr, indices = csr(len(listed), sources[keep], targets[keep])
-    places = [tuple(p) if isinstance(p, (list, np.ndarray)) else p for p in listed]
-    return places, indptr, indices
+    if any(issubclass(kind, (list, np.ndarray)) for kind in set(map(type, listed))):
+        listed = [tuple(p) if isinstance(p, (list, np.ndarray)) else p for p in listed]
+    return list(listed), indptr, indices
 
 
 def _explored_adjacency(
@@ -154,15 +114,15 @@ def adjacency(
 
     Parameters
     ----------
-    world : Grid, any world that lists its places, or any with ``neighbors(place)``
-        A :class:`~pathcraft.grid.Grid` gives its walkable cells in row-major order
-        (4- or 8-connected by its diagonal rule); a world that lists its places (the
-        ``"places"`` capability of :mod:`pathcraft.world`: hexagonal, move and voxel
-        grids, levels, graphs) its places in that order and the moves of its own
-        move graph (a graph's edges of infinite weight are closed); any other world
-        the places reachable from ``seeds`` through ``world.neighbors(place)`` (pairs
-        ``(place, cost)``, infinite costs closed), in the order found. Step costs are
-        ignored: every move takes one time step.
+    world : any world that lists its places, or any with ``neighbors(place)``
+        A world that lists its places (the ``"places"`` capability of
+        :mod:`pathcraft.world`: grids, hexagonal, move and voxel grids, levels,
+        graphs) gives them in that order (a grid's walkable cells row by row) and the
+        moves of its move graph (a grid's by its diagonal rule, a graph's edges of
+        infinite weight closed); any other world the places reachable from ``seeds``
+        through ``world.neighbors(place)`` (pairs ``(place, cost)``, infinite costs
+        closed), in the order found. Step costs are ignored: every move takes one
+        time step.
     seeds : sequence of places
         Where to explore from (only for worlds known through ``neighbors`` alone).
 
@@ -186,9 +146,6 @@ def adjacency(
     >>> places, indptr.tolist(), indices.tolist()
     ([(0, 0), (0, 1), (1, 1)], [0, 1, 3, 4], [1, 0, 2, 1])
     """
-    if isinstance(world, Grid):
-        cells, indptr, indices, _ids = grid_adjacency(world)
-        return [tuple(cell) for cell in cells.tolist()], indptr, indices
     listed = _listed_adjacency(world)
     if listed is not None:
         return listed

@@ -11,8 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core.sipp import distance_table
-from pathcraft.grid import Grid
-from pathcraft.mapf._adjacency import MAX_PLACES, adjacency, csr, grid_adjacency
+from pathcraft.mapf._adjacency import MAX_PLACES, adjacency, csr
 
 _I32 = np.int32
 
@@ -99,7 +98,6 @@ class Problem:
 
     __slots__ = (
         "_back",
-        "_cell_ids",
         "_distances",
         "_index",
         "following",
@@ -137,14 +135,8 @@ class Problem:
     def _build(self, world: Any, seeds: list[Hashable], following: bool) -> None:
         """The world's places and moves (see :func:`adjacency`; ``seeds``: where to
         explore a world known through ``neighbors`` from)."""
-        self._cell_ids: npt.NDArray[np.int32] | None = None
         self._index: dict[Hashable, int] | None = None
-        if isinstance(world, Grid):
-            cells, indptr, indices, ids = grid_adjacency(world)
-            places: list[Hashable] = [tuple(cell) for cell in cells.tolist()]
-            self._cell_ids = ids
-        else:
-            places, indptr, indices = adjacency(world, seeds)
+        places, indptr, indices = adjacency(world, seeds)
         self._setup(indptr, indices, places, following)
         self.world = world
 
@@ -246,7 +238,6 @@ class Problem:
             if len(names) != n:
                 raise ValueError(f"places must have one entry per node ({n}); got {len(names)}")
         problem = cls.__new__(cls)
-        problem._cell_ids = None
         problem._index = None
         problem._setup(csr_ptr, csr_idx, names, following)
         problem.world = None
@@ -306,23 +297,17 @@ class Problem:
         self.n_agents = int(self.starts.size)
 
     def _lookup(self, place: Any) -> int:
-        if self._cell_ids is not None:
-            try:
-                row, col = place
-            except (TypeError, ValueError):
-                return -1
-            if not (isinstance(row, numbers.Integral) and isinstance(col, numbers.Integral)):
-                return -1
-            rows, cols = self._cell_ids.shape
-            if not (0 <= int(row) < rows and 0 <= int(col) < cols):
-                return -1
-            return int(self._cell_ids[int(row), int(col)])
         if self._index is None:
-            self._index = {p: i for i, p in enumerate(self.places)}
+            self._index = dict(zip(self.places, range(len(self.places)), strict=True))
+        key = _hashable(place)
         try:
-            return self._index.get(_hashable(place), -1)
+            node = self._index.get(key, -1)
         except TypeError:
             return -1
+        listed = self.places[node] if node >= 0 else None
+        if isinstance(key, tuple) and isinstance(listed, tuple) and _kinds(key) != _kinds(listed):
+            return -1  # (1.0, 2) is no cell, though it equals (1, 2)
+        return node
 
     def node(self, place: Hashable) -> int:
         """The node id of a place (a cell ``(row, col)`` on grids).
@@ -470,6 +455,11 @@ class Problem:
             f"Problem({self.n_agents} agents, {self.n_nodes} places, "
             f"{self.indices.size} moves{', following' if self.following else ''})"
         )
+
+
+def _kinds(place: tuple[Any, ...]) -> list[bool]:
+    """Which numbers of a place are integers."""
+    return [isinstance(x, numbers.Integral) for x in place]
 
 
 def _hashable(place: Any) -> Hashable:

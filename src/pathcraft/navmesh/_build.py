@@ -26,6 +26,7 @@ import numpy.typing as npt
 import shapely
 
 from pathcraft._positions import check_extent
+from pathcraft._unique import sorted_unique
 
 __all__ = [
     "Topology",
@@ -259,7 +260,7 @@ def check_overlaps(top: Topology, polys: npt.NDArray[Any], tree: Any) -> None:
         np.stack((top.xy[a], top.xy[b]), axis=1).reshape(-1, 2),
         indices=np.repeat(np.arange(boundary.size), 2),
     )
-    used = np.unique(top.pv)
+    used = sorted_unique(top.pv)
     points = shapely.points(top.xy[used])
     edge_tree = shapely.STRtree(lines)
     pi, ei = edge_tree.query(points, predicate="intersects")

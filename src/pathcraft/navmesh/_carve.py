@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from pathcraft._unique import sorted_unique
 from pathcraft.navmesh import _sources
 from pathcraft.navmesh._build import Topology
 
@@ -123,7 +124,7 @@ def _ring_ids(top: Topology, polys: IntArray) -> IntArray:
         else np.empty(0, dtype=np.int64)
     )
     nbr = top.nbr[places]
-    nbr = np.unique(nbr[nbr >= 0]).astype(np.intp)
+    nbr = sorted_unique(nbr[nbr >= 0]).astype(np.intp)
     return nbr[~np.isin(nbr, polys)]
 
 
@@ -395,15 +396,15 @@ def rebuild(mesh: Mesh, dead: IntArray, parts: list[tuple[Any, float]]) -> Splic
     with its area cost), fixing T-junctions with the polygons around them."""
     top = mesh.top
     ring = _ring_ids(top, dead)
-    touching = np.unique(_near(mesh.tree, mesh.shapes[dead], mesh.scale)[1])
+    touching = sorted_unique(_near(mesh.tree, mesh.shapes[dead], mesh.scale)[1])
     around = np.union1d(dead, touching)
-    vids = np.unique(np.concatenate(
+    vids = sorted_unique(np.concatenate(
         [top.pv[top.poff[p] : top.poff[p + 1]] for p in around.tolist()] + [np.empty(0, np.int32)]
     ))  # fmt: skip
     scale = mesh.scale
     xy, pieces, costs = _pieces(top.xy, parts, vids.astype(np.intp), 1e-9 * scale)
     ring_polys = [top.pv[top.poff[p] : top.poff[p + 1]].astype(np.intp) for p in ring.tolist()]
-    new_ids = np.unique(np.concatenate(pieces)) if pieces else np.empty(0, dtype=np.intp)
+    new_ids = sorted_unique(np.concatenate(pieces)) if pieces else np.empty(0, dtype=np.intp)
     candidates = np.union1d(vids, new_ids).astype(np.intp)
     pieces = _split_edges(xy, pieces, candidates, scale)
     fixed = _split_edges(xy, ring_polys, new_ids, scale)
@@ -440,7 +441,7 @@ def rebuild(mesh: Mesh, dead: IntArray, parts: list[tuple[Any, float]]) -> Splic
         centroids[slots] = shapely.get_coordinates(shapely.centroid(made))
         new_costs[slots] = costs
     moved = remap[kept][remap[kept] != kept]
-    changed = np.unique(np.concatenate((slots, moved))).astype(np.intp)
+    changed = sorted_unique(np.concatenate((slots, moved))).astype(np.intp)
     return Splice(compact(new_top), shapes, centroids, new_costs, changed, max(old_n - n, 0))
 
 

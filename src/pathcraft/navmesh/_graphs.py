@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._unique import sorted_unique
 from pathcraft.graph import Graph
 from pathcraft.graph.kit import row_places, splice_rows
 from pathcraft.navmesh import _build
@@ -133,8 +134,8 @@ def patch_polygon_graph(
     stale = np.union1d(changed[changed < old_n], np.arange(n, old_n, dtype=np.intp))
     before = old_targets[row_places(old_offsets, stale)]
     after = top.nbr[row_places(top.poff, changed)]
-    rows = np.unique(np.concatenate((changed, before, after)))
-    rows = rows[(rows >= 0) & (rows < n)].astype(np.intp)
+    rows = sorted_unique(np.concatenate((changed, before, after)).astype(np.intp))
+    rows = rows[(rows >= 0) & (rows < n)]
     counts, fresh = _polygon_edges(top, centroids, rows)
     offsets, (targets, length) = splice_rows(
         old_offsets, [old_targets, old_weights], rows, counts, fresh, n

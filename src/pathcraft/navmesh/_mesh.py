@@ -1368,7 +1368,7 @@ class NavMesh(RefusedShorthands, Labelled):
         reach = self._reachability().labels()
         return any(reach.reaches(int(a), int(b)) for a in sp for b in gp)
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         top = self._top
         n = self.num_polygons
         tails = [np.repeat(np.arange(n, dtype=np.intp), np.diff(top.poff))]

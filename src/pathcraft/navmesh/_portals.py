@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._unique import sorted_unique
 from pathcraft.graph import Graph
 from pathcraft.graph.kit import merge_rows, row_places, splice_rows
 from pathcraft.navmesh._build import Topology
@@ -175,11 +176,11 @@ def patch_portals(
     n = top.poff.shape[0] - 1
     old_n = old.offsets.shape[0] - 1
     costs = np.ones(n) if costs is None else np.asarray(costs, dtype=np.float64)
-    changed = np.unique(np.asarray(changed, dtype=np.intp))
+    changed = sorted_unique(np.asarray(changed, dtype=np.intp))
     changed = changed[changed < n]
     stale = np.union1d(changed[changed < old_n], np.arange(n, old_n, dtype=np.intp))
     # the portals of the polygons that changed or left are gone; new ones found
-    dead = np.unique(old.members[row_places(old.offsets, stale)]).astype(np.intp)
+    dead = sorted_unique(old.members[row_places(old.offsets, stale)]).astype(np.intp)
     new_sides, end0, end1 = _geometry(top, _places(top, changed))
     m_old = old.sides.shape[0]
     alive = np.ones(m_old, dtype=bool)
@@ -204,7 +205,7 @@ def patch_portals(
     mid[(rank * m + fresh_id).ravel()] = _points(end0, end1)
     # the portal lists of the polygons that lost or gained a portal
     touched = np.concatenate((old.sides[dead].ravel(), new_sides.ravel())).astype(np.intp)
-    touched = np.unique(touched[touched < n])
+    touched = sorted_unique(touched[touched < n])
     before = touched[touched < old_n]
     size = old.offsets[before + 1] - old.offsets[before]
     held = renumber[old.members[row_places(old.offsets, before)]]
@@ -218,7 +219,7 @@ def patch_portals(
     )
     # the graph rows of every portal of those polygons (and of the polygons recosted)
     again = touched if recost is None else np.union1d(touched, recost[recost < n])
-    redo = np.unique(members[row_places(offsets, again)]).astype(np.intp)
+    redo = sorted_unique(members[row_places(offsets, again)]).astype(np.intp)
     counts, fresh, fresh_ratios = _edges(redo, sides, mid, offsets, members, costs)
     origin = np.full(m, -1, dtype=np.intp)  # the old id of each portal (-1: new)
     origin[kept_id] = kept
@@ -260,7 +261,7 @@ def _rows(
     order = np.lexsort((ids, side, owner))
     owner, ids = owner[order], ids[order]
     if rows is None:
-        rows = np.unique(owner).astype(np.intp)
+        rows = sorted_unique(owner).astype(np.intp)
     counts = np.bincount(np.searchsorted(rows, owner), minlength=rows.shape[0]).astype(np.int64)
     return rows, counts, [ids.astype(np.int32)]
 
@@ -271,7 +272,7 @@ def _places(top: Topology, polys: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
     place = row_places(top.poff, polys)
     place = place[top.nbr[place] >= 0]
     low = top.poly_of[place] < top.nbr[place]
-    out: npt.NDArray[np.intp] = np.unique(np.where(low, place, top.twin[place])).astype(np.intp)
+    out: npt.NDArray[np.intp] = sorted_unique(np.where(low, place, top.twin[place])).astype(np.intp)
     return out
 
 

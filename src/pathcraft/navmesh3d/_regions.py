@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathcraft._core import recast_hf
+from pathcraft._unique import sorted_unique
 
 __all__ = ["merge_and_filter"]
 
@@ -109,7 +110,7 @@ def merge_and_filter(
         below = np.flatnonzero(columns[:-k] == columns[k:])
         a, b = reg[below].astype(np.int64), reg[below + k].astype(np.int64)
         keep = (a != 0) & (b != 0) & (a < nreg) & (b < nreg)
-        for code in np.unique(a[keep] * nreg + b[keep]).tolist():
+        for code in sorted_unique(a[keep] * nreg + b[keep]).tolist():
             x, y = divmod(code, nreg)
             if x == y:
                 regions[x].overlap = True

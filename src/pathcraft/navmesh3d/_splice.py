@@ -22,6 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._unique import sorted_unique
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._polymesh import Detail, PolyMesh3D
 from pathcraft.navmesh3d._tiles import fan_detail
@@ -305,7 +306,7 @@ def split_tile_edges(
     rows = dict(zip(np.flatnonzero(todo).tolist(), picked.tolist(), strict=True))
     rows = {r: [v for v in row if v >= 0] for r, row in rows.items()}
     # the tile lines of the vertices of these rows, as Python values
-    ids = np.unique(picked[picked >= 0])
+    ids = sorted_unique(picked[picked >= 0])
     where = dict(
         zip(
             ids.tolist(),

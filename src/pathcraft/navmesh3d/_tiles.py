@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._unique import sorted_unique
 from pathcraft.navmesh3d._polymesh import Detail, PolyMesh3D
 
 __all__ = ["concat", "fan_detail", "tile_id_of", "without"]
@@ -66,7 +67,7 @@ def without(mesh: PolyMesh3D, keep: npt.NDArray[np.bool_]) -> PolyMesh3D:
     """The polygons ``keep`` of ``mesh`` (at least one), its vertices and detail
     triangles compacted to those they use."""
     polys = mesh.polygons[keep]
-    used = np.unique(polys[polys >= 0])
+    used = sorted_unique(polys[polys >= 0])
     remap = np.full(mesh.vertices.shape[0], -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
     polys = np.where(polys >= 0, remap[np.maximum(polys, 0)], -1).astype(np.int32)
@@ -78,7 +79,7 @@ def without(mesh: PolyMesh3D, keep: npt.NDArray[np.bool_]) -> PolyMesh3D:
         starts = np.repeat(do[:, 0].astype(np.int64), counts)
         within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
         tri = dt[starts + within]
-        dused = np.unique(tri)
+        dused = sorted_unique(tri)
         dmap = np.full(dv.shape[0], -1, dtype=np.int64)
         dmap[dused] = np.arange(dused.size)
         first = np.cumsum(counts) - counts

@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from pathcraft._options import SearchOptions, check_flag
 from pathcraft._positions import check_number, check_points, check_position
+from pathcraft._reach import Moves
 from pathcraft._saved import SavedArrays
 from pathcraft._sliced import CompiledSearch
 from pathcraft.navmesh.kit import (
@@ -521,6 +522,11 @@ class NavMesh3D:
         sp = self._place("start", start, False)[1]
         gp = self._place("goal", goal, False)[1]
         return bool(np.isin(comp[gp], comp[sp]).any())
+
+    def _move_graph(self) -> Moves:
+        # the polygons and their shared edges, both ways, as the labels are walked
+        top = self._built.top
+        return Moves(top.poff, top.nbr, None, directed=False)
 
     # ------------------------------------------------------------------ agents' queries
 

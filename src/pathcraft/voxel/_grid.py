@@ -336,7 +336,7 @@ class VoxelGrid(Shorthands, Labelled):
         """
         return _cellworld.reachable(self._world, self._reachability(), start, goal)
 
-    def _reach_moves(self) -> Moves:
+    def _move_graph(self) -> Moves:
         # a move sweeps the same voxels both ways: every move can be undone
         return cell_moves(self._world, _run.moves(self._world), directed=False)
 
