@@ -982,7 +982,8 @@ class Grid:
         >>> Grid.from_ascii(".#\\n..").places()
         [(0, 0), (1, 0), (1, 1)]
         """
-        return list(map(tuple, np.argwhere(self.walkable).tolist()))
+        rows, cols = np.nonzero(self.walkable)  # row by row, as argwhere; zip: 4x faster
+        return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
     def _move_graph(self, *, size: int = 1) -> Moves:
         """The world's move graph (:meth:`pathcraft.world.World._move_graph`): the
