@@ -298,7 +298,7 @@ class NavMesh3D:
         start: Any,
         goal: Any,
         *,
-        algorithm: Literal["funnel"] = "funnel",
+        algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
         **options: Any,
     ) -> PathResult:
@@ -309,20 +309,30 @@ class NavMesh3D:
         start, goal : (x, y, z)
             Positions on the mesh: over or under a polygon within
             :attr:`vertical_tolerance` (they are moved onto its surface).
-        algorithm : {"funnel"}
-            A* over the portal graph (points on the shared edges, in 3-D), then the
-            string pulled taut through the corridor's portals in the plane and
-            lifted onto the surface (Detour's way). Not always the shortest path:
-            the corridor is the best by the portals' points.
+        algorithm : {"funnel", "optimal"}
+            ``"funnel"`` (the default): A* over the portal graph (points on the
+            shared edges, in 3-D), then the string pulled taut through the
+            corridor's portals in the plane and lifted onto the surface (Detour's
+            way). Not always the shortest path: the corridor is the best by the
+            portals' points. ``"optimal"``: Polyanya (the flat
+            :class:`~pathcraft.navmesh.NavMesh`'s ``"optimal"``) over the polygons
+            seen from above, walking their 3-D adjacency (so floors stay apart):
+            the path shortest *seen from above*, lifted onto the surface the same
+            way. On flat floors it is the shortest path; over slopes the lengths
+            optimised are those seen from above, so in 3-D it is at most
+            ``1 / cos(a)`` times the shortest, ``a`` the steepest slope it crosses.
         snap : bool
             Move a start or goal off the mesh to the nearest point on it (in 3-D).
         weight : float
-            ``>= 1``: weighted A* over the portal graph.
+            ``>= 1``: weighted A* over the portal graph (``"funnel"`` only).
         partial : bool
             When the goal is not reached, the path to the explored place nearest
-            the goal (the result stays falsy, with its reason).
+            the goal (the result stays falsy, with its reason); with
+            ``"optimal"``, the shortest path to where the funnel's search with the
+            same limit gets.
         max_expansions : int or None
-            Give up after expanding this many portal points (reason
+            Give up after expanding this many portal points (``"funnel"``) or
+            search nodes (``"optimal"``: intervals of edges) (reason
             ``"max_expansions"``).
 
         Returns
@@ -368,7 +378,7 @@ class NavMesh3D:
         start: Any,
         goal: Any,
         *,
-        algorithm: Literal["funnel"] = "funnel",
+        algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False,
         **options: Any,
     ) -> CompiledSearch:
@@ -402,7 +412,7 @@ class NavMesh3D:
         return _search.start(self._built, self, s, sp, g, gp, opts, self._vtol)
 
     def find_paths(
-        self, starts: Any, goals: Any, *, algorithm: Literal["funnel"] = "funnel",
+        self, starts: Any, goals: Any, *, algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False, **options: Any,
     ) -> list[PathResult]:  # fmt: skip
         """:meth:`find_path` for each pair ``starts[i]``, ``goals[i]`` (``(n, 3)``
@@ -423,7 +433,7 @@ class NavMesh3D:
         ]
 
     def path_costs(
-        self, starts: Any, goals: Any, *, algorithm: Literal["funnel"] = "funnel",
+        self, starts: Any, goals: Any, *, algorithm: Literal["funnel", "optimal"] = "funnel",
         snap: bool = False, **options: Any,
     ) -> FloatArray:  # fmt: skip
         """The cost of each of :meth:`find_paths`' paths (``inf`` where none).
