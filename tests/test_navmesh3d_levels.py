@@ -76,7 +76,7 @@ def test_paths_lie_on_the_built_surface_and_near_the_level(
     assert checked >= 8
 
 
-def test_the_optimal_path_is_never_longer_than_the_funnels(
+def test_the_optimal_path_is_never_longer_than_the_funnels_seen_from_above(
     level: tuple[npt.NDArray[np.float64], PolyMesh3D, NavMesh3D],
 ) -> None:
     _, _, mesh = level
@@ -91,8 +91,10 @@ def test_the_optimal_path_is_never_longer_than_the_funnels(
         compared += 1
         seen = [float(np.linalg.norm(np.diff(r.path[:, :2], axis=0), axis=1).sum())
                 for r in (best, funnel)]  # fmt: skip
-        assert seen[0] <= seen[1] + 1e-9  # shortest seen from above: exact
-        assert best.cost <= funnel.cost + 1e-9, (a, b)  # in 3-D: so on these levels
+        assert seen[0] <= seen[1] + 1e-9  # the shortest seen from above
+        # in 3-D now and then the longer on slopes: by at most 1.8% over six levels'
+        # 1,000 pairs each (bench/results/navmesh3d.md), 1.6% on nav_test
+        assert best.cost <= 1.02 * funnel.cost, (a, b)
     assert compared >= 25
 
 
