@@ -510,15 +510,32 @@ def fmt(row: dict, key: str, spec: str) -> str:
     return format(row[key], spec) if key in row else "-"
 
 
-def format_report(rows: list[dict], load0: float, load1: float, recast: bool) -> list[str]:
-    out = [
-        SECTION,
-        "",
+def ratio_cell(r: dict, p: str) -> str:
+    """:func:`ratio_stats`' figures under ``p`` as one table cell."""
+    if p + "within" not in r:
+        return "-"
+    return (
+        f"{r[p + 'within']:.3f} / {r[p + 'longer']:.3f} / {r[p + 'shorter']:.3f}; "
+        f"{r[p + 'median']:.4f}, {r[p + 'mean']:.4f}"
+    )
+
+
+def run_lines(load0: float, load1: float) -> list[str]:
+    """When, where and how a report was made."""
+    return [
         f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         f"- Machine: {machine()}",
         f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f}",
         f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
         f"- Command: `python {' '.join(['bench/navmesh3d_recast.py', *sys.argv[1:]])}`",
+    ]
+
+
+def format_report(rows: list[dict], load0: float, load1: float, recast: bool) -> list[str]:
+    out = [
+        SECTION,
+        "",
+        *run_lines(load0, load1),
         "- Settings: RecastDemo's defaults (cell 0.3 x 0.2, agent 2.0 high, radius 0.6, "
         "climb 0.9, slope 45, regions 8 / 20, edges 12 / 1.3, 6 vertices, detail 6 / 1).",
         "",
@@ -605,20 +622,13 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
             "|---|---|---|---|---|---|---|",
         ]
 
-        def cell(r: dict, p: str) -> str:
-            if p + "within" not in r:
-                return "-"
-            return (
-                f"{r[p + 'within']:.3f} / {r[p + 'longer']:.3f} / {r[p + 'shorter']:.3f}; "
-                f"{r[p + 'median']:.4f}, {r[p + 'mean']:.4f}"
-            )
-
         for r in rows:
             if "pairs" in r:
                 out.append(
                     f"| {r['level']} | {r['pairs']} | {r['ours_found']} / {r['detour_ok']} / "
-                    f"{r['both']} / {r['on_recast_found']} | {cell(r, 'corners_')} | "
-                    f"{cell(r, 'surface_')} | {cell(r, 'above_')} | {cell(r, 'recast_')} |"
+                    f"{r['both']} / {r['on_recast_found']} | {ratio_cell(r, 'corners_')} | "
+                    f"{ratio_cell(r, 'surface_')} | {ratio_cell(r, 'above_')} | "
+                    f"{ratio_cell(r, 'recast_')} |"
                 )
     return out
 
@@ -629,11 +639,7 @@ def format_paths(rows: list[dict], load0: float, load1: float) -> list[str]:
     out = [
         PATHS_SECTION,
         "",
-        f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-        f"- Machine: {machine()}",
-        f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f}",
-        f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
-        f"- Command: `python {' '.join(['bench/navmesh3d_recast.py', *sys.argv[1:]])}`",
+        *run_lines(load0, load1),
         "",
         "The pairs of the *paths* table above (random points of our surface, seed 35), "
         'each searched by `NavMesh3D.find_path` with `algorithm="funnel"` (the '
@@ -657,23 +663,15 @@ def format_paths(rows: list[dict], load0: float, load1: float) -> list[str]:
         "|---|---|---|---|---|---|---|---|---|",
     ]
 
-    def cell(r: dict, p: str) -> str:
-        if p + "within" not in r:
-            return "-"
-        return (
-            f"{r[p + 'within']:.3f} / {r[p + 'longer']:.3f} / {r[p + 'shorter']:.3f}; "
-            f"{r[p + 'median']:.4f}, {r[p + 'mean']:.4f}"
-        )
-
     def ms(r: dict, a: str) -> str:
         return f"{r[a + '_ms']:.2f} / {r[a + '_mean_ms']:.2f} / {r[a + '_max_ms']:.1f}"
 
     for r in rows:
         if "pairs" in r:
             out.append(
-                f"| {r['level']} | {r['pairs']} ({r['both']}) | {cell(r, 'corners_')} | "
-                f"{cell(r, 'optimal_')} | {cell(r, 'recast_')} | "
-                f"{cell(r, 'optimal_recast_')} | {r['over_funnel_max']:.4f}, "
+                f"| {r['level']} | {r['pairs']} ({r['both']}) | {ratio_cell(r, 'corners_')} | "
+                f"{ratio_cell(r, 'optimal_')} | {ratio_cell(r, 'recast_')} | "
+                f"{ratio_cell(r, 'optimal_recast_')} | {r['over_funnel_max']:.4f}, "
                 f"{r['over_funnel_cost_max']:.4f}, {r['over_funnel_shorter']:.3f} | "
                 f"{ms(r, 'funnel')} | {ms(r, 'optimal')} |"
             )
