@@ -52,7 +52,10 @@ other), this script reports:
   between the points Detour snapped them to: the same mesh and ends for both, so a
   difference there is the search's and the funnel's alone (Detour's A* costs a
   corridor by its polygons' edge midpoints, ours by points on the portals: either
-  can pick a corridor round the far side of a pillar).
+  can pick a corridor round the far side of a pillar). The same pairs are searched
+  with ``algorithm="optimal"`` too (Polyanya over the polygons seen from above), the
+  two searches timed in turn, into a section of their own (``--paths-only`` runs it
+  alone: one build per level, no timings of the build, no tiles).
 
 Without ``--recast`` only pathcraft's side runs (timings, source check, tiles).
 
@@ -60,6 +63,7 @@ Usage::
 
     python bench/navmesh3d_recast.py --recast /path/to/rcdrive --levels dungeon.obj nav_test.obj
     python bench/navmesh3d_recast.py --levels level.obj --rounds 3 --no-write
+    python bench/navmesh3d_recast.py --recast /path/to/rcdrive --paths-only --levels dungeon.obj
 """
 
 from __future__ import annotations
@@ -95,6 +99,10 @@ from pathcraft.navmesh3d import (
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "navmesh3d.md"
 SECTION = "## Polygons, detail and tiles against Recast"
+PATHS_SECTION = "## Path lengths against Detour: the default and the optimal search"
+
+#: ``NavMesh3D.find_path``'s algorithms, compared on the same pairs.
+ALGORITHMS = ("funnel", "optimal")
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -359,14 +367,26 @@ def paths_row(mesh: PolyMesh3D, binary: str, obj: Path, tmp: Path, pairs: int) -
     )
     found = 0
     cost, corner, seen, det, det_seen, on_rc, det_rc = [], [], [], [], [], [], []
+    best, best_rc, det_rc_best, times = [], [], [], {a: [] for a in ALGORITHMS}
+    over_cost = []  # the optimal path's length in 3-D over the funnel's
     for k in range(pairs):
-        got = nav.find_path(tuple(start[k]), tuple(goal[k]), snap=True)
-        found += bool(got)
-        if not (got and detour[k][0] == "ok"):
+        # the default and the optimal search in turn, each timed (wall clock, per query)
+        got = {}
+        for algorithm in ALGORITHMS if k % 2 == 0 else ALGORITHMS[::-1]:
+            t0 = time.perf_counter()
+            got[algorithm] = nav.find_path(
+                tuple(start[k]), tuple(goal[k]), snap=True, algorithm=algorithm
+            )
+            times[algorithm].append(time.perf_counter() - t0)
+        default, optimal = got["funnel"], got["optimal"]
+        found += bool(default)
+        if not (default and optimal and detour[k][0] == "ok"):
             continue
-        cost.append(float(got.cost))
-        corner.append(length(nav.corners(got.path)))
-        seen.append(length(got.path, 2))
+        cost.append(float(default.cost))
+        corner.append(length(nav.corners(default.path)))
+        best.append(length(nav.corners(optimal.path)))
+        over_cost.append(optimal.cost / max(default.cost, 1e-9))
+        seen.append(length(default.path, 2))
         det.append(float(detour[k][1]))
         det_seen.append(float(detour[k][3]))
         ends = from_recast(straight[k][:6].reshape(2, 3))
@@ -374,6 +394,12 @@ def paths_row(mesh: PolyMesh3D, binary: str, obj: Path, tmp: Path, pairs: int) -
         if same:
             on_rc.append(length(theirs.corners(same.path)))
             det_rc.append(float(detour[k][1]))
+        same = theirs.find_path(tuple(ends[0]), tuple(ends[1]), snap=True, algorithm="optimal")
+        if same:
+            best_rc.append(length(theirs.corners(same.path)))
+            det_rc_best.append(float(detour[k][1]))
+    over = np.array(best) / np.maximum(np.array(corner), 1e-9) if best else np.ones(1)
+    over_cost = over_cost or [1.0]
     return {
         "pairs": pairs,
         "ours_found": found,
@@ -384,6 +410,14 @@ def paths_row(mesh: PolyMesh3D, binary: str, obj: Path, tmp: Path, pairs: int) -
         **ratio_stats(cost, det, "surface_"),
         **ratio_stats(seen, det_seen, "above_"),
         **ratio_stats(on_rc, det_rc, "recast_"),
+        **ratio_stats(best, det, "optimal_"),
+        **ratio_stats(best_rc, det_rc_best, "optimal_recast_"),
+        "over_funnel_max": float(over.max()),
+        "over_funnel_cost_max": float(np.max(over_cost)),
+        "over_funnel_shorter": float(np.mean(over < 0.98)),
+        **{f"{a}_ms": float(np.median(times[a])) * 1e3 for a in ALGORITHMS},
+        **{f"{a}_mean_ms": float(np.mean(times[a])) * 1e3 for a in ALGORITHMS},
+        **{f"{a}_max_ms": float(np.max(times[a])) * 1e3 for a in ALGORITHMS},
     }
 
 
@@ -394,9 +428,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--paths-only", action="store_true",
+        help="build each level once and compare paths only (needs --recast; writes the "
+        "paths section alone)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.recast and not os.access(args.recast, os.X_OK):
         sys.exit(f"--recast {args.recast}: not an executable program")
+    if args.paths_only and not args.recast:
+        sys.exit("--paths-only compares with Detour: give --recast")
     if not args.recast:
         print("no --recast driver: pathcraft's side only (no Recast figures)")
     config = BuildConfig()
@@ -408,6 +449,13 @@ def main() -> None:
         row: dict = {"level": obj.name, "tris": len(tris)}
         with tempfile.TemporaryDirectory() as tmpdir:
             tmp = Path(tmpdir)
+            if args.paths_only:
+                mesh = build(verts, tris, config)
+                row.update(polys=mesh.num_polygons)
+                row.update(paths_row(mesh, args.recast, obj, tmp, args.pairs))
+                print(row)
+                lines.append(row)
+                continue
             ours, rc = float("inf"), float("inf")
             mesh = None
             for _ in range(args.rounds):  # one round of each in turn
@@ -449,25 +497,45 @@ def main() -> None:
         print(row)
         lines.append(row)
     load1 = os.getloadavg()[0]
-    report = format_report(lines, load0, load1, bool(args.recast))
-    print("\n".join(report))
-    if not args.no_write:
-        write_section(report)
+    reports = [] if args.paths_only else [format_report(lines, load0, load1, bool(args.recast))]
+    if args.recast:
+        reports.append(format_paths(lines, load0, load1))
+    for report in reports:
+        print("\n".join(report))
+        if not args.no_write:
+            write_section(report)
 
 
 def fmt(row: dict, key: str, spec: str) -> str:
     return format(row[key], spec) if key in row else "-"
 
 
-def format_report(rows: list[dict], load0: float, load1: float, recast: bool) -> list[str]:
-    out = [
-        SECTION,
-        "",
+def ratio_cell(r: dict, p: str) -> str:
+    """:func:`ratio_stats`' figures under ``p`` as one table cell."""
+    if p + "within" not in r:
+        return "-"
+    return (
+        f"{r[p + 'within']:.3f} / {r[p + 'longer']:.3f} / {r[p + 'shorter']:.3f}; "
+        f"{r[p + 'median']:.4f}, {r[p + 'mean']:.4f}"
+    )
+
+
+def run_lines(load0: float, load1: float) -> list[str]:
+    """When, where and how a report was made."""
+    return [
         f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         f"- Machine: {machine()}",
         f"- Load average (1 min) at start / end: {load0:.2f} / {load1:.2f}",
         f"- Versions: pathcraft {pathcraft.__version__} (git {git_rev()}), numpy {np.__version__}",
         f"- Command: `python {' '.join(['bench/navmesh3d_recast.py', *sys.argv[1:]])}`",
+    ]
+
+
+def format_report(rows: list[dict], load0: float, load1: float, recast: bool) -> list[str]:
+    out = [
+        SECTION,
+        "",
+        *run_lines(load0, load1),
         "- Settings: RecastDemo's defaults (cell 0.3 x 0.2, agent 2.0 high, radius 0.6, "
         "climb 0.9, slope 45, regions 8 / 20, edges 12 / 1.3, 6 vertices, detail 6 / 1).",
         "",
@@ -554,30 +622,70 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
             "|---|---|---|---|---|---|---|",
         ]
 
-        def cell(r: dict, p: str) -> str:
-            if p + "within" not in r:
-                return "-"
-            return (
-                f"{r[p + 'within']:.3f} / {r[p + 'longer']:.3f} / {r[p + 'shorter']:.3f}; "
-                f"{r[p + 'median']:.4f}, {r[p + 'mean']:.4f}"
-            )
-
         for r in rows:
             if "pairs" in r:
                 out.append(
                     f"| {r['level']} | {r['pairs']} | {r['ours_found']} / {r['detour_ok']} / "
-                    f"{r['both']} / {r['on_recast_found']} | {cell(r, 'corners_')} | "
-                    f"{cell(r, 'surface_')} | {cell(r, 'above_')} | {cell(r, 'recast_')} |"
+                    f"{r['both']} / {r['on_recast_found']} | {ratio_cell(r, 'corners_')} | "
+                    f"{ratio_cell(r, 'surface_')} | {ratio_cell(r, 'above_')} | "
+                    f"{ratio_cell(r, 'recast_')} |"
                 )
     return out
 
 
+def format_paths(rows: list[dict], load0: float, load1: float) -> list[str]:
+    """The paths section: the default search (``"funnel"``) and the optimal one
+    (``"optimal"``) against Detour on the same pairs, with their query times."""
+    out = [
+        PATHS_SECTION,
+        "",
+        *run_lines(load0, load1),
+        "",
+        "The pairs of the *paths* table above (random points of our surface, seed 35), "
+        'each searched by `NavMesh3D.find_path` with `algorithm="funnel"` (the '
+        'default) and `algorithm="optimal"` (Polyanya over the polygons seen from '
+        "above, through their 3-D adjacency), in turn. Length cells: the share of pairs "
+        "whose corners (`NavMesh3D.corners`) are within 2% of Detour's straight path "
+        "(`findPath` + `findStraightPath` on Recast's mesh, in 3-D) / ours longer by more "
+        "than 2% / ours shorter by more than 2%; then the median and mean of ours over "
+        "Detour's. *on Recast's polygons*: the same search on Recast's own polygons and "
+        "detail from the points Detour snapped the pair to. *optimal / funnel*: the "
+        "largest ratio of the two paths' lengths in 3-D, of their corners and of their "
+        "`cost` (over 1: the path shortest seen from above is the longer in 3-D), and "
+        "the share of pairs whose optimal corners are shorter than the funnel's by "
+        "more than 2%. Times: milliseconds per `find_path` "
+        "(wall clock, snapping and lifting included), median / mean / max.",
+        "",
+        "| level | pairs (both found) | funnel | optimal | funnel on Recast's polygons | "
+        "optimal on Recast's polygons | optimal / funnel: max corners, max cost, "
+        "shorter by > 2% | "
+        "ms funnel | ms optimal |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    def ms(r: dict, a: str) -> str:
+        return f"{r[a + '_ms']:.2f} / {r[a + '_mean_ms']:.2f} / {r[a + '_max_ms']:.1f}"
+
+    for r in rows:
+        if "pairs" in r:
+            out.append(
+                f"| {r['level']} | {r['pairs']} ({r['both']}) | {ratio_cell(r, 'corners_')} | "
+                f"{ratio_cell(r, 'optimal_')} | {ratio_cell(r, 'recast_')} | "
+                f"{ratio_cell(r, 'optimal_recast_')} | {r['over_funnel_max']:.4f}, "
+                f"{r['over_funnel_cost_max']:.4f}, {r['over_funnel_shorter']:.3f} | "
+                f"{ms(r, 'funnel')} | {ms(r, 'optimal')} |"
+            )
+    return out
+
+
 def write_section(report: list[str]) -> None:
-    """Put the report in its own section of the results file (other sections kept)."""
+    """Put the report in its own section of the results file (named by its first
+    line; other sections kept)."""
     text = RESULTS.read_text() if RESULTS.exists() else "# 3-D navigation meshes\n"
-    start = text.find(SECTION)
+    section = report[0]
+    start = text.find(section)
     if start >= 0:
-        end = text.find("\n## ", start + len(SECTION))
+        end = text.find("\n## ", start + len(section))
         text = text[:start] + text[end + 1 :] if end >= 0 else text[:start]
     RESULTS.write_text(text.rstrip("\n") + "\n\n" + "\n".join(report) + "\n")
 

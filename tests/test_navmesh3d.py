@@ -196,7 +196,9 @@ def test_contract_options_sliced_and_batches() -> None:
     with pytest.raises(UnsupportedOptionError, match="does not take tie_break"):
         mesh.find_path(a, b, tie_break="random")
     with pytest.raises(ValueError, match="algorithm must be one of"):
-        mesh.find_path(a, b, algorithm="optimal")  # type: ignore[arg-type]
+        mesh.find_path(a, b, algorithm="theta")  # type: ignore[arg-type]
+    with pytest.raises(UnsupportedOptionError, match="does not take weight"):
+        mesh.find_path(a, b, algorithm="optimal", weight=2.0)
     results = mesh.find_paths([a, (1, 1, 0)], [b, (9, 9, 0)])
     assert [r.cost for r in results] == [full.cost, pytest.approx(math.hypot(8, 8))]
     costs = mesh.path_costs([a, (1, 1, 0)], [b, (9, 9, 0)])

@@ -220,9 +220,12 @@ SUPPORT: dict[str, WorldSpec] = {
         # pathcraft.navmesh3d: polygons with heights (issue 35).
         WorldSpec(
             "NavMesh3D",
-            {"funnel": ("weight", "max_expansions", "partial")},
+            {
+                "funnel": ("weight", "max_expansions", "partial"),
+                "optimal": ("max_expansions", "partial"),
+            },
             heuristics=None,
-            extras={"funnel": ("snap",)},
+            extras={name: ("snap",) for name in ("funnel", "optimal")},
         ),
         WorldSpec(
             "search",

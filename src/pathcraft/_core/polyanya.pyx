@@ -615,6 +615,7 @@ cdef class PolyanyaSearch(Machine):
     cdef int64_t max_expansions
     cdef int32_t found_idx
     cdef bint direct
+    cdef int32_t direct_poly
     cdef double sx, sy
 
     def __cinit__(self, *args, **kwargs):
@@ -679,6 +680,7 @@ cdef class PolyanyaSearch(Machine):
         self.max_expansions = max_expansions
         self.found_idx = -1
         self.direct = False
+        self.direct_poly = -1
         for i in range(npoly):
             if poff[i + 1] - poff[i] > nmax:
                 nmax = poff[i + 1] - poff[i]
@@ -691,8 +693,9 @@ cdef class PolyanyaSearch(Machine):
             for i in range(goal_polys.shape[0]):
                 ws.goal_mark[goal_polys[i]] = ws.gen
             for i in range(start_polys.shape[0]):
-                if ws.goal_mark[start_polys[i]] == ws.gen:
+                if ws.goal_mark[start_polys[i]] == ws.gen and not self.direct:
                     self.direct = True
+                    self.direct_poly = start_polys[i]
             if self.direct:
                 self.out.status = ST_FOUND
             else:
@@ -744,6 +747,32 @@ cdef class PolyanyaSearch(Machine):
     def best_so_far(self):
         """None: this search does not tell its best partial path while in progress."""
         return None
+
+    def corridor(self):
+        """The polygons the path found passes through, from a start polygon to a goal
+        polygon (none twice in a row), as an int32 array: each is the neighbour of the
+        one before, so the string pulled through them is the path (a 3-D mesh lifts
+        the path onto its polygons with it). Empty unless the search found the goal."""
+        cdef Workspace ws = self.ws
+        cdef int32_t cur = self.found_idx
+        cdef int32_t last = -1
+        cdef Node* nd
+        if self.out.status == ST_IN_PROGRESS:
+            raise RuntimeError("the search is still in progress")
+        if self.out.status != ST_FOUND:
+            return np.empty(0, dtype=np.int32)
+        if self.direct:
+            return np.array([self.direct_poly], dtype=np.int32)
+        polys = []
+        while cur >= 0:
+            nd = &ws.nodes[cur]
+            if nd.poly != last:
+                polys.append(nd.poly)
+                last = nd.poly
+            if nd.parent < 0:
+                polys.append(self.m.nbr[nd.edge])  # the start's polygon, across the entry
+            cur = nd.parent
+        return np.array(polys[::-1], dtype=np.int32)
 
     def answer(self):
         """``(status, path, cost, expanded, generated)`` of the ended search (see

@@ -24,6 +24,7 @@ import shapely
 
 from pathcraft._core import graph_search as _graph_kernel
 from pathcraft._core import navmesh as _walk
+from pathcraft._core import polyanya as _polyanya
 from pathcraft._kernels import FOUND
 from pathcraft._options import SearchOptions
 from pathcraft._sliced import CompiledSearch
@@ -168,6 +169,8 @@ def start(
         if unreachable:
             found = dataclasses.replace(found, found=False, reason="unreachable")
         return CompiledSearch.ended(found)
+    if opts.algorithm == "optimal":
+        return _optimal(built, world, s, sp, g, gp, opts, vertical, unreachable)
     portals = built.portals
     src, src_cost = portals.ends(sp, s)
     dst, dst_cost = portals.ends(gp, g)
@@ -188,6 +191,77 @@ def start(
 
     size = portals.graph.num_nodes + 1
     return CompiledSearch(make, finish, _graph_kernel.Workspace, size, world=world)
+
+
+class _CorridorSearch(_polyanya.PolyanyaSearch):
+    """Polyanya's step machine whose answer carries the polygons its path passes
+    through (its corridor), read before the search gives its workspace back."""
+
+    def answer(self) -> tuple[Any, ...]:
+        return (*super().answer(), self.corridor())
+
+
+def _optimal(
+    built: Built, world: Any, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
+    opts: SearchOptions, vertical: float, unreachable: bool,
+) -> CompiledSearch:  # fmt: skip
+    """Polyanya's search from ``s`` to ``g`` over the plane projection (the flat
+    mesh's kernel, fed the polygons with their vertices numbered per floor, so it
+    walks the 3-D adjacency): the shortest path seen from above, pulled through the
+    polygons it passes and lifted onto the surface."""
+    top = built.top
+    limit = -1 if opts.max_expansions is None else int(opts.max_expansions)
+
+    def make(ws: Any) -> Any:
+        return _CorridorSearch(
+            top.xy, top.poff, top.pv, top.nbr, top.twin, top.poly_of, top.corner,
+            top.degree, ws, float(s[0]), float(s[1]), sp, float(g[0]), float(g[1]), gp,
+            limit,
+        )  # fmt: skip
+
+    def finish(answer: tuple[Any, ...], t0: float) -> PathResult:
+        status, _path, _cost, expanded, generated = Answer.read(answer[:5])[:5]
+        done, made = int(expanded), int(generated)
+        if status == FOUND:
+            walked = _walk_corridor(built, s, g, answer[5])
+            result = dataclasses.replace(walked, expanded=done, generated=made)
+        elif opts.partial:
+            result = _partial(built, world, s, sp, g, gp, opts, vertical)
+            result = dataclasses.replace(
+                result, reason=nothing(status).reason, expanded=done, generated=made
+            )
+        else:
+            result = nothing(status, done, made)
+        if unreachable:
+            result = dataclasses.replace(result, found=False, reason="unreachable")
+        return dataclasses.replace(result, elapsed=time.perf_counter() - t0)
+
+    size = max(top.xy.shape[0], top.poff.shape[0] - 1)
+    return CompiledSearch(make, finish, _polyanya.Workspace, size, world=world)
+
+
+def _partial(
+    built: Built, world: Any, s: FloatArray, sp: Polys, g: FloatArray, gp: Polys,
+    opts: SearchOptions, vertical: float,
+) -> PathResult:  # fmt: skip
+    """A falsy result whose path is the shortest to where the funnel's search with
+    the same limit gets (the point nearest the goal on the polygon it expanded
+    closest to the goal), as the flat mesh's ``"optimal"`` answers ``partial``."""
+    funnel = dataclasses.replace(opts, algorithm="funnel")
+    toward = _run(start(built, world, s, sp, g, gp, funnel, vertical))
+    end = toward.path[-1]
+    held = at(built, end, vertical)
+    whole = dataclasses.replace(opts, max_expansions=None, partial=False)
+    best = toward
+    if held.size:
+        best = _run(_optimal(built, world, s, sp, end, held, whole, vertical, False)) or toward
+    return dataclasses.replace(best, found=False)
+
+
+def _run(search: CompiledSearch) -> PathResult:
+    """The result of ``search`` run to its end at once."""
+    search.step()
+    return search.result
 
 
 def _finish(
