@@ -125,9 +125,7 @@ class FrameBudget:
     def allowance(self) -> int:
         """The expansions what is left of the frame allows: those left, and with a
         time budget as many as the time left allows at the measured rate (none
-        before any measure; rounded down to three significant bits, so that a
-        search capped by it meets few distinct caps: a query's options are checked
-        once per distinct value), but at least one slice while none ran this frame
+        before any measure), but at least one slice while none ran this frame
         (the first slice runs whatever the time: :meth:`run` would spend it too).
         What a search run whole in one call may spend this frame.
 
@@ -146,7 +144,7 @@ class FrameBudget:
         if self.time_us is not None:
             timed = 0
             if self._rate is not None:
-                timed = _coarse(int((self._deadline - now) * self._rate))
+                timed = int((self._deadline - now) * self._rate)
             n = min(n, max(timed, SLICE) if self._first else timed)
         return max(n, 0)
 
@@ -189,9 +187,6 @@ class FrameBudget:
                 self._pending = None
             rate = self._rate
             n = int((self._deadline - began) * (RATE if rate is None else rate))
-            if n > 7:
-                shift = n.bit_length() - 3  # (_coarse, inline)
-                n = (n >> shift) << shift
             if self._first and n < SLICE:
                 n = SLICE
             cap = min(cap, n)
@@ -247,14 +242,3 @@ class FrameBudget:
         if self.left is not None:
             self.left -= expanded
 
-
-def _coarse(n: int) -> int:
-    """``n`` rounded down to its three most significant bits (at most a fifth
-    less): a handful of values an octave.
-
-    >>> from pathcraft.agents._budget import _coarse
-    >>> [_coarse(n) for n in (-3, 7, 9, 13, 100, 1000)]
-    [-3, 7, 8, 12, 96, 896]
-    """
-    shift = n.bit_length() - 3
-    return n if shift <= 0 else (n >> shift) << shift
