@@ -189,7 +189,8 @@ class FrameBudget:
             n = int((self._deadline - began) * (RATE if rate is None else rate))
             if self._first and n < SLICE:
                 n = SLICE
-            cap = min(cap, n)
+            if n < cap:
+                cap = n
         if need is not None and need > cap:
             return None
         capped = limit is None or limit > cap
