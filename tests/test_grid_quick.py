@@ -290,3 +290,20 @@ def test_a_limit_the_plans_do_not_take_goes_the_checked_way() -> None:
     with pytest.raises(TypeError, match="algorithm='hpa'\\) takes no options"):
         grid.find_path((0, 0), (0, 8), algorithm="hpa", max_expansions=3)  # type: ignore[arg-type]
     assert grid.find_path((0, 0), (0, 8), algorithm="theta", max_expansions=2).expanded == 2
+
+
+def test_budgeted_pursuers_plan_on_the_grids_one_plan() -> None:
+    """A pursuer with ``budget=`` asks for the expansions left (a new limit every
+    plan), a time-budgeted one for what is left of its frame: neither adds a plan."""
+    from pathcraft.agents import GridSpace, Pursuer
+
+    grid = Grid(np.ones((12, 40)), diagonal="never")
+    hunters = [
+        Pursuer(GridSpace(grid, algorithm="astar"), (0, 0), speed=1.0, budget=10**6),
+        Pursuer(GridSpace(grid, algorithm="astar"), (11, 0), speed=1.0, time_budget_us=1e4),
+    ]
+    for frame in range(40):
+        for hunter in hunters:
+            hunter.step((frame % 12, 39 - frame % 3), dt=0.2)
+    assert all(h.plans >= 30 for h in hunters)
+    assert list(grid._derived().plans) == ["astar"]

@@ -1114,7 +1114,10 @@ class Grid:
         seed : int or None
             In ``[0, 2**64 - 1]``.
         max_expansions : int or None
-            Give up after expanding this many cells (jump points for ``jps``).
+            Give up after expanding this many cells (jump points for ``jps``). A
+            limit that changes every call (a frame budget's allowance) costs what a
+            fixed one does: the grid prepares a query's other options once and passes
+            the limit to each search.
         max_cost : float or None
             Never reach a cell costing more than this from the start.
         partial : bool
