@@ -154,13 +154,13 @@ class FrameBudget:
     ) -> tuple[Any, bool] | None:
         """``search(start, goal, max_expansions=cap)``, a search run whole in one
         call, where one needing ``need`` expansions (those of the last like it;
-        None: unknown) fits in :meth:`allowance` (None where it does not: not
-        run; with no time budget, also where ``need`` is unknown: with one, an
-        unknown ``need`` is tried, and before any measure the time left is
-        counted at :data:`RATE`). ``cap`` is the allowance, or the caller's ``limit`` where that is
-        lower (None: none). Its expansions are spent, and with a time budget the
-        rate is measured by them. The result and whether the allowance capped it
-        (False: the caller's limit did).
+        None: unknown) fits in :meth:`allowance` (None where it does not, or
+        where nothing is left: not run; with no time budget, also where ``need``
+        is unknown: with one, an unknown ``need`` is tried, and before any measure
+        the time left is counted at :data:`RATE`). ``cap`` is the allowance, or the
+        caller's ``limit`` where that is lower (None: none). Its expansions are
+        spent, and with a time budget the rate is measured by them. The result and
+        whether the allowance capped it (False: the caller's limit did).
 
         Examples
         --------
@@ -191,8 +191,8 @@ class FrameBudget:
                 n = SLICE
             if n < cap:
                 cap = n
-        if need is not None and need > cap:
-            return None
+        if cap <= 0 or (need is not None and need > cap):
+            return None  # (or nothing is left: a frame's later plan after its time ran out)
         capped = limit is None or limit > cap
         result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
         expanded = result.expanded
