@@ -280,3 +280,21 @@ def test_options_that_change_which_cells_fit_take_the_worlds_checks_every_time()
         queue.request_many(["b"], grid, [(0, 2)], (0, 0), size=2)
     queue.request("a", grid, (0, 0), (2, 9), snap=True)  # off the grid: snapped
     assert queue.update()["a"].path[-1].tolist() == [2, 4]
+
+
+def test_a_plan_after_the_frames_time_ran_out_is_not_run() -> None:
+    """A second plan in one frame (one adopted, the target moved meanwhile) once the
+    time ran out: nothing is left, so it is not run (it was run with a negative cap,
+    a ``max_expansions`` the search refuses)."""
+    grid = Grid(np.ones((40, 40)))
+    budget = FrameBudget(None, 1.0)  # 1 us: any search spends it
+    budget.start()
+    first = budget.whole(grid.astar, (0, 0), (39, 39), None, None)  # the frame's first
+    assert first is not None and first[0].expanded >= 32
+    assert budget.spent and budget.allowance() == 0
+    for need in (None, 0, 5):
+        assert budget.whole(grid.astar, (0, 0), (9, 9), need, None) is None
+    frames = FrameBudget(3, None)
+    frames.start()
+    assert frames.whole(grid.astar, (0, 0), (0, 2), 3, None) is not None  # all 3 spent
+    assert frames.left == 0 and frames.whole(grid.astar, (0, 0), (0, 0), 0, None) is None

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _grids import oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -217,3 +218,92 @@ def test_unit_sizes_answer_on_their_view_also_on_a_planned_grid() -> None:
     wall = tuple(int(v) for v in before.path[len(before.path) // 2]) if before else (5, 5)
     grid[wall] = np.inf  # the view's plan must not remember the old cell
     assert_same(grid.find_path(s, g, size=2), checked(grid.for_size(2), s, g, "astar"))
+
+
+# ----------------------------------------------------------------- a limit apart
+# ``max_expansions`` stays out of the checked options and the plans' key: a limit
+# that changes every call (a frame budget's allowance) reuses the plan of the other
+# options and passes the limit to the query.
+
+
+def test_a_limit_stops_the_search_at_exactly_that_many_expansions() -> None:
+    rng = np.random.default_rng(11)
+    cost = np.where(rng.random((14, 14)) < 0.25, np.inf, rng.integers(1, 4, (14, 14)))
+    cost[0, 0] = cost[-1, -1] = 1.0
+    start, goal = (0, 0), (13, 13)
+    truth = oracle(cost, "no_corner_cut", [start])[goal]
+    assert np.isfinite(truth)
+    grid = Grid(cost)
+    for options in ({}, {"partial": True}, {"weight": 1.5}, {"tie_break": "fifo"}):
+        needed = grid.astar(start, goal, **options).expanded
+        for limit in [*range(needed + 2), needed + 50, None]:
+            got = grid.astar(start, goal, max_expansions=limit, **options)
+            assert_same(got, checked(grid, start, goal, "astar", max_expansions=limit, **options))
+            if limit is not None and limit < needed:
+                assert not got and got.reason == "max_expansions" and got.expanded == limit
+            else:
+                assert got and got.expanded == needed
+                if not options:
+                    assert got.cost == pytest.approx(truth, rel=1e-9)
+            if "partial" not in options:
+                assert grid.path_cost(start, goal, max_expansions=limit, **options) == got.cost
+            search = grid.start_search(start, goal, max_expansions=limit, **options)
+            while search.step(3) == "in_progress":
+                pass
+            assert_same(search.result, got)
+
+
+def test_calls_that_differ_only_by_their_limit_share_one_option_entry_and_plan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pathcraft import _options
+
+    monkeypatch.setattr(_options, "_CHECKED", {})
+    grid = Grid(np.ones((20, 20)))
+    for limit in (None, *range(0, 60, 3)):
+        grid.find_path((0, 0), (19, 19), max_expansions=limit)
+        grid.astar((0, 0), (19, 19), max_expansions=limit)
+        grid.jps((0, 0), (19, 19), max_expansions=limit)
+        grid.jps((0, 0), (19, 19), max_expansions=limit, fill=False)
+        grid.path_cost((0, 0), (19, 19), max_expansions=limit)
+        grid.start_search((0, 0), (19, 19), max_expansions=limit).step()
+        grid.astar((0, 0), (19, 19), max_expansions=limit, weight=2.0)
+    assert sorted(key[:3] for key in _options._CHECKED) == [
+        ("Grid", "astar"), ("Grid", "astar", ("weight", float, 2.0)), ("Grid", "jps"),
+    ]
+    plans = grid._derived().plans
+    assert len(plans) == 3 and {"astar", "jps"} <= set(plans)
+    assert grid.astar((0, 0), (19, 19)).expanded == 20  # the plain plan keeps no limit
+
+
+def test_a_limit_the_plans_do_not_take_goes_the_checked_way() -> None:
+    grid = Grid(np.ones((4, 9)), diagonal="never")
+    for value, error in ((-1, ValueError), (2**63, ValueError), ("3", TypeError),
+                         (True, TypeError), (2.0, TypeError)):  # fmt: skip
+        for call in (grid.find_path, grid.path_cost, grid.start_search):
+            with pytest.raises(error, match="max_expansions must be an integer"):
+                call((0, 0), (0, 8), max_expansions=value)  # type: ignore[arg-type]
+    with pytest.raises(UnsupportedOptionError, match=r"start_search.* unknown option 'colour'"):
+        grid.start_search((0, 0), (0, 8), max_expansions=2, colour=1)  # type: ignore[call-arg]
+    numpy_limit = grid.find_path((0, 0), (0, 8), max_expansions=np.int64(3))
+    assert numpy_limit.expanded == 3 and numpy_limit.reason == "max_expansions"
+    with pytest.raises(TypeError, match="algorithm='hpa'\\) takes no options"):
+        grid.find_path((0, 0), (0, 8), algorithm="hpa", max_expansions=3)  # type: ignore[arg-type]
+    assert grid.find_path((0, 0), (0, 8), algorithm="theta", max_expansions=2).expanded == 2
+
+
+def test_budgeted_pursuers_plan_on_the_grids_one_plan() -> None:
+    """A pursuer with ``budget=`` asks for the expansions left (a new limit every
+    plan), a time-budgeted one for what is left of its frame: neither adds a plan."""
+    from pathcraft.agents import GridSpace, Pursuer
+
+    grid = Grid(np.ones((12, 40)), diagonal="never")
+    hunters = [
+        Pursuer(GridSpace(grid, algorithm="astar"), (0, 0), speed=1.0, budget=10**6),
+        Pursuer(GridSpace(grid, algorithm="astar"), (11, 0), speed=1.0, time_budget_us=1e4),
+    ]
+    for frame in range(40):
+        for hunter in hunters:
+            hunter.step((frame % 12, 39 - frame % 3), dt=0.2)
+    assert all(h.plans >= 30 for h in hunters)
+    assert list(grid._derived().plans) == ["astar"]

@@ -240,37 +240,42 @@ cdef class Plan:
             raise MemoryError("the grid search ran out of memory")
         return 0
 
-    def find(self, start, goal, double t0, bint fill=True):
+    def find(self, start, goal, double t0, bint fill=True, int64_t max_expansions=-1):
         """The :class:`~pathcraft.result.PathResult` of a query between two
         ``(row, col)`` tuples, or None when a cell is not one this plan takes (not a
         tuple of two ints, outside the grid, a wall). ``fill=False`` (jump point
-        search): the path holds only the jump points."""
+        search): the path holds only the jump points. ``max_expansions`` >= 0 limits
+        this query instead of the plan's own limit (-1: the plan's own), so a limit
+        that changes per query shares one plan."""
         cdef Py_ssize_t s, g
         if not self.cells(start, goal, &s, &g):
             return None
-        return self.answer(s, g, t0, fill)
+        return self.answer(s, g, t0, fill, max_expansions)
 
     def find_flat(self, Py_ssize_t s, Py_ssize_t g, double t0):
         """:meth:`find` between padded flat cells already checked."""
-        return self.answer(s, g, t0, True)
+        return self.answer(s, g, t0, True, -1)
 
     def cost_flat(self, Py_ssize_t s, Py_ssize_t g):
         """:meth:`cost` between padded flat cells already checked."""
-        return self.answer_cost(s, g)
+        return self.answer_cost(s, g, -1)
 
-    def cost(self, start, goal):
+    def cost(self, start, goal, int64_t max_expansions=-1):
         """Only the cost of a query between two ``(row, col)`` tuples (``inf`` when
-        the goal is not reached), or None when a cell is not one this plan takes."""
+        the goal is not reached), or None when a cell is not one this plan takes;
+        ``max_expansions`` as in :meth:`find`."""
         cdef Py_ssize_t s, g
         if not self.cells(start, goal, &s, &g):
             return None
-        return self.answer_cost(s, g)
+        return self.answer_cost(s, g, max_expansions)
 
-    cdef double answer_cost(self, Py_ssize_t s, Py_ssize_t g) except? -1.0:
+    cdef double answer_cost(self, Py_ssize_t s, Py_ssize_t g, int64_t limit) except? -1.0:
         cdef Query q = self.q  # a copy: threads may share the plan
         cdef Outcome out
         cdef Workspace ws = self.workspace()
         cdef Py_ssize_t n
+        if limit >= 0:
+            q.s.max_expansions = limit
         if self.labels != NULL and self.apart(s, g):
             return INFINITY
         self.run(&q, ws, s, g, &out)
@@ -285,10 +290,12 @@ cdef class Plan:
             return _jumps_cost(ws.trail, n, q.width, q.hscale)
         return steps_cost(q.cost, q.width, ws.trail, n)
 
-    cdef object answer(self, Py_ssize_t s, Py_ssize_t g, double t0, bint fill):
+    cdef object answer(self, Py_ssize_t s, Py_ssize_t g, double t0, bint fill, int64_t limit):
         cdef Query q = self.q  # a copy: threads may share the plan
         cdef Outcome out
         cdef Workspace ws
+        if limit >= 0:
+            q.s.max_expansions = limit
         if self.labels != NULL and self.apart(s, g):
             return _result(
                 self.result, _cells(NULL, 0, 1), INFINITY, False, self.reasons[ST_UNREACHABLE],
@@ -338,12 +345,13 @@ cdef class Plan:
         cdef Py_ssize_t s, g
         return self.cells(start, goal, &s, &g)
 
-    def start(self, Workspace ws not None, start, goal):
+    def start(self, Workspace ws not None, start, goal, int64_t max_expansions=-1):
         """The query between two ``(row, col)`` tuples as a step machine on ``ws`` (a
         workspace of this grid's size that the caller holds until the search ends: a
         dense one, or a ``hashed.HashedWorkspace``, state sized by the cells reached,
         for any search but jump point search from a jump table), or None when a cell is not one this plan takes.
-        Stepped to its end it answers exactly :meth:`find` (see :class:`PlanSearch`)."""
+        Stepped to its end it answers exactly :meth:`find` (see :class:`PlanSearch`);
+        ``max_expansions`` as there."""
         cdef Py_ssize_t s, g
         cdef int failed
         cdef PlanSearch search
@@ -364,6 +372,8 @@ cdef class Plan:
         search.hashed = hashed
         search.s = s
         search.q = self.q
+        if max_expansions >= 0:
+            search.q.s.max_expansions = max_expansions
         aim(&search.q, g)
         search.q.s.rng = self.seed
         with nogil:

@@ -125,9 +125,7 @@ class FrameBudget:
     def allowance(self) -> int:
         """The expansions what is left of the frame allows: those left, and with a
         time budget as many as the time left allows at the measured rate (none
-        before any measure; rounded down to three significant bits, so that a
-        search capped by it meets few distinct caps: a query's options are checked
-        once per distinct value), but at least one slice while none ran this frame
+        before any measure), but at least one slice while none ran this frame
         (the first slice runs whatever the time: :meth:`run` would spend it too).
         What a search run whole in one call may spend this frame.
 
@@ -146,7 +144,7 @@ class FrameBudget:
         if self.time_us is not None:
             timed = 0
             if self._rate is not None:
-                timed = _coarse(int((self._deadline - now) * self._rate))
+                timed = int((self._deadline - now) * self._rate)
             n = min(n, max(timed, SLICE) if self._first else timed)
         return max(n, 0)
 
@@ -156,13 +154,13 @@ class FrameBudget:
     ) -> tuple[Any, bool] | None:
         """``search(start, goal, max_expansions=cap)``, a search run whole in one
         call, where one needing ``need`` expansions (those of the last like it;
-        None: unknown) fits in :meth:`allowance` (None where it does not: not
-        run; with no time budget, also where ``need`` is unknown: with one, an
-        unknown ``need`` is tried, and before any measure the time left is
-        counted at :data:`RATE`). ``cap`` is the allowance, or the caller's ``limit`` where that is
-        lower (None: none). Its expansions are spent, and with a time budget the
-        rate is measured by them. The result and whether the allowance capped it
-        (False: the caller's limit did).
+        None: unknown) fits in :meth:`allowance` (None where it does not, or
+        where nothing is left: not run; with no time budget, also where ``need``
+        is unknown: with one, an unknown ``need`` is tried, and before any measure
+        the time left is counted at :data:`RATE`). ``cap`` is the allowance, or the
+        caller's ``limit`` where that is lower (None: none). Its expansions are
+        spent, and with a time budget the rate is measured by them. The result and
+        whether the allowance capped it (False: the caller's limit did).
 
         Examples
         --------
@@ -189,14 +187,12 @@ class FrameBudget:
                 self._pending = None
             rate = self._rate
             n = int((self._deadline - began) * (RATE if rate is None else rate))
-            if n > 7:
-                shift = n.bit_length() - 3  # (_coarse, inline)
-                n = (n >> shift) << shift
             if self._first and n < SLICE:
                 n = SLICE
-            cap = min(cap, n)
-        if need is not None and need > cap:
-            return None
+            if n < cap:
+                cap = n
+        if cap <= 0 or (need is not None and need > cap):
+            return None  # (or nothing is left: a frame's later plan after its time ran out)
         capped = limit is None or limit > cap
         result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
         expanded = result.expanded
@@ -247,14 +243,3 @@ class FrameBudget:
         if self.left is not None:
             self.left -= expanded
 
-
-def _coarse(n: int) -> int:
-    """``n`` rounded down to its three most significant bits (at most a fifth
-    less): a handful of values an octave.
-
-    >>> from pathcraft.agents._budget import _coarse
-    >>> [_coarse(n) for n in (-3, 7, 9, 13, 100, 1000)]
-    [-3, 7, 8, 12, 96, 896]
-    """
-    shift = n.bit_length() - 3
-    return n if shift <= 0 else (n >> shift) << shift

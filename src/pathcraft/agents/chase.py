@@ -434,19 +434,24 @@ class Pursuer:
             return self._status
         self._ticks += 1
         self._dt = dt
-        if self._clock is not None:
-            self._clock.start()
+        clock = self._clock
         changed = self._world is not None and self._world.version != self._seen
-        if changed and goal == self._target and self._clock is None and self._replans:
+        if changed and goal == self._target and clock is None and self._replans:
             self._repair(goal)
-        elif changed:
-            self._retarget(goal, fresh=True)
-        elif self._search is not None:
-            self._target = goal  # the plan in flight is finished first: never starved
-        elif goal != self._target or self._status == "unreachable":
-            self._retarget(goal)
-        if self._search is not None:
-            self._continue()
+        elif (
+            changed or self._search is not None or goal != self._target
+            or self._status == "unreachable"
+        ):  # fmt: skip
+            if clock is not None:
+                clock.start()  # the frame's budget (a step without search work reads none)
+            if changed:
+                self._retarget(goal, fresh=True)
+            elif self._search is not None:
+                self._target = goal  # the plan in flight is finished first: never starved
+            else:
+                self._retarget(goal)
+            if self._search is not None:
+                self._continue()
         if self._status in ("unreachable", "max_expansions"):
             return self._status
         self._advance(self.speed * dt)

@@ -64,10 +64,10 @@ from pathcraft._aliases import documented
 from pathcraft._batch import BatchOptions, check_batch
 from pathcraft._changes import ChangeLog
 from pathcraft._movingai import read_walkable
-from pathcraft._options import SearchOptions, UnsupportedOptionError, check_flag
+from pathcraft._options import SUPPORT, SearchOptions, UnsupportedOptionError, check_flag
 from pathcraft._reach import Moves, compact
 from pathcraft._sliced import CompiledSearch
-from pathcraft._validation import check_choice
+from pathcraft._validation import MAX_EXPANSIONS, check_choice
 from pathcraft.grid import _batch, _capabilities, _nearest, _queries
 from pathcraft.grid._checks import (
     cell_indices,
@@ -1132,7 +1132,10 @@ class Grid:
         seed : int or None
             In ``[0, 2**64 - 1]``.
         max_expansions : int or None
-            Give up after expanding this many cells (jump points for ``jps``).
+            Give up after expanding this many cells (jump points for ``jps``). A
+            limit that changes every call (a frame budget's allowance) costs what a
+            fixed one does: the grid prepares a query's other options once and passes
+            the limit to each search.
         max_cost : float or None
             Never reach a cell costing more than this from the start.
         partial : bool
@@ -1208,6 +1211,12 @@ class Grid:
             result = self._lean_unit(algorithm, options["size"], start, goal, t0)  # its view's
             if result is not None:
                 return result
+        elif "max_expansions" in options:  # one plan for every limit
+            limited = self._limited("find_path", algorithm, options)
+            if limited is not None:
+                result = limited[0].find(start, goal, t0, True, limited[1])
+                if result is not None:
+                    return result
         if type(algorithm) is str and algorithm == "hpa":  # anything else: checked below
             return self._hpa_path(start, goal, options)
         if type(algorithm) is str and algorithm == "subgoal":
@@ -1309,6 +1318,37 @@ class Grid:
         if prep.version != world._log.version:
             prep = world._renew()
         return prep.plan(opts, world)
+
+    def _limited(
+        self, method: str, algorithm: Any, options: Mapping[str, object]
+    ) -> tuple[Plan, int] | None:
+        """The plan of ``options`` but ``max_expansions``, and that limit as the plan
+        takes it per query (-1: none). The limit stays out of the checked options
+        and the plan's key, so a limit that changes every call (a frame budget's
+        allowance) shares one checked option set and one plan, and the search stops
+        at exactly that limit. None where the checked way answers: no
+        ``max_expansions`` given, a value it reports (not an int in range nor
+        None), an algorithm without plans, options no plan takes. ``method`` names
+        the call in refusals."""
+        limit = options.get("max_expansions", False)  # False: not given
+        if limit is None:
+            cap = -1
+        elif type(limit) is int and 0 <= limit <= MAX_EXPANSIONS:
+            cap = limit
+        else:
+            return None
+        if type(algorithm) is not str or algorithm not in _PLANNED:
+            return None
+        if len(options) == 1:  # the algorithm's plain plan, as _lean takes it
+            prep = self._prep
+            if prep.version != self._log.version:
+                prep = self._renew()
+            known = prep.plans.get(algorithm)
+            if known is not None:
+                return None if known[1] is None else (known[1], cap)
+        rest = {name: value for name, value in options.items() if name != "max_expansions"}
+        plan = self._plan(SearchOptions.check_call("Grid", method, algorithm, rest))
+        return None if plan is None else (plan, cap)
 
     def _shorthand(
         self, algorithm: GridAlgorithm, start: Any, goal: Any, options: GridOptions
@@ -1479,6 +1519,11 @@ class Grid:
                 return result
         if check_flag("fill", fill):
             return self.find_path(start, goal, algorithm="jps", **options)
+        limited = self._limited("find_path", "jps", options)
+        if limited is not None:
+            result = limited[0].find(start, goal, t0, False, limited[1])
+            if result is not None:
+                return result
         opts = SearchOptions.check("Grid", "jps", **options)
         plan = self._plan(opts)
         if plan is not None:
@@ -1546,6 +1591,11 @@ class Grid:
                 )
         if "snap" in options:
             options, start, goal = self._snapped(options, start, goal)
+        limited = self._limited("path_cost", algorithm, options)
+        if limited is not None:
+            cost = limited[0].cost(start, goal, limited[1])
+            if cost is not None:
+                return cost
         opts = SearchOptions.check_call("Grid", "path_cost", algorithm, options)
         plan = self._plan(opts)
         if plan is not None:
@@ -1588,6 +1638,11 @@ class Grid:
                 search = planned_search(self, known[1], start, goal)
                 if search is not None:
                     return search
+        limited = self._limited("start_search", algorithm, options)
+        if limited is not None:
+            search = planned_search(self, limited[0], start, goal, limited[1])
+            if search is not None:
+                return search
         opts = SearchOptions.check_call("Grid", "start_search", algorithm, options)
         plan = self._plan(opts)
         if plan is not None:  # plain cells: the plan's query, stepped
@@ -1955,6 +2010,9 @@ class Grid:
         """
         return _capabilities.GridReplan(self)
 
+
+#: The algorithms whose queries run on the grid's plans (:meth:`Grid._limited`).
+_PLANNED = frozenset(SUPPORT["Grid"].algorithms)
 
 #: What :meth:`Grid.prepare` builds.
 PREPARATIONS = ("jps", "jps+", "components", "hpa", "hierarchy", "subgoal")

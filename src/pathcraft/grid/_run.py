@@ -131,16 +131,19 @@ def solve_theta(
     return answer_result(grid, answer, t0)
 
 
-def planned_search(grid: Grid, plan: Plan, start: Any, goal: Any) -> CompiledSearch | None:
+def planned_search(
+    grid: Grid, plan: Plan, start: Any, goal: Any, max_expansions: int = -1
+) -> CompiledSearch | None:
     """The sliced search of a query the grid's ``plan`` takes (two plain ``(row, col)``
     tuples, walkable), on the plan's prepared query: the glue's stepped search
-    (:func:`pathcraft._cellworld.stepped`) without its per-call setup. None for cells
+    (:func:`pathcraft._cellworld.stepped`) without its per-call setup (limited to
+    ``max_expansions`` instead of the plan's own limit when >= 0). None for cells
     the plan does not take."""
     if not plan.takes(start, goal):
         return None
     padded = grid.padded
     return CompiledSearch(
-        lambda ws: plan.start(ws, start, goal), _planned_result, _kernel.Workspace,
+        lambda ws: plan.start(ws, start, goal, max_expansions), _planned_result, _kernel.Workspace,
         padded.size, grid, None if plan.offline else hashed_workspace,
     )  # fmt: skip
 
