@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcraft.navmesh3d import DIRECTIONS, WALKABLE_AREA, BuildConfig, build_compact, read_obj
+from pathcraft.navmesh3d import (
+    DIRECTIONS,
+    WALKABLE_AREA,
+    BuildConfig,
+    CompactHeightfield,
+    build_compact,
+    read_obj,
+)
 
 FLOOR = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
 FLOOR_TRIS = np.array([[0, 1, 2], [0, 2, 3]])
@@ -209,6 +216,30 @@ def test_a_step_links_its_floors_within_the_climb_only(step: float, linked: bool
     crossing = graph[np.flatnonzero(low)][:, np.flatnonzero(~low)].nnz
     assert (crossing > 0) == linked
     assert (chf.n_regions == 1) == linked
+
+
+def test_a_face_on_a_cell_boundary_goes_to_the_cell_on_its_plus_side_as_in_recast() -> None:
+    # Recast's rasterizeTri starts at the row holding a triangle's smallest coordinate
+    # and dividePoly gives a point on the dividing line to both sides: a riser lying
+    # on the boundary between two rows lands in the row on its + side only. So a
+    # level and its mirror image do not give mirror-image heightfields (Recast's rows
+    # run along a y-up file's Z, our -y): the difference bench/results/navmesh3d.md
+    # traces fdm6's pairs 520 and 745 to.
+    config = BuildConfig(cell_size=0.25, cell_height=0.25, agent_radius=0)
+    verts, tris = join(quad(0, 0, 3, 1.5, 0), box(0, 1.5, 0, 3, 3, 0.5))  # riser at y 1.5
+
+    def tops(chf: CompactHeightfield) -> dict[tuple[int, int], int]:
+        cells = chf.span_cells().tolist()
+        return {(x, y): z for (x, y), z in zip(cells, chf.z.tolist(), strict=True)}
+
+    plain = tops(build_compact(verts, tris, config))
+    mirrored = tops(build_compact(verts * [1, -1, 1], tris[:, ::-1], config))
+    for x in range(2, 10):  # rows 5 | 6 meet at y = 1.5 (mirrored: at y = -1.5)
+        assert (plain[x, 5], plain[x, 6]) == (1, 3)  # the floor, the step's top
+        # mirrored, the floor's row beside the step holds the riser (0 to 0.5)
+        assert (mirrored[x, 6], mirrored[x, 5]) == (2, 3)
+        for y in (*range(1, 5), *range(7, 11)):
+            assert mirrored[x, 11 - y] == plain[x, y]  # elsewhere mirror images
 
 
 def test_a_bridge_over_a_floor_gives_two_walkable_layers() -> None:

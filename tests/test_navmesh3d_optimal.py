@@ -176,3 +176,31 @@ def test_contract_sliced_partial_and_batches() -> None:
     near = apart.find_path((1, 1, 0), (12, 1, 3), algorithm="optimal", partial=True)
     assert not near and near.reason == "unreachable"
     assert near.path[-1].tolist() == [4, 1, 0]  # the reachable point nearest the goal
+
+
+def test_the_agents_space_searches_by_its_algorithm() -> None:
+    walk = _rooms(1)
+    flat_mesh = NavMesh.from_geometry(walk)
+    mesh = NavMesh3D(lifted(flat_mesh, flat(1.5)))
+    rng = np.random.default_rng(1)
+    funnel_space, optimal_space = mesh.agent_space(), mesh.agent_space(algorithm="optimal")
+    assert (funnel_space.algorithm, optimal_space.algorithm) == ("funnel", "optimal")
+    differ = 0
+    for _ in range(25):
+        a, b = flat_mesh.random_point(seed=rng), flat_mesh.random_point(seed=rng)
+        a3, b3 = (*a, 1.5), (*b, 1.5)
+        for space, algorithm in ((funnel_space, "funnel"), (optimal_space, "optimal")):
+            want = mesh.find_path(a3, b3, algorithm=algorithm)
+            got = space.find_path(a3, b3)
+            assert np.array_equal(got.path, want.path) and got.cost == want.cost
+            search = space.start_search(a3, b3)
+            while search.step(3) == "in_progress":
+                pass
+            assert np.array_equal(search.result.path, want.path)
+            assert space.step_costs(space.nodes(got)).sum() == pytest.approx(got.cost)
+        best, funnel = optimal_space.find_path(a3, b3), funnel_space.find_path(a3, b3)
+        assert best.cost <= funnel.cost + 1e-9
+        differ += best.cost < funnel.cost * (1 - 1e-6)
+    assert differ >= 1  # the two spaces do not give the same paths
+    with pytest.raises(ValueError, match=r"^algorithm must be one of 'funnel', 'optimal'"):
+        mesh.agent_space(algorithm="jps")  # type: ignore[arg-type]

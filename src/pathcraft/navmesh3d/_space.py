@@ -3,8 +3,8 @@
 <pathcraft.navmesh3d.NavMesh3D.agent_space>` returns.
 
 A node is an ``(x, y, z)`` point on the surface (a tuple of three floats), a path the
-lifted funnel path of :meth:`NavMesh3D.find_path
-<pathcraft.navmesh3d.NavMesh3D.find_path>` and a step's cost its length in 3-D, so
+lifted path of :meth:`NavMesh3D.find_path <pathcraft.navmesh3d.NavMesh3D.find_path>`
+(by the space's ``algorithm``: the funnel by default) and a step's cost its length in 3-D, so
 the step costs of a path add up to its result's ``cost``. The space is continuous: a
 :class:`~pathcraft.agents.Pursuer` plans from where it stands, between nodes too, and
 its ``position`` is ``(x, y, z)``.
@@ -13,12 +13,13 @@ its ``position`` is ``(x, y, z)``.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from pathcraft._sliced import CompiledSearch
+from pathcraft._validation import check_choice
 from pathcraft.result import PathResult
 from pathcraft.world import kind_of
 
@@ -39,6 +40,10 @@ class MeshSpace3D:
     mesh : NavMesh3D
         The mesh; its tiles may come and go between searches (agents watch its
         ``version`` and plan again from where they stand).
+    algorithm : {"funnel", "optimal"}
+        How paths are found (:meth:`NavMesh3D.find_path
+        <pathcraft.navmesh3d.NavMesh3D.find_path>`'s ``algorithm``): the funnel by
+        default.
 
     Examples
     --------
@@ -53,9 +58,15 @@ class MeshSpace3D:
     >>> runner = Pursuer(mesh, (1, 1, 0), speed=1.0)
     >>> runner.step((6, 1, 3), dt=3.5), runner.position
     ('chasing', (4.0, 1.0, 1.5))
+    >>> mesh.agent_space(algorithm="optimal").algorithm
+    'optimal'
+    >>> mesh.agent_space(algorithm="theta")
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm must be one of 'funnel', 'optimal'; got 'theta'
     """
 
-    __slots__ = ("mesh",)
+    __slots__ = ("algorithm", "mesh")
 
     #: Positions are continuous: an agent between two corners plans from where it is.
     continuous = True
@@ -64,10 +75,13 @@ class MeshSpace3D:
     #: :class:`~pathcraft.agents.PathFollower` keeps three columns on it.
     dims = 3
 
-    def __init__(self, mesh: NavMesh3D) -> None:
+    def __init__(
+        self, mesh: NavMesh3D, *, algorithm: Literal["funnel", "optimal"] = "funnel"
+    ) -> None:
         if kind_of(mesh) != "navmesh3d":
             raise TypeError(f"mesh must be a pathcraft NavMesh3D; got {type(mesh).__name__}")
         self.mesh = mesh
+        self.algorithm: str = check_choice("algorithm", algorithm, ("funnel", "optimal"))
 
     @property
     def world(self) -> Any:
@@ -180,7 +194,8 @@ class MeshSpace3D:
     def find_path(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
     ) -> PathResult:
-        """:meth:`NavMesh3D.find_path` from ``start`` to ``goal``.
+        """:meth:`NavMesh3D.find_path` from ``start`` to ``goal`` (this space's
+        ``algorithm``), giving up after ``max_expansions``.
 
         Examples
         --------
@@ -190,12 +205,16 @@ class MeshSpace3D:
         >>> round(space.find_path((1, 0, 0), (1, 1, 2)).cost, 4)
         2.2361
         """
-        return self.mesh.find_path(start, goal, max_expansions=max_expansions)
+        return self.mesh.find_path(
+            start, goal, algorithm=self.algorithm,  # type: ignore[arg-type]
+            max_expansions=max_expansions,
+        )  # fmt: skip
 
     def start_search(
         self, start: Hashable, goal: Hashable, *, max_expansions: int | None = None
     ) -> CompiledSearch:
-        """:meth:`NavMesh3D.start_search` from ``start`` to ``goal``.
+        """:meth:`NavMesh3D.start_search` from ``start`` to ``goal`` (this space's
+        ``algorithm``).
 
         Examples
         --------
@@ -206,7 +225,10 @@ class MeshSpace3D:
         >>> search.step(), search.result.path.tolist()
         ('found', [[1.0, 0.0, 0.0], [3.0, 1.0, 2.0]])
         """
-        return self.mesh.start_search(start, goal, max_expansions=max_expansions)
+        return self.mesh.start_search(
+            start, goal, algorithm=self.algorithm,  # type: ignore[arg-type]
+            max_expansions=max_expansions,
+        )  # fmt: skip
 
     def nodes(self, result: PathResult) -> list[Hashable]:
         """The path of ``result`` as ``(x, y, z)`` tuples.

@@ -808,10 +808,10 @@ class NavMesh3D:
 
         return plot_mesh3d(self, result, ax, view=view, **kwargs)
 
-    def agent_space(self) -> Any:
+    def agent_space(self, *, algorithm: Literal["funnel", "optimal"] = "funnel") -> Any:
         """Capability ``"agent_space"``: this mesh as agents' space
         (:class:`~pathcraft.navmesh3d.MeshSpace3D`): nodes are ``(x, y, z)`` points
-        on the surface, paths :meth:`find_path`'s.
+        on the surface, paths :meth:`find_path`'s (by ``algorithm``).
 
         Examples
         --------
@@ -821,7 +821,7 @@ class NavMesh3D:
         >>> mesh.agent_space().key((3, 0.5, 0.2))
         (3.0, 0.5, 0.0)
         """
-        return MeshSpace3D(self)
+        return MeshSpace3D(self, algorithm=algorithm)
 
     replanner = refused(
         "NavMesh3D", "replanner", "replanner", "a mesh's tiles rebuild polygons; search it afresh"
