@@ -7,6 +7,8 @@ Python method call on its way would be a tenth of it."""
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
+from cpython.object cimport PyObject
+
 from pathcraft._core.heap cimport Heap
 
 
@@ -89,6 +91,13 @@ cdef class Maker:
     cdef void put(self, object obj, Py_ssize_t k, object value)
 
 
+cdef struct Key:
+    PyObject* name  # the key (borrowed: the search keeps its names)
+    void* type  # the type of its value (borrowed too)
+    int32_t slot  # the tracked fact it holds: k, or -2 - k for a str; -1: none
+    int32_t at  # where its value goes in a plan's start facts
+
+
 @cython.final
 cdef class Search:
     cdef Tables t
@@ -131,8 +140,7 @@ cdef class Search:
     cdef object callback
     cdef object error
     cdef int64_t cur_node
-    cdef int32_t* slot_at  # the layout of the dict states plan() reads (see bind)
-    cdef int32_t* sorted_at  # ... where each value goes in a plan's start facts
+    cdef Key* layout  # of the dict states plan() reads, one per key (see bind)
     cdef tuple names
     cdef tuple types
     cdef dict rank
@@ -141,7 +149,7 @@ cdef class Search:
     cdef tuple goals
     cdef object considered
     cdef tuple keys_sorted
-    cdef dict reasons
+    cdef tuple reasons  # the words of the outcomes, by code
 
     cdef object answer(self, double cost, object reason, tuple actions, object start,
                        tuple facts, int goal, double t0)

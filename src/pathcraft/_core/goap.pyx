@@ -454,6 +454,7 @@ cdef class Tables:
 
 
 cdef extern from "Python.h":
+    void* type_of "Py_TYPE"(PyObject* o) noexcept nogil
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
     ctypedef struct PyMemberDescrObject:
@@ -644,8 +645,7 @@ cdef class Search:
         self.reached = -1
         self.reached_goal = -1
         self.cur_node = -1
-        self.slot_at = NULL
-        self.sorted_at = NULL
+        self.layout = NULL
         if start.shape[0] != self.W:
             raise ValueError("the packed start state has the wrong width")
         if self.W:
@@ -666,8 +666,7 @@ cdef class Search:
         free(self.nodes)
         free(self.table)
         free(self.deferred)
-        free(self.slot_at)
-        free(self.sorted_at)
+        free(self.layout)
         heap_free(&self.heap)
 
     def bind(self, tuple names not None, tuple types not None, positions, strs,
@@ -683,8 +682,7 @@ cdef class Search:
         ``goals`` the goals by index, ``considered`` the count of steps, ``reasons``
         the words of the outcomes."""
         cdef Py_ssize_t k, p, n = len(names)
-        cdef int32_t* slot_at
-        cdef int32_t* sorted_at
+        cdef Key* layout
         if (len(types) != n or len(positions) != self.W or len(strs) != self.W
                 or len(items) != self.t.n_steps):
             raise ValueError(
@@ -695,28 +693,23 @@ cdef class Search:
         if order is not None and sorted(order) != sorted(names):
             raise ValueError("the keys in order must be the keys")
         where = {name: i for i, name in enumerate(names if order is None else order)}
-        slot_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
-        sorted_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
-        if slot_at == NULL or sorted_at == NULL:
-            free(slot_at)
-            free(sorted_at)
+        layout = <Key*> malloc((n + 1) * sizeof(Key))
+        if layout == NULL:
             raise MemoryError()
-        for p in range(n):
-            sorted_at[p] = where[names[p]]
-        for p in range(n):
-            slot_at[p] = -1
+        for p in range(n):  # borrowed: the search keeps names and types
+            layout[p].name = <PyObject*> names[p]
+            layout[p].type = <void*> types[p]
+            layout[p].slot = -1
+            layout[p].at = where[names[p]] + 1
         for k in range(self.W):
             p = positions[k]
             if p >= 0:
                 if p >= n:
-                    free(slot_at)
-                    free(sorted_at)
+                    free(layout)
                     raise ValueError("a position past the keys")
-                slot_at[p] = -2 - k if strs[k] else k
-        free(self.slot_at)
-        free(self.sorted_at)
-        self.slot_at = slot_at
-        self.sorted_at = sorted_at
+                layout[p].slot = -2 - k if strs[k] else k
+        free(self.layout)
+        self.layout = layout
         self.names = names
         self.types = types
         self.rank = rank
@@ -725,7 +718,7 @@ cdef class Search:
         self.goals = goals
         self.considered = considered
         self.keys_sorted = names if order is None else order
-        self.reasons = reasons
+        self.reasons = tuple([reasons.get(code) for code in range(C_MAX_DEPTH + 1)])
 
     cpdef object plan(self, dict state, long long max_expansions, list classes,
                       object start=None):
@@ -741,8 +734,7 @@ cdef class Search:
         cdef PyObject* key
         cdef PyObject* value
         cdef int64_t* y = self.scratch
-        cdef tuple names = self.names
-        cdef tuple types = self.types
+        cdef Key* layout = self.layout
         cdef dict rank = self.rank
         cdef object v, r
         cdef tuple facts = None
@@ -750,14 +742,14 @@ cdef class Search:
         cdef int64_t iv
         if state is None:
             raise TypeError("state must be a dict")
-        if self.slot_at == NULL:
+        if layout == NULL:
             raise RuntimeError("bind() the search first")
         if self.vals == NULL:
             raise RuntimeError("this search was released")
-        if PyDict_Size(state) != len(names):
+        if PyDict_Size(state) != len(self.names):
             return None
         if start is None:  # the keys, then the values as read (in the keys' order)
-            facts = PyTuple_New(len(names) + 1)
+            facts = PyTuple_New(len(self.names) + 1)
             Py_INCREF(self.keys_sorted)
             PyTuple_SET_ITEM(facts, 0, self.keys_sorted)
         for k in range(self.W):
@@ -765,21 +757,21 @@ cdef class Search:
         # one pass over the dict: its keys and value types checked against the layout
         # (a key is most often the very string bound), each tracked value packed
         while PyDict_Next(state, &pos, &key, &value):
-            v = <object> value
-            if (key != <PyObject*> names[p] and not (<object> key == names[p])
-                    or type(v) is not types[p]):
+            if (key != layout[p].name and not (<object> key == <object> layout[p].name)
+                    or type_of(value) != layout[p].type):
                 return None
             if facts is not None:
-                Py_INCREF(v)
-                PyTuple_SET_ITEM(facts, self.sorted_at[p] + 1, v)
-            k = self.slot_at[p]
+                Py_INCREF(<object> value)
+                PyTuple_SET_ITEM(facts, layout[p].at, <object> value)
+            k = layout[p].slot
             p += 1
             if k >= 0:
-                if v is True:  # most facts are bools: no conversion
+                if value == <PyObject*> True:  # most facts are bools: no conversion
                     iv = 1
-                elif v is False:
+                elif value == <PyObject*> False:
                     iv = 0
                 else:
+                    v = <object> value
                     try:
                         iv = v
                     except OverflowError:
@@ -789,7 +781,7 @@ cdef class Search:
                         f"the planner packs int facts within -2**62..2**62; got {v!r}")
                 y[k] = iv
             elif k != -1:
-                r = rank.get(v)
+                r = rank.get(<object> value)
                 if r is None:
                     return False
                 y[-2 - k] = <int64_t> r

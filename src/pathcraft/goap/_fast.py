@@ -216,10 +216,11 @@ class FastPlans:
         cheapest cost per unit of its ``add`` effects), and at least ``ceil(unmet / k)``
         times the cheapest action changing a goal fact, where no action changes more
         than ``k`` of them; and at least the exact cost to the goal over a few of its
-        facts alone (a pattern database over up to six facts only ever set to 0 or 1:
-        the goal's, then those its achievers' preconditions want; built once per
-        compiled goal). Dynamic costs count as their ``min_cost`` (0 when not
-        declared; 0 in the pattern database). With ``weight=1`` the plan is optimal.
+        facts alone (a pattern database over up to eight facts only ever set to 0 or
+        1: the goal's, then those its achievers' preconditions want, then those
+        theirs want, and so on; built once per compiled goal). Dynamic costs count as
+        their ``min_cost`` (0 when not declared; 0 in the pattern database). With
+        ``weight=1`` the plan is optimal.
 
         Before searching, the planner finds the values at 0 and 1 (bools, and ints or
         ranks of strs equal to 0 or 1) that any sequence of actions could give the
