@@ -120,7 +120,7 @@ cdef class Search:
     cdef int32_t* best_goal
     cdef int32_t* order
     cdef int32_t* fit  # the steps that may apply at the node expanded (see loop)
-    cdef uint64_t* cand  # ... as bits (n_words words)
+    cdef uint64_t* cand  # ... as bits (n_words words; reachable_class uses it too)
     cdef int64_t* scratch
     cdef uint64_t rng
     cdef int tie

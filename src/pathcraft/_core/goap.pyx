@@ -885,15 +885,20 @@ cdef class Search:
         bits (an add makes every value possible), until nothing changes. A fact value
         that a real plan reaches is in the bits (the plan's actions, relaxed, add it
         in turn), so a goal whose "equals 0/1" conditions the bits miss is unreachable.
-        Every other condition counts as met (an over-approximation: sound)."""
-        cdef const uint64_t* need1 = self.t.need1
-        cdef const uint64_t* need0 = self.t.need0
+        Every other condition counts as met (an over-approximation: sound). The steps
+        whose preconditions the bits meet come from the masks turned over (as in
+        :meth:`loop`), each step's effects added once."""
+        cdef const uint64_t* req1 = self.t.req1
+        cdef const uint64_t* req0 = self.t.req0
+        cdef const uint64_t* every = self.t.every
+        cdef uint64_t* applied = self.cand  # the steps whose effects are in the bits
+        cdef int nw = self.t.n_words, lim = self.t.lim, w, f
+        cdef uint64_t blocked, word, off1, off0
         cdef const uint64_t* set1 = self.t.set1
         cdef const uint64_t* set0 = self.t.set0
         cdef const uint64_t* wild = self.t.wild
         cdef const uint64_t* goal1 = self.t.goal1
         cdef const uint64_t* goal0 = self.t.goal0
-        cdef int n_steps = self.t.n_steps
         cdef uint64_t r1, r0, n1, n0, most1, most0
         cdef int s, c, i, g
         cdef bint changed = True, hopeless = True
@@ -908,6 +913,8 @@ cdef class Search:
                 break
         if hopeless:
             return -1
+        for w in range(nw):
+            applied[w] = 0
         while True:
             for c in range(self.n_classes):
                 for i in range(self.class_off[c], self.class_off[c + 1]):
@@ -918,15 +925,24 @@ cdef class Search:
                     break
             if not changed:
                 return -1
-            changed = False
-            for s in range(n_steps):
-                if (r1 & need1[s]) == need1[s] and (r0 & need0[s]) == need0[s]:
-                    n1 = r1 | set1[s] | wild[s]
-                    n0 = r0 | set0[s] | wild[s]
-                    if n1 != r1 or n0 != r0:
-                        r1 = n1
-                        r0 = n0
-                        changed = True
+            n1 = r1
+            n0 = r0
+            for w in range(nw):
+                blocked = 0
+                for f in range(lim):
+                    off1 = ((r1 >> f) & 1) - 1  # all ones when the fact cannot be 1
+                    off0 = ((r0 >> f) & 1) - 1
+                    blocked |= (req1[f * nw + w] & off1) | (req0[f * nw + w] & off0)
+                word = every[w] & ~blocked & ~applied[w]
+                applied[w] |= word
+                while word:
+                    s = (w << 6) + ctz64(word)
+                    word &= word - 1
+                    n1 |= set1[s] | wild[s]
+                    n0 |= set0[s] | wild[s]
+            changed = n1 != r1 or n0 != r0
+            r1 = n1
+            r0 = n0
 
     cdef void clear_table(self) noexcept nogil:
         """Empty the hash table: slot by slot for the nodes of a small search before
