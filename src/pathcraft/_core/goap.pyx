@@ -23,10 +23,11 @@ Before it searches, the same masks give a relaxed reachability check (which valu
 and 1 the facts could ever take, what effects undo ignored: see
 ``Search.reachable_class``), so a goal out of reach costs no search. ``Search.plan``
 serves the planner's fast path: it reads a dict state, answers a start that meets the
-goal at once, searches otherwise, and builds the plan. :class:`Maker` builds the plan
-and its states slot by slot. One module past the usual size on purpose: the tables, the search
-reading them and the builder of its answer change together, and the search's inner
-loop reads the tables' arrays directly.
+goal at once, searches otherwise, and builds the plan (its start state made on first
+access, from the values read). :class:`Maker` builds the plan and states slot by slot.
+One module past the usual size on purpose: the tables, the search reading them and the
+builder of its answer change together, and the search's inner loop reads the tables'
+arrays directly.
 """
 
 from libc.math cimport INFINITY
