@@ -329,21 +329,45 @@ cdef class Tables:
         cdef double* dist = &self.pdb[g * (1 << PDB_FACTS)]
         for a in range(n):
             dist[a] = 0.0 if (a & g1) == g1 and (~a & g0) == g0 else INFINITY
+        # each step seen on the pattern's facts, once: what it wants and sets there (a
+        # step setting none of them cannot lower a cost, and is left out)
+        cdef int pat[PDB_FACTS]
+        cdef uint64_t* seen = <uint64_t*> malloc((4 * self.n_steps + 1) * sizeof(uint64_t))
+        cdef double* seen_cost = <double*> malloc((self.n_steps + 1) * sizeof(double))
+        cdef int m = 0
+        if seen == NULL or seen_cost == NULL:
+            free(seen)
+            free(seen_cost)
+            raise MemoryError("no memory for a compiled GOAP problem")
+        for j in range(k):
+            pat[j] = slots[j]
+        for s in range(self.n_steps):
+            p1 = p0 = e1 = e0 = 0
+            for j in range(k):
+                bit = (<uint64_t> 1) << pat[j]
+                if self.need1[s] & bit:
+                    p1 |= (<uint64_t> 1) << j
+                if self.need0[s] & bit:
+                    p0 |= (<uint64_t> 1) << j
+                if self.set1[s] & bit:
+                    e1 |= (<uint64_t> 1) << j
+                if self.set0[s] & bit:
+                    e0 |= (<uint64_t> 1) << j
+            if e1 | e0:
+                seen[4 * m] = p1
+                seen[4 * m + 1] = p0
+                seen[4 * m + 2] = e1
+                seen[4 * m + 3] = e0
+                seen_cost[m] = self.cost[s] if self.cost[s] == self.cost[s] else 0.0
+                m += 1
         while changed:  # Bellman-Ford over at most 2**PDB_FACTS states
             changed = False
-            for s in range(self.n_steps):
-                p1 = p0 = e1 = e0 = 0
-                for j in range(k):
-                    bit = (<uint64_t> 1) << <int> slots[j]
-                    if self.need1[s] & bit:
-                        p1 |= (<uint64_t> 1) << j
-                    if self.need0[s] & bit:
-                        p0 |= (<uint64_t> 1) << j
-                    if self.set1[s] & bit:
-                        e1 |= (<uint64_t> 1) << j
-                    if self.set0[s] & bit:
-                        e0 |= (<uint64_t> 1) << j
-                c = self.cost[s] if self.cost[s] == self.cost[s] else 0.0
+            for i in range(m):
+                p1 = seen[4 * i]
+                p0 = seen[4 * i + 1]
+                e1 = seen[4 * i + 2]
+                e0 = seen[4 * i + 3]
+                c = seen_cost[i]
                 for a in range(n):
                     if (a & p1) != p1 or (~a & p0) != p0:
                         continue
@@ -352,6 +376,8 @@ cdef class Tables:
                     if d < dist[a]:
                         dist[a] = d
                         changed = True
+        free(seen)
+        free(seen_cost)
 
     def __dealloc__(self):
         free(self.req1)
