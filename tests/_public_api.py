@@ -177,9 +177,15 @@ def _members(cls: type, qualname: str, source: str) -> list[Entry]:
             entries.append(Entry(f"{qualname}.{name}", "property", value, source))
         elif isinstance(value, (staticmethod, classmethod)):
             entries.append(Entry(f"{qualname}.{name}", "method", value.__func__, source))
-        elif inspect.isfunction(value):
+        elif inspect.isfunction(value) or _compiled_function(value):
             entries.append(Entry(f"{qualname}.{name}", "method", value, source))
     return entries
+
+
+def _compiled_function(value: object) -> bool:
+    """A function compiled by Cython (as ``Planner.plan``, a method of its compiled
+    base class named in the class)."""
+    return type(value).__name__ == "cython_function_or_method"
 
 
 def public_api() -> tuple[list[Entry], list[str]]:

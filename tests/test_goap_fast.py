@@ -128,6 +128,41 @@ def test_an_unreachable_fast_plan_warns_of_a_missing_fact_each_time() -> None:
         assert caught[0].filename == __file__
 
 
+def test_the_general_path_warns_at_the_caller_too() -> None:
+    planner = Planner([
+        Action("eat", {"has_food": True}, {"hungry": False}),
+        Action("drop", {"has_food": True}, {"has_food": False}),
+    ])  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plan = planner.plan({"hungry": True}, {"hungry": False}, max_expansions=int("9"))
+    assert plan.reason == "unreachable" and caught[0].filename == __file__
+
+
+def test_a_planner_pickles_and_copies_without_its_compiled_entries() -> None:
+    planner = camp()
+    plans = [planner.plan(CAMP, {"warm": True}) for _ in range(2)]  # an entry kept
+    for other in (pickle.loads(pickle.dumps(planner)), copy.copy(planner),
+                  copy.deepcopy(planner)):  # fmt: skip
+        assert isinstance(other, Planner)
+        assert [a.name for a in other.actions] == [a.name for a in planner.actions]
+        for _ in range(2):
+            plan = other.plan(CAMP, {"warm": True})
+            assert (plan.names, plan.cost, plan.expanded, plan.final) == (
+                plans[1].names, plans[1].cost, plans[1].expanded, plans[1].final,
+            )  # fmt: skip
+
+
+def test_a_plan_from_the_fast_path_makes_its_start_on_first_access() -> None:
+    planner = camp()
+    state = dict(reversed(list(CAMP.items())))  # keys out of order: sorted in the start
+    planner.plan(state, {"rested": True})
+    plan = planner.plan(state, {"rested": True})
+    state["wood"] = 3
+    assert isinstance(plan.start, State) and list(plan.start) == sorted(CAMP)
+    assert plan.start == CAMP and plan.start is plan.start and plan.final["rested"]
+
+
 @settings(max_examples=25, deadline=None)
 @given(domains(max_actions=12), st.randoms(use_true_random=False))
 def test_reused_goal_objects_give_the_general_answer(domain: Any, rnd: Any) -> None:

@@ -7,6 +7,8 @@ Python method call on its way would be a tenth of it."""
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
+from cpython.object cimport PyObject
+
 from pathcraft._core.heap cimport Heap
 
 
@@ -33,6 +35,19 @@ cdef class Tables:
     cdef char* simple  # per step: 1 when its effects are all in set1 and set0
     cdef uint64_t* goal1  # per goal: the facts (slots < 64) it wants at 1
     cdef uint64_t* goal0  # ... and at 0 (its other conditions: see reachable_class)
+    # the masks above turned over, for the steps that may apply at a state (see
+    # Search.loop): per fact f < min(width, 64) (``lim`` rows) and word w of steps
+    # (n_words of them, 64 steps a word), at [f * n_words + w]: the steps needing f at 1
+    # (req1), at 0 (req0), the simple steps setting it to 1 (put1), to 0 (put0); per
+    # word: the steps whose effects are not all in the masks (rough), every step (every)
+    cdef int lim
+    cdef int n_words
+    cdef uint64_t* req1
+    cdef uint64_t* req0
+    cdef uint64_t* put1
+    cdef uint64_t* put0
+    cdef uint64_t* rough
+    cdef uint64_t* every
     cdef uint64_t can1  # the facts (slots < 64) some step may set to 1
     cdef uint64_t can0  # ... to 0
     cdef int32_t* pre_off
@@ -61,6 +76,7 @@ cdef class Tables:
 
     cdef bint meets(self, int g, const int64_t* x) noexcept nogil
     cdef double bound(self, int g, const int64_t* vals) noexcept nogil
+    cdef turn_masks(self)
     cdef pattern(self, int g)
 
 
@@ -73,6 +89,13 @@ cdef class Maker:
     cdef object build(self, tuple values)
     cdef object blank(self)
     cdef void put(self, object obj, Py_ssize_t k, object value)
+
+
+cdef struct Key:
+    PyObject* name  # the key (borrowed: the search keeps its names)
+    void* type  # the type of its value (borrowed too)
+    int32_t slot  # the tracked fact it holds: k, or -2 - k for a str; -1: none
+    int32_t at  # where its value goes in a plan's start facts
 
 
 @cython.final
@@ -96,6 +119,8 @@ cdef class Search:
     cdef int64_t* best_node
     cdef int32_t* best_goal
     cdef int32_t* order
+    cdef int32_t* fit  # the steps that may apply at the node expanded (see loop)
+    cdef uint64_t* cand  # ... as bits (n_words words; reachable_class uses it too)
     cdef int64_t* scratch
     cdef uint64_t rng
     cdef int tie
@@ -115,20 +140,19 @@ cdef class Search:
     cdef object callback
     cdef object error
     cdef int64_t cur_node
-    cdef int32_t* slot_at  # the layout of the dict states plan() reads (see bind)
+    cdef Key* layout  # of the dict states plan() reads, one per key (see bind)
     cdef tuple names
     cdef tuple types
     cdef dict rank
     cdef tuple items
     cdef Maker plans  # what plan() answers with (see bind)
-    cdef Maker states
     cdef tuple goals
     cdef object considered
     cdef tuple keys_sorted
-    cdef dict reasons
+    cdef tuple reasons  # the words of the outcomes, by code
 
-    cdef object answer(self, double cost, object reason, tuple actions, object start, int goal,
-                       double t0)
+    cdef object answer(self, double cost, object reason, tuple actions, object start,
+                       tuple facts, int goal, double t0)
     cdef set_classes(self, list classes)
     cdef restart(self, long long max_expansions)
     cdef begin(self)

@@ -49,7 +49,6 @@ class Search:
         rank: dict[str, int],
         items: tuple[Any, ...],
         plans: Maker,
-        states: Maker,
         goals: tuple[Any, ...],
         considered: int,
         order: tuple[str, ...] | None,

@@ -15,21 +15,24 @@ goal classes, states set aside when a class's bound is infinite, the best state 
 each lower class noted) with duplicate detection by a hash table over the packed
 states (Zobrist hashes: a successor's from its parent's and the facts it changed), run
 with the GIL released. A step's preconditions "equals 0" and "equals 1" (every bool
-precondition) are tested at once against bit masks of the facts at 0 and at 1. Actions
+precondition) are bit masks of the facts at 0 and at 1; turned over (per fact, the
+steps that want it at 0 or at 1), they give every step that may apply at a state in a
+few word operations per fact. Actions
 with a callable check or cost call back into Python (the GIL taken for that call only).
 Before it searches, the same masks give a relaxed reachability check (which values at 0
 and 1 the facts could ever take, what effects undo ignored: see
 ``Search.reachable_class``), so a goal out of reach costs no search. ``Search.plan``
 serves the planner's fast path: it reads a dict state, answers a start that meets the
-goal at once, searches otherwise, and builds the plan. :class:`Maker` builds the plan
-and its states slot by slot. One module past the usual size on purpose: the tables, the search
-reading them and the builder of its answer change together, and the search's inner
-loop reads the tables' arrays directly.
+goal at once, searches otherwise, and builds the plan (its start state made on first
+access, from the values read). :class:`Maker` builds the plan and states slot by slot.
+One module past the usual size on purpose: the tables, the search reading them and the
+builder of its answer change together, and the search's inner loop reads the tables'
+arrays directly.
 """
 
 from libc.math cimport INFINITY
 from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
 from cpython.dict cimport PyDict_Next, PyDict_Size
@@ -47,13 +50,19 @@ from pathcraft._core.heap cimport (
 )
 from pathcraft._core.machine cimport now
 
+
+cdef extern from "bitscan.h":
+    int ctz64 "pathcraft_ctz64"(uint64_t x) noexcept nogil
+
 MISSING = INT64_MIN
+cdef object ZERO = 0.0  # the costs of most plans that need no search, made once
+cdef object INF = INFINITY
 #: Int facts and constants must lie within +-LIMIT (adds never reach the sentinel).
 LIMIT = 1 << 62
 
 cdef int64_t LIMIT_C = (<int64_t> 1) << 62
 cdef enum:
-    PDB_FACTS = 6  # the most facts of a goal's pattern database (64 entries)
+    PDB_FACTS = 8  # the most facts of a goal's pattern database (256 entries)
 
 # operators, in the order of pathcraft.goap._facts.OPERATORS
 cdef enum:
@@ -76,12 +85,12 @@ cdef inline void bits(const int64_t* x, int width, uint64_t* ones,
                       uint64_t* zeros) noexcept nogil:
     """The first 64 facts of ``x`` at 1 and at 0, as bit masks."""
     cdef int f, lim = width if width < 64 else 64
-    ones[0] = zeros[0] = 0
-    for f in range(lim):
-        if x[f] == 1:
-            ones[0] |= (<uint64_t> 1) << f
-        elif x[f] == 0:
-            zeros[0] |= (<uint64_t> 1) << f
+    cdef uint64_t one = 0, zero = 0
+    for f in range(lim):  # without a branch: the values are as good as random
+        one |= (<uint64_t> (x[f] == 1)) << f
+        zero |= (<uint64_t> (x[f] == 0)) << f
+    ones[0] = one
+    zeros[0] = zero
 
 
 cdef inline bint holds(int op, int64_t x, int64_t v) noexcept nogil:
@@ -198,6 +207,7 @@ cdef class Tables:
             else:
                 self.cost[s] = costs[s]
         self.eff_off[self.n_steps] = i
+        self.turn_masks()
         self.can1 = self.can0 = 0
         for s in range(self.n_steps):
             self.can1 |= self.set1[s] | self.wild[s]
@@ -232,9 +242,44 @@ cdef class Tables:
         for g in range(self.n_goals):
             self.pattern(g)
 
+    cdef turn_masks(self):
+        """The step masks turned over: per fact, the steps that want or set it (see
+        the declarations in goap.pxd)."""
+        cdef int s, f, w, nw = (self.n_steps + 63) // 64
+        cdef uint64_t bit
+        cdef size_t n
+        self.lim = self.width if self.width < 64 else 64
+        self.n_words = nw
+        n = (self.lim * nw + 1) * sizeof(uint64_t)
+        self.req1 = <uint64_t*> calloc(1, n)
+        self.req0 = <uint64_t*> calloc(1, n)
+        self.put1 = <uint64_t*> calloc(1, n)
+        self.put0 = <uint64_t*> calloc(1, n)
+        self.rough = <uint64_t*> calloc(nw + 1, sizeof(uint64_t))
+        self.every = <uint64_t*> calloc(nw + 1, sizeof(uint64_t))
+        if (self.req1 == NULL or self.req0 == NULL or self.put1 == NULL
+                or self.put0 == NULL or self.rough == NULL or self.every == NULL):
+            raise MemoryError("no memory for a compiled GOAP problem")
+        for s in range(self.n_steps):
+            w = s >> 6
+            bit = (<uint64_t> 1) << (s & 63)
+            self.every[w] |= bit
+            if not self.simple[s]:
+                self.rough[w] |= bit
+            for f in range(self.lim):
+                if (self.need1[s] >> f) & 1:
+                    self.req1[f * nw + w] |= bit
+                if (self.need0[s] >> f) & 1:
+                    self.req0[f * nw + w] |= bit
+                if self.simple[s] and (self.set1[s] >> f) & 1:
+                    self.put1[f * nw + w] |= bit
+                if self.simple[s] and (self.set0[s] >> f) & 1:
+                    self.put0[f * nw + w] |= bit
+
     cdef pattern(self, int g):
         """Goal ``g``'s pattern database: over up to PDB_FACTS facts only ever set to 0
-        or 1 (the goal's own, then those its achievers' preconditions want at 0 or 1),
+        or 1 (the goal's own, then those its achievers' preconditions want at 0 or 1,
+        then those their achievers' want, and so on),
         the cheapest cost to the goal from each combination of their values, where a
         step runs when its preconditions on them hold and costs its static cost (0 when
         Python gives it). Any plan, seen on these facts alone, is such a path: the
@@ -254,13 +299,19 @@ cdef class Tables:
                     and len(slots) < PDB_FACTS):
                 slots.append(slot)
                 want |= (<uint64_t> 1) << slot
-        for s in range(self.n_steps):
-            if (self.set1[s] | self.set0[s]) & want:
-                for slot in range(64):
-                    bit = (<uint64_t> 1) << slot
-                    if ((self.need1[s] | self.need0[s]) & bit and not impure & bit
-                            and slot not in slots and len(slots) < PDB_FACTS):
-                        slots.append(slot)
+        while changed and len(slots) < PDB_FACTS:  # the achievers' wants, level by level
+            changed = False
+            for s in range(self.n_steps):
+                if (self.set1[s] | self.set0[s]) & want:
+                    for slot in range(64):
+                        bit = (<uint64_t> 1) << slot
+                        if ((self.need1[s] | self.need0[s]) & bit and not impure & bit
+                                and slot not in slots and len(slots) < PDB_FACTS):
+                            slots.append(slot)
+                            changed = True
+            for slot in slots:
+                want |= (<uint64_t> 1) << <int> slot
+        changed = True
         k = len(slots)
         self.pdb_k[g] = k
         if k == 0:
@@ -278,21 +329,45 @@ cdef class Tables:
         cdef double* dist = &self.pdb[g * (1 << PDB_FACTS)]
         for a in range(n):
             dist[a] = 0.0 if (a & g1) == g1 and (~a & g0) == g0 else INFINITY
+        # each step seen on the pattern's facts, once: what it wants and sets there (a
+        # step setting none of them cannot lower a cost, and is left out)
+        cdef int pat[PDB_FACTS]
+        cdef uint64_t* seen = <uint64_t*> malloc((4 * self.n_steps + 1) * sizeof(uint64_t))
+        cdef double* seen_cost = <double*> malloc((self.n_steps + 1) * sizeof(double))
+        cdef int m = 0
+        if seen == NULL or seen_cost == NULL:
+            free(seen)
+            free(seen_cost)
+            raise MemoryError("no memory for a compiled GOAP problem")
+        for j in range(k):
+            pat[j] = slots[j]
+        for s in range(self.n_steps):
+            p1 = p0 = e1 = e0 = 0
+            for j in range(k):
+                bit = (<uint64_t> 1) << pat[j]
+                if self.need1[s] & bit:
+                    p1 |= (<uint64_t> 1) << j
+                if self.need0[s] & bit:
+                    p0 |= (<uint64_t> 1) << j
+                if self.set1[s] & bit:
+                    e1 |= (<uint64_t> 1) << j
+                if self.set0[s] & bit:
+                    e0 |= (<uint64_t> 1) << j
+            if e1 | e0:
+                seen[4 * m] = p1
+                seen[4 * m + 1] = p0
+                seen[4 * m + 2] = e1
+                seen[4 * m + 3] = e0
+                seen_cost[m] = self.cost[s] if self.cost[s] == self.cost[s] else 0.0
+                m += 1
         while changed:  # Bellman-Ford over at most 2**PDB_FACTS states
             changed = False
-            for s in range(self.n_steps):
-                p1 = p0 = e1 = e0 = 0
-                for j in range(k):
-                    bit = (<uint64_t> 1) << <int> slots[j]
-                    if self.need1[s] & bit:
-                        p1 |= (<uint64_t> 1) << j
-                    if self.need0[s] & bit:
-                        p0 |= (<uint64_t> 1) << j
-                    if self.set1[s] & bit:
-                        e1 |= (<uint64_t> 1) << j
-                    if self.set0[s] & bit:
-                        e0 |= (<uint64_t> 1) << j
-                c = self.cost[s] if self.cost[s] == self.cost[s] else 0.0
+            for i in range(m):
+                p1 = seen[4 * i]
+                p0 = seen[4 * i + 1]
+                e1 = seen[4 * i + 2]
+                e0 = seen[4 * i + 3]
+                c = seen_cost[i]
                 for a in range(n):
                     if (a & p1) != p1 or (~a & p0) != p0:
                         continue
@@ -301,8 +376,16 @@ cdef class Tables:
                     if d < dist[a]:
                         dist[a] = d
                         changed = True
+        free(seen)
+        free(seen_cost)
 
     def __dealloc__(self):
+        free(self.req1)
+        free(self.req0)
+        free(self.put1)
+        free(self.put0)
+        free(self.rough)
+        free(self.every)
         free(self.need1)
         free(self.need0)
         free(self.set1)
@@ -398,6 +481,7 @@ cdef class Tables:
 
 
 cdef extern from "Python.h":
+    void* type_of "Py_TYPE"(PyObject* o) noexcept nogil
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
     ctypedef struct PyMemberDescrObject:
@@ -541,6 +625,8 @@ cdef class Search:
         self.best_node = <int64_t*> malloc((n + 1) * sizeof(int64_t))
         self.best_goal = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         self.order = <int32_t*> malloc((tables.n_steps + 1) * sizeof(int32_t))
+        self.fit = <int32_t*> malloc((tables.n_steps + 1) * sizeof(int32_t))
+        self.cand = <uint64_t*> malloc((tables.n_words + 1) * sizeof(uint64_t))
         self.scratch = <int64_t*> malloc((self.W + 1) * sizeof(int64_t))
         self.cap_nodes = 16
         self.vals = <int64_t*> malloc(self.cap_nodes * (self.W + 1) * sizeof(int64_t))
@@ -550,7 +636,8 @@ cdef class Search:
         self.cap_deferred = 0
         self.deferred = NULL
         if (self.class_off == NULL or self.class_goals == NULL or self.best_g == NULL
-                or self.best_node == NULL or self.best_goal == NULL or self.order == NULL
+                or self.best_node == NULL or self.best_goal == NULL or self.order == NULL or self.fit == NULL
+                or self.cand == NULL
                 or self.scratch == NULL or self.vals == NULL or self.nodes == NULL
                 or self.table == NULL or heap_init(&self.heap, 16) != 0):
             raise MemoryError("no memory for a plan search")
@@ -585,7 +672,7 @@ cdef class Search:
         self.reached = -1
         self.reached_goal = -1
         self.cur_node = -1
-        self.slot_at = NULL
+        self.layout = NULL
         if start.shape[0] != self.W:
             raise ValueError("the packed start state has the wrong width")
         if self.W:
@@ -599,110 +686,129 @@ cdef class Search:
         free(self.best_node)
         free(self.best_goal)
         free(self.order)
+        free(self.fit)
+        free(self.cand)
         free(self.scratch)
         free(self.vals)
         free(self.nodes)
         free(self.table)
         free(self.deferred)
-        free(self.slot_at)
+        free(self.layout)
         heap_free(&self.heap)
 
     def bind(self, tuple names not None, tuple types not None, positions, strs,
              dict rank not None, tuple items not None, Maker plans not None,
-             Maker states not None, tuple goals not None, object considered,
-             tuple order, dict reasons not None):
+             tuple goals not None, object considered, tuple order, dict reasons not None):
         """The layout of the dict states :meth:`plan` reads: their keys in order and the
         type of each value; where each tracked fact is among them (``positions[k]``: its
         place in the dict, -1 when missing) and whether it is a str (coded by its rank
         in ``rank``); ``items``, one per step, what a plan lists for each. And what
         its answers are built with: ``plans`` makes a plan from the fields of
-        ``pathcraft.goap._fast`` (``_FIELDS``), ``states`` the start state from a copy
-        of the dict (its keys in ``order`` when given, else as they are), ``goals``
-        the goals by index, ``considered`` the count of steps, ``reasons`` the words of
-        the outcomes."""
+        ``pathcraft.goap._fast`` (``_FIELDS``), its start's facts (``_facts``) the keys
+        in ``order`` (when given, else as they are) then the values in that order,
+        ``goals`` the goals by index, ``considered`` the count of steps, ``reasons``
+        the words of the outcomes."""
         cdef Py_ssize_t k, p, n = len(names)
-        cdef int32_t* slot_at
+        cdef Key* layout
         if (len(types) != n or len(positions) != self.W or len(strs) != self.W
                 or len(items) != self.t.n_steps):
             raise ValueError(
                 "one type per key, one position and one flag per tracked fact, one item "
                 "per step")
-        if plans.n != 14 or states.n != 2:
-            raise ValueError("a maker of plans (14 slots) and one of states (2 slots)")
-        slot_at = <int32_t*> malloc((n + 1) * sizeof(int32_t))
-        if slot_at == NULL:
+        if plans.n != 15:
+            raise ValueError("a maker of plans (15 slots)")
+        if order is not None and sorted(order) != sorted(names):
+            raise ValueError("the keys in order must be the keys")
+        where = {name: i for i, name in enumerate(names if order is None else order)}
+        layout = <Key*> malloc((n + 1) * sizeof(Key))
+        if layout == NULL:
             raise MemoryError()
-        for p in range(n):
-            slot_at[p] = -1
+        for p in range(n):  # borrowed: the search keeps names and types
+            layout[p].name = <PyObject*> names[p]
+            layout[p].type = <void*> types[p]
+            layout[p].slot = -1
+            layout[p].at = where[names[p]] + 1
         for k in range(self.W):
             p = positions[k]
             if p >= 0:
                 if p >= n:
-                    free(slot_at)
+                    free(layout)
                     raise ValueError("a position past the keys")
-                slot_at[p] = -2 - k if strs[k] else k
-        free(self.slot_at)
-        self.slot_at = slot_at
+                layout[p].slot = -2 - k if strs[k] else k
+        free(self.layout)
+        self.layout = layout
         self.names = names
         self.types = types
         self.rank = rank
         self.items = items
         self.plans = plans
-        self.states = states
         self.goals = goals
         self.considered = considered
-        self.keys_sorted = order
-        self.reasons = reasons
+        self.keys_sorted = names if order is None else order
+        self.reasons = tuple([reasons.get(code) for code in range(C_MAX_DEPTH + 1)])
 
     cpdef object plan(self, dict state, long long max_expansions, list classes,
                       object start=None):
         """Start anew from ``state``, a dict laid out as :meth:`bind` said, toward
         ``classes`` (None: as before), and run to the end: the plan, built as bound,
-        its start ``start`` (None: made from the dict). None when the state's keys or
-        value types are not the bound ones; False when it holds a str the ranks do not
-        know (the search left as it was, either way)."""
+        its start ``start`` (None: the plan makes it on first access from the keys and
+        the values read, kept in a tuple: cheaper than a copy of the dict and a
+        state). None when the state's keys or value types are not the bound ones;
+        False when it holds a str the ranks do not know (the search left as it was,
+        either way)."""
         cdef double t0 = now()
         cdef Py_ssize_t pos = 0, p = 0, k
         cdef PyObject* key
         cdef PyObject* value
         cdef int64_t* y = self.scratch
-        cdef tuple names = self.names
-        cdef tuple types = self.types
+        cdef Key* layout = self.layout
         cdef dict rank = self.rank
         cdef object v, r
-        cdef dict facts
+        cdef tuple facts = None
         cdef int status, goal
         cdef int64_t iv
         if state is None:
             raise TypeError("state must be a dict")
-        if self.slot_at == NULL:
+        if layout == NULL:
             raise RuntimeError("bind() the search first")
         if self.vals == NULL:
             raise RuntimeError("this search was released")
-        if PyDict_Size(state) != len(names):
+        if PyDict_Size(state) != len(self.names):
             return None
+        if start is None:  # the keys, then the values as read (in the keys' order)
+            facts = PyTuple_New(len(self.names) + 1)
+            Py_INCREF(self.keys_sorted)
+            PyTuple_SET_ITEM(facts, 0, self.keys_sorted)
         for k in range(self.W):
             y[k] = INT64_MIN
         # one pass over the dict: its keys and value types checked against the layout
         # (a key is most often the very string bound), each tracked value packed
         while PyDict_Next(state, &pos, &key, &value):
-            v = <object> value
-            if (key != <PyObject*> names[p] and not (<object> key == names[p])
-                    or type(v) is not types[p]):
+            if (key != layout[p].name and not (<object> key == <object> layout[p].name)
+                    or type_of(value) != layout[p].type):
                 return None
-            k = self.slot_at[p]
+            if facts is not None:
+                Py_INCREF(<object> value)
+                PyTuple_SET_ITEM(facts, layout[p].at, <object> value)
+            k = layout[p].slot
             p += 1
             if k >= 0:
-                try:
-                    iv = v
-                except OverflowError:
-                    iv = LIMIT_C + 1
+                if value == <PyObject*> True:  # most facts are bools: no conversion
+                    iv = 1
+                elif value == <PyObject*> False:
+                    iv = 0
+                else:
+                    v = <object> value
+                    try:
+                        iv = v
+                    except OverflowError:
+                        iv = LIMIT_C + 1
                 if not -LIMIT_C <= iv <= LIMIT_C:
                     raise ValueError(
                         f"the planner packs int facts within -2**62..2**62; got {v!r}")
                 y[k] = iv
             elif k != -1:
-                r = rank.get(v)
+                r = rank.get(<object> value)
                 if r is None:
                     return False
                 y[-2 - k] = <int64_t> r
@@ -720,30 +826,21 @@ cdef class Search:
         else:
             self.restart(max_expansions)
             status = self.advance(-1)
-        if start is None:
-            if self.keys_sorted is None:
-                facts = state.copy()
-            else:
-                facts = {}
-                for v in self.keys_sorted:
-                    facts[v] = state[v]
-            start = self.states.blank()
-            self.states.put(start, 0, facts)
-            self.states.put(start, 1, None)
         if goal >= 0:
-            return self.answer(0.0, None, (), start, goal, t0)
+            return self.answer(0.0, None, (), start, facts, goal, t0)
         if self.reached < 0:
-            return self.answer(INFINITY, self.reasons[status], (), start,
+            return self.answer(INFINITY, self.reasons[status], (), start, facts,
                                self.class_goals[self.class_off[self.phase]], t0)
         return self.answer(self.nodes[self.reached].g, None, self.items_to(self.reached),
-                           start, self.reached_goal, t0)
+                           start, facts, self.reached_goal, t0)
 
     cdef object answer(self, double cost, object reason, tuple actions, object start,
-                       int goal, double t0):
-        """The plan, its slots as ``pathcraft.goap._fast._FIELDS`` names them."""
+                       tuple facts, int goal, double t0):
+        """The plan, its slots as ``pathcraft.goap._fast._FIELDS`` names them: its start
+        ``start``, or when None (left unset), made from ``facts`` on first access."""
         cdef Maker m = self.plans
         cdef object plan = m.blank()
-        m.put(plan, 0, cost)
+        m.put(plan, 0, ZERO if cost == 0.0 else INF if cost == INFINITY else cost)
         m.put(plan, 1, reason is None)
         m.put(plan, 2, reason)
         m.put(plan, 3, self.expanded)
@@ -753,9 +850,11 @@ cdef class Search:
         m.put(plan, 8, None)
         m.put(plan, 9, None)
         m.put(plan, 10, actions)
-        m.put(plan, 11, start)
+        if start is not None:
+            m.put(plan, 11, start)
         m.put(plan, 12, self.considered)
         m.put(plan, 13, self.goals[goal])
+        m.put(plan, 14, facts)
         m.put(plan, 5, now() - t0)
         return plan
 
@@ -813,15 +912,20 @@ cdef class Search:
         bits (an add makes every value possible), until nothing changes. A fact value
         that a real plan reaches is in the bits (the plan's actions, relaxed, add it
         in turn), so a goal whose "equals 0/1" conditions the bits miss is unreachable.
-        Every other condition counts as met (an over-approximation: sound)."""
-        cdef const uint64_t* need1 = self.t.need1
-        cdef const uint64_t* need0 = self.t.need0
+        Every other condition counts as met (an over-approximation: sound). The steps
+        whose preconditions the bits meet come from the masks turned over (as in
+        :meth:`loop`), each step's effects added once."""
+        cdef const uint64_t* req1 = self.t.req1
+        cdef const uint64_t* req0 = self.t.req0
+        cdef const uint64_t* every = self.t.every
+        cdef uint64_t* applied = self.cand  # the steps whose effects are in the bits
+        cdef int nw = self.t.n_words, lim = self.t.lim, w, f
+        cdef uint64_t blocked, word, off1, off0
         cdef const uint64_t* set1 = self.t.set1
         cdef const uint64_t* set0 = self.t.set0
         cdef const uint64_t* wild = self.t.wild
         cdef const uint64_t* goal1 = self.t.goal1
         cdef const uint64_t* goal0 = self.t.goal0
-        cdef int n_steps = self.t.n_steps
         cdef uint64_t r1, r0, n1, n0, most1, most0
         cdef int s, c, i, g
         cdef bint changed = True, hopeless = True
@@ -836,6 +940,8 @@ cdef class Search:
                 break
         if hopeless:
             return -1
+        for w in range(nw):
+            applied[w] = 0
         while True:
             for c in range(self.n_classes):
                 for i in range(self.class_off[c], self.class_off[c + 1]):
@@ -846,15 +952,24 @@ cdef class Search:
                     break
             if not changed:
                 return -1
-            changed = False
-            for s in range(n_steps):
-                if (r1 & need1[s]) == need1[s] and (r0 & need0[s]) == need0[s]:
-                    n1 = r1 | set1[s] | wild[s]
-                    n0 = r0 | set0[s] | wild[s]
-                    if n1 != r1 or n0 != r0:
-                        r1 = n1
-                        r0 = n0
-                        changed = True
+            n1 = r1
+            n0 = r0
+            for w in range(nw):
+                blocked = 0
+                for f in range(lim):
+                    off1 = ((r1 >> f) & 1) - 1  # all ones when the fact cannot be 1
+                    off0 = ((r0 >> f) & 1) - 1
+                    blocked |= (req1[f * nw + w] & off1) | (req0[f * nw + w] & off0)
+                word = every[w] & ~blocked & ~applied[w]
+                applied[w] |= word
+                while word:
+                    s = (w << 6) + ctz64(word)
+                    word &= word - 1
+                    n1 |= set1[s] | wild[s]
+                    n0 |= set0[s] | wild[s]
+            changed = n1 != r1 or n0 != r0
+            r1 = n1
+            r0 = n0
 
     cdef void clear_table(self) noexcept nogil:
         """Empty the hash table: slot by slot for the nodes of a small search before
@@ -1049,12 +1164,7 @@ cdef class Search:
         cdef const int64_t* x
         cdef int64_t* y = self.scratch
         cdef int n_steps = self.t.n_steps
-        cdef const uint64_t* need1 = self.t.need1
-        cdef const uint64_t* need0 = self.t.need0
-        cdef const uint64_t* set1 = self.t.set1
-        cdef const uint64_t* set0 = self.t.set0
         cdef const char* simple = self.t.simple
-        cdef uint64_t ones, zeros
         cdef const int32_t* pre_off = self.t.pre_off
         cdef const int32_t* pre_slot = self.t.pre_slot
         cdef const int32_t* pre_op = self.t.pre_op
@@ -1069,6 +1179,19 @@ cdef class Search:
         cdef int32_t depth
         cdef uint64_t h
         cdef size_t size = W * sizeof(int64_t)
+        cdef const int32_t* order = self.order
+        cdef int32_t* fit = self.fit
+        cdef int n_fit, w
+        cdef int nw = self.t.n_words
+        cdef int lim = self.t.lim
+        cdef const uint64_t* req1 = self.t.req1
+        cdef const uint64_t* req0 = self.t.req0
+        cdef const uint64_t* put1 = self.t.put1
+        cdef const uint64_t* put0 = self.t.put0
+        cdef const uint64_t* rough = self.t.rough
+        cdef const uint64_t* every = self.t.every
+        cdef uint64_t* cand = self.cand
+        cdef uint64_t blocked, changes, off1, off0, word
         while True:
             if self.heap.size == 0:
                 if self.best_node[self.phase] >= 0:
@@ -1126,19 +1249,38 @@ cdef class Search:
                     self.order[k] = self.order[r]
                     self.order[r] = s
             self.cur_node = i
-            bits(x, W, &ones, &zeros)
-            for k in range(n_steps):
-                s = self.order[k]
-                if (ones & need1[s]) != need1[s] or (zeros & need0[s]) != need0[s]:
-                    continue
+            # the steps whose masked preconditions hold, less the simple ones that would
+            # change nothing: from the masks turned over, a few word operations per fact
+            # (not a test per step, whose outcome a branch would mispredict), as bits
+            for w in range(nw):
+                blocked = changes = 0
+                for f in range(lim):
+                    off1 = <uint64_t> 0 - <uint64_t> (x[f] != 1)  # all ones when not at 1
+                    off0 = <uint64_t> 0 - <uint64_t> (x[f] != 0)
+                    blocked |= (req1[f * nw + w] & off1) | (req0[f * nw + w] & off0)
+                    changes |= (put1[f * nw + w] & off1) | (put0[f * nw + w] & off0)
+                cand[w] = every[w] & ~blocked & (changes | rough[w])
+            # ... listed in the order they are tried
+            n_fit = 0
+            if self.shuffle:
+                for k in range(n_steps):
+                    s = order[k]
+                    fit[n_fit] = s
+                    n_fit += <int> ((cand[s >> 6] >> (s & 63)) & 1)
+            else:
+                for w in range(nw):
+                    word = cand[w]
+                    while word:
+                        fit[n_fit] = (w << 6) + ctz64(word)
+                        n_fit += 1
+                        word &= word - 1
+            for k in range(n_fit):
+                s = fit[k]
                 for e in range(pre_off[s], pre_off[s + 1]):
                     if not holds(pre_op[e], x[pre_slot[e]], pre_val[e]):
                         break
                 else:
-                    if simple[s]:  # a change at all? by the masks
-                        if (ones & set1[s]) == set1[s] and (zeros & set0[s]) == set0[s]:
-                            continue  # the state it leads to is this one
-                    else:
+                    if not simple[s]:
                         for e in range(eff_off[s], eff_off[s + 1]):  # a change at all?
                             if (eff_val[e] != 0 if eff_add[e]
                                     else x[eff_slot[e]] != eff_val[e]):

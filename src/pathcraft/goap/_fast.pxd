@@ -1,11 +1,15 @@
 # cython: language_level=3
 # Compiled, FastPlans and Fast (written in _fast.py) are extension types with these
 # C-level fields, and a plan call goes from one to the other by a C call: the fast
-# path of a small plan is a few microseconds, so the look-ups on its way count.
+# path of a small plan is under a microsecond, so the look-ups on its way count.
+# FastPlans is Planner's base class; a planner pickles by its own __reduce__.
 
 cimport cython
 
 from pathcraft._core.goap cimport Search
+
+
+cdef int _UNREACHABLE
 
 
 cpdef bint defaults(object weight, object tie_break, object seed, object max_expansions,
@@ -39,9 +43,6 @@ cdef class FastPlans:
     cdef dict _recent
     cdef object _last
 
-    @cython.locals(fast=Fast)
-    cpdef object missing(self, object state, object goal, object start)
     @cython.locals(fast=Fast, entry=Fast)
-    cpdef object plan(self, object state, object goal, object weight, object tie_break,
-                      object seed, object max_expansions, object max_depth,
-                      object max_cost, object prune)
+    cdef object _quick(self, dict state, object goal, object max_expansions)
+    cdef object _entry(self, object state, object goal)

@@ -1,6 +1,13 @@
 # cython: annotation_typing=False
 # (compiled, the types are in _fast.pxd: annotations stay hints)
-"""The fast path of :meth:`Planner.plan`: the default options, facts seen before.
+""":meth:`Planner.plan`, compiled, and its fast path: the default options, facts seen
+before.
+
+:class:`FastPlans` is the compiled base class of :class:`~pathcraft.goap.Planner`: its
+``plan`` is the planner's (a call without a Python frame of ours: a plan that needs no
+search costs a few hundred nanoseconds, and a Python call with nine keyword arguments
+was a third of it); what is not for the fast path goes to the planner's general path
+(``Planner._general``).
 
 An agent replans from states with the same facts, toward the same goals, every few
 frames; a small plan takes a microsecond or two of search, so what surrounds it counts.
@@ -22,24 +29,27 @@ from __future__ import annotations
 
 import contextlib
 import math
+import warnings
 from array import array
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from pathcraft import _kernels
 from pathcraft._core import goap as _kernel
 from pathcraft.goap._action import Action
 from pathcraft.goap._compile import MissingFactWarning, Problem, missing_fact_warning
-from pathcraft.goap._facts import State
+from pathcraft.goap._facts import Condition, State, Value
 from pathcraft.goap._goal import Goal
 from pathcraft.goap._packed import Packed
-from pathcraft.goap._plan import STATE as _STATE
 from pathcraft.goap._plan import Plan, new_state
 
 __all__ = [
-    "DEFAULT_MAX_EXPANSIONS", "ONE", "STATUS", "Ask", "Fast", "FastPlans", "build_plan",
-    "classes_of", "defaults", "fast_key", "remember",
+    "DEFAULT_MAX_EXPANSIONS", "ONE", "STATUS", "Ask", "Fast", "FastPlans", "GoalArg",
+    "build_plan", "classes_of", "defaults", "fast_key", "remember",
 ]  # fmt: skip
+
+#: What :meth:`Planner.plan` takes as its goal.
+GoalArg = Mapping[str, Value | Condition] | Goal | Sequence[Goal]
 
 #: The default ``max_expansions`` of :meth:`Planner.plan`: enough for every plan a
 #: game's agents make in practice (hundreds to thousands of states), small enough that
@@ -51,12 +61,15 @@ DEFAULT_MAX_EXPANSIONS = 20_000
 #: as ``max_expansions``: a value given, even the default's, takes the general path).
 ONE = 1.0
 
-#: The fields a plan is built with (``path`` and ``states`` come on first access).
+#: The fields a plan is built with (``path`` and ``states`` come on first access, and
+#: ``start`` when the search leaves it unset: from ``_facts``).
 _FIELDS = (
     "cost", "found", "reason", "expanded", "generated", "elapsed", "explored",
     "distances", "jump_points", "_parents", "actions", "start", "considered", "goal",
+    "_facts",
 )  # fmt: skip
 _FOUND: int = _kernels.FOUND
+_UNREACHABLE: int = _kernels.UNREACHABLE
 _PLAN = _kernel.Maker(Plan, _FIELDS)
 _CACHE_SIZE = 64
 _OTHER: Any = object()  # a state laid out otherwise than the entry's
@@ -84,7 +97,9 @@ def remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
 
 
 class FastPlans:
-    """A planner's fast entries (see the module docstring)."""
+    """The compiled base of :class:`~pathcraft.goap.Planner`: its ``plan`` and the fast
+    entries (see the module docstring); what is not for the fast path goes to the
+    planner's ``_general``."""
 
     def __init__(self) -> None:
         self._entries: dict[Any, Fast] = {}
@@ -93,16 +108,152 @@ class FastPlans:
         self._last: Any = None  # the last of them, looked at first
 
     def plan(
-        self, state: Any, goal: Any, weight: Any, tie_break: Any, seed: Any,
-        max_expansions: Any, max_depth: Any, max_cost: Any, prune: Any,
-    ) -> Plan | None:
-        """The plan by an entry kept for this state's names and types and this goal,
-        when the options are the defaults (:meth:`Planner.plan`'s, as given to it);
-        None when there is none (the caller takes the general path)."""
-        if type(state) is not dict or not defaults(
+        self,
+        state: Mapping[str, Value],
+        goal: GoalArg,
+        *,
+        weight: float = ONE,
+        tie_break: Literal["g", "fifo", "random"] = "g",
+        seed: Any = None,
+        max_expansions: int | None = DEFAULT_MAX_EXPANSIONS,
+        max_depth: int | None = None,
+        max_cost: float | None = None,
+        prune: bool = True,
+    ) -> Plan:
+        """The cheapest plan from ``state`` to a state meeting ``goal``.
+
+        A forward A* (:func:`pathcraft.search.astar`) over world states: a node is a
+        state, its neighbours are the states the applicable actions lead to, and a
+        step costs the action's cost in the state it runs in.
+
+        Parameters
+        ----------
+        state : mapping
+            The current world state: fact name to a bool, int or str.
+        goal : mapping, Goal or sequence of Goal
+            Fact name to a plain value (equality) or a condition such as ``le(0)``;
+            every one must hold at the end. Or a :class:`~pathcraft.goap.Goal`, or
+            several: then **one search** finds the plan to the highest priority goal
+            that some plan reaches (priorities read on ``state``), the cheapest to
+            it; among goals of equal priority, the cheapest plan to any of them.
+            :attr:`Plan.goal` names the goal served (see :class:`PlanSearch` for why
+            one search is enough).
+        weight : float
+            ``>= 1``; weighted A*: the plan costs at most ``weight`` times the optimum.
+        tie_break : {"g", "fifo", "random"}
+            As in :func:`pathcraft.search.astar`. ``"random"`` also tries the actions
+            in a random order at each state, so among equally cheap plans each
+            ``seed`` picks its own, reproducibly: agents with equal choices vary.
+        seed : int or None
+            Seed of the ``"random"`` tie-breaking.
+        max_expansions : int or None
+            Expand at most this many states; then ``reason="max_expansions"``. The
+            default, ``DEFAULT_MAX_EXPANSIONS`` (20,000 states, under a second),
+            keeps a goal no plan reaches over an unbounded int fact from searching
+            until memory runs out; None lifts the limit.
+        max_depth : int or None
+            Plans of at most this many actions. With it, a node is a state *and* the
+            number of actions taken (the same state reached in fewer actions may
+            still lead on when a cheaper, longer way to it could not), so the plan is
+            the cheapest among those this short; a search that ran out of states
+            because of the limit reports ``reason="max_depth"``.
+        max_cost : float or None
+            Never follow a plan prefix costing more than this; then
+            ``reason="max_cost"``.
+        prune : bool
+            Relevant-action pruning (default on): only actions that change a fact the
+            goal needs are considered, where a fact is needed when the goal names it,
+            or a considered action's precondition does, or a considered action's
+            ``check`` or dynamic cost reads it (its ``reads``, or every fact when not
+            declared). Closed this way, no optimal plan is lost, and the states
+            searched track the needed facts only; the reported states carry every
+            fact. ``prune=False`` searches with every action over every fact.
+
+        Returns
+        -------
+        Plan
+            Truthy with the actions, the state after each and the total cost; falsy
+            with ``reason`` when there is none.
+
+        Warns
+        -----
+        MissingFactWarning
+            When no plan is found (``reason="unreachable"``) and the start state lacks
+            a fact that a considered action's precondition needs: the warning names
+            the fact and the action (a missing fact meets no condition).
+
+        Raises
+        ------
+        TypeError
+            A state, goal, precondition or effect of the wrong kind (a str fact
+            compared with an int, ``add`` on a bool...), naming the fact; a bad option.
+        ValueError
+            A goal or precondition naming a fact that neither the state nor any action
+            knows; ``add`` on a fact the state lacks; ``weight < 1``; an unknown
+            ``tie_break``; a dynamic cost that is negative, NaN or below its
+            ``min_cost`` (naming the action), found during the search.
+
+        Examples
+        --------
+        >>> from pathcraft.goap import Action, Planner
+        >>> planner = Planner([
+        ...     Action("get_axe", {"has_axe": False}, {"has_axe": True}, cost=2),
+        ...     Action("chop", {"has_axe": True}, {"wood": True}, cost=1),
+        ...     Action("punch_tree", {}, {"wood": True}, cost=5),
+        ... ])
+        >>> plan = planner.plan({"has_axe": False, "wood": False}, {"wood": True})
+        >>> plan.names, plan.cost
+        (['get_axe', 'chop'], 3.0)
+        >>> planner.plan({"has_axe": False, "wood": False}, {"wood": True},
+        ...              max_expansions=1).reason
+        'max_expansions'
+
+        Notes
+        -----
+        The heuristic is admissible: every unmet goal condition needs an action that
+        changes its fact, so it is at least the largest over unmet conditions of the
+        cheapest such way (a set effect, or for an int fact the distance left times the
+        cheapest cost per unit of its ``add`` effects), and at least ``ceil(unmet / k)``
+        times the cheapest action changing a goal fact, where no action changes more
+        than ``k`` of them; and at least the exact cost to the goal over a few of its
+        facts alone (a pattern database over up to eight facts only ever set to 0 or
+        1: the goal's, then those its achievers' preconditions want, then those
+        theirs want, and so on; built once per compiled goal). Dynamic costs count as
+        their ``min_cost`` (0 when not declared; 0 in the pattern database). With
+        ``weight=1`` the plan is optimal.
+
+        Before searching, the planner finds the values at 0 and 1 (bools, and ints or
+        ranks of strs equal to 0 or 1) that any sequence of actions could give the
+        facts when what effects undo is ignored; a goal asking "equals" one outside
+        them is out of reach (every other condition counts as reachable), so a goal
+        out of reach ends ``"unreachable"`` with nothing expanded, and among several
+        goals a priority class with no goal in reach is passed over without being
+        searched. A start that meets a goal of the first class is answered without
+        the search (``expanded`` 1, as the search would count).
+        """
+        if type(state) is dict and defaults(
             weight, tie_break, seed, max_expansions, max_depth, max_cost, prune
         ):
-            return None
+            plan = self._quick(state, goal, max_expansions)
+            if plan is not None:
+                return plan
+        return self._general(
+            state, goal, weight, tie_break, seed, max_expansions, max_depth, max_cost, prune
+        )
+
+    def _general(
+        self, state: Mapping[str, Value], goal: GoalArg, weight: float, tie_break: Any,
+        seed: Any, max_expansions: int | None, max_depth: int | None,
+        max_cost: float | None, prune: bool,
+    ) -> Plan:
+        """The plan by the general path (:class:`~pathcraft.goap.Planner` has it)."""
+        raise NotImplementedError
+
+    def _quick(
+        self, state: dict[str, Any], goal: Any, max_expansions: int | None
+    ) -> Plan | None:
+        """The plan by an entry kept for this state's names and types and this goal
+        (the options are the defaults); None when there is none."""
         seen = self._last
         if seen is None or seen[0] is not goal:
             seen = self._recent.get(id(goal))
@@ -123,21 +274,13 @@ class FastPlans:
         plan = entry.plan(state, max_expansions)
         return None if plan is _OTHER else plan
 
-    def remember(self, state: Any, goal: Any, problem: Problem, goals: list[Goal]) -> None:
+    def _keep(self, state: Any, goal: Any, problem: Problem, goals: list[Goal]) -> None:
         """Keep an entry for plans from states like ``state`` toward ``goal`` (after a
         plan with the default options took the general path)."""
         key = fast_key(state, goal)
         if key is not None:
             with contextlib.suppress(TypeError):  # an unhashable value in the goal
                 remember(self._entries, key, Fast(problem, goals, state))
-
-    def missing(self, state: Any, goal: Any, start: State) -> MissingFactWarning | None:
-        """The warning to give for an unreachable plan this found: a fact the start
-        lacks that an action needs (the caller warns, as this module is compiled: its
-        functions have no frames for a stack level to count)."""
-        seen = self._last  # the entry that made the plan, most often
-        fast = seen[2] if seen is not None and seen[0] is goal else self._entry(state, goal)
-        return None if fast is None else fast.missing(start)
 
     def _entry(self, state: Any, goal: Any) -> Fast | None:
         key = fast_key(state, goal)
@@ -169,7 +312,7 @@ def build_plan(
     found = reason is None
     return _PLAN.make((  # type: ignore[no-any-return]
         cost if found else math.inf, found, reason, expanded, generated, elapsed, None,
-        None, None, None, actions, start, considered, goal,
+        None, None, None, actions, start, considered, goal, None,
     ))  # fmt: skip
 
 
@@ -267,6 +410,10 @@ class Fast:
             return _OTHER
         if out is False:
             return None
+        if search.status == _UNREACHABLE and self._missing is not None:
+            missing = self.missing(out.start)
+            if missing is not None:  # compiled, this has no frame: level 1 is the caller's
+                warnings.warn(missing, stacklevel=1)
         return out
 
     def _start(self, state: dict[str, Any]) -> State:
@@ -282,7 +429,7 @@ class Fast:
         )  # fmt: skip
         search.bind(
             self._keys, self._types, self._positions, self._strs, tables.rank, self._actions,
-            _PLAN, _STATE, tuple(self._goals), self._considered,
+            _PLAN, tuple(self._goals), self._considered,
             None if self._sorted else self._names, STATUS,
         )  # fmt: skip
         return search

@@ -143,9 +143,10 @@ def heuristic(problem: Problem, which: int = 0) -> Callable[[tuple[Any, ...]], f
     among those changing a goal fact, where one action changes at most k goal facts.
     Costs are the actions' ``min_cost`` (a dynamic cost's declared lower bound, else 0).
     And (c), when its facts hold 0 or 1: a pattern database of the goal, the cheapest
-    cost to it over up to six facts only ever set to 0 or 1 (the goal's, then those
-    its achievers' preconditions want), each action running where its preconditions
-    on them hold, at its static cost (0 when dynamic); made once per compiled problem.
+    cost to it over up to eight facts only ever set to 0 or 1 (the goal's, then those
+    its achievers' preconditions want, then those theirs want, and so on), each action
+    running where its preconditions on them hold, at its static cost (0 when dynamic);
+    made once per compiled problem.
 
     The bound is also consistent: an action of cost c changes one condition's term by
     at most c (a set costs at least the set bound, an add of d at least d times the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathcraft._core import goap as _kernel
@@ -39,8 +39,9 @@ class Plan(PathResult):
 
     The states after each action (``states``, and ``path`` which holds them) are built
     on first access, replayed from ``start`` (an agent reading only the actions never
-    pays for them); a plan is immutable all the same, and equal plans compare, copy and
-    pickle alike whether or not their states were read.
+    pays for them), and so is ``start`` of a plan from the fast path, from the values
+    read; a plan is immutable all the same, and equal plans compare, copy and pickle
+    alike whether or not their states were read.
 
     Attributes
     ----------
@@ -72,11 +73,19 @@ class Plan(PathResult):
     start: State | None = None
     considered: int = 0
     goal: Goal | None = None
+    # a plan built without its start: the fact names (sorted) then their values
+    _facts: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     if not TYPE_CHECKING:  # mypy keeps checking attribute names on plans
 
         def __getattr__(self, name: str) -> Any:
-            """``path`` and ``states`` of a plan built without them: replayed, kept."""
+            """``start``, ``path`` and ``states`` of a plan built without them: made
+            (the start from ``_facts``; the states replayed from it), kept."""
+            if name == "start":
+                facts = self._facts
+                start = new_state(dict(zip(facts[0], facts[1:], strict=True)))
+                object.__setattr__(self, "start", start)
+                return start
             if name != "path" and name != "states":
                 raise AttributeError(f"'Plan' object has no attribute {name!r}")
             found = self.found
