@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -118,6 +118,7 @@ def test_corners_bad_input(path: object, error: type[Exception], message: str) -
         elements=st.integers(-4, 4).map(float),
     )
 )
+@example(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]))  # over one place
 def test_corners_of_any_polyline(path: FloatArray) -> None:
     mesh = NavMesh3D(PolyMesh3D([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [[0, 1, 2]]))
     _check_corners(path, mesh.corners(path))

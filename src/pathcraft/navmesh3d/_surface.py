@@ -161,6 +161,8 @@ def corners(path: FloatArray, scale: float) -> FloatArray:
     step = np.diff(path[:, :2], axis=0)
     keep[:-1] = np.sqrt((step * step).sum(axis=1)) > _SAME * scale
     pts = path[keep]
+    if pts.shape[0] == 1:  # every point over one place: the start, then the goal
+        pts = path[[0, -1]]
     pts[0] = path[0]  # the start keeps its height, even at a step
     seen = pts.copy()
     seen[:, 2] = 0.0  # turns seen from above
