@@ -207,6 +207,56 @@ def test_a_ramp_is_walkable_below_max_slope_only(degrees: float, walkable: bool)
         assert (points[:, 2] <= ramp + cell_rise / 2 + 0.2 + 1e-9).all()
 
 
+def _recast_walkable(verts: np.ndarray, tris: np.ndarray, slope: float) -> np.ndarray:
+    """Recast's slope test as its C++ reads (``calcTriNormal``, ``rcVnormalize``,
+    ``rcMarkWalkableTriangles``), in float32, in its y-up frame ``(X, Y, Z) = (x, z,
+    -y)``: the oracle of the compiled one, written from Recast's source."""
+    f = np.float32
+    big = np.stack([verts[:, 0], verts[:, 2], -verts[:, 1]], axis=1).astype(f)
+    v0, v1, v2 = big[tris[:, 0]], big[tris[:, 1]], big[tris[:, 2]]
+    e0, e1 = v1 - v0, v2 - v0
+    n = np.stack(
+        [
+            e0[:, 1] * e1[:, 2] - e0[:, 2] * e1[:, 1],
+            e0[:, 2] * e1[:, 0] - e0[:, 0] * e1[:, 2],
+            e0[:, 0] * e1[:, 1] - e0[:, 1] * e1[:, 0],
+        ],
+        axis=1,
+    )
+    squares = n[:, 0] * n[:, 0] + n[:, 1] * n[:, 1] + n[:, 2] * n[:, 2]
+    with np.errstate(divide="ignore"):
+        d = f(1) / np.sqrt(squares)
+    threshold = np.cos(f(slope) / f(180) * f(3.14159265))
+    return (squares > 0) & (n[:, 1] * d > threshold)
+
+
+def test_the_slope_test_is_recasts_in_single_precision_at_the_limit() -> None:
+    from pathcraft._core import recast_hf
+
+    rng = np.random.default_rng(7)
+    t = 4000
+    # ramps of 45 degrees, to the bit in float64 or nearly, at random places and sizes
+    base = rng.uniform(-300, 300, (t, 3)).round(2)
+    run = rng.uniform(0.05, 3, (t, 1)).round(2)
+    side = rng.uniform(0.05, 3, (t, 1)).round(2)
+    rise = run * rng.choice([1.0, 1 + 1e-7, 1 - 1e-7], (t, 1))
+    a = base
+    b = base + np.hstack([run, np.zeros((t, 1)), rise])
+    c = base + np.hstack([np.zeros((t, 1)), side, np.zeros((t, 1))])
+    verts = np.ascontiguousarray(np.stack([a, b, c], axis=1).reshape(-1, 3))
+    tris = np.arange(3 * t, dtype=np.int32).reshape(t, 3)
+    areas = np.zeros(t, dtype=np.uint8)
+    recast_hf.mark_walkable(verts, tris, 45.0, areas)
+    expected = _recast_walkable(verts, tris, 45.0)
+    assert ((areas == WALKABLE_AREA) == expected).all()
+    # the limit is where float32 and float64 disagree: the case is not vacuous
+    e0, e1 = verts[tris[:, 1]] - verts[tris[:, 0]], verts[tris[:, 2]] - verts[tris[:, 0]]
+    normal = np.cross(e0, e1)
+    wide = normal[:, 2] / np.linalg.norm(normal, axis=1) > math.cos(math.pi / 4)
+    assert 0 < (wide != expected).sum() < t // 2
+    assert 0 < expected.sum() < t
+
+
 @pytest.mark.parametrize(("step", "linked"), [(0.6, True), (0.8, True), (1.2, False)])
 def test_a_step_links_its_floors_within_the_climb_only(step: float, linked: bool) -> None:
     scene = join(quad(0, 0, 3, 6, 0), quad(3, 0, 6, 6, step), box(3, 0, 0, 6, 6, step))

@@ -17,7 +17,7 @@ Every function is called by :mod:`pathcraft.navmesh3d._heightfield` after it che
 shapes, dtypes and indices; the loops run with the GIL released.
 """
 
-from libc.math cimport ceil, floor, sqrt, cos, M_PI
+from libc.math cimport ceil, floor, sqrt, cos, cosf, sqrtf, M_PI
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport free, malloc, realloc
 
@@ -43,29 +43,43 @@ def mark_walkable(const double[:, ::1] verts, const int32_t[:, ::1] tris,
                   double slope_degrees, uint8_t[::1] areas):
     """``areas[t]`` = WALKABLE_AREA where triangle t's normal is within the slope, else
     NULL_AREA (Recast's ``rcMarkWalkableTriangles``: the top is the side the vertices
-    turn counter-clockwise from)."""
+    turn counter-clockwise from).
+
+    In single precision and in Recast's order of operations (``calcTriNormal``: the
+    cross product, the squares summed x, y (up), z in its y-up frame, scaled by the
+    reciprocal of their root; the threshold ``cosf`` of the angle), so that a triangle
+    at the limit (a 45-degree ramp) is walkable exactly where Recast keeps it. Our
+    ``(x, y, z)`` (z up) is Recast's ``(X, -Z, Y)``: its up component is our ``nz``,
+    its third our ``-ny``."""
     cdef Py_ssize_t t, n = tris.shape[0]
-    cdef double thr = cos(slope_degrees / 180.0 * M_PI)
-    cdef double e0[3]
-    cdef double e1[3]
-    cdef double nx, ny, nz, d
+    cdef float angle = <float>slope_degrees
+    cdef float half_turn = 180.0
+    cdef float pi = 3.14159265  # Recast's RC_PI, a float
+    cdef float thr
+    cdef float e0[3]
+    cdef float e1[3]
+    cdef float nx, ny, nz, d
     cdef int32_t a, b, c
+    angle = angle / half_turn
+    thr = cosf(angle * pi)
     with nogil:
         for t in range(n):
             a = tris[t, 0]
             b = tris[t, 1]
             c = tris[t, 2]
-            e0[0] = verts[b, 0] - verts[a, 0]
-            e0[1] = verts[b, 1] - verts[a, 1]
-            e0[2] = verts[b, 2] - verts[a, 2]
-            e1[0] = verts[c, 0] - verts[a, 0]
-            e1[1] = verts[c, 1] - verts[a, 1]
-            e1[2] = verts[c, 2] - verts[a, 2]
+            e0[0] = <float>verts[b, 0] - <float>verts[a, 0]
+            e0[1] = <float>verts[b, 1] - <float>verts[a, 1]
+            e0[2] = <float>verts[b, 2] - <float>verts[a, 2]
+            e1[0] = <float>verts[c, 0] - <float>verts[a, 0]
+            e1[1] = <float>verts[c, 1] - <float>verts[a, 1]
+            e1[2] = <float>verts[c, 2] - <float>verts[a, 2]
             nx = e0[1] * e1[2] - e0[2] * e1[1]
             ny = e0[2] * e1[0] - e0[0] * e1[2]
             nz = e0[0] * e1[1] - e0[1] * e1[0]
-            d = sqrt(nx * nx + ny * ny + nz * nz)
-            if d > 0 and nz / d > thr:
+            d = sqrtf(nx * nx + nz * nz + ny * ny)  # (Recast's x, y, z)
+            if d > 0:
+                d = 1.0 / d
+            if d > 0 and nz * d > thr:
                 areas[t] = WALKABLE_AREA
             else:
                 areas[t] = NULL_AREA
