@@ -24,7 +24,10 @@ times sqrt(2) diagonally.
   node of another cluster (found by binary search among that cluster's nodes).
 - **A query** (:func:`query`) runs a Dijkstra from the start confined to its cluster,
   one from the goal backwards confined to the goal's, A* over the nodes with the
-  start and goal joined by those fields, and walks the fields into cells.
+  start and goal joined by those fields, and walks the fields into cells. The A*'s
+  heuristic is the octile distance or, where larger, the landmark bounds (ALT) of a
+  table of abstract costs from and to a few landmarks (:func:`abstract_costs`, a
+  Dijkstra over the abstract graph, fills it at build time).
 
 - **The smoothing's search** (:func:`box_path`): the cheapest path between two cells
   inside a box, an octile path when one costs the heuristic's bound, else A*.
@@ -32,7 +35,8 @@ times sqrt(2) diagonally.
 Everything but argument checks runs with the GIL released; the search state of a
 query is allocated for it (O(nodes + two clusters' cells)). (One file past 500 lines
 on purpose: the build, the query and the box search share the confined search over a
-box and the walks along its fields.)
+box and the walks along its fields, and the landmarks' search the query's view of the
+abstract graph.)
 """
 
 from libc.math cimport INFINITY, fabs
@@ -62,6 +66,23 @@ cdef struct Box:
     Py_ssize_t W        # padded width
     int diagonal
     Py_ssize_t r0, c0, h, w  # the box's first cell and its size (unpadded)
+
+
+cdef enum:
+    MAX_LANDMARKS = 16
+
+
+cdef struct Guide:
+    # the abstract A*'s heuristic towards the goal cell (gr, gc): the octile distance
+    # times hscale, raised by the landmarks' bounds where they know more
+    const int64_t* node_cell
+    Py_ssize_t N, cols, gr, gc
+    int diagonal
+    double hscale
+    const float* lm  # N rows of 2L: d(landmark, node), then d(node, landmark); or NULL
+    Py_ssize_t L
+    double to_goal[MAX_LANDMARKS]    # d(landmark, goal), or -1 when unknown
+    double from_goal[MAX_LANDMARKS]  # d(goal, landmark), or -1 when unknown
 
 
 cdef inline Py_ssize_t padded_of(const Box* b, Py_ssize_t li) noexcept nogil:
@@ -468,13 +489,15 @@ def query(
     const double[:, ::1] padded, int diagonal, Py_ssize_t size, double hscale,
     const int64_t[::1] cl_ptr, const int64_t[::1] node_cell,
     const int64_t[::1] mat_off, const int64_t[::1] dir_off,
-    const double[::1] mats, const uint8_t[::1] dirs,
+    const double[::1] mats, const uint8_t[::1] dirs, const float[:, ::1] lm,
     Py_ssize_t start, Py_ssize_t goal,
 ):
     """HPA*'s refined path from the flat cell ``start`` to ``goal`` (both walkable,
     ``r * cols + c``) over the nodes and fields of :func:`intra`: ``(cells, cost,
     expanded)``, ``cells`` an int64 ``(k, 2)`` array of ``(row, col)``; ``cells`` None
-    when the abstract graph joins them nowhere."""
+    when the abstract graph joins them nowhere. ``lm``: per node, its costs from
+    then to each of ``L`` landmarks (``(N, 2L)``, NaN where unknown; ``L`` may be
+    0), which sharpen the abstract A*'s heuristic."""
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     cdef Py_ssize_t ncj = (cols + size - 1) // size, nci = (rows + size - 1) // size
     cdef Py_ssize_t N = node_cell.shape[0]
@@ -483,6 +506,8 @@ def query(
         raise ValueError("query: cl_ptr, mat_off or dir_off do not fit the grid and node_cell")
     if not (0 <= start < rows * cols and 0 <= goal < rows * cols):
         raise IndexError("query: start or goal outside the grid")
+    if lm.shape[1] % 2 or lm.shape[1] > 2 * MAX_LANDMARKS or (lm.shape[1] and lm.shape[0] != N):
+        raise ValueError(f"query: lm must be (nodes, 2L) with L <= {MAX_LANDMARKS}")
     cdef Py_ssize_t S = N, G = N + 1, u, v, k, m, n, c, cu, first, r, cc, nr, nc, cv, pu
     cdef Py_ssize_t cs = (start // cols) // size * ncj + (start % cols) // size
     cdef Py_ssize_t cg = (goal // cols) // size * ncj + (goal % cols) // size
@@ -509,6 +534,13 @@ def query(
     cdef Box bx
     cdef Py_ssize_t* piece = NULL
     cdef const int64_t* nodes = &node_cell[0] if N > 0 else NULL
+    cdef Guide q
+    q.node_cell = nodes
+    q.N, q.cols, q.gr, q.gc, q.diagonal, q.hscale = N, cols, gr, gc, diagonal, hscale
+    q.L = lm.shape[1] // 2 if N > 0 else 0
+    q.lm = &lm[0, 0] if q.L > 0 else NULL
+    for k in range(MAX_LANDMARKS):
+        q.to_goal[k] = q.from_goal[k] = -1.0
     ss.g = sg.g = NULL
     heap.data = NULL
     if scratch_init(&ss, bs.h * bs.w) == 0:
@@ -527,11 +559,16 @@ def query(
         free(ms); free(mg); free(best); free(parent); free(done); free(trail); free(pos)
         raise MemoryError()
     with nogil:
+        if q.L > 0 and confined(&bg, lg, False, -1, 0.0, 0, &sg, mg) == 0:
+            # the costs from the goal first (the field below then overwrites them)
+            goal_bounds(&q, &bg, sg.g, cl_ptr[cg], cl_ptr[cg + 1] - cl_ptr[cg], False)
         if confined(&bs, ls, False, -1, 0.0, 0, &ss, ms) != 0:
             failed = 1
         elif confined(&bg, lg, True, -1, 0.0, 0, &sg, mg) != 0:
             failed = 1
         else:
+            if q.L > 0:
+                goal_bounds(&q, &bg, gg, cl_ptr[cg], cl_ptr[cg + 1] - cl_ptr[cg], True)
             for u in range(N + 2):
                 best[u] = INFINITY
                 parent[u] = -1
@@ -557,11 +594,11 @@ def query(
                     for k in range(cl_ptr[cs + 1] - first):
                         w = gs[local_of(&bs, node_cell[first + k], cols)]
                         if w < INFINITY and relax(first + k, u, gu + w, best, parent, done,
-                                                  &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                                  &heap, pos, &q) != 0:
                             failed = 1
                     if cs == cg and gs[local_of(&bs, goal, cols)] < INFINITY:
                         if relax(G, u, gu + gs[local_of(&bs, goal, cols)], best, parent, done,
-                                 &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                 &heap, pos, &q) != 0:
                             failed = 1
                     continue
                 r = node_cell[u] // cols
@@ -574,7 +611,7 @@ def query(
                     w = mats[mat_off[cu] + k * n + m]
                     if m != k and w < INFINITY:
                         if relax(first + m, u, gu + w, best, parent, done,
-                                 &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                 &heap, pos, &q) != 0:
                             failed = 1
                 pu = (r + 1) * W + cc + 1
                 for j in range(4):
@@ -587,12 +624,12 @@ def query(
                         continue
                     v = find_node(nodes, cl_ptr[cv], cl_ptr[cv + 1], nr * cols + nc)
                     if v >= 0 and relax(v, u, gu + cost[pu + DR[j] * W + DC[j]], best, parent,
-                                        done, &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                        done, &heap, pos, &q) != 0:
                         failed = 1
                 if cu == cg:
                     w = gg[local_of(&bg, node_cell[u], cols)]
                     if w < INFINITY and relax(G, u, gu + w, best, parent, done,
-                                              &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                              &heap, pos, &q) != 0:
                         failed = 1
         if reached and not failed:
             # the abstract path, start first
@@ -696,30 +733,162 @@ cdef inline void reverse_into(Py_ssize_t* piece, Py_ssize_t m) noexcept nogil:
         j -= 1
 
 
+cdef inline double guide_h(const Guide* q, Py_ssize_t v) noexcept nogil:
+    """The heuristic of node ``v`` (< N): the largest of the octile bound and, per
+    landmark ``l`` (ALT: Goldberg and Harrelson 2005), d(l, goal) - d(l, v) and
+    d(v, l) - d(goal, l), each less a millionth of its terms (the table holds float32);
+    a landmark term is skipped where a distance is unknown (NaN) or infinite."""
+    cdef Py_ssize_t r = q.node_cell[v] // q.cols, c = q.node_cell[v] - r * q.cols, l
+    cdef double h = q.hscale * octile(q.diagonal, r - q.gr, c - q.gc), b, d
+    cdef const float* row
+    if q.lm == NULL:
+        return h
+    row = q.lm + v * 2 * q.L
+    for l in range(q.L):
+        d = row[l]
+        if q.to_goal[l] >= 0.0 and d < INFINITY:
+            b = (q.to_goal[l] - d) - 1e-6 * (q.to_goal[l] + d)
+            if b > h:
+                h = b
+        d = row[q.L + l]
+        if q.from_goal[l] >= 0.0 and d < INFINITY:
+            b = (d - q.from_goal[l]) - 1e-6 * (d + q.from_goal[l])
+            if b > h:
+                h = b
+    return h
+
+
+cdef void goal_bounds(
+    Guide* q, const Box* b, const double* g, Py_ssize_t first, Py_ssize_t n, bint to
+) noexcept nogil:
+    """Per landmark, its distance to the goal (``to``: ``g`` the goal cluster's costs
+    to the goal, ``to_goal`` = min over the cluster's nodes m of d(l, m) + g[m]) or
+    from it (``g`` the costs from the goal, ``from_goal`` = min of g[m] + d(m, l));
+    -1 (unknown) when a node the goal's field reaches has no known distance, inf when
+    none is finite. Exact on the abstract graph: a path through the goal cell is
+    never cheaper than the cluster's own intra cost."""
+    cdef Py_ssize_t l, m, at
+    cdef double best, w, d
+    cdef double* out = &q.to_goal[0] if to else &q.from_goal[0]
+    for l in range(q.L):
+        best = INFINITY
+        for m in range(n):
+            w = g[local_of(b, q.node_cell[first + m], q.cols)]
+            if not (w < INFINITY):
+                continue
+            at = (first + m) * 2 * q.L + (l if to else q.L + l)
+            d = q.lm[at]
+            if d != d:  # NaN: unknown since a repair
+                best = -1.0
+                break
+            if d + w < best:
+                best = d + w
+        out[l] = best
+
+
 cdef inline int relax(
     Py_ssize_t v, Py_ssize_t u, double ng, double* best, int32_t* parent, uint8_t* done,
-    Heap* heap, int32_t* pos, const int64_t* node_cell, Py_ssize_t N, Py_ssize_t cols,
-    Py_ssize_t gr,
-    Py_ssize_t gc, int diagonal, double hscale,
+    Heap* heap, int32_t* pos, const Guide* q,
 ) noexcept nogil:
-    """Offer the abstract node ``v`` (the goal when ``v == len(node_cell) + 1``) at
-    cost ``ng`` from ``u`` (an open node's entry lowered in place); -1 when the heap
-    cannot grow."""
-    cdef Py_ssize_t r, c
+    """Offer the abstract node ``v`` (the goal when ``v == N + 1``) at cost ``ng``
+    from ``u`` (an open node's entry lowered in place); -1 when the heap cannot grow."""
     cdef double h = 0.0
     if done[v] or not (ng < best[v]):
         return 0
     parent[v] = <int32_t> u
-    if v < N:
-        r = node_cell[v] // cols
-        c = node_cell[v] - r * cols
-        h = hscale * octile(diagonal, r - gr, c - gc)
+    if v < q.N:
+        h = guide_h(q, v)
     if best[v] == INFINITY:
         best[v] = ng
         return iheap_push(heap, key_round(ng + h), -ng, v, pos)
     best[v] = ng
     iheap_update(heap, pos[v], key_round(ng + h), -ng, pos)
     return 0
+
+
+def abstract_costs(
+    const double[:, ::1] padded, Py_ssize_t size,
+    const int64_t[::1] cl_ptr, const int64_t[::1] node_cell,
+    const int64_t[::1] mat_off, const double[::1] mats,
+    Py_ssize_t src, bint backward, double[::1] out,
+):
+    """Dijkstra over the abstract graph of :func:`intra`'s costs and the straight
+    steps between nodes of neighbouring clusters: into ``out`` the cheapest cost from
+    node ``src`` to every node (``backward``: from every node to ``src``), inf where
+    there is none."""
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
+    cdef Py_ssize_t ncj = (cols + size - 1) // size, nci = (rows + size - 1) // size
+    cdef Py_ssize_t N = node_cell.shape[0], W = padded.shape[1]
+    if (cl_ptr.shape[0] != nci * ncj + 1 or cl_ptr[nci * ncj] != N
+            or mat_off.shape[0] != nci * ncj or out.shape[0] != N):
+        raise ValueError("abstract_costs: cl_ptr, mat_off or out do not fit the grid and node_cell")
+    if not 0 <= src < N:
+        raise IndexError("abstract_costs: src is not a node")
+    cdef uint8_t* done = <uint8_t*> malloc(N + 8)
+    cdef int32_t* pos = <int32_t*> malloc((N + 8) * sizeof(int32_t))
+    cdef Heap heap
+    cdef HeapEntry e
+    cdef Py_ssize_t u, v, k, m, n, r, cc, nr, nc, cu, cv, first, j, pu, pv
+    cdef double gu, ng, w
+    cdef int failed = 0
+    cdef const double* cost = &padded[0, 0]
+    heap.data = NULL
+    if done == NULL or pos == NULL or heap_init(&heap, 64) != 0:
+        free(done); free(pos)
+        raise MemoryError()
+    with nogil:
+        for u in range(N):
+            out[u] = INFINITY
+            done[u] = 0
+        out[src] = 0.0
+        failed = iheap_push(&heap, 0.0, 0.0, src, pos) != 0
+        while not failed and heap.size > 0:
+            iheap_pop(&heap, &e, pos)
+            u = e.item
+            done[u] = 1
+            gu = out[u]
+            r = node_cell[u] // cols
+            cc = node_cell[u] - r * cols
+            cu = (r // size) * ncj + cc // size
+            first = cl_ptr[cu]
+            n = cl_ptr[cu + 1] - first
+            k = u - first
+            pu = (r + 1) * W + cc + 1
+            for j in range(n + 4):
+                if j < n:  # inside the cluster
+                    if j == k:
+                        continue
+                    v = first + j
+                    w = mats[mat_off[cu] + (j * n + k if backward else k * n + j)]
+                else:  # a straight step into a node of the next cluster
+                    m = j - n
+                    nr = r + DR[m]
+                    nc = cc + DC[m]
+                    if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+                        continue
+                    cv = (nr // size) * ncj + nc // size
+                    pv = pu + DR[m] * W + DC[m]
+                    if cv == cu or cost[pv] == INFINITY:
+                        continue
+                    v = find_node(&node_cell[0], cl_ptr[cv], cl_ptr[cv + 1], nr * cols + nc)
+                    if v < 0:
+                        continue
+                    w = cost[pu] if backward else cost[pv]
+                if done[v] or not (w < INFINITY):
+                    continue
+                ng = gu + w
+                if ng < out[v]:
+                    if out[v] == INFINITY:
+                        if iheap_push(&heap, ng, 0.0, v, pos) != 0:
+                            failed = 1
+                            break
+                    else:
+                        iheap_update(&heap, pos[v], ng, 0.0, pos)
+                    out[v] = ng
+    heap_free(&heap)
+    free(done); free(pos)
+    if failed:
+        raise MemoryError()
 
 
 cdef Py_ssize_t straight_line(
