@@ -4,6 +4,7 @@ exists, and kept right across edits by the repair of the touched clusters."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 
@@ -17,7 +18,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from pathcraft import Grid
 from pathcraft._core import hpa as _kernel
-from pathcraft.grid._hpa import Hierarchy
+from pathcraft.grid._hpa import _SMOOTH_AREA, Hierarchy
 
 
 def check(case: Case, grid: Grid, pairs: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
@@ -303,3 +304,39 @@ def test_landmarks_are_checked_and_far_apart() -> None:
     assert [(r // 32, c // 32) for r, c in cells[:4]] == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert min(abs(cells[4][0] - r) + abs(cells[4][1] - c) for r, c in cells[:4]) >= 16
     assert Hierarchy(grid, 8, landmarks=0)._lm.shape == (h.nodes, 0)
+
+
+def smooth_by_boxes(h: Hierarchy, path: np.ndarray) -> np.ndarray:
+    """The smoothing written apart from its compiled loop: per stretch between the
+    turning cells, :func:`box_path`'s path where it is cheaper."""
+    cols = h._cost.shape[1]
+    at = h._turns(path).tolist()
+    parts = [path[:1]]
+    for ia, ib in itertools.pairwise(at):
+        (ar, ac), (br, bc) = path[ia].tolist(), path[ib].tolist()
+        box = (min(ar, br), max(ar, br) + 1, min(ac, bc), max(ac, bc) + 1)
+        piece = path[ia : ib + 1]
+        if ib - ia > 1 and (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA:
+            other = _kernel.box_path(
+                h._padded, h._rule, h._min, *box, ar * cols + ac, br * cols + bc
+            )
+            if other is not None and h.path_cost(other) < h.path_cost(piece) - 1e-9:
+                piece = other
+        parts.append(piece[1:])
+    return np.concatenate(parts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases(max_side=40), cluster=st.integers(2, 9))
+def test_the_compiled_smoothing_takes_every_cheaper_box_path(case: Case, cluster: int) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    h = Hierarchy(grid, cluster)
+    cols = case.cost.shape[1]
+    for a, b in [(case.start, case.goal), *zip(case.pick(3), case.pick(3, salt=2), strict=True)]:
+        raw, _ = h.path(a[0] * cols + a[1], b[0] * cols + b[1])
+        if raw is None or len(raw) < 3:
+            continue
+        got = h.smooth(raw)
+        assert_legal(case.cost, case.rule, got, a, b)
+        assert h.path_cost(got) <= h.path_cost(raw) * (1 + 1e-12)
+        assert h.path_cost(got) == pytest.approx(h.path_cost(smooth_by_boxes(h, raw)), rel=1e-9)

@@ -55,3 +55,11 @@ def box_path(
     a: int,
     b: int,
 ) -> I64 | None: ...
+def smooth(
+    padded: npt.NDArray[np.float64],
+    diagonal: int,
+    hscale: float,
+    path: I64,
+    at: I64,
+    max_area: int,
+) -> I64: ...

@@ -990,3 +990,106 @@ def box_path(
         o[k + 1, 1] = c0 + piece[m - 1 - k] - r * bx.w
     free(mv); free(piece)
     return out
+
+
+def smooth(
+    const double[:, ::1] padded, int diagonal, double hscale,
+    const int64_t[:, ::1] path, const int64_t[::1] at, Py_ssize_t max_area,
+):
+    """``path`` (cells ``(row, col)``, a legal path) with each stretch between the
+    places ``at[t]`` and ``at[t + 1]`` (ascending, from 0 to the last) replaced by the
+    cheapest path inside the two cells' bounding box (:func:`box_path`'s: an octile
+    path as cheap as the octile bound times ``hscale``, else A*) where that box holds
+    at most ``max_area`` cells and the replacement is cheaper: an int64 ``(k, 2)``
+    array."""
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
+    cdef Py_ssize_t k = path.shape[0], nt = at.shape[0], t, i, W = padded.shape[1]
+    if path.shape[1] != 2 or k == 0 or nt < 1 or at[0] != 0 or at[nt - 1] != k - 1:
+        raise ValueError("smooth: path must be (k, 2) and at run from 0 to k - 1")
+    for t in range(nt - 1):
+        if at[t + 1] <= at[t]:
+            raise ValueError("smooth: at must be ascending")
+    for i in range(k):
+        if not (0 <= path[i, 0] < rows and 0 <= path[i, 1] < cols):
+            raise IndexError("smooth: a cell of path lies outside the grid")
+    if max_area < 1:
+        raise ValueError("smooth: max_area must be >= 1")
+    cdef double* prefix = <double*> malloc(k * sizeof(double))
+    cdef uint8_t* mv = <uint8_t*> malloc(max_area)
+    cdef Py_ssize_t* piece = <Py_ssize_t*> malloc(max_area * sizeof(Py_ssize_t))
+    cdef Py_ssize_t cap = k + 16, n = 0, ia, ib, m, r, c, la, lb, j
+    cdef Py_ssize_t* cells = <Py_ssize_t*> malloc(cap * sizeof(Py_ssize_t))
+    cdef Scratch sc
+    cdef Box bx
+    cdef double now, bound, step
+    cdef int failed = 0
+    cdef bint better
+    sc.g = NULL
+    if (prefix == NULL or mv == NULL or piece == NULL or cells == NULL
+            or scratch_init(&sc, max_area) != 0):
+        free(prefix); free(mv); free(piece); free(cells)
+        raise MemoryError()
+    cdef const double* cost = &padded[0, 0]
+    bx.cost = cost
+    bx.W = W
+    bx.diagonal = diagonal
+    with nogil:
+        prefix[0] = 0.0
+        for i in range(1, k):
+            step = cost[(path[i, 0] + 1) * W + path[i, 1] + 1]
+            if path[i, 0] != path[i - 1, 0] and path[i, 1] != path[i - 1, 1]:
+                step = step * SQRT2
+            prefix[i] = prefix[i - 1] + step
+        cells[0] = path[0, 0] * cols + path[0, 1]
+        n = 1
+        for t in range(nt - 1):
+            ia = at[t]
+            ib = at[t + 1]
+            bx.r0 = min(path[ia, 0], path[ib, 0])
+            bx.c0 = min(path[ia, 1], path[ib, 1])
+            bx.h = max(path[ia, 0], path[ib, 0]) + 1 - bx.r0
+            bx.w = max(path[ia, 1], path[ib, 1]) + 1 - bx.c0
+            now = prefix[ib] - prefix[ia]
+            bound = hscale * octile(diagonal, path[ib, 0] - path[ia, 0], path[ib, 1] - path[ia, 1])
+            better = False
+            m = 0
+            if ib - ia > 1 and bx.h * bx.w <= max_area and now > bound * (1 + 1e-12) + 1e-9:
+                la = (path[ia, 0] - bx.r0) * bx.w + path[ia, 1] - bx.c0
+                lb = (path[ib, 0] - bx.r0) * bx.w + path[ib, 1] - bx.c0
+                for j in range(2):  # as cheap as the bound: cheaper than now
+                    m = straight_line(&bx, la, lb, j == 1, bound, piece)
+                    if m >= 0:
+                        better = True
+                        break
+                if not better:
+                    if confined(&bx, la, False, lb, hscale, 0, &sc, mv) != 0:
+                        failed = 1
+                        break
+                    if sc.g[lb] < now - 1e-9:
+                        m = walk_back(&bx, mv, la, lb, piece)
+                        reverse_into(piece, m)
+                        better = True
+            if grow(&cells, &cap, n + (m if better else ib - ia)) != 0:
+                failed = 1
+                break
+            if better:
+                for j in range(m):
+                    r = piece[j] // bx.w
+                    cells[n] = (bx.r0 + r) * cols + bx.c0 + piece[j] - r * bx.w
+                    n += 1
+            else:
+                for i in range(ia + 1, ib + 1):
+                    cells[n] = path[i, 0] * cols + path[i, 1]
+                    n += 1
+    scratch_free(&sc)
+    free(prefix); free(mv); free(piece)
+    if failed:
+        free(cells)
+        raise MemoryError()
+    out = np.empty((n, 2), dtype=np.int64)
+    cdef int64_t[:, ::1] o = out
+    for i in range(n):
+        o[i, 0] = cells[i] // cols
+        o[i, 1] = cells[i] % cols
+    free(cells)
+    return out

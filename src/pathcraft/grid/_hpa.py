@@ -354,15 +354,6 @@ class Hierarchy:
 
     # ------------------------------------------------------------------ queries
 
-    def _h(self, a: int, b: int) -> float:
-        cols: int = self._cost.shape[1]
-        ar, ac = divmod(a, cols)
-        br, bc = divmod(b, cols)
-        dr, dc = abs(ar - br), abs(ac - bc)
-        if self.diagonal == "never":
-            return (dr + dc) * self._min
-        return (max(dr, dc) + (_SQRT2 - 1.0) * min(dr, dc)) * self._min
-
     def path(self, start: int, goal: int) -> tuple[npt.NDArray[np.intp] | None, int]:
         """The refined (unsmoothed) cells ``(row, col)`` of HPA*'s path from the flat
         cell ``start`` to ``goal`` (both walkable) and the abstract expansions; None
@@ -407,33 +398,15 @@ class Hierarchy:
     def smooth(self, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
         """``path`` (legal, as :meth:`path` gives it) with its stretches between the
         turning cells of the grid's line of sight (the string-pulling of
-        :meth:`~pathcraft.grid.Grid.smooth`) replaced by a cheaper compiled A* path
-        over their bounding box, where there is one."""
+        :meth:`~pathcraft.grid.Grid.smooth`) replaced by a cheaper path over their
+        bounding box, where there is one (an octile path or A*, in one compiled
+        pass over the turns)."""
         if len(path) < 3:
             return path
-        cols = self._cost.shape[1]
-        at = self._turns(path)
-        turns = path[at]
-        at = at.tolist()
-        steps = np.abs(np.diff(path, axis=0)).sum(axis=1)
-        entered = self._cost[path[1:, 0], path[1:, 1]]
-        so_far = np.concatenate(([0.0], np.cumsum(np.where(steps == 2, entered * _SQRT2, entered))))
-        prefix = so_far.tolist()
-        parts = [path[:1]]
-        for (a, b), ia, ib in zip(
-            zip(turns[:-1].tolist(), turns[1:].tolist(), strict=True), at[:-1], at[1:], strict=True
-        ):
-            piece = path[ia : ib + 1]
-            box = (min(a[0], b[0]), max(a[0], b[0]) + 1, min(a[1], b[1]), max(a[1], b[1]) + 1)
-            fa, fb = a[0] * cols + a[1], b[0] * cols + b[1]
-            small = (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA
-            now = prefix[ib] - prefix[ia]
-            if ib - ia > 1 and small and now > self._h(fa, fb) * (1 + 1e-12) + 1e-9:
-                other = _kernel.box_path(self._padded, self._rule, self._min, *box, fa, fb)
-                if other is not None and self.path_cost(other) < now - 1e-9:
-                    piece = other.astype(np.intp, copy=False)
-            parts.append(piece[1:])
-        return np.concatenate(parts)
+        at = self._turns(path).astype(np.int64)
+        cells = np.ascontiguousarray(path, dtype=np.int64)
+        out = _kernel.smooth(self._padded, self._rule, self._min, cells, at, _SMOOTH_AREA)
+        return out.astype(np.intp, copy=False)
 
 
 def _compact(buffer: Any, offsets: I64, sizes: I64, keep: list[int], room: int) -> Any:
