@@ -358,6 +358,105 @@ def entrances(
     )
 
 
+cdef double walkable_cost(const Box* b) noexcept nogil:
+    """The one cost of every walkable cell of the box (walls allowed), or -1 when
+    there are two costs or no walkable cell."""
+    cdef Py_ssize_t r, c, row
+    cdef double first = -1.0, x
+    for r in range(b.h):
+        row = (b.r0 + r + 1) * b.W + b.c0 + 1
+        for c in range(b.w):
+            x = b.cost[row + c]
+            if x == INFINITY:
+                continue
+            if first < 0.0:
+                first = x
+            elif x != first:
+                return -1.0
+    return first
+
+
+cdef void dial(
+    const Box* b, Py_ssize_t src, double unit, Py_ssize_t n_stop, Scratch* s,
+    uint8_t* move, int32_t* ent_cell, int32_t* ent_next,
+) noexcept nogil:
+    """:func:`confined`'s forward Dijkstra without a target for a box whose walkable
+    cells all cost ``unit``, over buckets ``unit`` wide (Dial's queue): a step costs
+    at least ``unit``, so every cell of the lowest bucket is settled, and at most
+    ``unit * sqrt(2)``, so four buckets in a ring hold every open cell. ``ent_cell``
+    and ``ent_next`` hold room for 8 entries a cell of the box (one per cheaper
+    arrival); a cell reached again more cheaply leaves its old entry, skipped once
+    the cell is settled. The same costs as the heap's search; among equal paths it
+    may keep another move."""
+    cdef Py_ssize_t n = b.h * b.w, i, u, v, pu, ur, uc, vr, vc, k, kmax
+    cdef Py_ssize_t left = n_stop, cur = 0, pending = 0, used = 0, e, slot
+    cdef int32_t head[4]
+    cdef double gu, ng
+    cdef double diag = unit * SQRT2
+    cdef const double* cost = b.cost
+    cdef Py_ssize_t W = b.W
+    cdef double* g = s.g
+    cdef uint8_t* flag = s.flag
+    for i in range(n):
+        g[i] = INFINITY
+        move[i] = NO_MOVE
+        flag[i] &= STOP
+    for i in range(4):
+        head[i] = -1
+    kmax = 4 if b.diagonal == NEVER else 8
+    g[src] = 0.0
+    ent_cell[0] = <int32_t> src
+    ent_next[0] = -1
+    head[0] = 0
+    used = 1
+    pending = 1
+    while pending > 0:
+        slot = cur & 3
+        e = head[slot]
+        if e < 0:
+            cur += 1
+            continue
+        head[slot] = ent_next[e]
+        pending -= 1
+        u = ent_cell[e]
+        if flag[u] & CLOSED:
+            continue
+        flag[u] |= CLOSED
+        if flag[u] & STOP:
+            left -= 1
+            if left == 0:
+                return
+        gu = g[u]
+        ur = u // b.w
+        uc = u - ur * b.w
+        pu = (b.r0 + ur + 1) * W + b.c0 + uc + 1
+        for k in range(kmax):
+            vr = ur + DR[k]
+            vc = uc + DC[k]
+            if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
+                continue
+            v = vr * b.w + vc
+            if flag[v] & CLOSED:
+                continue
+            if cost[pu + DR[k] * W + DC[k]] == INFINITY:
+                continue
+            if k >= 4 and not corner_open(cost, pu + DR[k] * W, pu + DC[k], b.diagonal):
+                continue
+            ng = gu + (diag if k >= 4 else unit)
+            if ng < g[v]:
+                g[v] = ng
+                move[v] = <uint8_t> k
+                i = <Py_ssize_t> (ng / unit)
+                if i < cur:  # rounding at a bucket's edge: this bucket then
+                    i = cur
+                slot = i & 3
+                ent_cell[used] = <int32_t> v
+                ent_next[used] = head[slot]
+                head[slot] = <int32_t> used
+                used += 1
+                pending += 1
+
+
 cdef double uniform_cost(const Box* b) noexcept nogil:
     """The one cost of every cell of the box, or -1 when a wall or a second cost is
     in it."""
@@ -427,8 +526,10 @@ def intra(
         if n and (mat_off[c] + n * n > mats.shape[0] or dir_off[c] + n * b.h * b.w > dirs.shape[0]):
             free(local)
             raise ValueError("intra: mats or dirs too small for the offsets")
-    if local == NULL or scratch_init(&sc, size * size) != 0:
-        free(local)
+    cdef int32_t* ent_cell = <int32_t*> malloc((8 * size * size + 8) * sizeof(int32_t))
+    cdef int32_t* ent_next = <int32_t*> malloc((8 * size * size + 8) * sizeof(int32_t))
+    if local == NULL or ent_cell == NULL or ent_next == NULL or scratch_init(&sc, size * size) != 0:
+        free(local); free(ent_cell); free(ent_next)
         raise MemoryError()
     with nogil:
         for t in range(clusters.shape[0]):
@@ -454,9 +555,13 @@ def intra(
                 for k in range(n):
                     sc.flag[local[k]] = 0
                 continue
+            unit = walkable_cost(&b)
             for k in range(n):
-                if confined(&b, local[k], False, -1, 0.0, n, &sc,
-                            &dirs[dir_off[c] + k * area]) != 0:
+                if unit > 0.0:  # one cost: Dial's buckets instead of the heap
+                    dial(&b, local[k], unit, n, &sc, &dirs[dir_off[c] + k * area],
+                         ent_cell, ent_next)
+                elif confined(&b, local[k], False, -1, 0.0, n, &sc,
+                              &dirs[dir_off[c] + k * area]) != 0:
                     failed = 1
                     break
                 for m in range(n):
@@ -466,7 +571,7 @@ def intra(
             if failed:
                 break
     scratch_free(&sc)
-    free(local)
+    free(local); free(ent_cell); free(ent_next)
     if failed:
         raise MemoryError()
 
