@@ -340,3 +340,24 @@ def test_the_compiled_smoothing_takes_every_cheaper_box_path(case: Case, cluster
         assert_legal(case.cost, case.rule, got, a, b)
         assert h.path_cost(got) <= h.path_cost(raw) * (1 + 1e-12)
         assert h.path_cost(got) == pytest.approx(h.path_cost(smooth_by_boxes(h, raw)), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases(max_side=30), cluster=st.integers(2, 8))
+def test_intra_costs_equal_scipy_inside_each_cluster(case: Case, cluster: int) -> None:
+    # one cost a cell (Dial's buckets), several (the heap), open clusters (octile)
+    h = Hierarchy(Grid(case.cost, diagonal=case.rule), cluster)  # type: ignore[arg-type]
+    cols = case.cost.shape[1]
+    for c in range(len(h._cl_ptr) - 1):
+        first, n = int(h._cl_ptr[c]), int(h._cl_ptr[c + 1] - h._cl_ptr[c])
+        if n == 0:
+            continue
+        i, j = divmod(c, h.clusters[1])
+        r0, c0 = i * cluster, j * cluster
+        box = case.cost[r0 : r0 + cluster, c0 : c0 + cluster]
+        cells = [divmod(int(x), cols) for x in h._node_cell[first : first + n]]
+        local = [(r - r0, q - c0) for r, q in cells]
+        mat = h._mats[h._mat_off[c] : h._mat_off[c] + n * n].reshape(n, n)
+        for k in range(n):
+            want = oracle(box, case.rule, [local[k]])
+            assert np.allclose(mat[k], [want[p] for p in local], rtol=1e-9), (c, k)
