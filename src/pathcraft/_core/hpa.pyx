@@ -148,6 +148,33 @@ cdef void scratch_free(Scratch* s) noexcept nogil:
     s.flag = NULL
 
 
+cdef inline Py_ssize_t step_to(
+    const Box* b, const uint8_t* flag, Py_ssize_t ur, Py_ssize_t uc, Py_ssize_t pu,
+    Py_ssize_t k,
+) noexcept nogil:
+    """The local cell move ``k`` enters from the box's cell ``(ur, uc)`` (padded
+    ``pu``), or -1 when it leaves the box, enters a wall or a settled cell, or cuts a
+    corner the rule forbids."""
+    cdef Py_ssize_t vr = ur + DR[k], vc = uc + DC[k], v
+    if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
+        return -1
+    v = vr * b.w + vc
+    if flag[v] & CLOSED or b.cost[pu + DR[k] * b.W + DC[k]] == INFINITY:
+        return -1
+    if k >= 4 and not corner_open(b.cost, pu + DR[k] * b.W, pu + DC[k], b.diagonal):
+        return -1
+    return v
+
+
+cdef inline bint settle(uint8_t* flag, Py_ssize_t u, Py_ssize_t* left) noexcept nogil:
+    """Mark ``u`` settled; whether it was the last of the cells to settle."""
+    flag[u] |= CLOSED
+    if flag[u] & STOP:
+        left[0] -= 1
+        return left[0] == 0
+    return False
+
+
 cdef int confined(
     const Box* b, Py_ssize_t src, bint backward, Py_ssize_t target, double hscale,
     Py_ssize_t n_stop, Scratch* s, uint8_t* move,
@@ -185,29 +212,18 @@ cdef int confined(
         iheap_pop(heap, &e, s.pos)
         u = e.item
         gu = g[u]
-        flag[u] |= CLOSED
-        if u == target:
+        if settle(flag, u, &left) or u == target:
             return 0
-        if flag[u] & STOP:
-            left -= 1
-            if left == 0:
-                return 0
         ur = u // b.w
         uc = u - ur * b.w
         pu = (b.r0 + ur + 1) * W + b.c0 + uc + 1
         for k in range(kmax):
-            vr = ur + DR[k]
-            vc = uc + DC[k]
-            if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
+            v = step_to(b, flag, ur, uc, pu, k)
+            if v < 0:
                 continue
-            v = vr * b.w + vc
-            if flag[v] & CLOSED:
-                continue
+            vr = v // b.w
+            vc = v - vr * b.w
             pv = pu + DR[k] * W + DC[k]
-            if cost[pv] == INFINITY:
-                continue
-            if k >= 4 and not corner_open(cost, pu + DR[k] * W, pu + DC[k], b.diagonal):
-                continue
             # forward: u -> v enters v; backward: v -> u enters u (the same corner)
             c = cost[pu] if backward else cost[pv]
             if k >= 4:
@@ -388,12 +404,11 @@ cdef void dial(
     arrival); a cell reached again more cheaply leaves its old entry, skipped once
     the cell is settled. The same costs as the heap's search; among equal paths it
     may keep another move."""
-    cdef Py_ssize_t n = b.h * b.w, i, u, v, pu, ur, uc, vr, vc, k, kmax
+    cdef Py_ssize_t n = b.h * b.w, i, u, v, pu, ur, uc, k, kmax
     cdef Py_ssize_t left = n_stop, cur = 0, pending = 0, used = 0, e, slot
     cdef int32_t head[4]
     cdef double gu, ng
     cdef double diag = unit * SQRT2
-    cdef const double* cost = b.cost
     cdef Py_ssize_t W = b.W
     cdef double* g = s.g
     cdef uint8_t* flag = s.flag
@@ -421,26 +436,15 @@ cdef void dial(
         u = ent_cell[e]
         if flag[u] & CLOSED:
             continue
-        flag[u] |= CLOSED
-        if flag[u] & STOP:
-            left -= 1
-            if left == 0:
-                return
+        if settle(flag, u, &left):
+            return
         gu = g[u]
         ur = u // b.w
         uc = u - ur * b.w
         pu = (b.r0 + ur + 1) * W + b.c0 + uc + 1
         for k in range(kmax):
-            vr = ur + DR[k]
-            vc = uc + DC[k]
-            if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
-                continue
-            v = vr * b.w + vc
-            if flag[v] & CLOSED:
-                continue
-            if cost[pu + DR[k] * W + DC[k]] == INFINITY:
-                continue
-            if k >= 4 and not corner_open(cost, pu + DR[k] * W, pu + DC[k], b.diagonal):
+            v = step_to(b, flag, ur, uc, pu, k)
+            if v < 0:
                 continue
             ng = gu + (diag if k >= 4 else unit)
             if ng < g[v]:
