@@ -1034,6 +1034,32 @@ cdef Py_ssize_t straight_line(
     return total
 
 
+cdef Py_ssize_t box_search(
+    const Box* bx, Py_ssize_t la, Py_ssize_t lb, double hscale, double limit,
+    Scratch* sc, uint8_t* mv, Py_ssize_t* piece,
+) noexcept nogil:
+    """The local cells after ``la`` up to ``lb`` (in order, into ``piece``) of the
+    cheapest path inside the box, and their number, when it costs less than
+    ``limit``: an octile path (diagonal steps first, or last) when one costs the
+    octile bound times ``hscale`` (then it is a cheapest one: no search), else A*
+    with that heuristic; -1 when none costs less, -2 when out of memory."""
+    cdef Py_ssize_t j, m
+    cdef double bound = hscale * octile(
+        bx.diagonal, lb // bx.w - la // bx.w, lb % bx.w - la % bx.w
+    )
+    for j in range(2):
+        m = straight_line(bx, la, lb, j == 1, bound, piece)
+        if m >= 0:
+            return m
+    if confined(bx, la, False, lb, hscale, 0, sc, mv) != 0:
+        return -2
+    if not (sc.g[lb] < limit):
+        return -1
+    m = walk_back(bx, mv, la, lb, piece)
+    reverse_into(piece, m)
+    return m
+
+
 def box_path(
     const double[:, ::1] padded, int diagonal, double hscale,
     Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t c0, Py_ssize_t c1,
@@ -1060,33 +1086,15 @@ def box_path(
     cdef Scratch sc
     cdef uint8_t* mv = <uint8_t*> malloc(area)
     cdef Py_ssize_t* piece = <Py_ssize_t*> malloc(area * sizeof(Py_ssize_t))
-    cdef int failed = 0
-    cdef bint none = False
     if mv == NULL or piece == NULL or scratch_init(&sc, area) != 0:
         free(mv); free(piece)
         raise MemoryError()
-    cdef double bound = hscale * octile(diagonal, b // cols - a // cols, b % cols - a % cols)
     with nogil:
-        # an octile path (diagonal steps first, or last) as cheap as the heuristic's
-        # bound is a cheapest one: no search then
-        for k in range(2):
-            m = straight_line(&bx, la, lb, k == 1, bound, piece)
-            if m >= 0:
-                break
-        if m >= 0:
-            failed = 0
-            none = False
-            reverse_into(piece, m)
-        else:
-            m = 0
-            failed = confined(&bx, la, False, lb, hscale, 0, &sc, mv)
-            none = not (sc.g[lb] < INFINITY)
-            if not failed and not none:
-                m = walk_back(&bx, mv, la, lb, piece)
+        m = box_search(&bx, la, lb, hscale, INFINITY, &sc, mv, piece)
     scratch_free(&sc)
-    if failed or none:
+    if m < 0:
         free(mv); free(piece)
-        if failed:
+        if m == -2:
             raise MemoryError()
         return None
     out = np.empty((m + 1, 2), dtype=np.int64)
@@ -1094,9 +1102,9 @@ def box_path(
     o[0, 0] = a // cols
     o[0, 1] = a % cols
     for k in range(m):
-        r = piece[m - 1 - k] // bx.w
+        r = piece[k] // bx.w
         o[k + 1, 0] = r0 + r
-        o[k + 1, 1] = c0 + piece[m - 1 - k] - r * bx.w
+        o[k + 1, 1] = c0 + piece[k] - r * bx.w
     free(mv); free(piece)
     return out
 
@@ -1160,24 +1168,15 @@ def smooth(
             bx.w = max(path[ia, 1], path[ib, 1]) + 1 - bx.c0
             now = prefix[ib] - prefix[ia]
             bound = hscale * octile(diagonal, path[ib, 0] - path[ia, 0], path[ib, 1] - path[ia, 1])
-            better = False
-            m = 0
+            m = -1
             if ib - ia > 1 and bx.h * bx.w <= max_area and now > bound * (1 + 1e-12) + 1e-9:
                 la = (path[ia, 0] - bx.r0) * bx.w + path[ia, 1] - bx.c0
                 lb = (path[ib, 0] - bx.r0) * bx.w + path[ib, 1] - bx.c0
-                for j in range(2):  # as cheap as the bound: cheaper than now
-                    m = straight_line(&bx, la, lb, j == 1, bound, piece)
-                    if m >= 0:
-                        better = True
-                        break
-                if not better:
-                    if confined(&bx, la, False, lb, hscale, 0, &sc, mv) != 0:
-                        failed = 1
-                        break
-                    if sc.g[lb] < now - 1e-9:
-                        m = walk_back(&bx, mv, la, lb, piece)
-                        reverse_into(piece, m)
-                        better = True
+                m = box_search(&bx, la, lb, hscale, now - 1e-9, &sc, mv, piece)
+                if m == -2:
+                    failed = 1
+                    break
+            better = m >= 0
             if grow(&cells, &cap, n + (m if better else ib - ia)) != 0:
                 failed = 1
                 break
