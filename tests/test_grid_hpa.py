@@ -361,3 +361,27 @@ def test_intra_costs_equal_scipy_inside_each_cluster(case: Case, cluster: int) -
         for k in range(n):
             want = oracle(box, case.rule, [local[k]])
             assert np.allclose(mat[k], [want[p] for p in local], rtol=1e-9), (c, k)
+
+
+def test_an_edit_drops_the_landmarks_and_a_refresh_computes_a_fresh_builds() -> None:
+    rng = np.random.default_rng(11)
+    cost = np.where(rng.random((48, 48)) < 0.25, np.inf, 1.0)
+    grid = Grid(cost)
+    grid.prepare("hpa", cluster=8)
+    h = grid._hier
+    assert h._lm.shape == (h.nodes, 16)
+    free = np.argwhere(np.isfinite(cost))
+    a, b = tuple(int(x) for x in free[0]), tuple(int(x) for x in free[-1])
+    before = grid.find_path(a, b, algorithm="hpa")
+    wall = np.argwhere(~np.isfinite(cost))[5]
+    grid[tuple(wall)] = 1.0  # a wall opened: the old landmark costs could be too high
+    after = grid.find_path(a, b, algorithm="hpa")
+    assert h._lm.shape == (h.nodes, 0)
+    assert bool(after) >= bool(before)  # an opened wall disconnects nothing
+    h.refresh_landmarks()
+    fresh = Hierarchy(grid, 8)
+    assert np.array_equal(h._lm, fresh._lm)
+    grid[tuple(wall)] = 2.0  # a second cost: the costs to the landmarks searched apart
+    h.repair(grid)
+    h.refresh_landmarks()
+    assert np.array_equal(h._lm, Hierarchy(grid, 8)._lm)

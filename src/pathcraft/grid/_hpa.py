@@ -19,7 +19,8 @@ to its cluster, one towards the goal confined to the goal's, A* over the nodes, 
 refinement). The A*'s heuristic is the octile distance raised by landmarks (ALT,
 Goldberg and Harrelson 2005): the build keeps every node's abstract costs from and to a
 few far-apart nodes, whose differences bound the cost to the goal from below, so the
-search expands several times fewer nodes for the same abstract path. The
+search expands several times fewer nodes for the same abstract path (an edit drops
+them until :meth:`Hierarchy.refresh_landmarks`). The
 smoothing then pulls the string over the refined path's bends (the line of sight of
 :meth:`~pathcraft.grid.Grid.smooth`) and, between two turning cells, replaces the
 refined cells by the cheapest path inside their bounding box when it is cheaper (an
@@ -89,10 +90,10 @@ class Hierarchy:
         the abstract costs from and to, 8 bytes a node each: the query's A* takes
         the largest of the octile distance and the bounds they give (ALT), which
         are exact lower bounds on the abstract graph, so the abstract path is the
-        same cost with fewer expansions. After an edit the repaired clusters' nodes
-        lose theirs (the other nodes keep theirs, which an edit that opened a
-        shortcut can make too high: the path may then be a little longer until the
-        hierarchy is built again).
+        same cost with fewer expansions. An edit's repair drops them (an opened
+        door would leave them too high, and recomputing them costs about a tenth of
+        a build): the A* then takes the octile bound alone, until
+        :meth:`refresh_landmarks` or a new build.
 
     Examples
     --------
@@ -147,8 +148,10 @@ class Hierarchy:
         self._dirs = np.empty(int(dir_size.sum() * 1.25) + 64, dtype=np.uint8)
         self._used = [int(mat_size.sum()), int(dir_size.sum())]
         self._intra(np.flatnonzero(count).astype(np.int64))
-        uniform = finite.size == 0 or float(finite.max()) == self._min
-        self._lm = self._landmarks(landmarks, uniform)
+        self._marks = landmarks
+        #: the one cost of every walkable cell, None when there are several
+        self._one_cost = self._min if finite.size and float(finite.max()) == self._min else None
+        self._lm = self._landmarks(landmarks, self._one_cost is not None)
 
     # ------------------------------------------------------------------ building
 
@@ -275,6 +278,12 @@ class Hierarchy:
             near = np.minimum(near, out)
         return table
 
+    def refresh_landmarks(self) -> None:
+        """Pick the landmarks again and compute their costs over the current
+        abstract graph (:meth:`repair` drops them): 2 to 3 abstract Dijkstras per
+        landmark, about a tenth of a build."""
+        self._lm = self._landmarks(self._marks, self._one_cost is not None)
+
     def _abstract(self, node: int, backward: bool) -> npt.NDArray[np.float64]:
         """The abstract graph's cheapest costs from ``node`` (``backward``: to it)."""
         out = np.empty(self.nodes)
@@ -302,7 +311,8 @@ class Hierarchy:
     def repair(self, grid: Grid) -> int:
         """Bring the hierarchy to the grid's current cells, rebuilding only the
         clusters whose cells changed (and the entrances on their borders and the
-        neighbours those touch); the number of clusters rebuilt."""
+        neighbours those touch) and dropping the landmarks
+        (:meth:`refresh_landmarks`); the number of clusters rebuilt."""
         if grid.version == self.version:
             return 0
         changed = grid.changes_since(self.version)
@@ -314,6 +324,8 @@ class Hierarchy:
         now = now[np.isfinite(now)]
         if now.size:  # the heuristic's scale only falls (a higher one would be stale)
             self._min = min(self._min, float(now.min()))
+            if self._one_cost is not None and (now != self._one_cost).any():
+                self._one_cost = None
         s = self.size
         touched = {(int(r) // s, int(c) // s) for r, c in cells.tolist()}
         ci, cj = self.clusters
@@ -346,8 +358,7 @@ class Hierarchy:
             count[c] = len(nodes)
             gone += hi - lo
         self._node_cell = np.insert(self._node_cell[keep], where, fresh).astype(np.int64)
-        # the redone clusters' nodes know no landmark costs (NaN: skipped)
-        self._lm = np.insert(self._lm[keep], where, np.nan, axis=0)
+        self._lm = np.empty((len(self._node_cell), 0), dtype=np.float32)  # dropped
         self._cl_ptr = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
         self._place(again)
         self._intra(again)
