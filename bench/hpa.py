@@ -384,7 +384,8 @@ def merge(text: str, layout: str) -> str:
     old = RESULTS.read_text() if RESULTS.exists() else ""
     body = old.partition(MARK + "\n")[2]
     body = body[: body.find("\n## ") + 1] if "\n## " in body else body
-    kron, _, tile = body.partition(TILE_MARK)
+    # the mark at a line's start (the kron part's prose names it too)
+    kron, _, tile = body.partition("\n" + TILE_MARK)
     kron, tile = kron.strip(), (TILE_MARK + tile).strip() if tile else ""
     if layout == "tile":
         tile = text.strip()

@@ -4,6 +4,7 @@ exists, and kept right across edits by the repair of the touched clusters."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 
@@ -12,9 +13,12 @@ import pytest
 from _grids import RULES, Case, assert_legal, cases, oracle, steps_cost
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
 
 from pathcraft import Grid
-from pathcraft.grid._hpa import Hierarchy
+from pathcraft._core import hpa as _kernel
+from pathcraft.grid._hpa import _SMOOTH_AREA, Hierarchy
 
 
 def check(case: Case, grid: Grid, pairs: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
@@ -217,3 +221,167 @@ def test_the_smoothing_box_search_is_the_cheapest_path_inside_its_box(
     assert got is not None
     assert_legal(box, case.rule, got - (r0, c0), tuple(a), tuple(b))
     assert steps_cost(box, got - (r0, c0)) == pytest.approx(want, rel=1e-9)
+
+
+def abstract_graph(h: Hierarchy) -> csr_matrix:
+    """The hierarchy's abstract graph as a directed sparse graph, written out apart
+    from the kernel: per cluster its finite intra costs, and every straight step from
+    a node to a node of the next cluster (costing the entered cell)."""
+    cost = np.array(h._cost)
+    rows, cols = cost.shape
+    node = {int(cell): i for i, cell in enumerate(h._node_cell.tolist())}
+    src, dst, weight = [], [], []
+    for c in range(len(h._cl_ptr) - 1):
+        first, n = int(h._cl_ptr[c]), int(h._cl_ptr[c + 1] - h._cl_ptr[c])
+        mat = h._mats[h._mat_off[c] : h._mat_off[c] + n * n].reshape(n, n)
+        for k, m in zip(*np.nonzero(np.isfinite(mat)), strict=True):
+            if k != m:
+                src.append(first + k), dst.append(first + m), weight.append(mat[k, m])
+    for cell, i in node.items():
+        r, c = divmod(cell, cols)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            nr, nc = r + dr, c + dc
+            j = node.get(nr * cols + nc) if 0 <= nr < rows and 0 <= nc < cols else None
+            if j is not None and h.cluster_of(nr * cols + nc) != h.cluster_of(cell):
+                src.append(i), dst.append(j), weight.append(cost[nr, nc])
+    n = h.nodes
+    return csr_matrix((weight, (src, dst)), shape=(n, n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases(max_side=30), cluster=st.integers(2, 8), data=st.data())
+def test_abstract_costs_and_landmark_tables_equal_scipy_on_the_abstract_graph(
+    case: Case, cluster: int, data: st.DataObject
+) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    h = Hierarchy(grid, cluster, landmarks=3)
+    if h.nodes == 0:
+        return
+    graph = abstract_graph(h)
+    src = data.draw(st.integers(0, h.nodes - 1))
+    for backward in (False, True):
+        want = dijkstra(graph.T if backward else graph, indices=src)
+        assert np.allclose(h._abstract(src, backward), want, rtol=1e-12)
+    # each landmark column: the costs from (then to) one node, stored in float32
+    marks = h._lm.shape[1] // 2
+    for k in range(marks):
+        landmark = int(np.flatnonzero(h._lm[:, k] == 0)[0])
+        want = dijkstra(graph, indices=landmark).astype(np.float32)
+        assert np.array_equal(h._lm[:, k], want)
+        back = dijkstra(graph.T, indices=landmark).astype(np.float32)
+        assert np.allclose(h._lm[:, marks + k], back, rtol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases(max_side=40), cluster=st.integers(2, 9))
+def test_landmarks_keep_the_abstract_path_cost_and_cut_no_path(case: Case, cluster: int) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    h = Hierarchy(grid, cluster)
+    plain = h._lm[:, :0].copy()
+    cols = case.cost.shape[1]
+    for a, b in [(case.start, case.goal), *zip(case.pick(4), case.pick(4, salt=1), strict=True)]:
+        fa, fb = a[0] * cols + a[1], b[0] * cols + b[1]
+        args = (grid.padded, h._rule, h.size, h._min, h._cl_ptr, h._node_cell)
+        rest = (h._mat_off, h._dir_off, h._mats, h._dirs)
+        cells, cost, _ = _kernel.query(*args, *rest, h._lm, fa, fb)
+        base, want, _ = _kernel.query(*args, *rest, plain, fa, fb)
+        assert (cells is None) == (base is None)
+        if cells is not None:
+            assert cost == pytest.approx(want, rel=1e-9)
+            assert h.path_cost(cells) == pytest.approx(cost, rel=1e-9)
+
+
+def test_landmarks_are_checked_and_far_apart() -> None:
+    grid = Grid(np.ones((64, 64)))
+    for bad in (-1, 17, 2.0):
+        with pytest.raises(ValueError, match="landmarks"):
+            Hierarchy(grid, 8, landmarks=bad)  # type: ignore[arg-type]
+    h = Hierarchy(grid, 8, landmarks=5)
+    assert h._lm.shape == (h.nodes, 10)
+    # the first four at the corners' nodes, the fifth away from all of them
+    marks = [int(np.flatnonzero(h._lm[:, k] == 0)[0]) for k in range(5)]
+    cells = [divmod(int(h._node_cell[m]), 64) for m in marks]
+    assert [(r // 32, c // 32) for r, c in cells[:4]] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert min(abs(cells[4][0] - r) + abs(cells[4][1] - c) for r, c in cells[:4]) >= 16
+    assert Hierarchy(grid, 8, landmarks=0)._lm.shape == (h.nodes, 0)
+
+
+def smooth_by_boxes(h: Hierarchy, path: np.ndarray) -> np.ndarray:
+    """The smoothing written apart from its compiled loop: per stretch between the
+    turning cells, :func:`box_path`'s path where it is cheaper."""
+    cols = h._cost.shape[1]
+    at = h._turns(path).tolist()
+    parts = [path[:1]]
+    for ia, ib in itertools.pairwise(at):
+        (ar, ac), (br, bc) = path[ia].tolist(), path[ib].tolist()
+        box = (min(ar, br), max(ar, br) + 1, min(ac, bc), max(ac, bc) + 1)
+        piece = path[ia : ib + 1]
+        if ib - ia > 1 and (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA:
+            other = _kernel.box_path(
+                h._padded, h._rule, h._min, *box, ar * cols + ac, br * cols + bc
+            )
+            if other is not None and h.path_cost(other) < h.path_cost(piece) - 1e-9:
+                piece = other
+        parts.append(piece[1:])
+    return np.concatenate(parts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases(max_side=40), cluster=st.integers(2, 9))
+def test_the_compiled_smoothing_takes_every_cheaper_box_path(case: Case, cluster: int) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    h = Hierarchy(grid, cluster)
+    cols = case.cost.shape[1]
+    for a, b in [(case.start, case.goal), *zip(case.pick(3), case.pick(3, salt=2), strict=True)]:
+        raw, _ = h.path(a[0] * cols + a[1], b[0] * cols + b[1])
+        if raw is None or len(raw) < 3:
+            continue
+        got = h.smooth(raw)
+        assert_legal(case.cost, case.rule, got, a, b)
+        assert h.path_cost(got) <= h.path_cost(raw) * (1 + 1e-12)
+        assert h.path_cost(got) == pytest.approx(h.path_cost(smooth_by_boxes(h, raw)), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases(max_side=30), cluster=st.integers(2, 8))
+def test_intra_costs_equal_scipy_inside_each_cluster(case: Case, cluster: int) -> None:
+    # one cost a cell (Dial's buckets), several (the heap), open clusters (octile)
+    h = Hierarchy(Grid(case.cost, diagonal=case.rule), cluster)  # type: ignore[arg-type]
+    cols = case.cost.shape[1]
+    for c in range(len(h._cl_ptr) - 1):
+        first, n = int(h._cl_ptr[c]), int(h._cl_ptr[c + 1] - h._cl_ptr[c])
+        if n == 0:
+            continue
+        i, j = divmod(c, h.clusters[1])
+        r0, c0 = i * cluster, j * cluster
+        box = case.cost[r0 : r0 + cluster, c0 : c0 + cluster]
+        cells = [divmod(int(x), cols) for x in h._node_cell[first : first + n]]
+        local = [(r - r0, q - c0) for r, q in cells]
+        mat = h._mats[h._mat_off[c] : h._mat_off[c] + n * n].reshape(n, n)
+        for k in range(n):
+            want = oracle(box, case.rule, [local[k]])
+            assert np.allclose(mat[k], [want[p] for p in local], rtol=1e-9), (c, k)
+
+
+def test_an_edit_drops_the_landmarks_and_a_refresh_computes_a_fresh_builds() -> None:
+    rng = np.random.default_rng(11)
+    cost = np.where(rng.random((48, 48)) < 0.25, np.inf, 1.0)
+    grid = Grid(cost)
+    grid.prepare("hpa", cluster=8)
+    h = grid._hier
+    assert h._lm.shape == (h.nodes, 16)
+    free = np.argwhere(np.isfinite(cost))
+    a, b = tuple(int(x) for x in free[0]), tuple(int(x) for x in free[-1])
+    before = grid.find_path(a, b, algorithm="hpa")
+    wall = np.argwhere(~np.isfinite(cost))[5]
+    grid[tuple(wall)] = 1.0  # a wall opened: the old landmark costs could be too high
+    after = grid.find_path(a, b, algorithm="hpa")
+    assert h._lm.shape == (h.nodes, 0)
+    assert bool(after) >= bool(before)  # an opened wall disconnects nothing
+    h.refresh_landmarks()
+    fresh = Hierarchy(grid, 8)
+    assert np.array_equal(h._lm, fresh._lm)
+    grid[tuple(wall)] = 2.0  # a second cost: the costs to the landmarks searched apart
+    h.repair(grid)
+    h.refresh_landmarks()
+    assert np.array_equal(h._lm, Hierarchy(grid, 8)._lm)

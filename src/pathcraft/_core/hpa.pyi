@@ -29,9 +29,21 @@ def query(
     dir_off: I64,
     mats: npt.NDArray[np.float64],
     dirs: npt.NDArray[np.uint8],
+    lm: npt.NDArray[np.float32],
     start: int,
     goal: int,
 ) -> tuple[I64 | None, float, int]: ...
+def abstract_costs(
+    padded: npt.NDArray[np.float64],
+    size: int,
+    cl_ptr: I64,
+    node_cell: I64,
+    mat_off: I64,
+    mats: npt.NDArray[np.float64],
+    src: int,
+    backward: bool,
+    out: npt.NDArray[np.float64],
+) -> None: ...
 def box_path(
     padded: npt.NDArray[np.float64],
     diagonal: int,
@@ -43,3 +55,11 @@ def box_path(
     a: int,
     b: int,
 ) -> I64 | None: ...
+def smooth(
+    padded: npt.NDArray[np.float64],
+    diagonal: int,
+    hscale: float,
+    path: I64,
+    at: I64,
+    max_area: int,
+) -> I64: ...

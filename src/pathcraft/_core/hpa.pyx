@@ -24,7 +24,10 @@ times sqrt(2) diagonally.
   node of another cluster (found by binary search among that cluster's nodes).
 - **A query** (:func:`query`) runs a Dijkstra from the start confined to its cluster,
   one from the goal backwards confined to the goal's, A* over the nodes with the
-  start and goal joined by those fields, and walks the fields into cells.
+  start and goal joined by those fields, and walks the fields into cells. The A*'s
+  heuristic is the octile distance or, where larger, the landmark bounds (ALT) of a
+  table of abstract costs from and to a few landmarks (:func:`abstract_costs`, a
+  Dijkstra over the abstract graph, fills it at build time).
 
 - **The smoothing's search** (:func:`box_path`): the cheapest path between two cells
   inside a box, an octile path when one costs the heuristic's bound, else A*.
@@ -32,7 +35,8 @@ times sqrt(2) diagonally.
 Everything but argument checks runs with the GIL released; the search state of a
 query is allocated for it (O(nodes + two clusters' cells)). (One file past 500 lines
 on purpose: the build, the query and the box search share the confined search over a
-box and the walks along its fields.)
+box and the walks along its fields, and the landmarks' search the query's view of the
+abstract graph.)
 """
 
 from libc.math cimport INFINITY, fabs
@@ -62,6 +66,23 @@ cdef struct Box:
     Py_ssize_t W        # padded width
     int diagonal
     Py_ssize_t r0, c0, h, w  # the box's first cell and its size (unpadded)
+
+
+cdef enum:
+    MAX_LANDMARKS = 16
+
+
+cdef struct Guide:
+    # the abstract A*'s heuristic towards the goal cell (gr, gc): the octile distance
+    # times hscale, raised by the landmarks' bounds where they know more
+    const int64_t* node_cell
+    Py_ssize_t N, cols, gr, gc
+    int diagonal
+    double hscale
+    const float* lm  # N rows of 2L: d(landmark, node), then d(node, landmark); or NULL
+    Py_ssize_t L
+    double to_goal[MAX_LANDMARKS]    # d(landmark, goal), or -1 when unknown
+    double from_goal[MAX_LANDMARKS]  # d(goal, landmark), or -1 when unknown
 
 
 cdef inline Py_ssize_t padded_of(const Box* b, Py_ssize_t li) noexcept nogil:
@@ -127,6 +148,33 @@ cdef void scratch_free(Scratch* s) noexcept nogil:
     s.flag = NULL
 
 
+cdef inline Py_ssize_t step_to(
+    const Box* b, const uint8_t* flag, Py_ssize_t ur, Py_ssize_t uc, Py_ssize_t pu,
+    Py_ssize_t k,
+) noexcept nogil:
+    """The local cell move ``k`` enters from the box's cell ``(ur, uc)`` (padded
+    ``pu``), or -1 when it leaves the box, enters a wall or a settled cell, or cuts a
+    corner the rule forbids."""
+    cdef Py_ssize_t vr = ur + DR[k], vc = uc + DC[k], v
+    if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
+        return -1
+    v = vr * b.w + vc
+    if flag[v] & CLOSED or b.cost[pu + DR[k] * b.W + DC[k]] == INFINITY:
+        return -1
+    if k >= 4 and not corner_open(b.cost, pu + DR[k] * b.W, pu + DC[k], b.diagonal):
+        return -1
+    return v
+
+
+cdef inline bint settle(uint8_t* flag, Py_ssize_t u, Py_ssize_t* left) noexcept nogil:
+    """Mark ``u`` settled; whether it was the last of the cells to settle."""
+    flag[u] |= CLOSED
+    if flag[u] & STOP:
+        left[0] -= 1
+        return left[0] == 0
+    return False
+
+
 cdef int confined(
     const Box* b, Py_ssize_t src, bint backward, Py_ssize_t target, double hscale,
     Py_ssize_t n_stop, Scratch* s, uint8_t* move,
@@ -164,29 +212,18 @@ cdef int confined(
         iheap_pop(heap, &e, s.pos)
         u = e.item
         gu = g[u]
-        flag[u] |= CLOSED
-        if u == target:
+        if settle(flag, u, &left) or u == target:
             return 0
-        if flag[u] & STOP:
-            left -= 1
-            if left == 0:
-                return 0
         ur = u // b.w
         uc = u - ur * b.w
         pu = (b.r0 + ur + 1) * W + b.c0 + uc + 1
         for k in range(kmax):
-            vr = ur + DR[k]
-            vc = uc + DC[k]
-            if vr < 0 or vr >= b.h or vc < 0 or vc >= b.w:
+            v = step_to(b, flag, ur, uc, pu, k)
+            if v < 0:
                 continue
-            v = vr * b.w + vc
-            if flag[v] & CLOSED:
-                continue
+            vr = v // b.w
+            vc = v - vr * b.w
             pv = pu + DR[k] * W + DC[k]
-            if cost[pv] == INFINITY:
-                continue
-            if k >= 4 and not corner_open(cost, pu + DR[k] * W, pu + DC[k], b.diagonal):
-                continue
             # forward: u -> v enters v; backward: v -> u enters u (the same corner)
             c = cost[pu] if backward else cost[pv]
             if k >= 4:
@@ -337,6 +374,93 @@ def entrances(
     )
 
 
+cdef double walkable_cost(const Box* b) noexcept nogil:
+    """The one cost of every walkable cell of the box (walls allowed), or -1 when
+    there are two costs or no walkable cell."""
+    cdef Py_ssize_t r, c, row
+    cdef double first = -1.0, x
+    for r in range(b.h):
+        row = (b.r0 + r + 1) * b.W + b.c0 + 1
+        for c in range(b.w):
+            x = b.cost[row + c]
+            if x == INFINITY:
+                continue
+            if first < 0.0:
+                first = x
+            elif x != first:
+                return -1.0
+    return first
+
+
+cdef void dial(
+    const Box* b, Py_ssize_t src, double unit, Py_ssize_t n_stop, Scratch* s,
+    uint8_t* move, int32_t* ent_cell, int32_t* ent_next,
+) noexcept nogil:
+    """:func:`confined`'s forward Dijkstra without a target for a box whose walkable
+    cells all cost ``unit``, over buckets ``unit`` wide (Dial's queue): a step costs
+    at least ``unit``, so every cell of the lowest bucket is settled, and at most
+    ``unit * sqrt(2)``, so four buckets in a ring hold every open cell. ``ent_cell``
+    and ``ent_next`` hold room for 8 entries a cell of the box (one per cheaper
+    arrival); a cell reached again more cheaply leaves its old entry, skipped once
+    the cell is settled. The same costs as the heap's search; among equal paths it
+    may keep another move."""
+    cdef Py_ssize_t n = b.h * b.w, i, u, v, pu, ur, uc, k, kmax
+    cdef Py_ssize_t left = n_stop, cur = 0, pending = 0, used = 0, e, slot
+    cdef int32_t head[4]
+    cdef double gu, ng
+    cdef double diag = unit * SQRT2
+    cdef Py_ssize_t W = b.W
+    cdef double* g = s.g
+    cdef uint8_t* flag = s.flag
+    for i in range(n):
+        g[i] = INFINITY
+        move[i] = NO_MOVE
+        flag[i] &= STOP
+    for i in range(4):
+        head[i] = -1
+    kmax = 4 if b.diagonal == NEVER else 8
+    g[src] = 0.0
+    ent_cell[0] = <int32_t> src
+    ent_next[0] = -1
+    head[0] = 0
+    used = 1
+    pending = 1
+    while pending > 0:
+        slot = cur & 3
+        e = head[slot]
+        if e < 0:
+            cur += 1
+            continue
+        head[slot] = ent_next[e]
+        pending -= 1
+        u = ent_cell[e]
+        if flag[u] & CLOSED:
+            continue
+        if settle(flag, u, &left):
+            return
+        gu = g[u]
+        ur = u // b.w
+        uc = u - ur * b.w
+        pu = (b.r0 + ur + 1) * W + b.c0 + uc + 1
+        for k in range(kmax):
+            v = step_to(b, flag, ur, uc, pu, k)
+            if v < 0:
+                continue
+            ng = gu + (diag if k >= 4 else unit)
+            if ng < g[v]:
+                g[v] = ng
+                move[v] = <uint8_t> k
+                i = <Py_ssize_t> (ng / unit)
+                if i < cur:  # rounding at a bucket's edge: this bucket then
+                    i = cur
+                slot = i & 3
+                ent_cell[used] = <int32_t> v
+                ent_next[used] = head[slot]
+                head[slot] = <int32_t> used
+                used += 1
+                pending += 1
+
+
 cdef double uniform_cost(const Box* b) noexcept nogil:
     """The one cost of every cell of the box, or -1 when a wall or a second cost is
     in it."""
@@ -406,8 +530,10 @@ def intra(
         if n and (mat_off[c] + n * n > mats.shape[0] or dir_off[c] + n * b.h * b.w > dirs.shape[0]):
             free(local)
             raise ValueError("intra: mats or dirs too small for the offsets")
-    if local == NULL or scratch_init(&sc, size * size) != 0:
-        free(local)
+    cdef int32_t* ent_cell = <int32_t*> malloc((8 * size * size + 8) * sizeof(int32_t))
+    cdef int32_t* ent_next = <int32_t*> malloc((8 * size * size + 8) * sizeof(int32_t))
+    if local == NULL or ent_cell == NULL or ent_next == NULL or scratch_init(&sc, size * size) != 0:
+        free(local); free(ent_cell); free(ent_next)
         raise MemoryError()
     with nogil:
         for t in range(clusters.shape[0]):
@@ -433,9 +559,13 @@ def intra(
                 for k in range(n):
                     sc.flag[local[k]] = 0
                 continue
+            unit = walkable_cost(&b)
             for k in range(n):
-                if confined(&b, local[k], False, -1, 0.0, n, &sc,
-                            &dirs[dir_off[c] + k * area]) != 0:
+                if unit > 0.0:  # one cost: Dial's buckets instead of the heap
+                    dial(&b, local[k], unit, n, &sc, &dirs[dir_off[c] + k * area],
+                         ent_cell, ent_next)
+                elif confined(&b, local[k], False, -1, 0.0, n, &sc,
+                              &dirs[dir_off[c] + k * area]) != 0:
                     failed = 1
                     break
                 for m in range(n):
@@ -445,7 +575,7 @@ def intra(
             if failed:
                 break
     scratch_free(&sc)
-    free(local)
+    free(local); free(ent_cell); free(ent_next)
     if failed:
         raise MemoryError()
 
@@ -468,13 +598,15 @@ def query(
     const double[:, ::1] padded, int diagonal, Py_ssize_t size, double hscale,
     const int64_t[::1] cl_ptr, const int64_t[::1] node_cell,
     const int64_t[::1] mat_off, const int64_t[::1] dir_off,
-    const double[::1] mats, const uint8_t[::1] dirs,
+    const double[::1] mats, const uint8_t[::1] dirs, const float[:, ::1] lm,
     Py_ssize_t start, Py_ssize_t goal,
 ):
     """HPA*'s refined path from the flat cell ``start`` to ``goal`` (both walkable,
     ``r * cols + c``) over the nodes and fields of :func:`intra`: ``(cells, cost,
     expanded)``, ``cells`` an int64 ``(k, 2)`` array of ``(row, col)``; ``cells`` None
-    when the abstract graph joins them nowhere."""
+    when the abstract graph joins them nowhere. ``lm``: per node, its costs from
+    then to each of ``L`` landmarks (``(N, 2L)``, NaN where unknown; ``L`` may be
+    0), which sharpen the abstract A*'s heuristic."""
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     cdef Py_ssize_t ncj = (cols + size - 1) // size, nci = (rows + size - 1) // size
     cdef Py_ssize_t N = node_cell.shape[0]
@@ -483,6 +615,8 @@ def query(
         raise ValueError("query: cl_ptr, mat_off or dir_off do not fit the grid and node_cell")
     if not (0 <= start < rows * cols and 0 <= goal < rows * cols):
         raise IndexError("query: start or goal outside the grid")
+    if lm.shape[1] % 2 or lm.shape[1] > 2 * MAX_LANDMARKS or (lm.shape[1] and lm.shape[0] != N):
+        raise ValueError(f"query: lm must be (nodes, 2L) with L <= {MAX_LANDMARKS}")
     cdef Py_ssize_t S = N, G = N + 1, u, v, k, m, n, c, cu, first, r, cc, nr, nc, cv, pu
     cdef Py_ssize_t cs = (start // cols) // size * ncj + (start % cols) // size
     cdef Py_ssize_t cg = (goal // cols) // size * ncj + (goal % cols) // size
@@ -509,6 +643,13 @@ def query(
     cdef Box bx
     cdef Py_ssize_t* piece = NULL
     cdef const int64_t* nodes = &node_cell[0] if N > 0 else NULL
+    cdef Guide q
+    q.node_cell = nodes
+    q.N, q.cols, q.gr, q.gc, q.diagonal, q.hscale = N, cols, gr, gc, diagonal, hscale
+    q.L = lm.shape[1] // 2 if N > 0 else 0
+    q.lm = &lm[0, 0] if q.L > 0 else NULL
+    for k in range(MAX_LANDMARKS):
+        q.to_goal[k] = q.from_goal[k] = -1.0
     ss.g = sg.g = NULL
     heap.data = NULL
     if scratch_init(&ss, bs.h * bs.w) == 0:
@@ -527,11 +668,16 @@ def query(
         free(ms); free(mg); free(best); free(parent); free(done); free(trail); free(pos)
         raise MemoryError()
     with nogil:
+        if q.L > 0 and confined(&bg, lg, False, -1, 0.0, 0, &sg, mg) == 0:
+            # the costs from the goal first (the field below then overwrites them)
+            goal_bounds(&q, &bg, sg.g, cl_ptr[cg], cl_ptr[cg + 1] - cl_ptr[cg], False)
         if confined(&bs, ls, False, -1, 0.0, 0, &ss, ms) != 0:
             failed = 1
         elif confined(&bg, lg, True, -1, 0.0, 0, &sg, mg) != 0:
             failed = 1
         else:
+            if q.L > 0:
+                goal_bounds(&q, &bg, gg, cl_ptr[cg], cl_ptr[cg + 1] - cl_ptr[cg], True)
             for u in range(N + 2):
                 best[u] = INFINITY
                 parent[u] = -1
@@ -557,11 +703,11 @@ def query(
                     for k in range(cl_ptr[cs + 1] - first):
                         w = gs[local_of(&bs, node_cell[first + k], cols)]
                         if w < INFINITY and relax(first + k, u, gu + w, best, parent, done,
-                                                  &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                                  &heap, pos, &q) != 0:
                             failed = 1
                     if cs == cg and gs[local_of(&bs, goal, cols)] < INFINITY:
                         if relax(G, u, gu + gs[local_of(&bs, goal, cols)], best, parent, done,
-                                 &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                 &heap, pos, &q) != 0:
                             failed = 1
                     continue
                 r = node_cell[u] // cols
@@ -574,7 +720,7 @@ def query(
                     w = mats[mat_off[cu] + k * n + m]
                     if m != k and w < INFINITY:
                         if relax(first + m, u, gu + w, best, parent, done,
-                                 &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                 &heap, pos, &q) != 0:
                             failed = 1
                 pu = (r + 1) * W + cc + 1
                 for j in range(4):
@@ -587,12 +733,12 @@ def query(
                         continue
                     v = find_node(nodes, cl_ptr[cv], cl_ptr[cv + 1], nr * cols + nc)
                     if v >= 0 and relax(v, u, gu + cost[pu + DR[j] * W + DC[j]], best, parent,
-                                        done, &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                        done, &heap, pos, &q) != 0:
                         failed = 1
                 if cu == cg:
                     w = gg[local_of(&bg, node_cell[u], cols)]
                     if w < INFINITY and relax(G, u, gu + w, best, parent, done,
-                                              &heap, pos, nodes, N, cols, gr, gc, diagonal, hscale) != 0:
+                                              &heap, pos, &q) != 0:
                         failed = 1
         if reached and not failed:
             # the abstract path, start first
@@ -696,30 +842,162 @@ cdef inline void reverse_into(Py_ssize_t* piece, Py_ssize_t m) noexcept nogil:
         j -= 1
 
 
+cdef inline double guide_h(const Guide* q, Py_ssize_t v) noexcept nogil:
+    """The heuristic of node ``v`` (< N): the largest of the octile bound and, per
+    landmark ``l`` (ALT: Goldberg and Harrelson 2005), d(l, goal) - d(l, v) and
+    d(v, l) - d(goal, l), each less a millionth of its terms (the table holds float32);
+    a landmark term is skipped where a distance is unknown (NaN) or infinite."""
+    cdef Py_ssize_t r = q.node_cell[v] // q.cols, c = q.node_cell[v] - r * q.cols, l
+    cdef double h = q.hscale * octile(q.diagonal, r - q.gr, c - q.gc), b, d
+    cdef const float* row
+    if q.lm == NULL:
+        return h
+    row = q.lm + v * 2 * q.L
+    for l in range(q.L):
+        d = row[l]
+        if q.to_goal[l] >= 0.0 and d < INFINITY:
+            b = (q.to_goal[l] - d) - 1e-6 * (q.to_goal[l] + d)
+            if b > h:
+                h = b
+        d = row[q.L + l]
+        if q.from_goal[l] >= 0.0 and d < INFINITY:
+            b = (d - q.from_goal[l]) - 1e-6 * (d + q.from_goal[l])
+            if b > h:
+                h = b
+    return h
+
+
+cdef void goal_bounds(
+    Guide* q, const Box* b, const double* g, Py_ssize_t first, Py_ssize_t n, bint to
+) noexcept nogil:
+    """Per landmark, its distance to the goal (``to``: ``g`` the goal cluster's costs
+    to the goal, ``to_goal`` = min over the cluster's nodes m of d(l, m) + g[m]) or
+    from it (``g`` the costs from the goal, ``from_goal`` = min of g[m] + d(m, l));
+    -1 (unknown) when a node the goal's field reaches has no known distance, inf when
+    none is finite. Exact on the abstract graph: a path through the goal cell is
+    never cheaper than the cluster's own intra cost."""
+    cdef Py_ssize_t l, m, at
+    cdef double best, w, d
+    cdef double* out = &q.to_goal[0] if to else &q.from_goal[0]
+    for l in range(q.L):
+        best = INFINITY
+        for m in range(n):
+            w = g[local_of(b, q.node_cell[first + m], q.cols)]
+            if not (w < INFINITY):
+                continue
+            at = (first + m) * 2 * q.L + (l if to else q.L + l)
+            d = q.lm[at]
+            if d != d:  # NaN: unknown since a repair
+                best = -1.0
+                break
+            if d + w < best:
+                best = d + w
+        out[l] = best
+
+
 cdef inline int relax(
     Py_ssize_t v, Py_ssize_t u, double ng, double* best, int32_t* parent, uint8_t* done,
-    Heap* heap, int32_t* pos, const int64_t* node_cell, Py_ssize_t N, Py_ssize_t cols,
-    Py_ssize_t gr,
-    Py_ssize_t gc, int diagonal, double hscale,
+    Heap* heap, int32_t* pos, const Guide* q,
 ) noexcept nogil:
-    """Offer the abstract node ``v`` (the goal when ``v == len(node_cell) + 1``) at
-    cost ``ng`` from ``u`` (an open node's entry lowered in place); -1 when the heap
-    cannot grow."""
-    cdef Py_ssize_t r, c
+    """Offer the abstract node ``v`` (the goal when ``v == N + 1``) at cost ``ng``
+    from ``u`` (an open node's entry lowered in place); -1 when the heap cannot grow."""
     cdef double h = 0.0
     if done[v] or not (ng < best[v]):
         return 0
     parent[v] = <int32_t> u
-    if v < N:
-        r = node_cell[v] // cols
-        c = node_cell[v] - r * cols
-        h = hscale * octile(diagonal, r - gr, c - gc)
+    if v < q.N:
+        h = guide_h(q, v)
     if best[v] == INFINITY:
         best[v] = ng
         return iheap_push(heap, key_round(ng + h), -ng, v, pos)
     best[v] = ng
     iheap_update(heap, pos[v], key_round(ng + h), -ng, pos)
     return 0
+
+
+def abstract_costs(
+    const double[:, ::1] padded, Py_ssize_t size,
+    const int64_t[::1] cl_ptr, const int64_t[::1] node_cell,
+    const int64_t[::1] mat_off, const double[::1] mats,
+    Py_ssize_t src, bint backward, double[::1] out,
+):
+    """Dijkstra over the abstract graph of :func:`intra`'s costs and the straight
+    steps between nodes of neighbouring clusters: into ``out`` the cheapest cost from
+    node ``src`` to every node (``backward``: from every node to ``src``), inf where
+    there is none."""
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
+    cdef Py_ssize_t ncj = (cols + size - 1) // size, nci = (rows + size - 1) // size
+    cdef Py_ssize_t N = node_cell.shape[0], W = padded.shape[1]
+    if (cl_ptr.shape[0] != nci * ncj + 1 or cl_ptr[nci * ncj] != N
+            or mat_off.shape[0] != nci * ncj or out.shape[0] != N):
+        raise ValueError("abstract_costs: cl_ptr, mat_off or out do not fit the grid and node_cell")
+    if not 0 <= src < N:
+        raise IndexError("abstract_costs: src is not a node")
+    cdef uint8_t* done = <uint8_t*> malloc(N + 8)
+    cdef int32_t* pos = <int32_t*> malloc((N + 8) * sizeof(int32_t))
+    cdef Heap heap
+    cdef HeapEntry e
+    cdef Py_ssize_t u, v, k, m, n, r, cc, nr, nc, cu, cv, first, j, pu, pv
+    cdef double gu, ng, w
+    cdef int failed = 0
+    cdef const double* cost = &padded[0, 0]
+    heap.data = NULL
+    if done == NULL or pos == NULL or heap_init(&heap, 64) != 0:
+        free(done); free(pos)
+        raise MemoryError()
+    with nogil:
+        for u in range(N):
+            out[u] = INFINITY
+            done[u] = 0
+        out[src] = 0.0
+        failed = iheap_push(&heap, 0.0, 0.0, src, pos) != 0
+        while not failed and heap.size > 0:
+            iheap_pop(&heap, &e, pos)
+            u = e.item
+            done[u] = 1
+            gu = out[u]
+            r = node_cell[u] // cols
+            cc = node_cell[u] - r * cols
+            cu = (r // size) * ncj + cc // size
+            first = cl_ptr[cu]
+            n = cl_ptr[cu + 1] - first
+            k = u - first
+            pu = (r + 1) * W + cc + 1
+            for j in range(n + 4):
+                if j < n:  # inside the cluster
+                    if j == k:
+                        continue
+                    v = first + j
+                    w = mats[mat_off[cu] + (j * n + k if backward else k * n + j)]
+                else:  # a straight step into a node of the next cluster
+                    m = j - n
+                    nr = r + DR[m]
+                    nc = cc + DC[m]
+                    if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+                        continue
+                    cv = (nr // size) * ncj + nc // size
+                    pv = pu + DR[m] * W + DC[m]
+                    if cv == cu or cost[pv] == INFINITY:
+                        continue
+                    v = find_node(&node_cell[0], cl_ptr[cv], cl_ptr[cv + 1], nr * cols + nc)
+                    if v < 0:
+                        continue
+                    w = cost[pu] if backward else cost[pv]
+                if done[v] or not (w < INFINITY):
+                    continue
+                ng = gu + w
+                if ng < out[v]:
+                    if out[v] == INFINITY:
+                        if iheap_push(&heap, ng, 0.0, v, pos) != 0:
+                            failed = 1
+                            break
+                    else:
+                        iheap_update(&heap, pos[v], ng, 0.0, pos)
+                    out[v] = ng
+    heap_free(&heap)
+    free(done); free(pos)
+    if failed:
+        raise MemoryError()
 
 
 cdef Py_ssize_t straight_line(
@@ -756,6 +1034,32 @@ cdef Py_ssize_t straight_line(
     return total
 
 
+cdef Py_ssize_t box_search(
+    const Box* bx, Py_ssize_t la, Py_ssize_t lb, double hscale, double limit,
+    Scratch* sc, uint8_t* mv, Py_ssize_t* piece,
+) noexcept nogil:
+    """The local cells after ``la`` up to ``lb`` (in order, into ``piece``) of the
+    cheapest path inside the box, and their number, when it costs less than
+    ``limit``: an octile path (diagonal steps first, or last) when one costs the
+    octile bound times ``hscale`` (then it is a cheapest one: no search), else A*
+    with that heuristic; -1 when none costs less, -2 when out of memory."""
+    cdef Py_ssize_t j, m
+    cdef double bound = hscale * octile(
+        bx.diagonal, lb // bx.w - la // bx.w, lb % bx.w - la % bx.w
+    )
+    for j in range(2):
+        m = straight_line(bx, la, lb, j == 1, bound, piece)
+        if m >= 0:
+            return m
+    if confined(bx, la, False, lb, hscale, 0, sc, mv) != 0:
+        return -2
+    if not (sc.g[lb] < limit):
+        return -1
+    m = walk_back(bx, mv, la, lb, piece)
+    reverse_into(piece, m)
+    return m
+
+
 def box_path(
     const double[:, ::1] padded, int diagonal, double hscale,
     Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t c0, Py_ssize_t c1,
@@ -782,33 +1086,15 @@ def box_path(
     cdef Scratch sc
     cdef uint8_t* mv = <uint8_t*> malloc(area)
     cdef Py_ssize_t* piece = <Py_ssize_t*> malloc(area * sizeof(Py_ssize_t))
-    cdef int failed = 0
-    cdef bint none = False
     if mv == NULL or piece == NULL or scratch_init(&sc, area) != 0:
         free(mv); free(piece)
         raise MemoryError()
-    cdef double bound = hscale * octile(diagonal, b // cols - a // cols, b % cols - a % cols)
     with nogil:
-        # an octile path (diagonal steps first, or last) as cheap as the heuristic's
-        # bound is a cheapest one: no search then
-        for k in range(2):
-            m = straight_line(&bx, la, lb, k == 1, bound, piece)
-            if m >= 0:
-                break
-        if m >= 0:
-            failed = 0
-            none = False
-            reverse_into(piece, m)
-        else:
-            m = 0
-            failed = confined(&bx, la, False, lb, hscale, 0, &sc, mv)
-            none = not (sc.g[lb] < INFINITY)
-            if not failed and not none:
-                m = walk_back(&bx, mv, la, lb, piece)
+        m = box_search(&bx, la, lb, hscale, INFINITY, &sc, mv, piece)
     scratch_free(&sc)
-    if failed or none:
+    if m < 0:
         free(mv); free(piece)
-        if failed:
+        if m == -2:
             raise MemoryError()
         return None
     out = np.empty((m + 1, 2), dtype=np.int64)
@@ -816,8 +1102,102 @@ def box_path(
     o[0, 0] = a // cols
     o[0, 1] = a % cols
     for k in range(m):
-        r = piece[m - 1 - k] // bx.w
+        r = piece[k] // bx.w
         o[k + 1, 0] = r0 + r
-        o[k + 1, 1] = c0 + piece[m - 1 - k] - r * bx.w
+        o[k + 1, 1] = c0 + piece[k] - r * bx.w
     free(mv); free(piece)
+    return out
+
+
+def smooth(
+    const double[:, ::1] padded, int diagonal, double hscale,
+    const int64_t[:, ::1] path, const int64_t[::1] at, Py_ssize_t max_area,
+):
+    """``path`` (cells ``(row, col)``, a legal path) with each stretch between the
+    places ``at[t]`` and ``at[t + 1]`` (ascending, from 0 to the last) replaced by the
+    cheapest path inside the two cells' bounding box (:func:`box_path`'s: an octile
+    path as cheap as the octile bound times ``hscale``, else A*) where that box holds
+    at most ``max_area`` cells and the replacement is cheaper: an int64 ``(k, 2)``
+    array."""
+    cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
+    cdef Py_ssize_t k = path.shape[0], nt = at.shape[0], t, i, W = padded.shape[1]
+    if path.shape[1] != 2 or k == 0 or nt < 1 or at[0] != 0 or at[nt - 1] != k - 1:
+        raise ValueError("smooth: path must be (k, 2) and at run from 0 to k - 1")
+    for t in range(nt - 1):
+        if at[t + 1] <= at[t]:
+            raise ValueError("smooth: at must be ascending")
+    for i in range(k):
+        if not (0 <= path[i, 0] < rows and 0 <= path[i, 1] < cols):
+            raise IndexError("smooth: a cell of path lies outside the grid")
+    if max_area < 1:
+        raise ValueError("smooth: max_area must be >= 1")
+    cdef double* prefix = <double*> malloc(k * sizeof(double))
+    cdef uint8_t* mv = <uint8_t*> malloc(max_area)
+    cdef Py_ssize_t* piece = <Py_ssize_t*> malloc(max_area * sizeof(Py_ssize_t))
+    cdef Py_ssize_t cap = k + 16, n = 0, ia, ib, m, r, c, la, lb, j
+    cdef Py_ssize_t* cells = <Py_ssize_t*> malloc(cap * sizeof(Py_ssize_t))
+    cdef Scratch sc
+    cdef Box bx
+    cdef double now, bound, step
+    cdef int failed = 0
+    cdef bint better
+    sc.g = NULL
+    if (prefix == NULL or mv == NULL or piece == NULL or cells == NULL
+            or scratch_init(&sc, max_area) != 0):
+        free(prefix); free(mv); free(piece); free(cells)
+        raise MemoryError()
+    cdef const double* cost = &padded[0, 0]
+    bx.cost = cost
+    bx.W = W
+    bx.diagonal = diagonal
+    with nogil:
+        prefix[0] = 0.0
+        for i in range(1, k):
+            step = cost[(path[i, 0] + 1) * W + path[i, 1] + 1]
+            if path[i, 0] != path[i - 1, 0] and path[i, 1] != path[i - 1, 1]:
+                step = step * SQRT2
+            prefix[i] = prefix[i - 1] + step
+        cells[0] = path[0, 0] * cols + path[0, 1]
+        n = 1
+        for t in range(nt - 1):
+            ia = at[t]
+            ib = at[t + 1]
+            bx.r0 = min(path[ia, 0], path[ib, 0])
+            bx.c0 = min(path[ia, 1], path[ib, 1])
+            bx.h = max(path[ia, 0], path[ib, 0]) + 1 - bx.r0
+            bx.w = max(path[ia, 1], path[ib, 1]) + 1 - bx.c0
+            now = prefix[ib] - prefix[ia]
+            bound = hscale * octile(diagonal, path[ib, 0] - path[ia, 0], path[ib, 1] - path[ia, 1])
+            m = -1
+            if ib - ia > 1 and bx.h * bx.w <= max_area and now > bound * (1 + 1e-12) + 1e-9:
+                la = (path[ia, 0] - bx.r0) * bx.w + path[ia, 1] - bx.c0
+                lb = (path[ib, 0] - bx.r0) * bx.w + path[ib, 1] - bx.c0
+                m = box_search(&bx, la, lb, hscale, now - 1e-9, &sc, mv, piece)
+                if m == -2:
+                    failed = 1
+                    break
+            better = m >= 0
+            if grow(&cells, &cap, n + (m if better else ib - ia)) != 0:
+                failed = 1
+                break
+            if better:
+                for j in range(m):
+                    r = piece[j] // bx.w
+                    cells[n] = (bx.r0 + r) * cols + bx.c0 + piece[j] - r * bx.w
+                    n += 1
+            else:
+                for i in range(ia + 1, ib + 1):
+                    cells[n] = path[i, 0] * cols + path[i, 1]
+                    n += 1
+    scratch_free(&sc)
+    free(prefix); free(mv); free(piece)
+    if failed:
+        free(cells)
+        raise MemoryError()
+    out = np.empty((n, 2), dtype=np.int64)
+    cdef int64_t[:, ::1] o = out
+    for i in range(n):
+        o[i, 0] = cells[i] // cols
+        o[i, 1] = cells[i] % cols
+    free(cells)
     return out

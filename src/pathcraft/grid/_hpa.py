@@ -13,9 +13,14 @@ one cost without a wall needs no search: its costs are octile distances and its
 fields octile paths (diagonal steps first), written directly.
 
 The searches run in the compiled kernel (:mod:`pathcraft._core.hpa`, over flat
-arrays, the GIL released): the entrances, the intra-cluster fields, and the query (a
-Dijkstra from the start confined to its cluster, one towards the goal confined to the
-goal's, A* over the nodes with the octile heuristic, and the refinement). The
+arrays, the GIL released; the build spreads its clusters over a few threads): the
+entrances, the intra-cluster fields, and the query (a Dijkstra from the start confined
+to its cluster, one towards the goal confined to the goal's, A* over the nodes, and the
+refinement). The A*'s heuristic is the octile distance raised by landmarks (ALT,
+Goldberg and Harrelson 2005): the build keeps every node's abstract costs from and to a
+few far-apart nodes, whose differences bound the cost to the goal from below, so the
+search expands several times fewer nodes for the same abstract path (an edit drops
+them until :meth:`Hierarchy.refresh_landmarks`). The
 smoothing then pulls the string over the refined path's bends (the line of sight of
 :meth:`~pathcraft.grid.Grid.smooth`) and, between two turning cells, replaces the
 refined cells by the cheapest path inside their bounding box when it is cheaper (an
@@ -33,7 +38,9 @@ compacted when full.
 from __future__ import annotations
 
 import math
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -49,13 +56,18 @@ from pathcraft.result import PathResult
 if TYPE_CHECKING:
     from pathcraft.grid._grid import Grid
 
-__all__ = ["DEFAULT_CLUSTER", "WIDE", "Hierarchy", "find_path"]
+__all__ = ["DEFAULT_CLUSTER", "LANDMARKS", "WIDE", "Hierarchy", "find_path"]
 
 #: The side of a cluster in cells when ``prepare("hpa")`` is not told (by measurement:
-#: bench/hpa.py).
-DEFAULT_CLUSTER = 64
+#: bench/hpa.py --layout tile, the size that holds issue 32's targets on both maps;
+#: 64 answers faster but strays further from the optimum).
+DEFAULT_CLUSTER = 32
 #: Entrances this long or longer get two transitions (their ends), shorter ones one.
 WIDE = 6
+#: Landmarks of the abstract graph whose costs sharpen the query's heuristic (ALT).
+LANDMARKS = 8
+#: Threads the build spreads its clusters over (the kernels release the GIL).
+_WORKERS = min(4, os.cpu_count() or 1)
 #: The largest bounding box (in cells) the smoothing searches for a shortcut.
 _SMOOTH_AREA = 1 << 16
 
@@ -73,6 +85,16 @@ class Hierarchy:
         The grid (its costs and diagonal rule) at its current :attr:`version`.
     cluster : int
         The side of a cluster in cells (>= 2).
+    landmarks : int, optional
+        How many landmarks (0 to 16; default :data:`LANDMARKS`) the build picks
+        among the nodes (each the node farthest from those picked before) and keeps
+        the abstract costs from and to, 8 bytes a node each: the query's A* takes
+        the largest of the octile distance and the bounds they give (ALT), which
+        are exact lower bounds on the abstract graph, so the abstract path is the
+        same cost with fewer expansions. An edit's repair drops them (an opened
+        door would leave them too high, and recomputing them costs about a tenth of
+        a build): the A* then takes the octile bound alone, until
+        :meth:`refresh_landmarks` or a new build.
 
     Examples
     --------
@@ -84,11 +106,13 @@ class Hierarchy:
     ((4, 4), True)
     """
 
-    def __init__(self, grid: Grid, cluster: int) -> None:
+    def __init__(self, grid: Grid, cluster: int, landmarks: int = LANDMARKS) -> None:
         if type(cluster) is not int or cluster < 2:
             raise ValueError(
                 f"cluster must be an int >= 2 (cells on a cluster's side); got {cluster!r}"
             )
+        if type(landmarks) is not int or not 0 <= landmarks <= 16:
+            raise ValueError(f"landmarks must be an int from 0 to 16; got {landmarks!r}")
         self.size = cluster
         self.diagonal = grid.diagonal
         self._rule = DIAGONAL_RULES[grid.diagonal]
@@ -125,6 +149,10 @@ class Hierarchy:
         self._dirs = np.empty(int(dir_size.sum() * 1.25) + 64, dtype=np.uint8)
         self._used = [int(mat_size.sum()), int(dir_size.sum())]
         self._intra(np.flatnonzero(count).astype(np.int64))
+        self._marks = landmarks
+        #: the one cost of every walkable cell, None when there are several
+        self._one_cost = self._min if finite.size and float(finite.max()) == self._min else None
+        self._lm = self._landmarks(landmarks, self._one_cost is not None)
 
     # ------------------------------------------------------------------ building
 
@@ -138,9 +166,10 @@ class Hierarchy:
         """The bytes the abstraction holds (it reads the grid's own cells): its
         buffers of intra costs (8 per pair of a cluster's nodes) and of refinement
         fields (1 per cell of a cluster per node of it), the node and offset arrays,
-        and about 16 per transition pair."""
+        the landmarks' costs (8 per node and landmark) and about 16 per transition
+        pair."""
         pairs = sum(len(p) for p in self._pairs.values()) * 16
-        arrays = self._node_cell, self._cl_ptr, self._mat_off, self._dir_off, self._area
+        arrays = self._node_cell, self._cl_ptr, self._mat_off, self._dir_off, self._area, self._lm
         return self._mats.nbytes + self._dirs.nbytes + sum(a.nbytes for a in arrays) + pairs
 
     def _box(self, cl: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -188,11 +217,82 @@ class Hierarchy:
 
     def _intra(self, clusters: I64) -> None:
         """The intra-cluster costs and fields of ``clusters`` (indices ``i * cj + j``),
-        at the offsets already set."""
-        _kernel.intra(
-            self._padded, self._rule, self.size, clusters, self._cl_ptr, self._node_cell,
-            self._mat_off, self._dir_off, self._mats, self._dirs,
+        at the offsets already set; many clusters in :data:`_WORKERS` threads, each
+        on its share of the work (nodes times cells), into its own part of the
+        buffers."""
+
+        def run(part: I64) -> None:
+            _kernel.intra(
+                self._padded, self._rule, self.size, part, self._cl_ptr, self._node_cell,
+                self._mat_off, self._dir_off, self._mats, self._dirs,
+            )  # fmt: skip
+
+        if _WORKERS < 2 or len(clusters) < 256:
+            run(clusters)
+            return
+        work = np.cumsum(np.diff(self._cl_ptr)[clusters] * self._area[clusters])
+        cuts = np.searchsorted(work, work[-1] * np.arange(1, _WORKERS) / _WORKERS)
+        parts = np.split(clusters, cuts)
+        with ThreadPoolExecutor(_WORKERS - 1) as pool:
+            others = [pool.submit(run, part) for part in parts[1:]]
+            run(parts[0])
+            for job in others:
+                job.result()
+
+    def _landmarks(self, count: int, uniform: bool) -> npt.NDArray[np.float32]:
+        """Per node, its abstract costs from then to each of ``count`` landmarks
+        (``(nodes, 2 count)`` float32). The first four are the nodes nearest the
+        grid's corners among the nodes of the main part (long queries
+        run between far sides, and a landmark behind a start or beyond a goal bounds
+        them best); each next one is the node farthest from those before. The costs
+        to a landmark come from a backward search, unless every walkable cell costs
+        the same (a path reversed then costs the same)."""
+        n = self.nodes
+        table = np.empty((n, 2 * count if n else 0), dtype=np.float32)
+        if n == 0 or count == 0:
+            return table
+        rows, cols = self._cost.shape
+        r, c = np.divmod(self._node_cell, cols)
+        # the nodes the landmarks serve: those one node reaches, that node the one
+        # nearest the middle unless it reaches less than half of them (a closed
+        # room), then the first of some spread along the nodes that does
+        middle = int(np.argmin(np.abs(r - rows // 2) + np.abs(c - cols // 2)))
+        reached = np.isfinite(self._abstract(middle, backward=False))
+        for other in (n * np.arange(1, 16) // 16).tolist():
+            if reached.sum() * 2 >= n:
+                break
+            more = np.isfinite(self._abstract(other, backward=False))
+            reached = more if more.sum() > reached.sum() else reached
+        near = np.full(n, np.inf)
+        for k in range(count):
+            if k < 4:  # the corners: (0, 0), (0, cols), (rows, 0), (rows, cols)
+                far = np.abs(r - (rows - 1) * (k // 2)) + np.abs(c - (cols - 1) * (k % 2))
+                mark = int(np.argmin(np.where(reached & (near > 0), far, np.iinfo(np.int64).max)))
+            else:
+                mark = int(np.argmax(np.where(reached, near, -1.0)))
+            if not reached[mark] or near[mark] <= 0.0:  # no node left away from the others
+                keep = np.r_[0:k, count : count + k].astype(np.intp)
+                return np.ascontiguousarray(table[:, keep])
+            out = self._abstract(mark, backward=False)
+            table[:, k] = out
+            table[:, count + k] = out if uniform else self._abstract(mark, backward=True)
+            near = np.minimum(near, out)
+        return table
+
+    def refresh_landmarks(self) -> None:
+        """Pick the landmarks again and compute their costs over the current
+        abstract graph (:meth:`repair` drops them): 2 to 3 abstract Dijkstras per
+        landmark, about a tenth of a build."""
+        self._lm = self._landmarks(self._marks, self._one_cost is not None)
+
+    def _abstract(self, node: int, backward: bool) -> npt.NDArray[np.float64]:
+        """The abstract graph's cheapest costs from ``node`` (``backward``: to it)."""
+        out = np.empty(self.nodes)
+        _kernel.abstract_costs(
+            self._padded, self.size, self._cl_ptr, self._node_cell, self._mat_off,
+            self._mats, node, backward, out,
         )  # fmt: skip
+        return out
 
     def _place(self, clusters: I64) -> None:
         """Offsets for the new contents of ``clusters`` at the ends of the buffers
@@ -212,7 +312,8 @@ class Hierarchy:
     def repair(self, grid: Grid) -> int:
         """Bring the hierarchy to the grid's current cells, rebuilding only the
         clusters whose cells changed (and the entrances on their borders and the
-        neighbours those touch); the number of clusters rebuilt."""
+        neighbours those touch) and dropping the landmarks
+        (:meth:`refresh_landmarks`); the number of clusters rebuilt."""
         if grid.version == self.version:
             return 0
         changed = grid.changes_since(self.version)
@@ -224,6 +325,8 @@ class Hierarchy:
         now = now[np.isfinite(now)]
         if now.size:  # the heuristic's scale only falls (a higher one would be stale)
             self._min = min(self._min, float(now.min()))
+            if self._one_cost is not None and (now != self._one_cost).any():
+                self._one_cost = None
         s = self.size
         touched = {(int(r) // s, int(c) // s) for r, c in cells.tolist()}
         ci, cj = self.clusters
@@ -256,6 +359,7 @@ class Hierarchy:
             count[c] = len(nodes)
             gone += hi - lo
         self._node_cell = np.insert(self._node_cell[keep], where, fresh).astype(np.int64)
+        self._lm = np.empty((len(self._node_cell), 0), dtype=np.float32)  # dropped
         self._cl_ptr = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
         self._place(again)
         self._intra(again)
@@ -263,22 +367,13 @@ class Hierarchy:
 
     # ------------------------------------------------------------------ queries
 
-    def _h(self, a: int, b: int) -> float:
-        cols: int = self._cost.shape[1]
-        ar, ac = divmod(a, cols)
-        br, bc = divmod(b, cols)
-        dr, dc = abs(ar - br), abs(ac - bc)
-        if self.diagonal == "never":
-            return (dr + dc) * self._min
-        return (max(dr, dc) + (_SQRT2 - 1.0) * min(dr, dc)) * self._min
-
     def path(self, start: int, goal: int) -> tuple[npt.NDArray[np.intp] | None, int]:
         """The refined (unsmoothed) cells ``(row, col)`` of HPA*'s path from the flat
         cell ``start`` to ``goal`` (both walkable) and the abstract expansions; None
         for the cells when the abstract graph joins them nowhere."""
         cells, _, expanded = _kernel.query(
             self._padded, self._rule, self.size, self._min, self._cl_ptr, self._node_cell,
-            self._mat_off, self._dir_off, self._mats, self._dirs, start, goal,
+            self._mat_off, self._dir_off, self._mats, self._dirs, self._lm, start, goal,
         )  # fmt: skip
         return (None if cells is None else cells.astype(np.intp, copy=False)), expanded
 
@@ -316,33 +411,15 @@ class Hierarchy:
     def smooth(self, path: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
         """``path`` (legal, as :meth:`path` gives it) with its stretches between the
         turning cells of the grid's line of sight (the string-pulling of
-        :meth:`~pathcraft.grid.Grid.smooth`) replaced by a cheaper compiled A* path
-        over their bounding box, where there is one."""
+        :meth:`~pathcraft.grid.Grid.smooth`) replaced by a cheaper path over their
+        bounding box, where there is one (an octile path or A*, in one compiled
+        pass over the turns)."""
         if len(path) < 3:
             return path
-        cols = self._cost.shape[1]
-        at = self._turns(path)
-        turns = path[at]
-        at = at.tolist()
-        steps = np.abs(np.diff(path, axis=0)).sum(axis=1)
-        entered = self._cost[path[1:, 0], path[1:, 1]]
-        so_far = np.concatenate(([0.0], np.cumsum(np.where(steps == 2, entered * _SQRT2, entered))))
-        prefix = so_far.tolist()
-        parts = [path[:1]]
-        for (a, b), ia, ib in zip(
-            zip(turns[:-1].tolist(), turns[1:].tolist(), strict=True), at[:-1], at[1:], strict=True
-        ):
-            piece = path[ia : ib + 1]
-            box = (min(a[0], b[0]), max(a[0], b[0]) + 1, min(a[1], b[1]), max(a[1], b[1]) + 1)
-            fa, fb = a[0] * cols + a[1], b[0] * cols + b[1]
-            small = (box[1] - box[0]) * (box[3] - box[2]) <= _SMOOTH_AREA
-            now = prefix[ib] - prefix[ia]
-            if ib - ia > 1 and small and now > self._h(fa, fb) * (1 + 1e-12) + 1e-9:
-                other = _kernel.box_path(self._padded, self._rule, self._min, *box, fa, fb)
-                if other is not None and self.path_cost(other) < now - 1e-9:
-                    piece = other.astype(np.intp, copy=False)
-            parts.append(piece[1:])
-        return np.concatenate(parts)
+        at = self._turns(path).astype(np.int64)
+        cells = np.ascontiguousarray(path, dtype=np.int64)
+        out = _kernel.smooth(self._padded, self._rule, self._min, cells, at, _SMOOTH_AREA)
+        return out.astype(np.intp, copy=False)
 
 
 def _compact(buffer: Any, offsets: I64, sizes: I64, keep: list[int], room: int) -> Any:
