@@ -601,56 +601,56 @@ class Pursuer:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
         clock = self._clock
-        if clock is not None:
-            if (
-                self._reaimer is not None and self._reaimed(k, goal, fresh or limit is not None)
-            ) or self._whole(clock, k, goal, limit):
+        if clock is None:
+            result = None
+            if self._reaimer is not None:
+                result = self._reaim(k, goal, fresh or limit is not None)
+            if result is None:
+                result = self._find(self._path[k], goal, max_expansions=limit)
+        else:
+            if self._reaimer is not None and self._reaimed(k, goal, fresh or limit is not None):
                 return
-            self._corridor = None  # the sliced plan may go another way
-            # Planned over the next frames; meanwhile go on to the node planned from,
-            # as far ahead on the path as the pursuer walks while the plan runs.
-            if not fresh:
-                k = self._lookahead(k)
-            if self._partial:
-                self._search = self._space.start_search(  # type: ignore[call-arg]
-                    self._path[k], goal, max_expansions=limit, partial=True
-                )
-            else:
-                self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
-            self._goal = goal
-            self._counted = 0
-            self._started = self._ticks
-            self._plan_k = k
-            self._cut = True  # the path ends at k unless the plan ends this frame
-            self._status = "chasing"
-            return
-        result = None if self._reaimer is None else self._reaim(k, goal, fresh or limit is not None)
-        if result is None:
-            result = self._find(self._path[k], goal, max_expansions=limit)
+            # A plan like the last one, which fits in what is left of this frame, is
+            # first run whole, as a blocking search capped at that (the cost of a
+            # blocking call, not of a search started, stepped and read): adopted if it
+            # ended, else its expansions are spent and the plan is sliced.
+            ran = clock.whole(self._find, self._path[k], goal, self._last, limit)
+            if ran is None:
+                self._slice(k, goal, limit, fresh)
+                return
+            result, capped = ran
+            if capped and result.reason == "max_expansions":  # (a found result has none)
+                self.expanded += result.expanded
+                self._last = None  # longer than a frame: sliced from here
+                self._slice(k, goal, limit, fresh)
+                return
+            self._lag = 1
+            self._last = result.expanded
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
 
-    def _whole(self, clock: FrameBudget, k: int, goal: Hashable, limit: int | None) -> bool:
-        """A budgeted plan like the last one, which fitted in what is left of this
-        frame, is first run whole, as a blocking search capped at that (the cost of a
-        blocking call, not of a search started, stepped and read): adopted if it
-        ended, else its expansions are spent and the plan is sliced (False)."""
-        ran = clock.whole(self._find, self._path[k], goal, self._last, limit)
-        if ran is None:
-            return False
-        result, capped = ran
-        self.expanded += result.expanded
-        if capped and result.reason == "max_expansions":  # (a found result has none)
-            self._last = None  # longer than a frame: sliced from here
-            return False
-        self.plans += 1
-        self._lag = 1
-        self._last = result.expanded
-        self._plan = result
-        self._adopt(result, k)
-        return True
+    def _slice(self, k: int, goal: Hashable, limit: int | None, fresh: bool) -> None:
+        """Start a budgeted plan from ``self._path[k]`` sliced over the next frames
+        (``fresh``: after a world edit)."""
+        self._corridor = None  # the sliced plan may go another way
+        # Planned over the next frames; meanwhile go on to the node planned from, as
+        # far ahead on the path as the pursuer walks while the plan runs.
+        if not fresh:
+            k = self._lookahead(k)
+        if self._partial:
+            self._search = self._space.start_search(  # type: ignore[call-arg]
+                self._path[k], goal, max_expansions=limit, partial=True
+            )
+        else:
+            self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
+        self._goal = goal
+        self._counted = 0
+        self._started = self._ticks
+        self._plan_k = k
+        self._cut = True  # the path ends at k unless the plan ends this frame
+        self._status = "chasing"
 
     def _reaimed(self, k: int, goal: Hashable, search: bool) -> bool:
         """A budgeted plan by the space's ``reaim`` (a mesh's path corridor), adopted at
