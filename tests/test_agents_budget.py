@@ -5,28 +5,18 @@ from __future__ import annotations
 
 import doctest
 import importlib.machinery
-import importlib.util
 import sys
 import time
 from pathlib import Path
-from types import FunctionType, ModuleType
+from types import FunctionType
 
 import pytest
+from _compiled import load
 
 import pathcraft.agents._budget as compiled_budget
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "pathcraft" / "agents" / "_budget.py"
-
-
-def load_source() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pathcraft_budget_source", SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-source_budget = load_source()
+source_budget = load("pathcraft_budget_source", SOURCE)
 
 
 def test_the_compiled_budget_is_in_use() -> None:
