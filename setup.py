@@ -73,6 +73,10 @@ EXTENSIONS = [
     Extension("pathcraft._sliced", ["src/pathcraft/_sliced.py"]),
     # GOAP's fast path: the Python around a small plan's few microseconds of search.
     Extension("pathcraft.goap._fast", ["src/pathcraft/goap/_fast.py"]),
+    # A frame's budget, spent around every budgeted plan: its clock is clock.h's.
+    Extension(
+        "pathcraft.agents._budget", ["src/pathcraft/agents/_budget.py"], include_dirs=[CORE]
+    ),
     kernel("machine"),
     kernel("grid_search"),
     kernel("jps"),

@@ -14,6 +14,7 @@ from pathlib import Path
 # The compiled modules every wheel must hold (by module path, without the suffix).
 COMPILED = [
     "pathcraft/_engine",
+    "pathcraft/agents/_budget",
     "pathcraft/_core/_cyutility",
     "pathcraft/_core/machine",
     "pathcraft/_core/grid_search",

@@ -1,4 +1,5 @@
-"""Test-only compiled modules: Cython sources under ``tests/`` built on first use.
+"""Test-only compiled modules: Cython sources under ``tests/`` built on first use (and
+:func:`load`, a module's file imported under a name of its own).
 
 Some tests reach the compiled core's inline functions (the ``.pxd`` declarations)
 through a small Cython shim that must not ship in the wheel; it lives here and is
@@ -47,7 +48,13 @@ def build(name: str) -> ModuleType:
             command.run()
         except Exception as error:  # no compiler
             pytest.skip(f"could not build the test shim {name}: {error}")
-    spec = importlib.util.spec_from_file_location(name, library)
+    return load(name, library)
+
+
+def load(name: str, path: Path) -> ModuleType:
+    """The module in the file ``path`` imported under ``name``: a shim built here, or
+    the Python source of a module the package ships compiled (run as Python)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

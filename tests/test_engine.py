@@ -8,13 +8,13 @@ compiled module and run both with the keyword arguments :mod:`pathcraft.search` 
 from __future__ import annotations
 
 import importlib.machinery
-import importlib.util
 import math
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
 
 import pytest
+from _compiled import load
 from _graphs import Graph, factor_lists, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,15 +26,7 @@ ENGINE_SOURCE = Path(__file__).resolve().parents[1] / "src" / "pathcraft" / "_en
 COMPILED_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def load_source_engine() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pathcraft_engine_source", ENGINE_SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-source_engine = load_source_engine()
+source_engine = load("pathcraft_engine_source", ENGINE_SOURCE)
 
 
 @pytest.fixture(scope="module")

@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# (compiled, the types are in _budget.pxd: annotations stay hints)
 """One frame's allowance of search work: node expansions and, optionally, microseconds.
 
 The budgeted :class:`~pathcraft.agents.Pursuer` and the
@@ -10,12 +12,18 @@ first slice of a frame always runs, even when the time is already spent: a budge
 too small for any work would starve every search, and one slice is the progress
 that guarantees every search ends.
 
-The clock is :func:`time.perf_counter` (wall time, about 0.1 us a read: a frame's
-budget is a share of the frame's wall time, and ``time.thread_time`` is a system
-call of about 2 us here), read only where search work runs: a frame's time starts at
-its first read (:meth:`FrameBudget.start` reads none, so a pursuer's step without a
-plan pays no clock; a queue's update starts its time at once); a slice reads it once,
-a search run whole twice (before, for the time left, and after, for the rate).
+The clock is the one :func:`time.perf_counter` reads (wall time: a frame's budget is
+a share of the frame's wall time, and ``time.thread_time`` is a system call of about
+2 us here), read only where search work runs: a frame's time starts at its first
+read (:meth:`FrameBudget.start` reads none, so a pursuer's step without a plan pays
+no clock; a queue's update starts its time at once); a slice reads it once, a search
+run whole twice (before, for the time left, and after, for the rate).
+
+This module is compiled as it is (like ``pathcraft._sliced``): a budgeted pursuer
+calls it around every plan, so its own price counts beside a search of a few
+microseconds. Compiled, :class:`FrameBudget` is an extension type with the C fields
+of ``_budget.pxd`` and the clock is read in C (``_core/clock.h``, the clock
+``perf_counter`` reads: no call, no float object).
 """
 
 from __future__ import annotations
@@ -26,6 +34,13 @@ from time import perf_counter
 from typing import Any
 
 from pathcraft._validation import check_limit
+
+# Seconds on the monotonic clock of time.perf_counter: perf_counter itself run as
+# Python; compiled, the C function _budget.pxd declares under this name, which the
+# compiled code may not assign (hence the binding through globals(), which sets the
+# module's attribute only, unread there, and the linter's noqa where it is called).
+_clock: Callable[[], float]
+globals().setdefault("_clock", perf_counter)
 
 __all__ = ["RATE", "SLICE", "FrameBudget", "check_budgets"]
 
@@ -83,16 +98,23 @@ class FrameBudget:
     ('found', 1)
     """
 
-    __slots__ = ("_deadline", "_first", "_pending", "_rate", "expansions", "left", "time_us")
+    __slots__ = (
+        "_deadline", "_first", "_pending", "_rate", "_seconds", "_timed", "expansions",
+        "left", "time_us",
+    )  # fmt: skip
 
     def __init__(self, expansions: int | None, time_us: float | None) -> None:
         self.expansions = expansions
         self.time_us = time_us
         self.left: int | None = expansions  # expansions left this frame
+        self._timed = time_us is not None
+        self._seconds = 0.0 if time_us is None else time_us * 1e-6
         self._deadline = math.inf
-        self._pending: float | None = None  # seconds spent before the frame's clock
+        # seconds spent before the frame's clock, < 0 once its clock started (its
+        # deadline is set)
+        self._pending = -1.0
         self._first = True  # no slice ran yet this frame
-        self._rate: float | None = None  # expansions a second, as last measured
+        self._rate = 0.0  # expansions a second, as last measured (0: none yet)
 
     def start(self, spent: float = 0.0, *, now: bool = False) -> None:
         """A new frame: the whole budget again, less ``spent`` seconds of it already
@@ -102,16 +124,15 @@ class FrameBudget:
         self.left = self.expansions
         self._first = True
         self._pending = spent
-        if now and self.time_us is not None:
+        if now and self._timed:
             self._now()
 
     def _now(self) -> float:
         """The clock, read; the first read of a frame sets its deadline."""
-        now = perf_counter()
-        if self._pending is not None:
-            assert self.time_us is not None
-            self._deadline = now + self.time_us * 1e-6 - self._pending
-            self._pending = None
+        now = _clock()  # noqa: F821 (bound through globals())
+        if self._pending >= 0.0:
+            self._deadline = now + self._seconds - self._pending
+            self._pending = -1.0
         return now
 
     @property
@@ -120,7 +141,7 @@ class FrameBudget:
         slice)."""
         if self.left is not None and self.left <= 0:
             return True
-        return not self._first and self.time_us is not None and self._now() >= self._deadline
+        return not self._first and self._timed and self._now() >= self._deadline
 
     def allowance(self) -> int:
         """The expansions what is left of the frame allows: those left, and with a
@@ -137,13 +158,11 @@ class FrameBudget:
         >>> budget.allowance(), FrameBudget(None, 100.0).allowance()   # one slice
         (5, 32)
         """
-        return self._allowance(self._now() if self.time_us is not None else 0.0)
-
-    def _allowance(self, now: float) -> int:
         n = self.left if self.left is not None else 2**62
-        if self.time_us is not None:
+        if self._timed:
+            now = self._now()
             timed = 0
-            if self._rate is not None:
+            if self._rate > 0.0:
                 timed = int((self._deadline - now) * self._rate)
             n = min(n, max(timed, SLICE) if self._first else timed)
         return max(n, 0)
@@ -174,19 +193,19 @@ class FrameBudget:
         >>> result.cost, capped, budget.left
         (3.0, True, 1)
         """
-        timed = self.time_us is not None
+        timed = self._timed
         if need is None and not timed:
             return None
         # (as lean as a blocking call's own checks: it runs before every such plan)
         left = self.left
         cap = left if left is not None else 2**62
         if timed:
-            began = perf_counter()
-            if self._pending is not None:  # (_now, inline)
-                self._deadline = began + self.time_us * 1e-6 - self._pending  # type: ignore[operator]
-                self._pending = None
+            began = _clock()  # noqa: F821 (bound through globals())
+            if self._pending >= 0.0:  # (_now, inline)
+                self._deadline = began + self._seconds - self._pending
+                self._pending = -1.0
             rate = self._rate
-            n = int((self._deadline - began) * (RATE if rate is None else rate))
+            n = int((self._deadline - began) * (rate if rate > 0.0 else RATE))
             if self._first and n < SLICE:
                 n = SLICE
             if n < cap:
@@ -194,13 +213,13 @@ class FrameBudget:
         if cap <= 0 or (need is not None and need > cap):
             return None  # (or nothing is left: a frame's later plan after its time ran out)
         capped = limit is None or limit > cap
-        result = search(start, goal, max_expansions=cap if limit is None or capped else limit)
+        result = search(start, goal, max_expansions=cap if capped else limit)
         expanded = result.expanded
         self._first = False
         if left is not None:
             self.left = left - expanded
         if timed and expanded > 0:
-            seconds = perf_counter() - began
+            seconds = _clock() - began  # noqa: F821 (bound through globals())
             if seconds > 0.0:
                 self._rate = expanded / seconds
         return result, capped
@@ -213,7 +232,7 @@ class FrameBudget:
 
     def run(self, search: Any) -> str:
         """Step ``search`` with what is left of the frame; its status."""
-        if self.time_us is None:
+        if not self._timed:
             before = search.expanded
             status: str = search.step(self.left)
             self._spend(search.expanded - before)
@@ -225,7 +244,7 @@ class FrameBudget:
             before = search.expanded
             status = search.step(n)
             self._spend(search.expanded - before)
-            now = perf_counter()  # (spent, inline: one read a slice)
+            now = _clock()  # noqa: F821 (spent, inline: one read a slice)
             if (
                 status != "in_progress" or now >= deadline or search.expanded == before
                 or (self.left is not None and self.left <= 0)
@@ -242,4 +261,3 @@ class FrameBudget:
         self._first = False
         if self.left is not None:
             self.left -= expanded
-

@@ -238,8 +238,8 @@ class Pursuer:
 
     __slots__ = (
         "_aimed", "_booked", "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt",
-        "_goal", "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan", "_plan_k",
-        "_progress", "_replanner", "_replans", "_search",
+        "_find", "_goal", "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan",
+        "_plan_k", "_progress", "_reaimer", "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
         "_tried", "_world",
         "expanded", "plans", "speed", "stop_range",
@@ -260,6 +260,9 @@ class Pursuer:
         reservations: Any = None,
     ) -> None:
         self._space: Space = space_for(world)
+        # (looked up once: a plan's price beside a search of a few microseconds)
+        self._find = self._space.find_path
+        self._reaimer = getattr(self._space, "reaim", None)  # a mesh's path corridor
         self._snap = check_flag("snap", snap)
         if self._snap and not callable(getattr(self._space, "snap", None)):
             raise CapabilityError(
@@ -597,56 +600,57 @@ class Pursuer:
         if self._budget is not None:
             left = self._budget - self.expanded
             limit = left if limit is None else min(limit, left)
-        if self._clock is not None:
-            if self._reaimed(k, goal, fresh or limit is not None) or self._whole(k, goal, limit):
+        clock = self._clock
+        if clock is None:
+            result = None
+            if self._reaimer is not None:
+                result = self._reaim(k, goal, fresh or limit is not None)
+            if result is None:
+                result = self._find(self._path[k], goal, max_expansions=limit)
+        else:
+            if self._reaimer is not None and self._reaimed(k, goal, fresh or limit is not None):
                 return
-            self._corridor = None  # the sliced plan may go another way
-            # Planned over the next frames; meanwhile go on to the node planned from,
-            # as far ahead on the path as the pursuer walks while the plan runs.
-            if not fresh:
-                k = self._lookahead(k)
-            if self._partial:
-                self._search = self._space.start_search(  # type: ignore[call-arg]
-                    self._path[k], goal, max_expansions=limit, partial=True
-                )
-            else:
-                self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
-            self._goal = goal
-            self._counted = 0
-            self._started = self._ticks
-            self._plan_k = k
-            self._cut = True  # the path ends at k unless the plan ends this frame
-            self._status = "chasing"
-            return
-        result = self._reaim(k, goal, fresh or limit is not None)
-        if result is None:
-            result = self._space.find_path(self._path[k], goal, max_expansions=limit)
+            # A plan like the last one, which fits in what is left of this frame, is
+            # first run whole, as a blocking search capped at that (the cost of a
+            # blocking call, not of a search started, stepped and read): adopted if it
+            # ended, else its expansions are spent and the plan is sliced.
+            ran = clock.whole(self._find, self._path[k], goal, self._last, limit)
+            if ran is None:
+                self._slice(k, goal, limit, fresh)
+                return
+            result, capped = ran
+            if capped and result.reason == "max_expansions":  # (a found result has none)
+                self.expanded += result.expanded
+                self._last = None  # longer than a frame: sliced from here
+                self._slice(k, goal, limit, fresh)
+                return
+            self._lag = 1
+            self._last = result.expanded
         self.plans += 1
         self.expanded += result.expanded
         self._plan = result
         self._adopt(result, k)
 
-    def _whole(self, k: int, goal: Hashable, limit: int | None) -> bool:
-        """A budgeted plan like the last one, which fitted in what is left of this
-        frame, is first run whole, as a blocking search capped at that (the cost of a
-        blocking call, not of a search started, stepped and read): adopted if it
-        ended, else its expansions are spent and the plan is sliced (False)."""
-        clock = self._clock
-        assert clock is not None
-        ran = clock.whole(self._space.find_path, self._path[k], goal, self._last, limit)
-        if ran is None:
-            return False
-        result, capped = ran
-        self.expanded += result.expanded
-        if capped and not result.found and result.reason == "max_expansions":
-            self._last = None  # longer than a frame: sliced from here
-            return False
-        self.plans += 1
-        self._lag = 1
-        self._last = result.expanded
-        self._plan = result
-        self._adopt(result, k)
-        return True
+    def _slice(self, k: int, goal: Hashable, limit: int | None, fresh: bool) -> None:
+        """Start a budgeted plan from ``self._path[k]`` sliced over the next frames
+        (``fresh``: after a world edit)."""
+        self._corridor = None  # the sliced plan may go another way
+        # Planned over the next frames; meanwhile go on to the node planned from, as
+        # far ahead on the path as the pursuer walks while the plan runs.
+        if not fresh:
+            k = self._lookahead(k)
+        if self._partial:
+            self._search = self._space.start_search(  # type: ignore[call-arg]
+                self._path[k], goal, max_expansions=limit, partial=True
+            )
+        else:
+            self._search = self._space.start_search(self._path[k], goal, max_expansions=limit)
+        self._goal = goal
+        self._counted = 0
+        self._started = self._ticks
+        self._plan_k = k
+        self._cut = True  # the path ends at k unless the plan ends this frame
+        self._status = "chasing"
 
     def _reaimed(self, k: int, goal: Hashable, search: bool) -> bool:
         """A budgeted plan by the space's ``reaim`` (a mesh's path corridor), adopted at
@@ -654,7 +658,7 @@ class Pursuer:
         one searched (whole) when the last plan fitted what is left of the frame, its
         expansions spent; False where neither can (then the plan is searched as any
         other: no corridor after a world edit or with an expansion limit)."""
-        reaim = getattr(self._space, "reaim", None)
+        reaim = self._reaimer
         if reaim is None or search:
             self._corridor = None
             return False
@@ -689,7 +693,7 @@ class Pursuer:
         """The path from ``self._path[k]`` to ``goal`` by the space's ``reaim`` (a
         mesh's path corridor, kept as the pursuer and its target move), or None where
         the space has none or a search must run (a world edit, an expansion limit)."""
-        reaim = getattr(self._space, "reaim", None)
+        reaim = self._reaimer
         if reaim is None or search:
             self._corridor = None
             return None

@@ -1,0 +1,69 @@
+"""The frame budget's module, compiled (as installed) and as Python: its examples pass
+in both forms, the compiled one reads the clock perf_counter reads."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.machinery
+import sys
+import time
+from pathlib import Path
+from types import FunctionType
+
+import pytest
+from _compiled import load
+
+import pathcraft.agents._budget as compiled_budget
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "pathcraft" / "agents" / "_budget.py"
+source_budget = load("pathcraft_budget_source", SOURCE)
+
+
+def test_the_compiled_budget_is_in_use() -> None:
+    path = str(compiled_budget.__file__)
+    assert path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), (
+        f"pathcraft.agents._budget is not compiled: imported from {path}; build it "
+        "(pip install -e .)"
+    )
+    assert not isinstance(compiled_budget.check_budgets, FunctionType)
+    assert isinstance(source_budget.check_budgets, FunctionType)
+    # Python's form reads perf_counter; the compiled one the same clock, in C.
+    assert source_budget._clock is time.perf_counter
+
+
+@pytest.mark.parametrize("form", ["compiled", "source"])
+def test_the_examples_pass(form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = compiled_budget if form == "compiled" else source_budget
+    # the examples import pathcraft.agents._budget: the form under test
+    monkeypatch.setitem(sys.modules, "pathcraft.agents._budget", module)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = doctest.DocTestFinder().find(module, "pathcraft.agents._budget")
+    for test in tests:
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted >= 12
+    assert {t.name.rsplit(".", 1)[-1] for t in tests if t.examples} >= {
+        "FrameBudget", "allowance", "whole",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("form", ["compiled", "source"])
+def test_a_time_budget_measures_its_deadline_on_the_frames_clock(form: str) -> None:
+    """The frame's time counts from its first clock read, on perf_counter's clock:
+    a budget of an hour is not spent after a slice, one of a microsecond is, and
+    the time a queue spent before the frame's clock counts against it."""
+    module = compiled_budget if form == "compiled" else source_budget
+    from pathcraft import Grid
+
+    grid = Grid.from_ascii("." * 80, diagonal="never")
+    hour = module.FrameBudget(None, 3.6e9)
+    hour.start(now=True)
+    assert hour.run(grid.start_search((0, 0), (0, 79))) == "found" and not hour.spent
+    tiny = module.FrameBudget(None, 1.0)
+    tiny.start()
+    assert tiny.run(grid.start_search((0, 0), (0, 79))) == "in_progress"
+    assert tiny.spent  # after the first slice, 1 us is gone
+    late = module.FrameBudget(None, 3.6e9)
+    late.start(spent=3.6e3)  # the hour already spent by requests
+    assert late.allowance() == module.SLICE  # the first slice only
+    assert late.run(grid.start_search((0, 0), (0, 79))) == "in_progress" and late.spent
