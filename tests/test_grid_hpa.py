@@ -18,6 +18,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from pathcraft import Grid
 from pathcraft._core import hpa as _kernel
+from pathcraft.grid import _hpa
 from pathcraft.grid._hpa import _SMOOTH_AREA, Hierarchy
 
 
@@ -363,7 +364,63 @@ def test_intra_costs_equal_scipy_inside_each_cluster(case: Case, cluster: int) -
             assert np.allclose(mat[k], [want[p] for p in local], rtol=1e-9), (c, k)
 
 
-def test_an_edit_drops_the_landmarks_and_a_refresh_computes_a_fresh_builds() -> None:
+def assert_feasible(h: Hierarchy) -> None:
+    """Every landmark column of ``h`` a feasible potential of its abstract graph (no
+    edge's cost below the difference its ends' values give, so the ALT bounds are
+    admissible and consistent), and every bound it gives at most the true abstract
+    cost (scipy's all-pairs Dijkstra)."""
+    marks = h._lm.shape[1] // 2
+    if h.nodes == 0 or marks == 0:
+        return
+    graph = abstract_graph(h).tocoo()
+    u, v, w = graph.row, graph.col, graph.data
+    truth = dijkstra(abstract_graph(h))  # truth[v, t]: from v to t
+    with np.errstate(invalid="ignore"):
+        for k in range(marks):
+            f, b = h._lm[:, k].astype(float), h._lm[:, marks + k].astype(float)
+            # within the query's slack for the float32 table: a millionth of the terms
+            assert not (f[v] - 1e-6 * (f[v] + f[u]) > f[u] + w).any(), k  # from it
+            assert not (b[u] - 1e-6 * (b[u] + b[v]) > w + b[v]).any(), k  # to it
+            for x, y in ((f[None, :], f[:, None]), (b[:, None], b[None, :])):
+                bound = x - y - 1e-6 * (x + y)
+                known = np.isfinite(bound)
+                assert (bound[known] <= truth[known]).all(), k
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=cases(max_side=30), cluster=st.integers(2, 8), data=st.data())
+def test_a_repair_keeps_the_landmarks_feasible_and_the_abstract_path_cost(
+    case: Case, cluster: int, data: st.DataObject
+) -> None:
+    grid = Grid(case.cost, diagonal=case.rule)  # type: ignore[arg-type]
+    grid.prepare("hpa", cluster=cluster)
+    h = grid._hier
+    rows, cols = case.cost.shape
+    for _ in range(data.draw(st.integers(1, 5))):
+        for _ in range(data.draw(st.integers(1, 3))):  # walls added, opened, costs changed
+            r, c = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1))
+            grid[r, c] = data.draw(st.sampled_from([np.inf, 1.0, 2.5]))
+        h.repair(grid)
+        assert h._lm.shape[0] == h.nodes
+        assert contents(h) == contents(Hierarchy(grid, cluster, landmarks=0))
+        assert_feasible(h)
+        free = np.argwhere(np.isfinite(np.array(grid.cost)))
+        if len(free) == 0:
+            continue
+        args = (grid.padded, h._rule, h.size, h._min, h._cl_ptr, h._node_cell)
+        rest = (h._mat_off, h._dir_off, h._mats, h._dirs)
+        for i, j in np.random.default_rng(case.seed).integers(len(free), size=(3, 2)).tolist():
+            fa, fb = (int(free[x][0]) * cols + int(free[x][1]) for x in (i, j))
+            cells, cost, _ = _kernel.query(*args, *rest, h._lm, fa, fb)
+            base, want, _ = _kernel.query(*args, *rest, h._lm[:, :0].copy(), fa, fb)
+            assert (cells is None) == (base is None)
+            if cells is not None:
+                assert cost == pytest.approx(want, rel=1e-9)
+
+
+def test_an_opened_wall_keeps_the_landmarks_and_a_refresh_computes_a_fresh_builds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rng = np.random.default_rng(11)
     cost = np.where(rng.random((48, 48)) < 0.25, np.inf, 1.0)
     grid = Grid(cost)
@@ -374,14 +431,23 @@ def test_an_edit_drops_the_landmarks_and_a_refresh_computes_a_fresh_builds() -> 
     a, b = tuple(int(x) for x in free[0]), tuple(int(x) for x in free[-1])
     before = grid.find_path(a, b, algorithm="hpa")
     wall = np.argwhere(~np.isfinite(cost))[5]
-    grid[tuple(wall)] = 1.0  # a wall opened: the old landmark costs could be too high
+    grid[tuple(wall)] = 1.0  # a wall opened: the costs behind it lowered, not dropped
     after = grid.find_path(a, b, algorithm="hpa")
-    assert h._lm.shape == (h.nodes, 0)
+    assert h._lm.shape == (h.nodes, 16)
+    assert_feasible(h)
     assert bool(after) >= bool(before)  # an opened wall disconnects nothing
     h.refresh_landmarks()
     fresh = Hierarchy(grid, 8)
     assert np.array_equal(h._lm, fresh._lm)
     grid[tuple(wall)] = 2.0  # a second cost: the costs to the landmarks searched apart
     h.repair(grid)
+    assert_feasible(h)
     h.refresh_landmarks()
     assert np.array_equal(h._lm, Hierarchy(grid, 8)._lm)
+    # a lowering past its budget drops its landmark's pair of columns, no other
+    monkeypatch.setattr(_hpa, "_LOWER_SHARE", 0.0)
+    monkeypatch.setattr(_hpa, "_LOWER_FLOOR", 0)
+    grid[tuple(wall)] = np.inf
+    h.repair(grid)
+    assert h._lm.shape == (h.nodes, 0)  # every lowering settles its seeds
+    assert_feasible(h)

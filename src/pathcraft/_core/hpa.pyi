@@ -44,6 +44,18 @@ def abstract_costs(
     backward: bool,
     out: npt.NDArray[np.float64],
 ) -> None: ...
+def lower_costs(
+    padded: npt.NDArray[np.float64],
+    size: int,
+    cl_ptr: I64,
+    node_cell: I64,
+    mat_off: I64,
+    mats: npt.NDArray[np.float64],
+    seeds: I64,
+    backward: bool,
+    out: npt.NDArray[np.float64],
+    limit: int,
+) -> int: ...
 def box_path(
     padded: npt.NDArray[np.float64],
     diagonal: int,

@@ -27,7 +27,8 @@ times sqrt(2) diagonally.
   start and goal joined by those fields, and walks the fields into cells. The A*'s
   heuristic is the octile distance or, where larger, the landmark bounds (ALT) of a
   table of abstract costs from and to a few landmarks (:func:`abstract_costs`, a
-  Dijkstra over the abstract graph, fills it at build time).
+  Dijkstra over the abstract graph, fills it at build time; :func:`lower_costs`
+  keeps it a feasible potential after a repair).
 
 - **The smoothing's search** (:func:`box_path`): the cheapest path between two cells
   inside a box, an octile path when one costs the heuristic's bound, else A*.
@@ -925,36 +926,70 @@ def abstract_costs(
     steps between nodes of neighbouring clusters: into ``out`` the cheapest cost from
     node ``src`` to every node (``backward``: from every node to ``src``), inf where
     there is none."""
+    if out.shape[0] != node_cell.shape[0]:
+        raise ValueError("abstract_costs: out does not fit node_cell")
+    if not 0 <= src < node_cell.shape[0]:
+        raise IndexError("abstract_costs: src is not a node")
+    out[:] = INFINITY
+    out[src] = 0.0
+    lower_costs(padded, size, cl_ptr, node_cell, mat_off, mats,
+                np.array([src], dtype=np.int64), backward, out, -1)
+
+
+def lower_costs(
+    const double[:, ::1] padded, Py_ssize_t size,
+    const int64_t[::1] cl_ptr, const int64_t[::1] node_cell,
+    const int64_t[::1] mat_off, const double[::1] mats,
+    const int64_t[::1] seeds, bint backward, double[::1] out, Py_ssize_t limit,
+):
+    """Lower the labels ``out`` (one a node, inf where none) until no abstract edge
+    ``u -> v`` of cost ``w`` leaves ``out[v] > out[u] + w`` (``backward``: no edge
+    leaves ``out[u] > w + out[v]``): a Dijkstra from the ``seeds`` at their labels,
+    which must hold every node one of whose edges may break that (every other edge
+    keeps it already). The labels are then a feasible potential: their differences
+    never exceed an abstract cost. The number of nodes settled, or -1 once more than
+    ``limit`` (>= 0) are (``out`` then half lowered)."""
     cdef Py_ssize_t rows = padded.shape[0] - 2, cols = padded.shape[1] - 2
     cdef Py_ssize_t ncj = (cols + size - 1) // size, nci = (rows + size - 1) // size
     cdef Py_ssize_t N = node_cell.shape[0], W = padded.shape[1]
     if (cl_ptr.shape[0] != nci * ncj + 1 or cl_ptr[nci * ncj] != N
             or mat_off.shape[0] != nci * ncj or out.shape[0] != N):
-        raise ValueError("abstract_costs: cl_ptr, mat_off or out do not fit the grid and node_cell")
-    if not 0 <= src < N:
-        raise IndexError("abstract_costs: src is not a node")
-    cdef uint8_t* done = <uint8_t*> malloc(N + 8)
+        raise ValueError("lower_costs: cl_ptr, mat_off or out do not fit the grid and node_cell")
+    for seed in seeds:
+        if not 0 <= seed < N:
+            raise IndexError("lower_costs: a seed is not a node")
+    # state: 0 never queued, 1 queued, 2 settled
+    cdef uint8_t* state = <uint8_t*> malloc(N + 8)
     cdef int32_t* pos = <int32_t*> malloc((N + 8) * sizeof(int32_t))
     cdef Heap heap
     cdef HeapEntry e
     cdef Py_ssize_t u, v, k, m, n, r, cc, nr, nc, cu, cv, first, j, pu, pv
+    cdef Py_ssize_t settled = 0
     cdef double gu, ng, w
     cdef int failed = 0
     cdef const double* cost = &padded[0, 0]
     heap.data = NULL
-    if done == NULL or pos == NULL or heap_init(&heap, 64) != 0:
-        free(done); free(pos)
+    if state == NULL or pos == NULL or heap_init(&heap, 64) != 0:
+        free(state); free(pos)
         raise MemoryError()
     with nogil:
         for u in range(N):
-            out[u] = INFINITY
-            done[u] = 0
-        out[src] = 0.0
-        failed = iheap_push(&heap, 0.0, 0.0, src, pos) != 0
+            state[u] = 0
+        for k in range(seeds.shape[0]):
+            u = seeds[k]
+            if state[u] == 0 and out[u] < INFINITY:
+                state[u] = 1
+                if iheap_push(&heap, out[u], 0.0, u, pos) != 0:
+                    failed = 1
+                    break
         while not failed and heap.size > 0:
             iheap_pop(&heap, &e, pos)
             u = e.item
-            done[u] = 1
+            state[u] = 2
+            settled += 1
+            if 0 <= limit < settled:
+                settled = -1
+                break
             gu = out[u]
             r = node_cell[u] // cols
             cc = node_cell[u] - r * cols
@@ -983,21 +1018,23 @@ def abstract_costs(
                     if v < 0:
                         continue
                     w = cost[pu] if backward else cost[pv]
-                if done[v] or not (w < INFINITY):
+                if state[v] == 2 or not (w < INFINITY):
                     continue
                 ng = gu + w
                 if ng < out[v]:
-                    if out[v] == INFINITY:
+                    out[v] = ng
+                    if state[v] == 0:
+                        state[v] = 1
                         if iheap_push(&heap, ng, 0.0, v, pos) != 0:
                             failed = 1
                             break
                     else:
                         iheap_update(&heap, pos[v], ng, 0.0, pos)
-                    out[v] = ng
     heap_free(&heap)
-    free(done); free(pos)
+    free(state); free(pos)
     if failed:
         raise MemoryError()
+    return settled
 
 
 cdef Py_ssize_t straight_line(

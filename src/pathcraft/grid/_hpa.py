@@ -19,8 +19,9 @@ to its cluster, one towards the goal confined to the goal's, A* over the nodes, 
 refinement). The A*'s heuristic is the octile distance raised by landmarks (ALT,
 Goldberg and Harrelson 2005): the build keeps every node's abstract costs from and to a
 few far-apart nodes, whose differences bound the cost to the goal from below, so the
-search expands several times fewer nodes for the same abstract path (an edit drops
-them until :meth:`Hierarchy.refresh_landmarks`). The
+search expands several times fewer nodes for the same abstract path (an edit's
+repair keeps them a feasible potential, lowering them where a change shortened the
+graph; :meth:`Hierarchy.refresh_landmarks` makes them exact again). The
 smoothing then pulls the string over the refined path's bends (the line of sight of
 :meth:`~pathcraft.grid.Grid.smooth`) and, between two turning cells, replaces the
 refined cells by the cheapest path inside their bounding box when it is cheaper (an
@@ -68,6 +69,10 @@ WIDE = 6
 LANDMARKS = 8
 #: Threads the build spreads its clusters over (the kernels release the GIL).
 _WORKERS = min(4, os.cpu_count() or 1)
+#: The share of the nodes (and at least how many) a repair's lowering of one
+#: landmark's costs may settle before it drops that landmark instead
+#: (:meth:`Hierarchy._lower_landmarks`).
+_LOWER_SHARE, _LOWER_FLOOR = 0.25, 4096
 #: The largest bounding box (in cells) the smoothing searches for a shortcut.
 _SMOOTH_AREA = 1 << 16
 
@@ -91,10 +96,12 @@ class Hierarchy:
         the abstract costs from and to, 8 bytes a node each: the query's A* takes
         the largest of the octile distance and the bounds they give (ALT), which
         are exact lower bounds on the abstract graph, so the abstract path is the
-        same cost with fewer expansions. An edit's repair drops them (an opened
-        door would leave them too high, and recomputing them costs about a tenth of
-        a build): the A* then takes the octile bound alone, until
-        :meth:`refresh_landmarks` or a new build.
+        same cost with fewer expansions. An edit's repair keeps them sound by
+        lowering their costs where the edit shortened the graph (a Dijkstra from
+        the redone clusters, as far as the change reaches; a landmark whose change
+        reaches past a quarter of the nodes is dropped), so they stay lower bounds,
+        looser where walls were added, until :meth:`refresh_landmarks` (about a
+        tenth of a build) or a new build.
 
     Examples
     --------
@@ -281,8 +288,8 @@ class Hierarchy:
 
     def refresh_landmarks(self) -> None:
         """Pick the landmarks again and compute their costs over the current
-        abstract graph (:meth:`repair` drops them): 2 to 3 abstract Dijkstras per
-        landmark, about a tenth of a build."""
+        abstract graph (:meth:`repair` keeps them sound, not exact): 2 to 3
+        abstract Dijkstras per landmark, about a tenth of a build."""
         self._lm = self._landmarks(self._marks, self._one_cost is not None)
 
     def _abstract(self, node: int, backward: bool) -> npt.NDArray[np.float64]:
@@ -312,8 +319,9 @@ class Hierarchy:
     def repair(self, grid: Grid) -> int:
         """Bring the hierarchy to the grid's current cells, rebuilding only the
         clusters whose cells changed (and the entrances on their borders and the
-        neighbours those touch) and dropping the landmarks
-        (:meth:`refresh_landmarks`); the number of clusters rebuilt."""
+        neighbours those touch) and lowering the landmarks' costs where the edit
+        shortened the graph (:meth:`_lower_landmarks`); the number of clusters
+        rebuilt."""
         if grid.version == self.version:
             return 0
         changed = grid.changes_since(self.version)
@@ -358,12 +366,81 @@ class Hierarchy:
             where.extend([lo - gone] * len(nodes))
             count[c] = len(nodes)
             gone += hi - lo
+        # a redone node starts from the old row of its cell when it was a node
+        gone_cells, gone_rows = self._node_cell[~keep], self._lm[~keep]
+        order = np.argsort(gone_cells)
+        at = np.minimum(np.searchsorted(gone_cells[order], fresh), max(len(order) - 1, 0))
+        rows = np.full((len(fresh), self._lm.shape[1]), np.inf, dtype=np.float32)
+        if len(order):
+            same = gone_cells[order][at] == fresh
+            rows[same] = gone_rows[order][at[same]]
+        self._lm = np.insert(self._lm[keep], where, rows, axis=0)
         self._node_cell = np.insert(self._node_cell[keep], where, fresh).astype(np.int64)
-        self._lm = np.empty((len(self._node_cell), 0), dtype=np.float32)  # dropped
         self._cl_ptr = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
         self._place(again)
         self._intra(again)
+        self._lower_landmarks(again)
         return len(redo)
+
+    def _lower_landmarks(self, again: I64) -> None:
+        """Make the landmark table a feasible potential of the repaired graph again.
+
+        The query's heuristic from a column ``f`` of costs from a landmark is
+        ``f(goal) - f(v)`` (from a column ``b`` of costs to one, ``b(v) - b(goal)``).
+        It needs ``f`` to be no true distance, only *feasible*: ``f(v) <= f(u) +
+        c(u, v)`` on every abstract edge (``b(u) <= c(u, v) + b(v)``). Then, summed
+        along any path, ``f(goal) - f(v)`` never exceeds the path's cost
+        (admissible), and ``h(u) - h(v) = f(v) - f(u) <= c(u, v)`` (consistent: the
+        A* expands each node once and its abstract path is the cheapest). The max
+        with the octile bound keeps both. Exact costs are feasible, and a repair
+        changes only the edges at the redone clusters' nodes (their intra costs,
+        their border steps): every other edge still holds. So the redone nodes take
+        the old value of their cell (inf for a new cell), and a Dijkstra seeded at
+        them and the nodes of the clusters around them (the tails of every edge that
+        may fail) lowers the values until every edge holds again
+        (:func:`~pathcraft._core.hpa.lower_costs`). A wall that raises costs leaves
+        the old values, lower than the new costs but feasible; an opened door lowers
+        the values behind it, as far as it shortens them. A landmark whose lowering
+        would settle more than :data:`_LOWER_SHARE` of the nodes (and more than
+        :data:`_LOWER_FLOOR`) is dropped (its
+        pair of columns removed) rather than paid for; :meth:`refresh_landmarks`
+        computes them all again, exact."""
+        marks = self._lm.shape[1] // 2
+        if marks == 0:
+            return
+        ci, cj = self.clusters
+        around = set(again.tolist())
+        for c in again.tolist():
+            i, j = divmod(c, cj)
+            around.update(
+                a * cj + b for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1))
+                if 0 <= a < ci and 0 <= b < cj
+            )  # fmt: skip
+        ptr = self._cl_ptr
+        seeds = np.concatenate(
+            [np.arange(ptr[c], ptr[c + 1], dtype=np.int64) for c in sorted(around)]
+            + [np.empty(0, dtype=np.int64)]
+        )
+        limit = max(int(self.nodes * _LOWER_SHARE), _LOWER_FLOOR)
+        uniform = self._one_cost is not None  # the costs to a landmark are those from it
+        keep = []
+        for k in range(marks):
+            ok = True
+            for col in (k,) if uniform else (k, marks + k):
+                out = self._lm[:, col].astype(np.float64)
+                settled = _kernel.lower_costs(
+                    self._padded, self.size, ptr, self._node_cell, self._mat_off, self._mats,
+                    seeds, col >= marks, out, limit,
+                )  # fmt: skip
+                ok = ok and settled >= 0
+                self._lm[:, col] = out
+            if uniform:
+                self._lm[:, marks + k] = self._lm[:, k]
+            if ok:
+                keep.append(k)
+        if len(keep) < marks:
+            cols = np.array(keep + [marks + k for k in keep], dtype=np.intp)
+            self._lm = np.ascontiguousarray(self._lm[:, cols])
 
     # ------------------------------------------------------------------ queries
 
