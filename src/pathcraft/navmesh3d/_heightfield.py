@@ -3,7 +3,9 @@
 The stages, each a compiled kernel over flat arrays (``pathcraft._core.recast_hf``):
 walkable triangles by slope, rasterisation into spans, the three span filters, the
 compact heightfield with neighbour links, erosion by the agent's radius, the distance
-field and the watershed regions.
+field and the watershed regions. They run on the level mirrored into Recast's frame
+(``_frame``), so that the grid's cells and every scan are Recast's; the heightfield's
+box is given back in the caller's frame.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy.typing as npt
 
 from pathcraft._core import recast_hf
 from pathcraft.navmesh3d._config import BuildConfig
+from pathcraft.navmesh3d._frame import box_to_recast, to_recast
 from pathcraft.navmesh3d._layers import CompactHeightfield
 from pathcraft.navmesh3d._polymesh import _float_array, _int_array
 from pathcraft.navmesh3d._regions import merge_and_filter
@@ -97,7 +100,8 @@ def build_compact(
         The build's parameters (RecastDemo's defaults when omitted).
     bounds : array_like, shape (2, 3), optional
         The box to build, ``((xmin, ymin, zmin), (xmax, ymax, zmax))`` world units (a
-        tile's box); the mesh's own bounds when omitted.
+        tile's box); the mesh's own bounds when omitted. The grid's rows are counted
+        from ``ymax`` down, as Recast's (:class:`CompactHeightfield`).
     border : int
         Extra cells added around ``bounds`` on each side (Recast's ``borderSize``);
         its regions carry :data:`~pathcraft.navmesh3d.BORDER_REGION`.
@@ -151,8 +155,8 @@ def _build(
     if border < 0:
         raise ValueError(f"border must be an integer >= 0 (cells); got {border!r}")
     v = config.voxels()
-    if box is None:
-        box = np.stack([verts.min(axis=0), verts.max(axis=0)])
+    verts, tris = to_recast(verts, tris)  # laid as Recast lays it (the module's note)
+    box = np.stack([verts.min(axis=0), verts.max(axis=0)]) if box is None else box_to_recast(box)
     bmin, bmax = box[0].copy(), box[1].copy()
     bmin[:2] -= border * v.cs
     bmax[:2] += border * v.cs
@@ -232,6 +236,7 @@ def _build(
     )
     lap("merge")
     bmax[2] += v.walkable_height * v.ch  # as rcBuildCompactHeightfield
+    bmin, bmax = box_to_recast(np.stack([bmin, bmax]))  # the box back in the caller's frame
     for array in (bmin, bmax, cell_first, cell_count, z, h, con, area, dist, region):
         array.flags.writeable = False  # ours alone: read-only without a copy
     chf = CompactHeightfield(
