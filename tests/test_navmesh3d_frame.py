@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from test_navmesh3d_build import box, floor, join
 
 from pathcraft.navmesh3d import (
     BuildConfig,
@@ -32,7 +33,6 @@ from pathcraft.navmesh3d import (
 shapely = pytest.importorskip("shapely")
 
 DATA = Path(__file__).parent / "data" / "recast"
-Mesh = tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]
 
 
 def recast_polymesh(level: str) -> tuple[npt.NDArray[np.float64], list[list[int]]]:
@@ -74,29 +74,6 @@ def test_the_default_build_is_recasts_polygon_mesh(level: str) -> None:
     assert ours == {key(p) for p in polys}
     recast_area = shapely.union_all([shapely.Polygon(theirs[p, :2]) for p in polys]).area
     assert area_of(mesh) == pytest.approx(recast_area, rel=1e-5)
-
-
-def floor(x0: float, y0: float, x1: float, y1: float, z: float = 0.0) -> Mesh:
-    v = np.array([(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z)], dtype=np.float64)
-    return v, np.array([[0, 1, 2], [0, 2, 3]], dtype=np.int32)
-
-
-def crate(x0: float, y0: float, x1: float, y1: float, height: float = 1.5) -> Mesh:
-    v = np.array(
-        [(x, y, z) for z in (0.0, height) for y in (y0, y1) for x in (x0, x1)], dtype=np.float64
-    )
-    quads = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
-    t = [(a, b, c) for a, b, c, d in quads] + [(a, c, d) for a, b, c, d in quads]
-    return v, np.array(t, dtype=np.int32)
-
-
-def join(*meshes: Mesh) -> Mesh:
-    verts, tris, base = [], [], 0
-    for v, t in meshes:
-        verts.append(v)
-        tris.append(t + base)
-        base += len(v)
-    return np.concatenate(verts), np.concatenate(tris)
 
 
 #: An L-shaped floor that is not its own mirror image along y: a wide strip along the
@@ -144,8 +121,8 @@ def test_every_output_is_in_the_callers_frame_not_the_mirrors() -> None:
 
 def test_bounds_are_taken_in_the_callers_frame() -> None:
     verts, tris = L_LEVEL
-    box = [[0, 8, -1], [4, 14, 1]]  # the arm's far end only
-    chf = build_compact(verts, tris, NO_RADIUS, bounds=box)
+    bounds = [[0, 8, -1], [4, 14, 1]]  # the arm's far end only
+    chf = build_compact(verts, tris, NO_RADIUS, bounds=bounds)
     assert chf.bmin[:2].tolist() == [0, 8] and chf.bmax[:2].tolist() == [4, 14]
     points = chf.span_points()
     assert chf.span_count > 0
@@ -165,7 +142,7 @@ def test_a_face_on_a_cell_boundary_lands_in_recasts_cell_in_the_mesh_too() -> No
     config = BuildConfig(
         cell_size=0.25, cell_height=0.25, agent_radius=0, agent_max_climb=0.25, region_min_size=0
     )
-    verts, tris = join(floor(0, 0, 3, 1.5), crate(0, 1.5, 3, 3, 0.5))
+    verts, tris = join(floor(0, 0, 3, 1.5), box(0, 1.5, 3, 3, 0, 0.5))
 
     def ends(mesh: PolyMesh3D) -> tuple[float, float, float, float]:
         low = np.vstack([r for r in rings(mesh) if r[:, 2].max() < 0.5])  # the floor
@@ -184,16 +161,16 @@ def test_tiles_keep_their_boxes_and_numbers_in_the_callers_frame() -> None:
     size = 16 * 0.3
     for t in np.unique(mesh.tiles):
         i, j = tile_of(int(t))
-        box = shapely.box(i * size, j * size, (i + 1) * size, (j + 1) * size)
+        square = shapely.box(i * size, j * size, (i + 1) * size, (j + 1) * size)
         for r in [mesh.vertices[p[p >= 0]] for p in mesh.polygons[mesh.tiles == t]]:
-            assert shapely.Polygon(r[:, :2]).difference(box).area < 1e-9
+            assert shapely.Polygon(r[:, :2]).difference(square).area < 1e-9
     # tile (0, 0) is the one at the origin; (0, 2) is up the arm, (2, 2) is no tile
     numbers = set(np.unique(mesh.tiles).tolist())
     assert {tile_id(0, 0), tile_id(2, 0), tile_id(0, 2)} <= numbers
     assert tile_id(2, 2) not in numbers
     # a crate in tile (0, 2) (x 0 to 4.8, y 9.6 to 14.4): rebuilding that tile makes
     # the hole there, and equals the full build of the changed level
-    level = join(L_LEVEL, crate(1.5, 11, 2.5, 12))
+    level = join(L_LEVEL, box(1.5, 11, 2.5, 12, 0, 1.5))
     after = rebuild_tile(mesh, 0, 2, *level, config)
     full = build_tiles(*level, config)
     hole = shapely.box(1.5, 11, 2.5, 12)
