@@ -8,14 +8,18 @@ rasteriser gives it to the cell on its ``+`` side, in its frame), and every scan
 (rasterisation, filters, erosion, watershed, contours, polygons) runs in Recast's
 order.
 
-The pipeline is entered with the level mirrored (:func:`to_recast`: ``y`` negated,
-each triangle's corners in the other order so that its top stays up; a box with
-:func:`box_to_recast`) and left through the grid's cells: a heightfield keeps its box
-in the caller's frame, and its row ``r`` lies ``r`` cells *below* the box's largest
-``y`` (:func:`row_y`, :func:`row_of`). Every output (polygons, detail heights,
-contour points, span points, pictures) is therefore in the caller's frame, and a
-polygon that Recast winds one way seen from above in its frame comes out the other
-way in ours: counter-clockwise, as :class:`~pathcraft.navmesh3d.PolyMesh3D` wants it.
+The pipeline is entered with the level mirrored (:func:`to_recast`: ``y`` negated, so
+that each coordinate is the one Recast reads from the file; a box with
+:func:`box_to_recast`). The triangles keep their corners in the caller's order, as
+Recast reads them: the slope test takes the top the other way round in this frame, as
+Recast's does in its own, and the rasteriser computes in single precision in Recast's
+order of operations, so that the heightfield is Recast's span for span. The pipeline
+is left through the grid's cells: a heightfield keeps its box in the caller's frame,
+and its row ``r`` lies ``r`` cells *below* the box's largest ``y`` (:func:`row_y`,
+:func:`row_of`). Every output (polygons, detail heights, contour points, span
+points, pictures) is therefore in the caller's frame, and a polygon that Recast winds
+one way seen from above in its frame comes out the other way in ours:
+counter-clockwise, as :class:`~pathcraft.navmesh3d.PolyMesh3D` wants it.
 """
 
 from __future__ import annotations
@@ -31,12 +35,10 @@ FloatArray = npt.NDArray[np.float64]
 MIRROR = np.array([1.0, -1.0, 1.0])
 
 
-def to_recast(
-    verts: FloatArray, tris: npt.NDArray[np.int32]
-) -> tuple[FloatArray, npt.NDArray[np.int32]]:
-    """The level in Recast's frame: ``y`` negated, each triangle's corners reversed
-    (new arrays; the caller's are not changed)."""
-    return verts * MIRROR, np.ascontiguousarray(tris[:, ::-1], dtype=np.int32)
+def to_recast(verts: FloatArray) -> FloatArray:
+    """The level's points in Recast's frame, ``y`` negated (a new array): its ``(x, y,
+    z)`` is then a y-up file's ``(X, Z, Y)``, each coordinate Recast's own."""
+    return np.asarray(verts * MIRROR, dtype=np.float64)
 
 
 def box_to_recast(box: FloatArray) -> FloatArray:

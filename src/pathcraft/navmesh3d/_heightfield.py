@@ -4,8 +4,9 @@ The stages, each a compiled kernel over flat arrays (``pathcraft._core.recast_hf
 walkable triangles by slope, rasterisation into spans, the three span filters, the
 compact heightfield with neighbour links, erosion by the agent's radius, the distance
 field and the watershed regions. They run on the level mirrored into Recast's frame
-(``_frame``), so that the grid's cells and every scan are Recast's; the heightfield's
-box is given back in the caller's frame.
+(``_frame``), the slope test and the rasteriser in single precision as Recast's, so
+that the grid's cells, its spans and every scan are Recast's; the heightfield's box is
+given back in the caller's frame.
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ def build_compact(
 
     Examples
     --------
-    A floor with a step of 0.6 (within RecastDemo's climb of 0.9): one region.
+    A floor with a step of 0.6 (within RecastDemo's climb of 0.9): one region. The
+    step's top is 3 cells of 0.2 exactly in single precision (Recast's arithmetic), and
+    a span's top is at least a cell above its bottom's cell, so its floor is cell 4.
 
     >>> import numpy as np
     >>> from pathcraft.navmesh3d import build_compact
@@ -125,8 +128,8 @@ def build_compact(
     >>> high = [[6, 0, 0.6], [12, 0, 0.6], [12, 6, 0.6], [6, 6, 0.6]]
     >>> quads = [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]
     >>> chf = build_compact(low + high, quads)
-    >>> chf.n_regions, sorted(set(chf.z.tolist()))
-    (1, [1, 3])
+    >>> chf.n_regions, sorted(set(chf.z.tolist()))  # floors, cells of 0.2
+    (1, [1, 4])
     >>> build_compact(low, [[0, 1, 9]])
     Traceback (most recent call last):
     ...
@@ -155,7 +158,7 @@ def _build(
     if border < 0:
         raise ValueError(f"border must be an integer >= 0 (cells); got {border!r}")
     v = config.voxels()
-    verts, tris = to_recast(verts, tris)  # laid as Recast lays it (the module's note)
+    verts = to_recast(verts)  # laid as Recast lays it (the module's note)
     box = np.stack([verts.min(axis=0), verts.max(axis=0)]) if box is None else box_to_recast(box)
     bmin, bmax = box[0].copy(), box[1].copy()
     bmin[:2] -= border * v.cs
