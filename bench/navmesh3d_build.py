@@ -47,12 +47,14 @@ SECTION = "## Heightfield layers (build_compact)"
 NOTE = """
 Recast's column: recastnavigation 9f4ce644 built from its public source (CMake
 Release, -O3) with a small driver running Sample_SoloMesh's steps; its "total" is the
-same six stages. Both give the same heightfield where the grids line up: the walkable
-span counts and region sizes of dungeon and nav_test are equal
-(`tests/test_navmesh3d_heightfield.py`); here each builds over its own bounds, so ours
-is the mirror image along y shifted by a fraction of a cell (a few spans and a region
-differ). The machine was shared with other jobs: a single stage of either side varies
-up to 10x from run to run, so read the totals. Our regions stage is the compiled
+same six stages. Both give the same heightfield: ours lays its grid as Recast lays its
+own over a y-up level (the level mirrored inside the build, rows from its largest y)
+and rasterises in single precision as Recast does, and the span counts, walkable
+spans and region sizes of dungeon and nav_test are Recast's
+(`tests/test_navmesh3d_heightfield.py`; span for span on the six levels of
+`bench/navmesh3d_recast.py`). The machine was shared with other
+jobs: a single stage of either side varies up to 10x from run to run, so read the
+totals. Our regions stage is the compiled
 watershed plus Recast's merge and filter of regions run over regions in Python (every
 per-span pass compiled): 1-2 ms of it on these levels.
 """

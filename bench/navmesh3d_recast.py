@@ -55,12 +55,10 @@ other), this script reports:
   can pick a corridor round the far side of a pillar). The same pairs are searched
   with ``algorithm="optimal"`` too (Polyanya over the polygons seen from above), the
   two searches timed in turn, into a section of their own (``--paths-only`` runs it
-  alone: one build per level, no timings of the build, no tiles). And the optimal
-  search once more on our mesh built *in Recast's frame* (the level mirrored so that
-  our grid is Recast's cell for cell: :func:`in_recast_frame`), with the pairs longer
-  than Detour's by more than 2% listed on both of our meshes and the area this one
-  shares with Recast's: what is left between the two builds once the cells are the
-  same.
+  alone: one build per level, no timings of the build, no tiles), with the pairs
+  whose path (either search) is longer than Detour's by more than 2% listed. (Our
+  build lays its grid as Recast lays it, the level mirrored inside: before it did,
+  this section also built the level mirrored by hand to compare the two placements.)
 
 Without ``--recast`` only pathcraft's side runs (timings, source check, tiles).
 
@@ -132,29 +130,6 @@ LEVELS = {
 }
 
 
-#: ``(x, y, z)`` times this is the point in the mirrored level :func:`in_recast_frame`
-#: builds (and back).
-MIRROR = np.array([1.0, -1.0, 1.0])
-
-
-def in_recast_frame(
-    verts: FloatArray, tris: npt.NDArray[np.int32], config: BuildConfig
-) -> PolyMesh3D:
-    """``build`` of the level mirrored (``y`` to ``-y``, each triangle's corners in the
-    other order so that its top stays up), so that our grid is Recast's cell for cell.
-
-    A y-up file's ``(X, Y, Z)`` is our ``(X, -Z, Y)`` (a rotation), so Recast's rows
-    run along our ``-y`` and its box starts at our largest ``y``: the two grids are
-    mirror images, offset by the fraction of a cell that the level's depth is not a
-    whole number of cells, and a face lying on a cell boundary goes into the cell on
-    its ``+`` side in each (``dividePoly`` gives a point on the line to both sides,
-    and a triangle's rows start at the one holding its smallest coordinate): the other
-    cell in the other frame. Mirrored, the box starts at the file's smallest ``Z``
-    and rows run along it, as Recast's. Points of this mesh are ``MIRROR`` times ours.
-    """
-    return build(verts * MIRROR, np.ascontiguousarray(tris[:, ::-1]), config)
-
-
 def to_recast(points: FloatArray) -> FloatArray:
     """World ``(x, y, z)``, z up, in Recast's frame (y up): ``(x, z, -y)``."""
     p = np.asarray(points, dtype=np.float64)
@@ -175,15 +150,16 @@ def run_recast(binary: str, obj: Path, out: Path, rounds: int, pairs: Path | Non
 
 
 def read_chf(path: str) -> CompactHeightfield:
-    """Recast's compact heightfield in its own cell layout: its z rows read as our y
-    (a mirror image of the level, for comparing the second half of the build alone)."""
+    """Recast's compact heightfield as ours: the same cell layout (its rows run along
+    its ``+Z``, our ``-y``, as ours do), its box turned to our frame."""
     with open(path) as f:
         head = f.readline().split()
         w, d = int(head[0]), int(head[1])
         cells = np.loadtxt(f, max_rows=w * d, dtype=np.int64).reshape(-1, 2)
         spans = np.loadtxt(f, dtype=np.int64).reshape(-1, 9)
-    bmin = np.array(head[5:8], dtype=float)[[0, 2, 1]]
-    bmax = np.array(head[8:11], dtype=float)[[0, 2, 1]]
+    rmin, rmax = np.array(head[5:8], dtype=float), np.array(head[8:11], dtype=float)
+    bmin = np.array([rmin[0], -rmax[2], rmin[1]])
+    bmax = np.array([rmax[0], -rmin[2], rmax[1]])
     return CompactHeightfield(
         width=w, depth=d, border=int(head[3]), bmin=bmin, bmax=bmax,
         cs=float(head[11]), ch=float(head[12]), walkable_height=int(head[13]),
@@ -378,16 +354,12 @@ def length(path: FloatArray, dims: int = 3) -> float:
 
 def paths_row(
     mesh: PolyMesh3D,
-    level: tuple[FloatArray, npt.NDArray[np.int32]],
     binary: str,
     obj: Path,
     tmp: Path,
     pairs: int,
 ) -> dict:
-    """Our paths against Detour's over random pairs (see the module documentation);
-    ``level`` is the level's vertices and triangles (to build it again in Recast's
-    frame, :func:`in_recast_frame`)."""
-    framed = in_recast_frame(*level, BuildConfig())
+    """Our paths against Detour's over random pairs (see the module documentation)."""
     rng = np.random.default_rng(35)
     start, goal = random_points(mesh, pairs, rng), random_points(mesh, pairs, rng)
     pfile = tmp / "pairs.txt"
@@ -398,7 +370,7 @@ def paths_row(
         np.array(line.split(), dtype=float)
         for line in (tmp / "paths.straight").read_text().splitlines()
     ]
-    nav, nav_framed = navmesh3d.NavMesh3D(mesh), navmesh3d.NavMesh3D(framed)
+    nav = navmesh3d.NavMesh3D(mesh)
     rverts, rpolys = read_poly(str(tmp / "paths.poly"))
     theirs = navmesh3d.NavMesh3D(
         PolyMesh3D(from_recast(rverts), rpolys, detail=read_detail(tmp / "paths.detail"))
@@ -407,8 +379,7 @@ def paths_row(
     cost, corner, seen, det, det_seen, on_rc, det_rc = [], [], [], [], [], [], []
     best, best_rc, det_rc_best, times = [], [], [], {a: [] for a in ALGORITHMS}
     over_cost = []  # the optimal path's length in 3-D over the funnel's
-    best_framed, det_framed = [], []
-    longer: dict[str, list[int]] = {"ours": [], "framed": []}  # optimal, > 2% over Detour's
+    longer: dict[str, list[int]] = {a: [] for a in ALGORITHMS}  # > 2% over Detour's
     for k in range(pairs):
         # the default and the optimal search in turn, each timed (wall clock, per query)
         got = {}
@@ -426,16 +397,9 @@ def paths_row(
         corner.append(length(nav.corners(default.path)))
         best.append(length(nav.corners(optimal.path)))
         over_cost.append(optimal.cost / max(default.cost, 1e-9))
-        if best[-1] > 1.02 * float(detour[k][1]):
-            longer["ours"].append(k)
-        framed_path = nav_framed.find_path(
-            tuple(start[k] * MIRROR), tuple(goal[k] * MIRROR), snap=True, algorithm="optimal"
-        )
-        if framed_path:
-            best_framed.append(length(nav_framed.corners(framed_path.path)))
-            det_framed.append(float(detour[k][1]))
-            if best_framed[-1] > 1.02 * det_framed[-1]:
-                longer["framed"].append(k)
+        for algorithm, ours in (("funnel", corner[-1]), ("optimal", best[-1])):
+            if ours > 1.02 * float(detour[k][1]):
+                longer[algorithm].append(k)
         seen.append(length(default.path, 2))
         det.append(float(detour[k][1]))
         det_seen.append(float(detour[k][3]))
@@ -449,11 +413,6 @@ def paths_row(
             best_rc.append(length(theirs.corners(same.path)))
             det_rc_best.append(float(detour[k][1]))
     over = np.array(best) / np.maximum(np.array(corner), 1e-9) if best else np.ones(1)
-    shared, mine, theirs_area = overlap_3d(
-        rings(framed.vertices, framed.polygons),
-        rings(from_recast(rverts) * MIRROR, rpolys),
-        BuildConfig().agent_height / 2,
-    )
     over_cost = over_cost or [1.0]
     return {
         "pairs": pairs,
@@ -467,13 +426,8 @@ def paths_row(
         **ratio_stats(on_rc, det_rc, "recast_"),
         **ratio_stats(best, det, "optimal_"),
         **ratio_stats(best_rc, det_rc_best, "optimal_recast_"),
-        **ratio_stats(best_framed, det_framed, "framed_"),
-        "longer_pairs": longer["ours"],
-        "framed_longer_pairs": longer["framed"],
-        "framed_polys": framed.num_polygons,
+        **{f"{a}_longer_pairs": longer[a] for a in ALGORITHMS},
         "recast_polys": len(rpolys),
-        "framed_of_recast": shared / theirs_area,
-        "framed_of_ours": shared / mine,
         "over_funnel_max": float(over.max()),
         "over_funnel_cost_max": float(np.max(over_cost)),
         "over_funnel_shorter": float(np.mean(over < 0.98)),
@@ -514,7 +468,7 @@ def main() -> None:
             if args.paths_only:
                 mesh = build(verts, tris, config)
                 row.update(polys=mesh.num_polygons)
-                row.update(paths_row(mesh, (verts, tris), args.recast, obj, tmp, args.pairs))
+                row.update(paths_row(mesh, args.recast, obj, tmp, args.pairs))
                 print(row)
                 lines.append(row)
                 continue
@@ -544,17 +498,13 @@ def main() -> None:
                     args.rounds,
                 )
                 assert isinstance(half, PolyMesh3D)
-                # the mirror image: Recast's (x, z) read as our (x, y); its polygons
-                # wind the other way round
-                theirs_keys = ring_keys(rverts, rpolys)
-                mine_keys = ring_keys(
-                    half.vertices[:, [0, 2, 1]],
-                    np.array([np.r_[p[p >= 0][::-1], p[p < 0]] for p in half.polygons]),
-                )
+                # in our frame, both: the same vertices in the same order
+                theirs_keys = ring_keys(from_recast(rverts), rpolys)
+                mine_keys = ring_keys(half.vertices, half.polygons)
                 row.update(half_same=len(theirs_keys & mine_keys), half_polys=half.num_polygons,
                            half_s=t_half, recast_half_s=times["contours"] + times["polymesh"],
                            recast_detail_s=times["detail"])  # fmt: skip
-                row.update(paths_row(mesh, (verts, tris), args.recast, obj, tmp, args.pairs))
+                row.update(paths_row(mesh, args.recast, obj, tmp, args.pairs))
             row.update(tiles_row(verts, tris, 2 * args.rounds))
         print(row)
         lines.append(row)
@@ -724,19 +674,16 @@ def format_paths(rows: list[dict], load0: float, load1: float) -> list[str]:
         "ms funnel | ms optimal |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    framed = [
+    longer = [
         "",
-        "Our mesh built in Recast's frame (`in_recast_frame`: the level mirrored, so "
-        "that our grid's cells are Recast's): its polygons (Recast's), the walkable "
-        "area it shares with Recast's mesh over each one's own area (the *shared* "
-        "figures of the first section, ours built as usual), the optimal search on it "
-        "against Detour (as *optimal*), and the pairs whose optimal path is longer "
-        "than Detour's by more than 2%, on our mesh as built and on this one (their "
-        "numbers: the k-th pair drawn).",
+        "The pairs whose path is longer than Detour's by more than 2% (corners against "
+        "its straight path; their numbers: the k-th pair drawn), with each search, and "
+        "our polygons against Recast's. Our grid is laid as Recast lays its own (the "
+        "level mirrored inside the build), so there is no second build in Recast's "
+        "frame to compare any more.",
         "",
-        "| level | polygons (Recast's) | shared / Recast's | shared / ours | optimal "
-        "| longer by > 2%: as built | in Recast's frame |",
-        "|---|---|---|---|---|---|---|",
+        "| level | polygons (Recast's) | funnel: longer by > 2% | optimal: longer by > 2% |",
+        "|---|---|---|---|",
     ]
 
     def listed(pairs: list[int]) -> str:
@@ -754,13 +701,11 @@ def format_paths(rows: list[dict], load0: float, load1: float) -> list[str]:
                 f"{r['over_funnel_cost_max']:.4f}, {r['over_funnel_shorter']:.3f} | "
                 f"{ms(r, 'funnel')} | {ms(r, 'optimal')} |"
             )
-            framed.append(
-                f"| {r['level']} | {r['framed_polys']} ({r.get('recast_polys', '-')}) | "
-                f"{r['framed_of_recast']:.4f} | {r['framed_of_ours']:.4f} | "
-                f"{ratio_cell(r, 'framed_')} | {listed(r['longer_pairs'])} | "
-                f"{listed(r['framed_longer_pairs'])} |"
+            longer.append(
+                f"| {r['level']} | {r['polys']} ({r.get('recast_polys', '-')}) | "
+                f"{listed(r['funnel_longer_pairs'])} | {listed(r['optimal_longer_pairs'])} |"
             )
-    return out + framed
+    return out + longer
 
 
 def write_section(report: list[str]) -> None:

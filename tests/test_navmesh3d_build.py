@@ -148,7 +148,13 @@ def test_tiles_cover_what_the_solo_build_covers_and_link_across_tile_edges() -> 
     assert len(tiles) == 9  # 12 world units in tiles of 4.8: 3 x 3
     assert {tile_of(int(t)) for t in tiles} == {(i, j) for i in range(3) for j in range(3)}
     a, b = cover(tiled), cover(solo)
-    assert a.symmetric_difference(b).area <= 0.05 * b.area
+    # the same area within a cell: the level's outer edge lies on cell lines, which
+    # each grid computes in float32 from its own corner (as Recast does), so a tile's
+    # grid may keep a sliver of the edge in the next cell, a ledge cell the solo grid
+    # does not have, and erode one cell less there
+    assert a.symmetric_difference(b).area <= 0.1 * b.area
+    assert a.difference(b.buffer(TILED.cell_size + 1e-6)).area == pytest.approx(0, abs=1e-9)
+    assert b.difference(a.buffer(TILED.cell_size + 1e-6)).area == pytest.approx(0, abs=1e-9)
     # each tile's polygons stay inside the tile's square
     for t in tiles:
         i, j = tile_of(int(t))

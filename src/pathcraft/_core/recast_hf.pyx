@@ -3,7 +3,8 @@
 
 The algorithms are Recast's (recastnavigation, zlib licence), rewritten over flat
 arrays. Positions are ``(x, y, z)`` with z up: Recast's y (up) is our z and Recast's z
-(rows) is our y. Columns are ``c = x + y * width``.
+(rows) is our y, in the frame the build hands the kernels (the level mirrored, as
+``pathcraft.navmesh3d._frame`` tells). Columns are ``c = x + y * width``.
 
 The solid heightfield (Recast's ``rcHeightfield``) is returned as flat arrays: each
 column's spans are contiguous, bottom to top (``col_first``, ``col_count``, ``smin``,
@@ -17,7 +18,7 @@ Every function is called by :mod:`pathcraft.navmesh3d._heightfield` after it che
 shapes, dtypes and indices; the loops run with the GIL released.
 """
 
-from libc.math cimport ceil, floor, sqrt, cos, cosf, sqrtf, M_PI
+from libc.math cimport ceil, ceilf, floor, floorf, sqrt, cos, cosf, sqrtf, M_PI
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport free, malloc, realloc
 
@@ -42,15 +43,16 @@ DY[:] = [0, 1, 0, -1]
 def mark_walkable(const double[:, ::1] verts, const int32_t[:, ::1] tris,
                   double slope_degrees, uint8_t[::1] areas):
     """``areas[t]`` = WALKABLE_AREA where triangle t's normal is within the slope, else
-    NULL_AREA (Recast's ``rcMarkWalkableTriangles``: the top is the side the vertices
-    turn counter-clockwise from).
+    NULL_AREA (Recast's ``rcMarkWalkableTriangles``).
 
-    In single precision and in Recast's order of operations (``calcTriNormal``: the
-    cross product, the squares summed x, y (up), z in its y-up frame, scaled by the
-    reciprocal of their root; the threshold ``cosf`` of the angle), so that a triangle
-    at the limit (a 45-degree ramp) is walkable exactly where Recast keeps it. Our
-    ``(x, y, z)`` (z up) is Recast's ``(X, -Z, Y)``: its up component is our ``nz``,
-    its third our ``-ny``."""
+    ``verts`` is the level in Recast's frame as the build hands it over (mirrored:
+    ``(x, y, z)`` is Recast's ``(X, Z, Y)``, z up), the triangles' corners in the
+    caller's order: the top is the side they turn counter-clockwise from in the
+    caller's frame, clockwise in this one, as in Recast's. In single precision and in
+    Recast's order of operations (``calcTriNormal``: the cross product of the same
+    edges, the squares summed X, Y (up), Z, scaled by the reciprocal of their root; the
+    threshold ``cosf`` of the angle), so that a triangle at the limit (a 45-degree
+    ramp) is walkable exactly where Recast keeps it."""
     cdef Py_ssize_t t, n = tris.shape[0]
     cdef float angle = <float>slope_degrees
     cdef float half_turn = 180.0
@@ -58,7 +60,7 @@ def mark_walkable(const double[:, ::1] verts, const int32_t[:, ::1] tris,
     cdef float thr
     cdef float e0[3]
     cdef float e1[3]
-    cdef float nx, ny, nz, d
+    cdef float n0, n1, n2, d, one = 1
     cdef int32_t a, b, c
     angle = angle / half_turn
     thr = cosf(angle * pi)
@@ -73,13 +75,14 @@ def mark_walkable(const double[:, ::1] verts, const int32_t[:, ::1] tris,
             e1[0] = <float>verts[c, 0] - <float>verts[a, 0]
             e1[1] = <float>verts[c, 1] - <float>verts[a, 1]
             e1[2] = <float>verts[c, 2] - <float>verts[a, 2]
-            nx = e0[1] * e1[2] - e0[2] * e1[1]
-            ny = e0[2] * e1[0] - e0[0] * e1[2]
-            nz = e0[0] * e1[1] - e0[1] * e1[0]
-            d = sqrtf(nx * nx + nz * nz + ny * ny)  # (Recast's x, y, z)
+            # Recast's normal (X, Y, Z) from our (x, y, z) = its (X, Z, Y)
+            n0 = e0[2] * e1[1] - e0[1] * e1[2]
+            n1 = e0[1] * e1[0] - e0[0] * e1[1]
+            n2 = e0[0] * e1[2] - e0[2] * e1[0]
+            d = sqrtf(n0 * n0 + n1 * n1 + n2 * n2)
             if d > 0:
-                d = 1.0 / d
-            if d > 0 and nz * d > thr:
+                d = one / d  # a float division, as Recast's 1.0f / sqrtf
+            if d > 0 and n1 * d > thr:
                 areas[t] = WALKABLE_AREA
             else:
                 areas[t] = NULL_AREA
@@ -199,13 +202,14 @@ cdef int add_span(Pool* p, Py_ssize_t col, int32_t smin, int32_t smax, uint8_t a
     return 0
 
 
-cdef void divide_poly(const double* src, int n, double* out1, int* n1, double* out2,
-                      int* n2, double offset, int axis) noexcept nogil:
+cdef void divide_poly(const float* src, int n, float* out1, int* n1, float* out2,
+                      int* n2, float offset, int axis) noexcept nogil:
     """Split a convex polygon by the line ``axis = offset``: ``out1`` the part below
-    (coordinate <= offset), ``out2`` the part above (Recast's dividePoly)."""
-    cdef double delta[12]
+    (coordinate <= offset), ``out2`` the part above (Recast's dividePoly, in single
+    precision as Recast's)."""
+    cdef float delta[12]
     cdef int i, j, k1 = 0, k2 = 0, c
-    cdef double s
+    cdef float s
     for i in range(n):
         delta[i] = offset - src[i * 3 + axis]
     j = n - 1
@@ -245,8 +249,8 @@ cdef inline int clampi(int v, int lo, int hi) noexcept nogil:
     return lo if v < lo else (hi if v > hi else v)
 
 
-cdef inline void extent(const double* poly, int n, int axis, double* lo,
-                        double* hi) noexcept nogil:
+cdef inline void extent(const float* poly, int n, int axis, float* lo,
+                        float* hi) noexcept nogil:
     """The smallest and largest coordinate ``axis`` of a polygon's ``n`` points."""
     cdef int k
     lo[0] = poly[axis]
@@ -258,19 +262,23 @@ cdef inline void extent(const double* poly, int n, int axis, double* lo,
             hi[0] = poly[k * 3 + axis]
 
 
-cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uint8_t area,
-                       Pool* p, const double* bmin, const double* bmax, double cs,
-                       double ch, int w, int d, int thr) noexcept nogil:
-    cdef double tmin[3]
-    cdef double tmax[3]
-    cdef double buf[7 * 3 * 4]
-    cdef double* poly = buf
-    cdef double* row = buf + 21
-    cdef double* p1 = buf + 42
-    cdef double* p2 = buf + 63
-    cdef double* tmp
+cdef int rasterize_tri(const float* v0, const float* v1, const float* v2, uint8_t area,
+                       Pool* p, const float* bmin, const float* bmax, float cs,
+                       float ics, float ich, int w, int d, int thr) noexcept nogil:
+    """Recast's ``rasterizeTri``, in single precision and in its order of operations
+    (``ics`` and ``ich`` are ``1 / cs`` and ``1 / ch`` in float, as Recast's), so that a
+    face on a cell boundary falls where it falls in Recast."""
+    cdef float tmin[3]
+    cdef float tmax[3]
+    cdef float buf[7 * 3 * 4]
+    cdef float* poly = buf
+    cdef float* row = buf + 21
+    cdef float* p1 = buf + 42
+    cdef float* p2 = buf + 63
+    cdef float* tmp
     cdef int c, y, x, y0, y1, x0, x1, nv_poly = 3, nv_row, nv, nv2
-    cdef double by = bmax[2] - bmin[2], min_x, max_x, lo, hi
+    cdef float by = bmax[2] - bmin[2], min_x, max_x, lo, hi, cell
+    cdef float zero = 0
     cdef int ilo, ihi
     for c in range(3):
         tmin[c] = v0[c] if v0[c] < v1[c] else v1[c]
@@ -281,29 +289,31 @@ cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uin
             tmax[c] = v2[c]
         if tmin[c] > bmax[c] or tmax[c] < bmin[c]:
             return 0
-    y0 = clampi(<int>((tmin[1] - bmin[1]) / cs), -1, d - 1)
-    y1 = clampi(<int>((tmax[1] - bmin[1]) / cs), 0, d - 1)
+    y0 = clampi(<int>((tmin[1] - bmin[1]) * ics), -1, d - 1)
+    y1 = clampi(<int>((tmax[1] - bmin[1]) * ics), 0, d - 1)
     for c in range(3):
         poly[c] = v0[c]
         poly[3 + c] = v1[c]
         poly[6 + c] = v2[c]
     for y in range(y0, y1 + 1):
-        divide_poly(poly, nv_poly, row, &nv_row, p1, &nv_poly, bmin[1] + (y + 1) * cs, 1)
+        cell = bmin[1] + <float>y * cs
+        divide_poly(poly, nv_poly, row, &nv_row, p1, &nv_poly, cell + cs, 1)
         tmp = poly
         poly = p1
         p1 = tmp
         if nv_row < 3 or y < 0:
             continue
         extent(row, nv_row, 0, &min_x, &max_x)
-        x0 = <int>((min_x - bmin[0]) / cs)
-        x1 = <int>((max_x - bmin[0]) / cs)
+        x0 = <int>((min_x - bmin[0]) * ics)
+        x1 = <int>((max_x - bmin[0]) * ics)
         if x1 < 0 or x0 >= w:
             continue
         x0 = clampi(x0, -1, w - 1)
         x1 = clampi(x1, 0, w - 1)
         nv2 = nv_row
         for x in range(x0, x1 + 1):
-            divide_poly(row, nv2, p1, &nv, p2, &nv2, bmin[0] + (x + 1) * cs, 0)
+            cell = bmin[0] + <float>x * cs
+            divide_poly(row, nv2, p1, &nv, p2, &nv2, cell + cs, 0)
             tmp = row
             row = p2
             p2 = tmp
@@ -312,14 +322,14 @@ cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uin
             extent(p1, nv, 2, &lo, &hi)
             lo -= bmin[2]
             hi -= bmin[2]
-            if hi < 0 or lo > by:
+            if hi < zero or lo > by:
                 continue
-            if lo < 0:
-                lo = 0
+            if lo < zero:
+                lo = zero
             if hi > by:
                 hi = by
-            ilo = clampi(<int>floor(lo / ch), 0, SPAN_MAX_HEIGHT)
-            ihi = clampi(<int>ceil(hi / ch), ilo + 1, SPAN_MAX_HEIGHT)
+            ilo = clampi(<int>floorf(lo * ich), 0, SPAN_MAX_HEIGHT)
+            ihi = clampi(<int>ceilf(hi * ich), ilo + 1, SPAN_MAX_HEIGHT)
             if add_span(p, x + y * w, ilo, ihi, area, thr) < 0:
                 return -1
     return 0
@@ -328,7 +338,9 @@ cdef int rasterize_tri(const double* v0, const double* v1, const double* v2, uin
 def rasterize(const double[:, ::1] verts, const int32_t[:, ::1] tris,
               const uint8_t[::1] areas, const double[::1] bmin, const double[::1] bmax,
               double cs, double ch, int width, int depth, int merge_threshold):
-    """Rasterise triangles into solid spans (Recast's ``rcRasterizeTriangles``).
+    """Rasterise triangles into solid spans (Recast's ``rcRasterizeTriangles``, in
+    single precision as Recast's: the vertices, box and cell sizes are rounded to
+    float first, as Recast holds them).
 
     Returns ``(col_first, col_count, smin, smax, area)``: each column's spans
     contiguous, bottom to top, heights in cells of ``ch`` above ``bmin[2]``.
@@ -337,21 +349,29 @@ def rasterize(const double[:, ::1] verts, const int32_t[:, ::1] tris,
     cdef Py_ssize_t columns = <Py_ssize_t>width * depth, t, c, k, total = 0
     cdef int status = 0
     cdef int32_t s
-    cdef double vb[3]
-    cdef double vc[3]
-    cdef double va[3]
+    cdef float vb[3]
+    cdef float vc[3]
+    cdef float va[3]
+    cdef float fmin[3]
+    cdef float fmax[3]
+    cdef float fcs = <float>cs, fch = <float>ch
+    cdef float one = 1
+    cdef float ics = one / fcs, ich = one / fch  # float divisions, as Recast's 1.0f / cs
     cdef int j
+    for j in range(3):
+        fmin[j] = <float>bmin[j]
+        fmax[j] = <float>bmax[j]
     if pool_init(&pool, columns, 1024 + tris.shape[0] * 4) < 0:
         pool_free(&pool)
         raise MemoryError("rasterize: out of memory for the span pool")
     with nogil:
         for t in range(tris.shape[0]):
             for j in range(3):
-                va[j] = verts[tris[t, 0], j]
-                vb[j] = verts[tris[t, 1], j]
-                vc[j] = verts[tris[t, 2], j]
-            status = rasterize_tri(va, vb, vc, areas[t], &pool, &bmin[0], &bmax[0],
-                                   cs, ch, width, depth, merge_threshold)
+                va[j] = <float>verts[tris[t, 0], j]
+                vb[j] = <float>verts[tris[t, 1], j]
+                vc[j] = <float>verts[tris[t, 2], j]
+            status = rasterize_tri(va, vb, vc, areas[t], &pool, fmin, fmax,
+                                   fcs, ics, ich, width, depth, merge_threshold)
             if status < 0:
                 break
         if status == 0:

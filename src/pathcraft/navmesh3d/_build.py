@@ -1,14 +1,18 @@
 """The whole build: triangles to a polygon mesh, in one piece or in tiles.
 
 ``build`` runs Recast's solo-mesh pipeline (``build_compact`` then contours, polygons
-and detail heights). ``build_tiles`` cuts the level into square tiles of
+and detail heights), its grid laid as Recast lays it over a y-up level (rows from the
+level's largest ``y`` toward ``-y``; see ``_frame``), every output in the caller's
+frame. ``build_tiles`` cuts the level into square tiles of
 ``tile_size`` cells, each built alone with a border of ``agent_radius + 3`` cells
 around it (Recast's ``borderSize``) so that a tile sees the geometry next to it and
 its polygons stop exactly on the tile's edges, where the next tile's start. Tiles are
 numbered from the world's origin (tile ``(i, j)`` covers ``x`` from ``i * tile_size *
 cell_size`` on, ``y`` from ``j * tile_size * cell_size`` on), so a tile keeps its
 number whatever is added to the level elsewhere; ``rebuild_tile`` builds one tile
-again after a change and puts it in place of the old one.
+again after a change and puts it in place of the old one. Tile ``(0, 0)`` is the one
+whose corner at its smallest ``x`` and ``y`` is the origin, in the caller's frame
+(inside, its grid runs as Recast's: it is the mirrored level's tile ``(0, -1)``).
 """
 
 from __future__ import annotations
@@ -98,7 +102,11 @@ def build(
     Recast's solo-mesh build (RecastDemo's ``Sample_SoloMesh``): the compact
     heightfield with regions (:func:`~pathcraft.navmesh3d.build_compact`), the region
     contours (``rcBuildContours``), convex polygons (``rcBuildPolyMesh``) and detail
-    heights (a sampled ``rcBuildPolyMeshDetail``).
+    heights (a sampled ``rcBuildPolyMeshDetail``). The grid is laid as Recast lays it
+    over the level as a y-up file (``read_obj``'s ``up="y"``): from the level's
+    largest ``y``, rows along ``-y``, so that its cells and scans are Recast's (on
+    RecastDemo's levels the polygons are Recast's, vertex for vertex); the mesh is in
+    the caller's frame.
 
     Parameters
     ----------
@@ -136,7 +144,7 @@ def build(
     >>> mesh
     PolyMesh3D(12 vertices, 7 polygons, nvp=6, detail)
     >>> round(NavMesh3D(mesh).find_path((1, 1, 0), (9, 9, 0)).cost, 2), round(128**0.5, 2)
-    (12.08, 11.31)
+    (12.03, 11.31)
     """
     config = check_config(config)
     verts, tris = check_mesh(vertices, triangles)

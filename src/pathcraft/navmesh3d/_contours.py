@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from pathcraft._core import recast_poly
 from pathcraft.navmesh3d._config import BuildConfig
+from pathcraft.navmesh3d._frame import row_y
 from pathcraft.navmesh3d._layers import CompactHeightfield
 
 __all__ = ["ContourSet", "build_contours", "check_config"]
@@ -28,9 +29,11 @@ class ContourSet:
     """The region contours of a compact heightfield (Recast's ``rcContourSet``).
 
     Made by :func:`build_contours`. Points are cell corners ``(x, h, y)`` with the
-    heightfield's border taken off: ``x`` and ``y`` count cells of ``cs`` from
-    ``origin``, ``h`` cells of ``ch`` above it; :meth:`world` gives ``(x, y, z)``
-    world points (z up).
+    heightfield's border taken off, in Recast's grid: ``x`` counts cells of ``cs``
+    from ``origin`` along ``+x``, ``y`` cells of ``cs`` from it along ``-y`` (the
+    heightfield's rows, :class:`~pathcraft.navmesh3d.CompactHeightfield`), ``h`` cells
+    of ``ch`` above it; :meth:`world` gives ``(x, y, z)`` world points (z up) in the
+    caller's frame.
 
     Attributes
     ----------
@@ -47,7 +50,8 @@ class ContourSet:
     raw, raw_start, raw_count : ndarray of int32
         The traced points before simplification, laid out the same way.
     origin : ndarray of float64, shape (3,)
-        The world point of cell corner ``(0, 0, 0)``.
+        The world point of cell corner ``(0, 0, 0)``: the grid's smallest ``x`` and
+        ``z`` and its largest ``y`` (border taken off).
     cs, ch : float
         Cell size and cell height, world units.
 
@@ -92,7 +96,8 @@ class ContourSet:
         Examples
         --------
         A 6 x 6 floor: its contour's first corner is 3 cells of 0.3 in from the
-        origin (a ledge cell and the agent's radius) and one cell of 0.2 up.
+        origin (a ledge cell and the agent's radius; the origin is the grid's corner at
+        its smallest ``x`` and largest ``y``, 6) and one cell of 0.2 up.
 
         >>> import numpy as np
         >>> from pathcraft.navmesh3d import build_compact, build_contours
@@ -101,12 +106,12 @@ class ContourSet:
         >>> contours.verts[:2, :3].tolist()
         [[3, 1, 3], [3, 1, 17]]
         >>> contours.world(contours.verts[:2]).round(2).tolist()
-        [[0.9, 0.9, 0.2], [0.9, 5.1, 0.2]]
+        [[0.9, 5.1, 0.2], [0.9, 0.9, 0.2]]
         """
         p = np.asarray(points)
         out = np.empty((p.shape[0], 3), dtype=np.float64)
         out[:, 0] = self.origin[0] + p[:, 0] * self.cs
-        out[:, 1] = self.origin[1] + p[:, 2] * self.cs
+        out[:, 1] = row_y(float(self.origin[1]), p[:, 2], self.cs)
         out[:, 2] = self.origin[2] + p[:, 1] * self.ch
         return out
 
@@ -132,7 +137,7 @@ class ContourSet:
         >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
         >>> contours = build_contours(build_compact(floor, [[0, 1, 2], [0, 2, 3]]))
         >>> [ring.round(2).tolist() for ring in contours.outlines()]
-        [[[0.9, 0.9, 0.2], [0.9, 5.1, 0.2], [5.1, 5.1, 0.2], [5.1, 0.9, 0.2]]]
+        [[[0.9, 5.1, 0.2], [0.9, 0.9, 0.2], [5.1, 0.9, 0.2], [5.1, 5.1, 0.2]]]
         >>> [len(ring) for ring in contours.outlines(raw=True)]
         [56]
         """
@@ -205,7 +210,8 @@ def build_contours(chf: CompactHeightfield, config: BuildConfig | None = None) -
         int(vox.max_edge_len),
     )
     origin = np.array(chf.bmin, dtype=np.float64)
-    origin[:2] += chf.border * chf.cs
+    origin[0] += chf.border * chf.cs
+    origin[1] = chf.bmax[1] - chf.border * chf.cs  # row 0's edge
     return ContourSet(
         verts=verts,
         start=start,

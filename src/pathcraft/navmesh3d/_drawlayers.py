@@ -84,7 +84,8 @@ def draw_layers(
 
         _, ax = plt.subplots(figsize=(7.0, 7.0 * chf.depth / max(chf.width, 1) + 0.4))
     which = -1 if floor == "top" else 0
-    extent = (chf.bmin[0], chf.bmax[0], chf.bmin[1], chf.bmin[1] + chf.depth * chf.cs)
+    top = float(chf.bmax[1])  # the grid's rows run down from its largest y
+    extent = (chf.bmin[0], chf.bmin[0] + chf.width * chf.cs, top - chf.depth * chf.cs, top)
     has = chf.column_layer(np.ones(chf.span_count), layer=which, fill=0.0) > 0
     if layer == "regions":
         region = chf.column_layer(chf.region & 0x7FFF, layer=which, fill=0).astype(np.int64)

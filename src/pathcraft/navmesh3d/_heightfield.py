@@ -3,7 +3,10 @@
 The stages, each a compiled kernel over flat arrays (``pathcraft._core.recast_hf``):
 walkable triangles by slope, rasterisation into spans, the three span filters, the
 compact heightfield with neighbour links, erosion by the agent's radius, the distance
-field and the watershed regions.
+field and the watershed regions. They run on the level mirrored into Recast's frame
+(``_frame``), the slope test and the rasteriser in single precision as Recast's, so
+that the grid's cells, its spans and every scan are Recast's; the heightfield's box is
+given back in the caller's frame.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy.typing as npt
 
 from pathcraft._core import recast_hf
 from pathcraft.navmesh3d._config import BuildConfig
+from pathcraft.navmesh3d._frame import box_to_recast, to_recast
 from pathcraft.navmesh3d._layers import CompactHeightfield
 from pathcraft.navmesh3d._polymesh import _float_array, _int_array
 from pathcraft.navmesh3d._regions import merge_and_filter
@@ -97,7 +101,8 @@ def build_compact(
         The build's parameters (RecastDemo's defaults when omitted).
     bounds : array_like, shape (2, 3), optional
         The box to build, ``((xmin, ymin, zmin), (xmax, ymax, zmax))`` world units (a
-        tile's box); the mesh's own bounds when omitted.
+        tile's box); the mesh's own bounds when omitted. The grid's rows are counted
+        from ``ymax`` down, as Recast's (:class:`CompactHeightfield`).
     border : int
         Extra cells added around ``bounds`` on each side (Recast's ``borderSize``);
         its regions carry :data:`~pathcraft.navmesh3d.BORDER_REGION`.
@@ -113,7 +118,9 @@ def build_compact(
 
     Examples
     --------
-    A floor with a step of 0.6 (within RecastDemo's climb of 0.9): one region.
+    A floor with a step of 0.6 (within RecastDemo's climb of 0.9): one region. The
+    step's top is 3 cells of 0.2 exactly in single precision (Recast's arithmetic), and
+    a span's top is at least a cell above its bottom's cell, so its floor is cell 4.
 
     >>> import numpy as np
     >>> from pathcraft.navmesh3d import build_compact
@@ -121,8 +128,8 @@ def build_compact(
     >>> high = [[6, 0, 0.6], [12, 0, 0.6], [12, 6, 0.6], [6, 6, 0.6]]
     >>> quads = [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]
     >>> chf = build_compact(low + high, quads)
-    >>> chf.n_regions, sorted(set(chf.z.tolist()))
-    (1, [1, 3])
+    >>> chf.n_regions, sorted(set(chf.z.tolist()))  # floors, cells of 0.2
+    (1, [1, 4])
     >>> build_compact(low, [[0, 1, 9]])
     Traceback (most recent call last):
     ...
@@ -151,8 +158,8 @@ def _build(
     if border < 0:
         raise ValueError(f"border must be an integer >= 0 (cells); got {border!r}")
     v = config.voxels()
-    if box is None:
-        box = np.stack([verts.min(axis=0), verts.max(axis=0)])
+    verts = to_recast(verts)  # laid as Recast lays it (the module's note)
+    box = np.stack([verts.min(axis=0), verts.max(axis=0)]) if box is None else box_to_recast(box)
     bmin, bmax = box[0].copy(), box[1].copy()
     bmin[:2] -= border * v.cs
     bmax[:2] += border * v.cs
@@ -232,6 +239,7 @@ def _build(
     )
     lap("merge")
     bmax[2] += v.walkable_height * v.ch  # as rcBuildCompactHeightfield
+    bmin, bmax = box_to_recast(np.stack([bmin, bmax]))  # the box back in the caller's frame
     for array in (bmin, bmax, cell_first, cell_count, z, h, con, area, dist, region):
         array.flags.writeable = False  # ours alone: read-only without a copy
     chf = CompactHeightfield(

@@ -1,8 +1,10 @@
 """The compact heightfield: the walkable spans of a level, their links and regions.
 
-Recast's ``rcCompactHeightfield`` as flat NumPy arrays. Columns are cells ``(x, y)`` of
-the grid laid over the level seen from above (z up), numbered ``c = x + y * width``;
-each column holds its spans bottom to top.
+Recast's ``rcCompactHeightfield`` as flat NumPy arrays. The grid is laid over the
+level seen from above (z up) as Recast lays it (``_frame``): its rows run from the
+box's largest ``y`` toward ``-y``. A column ``c = x + r * width`` is cell ``(x, y)``
+with ``y = depth - 1 - r`` in the caller's frame; each column holds its spans bottom
+to top.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft.navmesh3d._frame import row_y
 from pathcraft.navmesh3d._polymesh import WALKABLE_AREA
 
 __all__ = ["BORDER_REGION", "DIRECTIONS", "NULL_AREA", "WALKABLE_AREA", "CompactHeightfield"]
@@ -20,8 +23,10 @@ __all__ = ["BORDER_REGION", "DIRECTIONS", "NULL_AREA", "WALKABLE_AREA", "Compact
 NULL_AREA = 0
 #: Recast's ``RC_BORDER_REG``: the flag of a region in a tile's border.
 BORDER_REGION = 0x8000
-#: Recast's neighbour directions ``(dx, dy)``, the order of :attr:`CompactHeightfield.con`.
-DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+#: The neighbour of each column of :attr:`CompactHeightfield.con`, as a step ``(dx, dy)``
+#: of :meth:`CompactHeightfield.span_cells`: Recast's order (its ``(-1, 0), (0, 1),
+#: (1, 0), (0, -1)`` in its rows, which run along ``-y``).
+DIRECTIONS = ((-1, 0), (0, -1), (1, 0), (0, 1))
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +37,14 @@ class CompactHeightfield:
     up; cells are ``(x, y)`` columns, ``cs`` wide, heights are counted in cells of
     ``ch`` above ``bmin[2]``. The arrays are read-only.
 
+    The grid is laid as Recast lays it over a y-up level: column ``x`` starts at
+    ``bmin[0] + x * cs``, and the rows are counted from the box's largest ``y`` down,
+    row ``r`` from ``bmax[1] - (r + 1) * cs`` to ``bmax[1] - r * cs``. The per-column
+    arrays hold the columns in that order (``c = x + r * width``);
+    :meth:`span_cells`, :meth:`span_points` and :meth:`column_layer` give the caller's
+    frame, cell ``(x, y)`` with ``y = depth - 1 - r`` counted up from
+    ``bmax[1] - depth * cs``.
+
     Attributes
     ----------
     width, depth : int
@@ -39,13 +52,15 @@ class CompactHeightfield:
     border : int
         Cells of tile border around the tile proper, on each side.
     bmin, bmax : ndarray of float64, shape (3,)
-        The box covered, world ``(x, y, z)`` (border included).
+        The box covered, world ``(x, y, z)`` (border included); row 0 is at
+        ``bmax[1]``.
     cs, ch : float
         Cell size (x, y) and cell height (z), world units.
     walkable_height, walkable_climb : int
         The agent's height and climb the heightfield was built for, cells of ``ch``.
     cell_first, cell_count : ndarray of int32, shape (width * depth,)
-        The first span of column ``x + y * width`` and how many it has.
+        The first span of column ``x + r * width`` (row ``r``, ``y = depth - 1 - r``)
+        and how many it has.
     z : ndarray of int32, shape (n,)
         Each span's floor, cells of ``ch`` above ``bmin[2]`` (Recast's ``y``).
     h : ndarray of int32, shape (n,)
@@ -134,20 +149,25 @@ class CompactHeightfield:
     def span_cells(self) -> npt.NDArray[np.int32]:
         """Each span's column as ``(x, y)`` cells, shape ``(span_count, 2)``.
 
+        ``x`` counts columns from ``bmin[0]``, ``y`` rows up from the grid's lowest
+        (``depth - 1 - r`` of row ``r``), as :meth:`column_layer` lays them out.
+
         Examples
         --------
-        A 6 x 6 floor: the edge column is dropped as a ledge, so the first spans are
-        in row ``y = 1``, from ``x = 1`` on.
+        A 6 x 6 floor: the edge column is dropped as a ledge, so the first spans
+        (Recast's first row, along the grid's largest ``y``) are in row ``y = 18`` of
+        20, from ``x = 1`` on.
 
         >>> import numpy as np
         >>> from pathcraft.navmesh3d import build_compact
         >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
         >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]])
         >>> chf.span_cells()[:3].tolist()
-        [[1, 1], [2, 1], [3, 1]]
+        [[1, 18], [2, 18], [3, 18]]
         """
         columns = np.repeat(np.arange(self.width * self.depth, dtype=np.int32), self.cell_count)
-        return np.stack([columns % self.width, columns // self.width], axis=1).astype(np.int32)
+        rows = columns // self.width
+        return np.stack([columns % self.width, self.depth - 1 - rows], axis=1).astype(np.int32)
 
     def span_points(self) -> npt.NDArray[np.float64]:
         """Each span's floor as a world point ``(x, y, z)``, the centre of its cell.
@@ -159,19 +179,19 @@ class CompactHeightfield:
         Examples
         --------
         The floor of a level at z = 0 lies on top of its cells, one ``ch`` (0.2) up; the
-        first spans are the centres of cells ``(1, 1)`` and ``(2, 1)``, 0.3 wide.
+        first spans are the centres of cells ``(1, 18)`` and ``(2, 18)``, 0.3 wide.
 
         >>> import numpy as np
         >>> from pathcraft.navmesh3d import build_compact
         >>> floor = np.array([[0, 0, 0], [6, 0, 0], [6, 6, 0], [0, 6, 0]], float)
         >>> chf = build_compact(floor, [[0, 1, 2], [0, 2, 3]])
         >>> chf.span_points()[:2].round(2).tolist()
-        [[0.45, 0.45, 0.2], [0.75, 0.45, 0.2]]
+        [[0.45, 5.55, 0.2], [0.75, 5.55, 0.2]]
         """
-        cells = self.span_cells()
+        columns = np.repeat(np.arange(self.width * self.depth), self.cell_count)
         points = np.empty((self.span_count, 3), dtype=np.float64)
-        points[:, 0] = self.bmin[0] + (cells[:, 0] + 0.5) * self.cs
-        points[:, 1] = self.bmin[1] + (cells[:, 1] + 0.5) * self.cs
+        points[:, 0] = self.bmin[0] + (columns % self.width + 0.5) * self.cs
+        points[:, 1] = row_y(float(self.bmax[1]), columns // self.width + 0.5, self.cs)
         points[:, 2] = self.bmin[2] + self.z * self.ch
         return points
 
@@ -181,7 +201,9 @@ class CompactHeightfield:
         """A per-span array laid out as a ``(depth, width)`` image of one layer.
 
         ``layer`` 0 is each column's lowest span, -1 its highest; columns without such
-        a span hold ``fill``. Rows are y, columns x (``image[y, x]``).
+        a span hold ``fill``. Rows are y, columns x (``image[y, x]``, cells of
+        :meth:`span_cells`: row 0 the lowest ``y``, as ``imshow(origin="lower")`` draws
+        it).
 
         Parameters
         ----------
@@ -226,4 +248,5 @@ class CompactHeightfield:
         has = self.cell_count > (layer if layer >= 0 else -layer - 1)
         index = self.cell_first + (layer if layer >= 0 else self.cell_count + layer)
         image[has] = vals[index[has]]
-        return image.reshape(self.depth, self.width)
+        flipped: npt.NDArray[np.float64] = image.reshape(self.depth, self.width)[::-1].copy()
+        return flipped  # row 0 the lowest y (Recast's rows run down)

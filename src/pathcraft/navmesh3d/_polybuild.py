@@ -23,6 +23,7 @@ import numpy.typing as npt
 from pathcraft._core import recast_poly
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._contours import ContourSet, check_config
+from pathcraft.navmesh3d._frame import row_of
 from pathcraft.navmesh3d._layers import CompactHeightfield
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
 
@@ -30,16 +31,6 @@ __all__ = ["build_polymesh", "sample_heights"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
-
-
-def _counter_clockwise(polys: IntArray) -> IntArray:
-    """Each row's used vertices in reverse order (Recast's clockwise to ours)."""
-    nvp = polys.shape[1]
-    n = (polys >= 0).sum(axis=1)
-    cols = np.arange(nvp)
-    idx = n[:, None] - 1 - cols[None, :]
-    out = np.take_along_axis(polys, np.maximum(idx, 0), axis=1)
-    return np.where(cols[None, :] < n[:, None], out, -1).astype(np.int32)
 
 
 def _polygon_areas(verts: FloatArray, polys: IntArray) -> FloatArray:
@@ -72,7 +63,7 @@ def sample_heights(chf: CompactHeightfield, points: npt.ArrayLike) -> FloatArray
     """
     p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     ix = np.floor((p[:, 0] - chf.bmin[0]) / chf.cs).astype(np.int64)
-    iy = np.floor((p[:, 1] - chf.bmin[1]) / chf.cs).astype(np.int64)
+    iy = row_of(float(chf.bmax[1]), p[:, 1], chf.cs)
     inside = (ix >= 0) & (ix < chf.width) & (iy >= 0) & (iy < chf.depth)
     col = np.where(inside, ix + iy * chf.width, 0)
     first = chf.cell_first[col]
@@ -280,7 +271,7 @@ def build_polymesh(
     >>> mesh
     PolyMesh3D(4 vertices, 1 polygons, nvp=6, detail)
     >>> mesh.vertices[mesh.polygons[0, :4]].round(2).tolist()
-    [[5.1, 0.9, 0.2], [5.1, 5.1, 0.2], [0.9, 5.1, 0.2], [0.9, 0.9, 0.2]]
+    [[0.9, 5.1, 0.2], [0.9, 0.9, 0.2], [5.1, 0.9, 0.2], [5.1, 5.1, 0.2]]
     """
     if not isinstance(contours, ContourSet):
         raise TypeError(f"contours must be a ContourSet; got {type(contours).__name__}")
@@ -296,8 +287,9 @@ def build_polymesh(
     )
     if border_vertex.any():
         mverts, polys, areas = _remove_border_vertices(mverts, polys, areas, border_vertex)
+    # Recast's polygons, in its order: counter-clockwise seen from above in the
+    # caller's frame (the grid's rows run along -y, see _frame)
     verts = contours.world(mverts)
-    polys = _counter_clockwise(polys)
     if polys.shape[0]:
         keep = _polygon_areas(verts, polys) > 1e-9 * contours.cs * contours.cs
         polys, areas = polys[keep], areas[keep]
