@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import shapely
 from _meshes import HOLED_CELLS, cells_area
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shapely import box
 
@@ -78,6 +78,9 @@ def _ahead(corridor: PathCorridor, fraction: float) -> None:
     seed=st.integers(0, 10_000),
     steps=st.lists(st.floats(0.0, 1.2), min_size=1, max_size=25),
 )
+# the agent stops on a portal whose ends are in line with the path: the funnel starts
+# past that portal instead of turning at its end behind the agent
+@example(kind="grid", seed=433, steps=[1.0, 0.625])
 def test_walking_the_corners_keeps_them_find_paths_path_from_the_agent(
     kind: str, seed: int, steps: list[float]
 ) -> None:
@@ -123,3 +126,15 @@ def test_after_any_moves_the_agent_stays_on_the_mesh_and_the_corridor_holds(
             assert len(corridor.corners) <= 2
     corridor.replan()
     _check(corridor, mesh, area, exact=True)
+
+
+def test_a_start_on_a_portal_in_line_with_the_path_turns_nowhere() -> None:
+    # Portals along one line (y = 0), the start on the first: the funnel starts past
+    # it, so the path is straight to the goal (it turned at the portal's far end).
+    from pathcraft._core import navmesh as kernel
+
+    left = np.array([[3.5, 0.0], [3.0, 0.0], [0.0, 0.0], [-1.0, 0.5]])
+    right = np.array([[3.5, 0.0], [4.0, 0.0], [2.0, 0.0], [-1.0, 0.5]])
+    out = np.empty((4, 2))
+    count = kernel.string_pull(left, right, out)
+    assert out[:count].tolist() == [[3.5, 0.0], [2.0, 0.0], [-1.0, 0.5]]

@@ -99,6 +99,23 @@ cdef inline Py_ssize_t add_corner(
     return count
 
 
+#: How near a portal a funnel's start counts as on it (world units; rounding of a point
+#: computed on an edge is far smaller).
+cdef double ON_PORTAL = 1e-9
+
+
+cdef inline bint on_segment(
+    double x, double y, double ux, double uy, double vx, double vy
+) noexcept nogil:
+    """``(x, y)`` within ``ON_PORTAL`` of the segment ``u``-``v``."""
+    cdef double dx = vx - ux, dy = vy - uy, t, len2 = dx * dx + dy * dy
+    t = 0.0 if len2 == 0 else ((x - ux) * dx + (y - uy) * dy) / len2
+    t = 0.0 if t < 0 else (1.0 if t > 1 else t)
+    dx = ux + t * dx - x
+    dy = uy + t * dy - y
+    return dx * dx + dy * dy <= ON_PORTAL * ON_PORTAL
+
+
 def string_pull(
     const double[:, ::1] left not None,
     const double[:, ::1] right not None,
@@ -135,6 +152,13 @@ def string_pull(
         out[0, 1] = ay
         count = 1
         i = 1
+        # A start lying on a portal (an agent stopped on a polygon's edge) is in the
+        # polygon past it as well: the funnel starts after it (Detour's
+        # findStraightPath does the same), else its sides open to a straight angle and
+        # the walk turns at a portal's end behind the start.
+        while i < n - 1 and on_segment(ax, ay, left[i, 0], left[i, 1], right[i, 0],
+                                       right[i, 1]):
+            i += 1
         while i < n:
             px[0] = right[i, 0]
             py[0] = right[i, 1]
