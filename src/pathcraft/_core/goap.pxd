@@ -88,7 +88,7 @@ cdef class Maker:
 
     cdef object build(self, tuple values)
     cdef object blank(self)
-    cdef void put(self, object obj, Py_ssize_t k, object value)
+    cdef void put(self, object obj, Py_ssize_t k, object value) noexcept
 
 
 cdef struct Key:

@@ -482,6 +482,9 @@ cdef class Tables:
 
 cdef extern from "Python.h":
     void* type_of "Py_TYPE"(PyObject* o) noexcept nogil
+    # the bools as pointers (``<PyObject*> True`` would be the C constant 1)
+    PyObject* PY_TRUE "Py_True"
+    PyObject* PY_FALSE "Py_False"
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
     ctypedef struct PyMemberDescrObject:
@@ -546,7 +549,7 @@ cdef class Maker:
         """A new object, its slots unset (fill every one with :meth:`put`)."""
         return PyType_GenericAlloc(<type> self.cls, 0)
 
-    cdef void put(self, object obj, Py_ssize_t k, object value):
+    cdef void put(self, object obj, Py_ssize_t k, object value) noexcept:
         """Set slot ``k`` (of the names given) of ``obj``."""
         cdef PyObject** slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
         Py_INCREF(value)
@@ -793,9 +796,9 @@ cdef class Search:
             k = layout[p].slot
             p += 1
             if k >= 0:
-                if value == <PyObject*> True:  # most facts are bools: no conversion
+                if value == PY_TRUE:  # most facts are bools: no conversion
                     iv = 1
-                elif value == <PyObject*> False:
+                elif value == PY_FALSE:
                     iv = 0
                 else:
                     v = <object> value
