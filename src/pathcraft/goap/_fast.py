@@ -105,7 +105,10 @@ class FastPlans:
         self._entries: dict[Any, Fast] = {}
         # id(goal) -> (goal, a copy of it when it is mutable, its entry)
         self._recent: dict[int, tuple[Any, Any, Fast]] = {}
-        self._last: Any = None  # the last of them, looked at first
+        # the last of them, looked at first (compiled: C fields, no tuple to index)
+        self._last_goal: Any = None
+        self._last_copy: Any = None
+        self._last_entry: Fast | None = None
 
     def plan(
         self,
@@ -254,23 +257,28 @@ class FastPlans:
     ) -> Plan | None:
         """The plan by an entry kept for this state's names and types and this goal
         (the options are the defaults); None when there is none."""
-        seen = self._last
-        if seen is None or seen[0] is not goal:
+        entry = self._last_entry
+        if goal is not self._last_goal or entry is None:
+            entry = None
             seen = self._recent.get(id(goal))
-        if seen is not None and seen[0] is goal and (seen[1] is None or seen[1] == goal):
-            self._last = seen
-            fast = seen[2]
-            plan = fast.plan(state, max_expansions)
-            if plan is not _OTHER:
-                return plan  # type: ignore[no-any-return]
+            if seen is not None and seen[0] is goal:
+                self._last_goal, self._last_copy, self._last_entry = seen
+                entry = self._last_entry
+        if entry is not None:
+            copy = self._last_copy
+            if copy is None or copy == goal:
+                plan = entry.plan(state, max_expansions)
+                if plan is not _OTHER:
+                    return plan  # type: ignore[no-any-return]
         entry = self._entry(state, goal)
         if entry is None:
             return None
         kind = type(goal)
         copy = dict(goal) if kind is dict else list(goal) if kind is list else None
-        seen = (goal, copy, entry)
-        remember(self._recent, id(goal), seen)
-        self._last = seen
+        remember(self._recent, id(goal), (goal, copy, entry))
+        self._last_goal = goal
+        self._last_copy = copy
+        self._last_entry = entry
         plan = entry.plan(state, max_expansions)
         return None if plan is _OTHER else plan
 
@@ -371,6 +379,7 @@ class Fast:
         self._idle: Any = None
         self._pool: list[Any] = []
         self._missing: Any = self  # not looked for yet
+        self._idle = self._search()  # made now: the first plan it serves costs no more
 
     def missing(self, start: State) -> MissingFactWarning | None:
         """The warning naming a fact the start lacks that an action needs, if any: the
