@@ -6,7 +6,7 @@
 
 cimport cython
 
-from pathcraft._core.goap cimport Search
+from pathcraft._core.goap cimport Search, same_items
 
 
 cdef int _UNREACHABLE

@@ -20,7 +20,7 @@ names, types and goal reads the state's values straight into a search.
 
 :class:`FastPlans` finds the entry: first by the goal object itself (the one an agent
 passes again and again; kept, with a copy of a mutable goal to see that it did not
-change), the search then checking the state's names and types as it reads the values;
+change: a dict's pairs, compared in C object by object), the search then checking the state's names and types as it reads the values;
 else by the key of names, types and goal. The plan is built without its states (see
 :class:`Plan`): the search's actions, the start, the counts.
 """
@@ -31,7 +31,8 @@ import contextlib
 import math
 import warnings
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import chain
 from typing import Any, Literal
 
 from pathcraft import _kernels
@@ -73,6 +74,16 @@ _UNREACHABLE: int = _kernels.UNREACHABLE
 _PLAN = _kernel.Maker(Plan, _FIELDS)
 _CACHE_SIZE = 64
 _OTHER: Any = object()  # a state laid out otherwise than the entry's
+
+
+def _same_items(d: dict[Any, Any], items: tuple[Any, ...]) -> bool:
+    return tuple(chain.from_iterable(d.items())) == items
+
+
+#: Whether a dict holds these pairs (key, value, key, value...): compiled, the kernel's
+#: (in C, the very objects compared: no hashing, no ``==``), bound by ``_fast.pxd``.
+same_items: Callable[[dict[Any, Any], tuple[Any, ...]], bool]
+globals().setdefault("same_items", _same_items)
 
 
 def defaults(
@@ -266,7 +277,10 @@ class FastPlans:
                 entry = self._last_entry
         if entry is not None:
             copy = self._last_copy
-            if copy is None or copy == goal:
+            # the goal not changed in place since: a dict's pairs, a list's goals
+            if copy is None or (
+                same_items(goal, copy) if type(copy) is tuple else copy == goal  # noqa: F821
+            ):
                 plan = entry.plan(state, max_expansions)
                 if plan is not _OTHER:
                     return plan  # type: ignore[no-any-return]
@@ -274,7 +288,10 @@ class FastPlans:
         if entry is None:
             return None
         kind = type(goal)
-        copy = dict(goal) if kind is dict else list(goal) if kind is list else None
+        copy = (
+            tuple(chain.from_iterable(goal.items())) if kind is dict
+            else list(goal) if kind is list else None
+        )  # fmt: skip
         remember(self._recent, id(goal), (goal, copy, entry))
         self._last_goal = goal
         self._last_copy = copy
