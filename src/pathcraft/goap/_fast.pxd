@@ -37,6 +37,9 @@ cdef class Fast:
     cpdef object missing(self, object start)
     @cython.locals(search=Search)
     cdef object plan(self, dict state, object max_expansions)
+    cdef object _dynamic(self, dict state)
+    cdef object _spare(self)
+    cdef object _warn(self, object plan)
 
 
 cdef class FastPlans:
@@ -48,4 +51,6 @@ cdef class FastPlans:
 
     @cython.locals(entry=Fast)
     cdef object _quick(self, dict state, object goal, object max_expansions)
+    @cython.locals(entry=Fast)
+    cdef object _first(self, dict state, object goal, object max_expansions)
     cdef object _entry(self, object state, object goal)

@@ -20,8 +20,9 @@ names, types and goal reads the state's values straight into a search.
 
 :class:`FastPlans` finds the entry: first by the goal object itself (the one an agent
 passes again and again; kept, with a copy of a mutable goal to see that it did not
-change: a dict's pairs, compared in C object by object), the search then checking the state's names and types as it reads the values;
-else by the key of names, types and goal. The plan is built without its states (see
+change: a dict's pairs, compared in C object by object), the search then checking the
+state's names and types as it reads the values; else by the key of names, types and
+goal. The plan is built without its states (see
 :class:`Plan`): the search's actions, the start, the counts.
 """
 
@@ -284,6 +285,11 @@ class FastPlans:
                 plan = entry.plan(state, max_expansions)
                 if plan is not _OTHER:
                     return plan  # type: ignore[no-any-return]
+        return self._first(state, goal, max_expansions)  # type: ignore[no-any-return]
+
+    def _first(self, state: dict[str, Any], goal: Any, max_expansions: int | None) -> Any:
+        """:meth:`_quick` for a goal other than the last: its entry by the key of the
+        state's names and types and the goal, kept as the last (None: none)."""
         entry = self._entry(state, goal)
         if entry is None:
             return None
@@ -409,38 +415,51 @@ class Fast:
         """The plan; ``_OTHER`` when the state's names or value types are not this
         entry's; None when it holds a str the tables do not know (the caller takes the
         general path)."""
+        # the rare cases in methods of their own: the common one's code kept short
         start = None
         classes = None
         if self._classes is None:  # priorities read on the start state
-            types = tuple([type(v) for v in state.values()])
-            if tuple(state) != self._keys or types != self._types:
+            start = self._dynamic(state)
+            if start is None:
                 return _OTHER
-            start = self._start(state)
             classes = classes_of(self._goals, start)
         # one search kept at hand, more in the pool while other threads plan too (no
-        # Python code runs between a read and a write of these slots: the lock is the GIL)
+        # Python code runs between a read and a write of these slots: the lock is the
+        # GIL); a search that raised is dropped (the next is made anew)
         search = self._idle
         self._idle = None
         if search is None:
-            search = self._pool.pop() if self._pool else self._search()
-        try:
-            out = search.plan(
-                state, -1 if max_expansions is None else max_expansions, classes, start
-            )
-        finally:
-            if self._idle is None:
-                self._idle = search
-            else:
-                self._pool.append(search)
+            search = self._spare()
+        out = search.plan(state, -1 if max_expansions is None else max_expansions, classes, start)
+        if self._idle is None:
+            self._idle = search
+        else:
+            self._pool.append(search)
         if out is None:
             return _OTHER
         if out is False:
             return None
         if search.status == _UNREACHABLE and self._missing is not None:
-            missing = self.missing(out.start)
-            if missing is not None:  # compiled, this has no frame: level 1 is the caller's
-                warnings.warn(missing, stacklevel=1)
+            self._warn(out)
         return out
+
+    def _dynamic(self, state: dict[str, Any]) -> State | None:
+        """The start state, for priorities read on it; None when the state's names or
+        value types are not this entry's."""
+        types = tuple([type(v) for v in state.values()])
+        if tuple(state) != self._keys or types != self._types:
+            return None
+        return self._start(state)
+
+    def _spare(self) -> Any:
+        """A search for a plan while the one at hand serves another thread's."""
+        return self._pool.pop() if self._pool else self._search()
+
+    def _warn(self, plan: Plan) -> None:
+        """Warn of a fact the start lacks that an action needs (an unreachable plan)."""
+        missing = self.missing(plan.start)  # type: ignore[arg-type]
+        if missing is not None:  # compiled, this has no frame: level 1 is the caller's
+            warnings.warn(missing, stacklevel=1)
 
     def _start(self, state: dict[str, Any]) -> State:
         return new_state(state.copy() if self._sorted else {n: state[n] for n in self._names})
