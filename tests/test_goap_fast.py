@@ -173,3 +173,53 @@ def test_reused_goal_objects_give_the_general_answer(domain: Any, rnd: Any) -> N
         start = rnd.choice(starts)
         same(planner.plan(start, goal), general(planner, start, goal))
     assert isinstance(State(domain.start), State)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_starts_out_of_reach_met_or_searched_in_turn_give_the_general_answer(
+    rnd: Any, several: bool
+) -> None:
+    # bool facts f0..f5; no action sets f5 to True, so a goal wanting it is out of reach
+    # at once from a start where it is False (nothing expanded), and the fast path's
+    # search, reused, answers such starts, starts meeting the goal and searched ones
+    names = [f"f{i}" for i in range(6)]
+    actions = []
+    for k in range(10):
+        pre = {f: rnd.random() < 0.5 for f in rnd.sample(names, rnd.randint(0, 2))}
+        eff = {f: rnd.random() < 0.5 for f in rnd.sample(names[:5], rnd.randint(1, 2))}
+        if rnd.random() < 0.2:
+            eff["f5"] = False
+        actions.append(Action(f"a{k}", pre, eff, cost=rnd.randint(1, 4)))
+    planner = Planner(actions)
+    want = {f: rnd.random() < 0.5 for f in rnd.sample(names[:5], 2)}
+    goal: Any = {**want, "f5": True}
+    if several:
+        goal = [Goal("far", goal, priority=2), Goal("near", want, priority=rnd.randint(1, 2))]
+    seen = set()
+    for _ in range(12):
+        start = {f: rnd.random() < 0.5 for f in names}
+        plan = planner.plan(start, goal)
+        same(plan, general(planner, start, goal))
+        seen.add((plan.reason, plan.expanded == 0))
+    if not several:
+        assert ("unreachable", True) in seen or all(s[0] is None for s in seen)
+
+
+def test_a_goal_given_equal_values_anew_or_changed_in_place_is_planned_right() -> None:
+    planner = Planner([
+        Action("chop", {}, {"wood": add(1)}, cost=2),
+        Action("burn", {"wood": 3}, {"fire": True}, cost=1),
+    ])  # fmt: skip
+    state = {"wood": 0, "fire": False}
+    goal: dict[str, Any] = {"wood": 1000}
+    first = planner.plan(state, goal, max_expansions=None)
+    goal["wood"] = int("1000")  # equal, another object
+    for _ in range(2):
+        assert planner.plan(state, goal, max_expansions=None).cost == first.cost == 2000
+    del goal["wood"]
+    goal["fire"] = True
+    assert planner.plan(state, goal).names == ["chop", "chop", "chop", "burn"]
+    goal["wood"] = 4
+    same(planner.plan(state, goal), general(planner, state, goal))
+    assert planner.plan(state, goal).names == ["chop", "chop", "chop", "burn", "chop"]

@@ -88,7 +88,7 @@ cdef class Maker:
 
     cdef object build(self, tuple values)
     cdef object blank(self)
-    cdef void put(self, object obj, Py_ssize_t k, object value)
+    cdef void put(self, object obj, Py_ssize_t k, object value) noexcept
 
 
 cdef struct Key:
@@ -156,6 +156,7 @@ cdef class Search:
     cdef set_classes(self, list classes)
     cdef restart(self, long long max_expansions)
     cdef begin(self)
+    cdef bint hopeless(self, const int64_t* x) noexcept nogil
     cdef int reachable_class(self, const int64_t* x) noexcept nogil
     cdef void clear_table(self) noexcept nogil
     cdef double class_bound(self, const int64_t* x) noexcept nogil
@@ -173,3 +174,7 @@ cdef class Search:
     cdef tuple items_to(self, int64_t i)
     cpdef object plan(self, dict state, long long max_expansions, list classes,
                       object start=*)
+
+
+# whether a dict holds these (key, value) pairs, the very objects (see goap.pyx)
+cdef bint same_items(dict d, tuple items) noexcept

@@ -23,7 +23,8 @@ Before it searches, the same masks give a relaxed reachability check (which valu
 and 1 the facts could ever take, what effects undo ignored: see
 ``Search.reachable_class``), so a goal out of reach costs no search. ``Search.plan``
 serves the planner's fast path: it reads a dict state, answers a start that meets the
-goal at once, searches otherwise, and builds the plan (its start state made on first
+goal, or from which no goal is in reach (see ``Search.hopeless``), without starting the
+search, searches otherwise, and builds the plan (its start state made on first
 access, from the values read). :class:`Maker` builds the plan and states slot by slot.
 One module past the usual size on purpose: the tables, the search reading them and the
 builder of its answer change together, and the search's inner loop reads the tables'
@@ -38,7 +39,7 @@ from libc.string cimport memcmp, memcpy, memset
 from cpython.dict cimport PyDict_Next, PyDict_Size
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
 from pathcraft._core.codes cimport (
     ST_FOUND, ST_IN_PROGRESS, ST_MAX_COST, ST_MAX_EXPANSIONS, ST_UNREACHABLE,
@@ -482,6 +483,9 @@ cdef class Tables:
 
 cdef extern from "Python.h":
     void* type_of "Py_TYPE"(PyObject* o) noexcept nogil
+    # the bools as pointers (``<PyObject*> True`` would be the C constant 1)
+    PyObject* PY_TRUE "Py_True"
+    PyObject* PY_FALSE "Py_False"
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
     ctypedef struct PyMemberDescrObject:
@@ -546,7 +550,7 @@ cdef class Maker:
         """A new object, its slots unset (fill every one with :meth:`put`)."""
         return PyType_GenericAlloc(<type> self.cls, 0)
 
-    cdef void put(self, object obj, Py_ssize_t k, object value):
+    cdef void put(self, object obj, Py_ssize_t k, object value) noexcept:
         """Set slot ``k`` (of the names given) of ``obj``."""
         cdef PyObject** slot = <PyObject**> ((<char*> <void*> obj) + self.offsets[k])
         Py_INCREF(value)
@@ -594,6 +598,23 @@ cdef inline uint64_t hash_state(const int64_t* x, int n, int32_t depth) noexcept
     for i in range(n):
         h ^= mix(i, x[i])
     return h
+
+
+cdef bint same_items(dict d, tuple items) noexcept:
+    """Whether ``d`` holds the pairs of ``items`` (key, value, key, value...), in this
+    order and the very objects: a dict changed since ``items`` were read from it is
+    seen as changed (or as holding equal pairs anew, which is the same). For the
+    planner's fast path: has a goal passed again been changed in place?"""
+    cdef Py_ssize_t pos = 0, i = 0
+    cdef PyObject* key
+    cdef PyObject* value
+    if d is None or PyDict_Size(d) * 2 != PyTuple_GET_SIZE(items):
+        return False
+    while PyDict_Next(d, &pos, &key, &value):
+        if key != PyTuple_GET_ITEM(items, i) or value != PyTuple_GET_ITEM(items, i + 1):
+            return False
+        i += 2
+    return True
 
 
 cdef class Search:
@@ -793,9 +814,9 @@ cdef class Search:
             k = layout[p].slot
             p += 1
             if k >= 0:
-                if value == <PyObject*> True:  # most facts are bools: no conversion
+                if value == PY_TRUE:  # most facts are bools: no conversion
                     iv = 1
-                elif value == <PyObject*> False:
+                elif value == PY_FALSE:
                     iv = 0
                 else:
                     v = <object> value
@@ -803,9 +824,9 @@ cdef class Search:
                         iv = v
                     except OverflowError:
                         iv = LIMIT_C + 1
-                if not -LIMIT_C <= iv <= LIMIT_C:
-                    raise ValueError(
-                        f"the planner packs int facts within -2**62..2**62; got {v!r}")
+                    if not -LIMIT_C <= iv <= LIMIT_C:
+                        raise ValueError(
+                            f"the planner packs int facts within -2**62..2**62; got {v!r}")
                 y[k] = iv
             elif k != -1:
                 r = rank.get(<object> value)
@@ -823,6 +844,13 @@ cdef class Search:
             self.status = ST_FOUND
             self.reached = -1
             self.reached_goal = goal
+        elif self.hopeless(y):
+            # no goal within reach of any plan: the search's answer (nothing expanded,
+            # the last class served), without starting it
+            self.expanded = self.generated = 0
+            self.phase = self.n_classes - 1
+            status = self.status = ST_UNREACHABLE
+            self.reached = -1
         else:
             self.restart(max_expansions)
             status = self.advance(-1)
@@ -926,20 +954,12 @@ cdef class Search:
         cdef const uint64_t* wild = self.t.wild
         cdef const uint64_t* goal1 = self.t.goal1
         cdef const uint64_t* goal0 = self.t.goal0
-        cdef uint64_t r1, r0, n1, n0, most1, most0
+        cdef uint64_t r1, r0, n1, n0
         cdef int s, c, i, g
-        cdef bint changed = True, hopeless = True
-        bits(x, self.W, &r1, &r0)
-        # at once: a goal wanting at 1 (at 0) a fact no step can set so, and not so now
-        most1 = r1 | self.t.can1
-        most0 = r0 | self.t.can0
-        for i in range(self.class_off[self.n_classes]):
-            g = self.class_goals[i]
-            if (most1 & goal1[g]) == goal1[g] and (most0 & goal0[g]) == goal0[g]:
-                hopeless = False
-                break
-        if hopeless:
+        cdef bint changed = True
+        if self.hopeless(x):
             return -1
+        bits(x, self.W, &r1, &r0)
         for w in range(nw):
             applied[w] = 0
         while True:
@@ -970,6 +990,22 @@ cdef class Search:
             changed = n1 != r1 or n0 != r0
             r1 = n1
             r0 = n0
+
+    cdef bint hopeless(self, const int64_t* x) noexcept nogil:
+        """Whether every goal wants at 1 (at 0) a fact that is not so at ``x`` and that
+        no step sets so (the first test of :meth:`reachable_class`)."""
+        cdef const uint64_t* goal1 = self.t.goal1
+        cdef const uint64_t* goal0 = self.t.goal0
+        cdef uint64_t r1, r0, most1, most0
+        cdef int i, g
+        bits(x, self.W, &r1, &r0)
+        most1 = r1 | self.t.can1
+        most0 = r0 | self.t.can0
+        for i in range(self.class_off[self.n_classes]):
+            g = self.class_goals[i]
+            if (most1 & goal1[g]) == goal1[g] and (most0 & goal0[g]) == goal0[g]:
+                return False
+        return True
 
     cdef void clear_table(self) noexcept nogil:
         """Empty the hash table: slot by slot for the nodes of a small search before

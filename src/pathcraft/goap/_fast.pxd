@@ -6,10 +6,11 @@
 
 cimport cython
 
-from pathcraft._core.goap cimport Search
+from pathcraft._core.goap cimport Search, same_items
 
 
 cdef int _UNREACHABLE
+cdef object _OTHER
 
 
 cpdef bint defaults(object weight, object tie_break, object seed, object max_expansions,
@@ -35,14 +36,21 @@ cdef class Fast:
 
     cpdef object missing(self, object start)
     @cython.locals(search=Search)
-    cpdef object plan(self, dict state, object max_expansions)
+    cdef object plan(self, dict state, object max_expansions)
+    cdef object _dynamic(self, dict state)
+    cdef object _spare(self)
+    cdef object _warn(self, object plan)
 
 
 cdef class FastPlans:
     cdef dict _entries
     cdef dict _recent
-    cdef object _last
+    cdef object _last_goal
+    cdef object _last_copy
+    cdef Fast _last_entry
 
-    @cython.locals(fast=Fast, entry=Fast)
+    @cython.locals(entry=Fast)
     cdef object _quick(self, dict state, object goal, object max_expansions)
+    @cython.locals(entry=Fast)
+    cdef object _first(self, dict state, object goal, object max_expansions)
     cdef object _entry(self, object state, object goal)

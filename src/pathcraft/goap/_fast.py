@@ -20,8 +20,9 @@ names, types and goal reads the state's values straight into a search.
 
 :class:`FastPlans` finds the entry: first by the goal object itself (the one an agent
 passes again and again; kept, with a copy of a mutable goal to see that it did not
-change), the search then checking the state's names and types as it reads the values;
-else by the key of names, types and goal. The plan is built without its states (see
+change: a dict's pairs, compared in C object by object), the search then checking the
+state's names and types as it reads the values; else by the key of names, types and
+goal. The plan is built without its states (see
 :class:`Plan`): the search's actions, the start, the counts.
 """
 
@@ -31,7 +32,8 @@ import contextlib
 import math
 import warnings
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import chain
 from typing import Any, Literal
 
 from pathcraft import _kernels
@@ -75,6 +77,16 @@ _CACHE_SIZE = 64
 _OTHER: Any = object()  # a state laid out otherwise than the entry's
 
 
+def _same_items(d: dict[Any, Any], items: tuple[Any, ...]) -> bool:
+    return tuple(chain.from_iterable(d.items())) == items
+
+
+#: Whether a dict holds these pairs (key, value, key, value...): compiled, the kernel's
+#: (in C, the very objects compared: no hashing, no ``==``), bound by ``_fast.pxd``.
+same_items: Callable[[dict[Any, Any], tuple[Any, ...]], bool]
+globals().setdefault("same_items", _same_items)
+
+
 def defaults(
     weight: Any, tie_break: Any, seed: Any, max_expansions: Any, max_depth: Any,
     max_cost: Any, prune: Any,
@@ -105,7 +117,10 @@ class FastPlans:
         self._entries: dict[Any, Fast] = {}
         # id(goal) -> (goal, a copy of it when it is mutable, its entry)
         self._recent: dict[int, tuple[Any, Any, Fast]] = {}
-        self._last: Any = None  # the last of them, looked at first
+        # the last of them, looked at first (compiled: C fields, no tuple to index)
+        self._last_goal: Any = None
+        self._last_copy: Any = None
+        self._last_entry: Fast | None = None
 
     def plan(
         self,
@@ -254,23 +269,39 @@ class FastPlans:
     ) -> Plan | None:
         """The plan by an entry kept for this state's names and types and this goal
         (the options are the defaults); None when there is none."""
-        seen = self._last
-        if seen is None or seen[0] is not goal:
+        entry = self._last_entry
+        if goal is not self._last_goal or entry is None:
+            entry = None
             seen = self._recent.get(id(goal))
-        if seen is not None and seen[0] is goal and (seen[1] is None or seen[1] == goal):
-            self._last = seen
-            fast = seen[2]
-            plan = fast.plan(state, max_expansions)
-            if plan is not _OTHER:
-                return plan  # type: ignore[no-any-return]
+            if seen is not None and seen[0] is goal:
+                self._last_goal, self._last_copy, self._last_entry = seen
+                entry = self._last_entry
+        if entry is not None:
+            copy = self._last_copy
+            # the goal not changed in place since: a dict's pairs, a list's goals
+            if copy is None or (
+                same_items(goal, copy) if type(copy) is tuple else copy == goal  # noqa: F821
+            ):
+                plan = entry.plan(state, max_expansions)
+                if plan is not _OTHER:
+                    return plan  # type: ignore[no-any-return]
+        return self._first(state, goal, max_expansions)  # type: ignore[no-any-return]
+
+    def _first(self, state: dict[str, Any], goal: Any, max_expansions: int | None) -> Any:
+        """:meth:`_quick` for a goal other than the last: its entry by the key of the
+        state's names and types and the goal, kept as the last (None: none)."""
         entry = self._entry(state, goal)
         if entry is None:
             return None
         kind = type(goal)
-        copy = dict(goal) if kind is dict else list(goal) if kind is list else None
-        seen = (goal, copy, entry)
-        remember(self._recent, id(goal), seen)
-        self._last = seen
+        copy = (
+            tuple(chain.from_iterable(goal.items())) if kind is dict
+            else list(goal) if kind is list else None
+        )  # fmt: skip
+        remember(self._recent, id(goal), (goal, copy, entry))
+        self._last_goal = goal
+        self._last_copy = copy
+        self._last_entry = entry
         plan = entry.plan(state, max_expansions)
         return None if plan is _OTHER else plan
 
@@ -371,6 +402,7 @@ class Fast:
         self._idle: Any = None
         self._pool: list[Any] = []
         self._missing: Any = self  # not looked for yet
+        self._idle = self._search()  # made now: the first plan it serves costs no more
 
     def missing(self, start: State) -> MissingFactWarning | None:
         """The warning naming a fact the start lacks that an action needs, if any: the
@@ -383,38 +415,51 @@ class Fast:
         """The plan; ``_OTHER`` when the state's names or value types are not this
         entry's; None when it holds a str the tables do not know (the caller takes the
         general path)."""
+        # the rare cases in methods of their own: the common one's code kept short
         start = None
         classes = None
         if self._classes is None:  # priorities read on the start state
-            types = tuple([type(v) for v in state.values()])
-            if tuple(state) != self._keys or types != self._types:
+            start = self._dynamic(state)
+            if start is None:
                 return _OTHER
-            start = self._start(state)
             classes = classes_of(self._goals, start)
         # one search kept at hand, more in the pool while other threads plan too (no
-        # Python code runs between a read and a write of these slots: the lock is the GIL)
+        # Python code runs between a read and a write of these slots: the lock is the
+        # GIL); a search that raised is dropped (the next is made anew)
         search = self._idle
         self._idle = None
         if search is None:
-            search = self._pool.pop() if self._pool else self._search()
-        try:
-            out = search.plan(
-                state, -1 if max_expansions is None else max_expansions, classes, start
-            )
-        finally:
-            if self._idle is None:
-                self._idle = search
-            else:
-                self._pool.append(search)
+            search = self._spare()
+        out = search.plan(state, -1 if max_expansions is None else max_expansions, classes, start)
+        if self._idle is None:
+            self._idle = search
+        else:
+            self._pool.append(search)
         if out is None:
             return _OTHER
         if out is False:
             return None
         if search.status == _UNREACHABLE and self._missing is not None:
-            missing = self.missing(out.start)
-            if missing is not None:  # compiled, this has no frame: level 1 is the caller's
-                warnings.warn(missing, stacklevel=1)
+            self._warn(out)
         return out
+
+    def _dynamic(self, state: dict[str, Any]) -> State | None:
+        """The start state, for priorities read on it; None when the state's names or
+        value types are not this entry's."""
+        types = tuple([type(v) for v in state.values()])
+        if tuple(state) != self._keys or types != self._types:
+            return None
+        return self._start(state)
+
+    def _spare(self) -> Any:
+        """A search for a plan while the one at hand serves another thread's."""
+        return self._pool.pop() if self._pool else self._search()
+
+    def _warn(self, plan: Plan) -> None:
+        """Warn of a fact the start lacks that an action needs (an unreachable plan)."""
+        missing = self.missing(plan.start)  # type: ignore[arg-type]
+        if missing is not None:  # compiled, this has no frame: level 1 is the caller's
+            warnings.warn(missing, stacklevel=1)
 
     def _start(self, state: dict[str, Any]) -> State:
         return new_state(state.copy() if self._sorted else {n: state[n] for n in self._names})
