@@ -216,7 +216,9 @@ def test_ramp_polygons_follow_the_floor_and_detail_samples_it() -> None:
     ).all()
     assert mesh.detail is not None
     dv, dt, do = mesh.detail
-    assert (do[:, 1] >= (mesh.polygons >= 0).sum(axis=1)).all()
+    # Recast's triangulation: at least n - 2 triangles for an n-gon (more where edge or
+    # inside samples were kept)
+    assert (do[:, 1] >= (mesh.polygons >= 0).sum(axis=1) - 2).all()
     # each polygon's detail triangles wind counter-clockwise and cover it exactly
     a, b, c = dv[dt[:, 0], :2], dv[dt[:, 1], :2], dv[dt[:, 2], :2]
     u, w = b - a, c - a
@@ -225,7 +227,9 @@ def test_ramp_polygons_follow_the_floor_and_detail_samples_it() -> None:
     for p, (first, count) in enumerate(do):
         poly = shapely.Polygon(mesh.vertices[mesh.polygons[p][mesh.polygons[p] >= 0], :2])
         assert tri_area[first : first + count].sum() == pytest.approx(poly.area)
-    assert np.abs(dv[:, 2] - floor(dv[:, 0])).max() <= 0.25 + 1e-9
+    # Recast's samples sit one ch above the floor they read, and a sample within 0.01
+    # cell of a cell's edge reads the next cell's floor (one step of the ramp)
+    assert np.abs(dv[:, 2] - floor(dv[:, 0])).max() <= 2 * 0.25 + 1e-6
 
 
 def test_floors_over_one_another_stay_apart() -> None:
