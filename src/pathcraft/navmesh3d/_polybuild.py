@@ -189,8 +189,9 @@ def build_polymesh(
     """Cut the contours into convex polygons with detail heights.
 
     Recast's ``rcBuildPolyMesh`` (``maxVertsPerPoly`` = ``config.verts_per_poly``) and
-    a sampled ``rcBuildPolyMeshDetail`` (``detail_sample_dist`` cells of ``cs`` along
-    the edges, ``detail_sample_max_error`` cells of ``ch``; see the module's note).
+    Recast's ``rcBuildPolyMeshDetail`` (``detail_sample_dist`` cells of ``cs`` between
+    height samples along the edges and inside, ``detail_sample_max_error`` cells of
+    ``ch``: triangles refined until every sample is within it).
 
     Parameters
     ----------
