@@ -125,3 +125,26 @@ def test_the_kernel_checks_its_arrays() -> None:
     bad[0, 1] = 7
     with pytest.raises(ValueError, match="polys"):
         recast_detail.build_detail(mv, bad, np.ones(1, np.uint16), *args)
+
+
+def test_edge_samples_lie_on_their_polygon_edges() -> None:
+    # Recast computes an edge sample in single precision, a few 1e-6 off the edge at
+    # coordinates near 100; ours are put on the edge, so a straight path across a row
+    # of polygons stays straight seen from above (on dungeon's far corner too)
+    mesh = build(*read_obj(DATA / "dungeon.obj"))
+    assert mesh.detail is not None
+    dv, dt, do = mesh.detail
+    sizes = mesh.sizes()
+    on_edges = 0
+    for p in range(mesh.num_polygons):
+        ring = mesh.vertices[mesh.polygons[p, : sizes[p]], :2]
+        used = np.unique(dt[do[p, 0] : do[p, 0] + do[p, 1]])
+        for q in dv[used[sizes[p] :], :2]:
+            a, b = ring, np.roll(ring, -1, axis=0)
+            e, w = b - a, q - a
+            t = np.clip((w * e).sum(axis=1) / (e * e).sum(axis=1), 0, 1)
+            gap = np.hypot(*(a + t[:, None] * e - q).T).min()
+            if gap < 1e-3:  # an edge sample (the others lie inside)
+                on_edges += 1
+                assert gap < 1e-9 * 100
+    assert on_edges > 40  # 46 on dungeon

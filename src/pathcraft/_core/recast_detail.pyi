@@ -18,4 +18,6 @@ def build_detail(
     sample_dist: float,
     sample_max_error: float,
     height_search_radius: int,
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+) -> tuple[
+    npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]
+]: ...

@@ -413,6 +413,17 @@ cdef void complete_facet(
         update_left_face(&edges[e * 4], s, t, EV_HULL)
 
 
+cdef inline void face_edge(int* t, int a, int b) noexcept nogil:
+    """Edge ``a -> b`` of triangle ``t``: its first two corners, or its third."""
+    if t[0] == -1:
+        t[0] = a
+        t[1] = b
+    elif t[0] == b:
+        t[2] = a
+    elif t[1] == a:
+        t[2] = b
+
+
 cdef int delaunay_hull(
     int npts, const float* pts, int nhull, const int* hull, int* tris, int* edges
 ) noexcept nogil:
@@ -434,24 +445,10 @@ cdef int delaunay_hull(
         tris[i] = -1
     for i in range(nedges):
         e = &edges[i * 4]
-        if e[3] >= 0:
-            t = &tris[e[3] * 4]
-            if t[0] == -1:
-                t[0] = e[0]
-                t[1] = e[1]
-            elif t[0] == e[1]:
-                t[2] = e[0]
-            elif t[1] == e[0]:
-                t[2] = e[1]
-        if e[2] >= 0:
-            t = &tris[e[2] * 4]
-            if t[0] == -1:
-                t[0] = e[1]
-                t[1] = e[0]
-            elif t[0] == e[0]:
-                t[2] = e[1]
-            elif t[1] == e[1]:
-                t[2] = e[0]
+        if e[3] >= 0:  # the face on the edge's right runs along it
+            face_edge(&tris[e[3] * 4], e[0], e[1])
+        if e[2] >= 0:  # the one on its left against it
+            face_edge(&tris[e[2] * 4], e[1], e[0])
     nt = nfaces
     i = 0
     while i < nt:
@@ -546,6 +543,7 @@ cdef inline float jitter_y(int i) noexcept nogil:
 cdef struct Scratch:
     int* edges
     int* tris
+    int* along  # per vertex: (corner, corner, k, n): k / n of the way along an edge
     IVec samples
     IVec queue
 
@@ -574,6 +572,8 @@ cdef int build_poly_detail(
     cdef int* s
     for i in range(nin * 3):
         verts[i] = inp[i]
+    for i in range(MAX_VERTS * 4):
+        w.along[i] = -1
     min_extent = poly_min_extent(verts, nverts)
     if sample_dist > 0:
         j = nin - 1
@@ -634,24 +634,20 @@ cdef int build_poly_detail(
                     k += 1
             hull[nhull] = j
             nhull += 1
-            if swapped:
-                k = nidx - 2
-                while k > 0:
-                    verts[nverts * 3] = edge[idx[k] * 3]
-                    verts[nverts * 3 + 1] = edge[idx[k] * 3 + 1]
-                    verts[nverts * 3 + 2] = edge[idx[k] * 3 + 2]
-                    hull[nhull] = nverts
-                    nhull += 1
-                    nverts += 1
-                    k -= 1
-            else:
-                for k in range(1, nidx - 1):
-                    verts[nverts * 3] = edge[idx[k] * 3]
-                    verts[nverts * 3 + 1] = edge[idx[k] * 3 + 1]
-                    verts[nverts * 3 + 2] = edge[idx[k] * 3 + 2]
-                    hull[nhull] = nverts
-                    nhull += 1
-                    nverts += 1
+            # the samples kept, in the polygon's turn (from ``j`` to ``i``); each
+            # remembers where along its edge it lies (from the end sampled first)
+            for m in range(1, nidx - 1):
+                k = idx[nidx - 1 - m] if swapped else idx[m]
+                verts[nverts * 3] = edge[k * 3]
+                verts[nverts * 3 + 1] = edge[k * 3 + 1]
+                verts[nverts * 3 + 2] = edge[k * 3 + 2]
+                w.along[nverts * 4] = i if swapped else j
+                w.along[nverts * 4 + 1] = j if swapped else i
+                w.along[nverts * 4 + 2] = k
+                w.along[nverts * 4 + 3] = nn
+                hull[nhull] = nverts
+                nhull += 1
+                nverts += 1
             j = i
     else:
         # Recast leaves the hull empty here (and its triangulation undefined): the
@@ -924,19 +920,21 @@ def build_detail(
 
     Returns
     -------
-    (verts, tris, meshes)
+    (verts, tris, meshes, along)
         ``verts`` float32 (k, 3): every polygon's detail vertices ``(x, h, r)`` in world
         units from the polygon mesh's corner (its corners first; no origin or ``ch``
         offset added); ``tris`` int32 (t, 3): local vertex indices (Recast's edge
         flags are not kept); ``meshes`` int32 (m, 4): first vertex, vertex count, first triangle,
-        triangle count.
+        triangle count; ``along`` int32 (k, 4): for each vertex kept on a polygon
+        edge, the edge's corners (local, the end sampled from first) and ``k``, ``n``:
+        it lies ``k / n`` of the way along (-1 for the others).
     """
     cdef int m = polys.shape[0], nvp = polys.shape[1], ncell = width * depth
     cdef Py_ssize_t n = z.shape[0]
     cdef int i, j, k, npoly, maxhw = 0, maxhh = 0, nverts, nt, xmin, xmax, ymin, ymax
     if m == 0:
         return (np.zeros((0, 3), np.float32), np.zeros((0, 3), np.int32),
-                np.zeros((0, 4), np.int32))
+                np.zeros((0, 4), np.int32), np.zeros((0, 4), np.int32))
     if regions.shape[0] != m:
         raise ValueError("regions must have one entry per polygon")
     if mverts.shape[1] != 3 or not 3 <= nvp <= 6:
@@ -988,7 +986,7 @@ def build_detail(
     c.reg = &span_region[0]
     cdef Patch hp
     cdef Scratch w
-    cdef IVec out_v, out_t
+    cdef IVec out_v, out_t, out_e
     cdef float poly[18]
     cdef float verts[256 * 3]
     cdef const int32_t* mv = &mverts[0, 0]
@@ -996,11 +994,13 @@ def build_detail(
     memset(&w, 0, sizeof(w))
     memset(&out_v, 0, sizeof(out_v))
     memset(&out_t, 0, sizeof(out_t))
+    memset(&out_e, 0, sizeof(out_e))
     hp.data = <uint16_t*> malloc(sizeof(uint16_t) * max(maxhw * maxhh, 1))
     w.edges = <int*> malloc(sizeof(int) * MAX_EDGES * 4)
     w.tris = <int*> malloc(sizeof(int) * MAX_FACES * 4)
+    w.along = <int*> malloc(sizeof(int) * MAX_VERTS * 4)
     try:
-        if hp.data == NULL or w.edges == NULL or w.tris == NULL:
+        if hp.data == NULL or w.edges == NULL or w.tris == NULL or w.along == NULL:
             raise MemoryError("detail mesh: out of memory")
         with nogil:
             for i in range(m):
@@ -1033,6 +1033,10 @@ def build_detail(
                 for j in range(nverts * 3):
                     (<float*> out_v.d)[out_v.n + j] = verts[j]
                 out_v.n += nverts * 3
+                ivec_reserve(&out_e, nverts * 4)
+                for j in range(nverts * 4):
+                    out_e.d[out_e.n + j] = w.along[j]
+                out_e.n += nverts * 4
                 ivec_reserve(&out_t, nt * 3)
                 for j in range(nt):
                     for k in range(3):
@@ -1040,6 +1044,10 @@ def build_detail(
                 out_t.n += nt * 3
         verts_a = np.empty((out_v.n // 3, 3), np.float32)
         tris_a = np.empty((out_t.n // 3, 3), np.int32)
+        along_a = np.empty((out_e.n // 4, 4), np.int32)
+        if out_e.n:
+            along_a.reshape(-1)[:] = np.frombuffer(
+                (<char*> out_e.d)[: out_e.n * sizeof(int)], np.int32)
         if out_v.n:
             verts_a.reshape(-1)[:] = np.frombuffer(
                 (<char*> out_v.d)[: out_v.n * sizeof(float)], np.float32)
@@ -1050,8 +1058,10 @@ def build_detail(
         free(hp.data)
         free(w.edges)
         free(w.tris)
+        free(w.along)
+        free(out_e.d)
         free(w.samples.d)
         free(w.queue.d)
         free(out_v.d)
         free(out_t.d)
-    return verts_a, tris_a, meshes_a
+    return verts_a, tris_a, meshes_a, along_a

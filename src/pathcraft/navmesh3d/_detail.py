@@ -7,7 +7,7 @@ polygons in cells and Recast's single-precision settings, and lays its output in
 caller's frame as :data:`~pathcraft.navmesh3d._polymesh.Detail`: each polygon's
 corners are the mesh's own vertices (as Detour reads them) and its other detail
 vertices are Recast's, one cell height ``ch`` above the sampled floor (Recast's
-offset).
+offset), those on an edge put on the edge exactly (seen from above).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def build_detail(
     if config.detail_sample_dist >= 0.9:
         sample_dist = f32(config.cell_size) * f32(config.detail_sample_dist)
     max_error = f32(config.cell_height) * f32(config.detail_sample_max_error)
-    dv32, dt, meshes = recast_detail.build_detail(
+    dv32, dt, meshes, along = recast_detail.build_detail(
         np.ascontiguousarray(mverts, dtype=np.int32),
         np.ascontiguousarray(polys, dtype=np.int32),
         np.ascontiguousarray(regions, dtype=np.uint16),
@@ -70,6 +70,16 @@ def build_detail(
     owner = np.repeat(np.arange(polys.shape[0]), n)
     k = np.arange(owner.size) - np.repeat(np.cumsum(n) - n, n)
     dv[first_v[owner] + k] = verts[polys[owner, k]]
+    # the samples on the polygons' edges: on the edge itself, seen from above (Recast
+    # puts them there in single precision, a few 1e-6 off the line at coordinates
+    # near 100; then a straight path across them would bend by as much)
+    on_edge = np.flatnonzero(along[:, 0] >= 0)
+    if on_edge.size:
+        vert_owner = np.repeat(np.arange(polys.shape[0]), meshes[:, 1])[on_edge]
+        a = verts[polys[vert_owner, along[on_edge, 0]], :2]
+        b = verts[polys[vert_owner, along[on_edge, 1]], :2]
+        u = along[on_edge, 2] / along[on_edge, 3]
+        dv[on_edge, :2] = a + (b - a) * u[:, None]
     tri_owner = np.repeat(np.arange(polys.shape[0]), meshes[:, 3])
     tris = (dt + meshes[tri_owner, 0][:, None]).astype(np.int32)
     detail_of = np.ascontiguousarray(meshes[:, 2:4], dtype=np.int32)
