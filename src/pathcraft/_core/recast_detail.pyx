@@ -186,6 +186,17 @@ cdef float dist_pt_tri(const float* p, const float* a, const float* b, const flo
     return FLT_MAX
 
 
+cdef inline float seg_param(float t, float d) noexcept nogil:
+    """The nearest point's parameter along a segment: ``t / d`` clamped to [0, 1]."""
+    if d > 0:
+        t /= d
+    if t < 0:
+        return 0
+    if t > 1:
+        return 1
+    return t
+
+
 cdef float dist_pt_seg(const float* pt, const float* p, const float* q) noexcept nogil:
     cdef float pqx = q[0] - p[0]
     cdef float pqy = q[1] - p[1]
@@ -195,12 +206,7 @@ cdef float dist_pt_seg(const float* pt, const float* p, const float* q) noexcept
     cdef float dz = pt[2] - p[2]
     cdef float d = pqx * pqx + pqy * pqy + pqz * pqz
     cdef float t = pqx * dx + pqy * dy + pqz * dz
-    if d > 0:
-        t /= d
-    if t < 0:
-        t = 0
-    elif t > 1:
-        t = 1
+    t = seg_param(t, d)
     dx = p[0] + t * pqx - pt[0]
     dy = p[1] + t * pqy - pt[1]
     dz = p[2] + t * pqz - pt[2]
@@ -214,12 +220,7 @@ cdef float dist_pt_seg2d(const float* pt, const float* p, const float* q) noexce
     cdef float dz = pt[2] - p[2]
     cdef float d = pqx * pqx + pqz * pqz
     cdef float t = pqx * dx + pqz * dz
-    if d > 0:
-        t /= d
-    if t < 0:
-        t = 0
-    elif t > 1:
-        t = 1
+    t = seg_param(t, d)
     dx = p[0] + t * pqx - pt[0]
     dz = p[2] + t * pqz - pt[2]
     return dx * dx + dz * dz
