@@ -19,11 +19,10 @@ from pathcraft._core import recast_poly
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._contours import ContourSet, check_config
 from pathcraft.navmesh3d._detail import build_detail
-from pathcraft.navmesh3d._frame import row_of
 from pathcraft.navmesh3d._layers import CompactHeightfield
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
 
-__all__ = ["build_polymesh", "sample_heights"]
+__all__ = ["build_polymesh"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -39,42 +38,6 @@ def _polygon_areas(verts: FloatArray, polys: IntArray) -> FloatArray:
     xy2 = np.take_along_axis(xy, nxt[:, :, None], axis=1)
     cross = xy[..., 0] * xy2[..., 1] - xy2[..., 0] * xy[..., 1]
     return np.asarray(0.5 * np.where(used, cross, 0.0).sum(axis=1), dtype=np.float64)
-
-
-def sample_heights(chf: CompactHeightfield, points: npt.ArrayLike) -> FloatArray:
-    """The floor under each world point ``(x, y, z)`` nearest its ``z``.
-
-    Parameters
-    ----------
-    chf : CompactHeightfield
-    points : array_like, shape (k, 3)
-        World points; ``z`` is the height the floor is looked for near (the span whose
-        floor is closest to it is taken, so floors over one another stay apart).
-
-    Returns
-    -------
-    ndarray of float64, shape (k,)
-        The floor's height, world units; the point's own ``z`` where its column has no
-        span or lies outside the heightfield.
-    """
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-    ix = np.floor((p[:, 0] - chf.bmin[0]) / chf.cs).astype(np.int64)
-    iy = row_of(float(chf.bmax[1]), p[:, 1], chf.cs)
-    inside = (ix >= 0) & (ix < chf.width) & (iy >= 0) & (iy < chf.depth)
-    col = np.where(inside, ix + iy * chf.width, 0)
-    first = chf.cell_first[col]
-    count = np.where(inside, chf.cell_count[col], 0)
-    out = p[:, 2].copy()
-    best = np.full(p.shape[0], np.inf)
-    floors = chf.bmin[2] + chf.z.astype(np.float64) * chf.ch
-    for j in range(int(count.max(initial=0))):
-        has = count > j
-        h = floors[np.where(has, first + j, 0)]
-        err = np.where(has, np.abs(h - p[:, 2]), np.inf)
-        better = err < best
-        best = np.where(better, err, best)
-        out = np.where(better, h, out)
-    return np.asarray(out, dtype=np.float64)
 
 
 def _can_remove(polys: list[list[int]], rem: int) -> bool:
