@@ -16,6 +16,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy import ndimage
+from test_navmesh3d_polybuild import chf_of
 
 from pathcraft._core import recast_detail
 from pathcraft.navmesh3d import (
@@ -148,3 +152,44 @@ def test_edge_samples_lie_on_their_polygon_edges() -> None:
                 on_edges += 1
                 assert gap < 1e-9 * 100
     assert on_edges > 40  # 46 on dungeon
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(3, 10),
+                       st.integers(3, 10)), min_size=1, max_size=4),
+    st.integers(0, 3),
+)  # fmt: skip
+def test_detail_triangles_cover_each_polygon_exactly(
+    rects: list[tuple[int, int, int, int]], rise: int
+) -> None:
+    # unions of rectangles whose floor rises by one cell of ch every ``rise`` cells along
+    # x (0: flat), sampled every 2 cells: edge and inside samples, Delaunay triangles
+    shapely = pytest.importorskip("shapely")
+    mask = np.zeros((24, 24), dtype=bool)
+    for x, y, w, h in rects:
+        mask[y : y + h, x : x + w] = True
+    labels, _ = ndimage.label(mask)
+    heights = np.arange(24)[None, :].repeat(24, axis=0) // rise if rise else None
+    chf = chf_of(labels, heights, climb=1)
+    config = BuildConfig(cell_size=1.0, cell_height=0.25, detail_sample_dist=2.0,
+                         detail_sample_max_error=0.0)  # fmt: skip
+    mesh = build_polymesh(build_contours(chf, config), chf, config)
+    assert mesh.detail is not None
+    dv, dt, do = mesh.detail
+    sizes = mesh.sizes()
+    for p in range(mesh.num_polygons):
+        poly = shapely.Polygon(mesh.vertices[mesh.polygons[p, : sizes[p]], :2])
+        tris = dv[dt[do[p, 0] : do[p, 0] + do[p, 1]]][:, :, :2]
+        e1, e2 = tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]
+        areas = np.abs(e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]) / 2
+        # seen from above the triangles tile the polygon: no gap, no overlap
+        assert areas.sum() == pytest.approx(poly.area, rel=1e-9)
+        cover = shapely.union_all([shapely.Polygon(t) for t in tris[areas > 1e-12]])
+        assert cover.symmetric_difference(poly).area == pytest.approx(0.0, abs=1e-9)
+        # every height a floor of the heightfield under it, or one ch above (Recast's
+        # lift), within the ramp's step
+        used = dv[dt[do[p, 0] : do[p, 0] + do[p, 1]].ravel()]
+        floor = np.floor(np.clip(used[:, 0], 0, 23)) // rise * 0.25 if rise else 0.0
+        z = used[:, 2]
+        assert np.all(z >= floor - 0.25 - 1e-6) and np.all(z <= floor + 0.5 + 1e-6)
