@@ -104,6 +104,7 @@ EXTENSIONS = [
     kernel("scatter"),  # issue 33: spread paths guiding LaCAM (space utilisation)
     kernel("recast_hf"),  # issue 35: triangle meshes to a compact heightfield with regions
     kernel("recast_poly"),  # issue 35: contours and polygons of 3-D navigation meshes
+    kernel("recast_detail"),  # issue 35: the detail mesh (Recast's rcBuildPolyMeshDetail)
 ]
 
 

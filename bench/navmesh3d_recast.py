@@ -25,10 +25,13 @@ vertex indices per triangle).
 For each level (OBJ files; RecastDemo's ``dungeon.obj`` and ``nav_test.obj`` and any
 other), this script reports:
 
-- **on Recast's heightfield**: pathcraft's contours and polygons built from the
-  heightfield Recast wrote (the second half of the pipeline alone): how many polygons
-  are the same as Recast's (same vertices in the same order), and the times of
-  contours + polygons against Recast's ``rcBuildContours`` + ``rcBuildPolyMesh``;
+- **on Recast's heightfield**: pathcraft's contours, polygons and detail mesh built
+  from the heightfield Recast wrote (the second half of the pipeline alone): how many
+  polygons are the same as Recast's (same vertices in the same order), and the times
+  of contours + polygons + detail against Recast's ``rcBuildContours`` +
+  ``rcBuildPolyMesh`` + ``rcBuildPolyMeshDetail``, and of the detail stages alone; how
+  many polygons of the whole build have Recast's detail mesh (``OUT.detail``: the same
+  vertices to its 6 digits, the same triangles);
 - **whole build**: ``navmesh3d.build`` against the driver's solo build, each round of
   one followed by a round of the other, fastest rounds; the walkable area each mesh
   shares with the other, matched in 3-D (the parts of two polygons that overlap seen
@@ -90,6 +93,7 @@ from pathcraft.navmesh3d import (
     BuildConfig,
     CompactHeightfield,
     PolyMesh3D,
+    _polybuild,
     build,
     build_contours,
     build_polymesh,
@@ -273,6 +277,59 @@ def best_of(fn, rounds: int) -> tuple[float, object]:
         out = fn()
         best = min(best, time.process_time() - t0)
     return best, out
+
+
+def detail_stage_s(chf: CompactHeightfield, config: BuildConfig, rounds: int) -> float:
+    """Our detail stage alone (the CPU time ``build_polymesh`` spends building the
+    detail mesh), the fastest of ``rounds``."""
+    spent: list[float] = []
+    inner = _polybuild.build_detail
+
+    def timed(*args: object) -> object:
+        t0 = time.process_time()
+        out = inner(*args)
+        spent.append(time.process_time() - t0)
+        return out
+
+    _polybuild.build_detail = timed
+    try:
+        for _ in range(rounds):
+            build_polymesh(build_contours(chf, config), chf, config)
+    finally:
+        _polybuild.build_detail = inner
+    return min(spent)
+
+
+def detail_equal(mesh: PolyMesh3D, path: Path, ch: float) -> int:
+    """How many polygons have Recast's detail mesh (``OUT.detail``): the same vertices
+    (within 1e-3: the file's 6 digits; a polygon's corners are the polygon mesh's, one
+    ``ch`` under Recast's copies) and the same triangles. The polygons are in Recast's
+    order (the build's)."""
+    with open(path) as f:
+        nm, nv, nt = (int(x) for x in f.readline().split())
+        meshes = np.loadtxt(f, max_rows=nm, dtype=np.int64).reshape(-1, 4)
+        theirs = from_recast(np.loadtxt(f, max_rows=nv).reshape(-1, 3))
+        tris = np.loadtxt(f, max_rows=nt, dtype=np.int64).reshape(-1, 3)
+    if mesh.detail is None or nm != mesh.num_polygons:
+        return 0
+    dv, dt, do = mesh.detail
+    sizes = mesh.sizes()
+
+    def turns(t: npt.NDArray[np.int64]) -> list[tuple[int, ...]]:
+        return sorted(tuple(np.roll(r, -int(np.argmin(r))).tolist()) for r in t)
+
+    same = 0
+    for p, (v0, n, t0, k) in enumerate(meshes.tolist()):
+        ours = dt[do[p, 0] : do[p, 0] + do[p, 1]].astype(np.int64)
+        if do[p, 1] != k or ours.max() - ours.min() + 1 != n:
+            continue
+        mine = dv[ours.min() : ours.min() + n].copy()
+        mine[: sizes[p], 2] += ch
+        if turns(ours - ours.min()) == turns(tris[t0 : t0 + k]) and np.allclose(
+            mine, theirs[v0 : v0 + n], atol=1e-3, rtol=0
+        ):
+            same += 1
+    return same
 
 
 def tiles_row(verts: FloatArray, tris: npt.NDArray[np.int32], rounds: int) -> dict:
@@ -503,7 +560,9 @@ def main() -> None:
                 mine_keys = ring_keys(half.vertices, half.polygons)
                 row.update(half_same=len(theirs_keys & mine_keys), half_polys=half.num_polygons,
                            half_s=t_half, recast_half_s=times["contours"] + times["polymesh"],
-                           recast_detail_s=times["detail"])  # fmt: skip
+                           recast_detail_s=times["detail"],
+                           detail_s=detail_stage_s(chf, config, args.rounds))  # fmt: skip
+                row["detail_same"] = detail_equal(mesh, tmp / "rc.detail", config.cell_height)
                 row.update(paths_row(mesh, args.recast, obj, tmp, args.pairs))
             row.update(tiles_row(verts, tris, 2 * args.rounds))
         print(row)
@@ -566,17 +625,21 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
     if recast:
         out += [
             "",
-            "The second half alone, on the heightfield Recast wrote (contours and polygons; "
-            "Recast's detail stage apart):",
+            "The second half alone, on the heightfield Recast wrote (contours, polygons and "
+            "detail mesh; *detail equal*: polygons of the whole build whose detail mesh is "
+            "Recast's, vertices and triangles):",
             "",
-            "| level | polygons equal to Recast's | ms ours (contours + polygons + sampled "
-            "detail) | ms Recast (contours + polymesh) | ms Recast detail |",
-            "|---|---|---|---|---|",
+            "| level | polygons equal to Recast's | detail equal | ms ours (contours + "
+            "polygons + detail) | ms Recast (contours + polymesh + detail) | ms ours detail "
+            "| ms Recast detail |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in rows:
             out.append(
-                f"| {r['level']} | {r['half_same']} of {r['half_polys']} | {r['half_s'] * 1e3:.2f} "
-                f"| {r['recast_half_s'] * 1e3:.2f} | {r['recast_detail_s'] * 1e3:.2f} |"
+                f"| {r['level']} | {r['half_same']} of {r['half_polys']} | "
+                f"{r['detail_same']} of {r['polys']} | {r['half_s'] * 1e3:.2f} | "
+                f"{(r['recast_half_s'] + r['recast_detail_s']) * 1e3:.2f} | "
+                f"{r['detail_s'] * 1e3:.2f} | {r['recast_detail_s'] * 1e3:.2f} |"
             )
     out += [
         "",
@@ -602,8 +665,10 @@ def format_report(rows: list[dict], load0: float, load1: float, recast: bool) ->
         "over each mesh's own area. *on source*: sample points of the polygons that lie "
         "on a walkable source triangle within the climb. The second-half table runs our "
         "contours and polygons on the heightfield Recast wrote, so the polygons can be "
-        "compared one for one; our detail stage samples polygon edges and centres only "
-        "(Recast's also samples the inside and refines a Delaunay triangulation). A "
+        "compared one for one; the detail stage is Recast's `rcBuildPolyMeshDetail` "
+        "ported (edges and inside sampled, a Delaunay triangulation refined to the "
+        "error), so *detail equal* compares it vertex for vertex and triangle for "
+        "triangle. A "
         "rebuilt tile (*rebuild_tile*; its *ratio*: over the tile's own build) "
         "includes checking the level's arrays and putting "
         "the tile into the whole mesh: a splice local to the tile and its four "

@@ -102,11 +102,11 @@ def build(
     Recast's solo-mesh build (RecastDemo's ``Sample_SoloMesh``): the compact
     heightfield with regions (:func:`~pathcraft.navmesh3d.build_compact`), the region
     contours (``rcBuildContours``), convex polygons (``rcBuildPolyMesh``) and detail
-    heights (a sampled ``rcBuildPolyMeshDetail``). The grid is laid as Recast lays it
+    heights (``rcBuildPolyMeshDetail``). The grid is laid as Recast lays it
     over the level as a y-up file (``read_obj``'s ``up="y"``): from the level's
     largest ``y``, rows along ``-y``, so that its cells and scans are Recast's (on
-    RecastDemo's levels the polygons are Recast's, vertex for vertex); the mesh is in
-    the caller's frame.
+    RecastDemo's levels the polygons are Recast's, vertex for vertex, and so are the
+    detail triangles); the mesh is in the caller's frame.
 
     Parameters
     ----------

@@ -4,13 +4,8 @@ Recast's ``rcBuildPolyMesh`` (ear clipping, welding, greedy merging into convex
 polygons of at most ``verts_per_poly`` vertices: ``pathcraft._core.recast_poly``; then,
 in a tile, the removal of the vertices its contours flagged on the tile's edges where
 two regions meet the border, the polygons round each one taken out and the hole
-ear-clipped and merged again, as Recast's ``removeVertex``) and a
-simpler stand-in for ``rcBuildPolyMeshDetail``: each polygon edge is sampled every
-``detail_sample_dist`` and a sample is kept where the heightfield departs from the edge
-by more than ``detail_sample_max_error``; the polygon's surface is then a fan of
-triangles around its centre (its height read from the heightfield too). Recast adds
-interior samples and a Delaunay triangulation refined to the error; this version
-samples the edges and the centre only.
+ear-clipped and merged again, as Recast's ``removeVertex``) and Recast's
+``rcBuildPolyMeshDetail`` (``_detail``).
 """
 
 from __future__ import annotations
@@ -23,11 +18,11 @@ import numpy.typing as npt
 from pathcraft._core import recast_poly
 from pathcraft.navmesh3d._config import BuildConfig
 from pathcraft.navmesh3d._contours import ContourSet, check_config
-from pathcraft.navmesh3d._frame import row_of
+from pathcraft.navmesh3d._detail import build_detail
 from pathcraft.navmesh3d._layers import CompactHeightfield
 from pathcraft.navmesh3d._polymesh import PolyMesh3D
 
-__all__ = ["build_polymesh", "sample_heights"]
+__all__ = ["build_polymesh"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -43,94 +38,6 @@ def _polygon_areas(verts: FloatArray, polys: IntArray) -> FloatArray:
     xy2 = np.take_along_axis(xy, nxt[:, :, None], axis=1)
     cross = xy[..., 0] * xy2[..., 1] - xy2[..., 0] * xy[..., 1]
     return np.asarray(0.5 * np.where(used, cross, 0.0).sum(axis=1), dtype=np.float64)
-
-
-def sample_heights(chf: CompactHeightfield, points: npt.ArrayLike) -> FloatArray:
-    """The floor under each world point ``(x, y, z)`` nearest its ``z``.
-
-    Parameters
-    ----------
-    chf : CompactHeightfield
-    points : array_like, shape (k, 3)
-        World points; ``z`` is the height the floor is looked for near (the span whose
-        floor is closest to it is taken, so floors over one another stay apart).
-
-    Returns
-    -------
-    ndarray of float64, shape (k,)
-        The floor's height, world units; the point's own ``z`` where its column has no
-        span or lies outside the heightfield.
-    """
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-    ix = np.floor((p[:, 0] - chf.bmin[0]) / chf.cs).astype(np.int64)
-    iy = row_of(float(chf.bmax[1]), p[:, 1], chf.cs)
-    inside = (ix >= 0) & (ix < chf.width) & (iy >= 0) & (iy < chf.depth)
-    col = np.where(inside, ix + iy * chf.width, 0)
-    first = chf.cell_first[col]
-    count = np.where(inside, chf.cell_count[col], 0)
-    out = p[:, 2].copy()
-    best = np.full(p.shape[0], np.inf)
-    floors = chf.bmin[2] + chf.z.astype(np.float64) * chf.ch
-    for j in range(int(count.max(initial=0))):
-        has = count > j
-        h = floors[np.where(has, first + j, 0)]
-        err = np.where(has, np.abs(h - p[:, 2]), np.inf)
-        better = err < best
-        best = np.where(better, err, best)
-        out = np.where(better, h, out)
-    return np.asarray(out, dtype=np.float64)
-
-
-def _detail(
-    chf: CompactHeightfield,
-    verts: FloatArray,
-    polys: IntArray,
-    sample_dist: float,
-    max_error: float,
-) -> tuple[FloatArray, IntArray, IntArray]:
-    """The detail mesh: edge samples kept beyond ``max_error``, a fan around the centre."""
-    m, nvp = polys.shape
-    n = (polys >= 0).sum(axis=1)
-    cols = np.arange(nvp)
-    nxt_col = np.where(cols[None, :] + 1 < n[:, None], cols[None, :] + 1, 0)
-    used = polys >= 0
-    pi, ki = np.nonzero(used)  # every edge (polygon, place), in order
-    a = verts[polys[pi, ki]]
-    b = verts[polys[pi, nxt_col[pi, ki]]]
-    if sample_dist > 0:
-        length = np.hypot(*(b[:, :2] - a[:, :2]).T)
-        nseg = np.maximum(np.floor(length / sample_dist).astype(np.int64), 1)
-    else:
-        nseg = np.ones(len(pi), dtype=np.int64)
-    # points along each edge: the vertex (t = 0), then the inner samples
-    reps = nseg
-    edge_of = np.repeat(np.arange(len(pi)), reps)
-    step = np.arange(edge_of.size) - np.repeat(np.cumsum(reps) - reps, reps)
-    t = step / nseg[edge_of]
-    pts = a[edge_of] + (b[edge_of] - a[edge_of]) * t[:, None]
-    inner = step > 0
-    if inner.any():
-        h = sample_heights(chf, pts[inner])
-        far = np.abs(h - pts[inner, 2]) > max_error
-        pts[np.flatnonzero(inner)[far], 2] = h[far]
-        keep = ~inner
-        keep[np.flatnonzero(inner)[far]] = True
-    else:
-        keep = np.ones(edge_of.size, dtype=bool)
-    pts = pts[keep]
-    owner = pi[edge_of[keep]]
-    per_poly = np.bincount(owner, minlength=m)
-    centre = np.zeros((m, 3))
-    np.add.at(centre, pi, verts[polys[pi, ki]])
-    centre /= n[:, None]
-    centre[:, 2] = sample_heights(chf, centre)
-    dv = np.concatenate([pts, centre])
-    first = np.cumsum(per_poly) - per_poly
-    local = np.arange(owner.size) - first[owner]
-    nxt_local = np.where(local + 1 < per_poly[owner], np.arange(owner.size) + 1, first[owner])
-    tris = np.stack([pts.shape[0] + owner, np.arange(owner.size), nxt_local], axis=1)
-    detail_of = np.stack([first, per_poly], axis=1)
-    return dv, tris.astype(np.int32), detail_of.astype(np.int32)
 
 
 def _can_remove(polys: list[list[int]], rem: int) -> bool:
@@ -154,21 +61,27 @@ def _can_remove(polys: list[list[int]], rem: int) -> bool:
 
 
 def _remove_vertex(
-    mverts: IntArray, polys: list[list[int]], areas: list[int], rem: int, nvp: int
-) -> tuple[IntArray, list[list[int]], list[int]]:
+    mverts: IntArray, polys: list[list[int]], areas: list[tuple[int, int]], rem: int, nvp: int
+) -> tuple[IntArray, list[list[int]], list[tuple[int, int]]]:
     """Recast's ``removeVertex``: the polygons round ``rem`` taken out, the hole they
-    leave chained from their other edges, ear-clipped and merged again."""
+    leave chained from their other edges, ear-clipped and merged again. ``areas`` are
+    the polygons' (area, region) pairs; the new polygons take the hole's region, or 0
+    (Recast's ``RC_MULTIPLE_REGS``) where the polygons taken out had several (Recast
+    decides that per merged triangle; this per hole)."""
     edges = []
     kept, kept_areas = [], []
     hole_area = 0
-    for p, a in zip(polys, areas, strict=True):
+    hole_regions = set()
+    for p, pa in zip(polys, areas, strict=True):
         if rem in p:
             n = len(p)
             edges += [(p[k - 1], p[k]) for k in range(n) if rem not in (p[k - 1], p[k])]
-            hole_area = a
+            hole_area = pa[0]
+            hole_regions.add(pa[1])
         else:
             kept.append(p)
-            kept_areas.append(a)
+            kept_areas.append(pa)
+    hole_region = hole_regions.pop() if len(hole_regions) == 1 else 0
     mverts = np.delete(mverts, rem, axis=0)
     kept = [[v - (v > rem) for v in p] for p in kept]
     edges = [(a - (a > rem), b - (b > rem)) for a, b in edges]
@@ -198,18 +111,22 @@ def _remove_vertex(
     back = [where[tuple(v)] for v in local.tolist()]
     for row in new.tolist():
         kept.append([back[v] for v in row if v >= 0])
-        kept_areas.append(hole_area)
+        kept_areas.append((hole_area, hole_region))
     return mverts, kept, kept_areas
 
 
 def _remove_border_vertices(
-    mverts: IntArray, polys: IntArray, areas: npt.NDArray[np.uint8], flags: npt.NDArray[np.uint8]
-) -> tuple[IntArray, IntArray, npt.NDArray[np.uint8]]:
+    mverts: IntArray,
+    polys: IntArray,
+    areas: npt.NDArray[np.uint8],
+    regions: npt.NDArray[np.uint16],
+    flags: npt.NDArray[np.uint8],
+) -> tuple[IntArray, IntArray, npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
     """Remove the tile-border vertices the contours flagged, as Recast does (in the
     order of their indices, each where it can be removed)."""
     nvp = polys.shape[1]
     rows = [[v for v in r if v >= 0] for r in polys.tolist()]
-    area_list = areas.tolist()
+    area_list = list(zip(areas.tolist(), regions.tolist(), strict=True))
     marks = flags.astype(bool).tolist()
     i = 0
     while i < len(marks):
@@ -221,7 +138,8 @@ def _remove_border_vertices(
     out = np.full((len(rows), nvp), -1, dtype=np.int32)
     for k, r in enumerate(rows):
         out[k, : len(r)] = r
-    return mverts, out, np.asarray(area_list, dtype=np.uint8)
+    pairs = np.asarray(area_list, dtype=np.int64).reshape(-1, 2)
+    return mverts, out, pairs[:, 0].astype(np.uint8), pairs[:, 1].astype(np.uint16)
 
 
 def build_polymesh(
@@ -234,8 +152,9 @@ def build_polymesh(
     """Cut the contours into convex polygons with detail heights.
 
     Recast's ``rcBuildPolyMesh`` (``maxVertsPerPoly`` = ``config.verts_per_poly``) and
-    a sampled ``rcBuildPolyMeshDetail`` (``detail_sample_dist`` cells of ``cs`` along
-    the edges, ``detail_sample_max_error`` cells of ``ch``; see the module's note).
+    Recast's ``rcBuildPolyMeshDetail`` (``detail_sample_dist`` cells of ``cs`` between
+    height samples along the edges and inside, ``detail_sample_max_error`` cells of
+    ``ch``: triangles refined until every sample is within it).
 
     Parameters
     ----------
@@ -282,17 +201,20 @@ def build_polymesh(
         raise TypeError(f"tile must be an integer tile number >= -1; got {tile!r}")
     vox = config.voxels()
     nvp = int(vox.max_verts_per_poly)
-    mverts, polys, areas, _, border_vertex, _ = recast_poly.build_polygons(
+    mverts, polys, areas, pcont, border_vertex, _ = recast_poly.build_polygons(
         contours.verts, contours.start, contours.count, contours.area, nvp
     )
+    regions = contours.region[pcont].astype(np.uint16)
     if border_vertex.any():
-        mverts, polys, areas = _remove_border_vertices(mverts, polys, areas, border_vertex)
+        mverts, polys, areas, regions = _remove_border_vertices(
+            mverts, polys, areas, regions, border_vertex
+        )
     # Recast's polygons, in its order: counter-clockwise seen from above in the
     # caller's frame (the grid's rows run along -y, see _frame)
     verts = contours.world(mverts)
     if polys.shape[0]:
         keep = _polygon_areas(verts, polys) > 1e-9 * contours.cs * contours.cs
-        polys, areas = polys[keep], areas[keep]
+        polys, areas, regions = polys[keep], areas[keep], regions[keep]
     if polys.shape[0] == 0:
         return PolyMesh3D._trusted(
             np.zeros((0, 3)),
@@ -301,9 +223,7 @@ def build_polymesh(
             np.zeros(0, dtype=np.int32),
             None,
         )
-    detail = _detail(
-        chf, verts, polys, float(vox.detail_sample_dist), float(vox.detail_sample_max_error)
-    )
+    detail = build_detail(chf, contours.origin, mverts, polys, regions, verts, config)
     return PolyMesh3D(
         verts, polys, areas=areas, tiles=np.full(polys.shape[0], tile, dtype=np.int32),
         detail=detail,
