@@ -15,8 +15,8 @@ Recast reads them: the slope test takes the top the other way round in this fram
 Recast's does in its own, and the rasteriser computes in single precision in Recast's
 order of operations, so that the heightfield is Recast's span for span. The pipeline
 is left through the grid's cells: a heightfield keeps its box in the caller's frame,
-and its row ``r`` lies ``r`` cells *below* the box's largest ``y`` (:func:`row_y`,
-:func:`row_of`). Every output (polygons, detail heights, contour points, span
+and its row ``r`` lies ``r`` cells *below* the box's largest ``y`` (:func:`row_y`).
+Every output (polygons, detail heights, contour points, span
 points, pictures) is therefore in the caller's frame, and a polygon that Recast winds
 one way seen from above in its frame comes out the other way in ours:
 counter-clockwise, as :class:`~pathcraft.navmesh3d.PolyMesh3D` wants it.
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["box_to_recast", "row_of", "row_y", "to_recast"]
+__all__ = ["box_to_recast", "row_y", "to_recast"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -55,7 +55,3 @@ def row_y(top: float, rows: npt.ArrayLike, cs: float) -> FloatArray:
     ``y``."""
     return np.asarray(top - np.asarray(rows, dtype=np.float64) * cs, dtype=np.float64)
 
-
-def row_of(top: float, y: npt.ArrayLike, cs: float) -> npt.NDArray[np.int64]:
-    """The grid row holding the caller's ``y`` (the inverse of :func:`row_y`)."""
-    return np.floor((top - np.asarray(y, dtype=np.float64)) / cs).astype(np.int64)
