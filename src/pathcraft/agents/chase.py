@@ -558,6 +558,15 @@ class Pursuer:
 
     def _adopt(self, result: PathResult, k: int) -> None:
         """Follow ``result``'s path from ``self._path[k]`` (or stop there: no path)."""
+        # The nodes before both the plan's start and the pursuer are dropped (else
+        # the path grows with the chase, and every plan's price with it).
+        m = min(self._i, k)
+        if m > 0:
+            self._path = self._path[m:]
+            self._costs = self._costs[m:]
+            self._suffix = self._suffix[m:]
+            self._i -= m
+            k -= m
         if not result:
             spent = result.reason == "max_expansions"
             self._status = "max_expansions" if spent else "unreachable"
