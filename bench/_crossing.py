@@ -28,15 +28,27 @@ from pathcraft.mapf import Reservations
 Cell = tuple[int, int]
 
 
-def crossing(grid: Grid, region: Cell, n: int, seed: int) -> tuple[list[Cell], list[Cell]]:
-    """``n`` distinct starts and goals in the region of ``region``: half from the left
-    third of the map to the right third, half back."""
+def _thirds(grid: Grid, region: Cell) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of the region of ``region`` in the map's left and right thirds."""
     field = grid.distance_field(region)
     cols = grid.shape[1]
     col = np.arange(cols)[None, :]
     ok = np.isfinite(field)
-    left = np.argwhere(ok & (col < cols // 3))
-    right = np.argwhere(ok & (col >= cols - cols // 3))
+    return np.argwhere(ok & (col < cols // 3)), np.argwhere(ok & (col >= cols - cols // 3))
+
+
+def room(grid: Grid, region: Cell) -> int:
+    """How many units can cross: distinct starts and goals in each third."""
+    left, right = _thirds(grid, region)
+    return min(len(left), len(right))
+
+
+def crossing(grid: Grid, region: Cell, n: int, seed: int) -> tuple[list[Cell], list[Cell]]:
+    """``n`` distinct starts and goals in the region of ``region``: half from the left
+    third of the map to the right third, half back (``n`` at most :func:`room`)."""
+    left, right = _thirds(grid, region)
+    if n > min(len(left), len(right)):
+        raise ValueError(f"{n} units cannot cross: room for {min(len(left), len(right))}")
     rng = np.random.default_rng(seed)
     a = [tuple(int(v) for v in c) for c in left[rng.permutation(len(left))[:n]]]
     b = [tuple(int(v) for v in c) for c in right[rng.permutation(len(right))[:n]]]

@@ -588,6 +588,12 @@ def main(argv: list[str] | None = None) -> str:
                     rows.append(f"| {world.name} | {n} | {label}: skipped, jps needs "
                                 "uniform costs | | | | | | | | |")  # fmt: skip
                     continue
+                if run is run_crossing and n > _crossing.room(world.grid, world.route[0]):
+                    rows.append(f"| {world.name} | {n} | {label}: skipped, room for "
+                                f"{_crossing.room(world.grid, world.route[0])} units a "
+                                "side | | | | | | | | |")  # fmt: skip
+                    print(rows[-1], flush=True)
+                    continue
                 budgeted = "frame_budget" in options or "time_budget_us" in options
                 if budgeted and run is run_pursuers and held > args.max_gb * 2**30:
                     rows.append(
