@@ -220,8 +220,7 @@ class FrameBudget:
             self.left = left - expanded
         if timed and expanded > 0:
             seconds = _clock() - began  # noqa: F821 (bound through globals())
-            if seconds > 0.0:
-                self._rate = expanded / seconds
+            self._measure(expanded, seconds)
         return result, capped
 
     def spend(self, expanded: int, seconds: float) -> None:
@@ -254,8 +253,13 @@ class FrameBudget:
                 return status
 
     def _measure(self, expanded: int, seconds: float) -> None:
+        # A measure of fewer expansions than a slice is mostly its call's fixed price,
+        # so it underestimates the rate: it only ever raises it (else a tiny plan
+        # would judge the next, longer one too slow to run whole, and slice it).
         if expanded > 0 and seconds > 0.0:
-            self._rate = expanded / seconds
+            rate = expanded / seconds
+            if expanded >= SLICE or rate > self._rate:
+                self._rate = rate
 
     def _spend(self, expanded: int) -> None:
         self._first = False

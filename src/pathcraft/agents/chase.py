@@ -143,7 +143,9 @@ class Pursuer:
         stepped and read); if the cap stops it, its expansions are spent and the plan
         is sliced from the next frame. With ``time_budget_us`` what is left is what
         the time left allows at the rate measured so far (before any measure, one
-        expansion a microsecond), and at least one slice while none ran this frame
+        expansion a microsecond; a search of fewer expansions than a slice, mostly
+        its call's fixed price, only ever raises it), and at least one slice while
+        none ran this frame
         (the slice a sliced plan would run anyway); the first plan too, nothing
         known of its length, is tried whole so. On a
         navigation mesh a plan is first its path corridor re-aimed without a search,
