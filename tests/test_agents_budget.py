@@ -70,10 +70,11 @@ def test_a_time_budget_measures_its_deadline_on_the_frames_clock(form: str) -> N
 
 
 @pytest.mark.parametrize("form", ["compiled", "source"])
-def test_a_search_smaller_than_a_slice_only_ever_raises_the_rate(form: str) -> None:
-    """A few expansions measure mostly a call's fixed price: they may raise the rate
-    (it was lower still) but never lower it, so a tiny plan does not judge the next,
-    longer one too slow to run whole; a measure of a slice or more sets it."""
+def test_a_search_smaller_than_a_slice_does_not_move_a_known_rate(form: str) -> None:
+    """A few expansions measure mostly a call's fixed price: once a rate is known they
+    neither lower it (a tiny plan would judge the next, longer one too slow to run
+    whole) nor raise it; a measure of a slice or more sets it, and any measure sets
+    the first."""
     module = compiled_budget if form == "compiled" else source_budget
     budget = module.FrameBudget(None, 1e6)  # a second: the time left is about the budget
 
@@ -85,8 +86,8 @@ def test_a_search_smaller_than_a_slice_only_ever_raises_the_rate(form: str) -> N
     assert allows() == pytest.approx(1e6, rel=1e-3)
     budget.spend(2, 20e-6)  # 100,000 a second, from two expansions: ignored
     assert allows() == pytest.approx(1e6, rel=1e-3)
-    budget.spend(4, 1e-6)  # four million a second, even from four: taken
-    assert allows() == pytest.approx(4e6, rel=1e-3)
+    budget.spend(4, 1e-6)  # four million a second, from four: ignored too
+    assert allows() == pytest.approx(1e6, rel=1e-3)
     budget.spend(module.SLICE, module.SLICE * 2e-6)  # a slice at half a million: taken
     assert allows() == pytest.approx(5e5, rel=1e-3)
     first = module.FrameBudget(None, 1e6)

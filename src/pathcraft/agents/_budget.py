@@ -253,13 +253,13 @@ class FrameBudget:
                 return status
 
     def _measure(self, expanded: int, seconds: float) -> None:
-        # A measure of fewer expansions than a slice is mostly its call's fixed price,
-        # so it underestimates the rate: it only ever raises it (else a tiny plan
-        # would judge the next, longer one too slow to run whole, and slice it).
-        if expanded > 0 and seconds > 0.0:
-            rate = expanded / seconds
-            if expanded >= SLICE or rate > self._rate:
-                self._rate = rate
+        # A measure of fewer expansions than a slice is mostly its call's fixed price
+        # (a tiny plan would judge the next, longer one too slow to run whole, and
+        # slice it): it sets the rate only while none is known. (Letting it raise the
+        # rate is no safer: a jump point search's expansions vary in price, and a few
+        # cheap ones would set a rate its longer searches overrun the time with.)
+        if expanded > 0 and seconds > 0.0 and (expanded >= SLICE or self._rate <= 0.0):
+            self._rate = expanded / seconds
 
     def _spend(self, expanded: int) -> None:
         self._first = False

@@ -144,11 +144,10 @@ class Pursuer:
         is sliced from the next frame. With ``time_budget_us`` what is left is what
         the time left allows at the rate measured so far (before any measure, one
         expansion a microsecond; a search of fewer expansions than a slice, mostly
-        its call's fixed price, only ever raises it), and at least one slice while
-        none ran this frame
-        (the slice a sliced plan would run anyway); the first plan too, nothing
-        known of its length, is tried whole so. On a
-        navigation mesh a plan is first its path corridor re-aimed without a search,
+        its call's fixed price, moves it only while none is known), and at least
+        one slice while none ran this frame (the slice a sliced plan would run
+        anyway); the first plan too, nothing known of its length, is tried whole
+        so. On a navigation mesh a plan is first its path corridor re-aimed without a search,
         as without a budget (the space's ``reaim``: none of the frame's expansions);
         where that needs a search, a new corridor is searched whole, capped at what
         is left of the frame, when the last plan fitted in it; else the plan is
