@@ -276,6 +276,25 @@ def test_calls_that_differ_only_by_their_limit_share_one_option_entry_and_plan(
     assert grid.astar((0, 0), (19, 19)).expanded == 20  # the plain plan keeps no limit
 
 
+def test_a_partial_search_with_a_limit_keeps_its_plan_and_renews_it_with_the_cells() -> None:
+    """``partial`` with a limit (a budgeted agent's every sliced plan) is checked once
+    and its plan kept under a key of its own for the grid's version: the checked
+    way's answers, on a grid edited between calls too."""
+    grid = Grid(np.ones((5, 9)), diagonal="never")
+    s, g = (2, 0), (2, 8)
+    for wall in (False, True, False):
+        grid[1:, 4] = np.inf if wall else 1.0  # a wall with a gap on the top row
+        for limit in (None, 3, 7, None):
+            search = grid.start_search(s, g, max_expansions=limit, partial=True)
+            search.step()
+            want = checked(grid, s, g, "astar", max_expansions=limit, partial=True)
+            assert_same(search.result, want)
+            assert_same(grid.astar(s, g, max_expansions=limit, partial=True), want)
+            if limit is None:
+                assert want.cost == (12.0 if wall else 8.0)  # the edit is seen
+        assert grid._derived().plans[("astar", "partial", True)][1] is not None
+
+
 def test_a_limit_the_plans_do_not_take_goes_the_checked_way() -> None:
     grid = Grid(np.ones((4, 9)), diagonal="never")
     for value, error in ((-1, ValueError), (2**63, ValueError), ("3", TypeError),

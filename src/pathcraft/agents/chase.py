@@ -32,13 +32,14 @@ longer than what is left of the frame.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Hashable
+from itertools import accumulate
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from pathcraft._aliases import documented
 from pathcraft._options import check_flag
@@ -238,7 +239,8 @@ class Pursuer:
     """
 
     __slots__ = (
-        "_aimed", "_booked", "_budget", "_clock", "_corridor", "_costs", "_counted", "_cut", "_dt",
+        "_aimed", "_booked", "_budget", "_clock", "_continuous", "_corridor", "_costs",
+        "_counted", "_cut", "_dt", "_end",
         "_find", "_goal", "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan",
         "_plan_k", "_progress", "_reaimer", "_replanner", "_replans", "_search",
         "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
@@ -264,6 +266,7 @@ class Pursuer:
         # (looked up once: a plan's price beside a search of a few microseconds)
         self._find = self._space.find_path
         self._reaimer = getattr(self._space, "reaim", None)  # a mesh's path corridor
+        self._continuous = bool(getattr(self._space, "continuous", False))  # a mesh's
         self._snap = check_flag("snap", snap)
         if self._snap and not callable(getattr(self._space, "snap", None)):
             raise CapabilityError(
@@ -291,8 +294,13 @@ class Pursuer:
         self._dt = 0.0  # the last step's dt
         node = self._key(start, "start", self._snap)
         self._path: list[Hashable] = [node]
-        self._costs: npt.NDArray[np.float64] = np.zeros(0)
-        self._suffix: npt.NDArray[np.float64] = np.zeros(1)
+        # The cost of each step of the path, and of the path left from each node:
+        # lists of floats (a plan's few nodes cost less so than as arrays).
+        self._costs: list[float] = []
+        self._suffix: list[float] = [0.0]
+        # The suffix sums at the path's end (not 0 once a path was cut: the cost left
+        # from node i is suffix[i] - end, so a cut costs no new sums).
+        self._end = 0.0
         self._i = 0  # index on _path of the last node reached
         self._progress = 0.0  # cost covered along the edge _path[i] -> _path[i + 1]
         self._target: Hashable | None = None
@@ -373,7 +381,7 @@ class Pursuer:
             return math.inf if left is None else float(left)
         if self._status in ("unreachable", "max_expansions") and self._path[-1] != self._target:
             return math.inf
-        return float(self._suffix[self._i]) - self._progress
+        return self._suffix[self._i] - self._end - self._progress
 
     @property
     def position(self) -> tuple[float, ...]:
@@ -383,7 +391,7 @@ class Pursuer:
         if self._progress == 0.0 or self._i + 1 >= len(self._path):
             return tuple(here)
         there = self._space.point(self._path[self._i + 1])
-        t = self._progress / float(self._costs[self._i])
+        t = self._progress / self._costs[self._i]
         return tuple(a + t * (b - a) for a, b in zip(here, there, strict=True))
 
     def _plan_index(self) -> int:
@@ -470,7 +478,7 @@ class Pursuer:
             self.plans += 1
             self.expanded += booked.expanded
         self._target = goal
-        self._set_path([node], np.zeros(0), keep=True)
+        self._set_path([node], [], keep=True)
         self._i, self._progress = 0, 0.0
         self._status = status  # type: ignore[assignment]
         return self._status
@@ -579,15 +587,17 @@ class Pursuer:
             self._splice(k, path)
             self._status = "chasing"
             return
-        head = self._path[:k]
-        costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
-        self._set_path(head + path, costs, keep=True)
+        costs = _floats(self._space.step_costs(path))
+        if k:
+            self._set_path(self._path[:k] + path, self._costs[:k] + costs, keep=True)
+        else:
+            self._set_path(path, costs, keep=True)
         self._status = "chasing"
 
     def _retarget(self, goal: Hashable, *, fresh: bool = False) -> None:
         self._drop_search()
         self._target = goal
-        if getattr(self._space, "continuous", False):
+        if self._continuous:
             self._stand_here(fresh)
         if self._world is not None:
             self._seen = self._world.version
@@ -595,11 +605,12 @@ class Pursuer:
         if fresh and self._walled(self._path[k]):
             self._adopt(PathResult.not_found("unreachable"), k)
             return
-        try:
-            # The target stepped onto our path: the prefix up to it is a shortest path.
-            j = self._path.index(goal, k)
-        except ValueError:
-            j = -1
+        # The target stepped onto our path: the prefix up to it is a shortest path.
+        # (``in`` first: a search for a node not there is cheaper than index's error)
+        path, j = self._path, -1
+        if goal in path:
+            with contextlib.suppress(ValueError):  # (there, but before k)
+                j = path.index(goal, k)
         if j >= 0 and self._status != "unreachable" and not fresh:
             self._truncate(j)
             return
@@ -721,13 +732,13 @@ class Pursuer:
         i, path = self._i, self._path
         if self._progress > 0.0 and i + 1 < len(path):
             here = self._key(self.position, "position", hasattr(self._space, "snap"))
-            split = self._space.step_costs([path[i], here, path[i + 1]])
+            split = _floats(self._space.step_costs([path[i], here, path[i + 1]]))
             path = [here, *path[i + 1 :]]
-            costs = np.concatenate([split[1:], self._costs[i + 1 :]])
+            costs = split[1:] + self._costs[i + 1 :]
         else:
             path, costs = path[i:], self._costs[i:]
         if fresh and self._walled(path[0]):
-            path, costs = [self._key(path[0], "position", True)], np.zeros(0)
+            path, costs = [self._key(path[0], "position", True)], []
         self._i, self._progress = 0, 0.0
         self._set_path(path, costs, keep=True)
 
@@ -741,10 +752,13 @@ class Pursuer:
         if k >= last:
             return k
         reach = self.speed * self._dt * max(self._lag, 2)
-        bound = float(self._suffix[self._i]) - self._progress - reach  # left, less reach
-        if bound < 0.0:  # (the end's suffix is 0: none is far enough)
+        suffix = self._suffix
+        bound = suffix[self._i] - self._progress - reach  # (the suffix sums less reach)
+        if bound < self._end:  # (the end's is the least: none is far enough)
             return last
-        return k + int(np.argmax(self._suffix[k:] <= bound))
+        while suffix[k] > bound:  # (a loop: the node is a few steps on)
+            k += 1
+        return k
 
     def _continue(self) -> None:
         """Spend this frame's budget on the plan in progress; adopt it once it ended,
@@ -796,7 +810,7 @@ class Pursuer:
         Asked only when the pursuer would reach the end of its path within two frames
         (reading the partial path costs a walk along it and a result: not every
         frame for every pursuer)."""
-        left = float(self._suffix[self._i]) - self._progress
+        left = self._suffix[self._i] - self._end - self._progress
         if left > 2.0 * self.speed * self._dt:
             return
         if not self._partial:
@@ -826,7 +840,7 @@ class Pursuer:
             self._tried = (end, self._ticks + RETRY)
             return
         path = self._space.nodes(step)
-        costs = np.concatenate([self._costs, self._space.step_costs(path)])
+        costs = self._costs + _floats(self._space.step_costs(path))
         self._set_path(self._path + path[1:], costs, keep=True)
 
     def _splice(self, k: int, path: list[Hashable]) -> None:
@@ -837,7 +851,7 @@ class Pursuer:
         and goes on along ``path``."""
         c = self._committed()
         if c <= k:
-            costs = np.concatenate([self._costs[:k], self._space.step_costs(path)])
+            costs = self._costs[:k] + _floats(self._space.step_costs(path))
             self._set_path(self._path[:k] + path, costs, keep=True)
             return
         walked = self._path[k : c + 1]
@@ -845,9 +859,8 @@ class Pursuer:
         while t + 1 < min(len(walked), len(path)) and walked[t + 1] == path[t + 1]:
             t += 1
         back = walked[t:][::-1]  # from the committed node back to the parting one
-        costs = np.concatenate(
-            [self._costs[:c], self._space.step_costs(back), self._space.step_costs(path[t:])]
-        )
+        step_costs = self._space.step_costs
+        costs = self._costs[:c] + _floats(step_costs(back)) + _floats(step_costs(path[t:]))
         self._set_path(self._path[: c + 1] + back[1:] + path[t + 1 :], costs, keep=True)
 
     def _drop_search(self) -> None:
@@ -857,20 +870,23 @@ class Pursuer:
             self._search = None
 
     def _truncate(self, k: int) -> None:
-        """The path ends at its node ``k`` (the costs left read off the suffix sums)."""
+        """The path ends at its node ``k`` (the costs left read off the suffix sums, less
+        the sum at ``k``: no new sums)."""
         self._path = self._path[: k + 1]
         self._costs = self._costs[:k]
-        self._suffix = self._suffix[: k + 1] - self._suffix[k]
+        self._suffix = self._suffix[: k + 1]
+        self._end = self._suffix[k]
 
     def _set_path(
-        self, path: list[Hashable], costs: npt.NDArray[np.float64], *, keep: bool
+        self, path: list[Hashable], costs: list[float], *, keep: bool
     ) -> None:
         self._path = path
-        self._costs = np.asarray(costs, dtype=np.float64)
-        suffix = np.zeros(len(path))
-        if len(path) > 1:
-            suffix[:-1] = np.cumsum(self._costs[::-1])[::-1]
+        self._costs = costs
+        # the same sums as numpy's cumsum of the reversed costs (summed in order)
+        suffix = list(accumulate(reversed(costs), initial=0.0))
+        suffix.reverse()
         self._suffix = suffix
+        self._end = 0.0
 
     def _advance(self, distance: float) -> None:
         if self._status != "chasing":
@@ -879,15 +895,16 @@ class Pursuer:
             self._status = "chasing"  # the target moved off: run again
         stop = self.stop_range
         last = len(self._path) - 1
+        end = self._end
         while True:
-            left = float(self._suffix[self._i]) - self._progress
+            left = self._suffix[self._i] - end - self._progress
             if left <= stop + 1e-12:
                 if self._search is None:  # else: waiting for the plan in progress
                     self._status = "caught"
                 return
             if distance <= 0.0 or self._i >= last:
                 return
-            edge = float(self._costs[self._i])
+            edge = self._costs[self._i]
             # never walk past the point where the target comes within range
             room = min(edge - self._progress, left - stop)
             if distance < room:
@@ -905,6 +922,13 @@ class Pursuer:
     def last_plan(self) -> PathResult | None:
         """The result of the most recent search (None before the first)."""
         return self._plan
+
+
+def _floats(costs: Any) -> list[float]:
+    """A space's step costs (an array) as a list of floats, as a pursuer keeps them."""
+    if type(costs) is np.ndarray and costs.dtype == np.float64:
+        return costs.tolist()  # type: ignore[no-any-return]
+    return np.asarray(costs, dtype=np.float64).tolist()  # type: ignore[no-any-return]
 
 
 def _editable(space: Space) -> Any:

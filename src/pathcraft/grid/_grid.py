@@ -1347,6 +1347,20 @@ class Grid:
             if known is not None:
                 return None if known[1] is None else (known[1], cap)
         rest = {name: value for name, value in options.items() if name != "max_expansions"}
+        partial = rest.get("partial")
+        if len(rest) == 1 and type(partial) is bool:
+            # ``partial`` alone (a budgeted agent's sliced plan, every plan it starts):
+            # its plan kept under a key of its own, so its options are checked once
+            prep = self._prep
+            if prep.version != self._log.version:
+                prep = self._renew()
+            key = (algorithm, "partial", partial)
+            known = prep.plans.get(key)
+            if known is None:
+                opts = SearchOptions.check_call("Grid", method, algorithm, rest)
+                known = (opts, self._plan(opts))
+                prep.plans[key] = known
+            return None if known[1] is None else (known[1], cap)
         plan = self._plan(SearchOptions.check_call("Grid", method, algorithm, rest))
         return None if plan is None else (plan, cap)
 

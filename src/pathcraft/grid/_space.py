@@ -173,6 +173,12 @@ class GridSpace:
         >>> jps.cost, astar.cost, jps.jump_points.tolist(), astar.jump_points
         (4.0, 4.0, [[0, 0], [0, 2], [2, 2]], None)
         """
+        if self._astar():  # (called directly: a budgeted pursuer's every plan)
+            found: PathResult = self.grid.find_path(
+                cast(tuple[int, int], start), cast(tuple[int, int], goal),
+                algorithm="astar", max_expansions=max_expansions,
+            )  # fmt: skip
+            return found
         result: PathResult = self._run(self.grid.find_path, start, goal, max_expansions)
         return result
 
@@ -224,10 +230,29 @@ class GridSpace:
         >>> search.step(1), search.step(1), search.result.cost    # JPS: two jump points
         ('in_progress', 'found', 3.0)
         """
+        if self._astar():  # (called directly: a budgeted pursuer's every sliced plan)
+            started: CompiledSearch = self.grid.start_search(
+                cast(tuple[int, int], start), cast(tuple[int, int], goal),
+                algorithm="astar", max_expansions=max_expansions, partial=partial,
+            )  # fmt: skip
+            return started
         search: CompiledSearch = self._run(
             self.grid.start_search, start, goal, max_expansions, partial=partial
         )
         return search
+
+    def _astar(self) -> bool:
+        """Whether this space searches by A* alone: asked to, or ``"auto"`` on a grid
+        where jump point search does not apply (its diagonal rule, or costs that
+        vary); else it tries JPS first (:meth:`_run`)."""
+        algorithm = self.algorithm
+        return algorithm == "astar" or (
+            algorithm == "auto"
+            and (
+                self.grid.diagonal not in ("no_corner_cut", "always")
+                or self.grid.uniform_cost is None  # costs vary: no JPS tried and refused
+            )
+        )
 
     def _run(
         self, method: Any, start: Hashable, goal: Hashable, limit: int | None, **more: Any
@@ -235,13 +260,7 @@ class GridSpace:
         """``method(start, goal, algorithm=..., max_expansions=limit, **more)`` with
         this space's choice of algorithm (JPS where it applies)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
-        if self.algorithm == "astar" or (
-            self.algorithm == "auto"
-            and (
-                self.grid.diagonal not in ("no_corner_cut", "always")
-                or self.grid.uniform_cost is None  # costs vary: no JPS tried and refused
-            )
-        ):
+        if self._astar():
             return method(s, g, algorithm="astar", max_expansions=limit, **more)
         try:
             return method(s, g, algorithm="jps", max_expansions=limit, **more)
@@ -286,12 +305,12 @@ class GridSpace:
             # pursuer's short plans (3 against 10 us for 11 cells, most of a plan
             # beside its search: the list's conversion to an array), as much from
             # about 500 cells on; the products are the same floats.
-            at = self.grid.cost.item
+            at = self.grid.padded.item  # (cell (r, c) at (r + 1, c + 1))
             out = []
             listed = cast("Sequence[tuple[int, int]]", path)
             pr, pc = listed[0]
             for r, c in listed[1:]:
-                step = at(r, c)
+                step = at(r + 1, c + 1)
                 out.append(step * _SQRT2 if abs(r - pr) + abs(c - pc) == 2 else step * 1.0)
                 pr, pc = r, c
             return np.array(out, dtype=np.float64)
