@@ -179,7 +179,7 @@ class GridSpace:
                 algorithm="astar", max_expansions=max_expansions,
             )  # fmt: skip
             return found
-        result: PathResult = self._run(self.grid.find_path, start, goal, max_expansions)
+        result: PathResult = self._jps_first(self.grid.find_path, start, goal, max_expansions)
         return result
 
     def toward(self, start: Hashable, goal: Hashable) -> PathResult | None:
@@ -236,7 +236,7 @@ class GridSpace:
                 algorithm="astar", max_expansions=max_expansions, partial=partial,
             )  # fmt: skip
             return started
-        search: CompiledSearch = self._run(
+        search: CompiledSearch = self._jps_first(
             self.grid.start_search, start, goal, max_expansions, partial=partial
         )
         return search
@@ -244,7 +244,7 @@ class GridSpace:
     def _astar(self) -> bool:
         """Whether this space searches by A* alone: asked to, or ``"auto"`` on a grid
         where jump point search does not apply (its diagonal rule, or costs that
-        vary); else it tries JPS first (:meth:`_run`)."""
+        vary); else it tries JPS first (:meth:`_jps_first`)."""
         algorithm = self.algorithm
         return algorithm == "astar" or (
             algorithm == "auto"
@@ -254,14 +254,13 @@ class GridSpace:
             )
         )
 
-    def _run(
+    def _jps_first(
         self, method: Any, start: Hashable, goal: Hashable, limit: int | None, **more: Any
     ) -> Any:
-        """``method(start, goal, algorithm=..., max_expansions=limit, **more)`` with
-        this space's choice of algorithm (JPS where it applies)."""
+        """``method(start, goal, algorithm="jps", max_expansions=limit, **more)``, or
+        with ``"astar"`` where the grid refuses JPS and the space's algorithm is
+        ``"auto"`` (where :meth:`_astar` is False)."""
         s, g = cast(tuple[int, int], start), cast(tuple[int, int], goal)
-        if self._astar():
-            return method(s, g, algorithm="astar", max_expansions=limit, **more)
         try:
             return method(s, g, algorithm="jps", max_expansions=limit, **more)
         except ValueError:
