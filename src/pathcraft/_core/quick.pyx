@@ -495,7 +495,6 @@ cdef class _BestSoFar:
         return self.search.partial_result(t0)
 
 
-
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* op)
 
@@ -508,7 +507,7 @@ def cell_tuples(const Py_ssize_t[:, :] cells):
     Each tuple is made untracked by the cyclic collector. A tuple of ints is in no
     cycle, and CPython untracks it at the first pass that sees it; untracked at once,
     the tuples that many agents' new paths make each frame add nothing to the young
-    generation a pass walks (that pass being paid in some frame).
+    generation that a pass walks, in whichever frame it runs.
 
     Examples
     --------

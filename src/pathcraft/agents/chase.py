@@ -878,7 +878,7 @@ class Pursuer:
         objects released, never below zero, so a frame's cuts (most of a budgeted
         set's pursuers cut when the target moves) would release thousands of nodes
         that the count forgets, and the plans adopted over the next frames would
-        count theirs in full: three times the collector's passes of blocking
+        count theirs in full: about three times the collector's passes of blocking
         pursuers, whose adoption releases the old nodes as it makes the new."""
         self._tail = self._path
         self._path = self._path[: k + 1]
