@@ -7,8 +7,13 @@ stepping the three sets in a shuffled order, so the machine's load hits them ali
 Printed per count: each set's p99 frame (ms of this thread's CPU) and the ratio of
 each budgeted set's p99 over the blocking set's, with the plans run and the agents
 that never moved. ``--gc freeze`` / ``off`` take the collector's full passes out of
-the frames (they land in whichever set runs when one triggers). Nothing is written:
-the numbers go into ``bench/results/game_loop.md`` by hand (its paragraph on
+the frames (they land in whichever set runs when one triggers). In one process the
+sets share one collector: a pass runs when the objects made less those released pass a
+threshold, in whichever set's frame that happens, and walks every young object, the
+other sets' too. ``--gc isolate`` freezes every object (untimed) before each set's
+frame, so that a pass in that frame walks only what that set made in it: each set
+pays for the passes its own objects cause, as in a game running one recipe. Nothing
+is written: the numbers go into ``bench/results/game_loop.md`` by hand (its paragraph on
 budgeted Pursuers on the Tiled level), as medians over runs alternated with the
 previous code's (run it with the other code's ``src`` on ``PYTHONPATH``).
 
@@ -16,6 +21,7 @@ Usage::
 
     python bench/budget_parity.py               # 20 and 200 pursuers, 300 frames
     python bench/budget_parity.py --runs 3      # three runs in a row
+    python bench/budget_parity.py --counts 1000 --gc isolate   # passes charged apart
 """
 
 from __future__ import annotations
@@ -65,6 +71,8 @@ def parity(n: int, frames: int, speed: float, player_speed: float, expansions: i
     for frame in range(len(world.route)):
         rng.shuffle(order)
         for label in order:
+            if gc_mode == "isolate":
+                gc.freeze()  # (untimed) a pass in this set's frame sees only what it made
             t0 = clock()[0]
             target = world.to_cell(frame)
             for enemy in agents[label]:
@@ -94,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--expansions", type=int, default=4000, help="per frame, all agents")
     p.add_argument("--budget-us", type=float, default=2000.0, help="per frame, all agents")
     p.add_argument("--seed", type=int, default=0, help="of the shuffled orders")
-    p.add_argument("--gc", choices=("on", "freeze", "off"), default="on")
+    p.add_argument("--gc", choices=("on", "freeze", "off", "isolate"), default="on")
     args = p.parse_args(argv)
     for run in range(args.runs):
         for n in (int(c) for c in args.counts.split(",")):

@@ -3,6 +3,7 @@
 # C-level fields: a step of a game loop reads them without dictionary or slot look-ups.
 
 cdef class CompiledSearch:
+    cdef public object _args
     cdef public object _elapsed
     cdef public object _expanded
     cdef public object _finish

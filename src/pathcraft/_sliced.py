@@ -156,16 +156,22 @@ class CompiledSearch:
 
     def __init__(
         self,
-        make: Callable[[Any], Any],
+        make: Callable[..., Any],
         finish: Callable[[tuple[Any, ...], float], PathResult],
         kind: Any,
         size: int,
         world: Any = None,
         sparse: Callable[[int], Any] | None = None,
+        args: tuple[Any, ...] = (),
     ) -> None:
         self._world = world  # a world with a ``version`` (grid, graph), or None
         self._version = 0 if world is None else world.version
-        self._make = make  # workspace -> the kernel's step machine
+        # make(workspace, *args) -> the kernel's step machine. A function shared by
+        # many searches with each search's args, not a closure per search (a
+        # closure is a function, its cells and their tuple: more objects for the
+        # cyclic collector to count, in every plan of every budgeted agent).
+        self._make = make
+        self._args = args
         self._finish = finish  # (the machine's answer, t0) -> PathResult
         self._kind = kind
         self._size = size
@@ -222,7 +228,7 @@ class CompiledSearch:
             t0 = perf_counter()
             self._ws = _acquire(self._kind, self._size, self._sparse)
             try:
-                machine = self._machine = self._make(self._ws)
+                machine = self._machine = self._make(self._ws, *self._args)
             except BaseException:
                 self._drop()
                 raise
@@ -343,6 +349,7 @@ class CompiledSearch:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._make = self._finish = _ended
+        self._args = ()
         self._world = None
         self._version = 0
         self._kind = None

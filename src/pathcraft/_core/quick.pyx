@@ -17,6 +17,7 @@ the grid and walkable, several cells) makes :meth:`Plan.find` return None, and t
 caller takes the checked way, which raises the error naming the argument.
 """
 
+cimport cython
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject_GenericSetAttr
 from cpython.pythread cimport PyThread_get_thread_ident
@@ -390,6 +391,10 @@ cdef class Plan:
         return search
 
 
+# Not tracked by the cyclic collector (no_gc): it holds its plan and workspace, neither
+# of which refers back to a search, so it is in no cycle; a budgeted agent makes one
+# every plan, and each would count toward the collector's next pass.
+@cython.no_gc
 cdef class PlanSearch(Machine):
     """A plan's single query as a step machine (``Plan.start``): the sliced search of
     ``Grid.start_search`` when the grid has a plan for its options, with the plan's
@@ -488,3 +493,37 @@ cdef class _BestSoFar:
 
     def result(self, double t0):
         return self.search.partial_result(t0)
+
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
+
+
+def cell_tuples(const Py_ssize_t[:, :] cells):
+    """The rows of an ``(n, 2)`` integer array as a list of ``(row, col)`` tuples of
+    Python ints: the nodes of a grid path as an agent keeps them
+    (``GridSpace.nodes``).
+
+    Each tuple is made untracked by the cyclic collector. A tuple of ints is in no
+    cycle, and CPython untracks it at the first pass that sees it; untracked at once,
+    the tuples that many agents' new paths make each frame add nothing to the young
+    generation that a pass walks, in whichever frame it runs.
+
+    Examples
+    --------
+    >>> import gc, numpy as np
+    >>> from pathcraft._core.quick import cell_tuples
+    >>> cells = cell_tuples(np.array([[0, 1], [2, 300]], dtype=np.intp))
+    >>> cells, gc.is_tracked(cells[1])
+    ([(0, 1), (2, 300)], False)
+    """
+    cdef Py_ssize_t i, n = cells.shape[0]
+    cdef list out = [None] * n
+    cdef tuple cell
+    if cells.shape[1] != 2:
+        raise ValueError(f"cells must have shape (n, 2); got (n, {cells.shape[1]})")
+    for i in range(n):
+        cell = (cells[i, 0], cells[i, 1])
+        PyObject_GC_UnTrack(<void*> cell)
+        out[i] = cell
+    return out

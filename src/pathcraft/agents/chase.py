@@ -243,8 +243,8 @@ class Pursuer:
         "_counted", "_cut", "_dt", "_end",
         "_find", "_goal", "_i", "_lag", "_last", "_max_exp", "_partial", "_path", "_plan",
         "_plan_k", "_progress", "_reaimer", "_replanner", "_replans", "_search",
-        "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_target", "_ticks",
-        "_tried", "_world",
+        "_seen", "_snap", "_space", "_started", "_status", "_suffix", "_tail", "_target",
+        "_ticks", "_tried", "_world",
         "expanded", "plans", "speed", "stop_range",
     )  # fmt: skip
 
@@ -315,6 +315,8 @@ class Pursuer:
         self._corridor: Any = None  # a mesh's path corridor, kept between plans
         self._tried: Any = None  # (node, step to retry at) of a ``toward`` that took no step
         self._cut = False  # the path is still to be cut at the plan's start node
+        # The path before its last cut, kept until a new path replaces it (see _truncate)
+        self._tail: list[Hashable] | None = None
         # (target, snap, world version, its key) of the last target checked
         self._aimed: tuple[Any, Any, int, Hashable] | None = None
         self._booked: BookedWalk | None = None  # its booking in a shared table
@@ -871,7 +873,14 @@ class Pursuer:
 
     def _truncate(self, k: int) -> None:
         """The path ends at its node ``k`` (the costs left read off the suffix sums, less
-        the sum at ``k``: no new sums)."""
+        the sum at ``k``: no new sums). The nodes cut off are released with the path
+        that replaces them, not now: CPython's collector counts objects made less
+        objects released, never below zero, so a frame's cuts (most of a budgeted
+        set's pursuers cut when the target moves) would release thousands of nodes
+        that the count forgets, and the plans adopted over the next frames would
+        count theirs in full: about three times the collector's passes of blocking
+        pursuers, whose adoption releases the old nodes as it makes the new."""
+        self._tail = self._path
         self._path = self._path[: k + 1]
         self._costs = self._costs[:k]
         self._suffix = self._suffix[: k + 1]
@@ -881,6 +890,7 @@ class Pursuer:
         self, path: list[Hashable], costs: list[float], *, keep: bool
     ) -> None:
         self._path = path
+        self._tail = None
         self._costs = costs
         # the same sums as numpy's cumsum of the reversed costs (summed in order)
         suffix = list(accumulate(reversed(costs), initial=0.0))

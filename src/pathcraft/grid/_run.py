@@ -143,9 +143,15 @@ def planned_search(
         return None
     padded = grid.padded
     return CompiledSearch(
-        lambda ws: plan.start(ws, start, goal, max_expansions), _planned_result, _kernel.Workspace,
-        padded.size, grid, None if plan.offline else hashed_workspace,
+        _start_planned, _planned_result, _kernel.Workspace, padded.size, grid,
+        None if plan.offline else hashed_workspace, (plan, start, goal, max_expansions),
     )  # fmt: skip
+
+
+def _start_planned(ws: Any, plan: Plan, start: Any, goal: Any, max_expansions: int) -> Any:
+    """A planned search's step machine on ``ws`` (what ``CompiledSearch`` makes at
+    its first step, with the args :func:`planned_search` gave it)."""
+    return plan.start(ws, start, goal, max_expansions)
 
 
 def _planned_result(machine: Any, t0: float) -> PathResult:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.quick import cell_tuples
 from pathcraft._floors import SquareFloor, walkable_at
 from pathcraft._sliced import CompiledSearch
 from pathcraft._validation import check_choice
@@ -279,7 +280,7 @@ class GridSpace:
         >>> space.nodes(space.find_path((0, 0), (0, 1)))
         [(0, 0), (0, 1)]
         """
-        return [(r, c) for r, c in np.asarray(result.path, dtype=np.intp).tolist()]
+        return cell_tuples(np.asarray(result.path, dtype=np.intp))  # type: ignore[return-value]
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
         """The cost of each step of a path of ``(row, col)`` cells: the cost of the cell
