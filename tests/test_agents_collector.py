@@ -28,6 +28,7 @@ from pathcraft._core import quick
 from pathcraft._core.quick import cell_tuples
 from pathcraft.agents import GridSpace, Pursuer
 from pathcraft.io.tiled import bundled_level, read_tiled
+from pathcraft.result import PathResult
 
 
 @given(arrays(np.intp, st.tuples(st.integers(0, 40), st.just(2)),
@@ -64,6 +65,9 @@ def test_a_grid_spaces_path_nodes_are_untracked_cell_tuples() -> None:
     assert nodes == [tuple(c) for c in np.asarray(result.path).tolist()]
     assert not any(gc.is_tracked(n) for n in nodes)
     assert space.nodes(space.find_path((0, 0), (0, 0))) == [(0, 0)]
+    # no path: none, whatever form its empty path takes
+    assert space.nodes(space.find_path((0, 0), (2, 4), max_expansions=1)) == []
+    assert space.nodes(PathResult.not_found("unreachable")) == []
 
 
 def test_a_planned_sliced_search_has_an_untracked_machine_and_no_closure() -> None:

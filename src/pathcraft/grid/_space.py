@@ -280,7 +280,8 @@ class GridSpace:
         >>> space.nodes(space.find_path((0, 0), (0, 1)))
         [(0, 0), (0, 1)]
         """
-        return cell_tuples(np.asarray(result.path, dtype=np.intp))  # type: ignore[return-value]
+        cells = np.asarray(result.path, dtype=np.intp).reshape(-1, 2)  # (no path: [])
+        return cell_tuples(cells)  # type: ignore[return-value]
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
         """The cost of each step of a path of ``(row, col)`` cells: the cost of the cell
