@@ -65,7 +65,7 @@ def test_a_time_budget_measures_its_deadline_on_the_frames_clock(form: str) -> N
     assert tiny.spent  # after the first slice, 1 us is gone
     late = module.FrameBudget(None, 3.6e9)
     late.start(spent=3.6e3)  # the hour already spent by requests
-    assert late.allowance() == module.SLICE  # the first slice only
+    assert late.allowance() == module.FIRST  # no time left: the least first slice
     assert late.run(grid.start_search((0, 0), (0, 79))) == "in_progress" and late.spent
 
 
@@ -94,3 +94,28 @@ def test_a_search_smaller_than_a_slice_does_not_move_a_known_rate(form: str) -> 
     first.spend(2, 20e-6)  # nothing measured yet: any measure sets it
     first.start()
     assert first.allowance() == pytest.approx(1e5, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("budget_us", "spent_us", "first"),
+    [(10.25, 0.0, 20), (100.0, 0.0, 32), (2.0, 0.0, 8), (100.0, 150.0, 8), (10.0, 4.25, 11)],
+)
+def test_a_frames_first_slice_is_what_its_time_allows_within_first_and_slice(
+    budget_us: float, spent_us: float, first: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a time budget the frame's first slice runs whatever the time, as many
+    expansions as the time left allows at the measured rate (two a microsecond here),
+    at least FIRST (a budget below one slice's price binds there), at most SLICE.
+    Python's form, on a clock that stands still until the slice ran."""
+    from pathcraft import Grid
+
+    module = source_budget
+    assert (module.FIRST, module.SLICE) == (8, 32)
+    ticks = iter([0.0, 1.0])  # the run's first read, then the read after its slice
+    monkeypatch.setattr(module, "_clock", lambda: next(ticks))
+    budget = module.FrameBudget(None, budget_us)
+    budget.spend(64, 32e-6)  # two million expansions a second
+    budget.start(spent_us * 1e-6)
+    search = Grid.from_ascii("." * 80, diagonal="never").start_search((0, 0), (0, 79))
+    assert budget.run(search) == "in_progress"  # the clock is past the deadline after it
+    assert search.expanded == first

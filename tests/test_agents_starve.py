@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from pathcraft import Grid
 from pathcraft.agents import GridSpace, PathRequestQueue, Pursuer
-from pathcraft.agents._budget import SLICE
+from pathcraft.agents._budget import FIRST
 
 
 def frames_for(expanded: int, budget: int) -> int:
@@ -124,7 +124,7 @@ def chase_adversarially(
     targets = moves(kind, free, rng, 60)
     starts = [free[int(rng.integers(len(free)))] for _ in range(3)]
     options: dict[str, Any] = {"time_budget_us": 1e-3} if timed else {"frame_budget": budget}
-    per_frame = SLICE if timed else budget  # a tiny time budget: one slice a frame
+    per_frame = FIRST if timed else budget  # a tiny time budget: the least first slice
     agents = [Pursuer(space, s, speed=speed, **options) for s in starts]
     distances: dict[tuple[int, int], np.ndarray] = {}
     for agent in agents:
@@ -253,7 +253,7 @@ def queue_under_fire(seed: int, budget: int, keys: int, timed: bool) -> None:
     starts = [free[int(rng.integers(len(free)))] for _ in range(keys)]
     goals = [free[int(rng.integers(len(free)))] for _ in range(6)]
     work = max(grid.astar(s, g).expanded for s in starts for g in goals)
-    per_frame = SLICE if timed else budget
+    per_frame = FIRST if timed else budget
     queue = (
         PathRequestQueue(time_budget_us=1e-3) if timed else PathRequestQueue(budget=budget)
     )

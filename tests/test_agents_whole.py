@@ -13,7 +13,7 @@ from _grids import oracle
 
 from pathcraft import Grid
 from pathcraft.agents import GridSpace, Pursuer
-from pathcraft.agents._budget import SLICE
+from pathcraft.agents._budget import FIRST
 
 
 class Counting(GridSpace):
@@ -161,20 +161,23 @@ def test_a_pursuer_whose_toward_takes_no_step_tries_again_every_retry_steps() ->
 
 
 def test_a_short_plan_is_run_whole_however_little_time_the_budget_leaves() -> None:
-    # the first slice of a frame runs whatever the time: a plan that fits in it is
-    # run whole, as a blocking one, not sliced for lack of time left
-    grid = Grid(np.where(np.eye(12, dtype=bool)[::-1], 3.0, 1.0))
+    # the first slice of a frame runs whatever the time (FIRST expansions where no
+    # time is left): a plan that fits in it is run whole, as a blocking one, not
+    # sliced for lack of time left
+    cost = np.ones((2, 8))
+    cost[:, 4] = 3.0  # a costly column the target walks across
+    grid = Grid(cost)
     space = Counting(grid)
     budgeted = Pursuer(space, (0, 0), speed=0.3, time_budget_us=1e-3)
     blocking = Pursuer(GridSpace(grid), (0, 0), speed=0.3)
     longest = 0
     for frame in range(200):
-        target = (frame // 20 % 3 * 2, 5 + frame // 7 % 4)
+        target = (frame // 20 % 2, 3 + frame // 7 % 5)
         assert budgeted.step(target, dt=1.0) == blocking.step(target, dt=1.0)
         assert budgeted.path == blocking.path
         assert not budgeted.planning
         assert blocking.last_plan is not None
         longest = max(longest, blocking.last_plan.expanded)
-    assert longest <= SLICE
+    assert longest == FIRST
     assert budgeted.plans == blocking.plans > 10
-    assert space.started == 0  # the first too, tried whole within one slice
+    assert space.started == 0  # the first too, tried whole within the first slice

@@ -19,5 +19,6 @@ cdef class FrameBudget:
     cdef double _rate
 
     cdef double _now(self) noexcept
+    cdef Py_ssize_t _first_slice(self, double seconds)
     cdef _measure(self, expanded, double seconds)
     cdef _spend(self, expanded)

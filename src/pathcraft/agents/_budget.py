@@ -10,7 +10,10 @@ stepped in slices of :data:`SLICE` expansions until the time is used (read from 
 clock between slices), so the frame overruns its time by at most one slice. The
 first slice of a frame always runs, even when the time is already spent: a budget
 too small for any work would starve every search, and one slice is the progress
-that guarantees every search ends.
+that guarantees every search ends. That first slice is as many expansions as the
+time allows at the measured rate, at least :data:`FIRST` and at most :data:`SLICE`:
+a budget below one slice's price (2 us for each of 1,000 pursuers) binds at
+:data:`FIRST` expansions a frame instead of never binding.
 
 The clock is the one :func:`time.perf_counter` reads (wall time: a frame's budget is
 a share of the frame's wall time, and ``time.thread_time`` is a system call of about
@@ -42,12 +45,18 @@ from pathcraft._validation import check_limit
 _clock: Callable[[], float]
 globals().setdefault("_clock", perf_counter)
 
-__all__ = ["RATE", "SLICE", "FrameBudget", "check_budgets"]
+__all__ = ["FIRST", "RATE", "SLICE", "FrameBudget", "check_budgets"]
 
 #: Expansions per slice when a time budget is set: a few microseconds of grid search,
 #: small enough to bound a frame's overrun, large enough that the clock reads and
 #: calls cost little beside it.
 SLICE = 32
+
+#: The fewest expansions a frame's first slice runs with a time budget, however little
+#: time is left: the progress that ends every search under a budget too small for any
+#: work (a whole slice there would make the budget never bind: at 2 us a pursuer, 1,000
+#: pursuers planned as often as blocking ones and paid the budget's calls on top).
+FIRST = 8
 
 #: Expansions a second assumed before any is measured (a time budget's first plan,
 #: nothing known of its length, is tried whole within what this rate allows of the
@@ -146,8 +155,10 @@ class FrameBudget:
     def allowance(self) -> int:
         """The expansions what is left of the frame allows: those left, and with a
         time budget as many as the time left allows at the measured rate (none
-        before any measure), but at least one slice while none ran this frame
-        (the first slice runs whatever the time: :meth:`run` would spend it too).
+        before any measure), but at least the frame's first slice while none ran
+        this frame (it runs whatever the time: :meth:`run` would spend it too): what
+        the time allows at the measured rate (:data:`RATE` before any measure), at
+        least :data:`FIRST` and at most :data:`SLICE` expansions.
         What a search run whole in one call may spend this frame.
 
         Examples
@@ -155,8 +166,12 @@ class FrameBudget:
         >>> from pathcraft.agents._budget import FrameBudget
         >>> budget = FrameBudget(5, None)
         >>> budget.start()
-        >>> budget.allowance(), FrameBudget(None, 100.0).allowance()   # one slice
+        >>> budget.allowance(), FrameBudget(None, 100.0).allowance()   # a first slice
         (5, 32)
+        >>> tight = FrameBudget(None, 2.0)    # 2 us: time for a few expansions only
+        >>> tight.start()
+        >>> tight.allowance()                 # the least first slice
+        8
         """
         n = self.left if self.left is not None else 2**62
         if self._timed:
@@ -164,7 +179,9 @@ class FrameBudget:
             timed = 0
             if self._rate > 0.0:
                 timed = int((self._deadline - now) * self._rate)
-            n = min(n, max(timed, SLICE) if self._first else timed)
+            if self._first:
+                timed = max(timed, self._first_slice(self._deadline - now))
+            n = min(n, timed)
         return max(n, 0)
 
     def whole(
@@ -206,8 +223,8 @@ class FrameBudget:
                 self._pending = -1.0
             rate = self._rate
             n = int((self._deadline - began) * (rate if rate > 0.0 else RATE))
-            if self._first and n < SLICE:
-                n = SLICE
+            if self._first and n < FIRST:  # (the first slice; n is what the time allows)
+                n = FIRST
             if n < cap:
                 cap = n
         if cap <= 0 or (need is not None and need > cap):
@@ -238,8 +255,10 @@ class FrameBudget:
             return status
         began, first = self._now(), search.expanded
         deadline = self._deadline
+        k = self._first_slice(deadline - began) if self._first else SLICE
         while True:
-            n = SLICE if self.left is None else min(SLICE, self.left)
+            n = k if self.left is None else min(k, self.left)
+            k = SLICE
             before = search.expanded
             status = search.step(n)
             self._spend(search.expanded - before)
@@ -251,6 +270,12 @@ class FrameBudget:
                 # (a search that expands nothing would spin)
                 self._measure(search.expanded - first, now - began)
                 return status
+
+    def _first_slice(self, seconds: float) -> int:
+        # The expansions of a frame's first slice with ``seconds`` left: what they
+        # allow at the measured rate (RATE before any), within FIRST..SLICE.
+        n = seconds * (self._rate if self._rate > 0.0 else RATE)
+        return SLICE if n >= SLICE else max(FIRST, int(n))  # (n: inf before a start)
 
     def _measure(self, expanded: int, seconds: float) -> None:
         # A measure of fewer expansions than a slice is mostly its call's fixed price

@@ -146,10 +146,11 @@ class Pursuer:
         the time left allows at the rate measured so far (before any measure, one
         expansion a microsecond; a search of fewer expansions than a slice, mostly
         its call's fixed price, moves it only while none is known), and at least
-        one slice while none ran this frame (the slice a sliced plan would run
-        anyway); the first plan too, nothing known of its length, is tried whole
-        so. On a navigation mesh a plan is first its path corridor re-aimed without a search,
-        as without a budget (the space's ``reaim``: none of the frame's expansions);
+        the frame's first slice while none ran this frame (the slice a sliced plan
+        would run anyway: what the time allows, at least 8 expansions); the first
+        plan too, nothing known of its length, is tried whole so. On a navigation
+        mesh a plan is first its path corridor re-aimed without a search, as
+        without a budget (the space's ``reaim``: none of the frame's expansions);
         where that needs a search, a new corridor is searched whole, capped at what
         is left of the frame, when the last plan fitted in it; else the plan is
         sliced. None (and no ``time_budget_us``): each plan is one blocking search.
@@ -165,8 +166,10 @@ class Pursuer:
     time_budget_us : float or None
         Microseconds of search per :meth:`step`, > 0, alone or with ``frame_budget``
         (whichever runs out first): the plan is stepped in small slices until the time
-        is used, overrunning it by at most one slice (32 expansions), and at least
-        one slice runs every frame, so every plan still ends. It bounds the search's
+        is used, overrunning it by at most one slice (32 expansions), and a first
+        slice runs every frame, so every plan still ends: as many expansions as the
+        time allows at the rate measured, at least 8 (a budget below one slice's
+        price binds there, at 8 expansions a frame). It bounds the search's
         steps; turning an ended search into the pursuer's path costs on top (about
         0.5-0.8 ms for a 500-cell path on a grid). The clock is
         :func:`time.perf_counter` (wall time), read only around search work: none

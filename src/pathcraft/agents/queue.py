@@ -143,8 +143,8 @@ class PathRequestQueue:
         Microseconds of the queue's work per frame, > 0: the requests made since the
         last :meth:`update` count against it, and the update steps searches in small
         slices until the rest is used (a frame overruns it by at most one slice and
-        the answer of a search that ended, and always runs one slice, so every request
-        still ends). None: no limit in time.
+        the answer of a search that ended, and always runs a first slice, at least 8
+        expansions, so every request still ends). None: no limit in time.
 
     Raises
     ------
