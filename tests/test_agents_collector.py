@@ -27,7 +27,9 @@ from pathcraft import Grid
 from pathcraft._core import quick
 from pathcraft._core.quick import cell_tuples
 from pathcraft.agents import GridSpace, Pursuer
+from pathcraft.hexgrid import HexGrid
 from pathcraft.io.tiled import bundled_level, read_tiled
+from pathcraft.layered import Level
 from pathcraft.result import PathResult
 
 
@@ -68,6 +70,29 @@ def test_a_grid_spaces_path_nodes_are_untracked_cell_tuples() -> None:
     # no path: none, whatever form its empty path takes
     assert space.nodes(space.find_path((0, 0), (2, 4), max_expansions=1)) == []
     assert space.nodes(PathResult.not_found("unreachable")) == []
+
+
+def test_cell_worlds_path_nodes_are_untracked_tuples_of_their_width() -> None:
+    # hexagonal grids (row, col) and levels (level, row, col): cell_tuples of the
+    # world's width; a width the array does not have is refused by name
+    assert cell_tuples(np.array([[0, 1, 2], [3, 4, 5]], dtype=np.intp), 3) == [
+        (0, 1, 2), (3, 4, 5),
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match=r"shape \(n, 3\)"):
+        cell_tuples(np.zeros((2, 2), dtype=np.intp), 3)
+    with pytest.raises(ValueError, match="width must be an integer >= 1"):
+        cell_tuples(np.zeros((2, 0), dtype=np.intp), 0)
+    for space, start, goal in (
+        (Level([np.ones((2, 3)), np.ones((2, 3))]).agent_space(), (0, 0, 0), (0, 1, 2)),
+        (HexGrid(np.ones((3, 3))).agent_space(), (0, 0), (2, 2)),
+    ):
+        result = space.find_path(start, goal)
+        nodes = space.nodes(result)
+        assert nodes == [tuple(c) for c in np.asarray(result.path).tolist()]
+        assert nodes[0] == start and nodes[-1] == goal
+        assert all(type(x) is int for n in nodes for x in n)
+        assert not any(gc.is_tracked(n) for n in nodes)
+        assert space.nodes(PathResult.not_found("unreachable")) == []
 
 
 def test_a_planned_sliced_search_has_an_untracked_machine_and_no_closure() -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from pathcraft._core.quick import cell_tuples
 from pathcraft._floors import walkable_at
 from pathcraft._moveflow import MoveFlow, Moves, flat_goals
 from pathcraft.graph.kit import reversed_field
@@ -301,7 +302,9 @@ class CellSpace:
         >>> space.nodes(space.find_path((0, 0, 0), (0, 0, 1)))
         [(0, 0, 0), (0, 0, 1)]
         """
-        return [tuple(int(x) for x in cell) for cell in np.asarray(result.path).tolist()]
+        width = len(self.world.shape)
+        cells = np.asarray(result.path, dtype=np.intp).reshape(-1, width)  # (no path: [])
+        return cell_tuples(cells, width)  # type: ignore[return-value]
 
     def step_costs(self, path: Sequence[Hashable]) -> npt.NDArray[np.float64]:
         """The cost of each step of ``path``: the cheapest move of the world's

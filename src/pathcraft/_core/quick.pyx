@@ -499,10 +499,11 @@ cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* op)
 
 
-def cell_tuples(const Py_ssize_t[:, :] cells):
-    """The rows of an ``(n, 2)`` integer array as a list of ``(row, col)`` tuples of
-    Python ints: the nodes of a grid path as an agent keeps them
-    (``GridSpace.nodes``).
+def cell_tuples(const Py_ssize_t[:, :] cells, Py_ssize_t width=2):
+    """The rows of an ``(n, width)`` integer array as a list of ``width``-tuples of
+    Python ints: the nodes of a cell world's path as an agent keeps them (``(row, col)`` on a
+    grid, ``GridSpace.nodes``; hexagonal, move and voxel grids and levels,
+    ``CellSpace.nodes``).
 
     Each tuple is made untracked by the cyclic collector. A tuple of ints is in no
     cycle, and CPython untracks it at the first pass that sees it; untracked at once,
@@ -517,13 +518,18 @@ def cell_tuples(const Py_ssize_t[:, :] cells):
     >>> cells, gc.is_tracked(cells[1])
     ([(0, 1), (2, 300)], False)
     """
-    cdef Py_ssize_t i, n = cells.shape[0]
+    cdef Py_ssize_t i, j, n = cells.shape[0], k = cells.shape[1]
     cdef list out = [None] * n
     cdef tuple cell
-    if cells.shape[1] != 2:
-        raise ValueError(f"cells must have shape (n, 2); got (n, {cells.shape[1]})")
+    if width < 1:
+        raise ValueError(f"width must be an integer >= 1; got {width}")
+    if k != width:
+        raise ValueError(f"cells must have shape (n, {width}); got (n, {k})")
     for i in range(n):
-        cell = (cells[i, 0], cells[i, 1])
+        if k == 2:
+            cell = (cells[i, 0], cells[i, 1])
+        else:
+            cell = tuple([cells[i, j] for j in range(k)])
         PyObject_GC_UnTrack(<void*> cell)
         out[i] = cell
     return out
