@@ -17,11 +17,24 @@ is written: the numbers go into ``bench/results/game_loop.md`` by hand (its para
 budgeted Pursuers on the Tiled level), as medians over runs alternated with the
 previous code's (run it with the other code's ``src`` on ``PYTHONPATH``).
 
+``--pairs`` measures instead what a budget adds to each plan where it does not bind
+(a frame's p99 is a few frames of a run: too coarse for a price of a few percent).
+Each budgeted pursuer is stepped beside a blocking twin from the same cell, the two
+timed one after the other by the wall clock. The pursuers stand still (1e-4 cells a
+frame) while the target jumps to the next cell of the player's walk every frame, so
+that most steps are plans (a target that stepped onto a pursuer's path needs none):
+the same plans for both twins while the budget does not bind (the plans are printed:
+equal counts). Each twin goes first in every other step (the caches each finds are
+alike). A blocking set beside blocking twins gives the
+noise. The collector is off while they run. Printed per recipe: microseconds a plan
+of each twin, and the difference.
+
 Usage::
 
     python bench/budget_parity.py               # 20 and 200 pursuers, 300 frames
     python bench/budget_parity.py --runs 3      # three runs in a row
     python bench/budget_parity.py --counts 1000 --gc isolate   # passes charged apart
+    python bench/budget_parity.py --pairs --counts 20 --runs 4  # a budget's price a plan
 """
 
 from __future__ import annotations
@@ -30,6 +43,7 @@ import argparse
 import gc
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +56,23 @@ from game_loop import FPS, clock, spawns, tiled_world
 from pathcraft.agents import GridSpace, Pursuer
 
 
+def recipes(n: int, expansions: int, budget_us: float) -> dict[str, dict[str, Any]]:
+    """The three recipes for ``n`` pursuers: label -> the Pursuer's budget options (the
+    frame's budgets shared out, as in ``game_loop.py``)."""
+    return {
+        "blocking": {},
+        f"frame_budget={max(1, expansions // n)}": {"frame_budget": max(1, expansions // n)},
+        f"time_budget_us={budget_us / n:g}": {"time_budget_us": budget_us / n},
+    }
+
+
 def parity(n: int, frames: int, speed: float, player_speed: float, expansions: int,
            budget_us: float, seed: int, gc_mode: str = "on") -> dict[str, Any]:
     """One side-by-side run of ``n`` pursuers of each recipe; p99s and counts."""
     world = tiled_world(frames, player_speed)
     starts = spawns(world.grid, world.route[0], n, seed=n)
     space = GridSpace(world.grid)
-    sets = {
-        "blocking": {},
-        f"frame_budget={max(1, expansions // n)}": {"frame_budget": max(1, expansions // n)},
-        f"time_budget_us={budget_us / n:g}": {"time_budget_us": budget_us / n},
-    }
+    sets = recipes(n, expansions, budget_us)
     agents = {
         label: [Pursuer(space, s, speed=speed * FPS, **opts) for s in starts]
         for label, opts in sets.items()
@@ -92,6 +112,47 @@ def parity(n: int, frames: int, speed: float, player_speed: float, expansions: i
     }
 
 
+def pairs(n: int, frames: int, player_speed: float, expansions: int, budget_us: float,
+          passes: int) -> dict[str, dict[str, float]]:
+    """Each recipe's ``n`` pursuers stepped beside blocking twins (see the module): per
+    recipe, microseconds a plan of the twins and of the recipe's own, and plans."""
+    world = tiled_world(frames, player_speed)
+    starts = spawns(world.grid, world.route[0], n, seed=n)
+    space = GridSpace(world.grid)
+    cells: list[Any] = []  # the cells of the player's walk, each once in a row
+    for frame in range(len(world.route)):
+        cell = world.to_cell(frame)
+        if not cells or cell != cells[-1]:
+            cells.append(cell)
+    out = {}
+    gc.collect()
+    gc.disable()
+    now = time.perf_counter
+    for label, opts in recipes(n, expansions, budget_us).items():
+        twins = [Pursuer(space, s, speed=1e-4) for s in starts]
+        own = [Pursuer(space, s, speed=1e-4, **opts) for s in starts]
+        t_twin = t_own = 0.0
+        for frame in range(passes * len(cells)):
+            target = cells[frame % len(cells)]
+            for a, b in zip(twins, own, strict=True):
+                first, second = (a, b) if frame % 2 else (b, a)  # the twin first, or not
+                t0 = now()
+                first.step(target, dt=1 / FPS)
+                t1 = now()
+                second.step(target, dt=1 / FPS)
+                t2 = now()
+                t_twin += t1 - t0 if first is a else t2 - t1
+                t_own += t2 - t1 if first is a else t1 - t0
+        plans_twin = sum(e.plans for e in twins)
+        plans_own = sum(e.plans for e in own)
+        out[label] = {
+            "twin_us": t_twin / plans_twin * 1e6, "own_us": t_own / plans_own * 1e6,
+            "plans_twin": plans_twin, "plans_own": plans_own,
+        }  # fmt: skip
+    gc.enable()
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--frames", type=int, default=300)
@@ -103,9 +164,27 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--budget-us", type=float, default=2000.0, help="per frame, all agents")
     p.add_argument("--seed", type=int, default=0, help="of the shuffled orders")
     p.add_argument("--gc", choices=("on", "freeze", "off", "isolate"), default="on")
+    p.add_argument("--pairs", action="store_true",
+                   help="a budget's price a plan: each pursuer beside a blocking twin")
+    p.add_argument("--passes", type=int, default=8, help="with --pairs: walks of targets")
     args = p.parse_args(argv)
+    counts = [int(c) for c in args.counts.split(",")]
+    if args.pairs:
+        for _ in range(args.runs):
+            for n in counts:
+                price = pairs(n, args.frames, args.player_speed, args.expansions,
+                              args.budget_us, args.passes)
+                cells = "  ".join(
+                    f"{label}: {v['own_us']:.2f} us a plan, twins {v['twin_us']:.2f}, "
+                    f"{v['own_us'] - v['twin_us']:+.2f} "
+                    f"({v['own_us'] / v['twin_us'] - 1:+.1%}; "
+                    f"{v['plans_own']} / {v['plans_twin']} plans)"
+                    for label, v in price.items()
+                )
+                print(f"n={n}  {cells}", flush=True)
+        return
     for run in range(args.runs):
-        for n in (int(c) for c in args.counts.split(",")):
+        for n in counts:
             out = parity(n, args.frames, args.speed, args.player_speed, args.expansions,
                          args.budget_us, args.seed + run, args.gc)
             cells = "  ".join(
@@ -114,7 +193,6 @@ def main(argv: list[str] | None = None) -> None:
                 for label in out["p99"]
             )
             print(f"n={n}  {cells}", flush=True)
-
 
 if __name__ == "__main__":
     main()

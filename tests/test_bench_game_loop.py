@@ -1,5 +1,6 @@
 """The game-loop benchmark (issue 29) runs: ``bench/game_loop.py --quick`` on a tiny
-map, every recipe, every answer it checks checked, no agent left standing."""
+map, every recipe, every answer it checks checked, no agent left standing; and
+``bench/budget_parity.py --pairs`` times twins that plan alike."""
 
 from __future__ import annotations
 
@@ -35,3 +36,22 @@ def test_game_loop_quick_runs_every_recipe() -> None:
         median, p99 = float(row[3]), float(row[5])
         assert 0 <= median <= p99
         assert row[9] == "0", row  # no agent stood still for lack of a path
+
+
+def test_budget_parity_pairs_twins_that_plan_alike() -> None:
+    """``--pairs`` charges a budget's price to plans that are the same for both twins:
+    where the budget cannot bind, each set makes exactly its twins' plans."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("budget_parity", BENCH / "budget_parity.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        out = module.pairs(4, 60, 0.25, 10**9, 1e9, passes=1)
+    finally:
+        sys.path.remove(str(BENCH))
+        sys.modules.pop("game_loop", None)
+    assert list(out) == ["blocking", "frame_budget=250000000", "time_budget_us=2.5e+08"]
+    for label, v in out.items():
+        assert v["plans_own"] == v["plans_twin"] > 4, label  # the same plans, budget or not
+        assert v["own_us"] > 0 and v["twin_us"] > 0
