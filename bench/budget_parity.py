@@ -56,6 +56,13 @@ from game_loop import FPS, clock, spawns, tiled_world
 from pathcraft.agents import GridSpace, Pursuer
 
 
+def setting(n: int, frames: int, player_speed: float) -> tuple[Any, list[Any], GridSpace]:
+    """The Tiled level with the player's walk of ``frames`` frames, ``n`` pursuers'
+    starts (as in ``game_loop.py``) and the agents' space on its grid."""
+    world = tiled_world(frames, player_speed)
+    return world, spawns(world.grid, world.route[0], n, seed=n), GridSpace(world.grid)
+
+
 def recipes(n: int, expansions: int, budget_us: float) -> dict[str, dict[str, Any]]:
     """The three recipes for ``n`` pursuers: label -> the Pursuer's budget options (the
     frame's budgets shared out, as in ``game_loop.py``)."""
@@ -69,9 +76,7 @@ def recipes(n: int, expansions: int, budget_us: float) -> dict[str, dict[str, An
 def parity(n: int, frames: int, speed: float, player_speed: float, expansions: int,
            budget_us: float, seed: int, gc_mode: str = "on") -> dict[str, Any]:
     """One side-by-side run of ``n`` pursuers of each recipe; p99s and counts."""
-    world = tiled_world(frames, player_speed)
-    starts = spawns(world.grid, world.route[0], n, seed=n)
-    space = GridSpace(world.grid)
+    world, starts, space = setting(n, frames, player_speed)
     sets = recipes(n, expansions, budget_us)
     agents = {
         label: [Pursuer(space, s, speed=speed * FPS, **opts) for s in starts]
@@ -116,9 +121,7 @@ def pairs(n: int, frames: int, player_speed: float, expansions: int, budget_us: 
           passes: int) -> dict[str, dict[str, float]]:
     """Each recipe's ``n`` pursuers stepped beside blocking twins (see the module): per
     recipe, microseconds a plan of the twins and of the recipe's own, and plans."""
-    world = tiled_world(frames, player_speed)
-    starts = spawns(world.grid, world.route[0], n, seed=n)
-    space = GridSpace(world.grid)
+    world, starts, space = setting(n, frames, player_speed)
     cells: list[Any] = []  # the cells of the player's walk, each once in a row
     for frame in range(len(world.route)):
         cell = world.to_cell(frame)
